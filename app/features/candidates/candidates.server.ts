@@ -1,0 +1,134 @@
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { organizationScope } from "~/lib/auth/actor.server.ts";
+import { db, type Prisma } from "~/lib/db.server.ts";
+import { conflict, notFound } from "~/lib/problem.server.ts";
+import { skipTake } from "~/lib/schemas.ts";
+import { foldForSearch } from "~/lib/search.ts";
+import { personSelect, profileData } from "../people/person-schemas.ts";
+import { assertEmailFree, personListWhere } from "../people/people.server.ts";
+import { getStudent } from "../students/students.server.ts";
+import { historySelect, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import type { CreateCandidateInput, ListCandidatesQuery, UpdateCandidateInput } from "./candidate-schemas.ts";
+
+const candidateSelect = { ...personSelect, promotedStudentId: true, promotedAt: true } as const;
+
+export async function listCandidates(actor: Actor, query: ListCandidatesQuery) {
+  const where = personListWhere(actor, query) as Prisma.CandidateWhereInput;
+  const [candidates, total] = await Promise.all([
+    db.candidate.findMany({
+      where,
+      select: candidateSelect,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      ...skipTake(query),
+    }),
+    db.candidate.count({ where }),
+  ]);
+  return { candidates, total, page: query.page, limit: query.limit };
+}
+
+async function findCandidate(actor: Actor, id: string) {
+  const candidate = await db.candidate.findFirst({
+    where: { id, deletedAt: null, ...organizationScope(actor) },
+    select: { ...candidateSelect, organizationId: true },
+  });
+  if (!candidate) throw notFound("candidate");
+  return candidate;
+}
+
+/** The candidate with the evaluations the caller may see (also those kept after a promotion). */
+export async function getCandidate(actor: Actor, id: string) {
+  const { organizationId: _, ...candidate } = await findCandidate(actor, id);
+  const evaluations = await db.submission.findMany({
+    where: { AND: [{ candidateId: id }, visibleSubmissionsWhere(actor)] },
+    select: historySelect,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  return { ...candidate, evaluations };
+}
+
+export async function createCandidate(actor: Actor, input: CreateCandidateInput) {
+  await assertEmailFree("candidate", actor.organizationId, input.email);
+  const candidate = await db.candidate.create({
+    data: {
+      organizationId: actor.organizationId,
+      createdById: actor.userId,
+      name: input.name,
+      searchName: foldForSearch(input.name),
+      status: input.status,
+      ...profileData(input),
+    },
+    select: { id: true },
+  });
+  return getCandidate(actor, candidate.id);
+}
+
+export async function updateCandidate(actor: Actor, id: string, input: UpdateCandidateInput) {
+  const existing = await findCandidate(actor, id);
+  if (existing.status === "PROMOTED" && input.status !== undefined) {
+    throw conflict("A promoted candidate's status cannot change.", "ALREADY_PROMOTED");
+  }
+  await assertEmailFree("candidate", existing.organizationId, input.email, id);
+  await db.candidate.update({
+    where: { id },
+    data: {
+      ...(input.name !== undefined ? { name: input.name, searchName: foldForSearch(input.name) } : {}),
+      ...(input.status !== undefined ? { status: input.status } : {}),
+      ...profileData(input),
+    },
+  });
+  return getCandidate(actor, id);
+}
+
+export async function deleteCandidate(actor: Actor, id: string) {
+  await findCandidate(actor, id);
+  const deletedAt = new Date();
+  await db.candidate.update({ where: { id }, data: { deletedAt } });
+  return { id, deletedAt };
+}
+
+const alreadyPromoted = () => conflict("This candidate has already been promoted.", "ALREADY_PROMOTED");
+
+/**
+ * Promotes a candidate to a student in one transaction: the candidate is claimed first with a
+ * conditional update, so of two simultaneous promotions exactly one proceeds and the other gets
+ * 409; then the student is created from the candidate's profile and the evaluation history is
+ * attached to it (the submissions keep their candidate too, so the candidate's record still shows
+ * where the student came from).
+ */
+export async function promoteCandidate(actor: Actor, id: string) {
+  const candidate = await findCandidate(actor, id);
+  if (candidate.status === "PROMOTED") throw alreadyPromoted();
+  await assertEmailFree("student", candidate.organizationId, candidate.email);
+
+  const studentId = await db.$transaction(async (tx) => {
+    const promotedAt = new Date();
+    const claimed = await tx.candidate.updateMany({
+      where: { id, deletedAt: null, status: { not: "PROMOTED" }, promotedStudentId: null },
+      data: { status: "PROMOTED", promotedAt },
+    });
+    if (claimed.count !== 1) throw alreadyPromoted();
+    const student = await tx.student.create({
+      data: {
+        organizationId: candidate.organizationId,
+        createdById: actor.userId,
+        name: candidate.name,
+        searchName: foldForSearch(candidate.name),
+        email: candidate.email,
+        phone: candidate.phone,
+        age: candidate.age,
+        grade: candidate.grade,
+        gender: candidate.gender,
+        status: "ACTIVE",
+      },
+      select: { id: true },
+    });
+    await tx.candidate.update({ where: { id }, data: { promotedStudentId: student.id } });
+    await tx.submission.updateMany({ where: { candidateId: id }, data: { studentId: student.id } });
+    return student.id;
+  });
+
+  const [student, promoted] = await Promise.all([getStudent(actor, studentId), getCandidate(actor, id)]);
+  const { submissions: _, ...studentRecord } = student;
+  const { evaluations: __, ...candidateRecord } = promoted;
+  return { student: studentRecord, candidate: candidateRecord };
+}

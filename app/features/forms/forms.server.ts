@@ -1,0 +1,228 @@
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { isAdmin, organizationScope } from "~/lib/auth/actor.server.ts";
+import { db, type Prisma } from "~/lib/db.server.ts";
+import { badRequest, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
+import { skipTake } from "~/lib/schemas.ts";
+import { foldForSearch } from "~/lib/search.ts";
+import type { CreateFormInput, ListFormsQuery, UpdateFormInput } from "./form-schemas.ts";
+
+type Transaction = Prisma.TransactionClient;
+
+/**
+ * The forms a caller can see: administrators every form of their organization (a SUPER_ADMIN of
+ * every organization), teachers their own plus the organization's templates.
+ */
+export function visibleFormsWhere(actor: Actor): Prisma.FormWhereInput {
+  const base: Prisma.FormWhereInput = { deletedAt: null, ...organizationScope(actor) };
+  if (isAdmin(actor)) return base;
+  return { ...base, OR: [{ createdById: actor.userId }, { isTemplate: true }] };
+}
+
+const listSelect = {
+  id: true,
+  title: true,
+  description: true,
+  category: true,
+  type: true,
+  targetAudience: true,
+  isPublished: true,
+  isTemplate: true,
+  createdAt: true,
+  updatedAt: true,
+  _count: { select: { questions: true, submissions: { where: { deletedAt: null } } } },
+} satisfies Prisma.FormSelect;
+
+export async function listForms(actor: Actor, query: ListFormsQuery) {
+  const filters: Prisma.FormWhereInput[] = [visibleFormsWhere(actor)];
+  if (query.search) filters.push({ searchTitle: { contains: foldForSearch(query.search) } });
+  if (query.published !== undefined) filters.push({ isPublished: query.published });
+  if (query.isTemplate !== undefined) filters.push({ isTemplate: query.isTemplate });
+  const where: Prisma.FormWhereInput = { AND: filters };
+  const [forms, total] = await Promise.all([
+    db.form.findMany({
+      where,
+      select: listSelect,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      ...skipTake(query),
+    }),
+    db.form.count({ where }),
+  ]);
+  return { forms, total, page: query.page, limit: query.limit };
+}
+
+const detailInclude = {
+  createdBy: { select: { id: true, name: true } },
+  scoreRanges: { orderBy: { position: "asc" }, select: { min: true, max: true, label: true, color: true } },
+  questions: {
+    orderBy: { position: "asc" },
+    select: {
+      id: true,
+      text: true,
+      type: true,
+      required: true,
+      options: { orderBy: { position: "asc" }, select: { id: true, text: true, score: true } },
+    },
+  },
+} satisfies Prisma.FormInclude;
+
+function presentForm(form: Prisma.FormGetPayload<{ include: typeof detailInclude }>) {
+  return {
+    id: form.id,
+    title: form.title,
+    description: form.description,
+    category: form.category,
+    type: form.type,
+    targetAudience: form.targetAudience,
+    isPublished: form.isPublished,
+    isTemplate: form.isTemplate,
+    createdAt: form.createdAt,
+    updatedAt: form.updatedAt,
+    deletedAt: form.deletedAt,
+    createdBy: form.createdBy,
+    scoreRanges: form.scoreRanges,
+    questions: form.questions,
+  };
+}
+
+export type FormDetail = ReturnType<typeof presentForm>;
+
+export async function getForm(actor: Actor, id: string): Promise<FormDetail> {
+  const form = await db.form.findFirst({ where: { AND: [{ id }, visibleFormsWhere(actor)] }, include: detailInclude });
+  if (!form) throw notFound("form");
+  return presentForm(form);
+}
+
+export async function createForm(actor: Actor, input: CreateFormInput): Promise<FormDetail> {
+  const id = await db.$transaction(async (tx) => {
+    const form = await tx.form.create({
+      data: {
+        organizationId: actor.organizationId,
+        createdById: actor.userId,
+        title: input.title,
+        searchTitle: foldForSearch(input.title),
+        description: input.description ?? null,
+        category: input.category ?? null,
+        type: input.type ?? null,
+        targetAudience: input.targetAudience ?? null,
+        isPublished: input.isPublished,
+        isTemplate: input.isTemplate,
+      },
+    });
+    await replaceScoreRanges(tx, form.id, input.scoreRanges);
+    await replaceQuestions(tx, form.id, input.questions);
+    return form.id;
+  });
+  return getForm(actor, id);
+}
+
+/** Teachers change only their own forms; administrators any form of their organization. */
+async function findEditableForm(actor: Actor, id: string) {
+  const form = await db.form.findFirst({
+    where: { AND: [{ id }, visibleFormsWhere(actor)] },
+    select: { id: true, createdById: true },
+  });
+  if (!form) throw notFound("form");
+  if (!isAdmin(actor) && form.createdById !== actor.userId) {
+    throw forbidden("Only the form's author or an administrator may change it.");
+  }
+  return form;
+}
+
+export async function updateForm(actor: Actor, id: string, input: UpdateFormInput): Promise<FormDetail> {
+  await findEditableForm(actor, id);
+  await db.$transaction(async (tx) => {
+    const data: Prisma.FormUpdateInput = {};
+    if (input.title !== undefined) {
+      data.title = input.title;
+      data.searchTitle = foldForSearch(input.title);
+    }
+    for (const field of ["description", "category", "type", "targetAudience"] as const) {
+      if (input[field] !== undefined) data[field] = input[field];
+    }
+    if (input.isPublished !== undefined) data.isPublished = input.isPublished;
+    if (input.isTemplate !== undefined) data.isTemplate = input.isTemplate;
+    await tx.form.update({ where: { id }, data });
+    if (input.scoreRanges) await replaceScoreRanges(tx, id, input.scoreRanges);
+    if (input.questions) await replaceQuestions(tx, id, input.questions);
+  });
+  return getForm(actor, id);
+}
+
+/**
+ * Soft delete: the form leaves lists and reads, its pending links stop working (the public link
+ * checks the form's deletedAt), and completed results stay in reports.
+ */
+export async function deleteForm(actor: Actor, id: string) {
+  await findEditableForm(actor, id);
+  const deletedAt = new Date();
+  await db.form.update({ where: { id }, data: { deletedAt } });
+  return { id, deletedAt };
+}
+
+async function replaceScoreRanges(tx: Transaction, formId: string, ranges: CreateFormInput["scoreRanges"]) {
+  await tx.scoreRange.deleteMany({ where: { formId } });
+  if (ranges.length === 0) return;
+  await tx.scoreRange.createMany({
+    data: ranges.map((range, position) => ({ formId, position, ...range })),
+  });
+}
+
+/**
+ * Replaces the question list: entries with an id are kept and updated, entries without one are
+ * created, and questions left out are removed. Ids that do not belong to this form (or options
+ * that do not belong to their question) are a 400, checked before anything is written.
+ */
+async function replaceQuestions(tx: Transaction, formId: string, questions: CreateFormInput["questions"]) {
+  const existing = await tx.question.findMany({
+    where: { formId },
+    select: { id: true, options: { select: { id: true } } },
+  });
+  const optionIdsByQuestion = new Map(existing.map((q) => [q.id, new Set(q.options.map((o) => o.id))]));
+
+  const problems: FieldProblem[] = [];
+  questions.forEach((question, qi) => {
+    if (question.id === undefined) {
+      question.options.forEach((option, oi) => {
+        if (option.id) problems.push({ path: `questions.${qi}.options.${oi}.id`, message: "A new question has no existing options." });
+      });
+      return;
+    }
+    const optionIds = optionIdsByQuestion.get(question.id);
+    if (!optionIds) {
+      problems.push({ path: `questions.${qi}.id`, message: "Not a question of this form." });
+      return;
+    }
+    question.options.forEach((option, oi) => {
+      if (option.id && !optionIds.has(option.id)) {
+        problems.push({ path: `questions.${qi}.options.${oi}.id`, message: "Not an option of this question." });
+      }
+    });
+  });
+  if (problems.length > 0) throw badRequest("Some ids do not belong to this form.", problems);
+
+  const keptIds = new Set(questions.flatMap((q) => (q.id ? [q.id] : [])));
+  await tx.question.deleteMany({ where: { formId, id: { notIn: [...keptIds] } } });
+
+  for (const [position, question] of questions.entries()) {
+    const fields = { text: question.text, type: question.type, required: question.required, position };
+    if (!question.id) {
+      await tx.question.create({
+        data: {
+          formId,
+          ...fields,
+          options: { create: question.options.map((o, i) => ({ text: o.text, score: o.score, position: i })) },
+        },
+      });
+      continue;
+    }
+    const questionId = question.id;
+    await tx.question.update({ where: { id: questionId }, data: fields });
+    const keptOptionIds = question.options.flatMap((o) => (o.id ? [o.id] : []));
+    await tx.option.deleteMany({ where: { questionId, id: { notIn: keptOptionIds } } });
+    for (const [i, option] of question.options.entries()) {
+      const optionFields = { text: option.text, score: option.score, position: i };
+      if (option.id) await tx.option.update({ where: { id: option.id }, data: optionFields });
+      else await tx.option.create({ data: { questionId, ...optionFields } });
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { emailSchema, idSchema, optionalText, paginationQuery, searchParam, timestamp } from "~/lib/schemas.ts";
+
+/**
+ * Students and candidates carry the same profile. Each field is optional in updates; an empty
+ * string clears a text field.
+ */
+export const personProfileFields = {
+  name: z.string().trim().min(1).max(200),
+  email: z
+    .string()
+    .trim()
+    .transform((value) => (value === "" ? null : value.toLowerCase()))
+    .pipe(emailSchema.nullable())
+    .nullable()
+    .optional(),
+  phone: optionalText(50),
+  age: z.number().int().min(0).max(150).nullable().optional(),
+  grade: optionalText(50),
+  gender: optionalText(50),
+};
+
+export const personListQuery = <S extends readonly [string, ...string[]]>(statuses: S) =>
+  z.strictObject({
+    ...paginationQuery,
+    search: searchParam,
+    status: z.enum(statuses).optional(),
+  });
+
+export const personFields = {
+  id: idSchema,
+  name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  age: z.number().int().nullable(),
+  grade: z.string().nullable(),
+  gender: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+};
+
+export const historyItem = z
+  .object({
+    id: idSchema,
+    form: z.object({ id: idSchema, title: z.string() }),
+    isCompleted: z.boolean(),
+    completedAt: timestamp.nullable(),
+    totalScore: z.number().nullable(),
+    maxScore: z.number().nullable(),
+    percentage: z.number().nullable(),
+    scoreLabel: z.string().nullable(),
+    scoreColor: z.string().nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "HistoryItem" });
+
+/** The profile columns written from a validated create/update body. */
+export function profileData(input: {
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+  age?: number | null | undefined;
+  grade?: string | null | undefined;
+  gender?: string | null | undefined;
+}) {
+  const data: Record<string, string | number | null> = {};
+  for (const field of ["email", "phone", "age", "grade", "gender"] as const) {
+    if (input[field] !== undefined) data[field] = input[field];
+  }
+  return data;
+}
+
+export const personSelect = {
+  id: true,
+  name: true,
+  email: true,
+  phone: true,
+  age: true,
+  grade: true,
+  gender: true,
+  status: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;

@@ -1,0 +1,80 @@
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { organizationScope } from "~/lib/auth/actor.server.ts";
+import { db, type Prisma } from "~/lib/db.server.ts";
+import { notFound } from "~/lib/problem.server.ts";
+import { skipTake } from "~/lib/schemas.ts";
+import { foldForSearch } from "~/lib/search.ts";
+import { profileData, personSelect } from "../people/person-schemas.ts";
+import { assertEmailFree, personListWhere } from "../people/people.server.ts";
+import { historySelect, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import type { CreateStudentInput, ListStudentsQuery, UpdateStudentInput } from "./student-schemas.ts";
+
+export async function listStudents(actor: Actor, query: ListStudentsQuery) {
+  const where = personListWhere(actor, query) as Prisma.StudentWhereInput;
+  const [students, total] = await Promise.all([
+    db.student.findMany({ where, select: personSelect, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...skipTake(query) }),
+    db.student.count({ where }),
+  ]);
+  return { students, total, page: query.page, limit: query.limit };
+}
+
+async function findStudent(actor: Actor, id: string) {
+  const student = await db.student.findFirst({
+    where: { id, deletedAt: null, ...organizationScope(actor) },
+    select: { ...personSelect, organizationId: true },
+  });
+  if (!student) throw notFound("student");
+  return student;
+}
+
+/** The student with the history of results the caller may see. */
+export async function getStudent(actor: Actor, id: string) {
+  const { organizationId: _, ...student } = await findStudent(actor, id);
+  const submissions = await db.submission.findMany({
+    where: { AND: [{ studentId: id }, visibleSubmissionsWhere(actor)] },
+    select: historySelect,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  return { ...student, submissions };
+}
+
+export async function createStudent(actor: Actor, input: CreateStudentInput) {
+  await assertEmailFree("student", actor.organizationId, input.email);
+  const student = await db.student.create({
+    data: {
+      organizationId: actor.organizationId,
+      createdById: actor.userId,
+      name: input.name,
+      searchName: foldForSearch(input.name),
+      status: input.status,
+      ...profileData(input),
+    },
+    select: { id: true },
+  });
+  return getStudent(actor, student.id);
+}
+
+export async function updateStudent(actor: Actor, id: string, input: UpdateStudentInput) {
+  const existing = await findStudent(actor, id);
+  await assertEmailFree("student", existing.organizationId, input.email, id);
+  await db.student.update({
+    where: { id },
+    data: {
+      ...(input.name !== undefined ? { name: input.name, searchName: foldForSearch(input.name) } : {}),
+      ...(input.status !== undefined ? { status: input.status } : {}),
+      ...profileData(input),
+    },
+  });
+  return getStudent(actor, id);
+}
+
+/**
+ * Soft delete: the record stays for the results that reference it. Its pending links stop working
+ * because the public link checks the respondent's deletedAt.
+ */
+export async function deleteStudent(actor: Actor, id: string) {
+  await findStudent(actor, id);
+  const deletedAt = new Date();
+  await db.student.update({ where: { id }, data: { deletedAt } });
+  return { id, deletedAt };
+}

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/auth/password.server.ts";
+import { emailSchema, idSchema, optionalText, timestamp } from "~/lib/schemas.ts";
+import { STUDENT_STATUSES } from "../students/student-schemas.ts";
+
+export const ROLES = ["SUPER_ADMIN", "ADMIN", "TEACHER", "STUDENT"] as const;
+
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+export const AVATAR_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
+
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters.`);
+
+export const updateProfileBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    email: emailSchema.optional(),
+    phone: optionalText(50),
+    specialty: optionalText(200).meta({ description: "Teachers only." }),
+    age: z.number().int().min(0).max(150).nullable().optional().meta({ description: "Students only." }),
+    grade: optionalText(50).meta({ description: "Students only." }),
+    gender: optionalText(50).meta({ description: "Students only." }),
+    image: z
+      .file()
+      .max(AVATAR_MAX_BYTES)
+      .mime([...AVATAR_TYPES])
+      .optional()
+      .meta({ description: "PNG, JPEG or WebP, at most 2 MiB (multipart only)." }),
+  })
+  .meta({ id: "ProfileUpdate" });
+
+export type UpdateProfileInput = z.output<typeof updateProfileBody>;
+
+export const createUserBody = z
+  .strictObject({
+    email: emailSchema,
+    name: z.string().trim().min(1).max(200),
+    role: z.enum(ROLES),
+    password: passwordSchema
+      .optional()
+      .meta({ description: "Leave out to have the user choose one through the forgotten-password flow." }),
+    phone: optionalText(50),
+    specialty: optionalText(200).meta({ description: "Teachers only." }),
+    organizationId: idSchema.optional().meta({ description: "SUPER_ADMIN only; defaults to the caller's." }),
+  })
+  .meta({ id: "UserCreate" });
+
+export type CreateUserInput = z.output<typeof createUserBody>;
+
+export const profileResponse = z
+  .object({
+    id: idSchema,
+    email: z.string(),
+    name: z.string(),
+    role: z.enum(ROLES),
+    phone: z.string().nullable(),
+    image: z.string().nullable().meta({ description: "URL of the avatar image." }),
+    organization: z.object({ id: idSchema, name: z.string() }),
+    teacher: z.object({ id: idSchema, specialty: z.string().nullable() }).nullable(),
+    student: z
+      .object({
+        id: idSchema,
+        age: z.number().int().nullable(),
+        grade: z.string().nullable(),
+        gender: z.string().nullable(),
+        status: z.enum(STUDENT_STATUSES),
+      })
+      .nullable(),
+    twoFactorEnabled: z.boolean(),
+    twoFactorMethod: z.enum(["TOTP", "EMAIL"]).nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "Profile" });
+
+export const roleResponse = z.object({ role: z.enum(ROLES) }).meta({ id: "Role" });

@@ -1,0 +1,48 @@
+import { forbidden, unauthenticated } from "../problem.server.ts";
+
+export type Role = "SUPER_ADMIN" | "ADMIN" | "TEACHER" | "STUDENT";
+
+/**
+ * The caller as every service sees it. Services take an Actor explicitly and derive their
+ * scope from it, so no query can forget which organization it runs in.
+ */
+export type Actor = {
+  userId: string;
+  sessionId: string;
+  role: Role;
+  organizationId: string;
+  name: string;
+  email: string;
+  image: string | null;
+  locale: string;
+  sessionExpiresAt: Date;
+};
+
+export const isAdmin = (actor: Pick<Actor, "role">) => actor.role === "ADMIN" || actor.role === "SUPER_ADMIN";
+export const isStaff = (actor: Pick<Actor, "role">) => actor.role !== "STUDENT";
+
+export function requireActor(actor: Actor | null): Actor {
+  if (!actor) throw unauthenticated();
+  return actor;
+}
+
+/** Teachers and administrators: everything but the students' own logins. */
+export function requireStaff(actor: Actor | null): Actor {
+  const signedIn = requireActor(actor);
+  if (!isStaff(signedIn)) throw forbidden();
+  return signedIn;
+}
+
+export function requireAdmin(actor: Actor | null): Actor {
+  const signedIn = requireActor(actor);
+  if (!isAdmin(signedIn)) throw forbidden("Only administrators may do this.");
+  return signedIn;
+}
+
+/**
+ * The organization filter for records that belong to one organization. A SUPER_ADMIN sees every
+ * organization; everyone else only their own. Records outside it answer 404, never 403.
+ */
+export function organizationScope(actor: Actor): { organizationId?: string } {
+  return actor.role === "SUPER_ADMIN" ? {} : { organizationId: actor.organizationId };
+}

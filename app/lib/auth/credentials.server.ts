@@ -1,0 +1,34 @@
+import { db } from "../db.server.ts";
+import { env } from "../env.server.ts";
+import { ApiError } from "../problem.server.ts";
+import { decoyPasswordHash, verifyPassword } from "./password.server.ts";
+
+/** The password every seeded demo user gets when SEED_PASSWORD is unset (development only). */
+export const DEFAULT_DEVELOPMENT_PASSWORD = "demo-password";
+
+export type VerifiedUser = { id: string; email: string; twoFactorMethod: "TOTP" | "EMAIL" | null };
+
+const invalidCredentials = () =>
+  new ApiError(401, "INVALID_CREDENTIALS", "The e-mail address or the password is not correct.");
+
+/**
+ * Checks an e-mail and password. Unknown addresses, wrong passwords, users without a password and
+ * deactivated users all get the same answer after the same amount of work, so the answer says
+ * nothing about which accounts exist.
+ */
+export async function verifyEmailAndPassword(email: string, password: string): Promise<VerifiedUser> {
+  const user = await db.user.findFirst({
+    where: { email: email.trim().toLowerCase(), deletedAt: null },
+    select: { id: true, email: true, passwordHash: true, isActive: true, twoFactorMethod: true },
+  });
+  const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
+  if (!user || !user.passwordHash || !user.isActive || !passwordMatches) throw invalidCredentials();
+  if (env().NODE_ENV === "production" && password === DEFAULT_DEVELOPMENT_PASSWORD) {
+    throw new ApiError(
+      401,
+      "PASSWORD_RESET_REQUIRED",
+      "This password is not accepted in production. Use “Forgot password” to choose a new one.",
+    );
+  }
+  return { id: user.id, email: user.email, twoFactorMethod: user.twoFactorMethod };
+}

@@ -1,0 +1,48 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createCookie } from "react-router";
+import { env } from "../env.server.ts";
+import { ApiError } from "../problem.server.ts";
+
+/**
+ * Double-submit CSRF tokens: the token travels in a signed, HttpOnly cookie and, separately, in
+ * the request body. An attacker's page can make the browser send the cookie but cannot read it to
+ * put the same token in the body.
+ */
+export const CSRF_COOKIE_NAME = "remix-auth.csrf-token";
+
+let csrfCookie: ReturnType<typeof createCookie> | undefined;
+function cookie() {
+  csrfCookie ??= createCookie(CSRF_COOKIE_NAME, {
+    httpOnly: true,
+    secure: true,
+    sameSite: "lax",
+    path: "/",
+    secrets: [env().SESSION_SECRET],
+  });
+  return csrfCookie;
+}
+
+async function tokenFromCookie(request: Request): Promise<string | null> {
+  const value: unknown = await cookie().parse(request.headers.get("cookie"));
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+/** The caller's CSRF token, reusing the one its cookie already holds so open tabs keep working. */
+export async function issueCsrfToken(request: Request): Promise<{ token: string; setCookie: string | null }> {
+  const existing = await tokenFromCookie(request);
+  if (existing) return { token: existing, setCookie: null };
+  const token = randomBytes(32).toString("base64url");
+  return { token, setCookie: await cookie().serialize(token) };
+}
+
+export async function verifyCsrfToken(request: Request, submitted: string | undefined | null): Promise<void> {
+  const expected = await tokenFromCookie(request);
+  const valid =
+    expected !== null &&
+    typeof submitted === "string" &&
+    submitted.length === expected.length &&
+    timingSafeEqual(Buffer.from(submitted), Buffer.from(expected));
+  if (!valid) {
+    throw new ApiError(403, "CSRF_FAILED", "The CSRF token is missing or does not match. Get one from /api/auth/csrf.");
+  }
+}

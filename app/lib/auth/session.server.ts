@@ -1,0 +1,121 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createCookie } from "react-router";
+import { db } from "../db.server.ts";
+import { env } from "../env.server.ts";
+import type { Actor, Role } from "./actor.server.ts";
+
+/**
+ * Sessions are rows in the database; the cookie carries only a random token whose SHA-256 is the
+ * row's id. Deleting the row ends the session everywhere at once.
+ */
+export const SESSION_COOKIE_NAME = "remix-auth.session-token";
+/** A session unused this long ends even before its absolute expiry. */
+export const SESSION_IDLE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
+/** lastSeenAt is refreshed at most this often, so reads do not turn into writes. */
+const LAST_SEEN_RESOLUTION_MS = 60 * 60 * 1000;
+
+let sessionCookie: ReturnType<typeof createCookie> | undefined;
+function cookie() {
+  sessionCookie ??= createCookie(SESSION_COOKIE_NAME, {
+    httpOnly: true,
+    secure: true,
+    sameSite: "lax",
+    path: "/",
+    secrets: [env().SESSION_SECRET],
+    maxAge: env().SESSION_MAX_AGE,
+  });
+  return sessionCookie;
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export async function createSession(
+  userId: string,
+  meta: { ipAddress?: string; userAgent?: string | null },
+): Promise<{ setCookie: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(Date.now() + env().SESSION_MAX_AGE * 1000);
+  await db.$transaction([
+    db.session.create({
+      data: {
+        id: hashToken(token),
+        userId,
+        expiresAt,
+        ipAddress: meta.ipAddress ?? null,
+        userAgent: meta.userAgent?.slice(0, 300) ?? null,
+      },
+    }),
+    db.user.update({ where: { id: userId }, data: { lastLoginAt: new Date() } }),
+  ]);
+  return { setCookie: await cookie().serialize(token, { expires: expiresAt }), expiresAt };
+}
+
+async function tokenFrom(request: Request): Promise<string | null> {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  const value: unknown = await cookie().parse(header);
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+export const avatarUrl = (userId: string, updatedAt: Date) =>
+  `/api/users/${userId}/avatar?v=${updatedAt.getTime()}`;
+
+/** The signed-in caller, or null when there is no valid, unexpired session of an active user. */
+export async function readActor(request: Request): Promise<Actor | null> {
+  const token = await tokenFrom(request);
+  if (!token) return null;
+  const id = hashToken(token);
+  const session = await db.session.findUnique({
+    where: { id },
+    include: {
+      user: {
+        select: {
+          id: true,
+          role: true,
+          organizationId: true,
+          name: true,
+          email: true,
+          locale: true,
+          isActive: true,
+          deletedAt: true,
+          avatar: { select: { updatedAt: true } },
+        },
+      },
+    },
+  });
+  if (!session) return null;
+  const now = Date.now();
+  const { user } = session;
+  if (
+    session.expiresAt.getTime() <= now ||
+    session.lastSeenAt.getTime() + SESSION_IDLE_TIMEOUT_MS <= now ||
+    !user.isActive ||
+    user.deletedAt
+  ) {
+    await db.session.deleteMany({ where: { id } });
+    return null;
+  }
+  if (now - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+    await db.session.updateMany({ where: { id }, data: { lastSeenAt: new Date(now) } });
+  }
+  return {
+    userId: user.id,
+    sessionId: id,
+    role: user.role as Role,
+    organizationId: user.organizationId,
+    name: user.name,
+    email: user.email,
+    image: user.avatar ? avatarUrl(user.id, user.avatar.updatedAt) : null,
+    locale: user.locale,
+    sessionExpiresAt: session.expiresAt,
+  };
+}
+
+export async function destroySession(sessionId: string): Promise<void> {
+  await db.session.deleteMany({ where: { id: sessionId } });
+}
+
+/** A Set-Cookie header that removes the session cookie from the browser. */
+export function clearSessionCookie(): Promise<string> {
+  return cookie().serialize("", { expires: new Date(0), maxAge: 0 });
+}

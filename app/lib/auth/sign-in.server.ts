@@ -1,0 +1,75 @@
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { z } from "zod";
+import { ApiError } from "../problem.server.ts";
+import { verifyEmailAndPassword, type VerifiedUser } from "./credentials.server.ts";
+import { createSession } from "./session.server.ts";
+
+export const credentialsBody = z
+  .strictObject({
+    email: z.string().trim().min(1, "Enter your e-mail address.").max(254),
+    password: z.string().min(1, "Enter your password.").max(1024),
+    csrfToken: z.string().min(1, "The CSRF token is missing.").max(200),
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, "Enter the 6-digit code.")
+      .optional()
+      .meta({ description: "Second-factor code, when check-credentials said one is required." }),
+    locale: z.string().optional().meta({ description: "Locale of the page to land on (browser forms)." }),
+  })
+  .meta({ id: "CredentialsSignIn" });
+
+export type CredentialsInput = z.output<typeof credentialsBody>;
+
+export const checkCredentialsBody = z
+  .strictObject({
+    email: z.string().trim().min(1, "Enter your e-mail address.").max(254),
+    password: z.string().min(1, "Enter your password.").max(1024),
+  })
+  .meta({ id: "CheckCredentials" });
+
+export const signOutBody = z
+  .strictObject({
+    csrfToken: z.string().min(1).max(200),
+    locale: z.string().optional().meta({ description: "Locale of the sign-in page to land on (browser forms)." }),
+  })
+  .meta({ id: "SignOut" });
+
+/**
+ * Checks the second factor of a user who has one. Enrolment and verification of TOTP and e-mailed
+ * codes arrive with the complete login security; until then a second factor cannot be enabled, so
+ * this only refuses a sign-in that lacks the code.
+ */
+async function verifySecondFactor(user: VerifiedUser, code: string | undefined): Promise<void> {
+  if (!user.twoFactorMethod) return;
+  if (!code) throw new ApiError(401, "TWO_FACTOR_REQUIRED", "Enter the code from your second factor.");
+  throw new ApiError(401, "TWO_FACTOR_INVALID", "The code is not correct.");
+}
+
+/**
+ * remix-auth drives the credentials sign-in: the FormStrategy receives the validated e-mail,
+ * password and code and verifies them again (check-credentials is only a preview; a code alone
+ * never signs anyone in).
+ */
+const authenticator = new Authenticator<VerifiedUser>().use(
+  new FormStrategy(async ({ form }) => {
+    const user = await verifyEmailAndPassword(String(form.get("email")), String(form.get("password")));
+    const code = form.get("code");
+    await verifySecondFactor(user, typeof code === "string" && code !== "" ? code : undefined);
+    return user;
+  }),
+  "credentials",
+);
+
+/** Verifies the credentials and opens a new session; answers the Set-Cookie header. */
+export async function signInWithCredentials(
+  input: Pick<CredentialsInput, "email" | "password" | "code">,
+  meta: { ipAddress: string; userAgent: string | null },
+): Promise<{ userId: string; setCookie: string }> {
+  const form = new URLSearchParams({ email: input.email, password: input.password, code: input.code ?? "" });
+  const request = new Request("http://internal/api/auth/callback/credentials", { method: "POST", body: form });
+  const user = await authenticator.authenticate("credentials", request);
+  const session = await createSession(user.id, meta);
+  return { userId: user.id, setCookie: session.setCookie };
+}

@@ -1,0 +1,32 @@
+import path from "node:path";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as PostgresPrismaClient } from "~/generated/prisma/postgresql/client.ts";
+import { PrismaClient as SqlitePrismaClient } from "~/generated/prisma/sqlite/client.ts";
+import { env } from "./env.server.ts";
+
+export { Prisma } from "~/generated/prisma/sqlite/client.ts";
+export type * from "~/generated/prisma/sqlite/client.ts";
+
+/**
+ * One Prisma client for the whole process. Both generated clients come from the same schema
+ * (scripts/prisma-generate.ts), so their model APIs are identical; the SQLite client's types are
+ * used everywhere and the PostgreSQL one is chosen at run time when DATABASE_URL says so.
+ */
+export type Database = SqlitePrismaClient;
+
+export function createDatabase(databaseUrl: string): Database {
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const adapter = new PrismaPg({ connectionString: databaseUrl, max: 10 });
+    return new PostgresPrismaClient({ adapter }) as unknown as Database;
+  }
+  const file = path.resolve(databaseUrl.replace(/^file:/, ""));
+  // A 5 s busy timeout lets a second process (a migration, the seed) wait for a write lock
+  // instead of failing at once.
+  const adapter = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 });
+  return new SqlitePrismaClient({ adapter });
+}
+
+const globalForDb = globalThis as unknown as { __db?: Database };
+
+export const db: Database = (globalForDb.__db ??= createDatabase(env().DATABASE_URL));

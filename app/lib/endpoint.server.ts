@@ -1,0 +1,46 @@
+import type { RouterContextProvider } from "react-router";
+import { ApiError, internalError, problemResponse } from "./problem.server.ts";
+import { actorContext, clientAddressContext } from "./context.server.ts";
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export type EndpointArgs = {
+  request: Request;
+  params: Record<string, string | undefined>;
+  context: Readonly<RouterContextProvider>;
+};
+
+type Handler = (args: EndpointArgs) => Promise<Response>;
+
+/**
+ * Turns a map of method handlers into one function, exported as a resource route's loader and action. Every thrown ApiError
+ * becomes problem details here, and anything unexpected is logged and answered with a 500 that
+ * reveals nothing about the server.
+ */
+export function endpoint(handlers: Partial<Record<Method, Handler>>) {
+  const allowed = Object.keys(handlers).join(", ");
+  async function handle(args: EndpointArgs): Promise<Response> {
+    const handler = handlers[args.request.method as Method];
+    if (!handler) {
+      return problemResponse(
+        new ApiError(405, "METHOD_NOT_ALLOWED", `Use ${allowed} on this path.`, undefined, { Allow: allowed }),
+      );
+    }
+    try {
+      return await handler(args);
+    } catch (error) {
+      return errorResponse(error, args.request);
+    }
+  }
+  return handle;
+}
+
+export function errorResponse(error: unknown, request: Request): Response {
+  if (error instanceof ApiError) return problemResponse(error);
+  if (error instanceof Response) return error;
+  console.error(`[${request.method} ${new URL(request.url).pathname}]`, error);
+  return problemResponse(internalError());
+}
+
+export const actorOf = (context: Readonly<RouterContextProvider>) => context.get(actorContext);
+export const clientAddressOf = (context: Readonly<RouterContextProvider>) => context.get(clientAddressContext);

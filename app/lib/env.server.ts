@@ -1,0 +1,89 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The service's configuration, read once from the environment and validated at start-up so a bad
+ * value stops the process with a message naming the variable instead of failing later.
+ */
+const booleanFlag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(["1", "0", "true", "false", "yes", "no", ""]))
+  .transform((value) => value === "1" || value === "true" || value === "yes");
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .regex(/^(file:|postgres:\/\/|postgresql:\/\/)/, "must start with file:, postgres:// or postgresql://")
+      .default("file:./data/app.db"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+    SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    SESSION_MAX_AGE: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .default(30 * 24 * 60 * 60),
+    SEED_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+    TRUST_PROXY: booleanFlag.default(false),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required in production" });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema> & {
+  APP_URL: string;
+  SESSION_SECRET: string;
+  /** Absolute path of the data folder (SQLite file, generated secrets, outgoing mail in development). */
+  dataDir: string;
+  databaseProvider: "sqlite" | "postgresql";
+};
+
+export class ConfigurationError extends Error {
+  override name = "ConfigurationError";
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // Empty variables count as unset, as a shell user would expect from `FOO= npm start`.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "environment"}: ${issue.message}`);
+    throw new ConfigurationError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    ...env,
+    dataDir,
+    APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    SESSION_SECRET: env.SESSION_SECRET ?? readOrCreateSecret(dataDir, "session-secret"),
+    databaseProvider: /^postgres(ql)?:\/\//.test(env.DATABASE_URL) ? "postgresql" : "sqlite",
+  };
+}
+
+/** Outside production a missing secret is generated once and kept in the data folder. */
+function readOrCreateSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}

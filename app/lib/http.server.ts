@@ -1,0 +1,120 @@
+import { parseSubmission } from "@conform-to/react/future";
+import { coerceFormValue } from "@conform-to/zod/v4/future";
+import type { z } from "zod";
+import { ApiError, validationError } from "./problem.server.ts";
+
+/** Request bodies above these sizes are refused with 413 before they are parsed (contract §1). */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+export const MULTIPART_BODY_LIMIT = 5 * 1024 * 1024;
+
+type BodyKind = "json" | "form";
+
+function bodyKind(request: Request): BodyKind | null {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/json" || type.endsWith("+json")) return "json";
+  if (type === "application/x-www-form-urlencoded" || type === "multipart/form-data") return "form";
+  return null;
+}
+
+/** Reads at most `limit` bytes, refusing larger bodies whether or not they declare a length. */
+async function readBytes(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (declared > limit) throw tooLarge(limit);
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+const tooLarge = (limit: number) =>
+  new ApiError(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${limit / 1024 / 1024} MiB.`);
+
+const unsupportedType = (accepted: string) =>
+  new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", `Send the body as ${accepted}.`);
+
+function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error.issues);
+  return result.data;
+}
+
+async function readJsonValue(request: Request): Promise<unknown> {
+  const text = new TextDecoder().decode(await readBytes(request, JSON_BODY_LIMIT));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "MALFORMED_JSON", "The request body is not valid JSON.");
+  }
+}
+
+/** A JSON body validated by `schema` (400 listing every problem; 415 for another content type). */
+export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  if (bodyKind(request) !== "json") throw unsupportedType("application/json");
+  return parseWith(schema, await readJsonValue(request));
+}
+
+/**
+ * A body that may come from a script (JSON) or from a browser form (urlencoded or multipart).
+ * Form values are coerced by Conform from the same Zod schema the JSON path uses, so `age=12`
+ * and `{"age": 12}` mean the same thing and fail the same way.
+ */
+export async function readJsonOrFormBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  options: { skipFields?: string[] } = {},
+): Promise<z.output<S>> {
+  const kind = bodyKind(request);
+  if (kind === "json") return parseWith(schema, await readJsonValue(request));
+  if (kind !== "form") {
+    throw unsupportedType("application/json, application/x-www-form-urlencoded or multipart/form-data");
+  }
+  const bytes = await readBytes(request, MULTIPART_BODY_LIMIT);
+  let formData: FormData;
+  try {
+    formData = await new Request(request.url, {
+      method: "POST",
+      headers: { "content-type": request.headers.get("content-type")! },
+      body: bytes,
+    }).formData();
+  } catch {
+    throw new ApiError(400, "MALFORMED_BODY", "The form body could not be read.");
+  }
+  const skip = new Set(options.skipFields ?? []);
+  const { payload } = parseSubmission(formData, { skipEntry: (name) => skip.has(name) });
+  return parseWith(coerceFormValue(schema), payload);
+}
+
+/**
+ * Query parameters validated by `schema`. A repeated parameter is an error rather than silently
+ * taking the first or the last value.
+ */
+export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
+  const params = new URL(request.url).searchParams;
+  const values: Record<string, string> = {};
+  for (const [key, value] of params) {
+    if (key in values) {
+      throw validationError([{ code: "custom", path: [key], message: "Give this parameter once.", input: value }]);
+    }
+    values[key] = value;
+  }
+  return parseWith(schema, values);
+}
+
+export function json(data: unknown, init: number | ResponseInit = 200): Response {
+  const responseInit = typeof init === "number" ? { status: init } : init;
+  const headers = new Headers(responseInit.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify(data), { ...responseInit, headers });
+}

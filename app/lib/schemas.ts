@@ -1,0 +1,81 @@
+import { z } from "zod";
+
+/**
+ * Building blocks shared by every input and output schema. These schemas validate requests in the
+ * API and in the pages (through Conform) and are rendered into the OpenAPI document, so each
+ * carries the description a reader of that document needs.
+ */
+
+export const pageParam = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(1_000_000)
+  .default(1)
+  .meta({ description: "Page number, from 1." });
+
+export const limitParam = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(100)
+  .default(20)
+  .meta({ description: "Items per page, 1 to 100." });
+
+export const paginationQuery = { page: pageParam, limit: limitParam };
+
+/** `true`/`false`/`1`/`0` in any case; anything else is a 400, never silently false. */
+export const booleanParam = z
+  .string()
+  .toLowerCase()
+  .pipe(z.enum(["true", "false", "1", "0"]))
+  .transform((value) => value === "true" || value === "1")
+  .meta({ description: "true, false, 1 or 0." });
+
+export const searchParam = z
+  .string()
+  .trim()
+  .max(200)
+  .optional()
+  .meta({ description: "Case- and accent-insensitive substring match." });
+
+export const timestamp = z.iso.datetime().meta({ description: "ISO 8601 UTC with milliseconds." });
+
+export const idSchema = z.string().meta({ description: "CUID." });
+
+/** Optional free text: trimmed, and an empty string means "none" (null). */
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .transform((value) => (value === "" ? null : value))
+    .nullable()
+    .optional();
+
+export const emailSchema = z
+  .email()
+  .max(254)
+  .transform((value) => value.toLowerCase());
+
+export const pagedResponse = <T extends z.ZodType>(key: string, item: T) =>
+  z.object({ [key]: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+
+export const deletedResponse = z.object({ id: idSchema, deletedAt: timestamp });
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string().meta({ description: "Stable UPPER_SNAKE identifier, e.g. VALIDATION_FAILED." }),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: "Problem", description: "RFC 9457 problem details." });
+
+/** Pages and offsets for a list query. */
+export const skipTake = ({ page, limit }: { page: number; limit: number }) => ({
+  skip: (page - 1) * limit,
+  take: limit,
+});

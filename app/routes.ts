@@ -1,0 +1,42 @@
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+
+/**
+ * Every URL the service answers. The `/api` block is the whole HTTP API; each entry is documented
+ * in the OpenAPI document (app/features/openapi), and a test fails when one is missing there.
+ */
+export default [
+  index("routes/index.ts"),
+  route("healthz", "routes/healthz.ts"),
+
+  ...prefix("api", [
+    route("auth/csrf", "routes/api/auth.csrf.ts"),
+    route("auth/check-credentials", "routes/api/auth.check-credentials.ts"),
+    route("auth/callback/credentials", "routes/api/auth.callback.credentials.ts"),
+    route("auth/session", "routes/api/auth.session.ts"),
+    route("auth/signout", "routes/api/auth.signout.ts"),
+
+    route("forms", "routes/api/forms.ts"),
+    route("forms/:id", "routes/api/forms.$id.ts"),
+
+    route("students", "routes/api/students.ts"),
+    route("students/:id", "routes/api/students.$id.ts"),
+
+    route("candidates", "routes/api/candidates.ts"),
+    route("candidates/:id", "routes/api/candidates.$id.ts"),
+    route("candidates/:id/promote", "routes/api/candidates.$id.promote.ts"),
+
+    route("user/profile", "routes/api/user.profile.ts"),
+    route("user/role", "routes/api/user.role.ts"),
+    route("users", "routes/api/users.ts"),
+    route("users/:id/avatar", "routes/api/users.$id.avatar.ts"),
+
+    route("openapi", "routes/api/openapi.ts"),
+    route("*", "routes/api/not-found.ts"),
+  ]),
+
+  route(":locale", "routes/locale.tsx", [
+    route("login", "routes/login.tsx"),
+    layout("routes/signed-in.tsx", [route("home", "routes/home.tsx")]),
+  ]),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,25 @@
+import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { credentialsBody, signInWithCredentials } from "~/lib/auth/sign-in.server.ts";
+import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
+import { env } from "~/lib/env.server.ts";
+import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+
+const handle = endpoint({
+  POST: async ({ request, context }) => {
+    const isJson = (request.headers.get("content-type") ?? "").includes("json");
+    const input = await readJsonOrFormBody(request, credentialsBody);
+    await verifyCsrfToken(request, input.csrfToken);
+    const { setCookie } = await signInWithCredentials(input, {
+      ipAddress: clientAddressOf(context),
+      userAgent: request.headers.get("user-agent"),
+    });
+    const home = `/${resolveLocale(input.locale)}/home`;
+    // A plain HTML form lands on the home page; scripts get JSON and the cookie.
+    if (!isJson) return new Response(null, { status: 302, headers: { Location: home, "Set-Cookie": setCookie } });
+    return json({ ok: true, url: `${env().APP_URL}${home}` }, { headers: { "Set-Cookie": setCookie } });
+  },
+});
+
+export const loader = handle;
+export const action = handle;

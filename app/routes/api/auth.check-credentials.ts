@@ -1,0 +1,20 @@
+import { verifyEmailAndPassword } from "~/lib/auth/credentials.server.ts";
+import { CHECK_CREDENTIALS_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
+import { checkCredentialsBody } from "~/lib/auth/sign-in.server.ts";
+import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
+import { json, readJsonBody } from "~/lib/http.server.ts";
+
+const handle = endpoint({
+  POST: async ({ request, context }) => {
+    // Every call counts, valid or not, before the body is even looked at.
+    await consumeRateLimit(CHECK_CREDENTIALS_LIMIT, clientAddressOf(context));
+    const { email, password } = await readJsonBody(request, checkCredentialsBody);
+    const user = await verifyEmailAndPassword(email, password);
+    return json(
+      user.twoFactorMethod ? { twoFactorRequired: true, method: user.twoFactorMethod } : { twoFactorRequired: false },
+    );
+  },
+});
+
+export const loader = handle;
+export const action = handle;

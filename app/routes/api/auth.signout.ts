@@ -1,0 +1,22 @@
+import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { clearSessionCookie, destroySession } from "~/lib/auth/session.server.ts";
+import { signOutBody } from "~/lib/auth/sign-in.server.ts";
+import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
+import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+
+const handle = endpoint({
+  POST: async ({ request, context }) => {
+    const isJson = (request.headers.get("content-type") ?? "").includes("json");
+    const { csrfToken, locale } = await readJsonOrFormBody(request, signOutBody);
+    await verifyCsrfToken(request, csrfToken);
+    const actor = actorOf(context);
+    if (actor) await destroySession(actor.sessionId);
+    const headers = { "Set-Cookie": await clearSessionCookie() };
+    if (!isJson) return new Response(null, { status: 302, headers: { ...headers, Location: `/${resolveLocale(locale)}/login` } });
+    return json({ ok: true }, { headers });
+  },
+});
+
+export const loader = handle;
+export const action = handle;

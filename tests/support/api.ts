@@ -1,0 +1,64 @@
+import { inject } from "vitest";
+
+/** A small HTTP client for the running service: real requests, real cookies, nothing mocked. */
+export const baseUrl = () => inject("baseUrl");
+
+export type DemoUser =
+  | "superadmin@demo.test"
+  | "admin@demo.test"
+  | "teacher@demo.test"
+  | "teacher2@demo.test"
+  | "student@demo.test"
+  | "admin@other.test"
+  | "teacher@other.test";
+
+/** The session cookie of a demo user, signed in once by the global setup. */
+export const sessionOf = (user: DemoUser) => inject("sessions")[user]!;
+
+export type RequestOptions = {
+  as?: DemoUser | null;
+  cookie?: string;
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+};
+
+export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; text: string };
+
+export async function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  const cookie = options.cookie ?? (options.as ? sessionOf(options.as) : undefined);
+  if (cookie) headers.cookie = cookie;
+  let body = options.body;
+  if (options.json !== undefined) {
+    headers["content-type"] ??= "application/json";
+    body = JSON.stringify(options.json);
+  }
+  const response = await fetch(`${baseUrl()}${path}`, { method, headers, body, redirect: "manual" });
+  const text = await response.text();
+  let parsed: unknown = text;
+  const type = response.headers.get("content-type") ?? "";
+  if (type.includes("json") && text) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+let counter = 0;
+/** A value no other test uses, for names and e-mails. */
+export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
+
+/** A fresh private address per call, for per-IP limits (the test server trusts X-Forwarded-For). */
+export const freshIp = () => `10.${(process.pid % 200) + 1}.${Math.floor(Math.random() * 250)}.${(++counter % 250) + 1}`;
+
+/** Signs in through the two API calls a script would make; returns the session cookie. */
+export async function signIn(email: string, password = inject("seedPassword")): Promise<string> {
+  const csrf = await fetch(`${baseUrl()}/api/auth/csrf`);
+  const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const response = await fetch(`${baseUrl()}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie: csrfCookie },
+    body: JSON.stringify({ email, password, csrfToken }),
+  });
+  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  return response.headers.getSetCookie()[0]!.split(";")[0]!;
+}

@@ -1,0 +1,143 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+
+/**
+ * Starts the real service for the whole suite: a fresh database (a SQLite file, or a PostgreSQL
+ * database when TEST_DATABASE=postgresql), migrated and seeded by `scripts/start.ts` exactly as
+ * `npm start` does, and the built app serving HTTP on a free port. Tests talk to it over HTTP.
+ */
+export const SEED_PASSWORD = "test-seed-password";
+const root = path.resolve(import.meta.dirname, "../..");
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    databaseUrl: string;
+    seedPassword: string;
+    sessions: Record<string, string>;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function createTestDatabase(dataDir: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (process.env.TEST_DATABASE !== "postgresql") {
+    return { url: `file:${path.join(dataDir, "test.db")}`, drop: async () => {} };
+  }
+  const admin = process.env.TEST_POSTGRES_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const name = `assessment_test_${process.pid}_${Date.now()}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(`${baseUrl}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The server did not become healthy:\n${output()}`);
+}
+
+async function signIn(baseUrl: string, email: string): Promise<string> {
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const response = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie: csrfCookie },
+    body: JSON.stringify({ email, password: SEED_PASSWORD, csrfToken }),
+  });
+  if (response.status !== 200) throw new Error(`Sign-in of ${email} failed: ${response.status} ${await response.text()}`);
+  return response.headers.getSetCookie()[0]!.split(";")[0]!;
+}
+
+export const DEMO_USERS = [
+  "superadmin@demo.test",
+  "admin@demo.test",
+  "teacher@demo.test",
+  "teacher2@demo.test",
+  "student@demo.test",
+  "admin@other.test",
+  "teacher@other.test",
+];
+
+export default async function setup(project: TestProject) {
+  if (process.env.TEST_SKIP_BUILD !== "1") {
+    const { VITEST: _, VITEST_MODE: __, ...buildEnv } = process.env;
+    const build = spawnSync("npx", ["react-router", "build"], { cwd: root, encoding: "utf8", env: buildEnv });
+    if (build.status !== 0) throw new Error(`Build failed:\n${build.stdout}\n${build.stderr}`);
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), "assessment-test-"));
+  const database = await createTestDatabase(dataDir);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      PORT: String(port),
+      APP_URL: baseUrl,
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      SEED_PASSWORD,
+      // Tests choose their client address with X-Forwarded-For to exercise per-IP limits.
+      TRUST_PROXY: "true",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  await waitForHealth(baseUrl, child, () => output);
+
+  const sessions: Record<string, string> = {};
+  for (const email of DEMO_USERS) sessions[email] = await signIn(baseUrl, email);
+
+  project.provide("baseUrl", baseUrl);
+  project.provide("databaseUrl", database.url);
+  project.provide("seedPassword", SEED_PASSWORD);
+  project.provide("sessions", sessions);
+
+  return async () => {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => child.once("exit", resolve));
+    if (process.env.TEST_SHOW_SERVER_LOG === "1") console.log(output);
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
