@@ -30,12 +30,22 @@ export default [
     route("users", "routes/api/users.ts"),
     route("users/:id/avatar", "routes/api/users.$id.avatar.ts"),
 
+    route("submissions", "routes/api/submissions.ts"),
+    route("submissions/:id", "routes/api/submissions.$id.ts"),
+    route("test-link/:token", "routes/api/test-link.$token.ts"),
+    route("test-link/:token/submit", "routes/api/test-link.$token.submit.ts"),
+
+    route("reports", "routes/api/reports.ts"),
+    route("reports/export", "routes/api/reports.export.ts"),
+    route("reports/:submissionId", "routes/api/reports.$submissionId.ts"),
+
     route("openapi", "routes/api/openapi.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
 
   route(":locale", "routes/locale.tsx", [
     route("login", "routes/login.tsx"),
+    route("test/:token", "routes/test.tsx"),
     layout("routes/signed-in.tsx", [route("home", "routes/home.tsx")]),
   ]),
   route("*", "routes/not-found.tsx"),

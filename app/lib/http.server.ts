@@ -16,29 +16,52 @@ function bodyKind(request: Request): BodyKind | null {
   return null;
 }
 
+/**
+ * A refused body is still read off the connection and thrown away (up to this many bytes) before
+ * the 413 goes out. Answering while the client is still sending would leave the rest unread: the
+ * client then often sees a reset connection instead of the 413, and a kept-alive connection would
+ * parse the next request from the middle of the old body. Beyond this the connection is closed.
+ */
+const DISCARD_LIMIT = 32 * 1024 * 1024;
+
 /** Reads at most `limit` bytes, refusing larger bodies whether or not they declare a length. */
 async function readBytes(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (declared > limit) throw tooLarge(limit);
+  if (declared > DISCARD_LIMIT) throw tooLarge(limit, { Connection: "close" });
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
+  if (declared > limit) return discardAndRefuse(reader, limit, size);
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge(limit);
-    }
+    if (size > limit) return discardAndRefuse(reader, limit, size);
     chunks.push(value);
   }
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-const tooLarge = (limit: number) =>
-  new ApiError(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${limit / 1024 / 1024} MiB.`);
+async function discardAndRefuse(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number, received: number): Promise<never> {
+  let size = received;
+  try {
+    while (size <= DISCARD_LIMIT) {
+      const { done, value } = await reader.read();
+      if (done) throw tooLarge(limit);
+      size += value.byteLength;
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // The client went away while sending; nobody reads the answer.
+    throw tooLarge(limit, { Connection: "close" });
+  }
+  await reader.cancel();
+  throw tooLarge(limit, { Connection: "close" });
+}
+
+const tooLarge = (limit: number, headers?: Record<string, string>) =>
+  new ApiError(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${limit / 1024 / 1024} MiB.`, undefined, headers);
 
 const unsupportedType = (accepted: string) =>
   new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", `Send the body as ${accepted}.`);

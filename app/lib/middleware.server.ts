@@ -39,7 +39,8 @@ export const actorMiddleware: MiddlewareFunction<Response> = async ({ request, c
 export const securityHeaders: MiddlewareFunction<Response> = async (_args, next) => {
   const response = await next();
   response.headers.set("X-Content-Type-Options", "nosniff");
-  response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  // A route may ask for less (the public test link sends no Referer at all).
+  if (!response.headers.has("Referrer-Policy")) response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   response.headers.set("X-Frame-Options", "DENY");
   if (!response.headers.has("Content-Security-Policy")) {
     response.headers.set("Content-Security-Policy", "frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'");

@@ -5,7 +5,7 @@ let database: Database | undefined;
 
 /**
  * The test server's own database, for assertions the API cannot make (a soft-deleted row is still
- * stored). Tests never write through it.
+ * stored), and to inject faults (a trigger that fails a marked write).
  */
 export function testDatabase(): Database {
   database ??= createDatabase(inject("databaseUrl"));

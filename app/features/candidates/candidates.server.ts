@@ -1,13 +1,12 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { organizationScope } from "~/lib/auth/actor.server.ts";
+import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { conflict, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
-import { personSelect, profileData } from "../people/person-schemas.ts";
-import { assertEmailFree, personListWhere } from "../people/people.server.ts";
+import { personSelect } from "../people/person-schemas.ts";
+import { assertEmailFree, personData, personHistory, personListWhere } from "../people/people.server.ts";
 import { getStudent } from "../students/students.server.ts";
-import { historySelect, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import type { CreateCandidateInput, ListCandidatesQuery, UpdateCandidateInput } from "./candidate-schemas.ts";
 
 const candidateSelect = { ...personSelect, promotedStudentId: true, promotedAt: true } as const;
@@ -38,11 +37,7 @@ async function findCandidate(actor: Actor, id: string) {
 /** The candidate with the evaluations the caller may see (also those kept after a promotion). */
 export async function getCandidate(actor: Actor, id: string) {
   const { organizationId: _, ...candidate } = await findCandidate(actor, id);
-  const evaluations = await db.submission.findMany({
-    where: { AND: [{ candidateId: id }, visibleSubmissionsWhere(actor)] },
-    select: historySelect,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  const evaluations = await personHistory(actor, { candidateId: id });
   return { ...candidate, evaluations };
 }
 
@@ -52,10 +47,9 @@ export async function createCandidate(actor: Actor, input: CreateCandidateInput)
     data: {
       organizationId: actor.organizationId,
       createdById: actor.userId,
+      ...personData(input),
       name: input.name,
       searchName: foldForSearch(input.name),
-      status: input.status,
-      ...profileData(input),
     },
     select: { id: true },
   });
@@ -70,17 +64,15 @@ export async function updateCandidate(actor: Actor, id: string, input: UpdateCan
   await assertEmailFree("candidate", existing.organizationId, input.email, id);
   await db.candidate.update({
     where: { id },
-    data: {
-      ...(input.name !== undefined ? { name: input.name, searchName: foldForSearch(input.name) } : {}),
-      ...(input.status !== undefined ? { status: input.status } : {}),
-      ...profileData(input),
-    },
+    data: personData(input),
   });
   return getCandidate(actor, id);
 }
 
 export async function deleteCandidate(actor: Actor, id: string) {
+  // Scope before role: another organization's candidate is 404, never 403 (contract §1).
   await findCandidate(actor, id);
+  requireAdmin(actor);
   const deletedAt = new Date();
   await db.candidate.update({ where: { id }, data: { deletedAt } });
   return { id, deletedAt };
@@ -97,6 +89,7 @@ const alreadyPromoted = () => conflict("This candidate has already been promoted
  */
 export async function promoteCandidate(actor: Actor, id: string) {
   const candidate = await findCandidate(actor, id);
+  requireAdmin(actor);
   if (candidate.status === "PROMOTED") throw alreadyPromoted();
   await assertEmailFree("student", candidate.organizationId, candidate.email);
 

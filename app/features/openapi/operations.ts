@@ -15,6 +15,16 @@ import {
   studentListResponse,
   updateStudentBody,
 } from "../students/student-schemas.ts";
+import { exportReportBody, listReportsQuery, reportDetail, reportListResponse } from "../reports/report-schemas.ts";
+import {
+  createSubmissionBody,
+  listSubmissionsQuery,
+  submissionDetail,
+  submissionListResponse,
+  submitAnswersBody,
+  submitResponse,
+  testLinkResponse,
+} from "../submissions/submission-schemas.ts";
 import { createUserBody, profileResponse, roleResponse, updateProfileBody } from "../users/user-schemas.ts";
 import { checkCredentialsBody, credentialsBody, signOutBody } from "~/lib/auth/sign-in.server.ts";
 import { deletedResponse, idSchema, timestamp } from "~/lib/schemas.ts";
@@ -252,6 +262,65 @@ export const operations: Operation[] = [
     pathParams: ["id"],
     success: { status: 200, description: "The image.", contentType: "image/*" },
     errors: [401, 404],
+  },
+  // ---- assignments and public links ----
+  {
+    method: "post", path: "/api/submissions", operationId: "assignForm", tag: "Submissions", auth: "session", roles: STAFF,
+    summary: "Assign a published form to a student or a candidate; answers the private link (token and url).",
+    body: { schema: createSubmissionBody, types: ["json"] },
+    success: { status: 201, description: "The assignment with its token and absolute url.", schema: submissionDetail },
+    errors: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: "get", path: "/api/submissions", operationId: "listSubmissions", tag: "Submissions", auth: "session",
+    summary: "List submissions: administrators all of the organization, teachers those they assigned, students their own.",
+    query: listSubmissionsQuery,
+    success: { status: 200, description: "A page of submissions, newest first.", schema: submissionListResponse },
+    errors: [400, 401],
+  },
+  {
+    method: "get", path: "/api/submissions/{id}", operationId: "getSubmission", tag: "Submissions", auth: "session",
+    summary: "A submission with its answers; while pending, staff also get its token and url.",
+    pathParams: ["id"],
+    success: { status: 200, description: "The submission.", schema: submissionDetail },
+    errors: [401, 404],
+  },
+  {
+    method: "get", path: "/api/test-link/{token}", operationId: "openTestLink", tag: "Public test links", auth: "public",
+    summary: "The test behind a private link, without scores or score ranges.",
+    pathParams: ["token"],
+    success: { status: 200, description: "The test.", schema: testLinkResponse },
+    errors: [404, 409, 410],
+  },
+  {
+    method: "post", path: "/api/test-link/{token}/submit", operationId: "submitTestLink", tag: "Public test links", auth: "public",
+    summary: "Submit the answers, once. Scores are computed on the server; a second submit is 409.",
+    pathParams: ["token"],
+    body: { schema: submitAnswersBody, types: browserBody },
+    success: { status: 200, description: "Completed.", schema: submitResponse },
+    errors: [400, 404, 409, 410, 413, 415],
+  },
+  // ---- reports ----
+  {
+    method: "get", path: "/api/reports", operationId: "listReports", tag: "Reports", auth: "session", roles: STAFF,
+    summary: "Completed submissions with their scores: teachers see the ones they assigned, administrators all.",
+    query: listReportsQuery,
+    success: { status: 200, description: "A page of reports, most recently completed first.", schema: reportListResponse },
+    errors: [400, 401, 403],
+  },
+  {
+    method: "get", path: "/api/reports/{submissionId}", operationId: "getReport", tag: "Reports", auth: "session", roles: STAFF,
+    summary: "The full report of one completed submission, as scored at completion.",
+    pathParams: ["submissionId"],
+    success: { status: 200, description: "The report.", schema: reportDetail },
+    errors: [401, 403, 404, 409],
+  },
+  {
+    method: "post", path: "/api/reports/export", operationId: "exportReport", tag: "Reports", auth: "session", roles: STAFF,
+    summary: "The report of one completed submission as a PDF download.",
+    body: { schema: exportReportBody, types: ["json"] },
+    success: { status: 200, description: "The PDF (Content-Disposition: attachment).", contentType: "application/pdf", headers: ["Content-Disposition"] },
+    errors: [400, 401, 403, 404, 409, 413, 415],
   },
   // ---- service ----
   {

@@ -54,21 +54,6 @@ export const historyItem = z
   })
   .meta({ id: "HistoryItem" });
 
-/** The profile columns written from a validated create/update body. */
-export function profileData(input: {
-  email?: string | null | undefined;
-  phone?: string | null | undefined;
-  age?: number | null | undefined;
-  grade?: string | null | undefined;
-  gender?: string | null | undefined;
-}) {
-  const data: Record<string, string | number | null> = {};
-  for (const field of ["email", "phone", "age", "grade", "gender"] as const) {
-    if (input[field] !== undefined) data[field] = input[field];
-  }
-  return data;
-}
-
 export const personSelect = {
   id: true,
   name: true,

@@ -1,12 +1,11 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { organizationScope } from "~/lib/auth/actor.server.ts";
+import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
-import { profileData, personSelect } from "../people/person-schemas.ts";
-import { assertEmailFree, personListWhere } from "../people/people.server.ts";
-import { historySelect, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import { personSelect } from "../people/person-schemas.ts";
+import { assertEmailFree, personData, personHistory, personListWhere } from "../people/people.server.ts";
 import type { CreateStudentInput, ListStudentsQuery, UpdateStudentInput } from "./student-schemas.ts";
 
 export async function listStudents(actor: Actor, query: ListStudentsQuery) {
@@ -30,11 +29,7 @@ async function findStudent(actor: Actor, id: string) {
 /** The student with the history of results the caller may see. */
 export async function getStudent(actor: Actor, id: string) {
   const { organizationId: _, ...student } = await findStudent(actor, id);
-  const submissions = await db.submission.findMany({
-    where: { AND: [{ studentId: id }, visibleSubmissionsWhere(actor)] },
-    select: historySelect,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  const submissions = await personHistory(actor, { studentId: id });
   return { ...student, submissions };
 }
 
@@ -44,10 +39,9 @@ export async function createStudent(actor: Actor, input: CreateStudentInput) {
     data: {
       organizationId: actor.organizationId,
       createdById: actor.userId,
+      ...personData(input),
       name: input.name,
       searchName: foldForSearch(input.name),
-      status: input.status,
-      ...profileData(input),
     },
     select: { id: true },
   });
@@ -59,11 +53,7 @@ export async function updateStudent(actor: Actor, id: string, input: UpdateStude
   await assertEmailFree("student", existing.organizationId, input.email, id);
   await db.student.update({
     where: { id },
-    data: {
-      ...(input.name !== undefined ? { name: input.name, searchName: foldForSearch(input.name) } : {}),
-      ...(input.status !== undefined ? { status: input.status } : {}),
-      ...profileData(input),
-    },
+    data: personData(input),
   });
   return getStudent(actor, id);
 }
@@ -73,7 +63,10 @@ export async function updateStudent(actor: Actor, id: string, input: UpdateStude
  * because the public link checks the respondent's deletedAt.
  */
 export async function deleteStudent(actor: Actor, id: string) {
+  // Scope before role: another organization's student is 404 for everyone (contract §1), and only
+  // a student the caller can see answers 403 to a teacher.
   await findStudent(actor, id);
+  requireAdmin(actor);
   const deletedAt = new Date();
   await db.student.update({ where: { id }, data: { deletedAt } });
   return { id, deletedAt };

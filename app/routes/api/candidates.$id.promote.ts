@@ -1,10 +1,10 @@
 import { promoteCandidate } from "~/features/candidates/candidates.server.ts";
-import { requireAdmin } from "~/lib/auth/actor.server.ts";
+import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json } from "~/lib/http.server.ts";
 
 const handle = endpoint({
-  POST: async ({ params, context }) => json(await promoteCandidate(requireAdmin(actorOf(context)), params.id!), 201),
+  POST: async ({ params, context }) => json(await promoteCandidate(requireStaff(actorOf(context)), params.id!), 201),
 });
 
 export const loader = handle;

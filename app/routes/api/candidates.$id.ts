@@ -1,6 +1,6 @@
 import { updateCandidateBody } from "~/features/candidates/candidate-schemas.ts";
 import { deleteCandidate, getCandidate, updateCandidate } from "~/features/candidates/candidates.server.ts";
-import { requireAdmin, requireStaff } from "~/lib/auth/actor.server.ts";
+import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
 
@@ -10,7 +10,7 @@ const handle = endpoint({
     const actor = requireStaff(actorOf(context));
     return json(await updateCandidate(actor, params.id!, await readJsonOrFormBody(request, updateCandidateBody)));
   },
-  DELETE: async ({ params, context }) => json(await deleteCandidate(requireAdmin(actorOf(context)), params.id!)),
+  DELETE: async ({ params, context }) => json(await deleteCandidate(requireStaff(actorOf(context)), params.id!)),
 });
 
 export const loader = handle;

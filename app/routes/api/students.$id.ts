@@ -1,6 +1,6 @@
 import { updateStudentBody } from "~/features/students/student-schemas.ts";
 import { deleteStudent, getStudent, updateStudent } from "~/features/students/students.server.ts";
-import { requireAdmin, requireStaff } from "~/lib/auth/actor.server.ts";
+import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
 
@@ -10,7 +10,7 @@ const handle = endpoint({
     const actor = requireStaff(actorOf(context));
     return json(await updateStudent(actor, params.id!, await readJsonOrFormBody(request, updateStudentBody)));
   },
-  DELETE: async ({ params, context }) => json(await deleteStudent(requireAdmin(actorOf(context)), params.id!)),
+  DELETE: async ({ params, context }) => json(await deleteStudent(requireStaff(actorOf(context)), params.id!)),
 });
 
 export const loader = handle;

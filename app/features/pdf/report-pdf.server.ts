@@ -1,0 +1,821 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { jsPDF } from "jspdf";
+import type { ReportDetail } from "../reports/report-schemas.ts";
+import { reportPdfStrings, type ReportPdfStrings } from "./report-pdf-strings.ts";
+
+/**
+ * The PDF of one completed assessment: A4 portrait, a header with the organization and the title,
+ * who was assessed with what, the result and its score band, a legend of every band with the
+ * total marked on it, then every question with the answer given and its score. Built on the server
+ * with jsPDF and an embedded Noto Sans (regular and bold), so any Latin, Greek, Cyrillic or
+ * Vietnamese name prints and stays extractable as text.
+ *
+ * Synchronous: the fonts are read once per process; everything else lives in the one document.
+ * Two renders of the same report with the same `generatedAt` give the same bytes.
+ */
+
+export type ReportPdfOptions = {
+  /** Fixed wording ("en", "es", "pt-BR"; other locales fall back to English) and Intl formatting. Default "en". */
+  locale?: string;
+  /** Time zone of the printed dates. Default "UTC". */
+  timeZone?: string;
+  /** The generation date printed in the footer and stored as the PDF's creation date. Default now. */
+  generatedAt?: Date;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Fonts: read from node_modules at run time (the server bundle keeps node_modules external), once.
+
+const FONT_PACKAGE = "@expo-google-fonts/noto-sans";
+const FONT_FAMILY = "NotoSans";
+const FONT_FILES = {
+  normal: "400Regular/NotoSans_400Regular.ttf",
+  bold: "700Bold/NotoSans_700Bold.ttf",
+} as const;
+type FontStyle = keyof typeof FONT_FILES;
+
+type Fonts = { files: Record<FontStyle, string>; supported: ReadonlySet<number> | null };
+let fontCache: Fonts | undefined;
+
+/**
+ * The TTF files as binary strings (what jsPDF's virtual file system takes), and the code points the
+ * font draws (both weights cover the same set), read once per process.
+ */
+function fonts(): Fonts {
+  if (!fontCache) {
+    const require = createRequire(import.meta.url);
+    const read = (file: string) => readFileSync(require.resolve(`${FONT_PACKAGE}/${file}`)).toString("latin1");
+    const files = { normal: read(FONT_FILES.normal), bold: read(FONT_FILES.bold) };
+    fontCache = { files, supported: coverage(files.normal) };
+  }
+  return fontCache;
+}
+
+/** The font's character map, through jsPDF's TTF parser; null (treat everything as drawable) if its shape changes. */
+function coverage(file: string): ReadonlySet<number> | null {
+  const doc = new jsPDF({ unit: "pt", format: "a4" });
+  doc.addFileToVFS("coverage.ttf", file);
+  doc.addFont("coverage.ttf", "Coverage", "normal", undefined, "Identity-H");
+  doc.setFont("Coverage", "normal");
+  const font = doc.getFont() as { metadata?: { cmap?: { unicode?: { codeMap?: Record<string, number> } } } };
+  const codeMap = font.metadata?.cmap?.unicode?.codeMap;
+  if (!codeMap) return null;
+  return new Set(Object.entries(codeMap).filter(([, glyph]) => glyph > 0).map(([code]) => Number(code)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page geometry (points) and palette.
+
+const PAGE_WIDTH = 595.28;
+const PAGE_HEIGHT = 841.89;
+const MARGIN = 50;
+const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
+const CONTINUATION_TOP = 66;
+const CONTENT_BOTTOM = PAGE_HEIGHT - 60;
+
+type Rgb = readonly [number, number, number];
+const INK: Rgb = [31, 41, 51];
+const BODY: Rgb = [62, 76, 89];
+const MUTED: Rgb = [110, 122, 135];
+const FAINT: Rgb = [154, 165, 177];
+const RULE: Rgb = [217, 226, 236];
+const PANEL: Rgb = [245, 247, 250];
+const ACCENT: Rgb = [36, 59, 83];
+const ANSWER_BAR: Rgb = [188, 204, 220];
+const TRACK: Rgb = [228, 231, 235];
+const WHITE: Rgb = [255, 255, 255];
+const BLACK: Rgb = [17, 17, 17];
+const NEUTRAL_BAND: Rgb = [154, 165, 177];
+
+/** `#RRGGBB` (or `#RGB`) to RGB; anything else draws in neutral grey. */
+function parseColor(value: string | null | undefined): Rgb {
+  const hex = value?.trim().replace(/^#/, "") ?? "";
+  const full = /^[0-9a-f]{3}$/i.test(hex) ? hex.replace(/./g, (c) => c + c) : hex;
+  if (!/^[0-9a-f]{6}$/i.test(full)) return NEUTRAL_BAND;
+  return [0, 2, 4].map((i) => Number.parseInt(full.slice(i, i + 2), 16)) as unknown as Rgb;
+}
+
+/** WCAG relative luminance, 0 (black) to 1 (white). */
+function luminance(color: Rgb): number {
+  const [r, g, b] = color.map((channel) => {
+    const c = channel / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as unknown as Rgb;
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** Black or white, whichever contrasts more with the background. */
+function textColorOn(background: Rgb): Rgb {
+  // Contrast with black (L + 0.05) / 0.05 beats contrast with white 1.05 / (L + 0.05) above L ≈ 0.179.
+  return luminance(background) > 0.179 ? BLACK : WHITE;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text hygiene: composed accents (jsPDF does no shaping), no control characters, and a visible
+// U+FFFD for a character the font cannot draw (an emoji, a CJK ideograph) rather than nothing.
+
+const REPLACEMENT = "\ufffd";
+
+function clean(value: string): string {
+  const text = value
+    .normalize("NFC")
+    .replace(/\r\n?|[\u2028\u2029]/g, "\n")
+    .replace(/\t/g, "    ")
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200e\u200f\ufeff]/g, "");
+  const { supported } = fonts();
+  if (!supported) return text;
+  let out = "";
+  let replaced = false;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (code === 10 || code === 32 || supported.has(code)) {
+      out += char;
+      replaced = false;
+    } else if (/[\p{M}\u200c\u200d\ufe00-\ufe0f]/u.test(char) || (code >= 0x1f3fb && code <= 0x1f3ff)) {
+      // Joiners, variation selectors and skin tones belong to the character before them.
+      continue;
+    } else if (!replaced) {
+      out += REPLACEMENT;
+      replaced = true;
+    }
+  }
+  return out;
+}
+
+function oneLine(value: string): string {
+  return clean(value).replace(/\s+/g, " ").trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// File name.
+
+const FOLDED: Record<string, string> = {
+  ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ð: "d", Ð: "D", ħ: "h", Ħ: "H", ı: "i",
+  ß: "ss", ẞ: "SS", æ: "ae", Æ: "AE", œ: "oe", Œ: "OE", þ: "th", Þ: "TH", ŀ: "l", Ŀ: "L",
+};
+
+/** ASCII, lower-case, accents folded, anything else a single '-': "José Muñoz" → "jose-munoz". */
+export function slugify(value: string, fallback = "respondent"): string {
+  const slug = value
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[^\u0000-\u007f]/g, (c) => FOLDED[c] ?? "-")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .slice(0, 80)
+    .replace(/^-+|-+$/g, "");
+  return slug || fallback;
+}
+
+/** `report-<respondent-slug>-<yyyy-mm-dd>.pdf`, the date being the completion day in UTC. */
+export function reportPdfFilename(report: { completedAt: Date; respondent: { name: string } }): string {
+  const day = Number.isNaN(report.completedAt.getTime()) ? "undated" : report.completedAt.toISOString().slice(0, 10);
+  return `report-${slugify(report.respondent.name)}-${day}.pdf`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering.
+
+type Formatters = {
+  strings: ReportPdfStrings;
+  number: (value: number) => string;
+  percent: (value: number) => string;
+  dateTime: (value: Date) => string;
+};
+
+function resolveLocale(locale: string | undefined): string {
+  try {
+    return Intl.getCanonicalLocales(locale?.trim() || "en")[0] ?? "en";
+  } catch {
+    return "en";
+  }
+}
+
+function resolveTimeZone(timeZone: string | undefined): string {
+  try {
+    return new Intl.DateTimeFormat("en", { timeZone: timeZone ?? "UTC" }).resolvedOptions().timeZone;
+  } catch {
+    return "UTC";
+  }
+}
+
+function formatters(locale: string, timeZone: string): Formatters {
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+  const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 });
+  const dateTime = new Intl.DateTimeFormat(locale, {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone,
+    timeZoneName: "short",
+  });
+  return {
+    strings: reportPdfStrings(locale),
+    number: (value) => number.format(Object.is(value, -0) ? 0 : value),
+    percent: (value) => percent.format(value / 100),
+    dateTime: (value) => (Number.isNaN(value.getTime()) ? "—" : dateTime.format(value)),
+  };
+}
+
+type TextStyle = { size: number; bold?: boolean; color?: Rgb };
+
+class Pdf {
+  readonly doc: jsPDF;
+  y = 0;
+
+  constructor() {
+    this.doc = new jsPDF({ orientation: "portrait", unit: "pt", format: "a4", compress: true, putOnlyUsedFonts: true });
+    const { files } = fonts();
+    for (const style of ["normal", "bold"] as const) {
+      const file = `${FONT_FAMILY}-${style}.ttf`;
+      this.doc.addFileToVFS(file, files[style]);
+      this.doc.addFont(file, FONT_FAMILY, style, undefined, "Identity-H");
+    }
+    this.doc.setLineHeightFactor(1.3);
+  }
+
+  style({ size, bold = false, color = INK }: TextStyle): this {
+    this.doc.setFont(FONT_FAMILY, bold ? "bold" : "normal");
+    this.doc.setFontSize(size);
+    this.doc.setTextColor(color[0], color[1], color[2]);
+    return this;
+  }
+
+  width(text: string, style: TextStyle): number {
+    this.style(style);
+    return this.doc.getTextWidth(text);
+  }
+
+  /** Wrapped lines of `text` within `width` in the given style; an empty text gives no line. */
+  lines(text: string, width: number, style: TextStyle): string[] {
+    this.style(style);
+    const value = clean(text).trim();
+    if (!value) return [];
+    return (this.doc.splitTextToSize(value, width) as string[]).map((line) => line.trimEnd());
+  }
+
+  /** One line cut with an ellipsis to fit `width`. */
+  fit(text: string, width: number, style: TextStyle): string {
+    const value = oneLine(text);
+    if (this.width(value, style) <= width) return value;
+    const chars = Array.from(value);
+    let low = 0;
+    let high = chars.length;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (this.doc.getTextWidth(`${chars.slice(0, mid).join("").trimEnd()}…`) <= width) low = mid;
+      else high = mid - 1;
+    }
+    return `${chars.slice(0, low).join("").trimEnd()}…`;
+  }
+
+  text(text: string | string[], x: number, y: number, style: TextStyle, align: "left" | "right" | "center" = "left", lineHeight?: number) {
+    this.style(style);
+    const lines = Array.isArray(text) ? text : [text];
+    lines.forEach((line, index) => {
+      this.doc.text(line, x, y + index * (lineHeight ?? style.size * 1.3), { align, baseline: "alphabetic" });
+    });
+  }
+
+  fill(color: Rgb) {
+    this.doc.setFillColor(color[0], color[1], color[2]);
+  }
+
+  stroke(color: Rgb, width: number) {
+    this.doc.setDrawColor(color[0], color[1], color[2]);
+    this.doc.setLineWidth(width);
+  }
+
+  rule(y: number, color: Rgb = RULE, width = 0.6, x1 = MARGIN, x2 = PAGE_WIDTH - MARGIN) {
+    this.stroke(color, width);
+    this.doc.line(x1, y, x2, y);
+  }
+
+  newPage() {
+    this.doc.addPage("a4", "portrait");
+    this.y = CONTINUATION_TOP;
+  }
+
+  /** Starts a new page unless `height` more points fit on this one. */
+  ensure(height: number): boolean {
+    if (this.y + height <= CONTENT_BOTTOM) return false;
+    this.newPage();
+    return true;
+  }
+}
+
+/**
+ * Renders the report as a PDF, synchronously (the bytes are ready on return; awaiting it is harmless).
+ * The result is a plain ArrayBuffer-backed Uint8Array, accepted as a `Response` body.
+ */
+export function renderReportPdf(report: ReportDetail, options: ReportPdfOptions = {}): Uint8Array<ArrayBuffer> {
+  const locale = resolveLocale(options.locale);
+  const timeZone = resolveTimeZone(options.timeZone);
+  const generatedAt = options.generatedAt && !Number.isNaN(options.generatedAt.getTime()) ? options.generatedAt : new Date();
+  const f = formatters(locale, timeZone);
+  const pdf = new Pdf();
+  const { doc } = pdf;
+
+  const respondentName = oneLine(report.respondent.name);
+  const formTitle = oneLine(report.form.title);
+  doc.setDocumentProperties({
+    title: `${f.strings.documentTitle} — ${respondentName} — ${formTitle}`,
+    subject: formTitle,
+    author: oneLine(report.organization.name),
+    creator: oneLine(report.organization.name),
+  });
+  doc.setCreationDate(generatedAt);
+  doc.setFileId(createHash("sha256").update(`${report.id}\n${generatedAt.toISOString()}`).digest("hex").slice(0, 32).toUpperCase());
+  doc.setLanguage(locale as Parameters<jsPDF["setLanguage"]>[0]);
+
+  drawTitle(pdf, report, f);
+  drawDetails(pdf, report, f);
+  drawResult(pdf, report, f);
+  drawBands(pdf, report, f);
+  drawAnswers(pdf, report, f);
+
+  const pages = doc.getNumberOfPages();
+  for (let page = 1; page <= pages; page++) {
+    doc.setPage(page);
+    if (page > 1) drawContinuationHeader(pdf, report, f);
+    drawFooter(pdf, report, f, page, pages, generatedAt);
+  }
+  return new Uint8Array(doc.output("arraybuffer"));
+}
+
+function drawTitle(pdf: Pdf, report: ReportDetail, f: Formatters) {
+  pdf.fill(ACCENT);
+  pdf.doc.rect(0, 0, PAGE_WIDTH, 6, "F");
+
+  const org = pdf.lines(report.organization.name, CONTENT_WIDTH, { size: 10.5, bold: true });
+  pdf.text(org, MARGIN, 44, { size: 10.5, bold: true, color: ACCENT }, "left", 14);
+  let y = 44 + (org.length - 1) * 14 + 30;
+  pdf.text(f.strings.documentTitle, MARGIN, y, { size: 23, bold: true, color: INK });
+  const form = pdf.lines(report.form.title, CONTENT_WIDTH, { size: 12.5 });
+  y += 20;
+  pdf.text(form, MARGIN, y, { size: 12.5, color: MUTED }, "left", 16);
+  y += (form.length - 1) * 16 + 16;
+  pdf.rule(y, RULE, 0.8);
+  pdf.y = y + 18;
+}
+
+type Row = { label: string; value: string; bold?: boolean };
+
+function drawDetails(pdf: Pdf, report: ReportDetail, f: Formatters) {
+  const s = f.strings;
+  const respondent: Row[] = [
+    { label: s.name, value: report.respondent.name, bold: true },
+    { label: s.kind, value: s.kinds[report.respondent.kind] },
+    ...(report.respondent.grade?.trim() ? [{ label: s.grade, value: report.respondent.grade }] : []),
+    ...(report.respondent.age !== null ? [{ label: s.age, value: s.ageValue(f.number(report.respondent.age)) }] : []),
+  ];
+  const assessment: Row[] = [
+    { label: s.form, value: report.form.title, bold: true },
+    ...(report.form.category?.trim() ? [{ label: s.category, value: report.form.category }] : []),
+    ...(report.form.type?.trim() ? [{ label: s.formType, value: report.form.type }] : []),
+    { label: s.completed, value: f.dateTime(report.completedAt) },
+    { label: s.assigned, value: f.dateTime(report.assignedAt) },
+    { label: s.assignedBy, value: report.assignedBy.name },
+  ];
+
+  const pad = 16;
+  const gutter = 24;
+  const inner = CONTENT_WIDTH - 2 * pad - gutter;
+  // The assessment column holds the longer values (form title, dates): it gets the larger share.
+  const widths = [inner * 0.42, inner * 0.58];
+  const labelStyle: TextStyle = { size: 8.5, color: MUTED };
+  const lineHeight = 13;
+  const rowGap = 5;
+
+  const layout = (rows: Row[], width: number) => {
+    const labelWidth = Math.min(width * 0.42, Math.max(...rows.map((row) => pdf.width(row.label, labelStyle))) + 12);
+    return {
+      labelWidth,
+      rows: rows.map((row) => {
+        const label = pdf.lines(row.label, labelWidth - 8, labelStyle);
+        const lines = pdf.lines(row.value, width - labelWidth, { size: 9.5, bold: row.bold });
+        return { ...row, label, lines: lines.length ? lines : ["—"], height: Math.max(label.length, lines.length || 1) * lineHeight };
+      }),
+    };
+  };
+  const columns = [
+    { title: s.respondentSection, ...layout(respondent, widths[0]!) },
+    { title: s.assessmentSection, ...layout(assessment, widths[1]!) },
+  ];
+  const headingHeight = 22;
+  const columnHeight = (rows: { height: number }[]) =>
+    headingHeight + rows.reduce((sum, row) => sum + row.height + rowGap, 0) - rowGap;
+  const height = pad * 2 + Math.max(...columns.map((column) => columnHeight(column.rows))) - 4;
+
+  const top = pdf.y;
+  pdf.fill(PANEL);
+  pdf.doc.roundedRect(MARGIN, top, CONTENT_WIDTH, height, 6, 6, "F");
+  columns.forEach((column, index) => {
+    const x = MARGIN + pad + (index === 0 ? 0 : widths[0]! + gutter);
+    let y = top + pad + 8;
+    pdf.text(column.title.toLocaleUpperCase(), x, y, { size: 8, bold: true, color: ACCENT });
+    y += headingHeight - 2;
+    for (const row of column.rows) {
+      pdf.text(row.label, x, y, labelStyle, "left", lineHeight);
+      pdf.text(row.lines, x + column.labelWidth, y, { size: 9.5, bold: row.bold, color: INK }, "left", lineHeight);
+      y += row.height + rowGap;
+    }
+  });
+  {
+    const x = MARGIN + pad + widths[0]! + gutter / 2;
+    pdf.stroke(RULE, 0.6);
+    pdf.doc.line(x, top + pad, x, top + height - pad);
+  }
+  pdf.y = top + height + 26;
+}
+
+function sectionHeading(pdf: Pdf, title: string, aside?: string) {
+  pdf.text(title.toLocaleUpperCase(), MARGIN, pdf.y, { size: 9, bold: true, color: ACCENT });
+  if (aside) pdf.text(aside, PAGE_WIDTH - MARGIN, pdf.y, { size: 8.5, color: MUTED }, "right");
+  pdf.rule(pdf.y + 6);
+  pdf.y += 24;
+}
+
+function drawResult(pdf: Pdf, report: ReportDetail, f: Formatters) {
+  const s = f.strings;
+  pdf.ensure(110);
+  sectionHeading(pdf, s.result);
+  const top = pdf.y;
+  const labelStyle: TextStyle = { size: 8.5, color: MUTED };
+
+  // Total score: "23" large, "/ 40" smaller beside it.
+  const scoreX = MARGIN;
+  pdf.text(s.totalScore, scoreX, top, labelStyle);
+  const total = f.number(report.totalScore);
+  const big: TextStyle = { size: 24, bold: true, color: INK };
+  pdf.text(total, scoreX, top + 28, big);
+  pdf.text(`/ ${f.number(report.maxScore)}`, scoreX + pdf.width(total, big) + 5, top + 28, { size: 13, color: MUTED });
+
+  const percentX = MARGIN + 150;
+  pdf.text(s.percentage, percentX, top, labelStyle);
+  pdf.text(f.percent(report.percentage), percentX, top + 28, big);
+
+  const bandX = MARGIN + 280;
+  const bandWidth = PAGE_WIDTH - MARGIN - bandX;
+  pdf.text(s.band, bandX, top, labelStyle);
+  let bottom = top + 34;
+  if (report.scoreLabel) {
+    const background = parseColor(report.scoreColor);
+    const style: TextStyle = { size: 11, bold: true, color: textColorOn(background) };
+    const padX = 12;
+    const lines = pdf.lines(report.scoreLabel, bandWidth - 2 * padX, style);
+    const lineHeight = 14;
+    const height = 10 + lines.length * lineHeight;
+    const width = Math.max(...lines.map((line) => pdf.width(line, style))) + 2 * padX;
+    const pillTop = top + 11;
+    pdf.fill(background);
+    pdf.doc.roundedRect(bandX, pillTop, width, height, Math.min(height / 2, 11), Math.min(height / 2, 11), "F");
+    pdf.text(lines, bandX + padX, pillTop + 5 + 10.5, style, "left", lineHeight);
+    bottom = Math.max(bottom, pillTop + height);
+  } else {
+    const message = report.scoreRanges.length === 0 ? s.noBandsDefined : s.noBandMatches;
+    const lines = pdf.lines(message, bandWidth, { size: 10.5 });
+    pdf.text(lines, bandX, top + 26, { size: 10.5, color: BODY }, "left", 14);
+    bottom = Math.max(bottom, top + 26 + (lines.length - 1) * 14 + 4);
+  }
+  pdf.y = bottom + 28;
+}
+
+function drawBands(pdf: Pdf, report: ReportDetail, f: Formatters) {
+  const ranges = report.scoreRanges
+    .filter((range) => Number.isFinite(range.min) && Number.isFinite(range.max))
+    .map((range) => ({ ...range, min: Math.min(range.min, range.max), max: Math.max(range.min, range.max) }))
+    .sort((a, b) => a.min - b.min || a.max - b.max);
+  if (ranges.length === 0) return;
+  const s = f.strings;
+  const total = Number.isFinite(report.totalScore) ? report.totalScore : 0;
+
+  // Integer scores cover whole units: 0–10 and 11–20 meet at 10.5, and 5–5 is one unit wide.
+  const integral = [...ranges.flatMap((range) => [range.min, range.max]), total].every(Number.isInteger);
+  const pad = integral ? 0.5 : 0;
+  const first = ranges[0]!.min - pad;
+  const last = Math.max(...ranges.map((range) => range.max)) + pad;
+  const below = total - pad < first;
+  const above = total + pad > last;
+  // A total far outside every band (more than half their span away) would squeeze the bands into
+  // a sliver: the axis is then broken, the bands keep most of the width, the total sits past the break.
+  const span = Math.max(last - first, 1e-9);
+  const distance = below ? first - (total - pad) : above ? total + pad - last : 0;
+  const broken = distance > span * 0.5;
+
+  const legendColumns = Math.min(ranges.length, 3);
+  const legendRows = Math.ceil(ranges.length / legendColumns);
+  pdf.ensure(24 + 18 + 18 + 16 + 18 + legendRows * 16);
+  sectionHeading(pdf, s.scoreBands);
+
+  const barX = MARGIN;
+  const barWidth = CONTENT_WIDTH;
+  const barTop = pdf.y + 18;
+  const barHeight = 18;
+  let x: (value: number) => number;
+  let markerX: number;
+  let breakX: number | null = null;
+  if (broken) {
+    const reserve = barWidth * 0.14;
+    const bandsX0 = barX + (below ? reserve : 0);
+    const bandsWidth = barWidth - reserve;
+    const lo = last - first > 0 ? first : first - 0.5;
+    const hi = last - first > 0 ? last : last + 0.5;
+    x = (value) => bandsX0 + ((value - lo) / (hi - lo)) * bandsWidth;
+    markerX = below ? barX + reserve * 0.35 : barX + barWidth - reserve * 0.35;
+    breakX = below ? barX + reserve * 0.7 : barX + barWidth - reserve * 0.7;
+  } else {
+    let low = Math.min(first, total - pad);
+    let high = Math.max(last, total + pad);
+    if (high - low <= 0) {
+      low -= 1;
+      high += 1;
+    }
+    // A total outside every band gets a little room so its marker does not sit on the edge.
+    const breathing = (high - low) * 0.03;
+    if (below) low -= breathing;
+    if (above) high += breathing;
+    x = (value) => barX + ((value - low) / (high - low)) * barWidth;
+    markerX = Math.min(Math.max(x(total), barX), barX + barWidth);
+  }
+
+  pdf.fill(TRACK);
+  pdf.doc.rect(barX, barTop, barWidth, barHeight, "F");
+  if (breakX !== null) {
+    // The axis break: two slanted white strokes across the track.
+    pdf.stroke(WHITE, 2);
+    for (const offset of [-3, 3]) pdf.doc.line(breakX + offset - 3, barTop + barHeight + 2, breakX + offset + 3, barTop - 2);
+  }
+
+  let lastCaptionEnd = -Infinity;
+  // The list under the bar is only needed when a segment is too narrow for its label or range.
+  let everythingFits = true;
+  for (const range of ranges) {
+    const start = x(range.min - pad);
+    const end = Math.max(x(range.max + pad), start + 2);
+    const color = parseColor(range.color);
+    pdf.fill(color);
+    if (luminance(color) > 0.85) {
+      // A very light band still shows its edges against the page and the track.
+      pdf.stroke(FAINT, 0.6);
+      pdf.doc.rect(start, barTop, end - start, barHeight, "FD");
+    } else {
+      pdf.doc.rect(start, barTop, end - start, barHeight, "F");
+    }
+    const labelStyle: TextStyle = { size: 8, bold: true, color: textColorOn(color) };
+    const label = oneLine(range.label);
+    const labelWidth = pdf.width(label, labelStyle) + 10;
+    // Centred in the segment, or beside the total's marker when the marker would cross it.
+    const centre = (start + end) / 2;
+    let labelX: number | null = null;
+    if (labelWidth <= end - start && Math.abs(markerX - centre) > labelWidth / 2 + 2) {
+      labelX = centre;
+    } else if (markerX > start && markerX < end) {
+      const sides = [
+        [start, markerX - 3],
+        [markerX + 3, end],
+      ] as const;
+      const side = sides.filter(([a, b]) => labelWidth <= b - a).sort(([a1, b1], [a2, b2]) => b2 - a2 - (b1 - a1))[0];
+      if (side) labelX = (side[0] + side[1]) / 2;
+    }
+    if (labelX !== null) pdf.text(label, labelX, barTop + barHeight / 2 + 2.8, labelStyle, "center");
+    else everythingFits = false;
+    const caption = `${f.number(range.min)} – ${f.number(range.max)}`;
+    const captionStyle: TextStyle = { size: 7.5, color: MUTED };
+    const captionWidth = pdf.width(caption, captionStyle);
+    if (captionWidth + 4 <= end - start + 8 && centre - captionWidth / 2 > lastCaptionEnd + 4) {
+      const clamped = Math.min(Math.max(centre, barX + captionWidth / 2), barX + barWidth - captionWidth / 2);
+      pdf.text(caption, clamped, barTop + barHeight + 11, captionStyle, "center");
+      lastCaptionEnd = clamped + captionWidth / 2;
+    } else {
+      everythingFits = false;
+    }
+  }
+  // White hairlines between touching segments keep neighbouring colours apart.
+  pdf.stroke(WHITE, 1);
+  for (let i = 1; i < ranges.length; i++) {
+    const boundary = x(ranges[i]!.min - pad);
+    if (Math.abs(boundary - x(ranges[i - 1]!.max + pad)) < 0.5) pdf.doc.line(boundary, barTop, boundary, barTop + barHeight);
+  }
+
+  // The respondent's total: a line across the bar, a triangle above it and the value.
+  pdf.stroke(WHITE, 3);
+  pdf.doc.line(markerX, barTop, markerX, barTop + barHeight);
+  pdf.stroke(INK, 1.4);
+  pdf.doc.line(markerX, barTop, markerX, barTop + barHeight);
+  pdf.fill(INK);
+  pdf.doc.triangle(markerX - 5.5, barTop - 9, markerX + 5.5, barTop - 9, markerX, barTop - 1, "F");
+  const markerLabel = `${s.scoreMarker}: ${f.number(total)}`;
+  const markerStyle: TextStyle = { size: 8.5, bold: true, color: INK };
+  const markerWidth = pdf.width(markerLabel, markerStyle);
+  const markerLabelX = Math.min(Math.max(markerX, barX + markerWidth / 2), barX + barWidth - markerWidth / 2);
+  pdf.text(markerLabel, markerLabelX, barTop - 13, markerStyle, "center");
+
+  if (everythingFits) {
+    pdf.y = barTop + barHeight + 34;
+    return;
+  }
+
+  // Legend: a swatch, the label and the range of every band, in up to three columns.
+  let y = barTop + barHeight + 34;
+  const columnGap = 24;
+  const columnWidth = (CONTENT_WIDTH - columnGap * (legendColumns - 1)) / legendColumns;
+  const rowHeights: number[] = [];
+  const entries = ranges.map((range) => {
+    const matched = report.scoreLabel !== null && range.label === report.scoreLabel && range.min <= total && total <= range.max;
+    const rangeText = `${f.number(range.min)} – ${f.number(range.max)}`;
+    const rangeStyle: TextStyle = { size: 9, color: MUTED };
+    const rangeWidth = pdf.width(rangeText, rangeStyle);
+    const labelStyle: TextStyle = { size: 9, bold: matched, color: INK };
+    const lines = pdf.lines(range.label, columnWidth - 16 - rangeWidth - 12, labelStyle);
+    return { range, matched, rangeText, rangeStyle, labelStyle, lines: lines.length ? lines : ["—"] };
+  });
+  for (let row = 0; row < legendRows; row++) {
+    const cells = entries.slice(row * legendColumns, row * legendColumns + legendColumns);
+    rowHeights[row] = Math.max(...cells.map((cell) => cell.lines.length * 12)) + 6;
+  }
+  for (let row = 0; row < legendRows; row++) {
+    const height = rowHeights[row]!;
+    if (pdf.ensure(height)) y = pdf.y;
+    entries.slice(row * legendColumns, row * legendColumns + legendColumns).forEach((entry, column) => {
+      const cx = MARGIN + column * (columnWidth + columnGap);
+      const swatch = parseColor(entry.range.color);
+      pdf.fill(swatch);
+      pdf.stroke(FAINT, 0.6);
+      pdf.doc.roundedRect(cx, y - 8, 9, 9, 2, 2, luminance(swatch) > 0.85 ? "FD" : "F");
+      pdf.text(entry.lines, cx + 16, y, entry.labelStyle, "left", 12);
+      pdf.text(entry.rangeText, cx + columnWidth, y, entry.rangeStyle, "right");
+    });
+    y += height;
+    pdf.y = y;
+  }
+  pdf.y = y + 14;
+}
+
+type Line = { text: string; kind: "question" | "answer" | "empty"; bullet: boolean; height: number };
+
+const QUESTION_STYLE: TextStyle = { size: 10, bold: true, color: INK };
+const ANSWER_STYLE: TextStyle = { size: 9.5, color: BODY };
+const EMPTY_STYLE: TextStyle = { size: 9.5, color: FAINT };
+const QUESTION_LINE = 13.5;
+const ANSWER_LINE = 13;
+const NUMBER_WIDTH = 26;
+const SCORE_WIDTH = 84;
+const TEXT_X = MARGIN + NUMBER_WIDTH;
+const TEXT_WIDTH = CONTENT_WIDTH - NUMBER_WIDTH - SCORE_WIDTH - 8;
+const ANSWER_X = TEXT_X + 11;
+const BULLET_INDENT = 10;
+const BLOCK_PAD = 10;
+const QA_GAP = 5;
+
+function drawAnswers(pdf: Pdf, report: ReportDetail, f: Formatters) {
+  const s = f.strings;
+  const answers = report.answers;
+  if (answers.length === 0) return;
+  const blocks = answers.map((answer, index) => layoutAnswer(pdf, answer, index, f));
+  const headingHeight = 24;
+  const firstHeight = blocks[0] ? Math.min(blocks[0].minHeight, blocks[0].height) : 0;
+  pdf.ensure(headingHeight + firstHeight);
+  sectionHeading(pdf, s.answers, s.questionCount(answers.length, f.number(answers.length)));
+  pdf.y -= BLOCK_PAD;
+
+  blocks.forEach((block, index) => {
+    // Short blocks move whole to the next page; a long one may start here and continue there.
+    const keepTogether = (CONTENT_BOTTOM - CONTINUATION_TOP) * 0.4;
+    let pageStart = index === 0;
+    if (block.height <= keepTogether) {
+      if (pdf.ensure(block.height)) pageStart = true;
+    } else if (pdf.ensure(block.minHeight)) {
+      pageStart = true;
+    }
+    if (!pageStart) pdf.rule(pdf.y, RULE, 0.5, TEXT_X, PAGE_WIDTH - MARGIN);
+    drawBlock(pdf, block, f);
+  });
+}
+
+type Block = ReturnType<typeof layoutAnswer>;
+
+function layoutAnswer(pdf: Pdf, answer: ReportDetail["answers"][number], index: number, f: Formatters) {
+  const s = f.strings;
+  const question = pdf.lines(answer.questionText, TEXT_WIDTH, QUESTION_STYLE);
+  const lines: Line[] = (question.length ? question : ["—"]).map((text) => ({ text, kind: "question", bullet: false, height: QUESTION_LINE }));
+  const answerWidth = TEXT_WIDTH - (ANSWER_X - TEXT_X);
+  const answerLines: Line[] = [];
+  if (answer.type === "TEXT") {
+    const text = answer.text ?? "";
+    for (const text2 of pdf.lines(text, answerWidth, ANSWER_STYLE)) answerLines.push({ text: text2, kind: "answer", bullet: false, height: ANSWER_LINE });
+  } else {
+    const options = answer.optionTexts.filter((option) => option.trim() !== "");
+    const bulleted = options.length > 1;
+    for (const option of options) {
+      pdf.lines(option, answerWidth - (bulleted ? BULLET_INDENT : 0), ANSWER_STYLE).forEach((text, i) => {
+        answerLines.push({ text, kind: "answer", bullet: bulleted && i === 0, height: ANSWER_LINE });
+      });
+    }
+  }
+  if (answerLines.length === 0) answerLines.push({ text: s.noAnswer, kind: "empty", bullet: false, height: ANSWER_LINE });
+  if (answerLines[0]) answerLines[0] = { ...answerLines[0], height: answerLines[0].height + QA_GAP };
+  const all = [...lines, ...answerLines];
+  const scoreColumn = 13.5 + 11;
+  const contentHeight = Math.max(all.reduce((sum, line) => sum + line.height, 0), scoreColumn);
+  const headLines = lines.length + Math.min(3, answerLines.length);
+  const minHeight = BLOCK_PAD * 2 + all.slice(0, headLines).reduce((sum, line) => sum + line.height, 0);
+  const scored = answer.type !== "TEXT";
+  return {
+    number: f.number(index + 1),
+    question: answer.questionText,
+    lines: all,
+    height: BLOCK_PAD * 2 + contentHeight,
+    minHeight,
+    score: scored ? `${f.number(answer.score)} / ${f.number(answer.maxScore)}` : s.notScored,
+    scored,
+    type: s.questionTypes[answer.type] ?? answer.type,
+  };
+}
+
+function drawBlock(pdf: Pdf, block: Block, f: Formatters) {
+  let y = pdf.y + BLOCK_PAD;
+  const baseline = (line: Line) => (line.kind === "question" ? 10 : 9.5);
+  // Number and score column, at the first question line.
+  const firstBaseline = y + baseline(block.lines[0]!);
+  pdf.text(`${block.number}.`, MARGIN, firstBaseline, { size: 10, bold: true, color: ACCENT });
+  pdf.text(block.score, PAGE_WIDTH - MARGIN, firstBaseline, block.scored ? { size: 10, bold: true, color: INK } : { size: 9, color: MUTED }, "right");
+  pdf.text(block.type, PAGE_WIDTH - MARGIN, firstBaseline + 12, { size: 7.5, color: FAINT }, "right");
+
+  let barStart: number | null = null;
+  const closeBar = (end: number) => {
+    if (barStart === null) return;
+    pdf.fill(ANSWER_BAR);
+    pdf.doc.rect(TEXT_X, barStart, 2, end - barStart, "F");
+    barStart = null;
+  };
+  const endOfPage = CONTENT_BOTTOM;
+  const lines = block.lines;
+  const questionLines = lines.filter((line) => line.kind === "question").length;
+  lines.forEach((line, index) => {
+    const next = lines[index + 1];
+    // Never leave the question alone, and never carry one last line over by itself.
+    const overflows = y + line.height > endOfPage;
+    const widow = index === lines.length - 2 && next !== undefined && y + line.height + next.height > endOfPage;
+    if (index >= questionLines + 1 && (overflows || widow)) {
+      closeBar(y + 3);
+      pdf.newPage();
+      y = pdf.y;
+      const note: TextStyle = { size: 8, color: FAINT };
+      const suffix = ` (${f.strings.continued})`;
+      const lead = pdf.fit(`${block.number}. ${block.question}`, CONTENT_WIDTH - SCORE_WIDTH - pdf.width(suffix, note), note);
+      pdf.text(`${lead}${suffix}`, MARGIN, y + 8, note);
+      y += 16;
+    }
+    const gap = line.kind !== "question" && line.height > ANSWER_LINE ? line.height - ANSWER_LINE : 0;
+    const lineBaseline = y + gap + baseline(line);
+    if (line.kind !== "question" && barStart === null) barStart = y + gap - 0.5;
+    if (line.kind === "question") {
+      pdf.text(line.text, TEXT_X, lineBaseline, QUESTION_STYLE);
+    } else if (line.kind === "empty") {
+      pdf.text(line.text, ANSWER_X, lineBaseline, EMPTY_STYLE);
+    } else {
+      if (line.bullet) pdf.text("•", ANSWER_X, lineBaseline, ANSWER_STYLE);
+      const indent = lines.some((l) => l.bullet) ? BULLET_INDENT : 0;
+      pdf.text(line.text, ANSWER_X + indent, lineBaseline, ANSWER_STYLE);
+    }
+    y += line.height;
+  });
+  closeBar(y + 3.5);
+  pdf.y = Math.max(y, pdf.y + BLOCK_PAD + 24.5) + BLOCK_PAD;
+}
+
+function drawContinuationHeader(pdf: Pdf, report: ReportDetail, f: Formatters) {
+  const style: TextStyle = { size: 8, color: MUTED };
+  const available = CONTENT_WIDTH - 20;
+  const leftText = `${report.organization.name} · ${f.strings.documentTitle}`;
+  const rightText = `${report.respondent.name} · ${report.form.title}`;
+  const leftWidth = pdf.width(oneLine(leftText), style);
+  const rightWidth = pdf.width(oneLine(rightText), style);
+  let leftRoom = available / 2;
+  if (leftWidth + rightWidth <= available) leftRoom = leftWidth;
+  else if (leftWidth < available / 2) leftRoom = leftWidth;
+  else if (rightWidth < available / 2) leftRoom = available - rightWidth;
+  const left = pdf.fit(leftText, leftRoom, style);
+  const right = pdf.fit(rightText, available - leftRoom, style);
+  pdf.fill(ACCENT);
+  pdf.doc.rect(0, 0, PAGE_WIDTH, 3, "F");
+  pdf.text(left, MARGIN, 34, style);
+  pdf.text(right, PAGE_WIDTH - MARGIN, 34, style, "right");
+  pdf.rule(42);
+}
+
+function drawFooter(pdf: Pdf, report: ReportDetail, f: Formatters, page: number, pages: number, generatedAt: Date) {
+  const y = PAGE_HEIGHT - 30;
+  const style: TextStyle = { size: 7.5, color: MUTED };
+  pdf.rule(y - 12);
+  const pageText = f.strings.page(f.number(page), f.number(pages));
+  const pageWidth = pdf.width(pageText, style);
+  const left = pdf.fit(`${f.strings.generated(f.dateTime(generatedAt))} · ${f.strings.submission(report.id)}`, CONTENT_WIDTH - pageWidth - 16, style);
+  pdf.text(left, MARGIN, y, style);
+  pdf.text(pageText, PAGE_WIDTH - MARGIN, y, style, "right");
+}

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { QUESTION_TYPES } from "../forms/form-schemas.ts";
+import { idSchema, pagedResponse, paginationQuery, searchParam, timestamp } from "~/lib/schemas.ts";
+
+/**
+ * `from`/`to` take a date (`2026-03-01`) or a date-time; a date-only `to` covers that whole day.
+ * Checked in the service so the error can name the field.
+ */
+const dateParam = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/, "Use an ISO 8601 date or date-time.")
+  .optional();
+
+export const listReportsQuery = z.strictObject({
+  ...paginationQuery,
+  search: searchParam.meta({ description: "Respondent name or form title; case- and accent-insensitive." }),
+  from: dateParam.meta({ description: "Completed at or after (ISO 8601 date or date-time)." }),
+  to: dateParam.meta({ description: "Completed at or before; a date covers that whole day." }),
+});
+export type ListReportsQuery = z.output<typeof listReportsQuery>;
+
+export const scoreRangeOutput = z
+  .object({ min: z.number(), max: z.number(), label: z.string(), color: z.string() })
+  .meta({ id: "ScoreBand" });
+
+export const reportItem = z
+  .object({
+    id: idSchema.meta({ description: "The submission's id." }),
+    studentName: z.string().meta({ description: "The respondent's name (student or candidate)." }),
+    formTitle: z.string(),
+    completedAt: timestamp,
+    totalScore: z.number(),
+    maxScore: z.number(),
+    percentage: z.number(),
+    scoreLabel: z.string().nullable(),
+    scoreColor: z.string().nullable(),
+    assignedByName: z.string(),
+  })
+  .meta({ id: "ReportItem" });
+
+export const reportListResponse = pagedResponse("reports", reportItem);
+
+export const reportAnswer = z.object({
+  questionId: idSchema.meta({ description: "The question as it was answered; kept if the question is later removed." }),
+  questionText: z.string(),
+  type: z.enum(QUESTION_TYPES),
+  optionTexts: z.array(z.string()),
+  text: z.string().nullable(),
+  score: z.number(),
+  maxScore: z.number(),
+});
+
+export const reportDetail = reportItem
+  .extend({
+    form: z.object({ id: idSchema, title: z.string(), category: z.string().nullable(), type: z.string().nullable() }),
+    respondent: z.object({
+      kind: z.enum(["student", "candidate"]),
+      id: idSchema,
+      name: z.string(),
+      grade: z.string().nullable(),
+      age: z.number().int().nullable(),
+    }),
+    assignedBy: z.object({ id: idSchema, name: z.string() }),
+    organization: z.object({ id: idSchema, name: z.string() }),
+    assignedAt: timestamp,
+    scoreRanges: z.array(scoreRangeOutput),
+    answers: z.array(reportAnswer),
+  })
+  .meta({ id: "ReportDetail" });
+
+export type ReportDetail = Omit<z.output<typeof reportDetail>, "completedAt" | "assignedAt"> & {
+  completedAt: Date;
+  assignedAt: Date;
+};
+
+export const exportReportBody = z.strictObject({ submissionId: idSchema }).meta({ id: "ReportExport" });

@@ -1,0 +1,115 @@
+import { z } from "zod";
+import { QUESTION_TYPES } from "../forms/form-schemas.ts";
+import { booleanParam, idSchema, pagedResponse, paginationQuery, timestamp } from "~/lib/schemas.ts";
+
+export const createSubmissionBody = z
+  .strictObject({
+    formId: idSchema,
+    studentId: idSchema.optional(),
+    candidateId: idSchema.optional(),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: "When the link stops working (ISO 8601); no expiry when left out." }),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.studentId === undefined) === (body.candidateId === undefined)) {
+      ctx.addIssue({ code: "custom", path: ["studentId"], message: "Give either studentId or candidateId." });
+    }
+    if (body.expiresAt !== undefined && new Date(body.expiresAt).getTime() <= Date.now()) {
+      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: "Must be in the future." });
+    }
+  })
+  .meta({ id: "AssignmentCreate" });
+export type CreateSubmissionInput = z.output<typeof createSubmissionBody>;
+
+export const listSubmissionsQuery = z.strictObject({
+  ...paginationQuery,
+  formId: idSchema.optional(),
+  studentId: idSchema.optional(),
+  candidateId: idSchema.optional(),
+  isCompleted: booleanParam.optional(),
+});
+export type ListSubmissionsQuery = z.output<typeof listSubmissionsQuery>;
+
+/** Answers sent by the respondent; scores are never accepted from a client. */
+export const submitAnswersBody = z
+  .strictObject({
+    answers: z
+      .array(
+        z.strictObject({
+          questionId: idSchema,
+          optionIds: z.array(idSchema).max(50).optional(),
+          text: z.string().max(10_000).nullable().optional(),
+        }),
+      )
+      .max(500),
+  })
+  .meta({ id: "TestAnswers" });
+export type SubmitAnswersInput = z.output<typeof submitAnswersBody>;
+
+const personRef = z.object({ id: idSchema, name: z.string() });
+
+export const submissionItem = z
+  .object({
+    id: idSchema,
+    form: z.object({ id: idSchema, title: z.string() }),
+    student: personRef.nullable(),
+    candidate: personRef.nullable(),
+    assignedBy: personRef,
+    isCompleted: z.boolean(),
+    completedAt: timestamp.nullable(),
+    totalScore: z.number().nullable(),
+    maxScore: z.number().nullable(),
+    percentage: z.number().nullable(),
+    scoreLabel: z.string().nullable(),
+    scoreColor: z.string().nullable(),
+    expiresAt: timestamp.nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "Submission" });
+
+export const submissionListResponse = pagedResponse("submissions", submissionItem);
+
+export const submissionDetail = submissionItem
+  .extend({
+    answers: z.array(
+      z.object({
+        questionId: idSchema,
+        questionText: z.string(),
+        type: z.enum(QUESTION_TYPES),
+        optionIds: z.array(z.string()),
+        optionTexts: z.array(z.string()),
+        text: z.string().nullable(),
+        score: z.number(),
+      }),
+    ),
+    token: z.string().optional().meta({ description: "Only while pending." }),
+    url: z.string().optional().meta({ description: "The public link; only while pending." }),
+  })
+  .meta({ id: "SubmissionDetail" });
+
+export const testLinkResponse = z
+  .object({
+    form: z.object({
+      title: z.string(),
+      description: z.string().nullable(),
+      questions: z.array(
+        z.object({
+          id: idSchema,
+          text: z.string(),
+          type: z.enum(QUESTION_TYPES),
+          required: z.boolean(),
+          options: z.array(z.object({ id: idSchema, text: z.string() })),
+        }),
+      ),
+    }),
+    respondent: z.object({ name: z.string() }),
+    isCompleted: z.boolean(),
+    expiresAt: timestamp.nullable(),
+  })
+  .meta({ id: "TestLink" });
+
+export const submitResponse = z
+  .object({ submissionId: idSchema, isCompleted: z.literal(true), completedAt: timestamp })
+  .meta({ id: "TestSubmitted" });

@@ -1,0 +1,144 @@
+import { db } from "~/lib/db.server.ts";
+import { ApiError, badRequest, conflict, notFound } from "~/lib/problem.server.ts";
+import { foldForSearch } from "~/lib/search.ts";
+import { answerProblems, scoreAnswers, type ScoreBand, type ScoringQuestion } from "../scoring/scoring.ts";
+import type { SubmitAnswersInput } from "./submission-schemas.ts";
+
+/**
+ * The public side of an assignment: anyone holding the token may read the test (without scores or
+ * bands) and submit it once.
+ */
+
+/** What a completed submission keeps of its form, so later edits never change the result. */
+export type ScoredAgainst = {
+  form: { id: string; title: string; category: string | null; type: string | null };
+  respondent: { kind: "student" | "candidate"; id: string; name: string; grade: string | null; age: number | null };
+  questions: ScoringQuestion[];
+  scoreRanges: ScoreBand[];
+};
+
+const linkNotFound = () => notFound("test link");
+const alreadyCompleted = () => conflict("This test has already been completed.", "ALREADY_COMPLETED");
+
+async function loadLink(token: string) {
+  // Tokens are 43 characters of base64url; anything else cannot exist and skips the query.
+  if (!/^[\w-]{20,100}$/.test(token)) throw linkNotFound();
+  const submission = await db.submission.findUnique({
+    where: { token },
+    select: {
+      id: true,
+      isCompleted: true,
+      expiresAt: true,
+      deletedAt: true,
+      student: { select: { id: true, name: true, grade: true, age: true, deletedAt: true } },
+      candidate: { select: { id: true, name: true, grade: true, age: true, deletedAt: true } },
+      form: {
+        select: {
+          id: true,
+          title: true,
+          description: true,
+          category: true,
+          type: true,
+          deletedAt: true,
+          scoreRanges: { orderBy: { position: "asc" }, select: { min: true, max: true, label: true, color: true } },
+          questions: {
+            orderBy: { position: "asc" },
+            select: {
+              id: true,
+              text: true,
+              type: true,
+              required: true,
+              options: { orderBy: { position: "asc" }, select: { id: true, text: true, score: true } },
+            },
+          },
+        },
+      },
+    },
+  });
+  // A link stops working when its submission, its form or its respondent is deleted. After a
+  // promotion the student is the respondent.
+  const respondent = submission?.student ?? submission?.candidate;
+  if (!submission || submission.deletedAt || submission.form.deletedAt || !respondent || respondent.deletedAt) {
+    throw linkNotFound();
+  }
+  return { ...submission, respondent, respondentKind: submission.student ? ("student" as const) : ("candidate" as const) };
+}
+
+function assertOpen(link: { isCompleted: boolean; expiresAt: Date | null }, now = new Date()) {
+  if (link.isCompleted) throw alreadyCompleted();
+  if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) {
+    throw new ApiError(410, "LINK_EXPIRED", "This test link has expired. Ask for a new one.");
+  }
+}
+
+/** The test as its respondent sees it: questions and option texts, never scores or bands. */
+export async function openTestLink(token: string) {
+  const link = await loadLink(token);
+  assertOpen(link);
+  return {
+    form: {
+      title: link.form.title,
+      description: link.form.description,
+      questions: link.form.questions.map((q) => ({
+        id: q.id,
+        text: q.text,
+        type: q.type,
+        required: q.required,
+        options: q.options.map((o) => ({ id: o.id, text: o.text })),
+      })),
+    },
+    respondent: { name: link.respondent.name },
+    isCompleted: link.isCompleted,
+    expiresAt: link.expiresAt,
+  };
+}
+
+/**
+ * Scores and stores the answers, once. The submission is claimed with a conditional update
+ * (`isCompleted = false`) inside the same transaction that writes the answers: of simultaneous
+ * submits exactly one claims it and the others get 409, and a failure while saving rolls the
+ * claim back so the link keeps working.
+ */
+export async function submitTestLink(token: string, input: SubmitAnswersInput) {
+  const link = await loadLink(token);
+  assertOpen(link);
+  const questions = link.form.questions as ScoringQuestion[];
+  const problems = answerProblems(questions, input.answers);
+  if (problems.length > 0) throw badRequest("Some answers need attention.", problems);
+
+  const result = scoreAnswers(questions, link.form.scoreRanges, input.answers);
+  const scoredAgainst: ScoredAgainst = {
+    form: { id: link.form.id, title: link.form.title, category: link.form.category, type: link.form.type },
+    respondent: {
+      kind: link.respondentKind,
+      id: link.respondent.id,
+      name: link.respondent.name,
+      grade: link.respondent.grade,
+      age: link.respondent.age,
+    },
+    questions,
+    scoreRanges: link.form.scoreRanges,
+  };
+  const completedAt = new Date();
+  await db.$transaction(async (tx) => {
+    const claimed = await tx.submission.updateMany({
+      where: { id: link.id, isCompleted: false },
+      data: {
+        isCompleted: true,
+        completedAt,
+        totalScore: result.totalScore,
+        maxScore: result.maxScore,
+        percentage: result.percentage,
+        scoreLabel: result.scoreLabel,
+        scoreColor: result.scoreColor,
+        searchText: foldForSearch(`${link.respondent.name} ${link.form.title}`),
+        scoredAgainst,
+      },
+    });
+    if (claimed.count !== 1) throw alreadyCompleted();
+    await tx.answer.createMany({
+      data: result.answers.map((answer) => ({ submissionId: link.id, ...answer })),
+    });
+  });
+  return { submissionId: link.id, isCompleted: true as const, completedAt };
+}

@@ -1,0 +1,13 @@
+import { openTestLink } from "~/features/submissions/test-link.server.ts";
+import { endpoint } from "~/lib/endpoint.server.ts";
+import { json } from "~/lib/http.server.ts";
+
+/** Public: the token is the credential. Never cached, never leaked through Referer. */
+const privateHeaders = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+
+const handle = endpoint({
+  GET: async ({ params }) => json(await openTestLink(params.token!), { headers: privateHeaders }),
+});
+
+export const loader = handle;
+export const action = handle;

@@ -1,0 +1,198 @@
+import { Form, data, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/test";
+import { testPageStrings } from "~/features/submissions/test-page-strings.ts";
+import { openTestLink, submitTestLink } from "~/features/submissions/test-link.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { ApiError, type FieldProblem } from "~/lib/problem.server.ts";
+
+/**
+ * The respondent's page: a plain HTML form that works without JavaScript, posting to this route's
+ * action, which submits through the same service as POST /api/test-link/:token/submit.
+ */
+const PRIVATE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+
+export const headers: Route.HeadersFunction = () => PRIVATE_HEADERS;
+
+export const meta: Route.MetaFunction = ({ loaderData, params }) => [
+  { title: loaderData && "test" in loaderData ? loaderData.test.form.title : testPageStrings[resolveLocale(params.locale)].title },
+  { name: "robots", content: "noindex" },
+];
+
+type Unavailable = { state: "completed" | "expired" | "not-found" };
+
+export async function loader({ params }: Route.LoaderArgs) {
+  try {
+    return { test: await openTestLink(params.token) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const state: Unavailable["state"] = error.status === 409 ? "completed" : error.status === 410 ? "expired" : "not-found";
+    return data<Unavailable>({ state }, { status: state === "completed" ? 200 : error.status, headers: PRIVATE_HEADERS });
+  }
+}
+
+type ActionData = { errors: Record<string, string>; values: Record<string, string[]> };
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const formData = await request.formData();
+  let test: Awaited<ReturnType<typeof openTestLink>>;
+  try {
+    test = await openTestLink(params.token);
+  } catch (error) {
+    // Completed, expired or gone meanwhile: the page itself explains it.
+    if (error instanceof ApiError) throw redirect(new URL(request.url).pathname);
+    throw error;
+  }
+  const values: Record<string, string[]> = {};
+  const answers = test.form.questions.map((question) => {
+    const given = formData.getAll(`q_${question.id}`).filter((v): v is string => typeof v === "string");
+    values[question.id] = given;
+    return question.type === "TEXT"
+      ? { questionId: question.id, text: given[0] ?? "" }
+      : { questionId: question.id, optionIds: given.filter(Boolean) };
+  });
+  try {
+    await submitTestLink(params.token, { answers });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status !== 400) throw redirect(new URL(request.url).pathname);
+    return data<ActionData>({ errors: errorsByQuestion(error.errors ?? [], answers), values }, { status: 400, headers: PRIVATE_HEADERS });
+  }
+  // Post/redirect/get: reloading the end page never submits again.
+  throw redirect(new URL(request.url).pathname, { headers: PRIVATE_HEADERS });
+}
+
+function errorsByQuestion(problems: FieldProblem[], answers: { questionId: string }[]) {
+  const errors: Record<string, string> = {};
+  for (const problem of problems) {
+    const [root, key] = problem.path.split(".");
+    const questionId = root === "questions" ? key : answers[Number(key)]?.questionId;
+    if (questionId) errors[questionId] ??= problem.message;
+  }
+  return errors;
+}
+
+export default function TestPage({ loaderData, actionData, params }: Route.ComponentProps) {
+  const t = testPageStrings[resolveLocale(params.locale)];
+  const navigation = useNavigation();
+  if (!("test" in loaderData)) {
+    const [title, text] =
+      loaderData.state === "completed"
+        ? [t.doneTitle, t.doneText]
+        : loaderData.state === "expired"
+          ? [t.expiredTitle, t.expiredText]
+          : [t.notFoundTitle, t.notFoundText];
+    return (
+      <main className="mx-auto max-w-xl px-5 py-20 text-center">
+        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+        <p className="mt-3 text-slate-700">{text}</p>
+      </main>
+    );
+  }
+  const { test } = loaderData;
+  const errors = actionData?.errors ?? {};
+  const values = actionData?.values;
+  const errorIds = test.form.questions.filter((q) => errors[q.id]);
+  return (
+    <main className="mx-auto max-w-2xl px-4 py-8 sm:px-6 sm:py-12">
+      <p className="text-sm font-medium text-indigo-800">{t.hello(test.respondent.name)}</p>
+      <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">{test.form.title}</h1>
+      {test.form.description ? <p className="mt-3 whitespace-pre-line text-slate-700">{test.form.description}</p> : null}
+      <p className="mt-3 text-sm text-slate-600">{t.intro}</p>
+
+      {errorIds.length > 0 ? (
+        <div role="alert" className="mt-6 rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
+          <p className="font-semibold">{t.fixErrors}</p>
+          <ul className="mt-2 list-disc pl-5">
+            {errorIds.map((q) => (
+              <li key={q.id}>
+                <a className="underline" href={`#question-${q.id}`}>
+                  {t.question(test.form.questions.indexOf(q) + 1)}: {errors[q.id]}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+
+      <Form method="post" className="mt-8 space-y-6" noValidate>
+        {test.form.questions.map((question, index) => {
+          const error = errors[question.id];
+          const errorId = `error-${question.id}`;
+          const chosen = values?.[question.id] ?? [];
+          const legend = (
+            <>
+              <span className="text-slate-500">{index + 1}. </span>
+              {question.text}
+              {question.required ? (
+                <span className="text-red-700" aria-hidden="true">
+                  {" "}*
+                </span>
+              ) : null}
+              {question.required ? <span className="sr-only">{` (${t.required})`}</span> : null}
+            </>
+          );
+          const box = `rounded-lg border bg-white p-4 shadow-sm sm:p-5 ${error ? "border-red-400" : "border-slate-200"}`;
+          if (question.type === "TEXT") {
+            return (
+              <div key={question.id} id={`question-${question.id}`} className={box}>
+                <label htmlFor={`q_${question.id}`} className="block font-medium">
+                  {legend}
+                </label>
+                <textarea
+                  id={`q_${question.id}`}
+                  name={`q_${question.id}`}
+                  rows={4}
+                  defaultValue={chosen[0] ?? ""}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? errorId : undefined}
+                  aria-required={question.required || undefined}
+                  className="mt-3 block w-full rounded-md border border-slate-400 px-3 py-2"
+                  placeholder={t.answerHere}
+                />
+                {error ? <p id={errorId} className="mt-2 text-sm font-medium text-red-800">{error}</p> : null}
+              </div>
+            );
+          }
+          const inputType = question.type === "MULTIPLE_CHOICE" ? "checkbox" : "radio";
+          return (
+            <fieldset
+              key={question.id}
+              id={`question-${question.id}`}
+              className={box}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? errorId : undefined}
+              aria-required={question.required || undefined}
+            >
+              <legend className="float-left w-full font-medium">{legend}</legend>
+              <div className={`clear-left pt-3 ${question.type === "SCALE" ? "flex flex-wrap gap-2" : "space-y-2"}`}>
+                {question.options.map((option) => (
+                  <label
+                    key={option.id}
+                    className={`flex cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50 has-[:checked]:border-indigo-700 has-[:checked]:bg-indigo-50 ${question.type === "SCALE" ? "min-w-14 justify-center" : ""}`}
+                  >
+                    <input
+                      type={inputType}
+                      name={`q_${question.id}`}
+                      value={option.id}
+                      defaultChecked={chosen.includes(option.id)}
+                      className="size-5 accent-indigo-700"
+                    />
+                    <span>{option.text}</span>
+                  </label>
+                ))}
+              </div>
+              {error ? <p id={errorId} className="mt-2 text-sm font-medium text-red-800">{error}</p> : null}
+            </fieldset>
+          );
+        })}
+        <button
+          type="submit"
+          disabled={navigation.state === "submitting"}
+          className="w-full rounded-md bg-indigo-700 px-5 py-3 text-lg font-semibold text-white hover:bg-indigo-800 disabled:opacity-60 sm:w-auto"
+        >
+          {navigation.state === "submitting" ? t.sending : t.send}
+        </button>
+      </Form>
+    </main>
+  );
+}

@@ -1,0 +1,183 @@
+import { compileErrors, validate } from "@readme/openapi-parser";
+import { beforeAll, describe, expect, it } from "vitest";
+import routes from "../../app/routes.ts";
+import { api, freshIp } from "../support/api.ts";
+
+/**
+ * The OpenAPI document is the machine-readable contract: valid OpenAPI, complete against the
+ * route table, honest about errors and authentication, and every operation in it really exists.
+ */
+
+type RouteEntry = { path?: string; index?: boolean; children?: RouteEntry[] };
+type OperationObject = {
+  operationId: string;
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: Record<string, unknown> }[];
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
+};
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, OperationObject>>;
+  components: { securitySchemes: Record<string, Record<string, string>>; schemas: Record<string, Record<string, unknown>> };
+};
+
+const METHODS = ["get", "post", "put", "patch", "delete"];
+
+/** Every URL pattern of the route config, parents joined to children as React Router does. */
+function routePaths(entries: readonly RouteEntry[], parent = ""): string[] {
+  return entries.flatMap((entry) => {
+    const own = entry.path ? [parent, entry.path].filter(Boolean).join("/") : parent;
+    return [...(entry.path ? [own] : []), ...routePaths(entry.children ?? [], own)];
+  });
+}
+
+/** The /api routes of app/routes.ts in OpenAPI form (`:id` → `{id}`), without the catch-all. */
+const apiRoutes = [
+  ...new Set(
+    routePaths(routes as readonly RouteEntry[])
+      .filter((path) => path === "api" || path.startsWith("api/"))
+      .filter((path) => !path.includes("*"))
+      .map((path) => `/${path}`.replace(/:(\w+)/g, "{$1}")),
+  ),
+];
+
+let document: Document;
+const operationsOf = () =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ path, method, operation })),
+  );
+
+beforeAll(async () => {
+  const response = await api("GET", "/api/openapi?format=json");
+  expect(response.status).toBe(200);
+  document = response.body;
+});
+
+describe("GET /api/openapi", () => {
+  it("given format=json, should answer a JSON OpenAPI 3.1 document", async () => {
+    const response = await api("GET", "/api/openapi?format=json");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(response.body.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(response.body.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+  });
+
+  it("given no format, should answer the same document; an unknown format is a 400", async () => {
+    const plain = await api("GET", "/api/openapi");
+    expect(plain.status).toBe(200);
+    expect(plain.body).toEqual(document);
+    const yaml = await api("GET", "/api/openapi?format=yaml");
+    expect(yaml.status).toBe(400);
+    expect(yaml.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  });
+
+  it("given a real OpenAPI validator, should pass validation without errors or warnings", async () => {
+    const result = await validate(structuredClone(document) as never);
+    expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("given app/routes.ts, should document every /api route and nothing else", () => {
+    expect(apiRoutes.length).toBeGreaterThanOrEqual(15);
+    expect(apiRoutes).toContain("/api/forms/{id}");
+    expect(apiRoutes).toContain("/api/candidates/{id}/promote");
+    expect(Object.keys(document.paths).sort()).toEqual([...apiRoutes].sort());
+  });
+
+  it("given the operations, should give each a unique operationId and declare its path parameters", () => {
+    const ids = operationsOf().map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { path, operation } of operationsOf()) {
+      const templated = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      const declared = (operation.parameters ?? []).filter((p) => p.in === "path");
+      expect(declared.map((p) => p.name).sort(), path).toEqual(templated.sort());
+      for (const parameter of declared) expect(parameter.required).toBe(true);
+    }
+  });
+
+  it("given the security schemes, should describe the session cookie remix-auth.session-token", () => {
+    const schemes = Object.entries(document.components.securitySchemes);
+    const cookie = schemes.find(([, scheme]) => scheme.type === "apiKey" && scheme.in === "cookie");
+    expect(cookie?.[1].name).toBe("remix-auth.session-token");
+    const [schemeName] = cookie!;
+    for (const { path, method, operation } of operationsOf()) {
+      const needsSession = (operation.security ?? []).some((requirement) => schemeName in requirement);
+      // Public by the spec: sign-in, the public test links and the schema endpoint itself.
+      const isPublic = path.startsWith("/api/auth/") || path.startsWith("/api/test-link/") || path === "/api/openapi";
+      expect(needsSession, `${method} ${path}`).toBe(!isPublic);
+    }
+  });
+
+  it("given each operation, should list its error responses as problem+json with the Problem schema", () => {
+    const problem = document.components.schemas.Problem;
+    expect(problem).toBeDefined();
+    expect(problem!.required).toEqual(expect.arrayContaining(["type", "title", "status", "detail", "code"]));
+    for (const { path, method, operation } of operationsOf()) {
+      const where = `${method} ${path}`;
+      const statuses = Object.keys(operation.responses);
+      const errors = statuses.filter((status) => Number(status) >= 400);
+      expect(errors, where).toContain("500");
+      if ((operation.security ?? []).length > 0) expect(errors, where).toContain("401");
+      if (operation.requestBody) expect(errors, where).toEqual(expect.arrayContaining(["400", "415"]));
+      if (path.includes("{id}")) expect(errors, where).toContain("404");
+      for (const status of errors) {
+        const content = operation.responses[status]!.content ?? {};
+        expect(Object.keys(content), `${where} ${status}`).toEqual(["application/problem+json"]);
+        expect(content["application/problem+json"]!.schema, `${where} ${status}`).toEqual({ $ref: "#/components/schemas/Problem" });
+      }
+      const successes = statuses.filter((status) => Number(status) < 400);
+      expect(successes.length, where).toBeGreaterThan(0);
+      for (const status of successes) {
+        expect(Object.keys(operation.responses[status]!.content ?? {}), `${where} ${status}`).not.toContain("application/problem+json");
+      }
+    }
+  });
+
+  it("given the list operations, should document page and limit with their bounds", () => {
+    for (const path of ["/api/forms", "/api/students", "/api/candidates"]) {
+      const parameters = document.paths[path]!.get!.parameters ?? [];
+      const page = parameters.find((p) => p.name === "page");
+      const limit = parameters.find((p) => p.name === "limit");
+      expect(page?.schema).toMatchObject({ minimum: 1 });
+      expect(limit?.schema).toMatchObject({ minimum: 1, maximum: 100 });
+    }
+  });
+
+  it("given every documented operation called without a session, should reach it (401 for session routes, never 404 or 405)", async () => {
+    // What a path without a route answers: an unknown record's 404 must differ from it.
+    const noRoute = await api("GET", "/api/no-such-route-anywhere");
+    expect(noRoute.status).toBe(404);
+    const id = "cl0000000000000000000none";
+    for (const { path, method, operation } of operationsOf()) {
+      const concrete = path.replace(/\{\w+\}/g, id);
+      const response = await api(method.toUpperCase(), concrete, {
+        headers: { "x-forwarded-for": freshIp() },
+        ...(operation.requestBody ? { json: {} } : {}),
+      });
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(response.status, where).not.toBe(405);
+      if (response.status === 404) expect(response.body.detail, where).not.toBe(noRoute.body.detail);
+      if ((operation.security ?? []).length > 0) {
+        expect(response.status, where).toBe(401);
+        expect(response.body.code, where).toBe("UNAUTHENTICATED");
+      } else {
+        expect(Object.keys(operation.responses), where).toContain(String(response.status));
+      }
+    }
+  });
+
+  it("given every documented operation called with a session, should reach it too (not 405)", async () => {
+    for (const { path, method } of operationsOf()) {
+      if (path.startsWith("/api/auth/")) continue;
+      const response = await api(method.toUpperCase(), path.replace(/\{\w+\}/g, "cl0000000000000000000none"), {
+        as: "superadmin@demo.test",
+        ...(method === "get" || method === "delete" ? {} : { json: {} }),
+      });
+      expect(response.status, `${method} ${path}`).not.toBe(405);
+      expect(response.status, `${method} ${path}`).toBeLessThan(500);
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
+import { assign, completeMedium, createForm, createStudent, mixedForm } from "../support/assessment.ts";
+
+const ids = (body: { reports: { id: string }[] }) => body.reports.map((r) => r.id);
+
+describe("GET /api/reports", () => {
+  it("given two teachers, should show each only their own results while an admin sees both", async () => {
+    const a = await completeMedium("teacher@demo.test");
+    const b = await completeMedium("teacher2@demo.test");
+    const teacherA = ids((await api("GET", "/api/reports?limit=100", { as: "teacher@demo.test" })).body);
+    const teacherB = ids((await api("GET", "/api/reports?limit=100", { as: "teacher2@demo.test" })).body);
+    expect(teacherA).toContain(a.assignment.id);
+    expect(teacherA).not.toContain(b.assignment.id);
+    expect(teacherB).toContain(b.assignment.id);
+    expect(teacherB).not.toContain(a.assignment.id);
+    const admin = await api("GET", `/api/reports?search=${encodeURIComponent(a.form.title)}`, { as: "admin@demo.test" });
+    expect(ids(admin.body)).toEqual([a.assignment.id]);
+    const adminB = await api("GET", `/api/reports?search=${encodeURIComponent(b.form.title)}`, { as: "admin@demo.test" });
+    expect(ids(adminB.body)).toEqual([b.assignment.id]);
+    expect(ids((await api("GET", "/api/reports?limit=100", { as: "admin@other.test" })).body)).not.toContain(a.assignment.id);
+    expect((await api("GET", `/api/reports/${a.assignment.id}`, { as: "teacher2@demo.test" })).status).toBe(404);
+    expect((await api("GET", `/api/reports/${a.assignment.id}`, { as: "admin@other.test" })).status).toBe(404);
+    expect((await api("GET", "/api/reports", { as: "student@demo.test" })).status).toBe(403);
+  });
+
+  it("given accent- and case-free searches, should find the respondent and part of the form title", async () => {
+    const tag = unique("r").replaceAll("-", "");
+    const { assignment } = await completeMedium("teacher@demo.test", `José Muñoz ${tag}`, mixedForm(`Évaluation lecture ${tag}`));
+    for (const term of [`jose munoz ${tag}`, `MUNOZ ${tag}`, `evaluation LECTURE ${tag}`, `ture ${tag}`]) {
+      const response = await api("GET", `/api/reports?search=${encodeURIComponent(term)}`, { as: "teacher@demo.test" });
+      expect(ids(response.body), term).toEqual([assignment.id]);
+    }
+    const jose = await api("GET", "/api/reports?search=jose&limit=100", { as: "teacher@demo.test" });
+    expect(ids(jose.body)).toContain(assignment.id);
+  });
+
+  it("given from and to, should include both ends and answer 400 for bad or reversed dates", async () => {
+    const { assignment, submit, form } = await completeMedium("teacher@demo.test");
+    const at: string = submit.completedAt;
+    const day = at.slice(0, 10);
+    const search = `search=${encodeURIComponent(form.title)}`;
+    const query = async (q: string) => api("GET", `/api/reports?${search}&${q}`, { as: "teacher@demo.test" });
+    expect(ids((await query(`from=${at}&to=${at}`)).body)).toEqual([assignment.id]);
+    expect(ids((await query(`from=${day}&to=${day}`)).body)).toEqual([assignment.id]);
+    const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const previous = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    expect(ids((await query(`from=${next}`)).body)).toEqual([]);
+    expect(ids((await query(`to=${previous}`)).body)).toEqual([]);
+    expect(ids((await query(`from=${previous}`)).body)).toEqual([assignment.id]);
+    const justAfter = new Date(Date.parse(at) + 1).toISOString();
+    expect(ids((await query(`from=${justAfter}`)).body)).toEqual([]);
+    for (const bad of [`from=${next}&to=${previous}`, "from=2026-02-30", "to=yesterday", "from=2026-13-01"]) {
+      const response = await query(bad);
+      expect(response.status, bad).toBe(400);
+    }
+  });
+
+  it("given a pending submission, should leave it out of the list and answer 409 for its report", async () => {
+    const form = await createForm("teacher@demo.test");
+    const student = await createStudent("teacher@demo.test");
+    const pending = await assign("teacher@demo.test", { formId: form.id, studentId: student.id });
+    expect(ids((await api("GET", `/api/reports?search=${encodeURIComponent(form.title)}`, { as: "teacher@demo.test" })).body)).toEqual([]);
+    const report = await api("GET", `/api/reports/${pending.id}`, { as: "teacher@demo.test" });
+    expect(report.status).toBe(409);
+  });
+});
+
+describe("POST /api/reports/export", () => {
+  it("given a completed submission, should answer the PDF as a download with a clean file name", async () => {
+    const tag = unique("p").replaceAll("-", "").slice(-6);
+    const { assignment, submit } = await completeMedium("teacher@demo.test", `Łukasz Wójcik ${tag}`);
+    const response = await fetch(`${baseUrl()}/api/reports/export`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: sessionOf("teacher@demo.test") },
+      body: JSON.stringify({ submissionId: assignment.id }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="report-lukasz-wojcik-${tag.toLowerCase()}-${submit.completedAt.slice(0, 10)}.pdf"`,
+    );
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(bytes.length).toBeGreaterThan(5000);
+  });
+
+  it("given another organization's, a colleague's or a pending submission, should refuse it", async () => {
+    const { assignment } = await completeMedium("teacher@demo.test");
+    const exportAs = (as: DemoUser, submissionId: string) =>
+      api("POST", "/api/reports/export", { as, json: { submissionId } });
+    expect((await exportAs("admin@other.test", assignment.id)).status).toBe(404);
+    expect((await exportAs("teacher2@demo.test", assignment.id)).status).toBe(404);
+    expect((await exportAs("student@demo.test", assignment.id)).status).toBe(403);
+    expect((await exportAs("admin@demo.test", assignment.id)).status).toBe(200);
+    expect((await exportAs("teacher@demo.test", "does-not-exist")).status).toBe(404);
+    expect((await api("POST", "/api/reports/export", { as: "teacher@demo.test", json: {} })).status).toBe(400);
+    const form = await createForm("teacher@demo.test");
+    const student = await createStudent("teacher@demo.test");
+    const pending = await assign("teacher@demo.test", { formId: form.id, studentId: student.id });
+    expect((await exportAs("teacher@demo.test", pending.id)).status).toBe(409);
+  });
+});

@@ -1,0 +1,87 @@
+import { expect } from "vitest";
+import { api, unique, type DemoUser } from "./api.ts";
+
+/**
+ * A form mixing every question type, negative option scores and three bands:
+ *   Q1 single  {3, -2}            max 3
+ *   Q2 multiple {2, -1, 1.5}      max 3.5 (positive options only)
+ *   Q3 scale   {0, 1, 2, 3}       max 3
+ *   Q4 text                       not scored
+ * maximum 9.5; bands [-5, 0.5] Low, [0.75, 5] Medium, [5.5, 9.5] High.
+ */
+export function mixedForm(title = unique("Mixed test")) {
+  return {
+    title,
+    category: "Screening",
+    isPublished: true,
+    scoreRanges: [
+      { min: -5, max: 0.5, label: "Low", color: "#B42318" },
+      { min: 0.75, max: 5, label: "Medium", color: "#B54708" },
+      { min: 5.5, max: 9.5, label: "High", color: "#1A7F37" },
+    ],
+    questions: [
+      { text: "Pick one", type: "SINGLE_CHOICE", required: true, options: [{ text: "A", score: 3 }, { text: "B", score: -2 }] },
+      {
+        text: "Pick any",
+        type: "MULTIPLE_CHOICE",
+        options: [{ text: "two", score: 2 }, { text: "minus one", score: -1 }, { text: "one and a half", score: 1.5 }],
+      },
+      {
+        text: "Rate it",
+        type: "SCALE",
+        required: true,
+        options: [{ text: "0", score: 0 }, { text: "1", score: 1 }, { text: "2", score: 2 }, { text: "3", score: 3 }],
+      },
+      { text: "Say something", type: "TEXT" },
+    ],
+  };
+}
+
+export type CreatedForm = {
+  id: string;
+  title: string;
+  questions: { id: string; type: string; options: { id: string; text: string; score: number }[] }[];
+};
+
+export async function createForm(as: DemoUser, body: unknown = mixedForm()): Promise<CreatedForm> {
+  const response = await api("POST", "/api/forms", { as, json: body });
+  expect(response.status).toBe(201);
+  return response.body;
+}
+
+export async function createStudent(as: DemoUser, name = unique("Student")): Promise<{ id: string; name: string }> {
+  const response = await api("POST", "/api/students", { as, json: { name } });
+  expect(response.status).toBe(201);
+  return response.body;
+}
+
+export async function assign(
+  as: DemoUser,
+  body: { formId: string; studentId?: string; candidateId?: string; expiresAt?: string },
+): Promise<{ id: string; token: string; url: string }> {
+  const response = await api("POST", "/api/submissions", { as, json: body });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body;
+}
+
+/** Answers for the mixed form: B, {two, minus one}, 2, text → total 1 of 9.5 (Medium). */
+export function mediumAnswers(form: CreatedForm) {
+  const [q1, q2, q3, q4] = form.questions;
+  return {
+    answers: [
+      { questionId: q1!.id, optionIds: [q1!.options[1]!.id] },
+      { questionId: q2!.id, optionIds: [q2!.options[0]!.id, q2!.options[1]!.id] },
+      { questionId: q3!.id, optionIds: [q3!.options[2]!.id] },
+      { questionId: q4!.id, text: "It was fine." },
+    ],
+  };
+}
+
+export async function completeMedium(as: DemoUser, respondentName?: string, formBody?: unknown) {
+  const form = await createForm(as, formBody ?? mixedForm());
+  const student = await createStudent(as, respondentName);
+  const assignment = await assign(as, { formId: form.id, studentId: student.id });
+  const submit = await api("POST", `/api/test-link/${assignment.token}/submit`, { json: mediumAnswers(form) });
+  expect(submit.status, JSON.stringify(submit.body)).toBe(200);
+  return { form, student, assignment, submit: submit.body };
+}

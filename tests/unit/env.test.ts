@@ -1,0 +1,38 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigurationError, parseEnv } from "../../app/lib/env.server.ts";
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), "env-test-"));
+
+describe("parseEnv", () => {
+  it("given nothing, should default to SQLite on port 3000 and keep a generated session secret", () => {
+    const dir = dataDir();
+    const env = parseEnv({ DATA_DIR: dir });
+    expect(env).toMatchObject({ DATABASE_URL: "file:./data/app.db", PORT: 3000, APP_URL: "http://localhost:3000", databaseProvider: "sqlite" });
+    expect(env.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(dir, "session-secret"), "utf8").trim()).toBe(env.SESSION_SECRET);
+    expect(parseEnv({ DATA_DIR: dir }).SESSION_SECRET).toBe(env.SESSION_SECRET);
+  });
+
+  it("given a PostgreSQL URL, should choose PostgreSQL", () => {
+    expect(parseEnv({ DATA_DIR: dataDir(), DATABASE_URL: "postgresql://u@h/db" }).databaseProvider).toBe("postgresql");
+  });
+
+  it("given bad values, should name each variable in one message", () => {
+    const attempt = () =>
+      parseEnv({ DATA_DIR: dataDir(), PORT: "eighty", DATABASE_URL: "mysql://x", APP_URL: "not a url", SESSION_SECRET: "short" });
+    expect(attempt).toThrow(ConfigurationError);
+    try {
+      attempt();
+    } catch (error) {
+      const message = (error as Error).message;
+      for (const name of ["PORT", "DATABASE_URL", "APP_URL", "SESSION_SECRET"]) expect(message).toContain(`${name}:`);
+    }
+  });
+
+  it("given production without SESSION_SECRET, should refuse to start", () => {
+    expect(() => parseEnv({ DATA_DIR: dataDir(), NODE_ENV: "production" })).toThrow(/SESSION_SECRET: is required in production/);
+  });
+});
