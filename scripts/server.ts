@@ -37,6 +37,16 @@ function serveStatic(req: http.IncomingMessage, res: http.ServerResponse): boole
   return true;
 }
 
+/**
+ * Pages served with `Referrer-Policy: no-referrer` (the public test link) make browsers send
+ * `Origin: null` when their forms post back, which React Router's action guard would refuse.
+ * `Sec-Fetch-Site` cannot be set by a page, so when it says the post came from our own origin the
+ * meaningless `null` is dropped and the request is judged like any other same-origin post.
+ */
+function trustSameOriginNullOrigin(req: http.IncomingMessage) {
+  if (req.headers.origin === "null" && req.headers["sec-fetch-site"] === "same-origin") delete req.headers.origin;
+}
+
 export async function startServer(options: { port: number; host?: string; trustProxy: boolean }): Promise<http.Server> {
   const build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
   const { clientAddressContext } = build.entry.module as unknown as {
@@ -55,7 +65,9 @@ export async function startServer(options: { port: number; host?: string; trustP
     },
   });
   const server = http.createServer((req, res) => {
-    if (!serveStatic(req, res)) void listener(req, res);
+    if (serveStatic(req, res)) return;
+    trustSameOriginNullOrigin(req);
+    void listener(req, res);
   });
   // Slow or idle clients must not hold sockets forever.
   server.requestTimeout = 30_000;

@@ -33,13 +33,15 @@ export async function loader({ params }: Route.LoaderArgs) {
 type ActionData = { errors: Record<string, string>; values: Record<string, string[]> };
 
 export async function action({ request, params }: Route.ActionArgs) {
+  // Built from the params: with JavaScript the request URL is the `.data` endpoint, not the page.
+  const page = `/${resolveLocale(params.locale)}/test/${params.token}`;
   const formData = await request.formData();
   let test: Awaited<ReturnType<typeof openTestLink>>;
   try {
     test = await openTestLink(params.token);
   } catch (error) {
     // Completed, expired or gone meanwhile: the page itself explains it.
-    if (error instanceof ApiError) throw redirect(new URL(request.url).pathname);
+    if (error instanceof ApiError) throw redirect(page);
     throw error;
   }
   const values: Record<string, string[]> = {};
@@ -54,11 +56,11 @@ export async function action({ request, params }: Route.ActionArgs) {
     await submitTestLink(params.token, { answers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.status !== 400) throw redirect(new URL(request.url).pathname);
+    if (error.status !== 400) throw redirect(page);
     return data<ActionData>({ errors: errorsByQuestion(error.errors ?? [], answers), values }, { status: 400, headers: PRIVATE_HEADERS });
   }
   // Post/redirect/get: reloading the end page never submits again.
-  throw redirect(new URL(request.url).pathname, { headers: PRIVATE_HEADERS });
+  throw redirect(page, { headers: PRIVATE_HEADERS });
 }
 
 function errorsByQuestion(problems: FieldProblem[], answers: { questionId: string }[]) {
@@ -159,9 +161,7 @@ export default function TestPage({ loaderData, actionData, params }: Route.Compo
               key={question.id}
               id={`question-${question.id}`}
               className={box}
-              aria-invalid={error ? true : undefined}
               aria-describedby={error ? errorId : undefined}
-              aria-required={question.required || undefined}
             >
               <legend className="float-left w-full font-medium">{legend}</legend>
               <div className={`clear-left pt-3 ${question.type === "SCALE" ? "flex flex-wrap gap-2" : "space-y-2"}`}>

@@ -98,7 +98,12 @@ export const DEMO_USERS = [
 export default async function setup(project: TestProject) {
   if (process.env.TEST_SKIP_BUILD !== "1") {
     const { VITEST: _, VITEST_MODE: __, ...buildEnv } = process.env;
-    const build = spawnSync("npx", ["react-router", "build"], { cwd: root, encoding: "utf8", env: buildEnv });
+    const build = spawnSync("npx", ["react-router", "build"], {
+      cwd: root,
+      encoding: "utf8",
+      // Vitest sets NODE_ENV=test, which would give a development build of React.
+      env: { ...buildEnv, NODE_ENV: "production" },
+    });
     if (build.status !== 0) throw new Error(`Build failed:\n${build.stdout}\n${build.stderr}`);
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), "assessment-test-"));
