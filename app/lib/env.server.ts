@@ -33,16 +33,43 @@ const envSchema = z
       .default(30 * 24 * 60 * 60),
     SEED_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
     TRUST_PROXY: booleanFlag.default(false),
+    /** 32 bytes, base64 or hex: encrypts second-factor secrets at rest. */
+    ENCRYPTION_KEY: z
+      .string()
+      .refine((value) => decodeKey(value) !== null, "must be 32 bytes, base64 or hex encoded")
+      .optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+      .optional(),
+    MAIL_FROM: z.string().min(3).default("Assessment Service <no-reply@localhost>"),
+    OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_PROVIDER_NAME: z.string().min(1).default("your organization's account"),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required in production" });
+    }
+    if (env.NODE_ENV === "production" && !env.ENCRYPTION_KEY) {
+      ctx.addIssue({ code: "custom", path: ["ENCRYPTION_KEY"], message: "is required in production" });
+    }
+    const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+    if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["OIDC_ISSUER"],
+        message: "set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together, or none of them",
+      });
     }
   });
 
 export type Env = z.infer<typeof envSchema> & {
   APP_URL: string;
   SESSION_SECRET: string;
+  /** The decoded ENCRYPTION_KEY (or the generated development key). */
+  encryptionKey: Buffer;
   /** Absolute path of the data folder (SQLite file, generated secrets, outgoing mail in development). */
   dataDir: string;
   databaseProvider: "sqlite" | "postgresql";
@@ -67,8 +94,17 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     dataDir,
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     SESSION_SECRET: env.SESSION_SECRET ?? readOrCreateSecret(dataDir, "session-secret"),
+    encryptionKey: decodeKey(env.ENCRYPTION_KEY ?? readOrCreateSecret(dataDir, "encryption-key"))!,
     databaseProvider: /^postgres(ql)?:\/\//.test(env.DATABASE_URL) ? "postgresql" : "sqlite",
   };
+}
+
+/** A 32-byte key given as base64, base64url or hex; null when it is anything else. */
+function decodeKey(value: string): Buffer | null {
+  const trimmed = value.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, "hex");
+  const decoded = Buffer.from(trimmed, /[-_]/.test(trimmed) ? "base64url" : "base64");
+  return decoded.length === 32 ? decoded : null;
 }
 
 /** Outside production a missing secret is generated once and kept in the data folder. */

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { startSmtpServer } from "./smtp-server.ts";
 
 /**
  * Starts the real service for the whole suite: a fresh database (a SQLite file, or a PostgreSQL
@@ -20,6 +21,8 @@ declare module "vitest" {
     databaseUrl: string;
     seedPassword: string;
     sessions: Record<string, string>;
+    /** Folder where the loopback SMTP server stores what the app sends (see tests/support/mail.ts). */
+    smtpInbox: string;
   }
 }
 
@@ -108,6 +111,8 @@ export default async function setup(project: TestProject) {
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), "assessment-test-"));
   const database = await createTestDatabase(dataDir);
+  const smtpInbox = path.join(dataDir, "smtp-inbox");
+  const smtp = await startSmtpServer(smtpInbox);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
@@ -123,6 +128,8 @@ export default async function setup(project: TestProject) {
       SEED_PASSWORD,
       // Tests choose their client address with X-Forwarded-For to exercise per-IP limits.
       TRUST_PROXY: "true",
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      MAIL_FROM: "Assessment Service <no-reply@assessment.test>",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -137,11 +144,13 @@ export default async function setup(project: TestProject) {
   project.provide("databaseUrl", database.url);
   project.provide("seedPassword", SEED_PASSWORD);
   project.provide("sessions", sessions);
+  project.provide("smtpInbox", smtpInbox);
 
   return async () => {
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
     if (process.env.TEST_SHOW_SERVER_LOG === "1") console.log(output);
+    await smtp.close();
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };

@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import PostalMime from "postal-mime";
+import { inject } from "vitest";
+
+export type ReceivedMail = { to: string[]; subject: string; text: string; html: string; file: string };
+
+async function read(file: string): Promise<ReceivedMail> {
+  const raw = readFileSync(file);
+  const parsed = await PostalMime.parse(raw);
+  const recipients = /^X-Test-Recipients: (.*)$/m.exec(raw.toString("utf8"))?.[1] ?? "";
+  return {
+    to: recipients.split(",").filter(Boolean),
+    subject: parsed.subject ?? "",
+    text: parsed.text ?? "",
+    html: parsed.html ?? "",
+    file,
+  };
+}
+
+/** Every message the test SMTP server has received for `to`, oldest first. */
+export async function mailTo(to: string): Promise<ReceivedMail[]> {
+  const inbox = inject("smtpInbox");
+  const files = readdirSync(inbox).sort().map((name) => path.join(inbox, name));
+  const mails = await Promise.all(files.map(read));
+  return mails.filter((mail) => mail.to.includes(to.toLowerCase()));
+}
+
+/** Waits (up to 10 s) for a new message to `to` beyond the `seen` count, and answers it. */
+export async function waitForMail(to: string, seen = 0): Promise<ReceivedMail> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const mails = await mailTo(to);
+    if (mails.length > seen) return mails[mails.length - 1]!;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`No e-mail to ${to} arrived within 10 s.`);
+}

@@ -1,0 +1,30 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
+
+/**
+ * A real SMTP server on loopback for the test run. Every message the app sends is written to
+ * `inbox` as an .eml file (named by arrival order) for the tests to read.
+ */
+export async function startSmtpServer(inbox: string): Promise<{ port: number; close: () => Promise<void> }> {
+  mkdirSync(inbox, { recursive: true });
+  let count = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        const recipients = session.envelope.rcptTo.map((r) => r.address).join(",");
+        const name = `${String(++count).padStart(6, "0")}-${Date.now()}.eml`;
+        writeFileSync(path.join(inbox, name), Buffer.concat([Buffer.from(`X-Test-Recipients: ${recipients}\r\n`), ...chunks]));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
