@@ -1,0 +1,106 @@
+import { resolveLocale, type Locale } from "../i18n.ts";
+import type { OutgoingMail } from "./mailer.server.ts";
+
+/**
+ * Every e-mail the service sends, in the recipient's language. Plain text first (it is what
+ * clients that block HTML show), with a simple HTML twin.
+ */
+type Message = Omit<OutgoingMail, "to">;
+
+const escapeHtml = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+
+function compose(subject: string, paragraphs: string[], action?: { label: string; url: string }): Message {
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : [])].join("\n\n");
+  const html = [
+    `<div style="font-family:system-ui,sans-serif;font-size:16px;line-height:1.5;color:#0f172a">`,
+    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    ...(action
+      ? [`<p><a href="${escapeHtml(action.url)}" style="background:#4338ca;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>`,
+         `<p style="font-size:13px;color:#475569">${escapeHtml(action.url)}</p>`]
+      : []),
+    `</div>`,
+  ].join("");
+  return { subject, text, html };
+}
+
+const strings = {
+  en: {
+    codeSubject: (code: string) => `${code} is your sign-in code`,
+    code: (name: string, code: string) => [
+      `Hello ${name},`,
+      `Your sign-in code for the Assessment Service is ${code}. It is valid for 10 minutes and works once.`,
+      "If you did not try to sign in, change your password: someone knows it.",
+    ],
+    resetSubject: "Choose a new password",
+    reset: (name: string) => [
+      `Hello ${name},`,
+      "Someone (hopefully you) asked to choose a new password for your Assessment Service account. The link below is valid for one hour and works once.",
+      "If you did not ask for this, ignore this message: your password stays as it is.",
+    ],
+    resetAction: "Choose a new password",
+    inviteSubject: (organization: string) => `Your account at ${organization}`,
+    invite: (name: string, organization: string) => [
+      `Hello ${name},`,
+      `An account has been created for you in the Assessment Service of ${organization}. Choose your password with the link below; it is valid for one hour.`,
+    ],
+    inviteAction: "Choose your password",
+  },
+  es: {
+    codeSubject: (code: string) => `${code} es tu código de acceso`,
+    code: (name: string, code: string) => [
+      `Hola, ${name}:`,
+      `Tu código de acceso al Assessment Service es ${code}. Es válido durante 10 minutos y solo funciona una vez.`,
+      "Si no intentaste iniciar sesión, cambia tu contraseña: alguien la conoce.",
+    ],
+    resetSubject: "Elige una contraseña nueva",
+    reset: (name: string) => [
+      `Hola, ${name}:`,
+      "Alguien (esperamos que tú) pidió elegir una contraseña nueva para tu cuenta del Assessment Service. El enlace es válido durante una hora y solo funciona una vez.",
+      "Si no lo pediste, ignora este mensaje: tu contraseña no cambia.",
+    ],
+    resetAction: "Elegir una contraseña nueva",
+    inviteSubject: (organization: string) => `Tu cuenta en ${organization}`,
+    invite: (name: string, organization: string) => [
+      `Hola, ${name}:`,
+      `Se ha creado una cuenta para ti en el Assessment Service de ${organization}. Elige tu contraseña con el enlace; es válido durante una hora.`,
+    ],
+    inviteAction: "Elegir mi contraseña",
+  },
+  "pt-BR": {
+    codeSubject: (code: string) => `${code} é o seu código de acesso`,
+    code: (name: string, code: string) => [
+      `Olá, ${name},`,
+      `Seu código de acesso ao Assessment Service é ${code}. Ele vale por 10 minutos e funciona uma única vez.`,
+      "Se não foi você que tentou entrar, troque sua senha: alguém a conhece.",
+    ],
+    resetSubject: "Escolha uma nova senha",
+    reset: (name: string) => [
+      `Olá, ${name},`,
+      "Alguém (esperamos que você) pediu para escolher uma nova senha para sua conta do Assessment Service. O link vale por uma hora e funciona uma única vez.",
+      "Se não foi você, ignore esta mensagem: sua senha continua a mesma.",
+    ],
+    resetAction: "Escolher uma nova senha",
+    inviteSubject: (organization: string) => `Sua conta em ${organization}`,
+    invite: (name: string, organization: string) => [
+      `Olá, ${name},`,
+      `Uma conta foi criada para você no Assessment Service de ${organization}. Escolha sua senha pelo link abaixo; ele vale por uma hora.`,
+    ],
+    inviteAction: "Escolher minha senha",
+  },
+} satisfies Record<Locale, unknown>;
+
+export function twoFactorCodeMail(locale: string, name: string, code: string): Message {
+  const t = strings[resolveLocale(locale)];
+  return compose(t.codeSubject(code), t.code(name, code));
+}
+
+export function passwordResetMail(locale: string, name: string, url: string): Message {
+  const t = strings[resolveLocale(locale)];
+  return compose(t.resetSubject, t.reset(name), { label: t.resetAction, url });
+}
+
+export function invitationMail(locale: string, name: string, organization: string, url: string): Message {
+  const t = strings[resolveLocale(locale)];
+  return compose(t.inviteSubject(organization), t.invite(name, organization), { label: t.inviteAction, url });
+}
