@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 
 import type { EntryContext, RouterContextProvider } from "react-router";
@@ -6,6 +7,30 @@ import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
+import { env } from "./lib/env.server.ts";
+import { NonceContext } from "./lib/nonce.ts";
+
+/**
+ * The page's policy: scripts only from us or with this response's nonce (React Router's inline
+ * hydration scripts carry it), no plugins, no framing, forms only to us (and to the OpenID
+ * provider when one is configured).
+ */
+function contentSecurityPolicy(nonce: string): string {
+  const issuer = env().OIDC_ISSUER;
+  const formTargets = ["'self'", ...(issuer ? [new URL(issuer).origin] : [])].join(" ");
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    `form-action ${formTargets}`,
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 export const streamTimeout = 5_000;
 
@@ -23,6 +48,9 @@ export default function handleRequest(
       headers: responseHeaders,
     });
   }
+
+  const nonce = randomBytes(16).toString("base64");
+  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -43,8 +71,11 @@ export default function handleRequest(
     );
 
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} />,
+      <NonceContext.Provider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>,
       {
+        nonce,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough({
@@ -90,6 +121,7 @@ export default function handleRequest(
  * the server uses the very same context key as the bundled app.
  */
 export { clientAddressContext } from "./lib/context.server.ts";
+export { scheduleHousekeeping } from "./lib/auth/housekeeping.server.ts";
 
 /** Errors React Router catches are logged once here; thrown Responses are expected outcomes. */
 export function handleError(error: unknown, { request }: { request: Request }) {

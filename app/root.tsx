@@ -1,13 +1,17 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useParams } from "react-router";
 import type { Route } from "./+types/root";
 import { resolveLocale } from "./lib/i18n.ts";
+import { useNonce } from "./lib/nonce.ts";
 import { actorMiddleware, crossSiteRequestGuard, securityHeaders } from "./lib/middleware.server.ts";
 import "./styles/app.css";
 
-export const middleware: Route.MiddlewareFunction[] = [securityHeaders, crossSiteRequestGuard, actorMiddleware];
+// The cross-site guard runs after the caller is known: it protects sessions, so a request without
+// a valid one is simply unauthenticated (401).
+export const middleware: Route.MiddlewareFunction[] = [securityHeaders, actorMiddleware, crossSiteRequestGuard];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const params = useParams();
+  const nonce = useNonce();
   return (
     <html lang={resolveLocale(params.locale)}>
       <head>
@@ -18,8 +22,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -49,8 +49,9 @@ function trustSameOriginNullOrigin(req: http.IncomingMessage) {
 
 export async function startServer(options: { port: number; host?: string; trustProxy: boolean }): Promise<http.Server> {
   const build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
-  const { clientAddressContext } = build.entry.module as unknown as {
+  const { clientAddressContext, scheduleHousekeeping } = build.entry.module as unknown as {
     clientAddressContext: RouterContext<string>;
+    scheduleHousekeeping: () => () => void;
   };
   const listener = createRequestListener({
     build,
@@ -74,5 +75,7 @@ export async function startServer(options: { port: number; host?: string; trustP
   server.headersTimeout = 15_000;
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
+  const stopHousekeeping = scheduleHousekeeping();
+  server.on("close", stopHousekeeping);
   return server;
 }

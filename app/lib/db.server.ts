@@ -29,4 +29,14 @@ export function createDatabase(databaseUrl: string): Database {
 
 const globalForDb = globalThis as unknown as { __db?: Database };
 
-export const db: Database = (globalForDb.__db ??= createDatabase(env().DATABASE_URL));
+/**
+ * The process's client, created on first use rather than on import, so that importing a module
+ * (a script reading a constant, a test that sets DATABASE_URL first) opens nothing.
+ */
+export const db: Database = new Proxy({} as Database, {
+  get(_target, property) {
+    const client = (globalForDb.__db ??= createDatabase(env().DATABASE_URL));
+    const value: unknown = Reflect.get(client, property);
+    return typeof value === "function" ? value.bind(client) : value;
+  },
+});

@@ -1,4 +1,5 @@
 import type { MiddlewareFunction } from "react-router";
+import { verifyCsrfToken } from "./auth/csrf.server.ts";
 import { readActor } from "./auth/session.server.ts";
 import { actorContext } from "./context.server.ts";
 import { env } from "./env.server.ts";
@@ -7,19 +8,39 @@ import { ApiError, problemResponse } from "./problem.server.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** Header that carries the CSRF token for scripts (the value of GET /api/auth/csrf). */
+export const CSRF_HEADER = "x-csrf-token";
+
 /**
- * A request that changes data and carries cookies must come from our own pages: browsers tell us
- * with Sec-Fetch-Site and Origin. Scripts (curl, HTTP clients) send neither and are let through;
- * the CSRF token still guards sign-in and sign-out for them.
+ * Paths that check a CSRF token in their own body (sign-in and sign-out, which browsers post as
+ * plain forms) or never use the session (the public test links).
  */
-export const crossSiteRequestGuard: MiddlewareFunction<Response> = async ({ request }, next) => {
-  if (SAFE_METHODS.has(request.method) || !request.headers.has("cookie")) return next();
+const GUARDS_ITSELF = [/^\/api\/auth\/callback\/credentials$/, /^\/api\/auth\/signout$/, /^\/api\/test-link\//];
+
+const crossSite = () =>
+  problemResponse(new ApiError(403, "CROSS_SITE_REQUEST", "Requests from other sites may not change data here."));
+
+/**
+ * A request that changes data with a session cookie must provably come from our own pages, or
+ * carry the CSRF token. Browsers say where a request comes from in Sec-Fetch-Site (which a page
+ * cannot forge), older ones in Origin; scripts send neither and must send the token in the
+ * X-CSRF-Token header (double submit: it has to match the signed CSRF cookie).
+ */
+export const crossSiteRequestGuard: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  if (SAFE_METHODS.has(request.method) || !context.get(actorContext)) return next();
   const site = request.headers.get("sec-fetch-site");
+  if (site === "same-origin" || site === "none") return next();
+  if (site !== null) return crossSite();
   const origin = request.headers.get("origin");
-  const ownOrigins = new Set([new URL(env().APP_URL).origin, new URL(request.url).origin]);
-  const crossSite = (site !== null && site !== "same-origin" && site !== "none") || (origin !== null && !ownOrigins.has(origin));
-  if (crossSite) {
-    return problemResponse(new ApiError(403, "CROSS_SITE_REQUEST", "Requests from other sites may not change data here."));
+  if (origin !== null) {
+    const ownOrigins = new Set([new URL(env().APP_URL).origin, new URL(request.url).origin]);
+    return ownOrigins.has(origin) ? next() : crossSite();
+  }
+  if (GUARDS_ITSELF.some((pattern) => pattern.test(new URL(request.url).pathname))) return next();
+  try {
+    await verifyCsrfToken(request, request.headers.get(CSRF_HEADER));
+  } catch (error) {
+    return errorResponse(error, request);
   }
   return next();
 };
@@ -35,15 +56,24 @@ export const actorMiddleware: MiddlewareFunction<Response> = async ({ request, c
   return next();
 };
 
-/** Headers every response carries; the full policy (CSP with nonces, HSTS) follows in hardening. */
+/**
+ * Headers every response carries. Documents get their Content-Security-Policy (with the script
+ * nonce) from app/entry.server.tsx; everything else (JSON, files) gets one that allows nothing.
+ */
 export const securityHeaders: MiddlewareFunction<Response> = async (_args, next) => {
   const response = await next();
-  response.headers.set("X-Content-Type-Options", "nosniff");
+  const headers = response.headers;
+  headers.set("X-Content-Type-Options", "nosniff");
   // A route may ask for less (the public test link sends no Referer at all).
-  if (!response.headers.has("Referrer-Policy")) response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  response.headers.set("X-Frame-Options", "DENY");
-  if (!response.headers.has("Content-Security-Policy")) {
-    response.headers.set("Content-Security-Policy", "frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'");
+  if (!headers.has("Referrer-Policy")) headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  headers.set("X-Frame-Options", "DENY");
+  headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
+  if (!headers.has("Content-Security-Policy")) {
+    headers.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+  }
+  if (env().APP_URL.startsWith("https://")) {
+    headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   }
   return response;
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
+import { api, baseUrl, sessionOf, unique, withCsrf, type DemoUser } from "../support/api.ts";
 import { assign, completeMedium, createForm, createStudent, mixedForm } from "../support/assessment.ts";
 
 const ids = (body: { reports: { id: string }[] }) => body.reports.map((r) => r.id);
@@ -72,7 +72,7 @@ describe("POST /api/reports/export", () => {
     const { assignment, submit } = await completeMedium("teacher@demo.test", `Łukasz Wójcik ${tag}`);
     const response = await fetch(`${baseUrl()}/api/reports/export`, {
       method: "POST",
-      headers: { "content-type": "application/json", cookie: sessionOf("teacher@demo.test") },
+      headers: { "content-type": "application/json", ...withCsrf(sessionOf("teacher@demo.test")) },
       body: JSON.stringify({ submissionId: assignment.id }),
     });
     expect(response.status).toBe(200);

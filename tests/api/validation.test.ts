@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
+import { api, baseUrl, sessionOf, unique, withCsrf } from "../support/api.ts";
 import { errorPaths, expectProblem, png } from "../support/fixtures.ts";
 
 /**
@@ -105,7 +105,7 @@ describe("request bodies", () => {
     });
     const response = await fetch(`${baseUrl()}/api/forms`, {
       method: "POST",
-      headers: { "content-type": "application/json", cookie: sessionOf("teacher@demo.test") },
+      headers: { "content-type": "application/json", ...withCsrf(sessionOf("teacher@demo.test")) },
       body: stream,
       duplex: "half",
     } as RequestInit);

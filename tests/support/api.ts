@@ -15,6 +15,17 @@ export type DemoUser =
 /** The session cookie of a demo user, signed in once by the global setup. */
 export const sessionOf = (user: DemoUser) => inject("sessions")[user]!;
 
+/**
+ * The CSRF cookie and token that belong to each session cookie the tests hold. Requests that
+ * change data with a session cookie carry them (X-CSRF-Token), as a script must.
+ */
+const csrfBySession = new Map<string, { cookie: string; token: string }>();
+const csrfFor = (session: string) => {
+  if (csrfBySession.size === 0) for (const [key, value] of Object.entries(inject("csrf"))) csrfBySession.set(key, value);
+  return csrfBySession.get(session);
+};
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
 export type RequestOptions = {
   as?: DemoUser | null;
   cookie?: string;
@@ -27,7 +38,12 @@ export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; 
 
 export async function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
-  const cookie = options.cookie ?? (options.as ? sessionOf(options.as) : undefined);
+  let cookie = options.cookie ?? (options.as ? sessionOf(options.as) : undefined);
+  const csrf = cookie && UNSAFE.has(method) && !cookie.includes("remix-auth.csrf-token=") ? csrfFor(cookie) : undefined;
+  if (csrf && !Object.keys(headers).some((h) => h.toLowerCase() === "x-csrf-token")) {
+    cookie = `${cookie}; ${csrf.cookie}`;
+    headers["x-csrf-token"] = csrf.token;
+  }
   if (cookie) headers.cookie = cookie;
   let body = options.body;
   if (options.json !== undefined) {
@@ -60,5 +76,14 @@ export async function signIn(email: string, password = inject("seedPassword")): 
     body: JSON.stringify({ email, password, csrfToken }),
   });
   if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  return response.headers.getSetCookie()[0]!.split(";")[0]!;
+  const session = response.headers.getSetCookie()[0]!.split(";")[0]!;
+  csrfFor(session);
+  csrfBySession.set(session, { cookie: csrfCookie, token: csrfToken });
+  return session;
+}
+
+/** Headers for a hand-made fetch that changes data with `session`: the cookies and X-CSRF-Token. */
+export function withCsrf(session: string): Record<string, string> {
+  const csrf = csrfFor(session);
+  return csrf ? { cookie: `${session}; ${csrf.cookie}`, "x-csrf-token": csrf.token } : { cookie: session };
 }

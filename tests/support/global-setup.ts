@@ -21,6 +21,8 @@ declare module "vitest" {
     databaseUrl: string;
     seedPassword: string;
     sessions: Record<string, string>;
+    /** The CSRF cookie and token that go with each demo session (for X-CSRF-Token). */
+    csrf: Record<string, { cookie: string; token: string }>;
     /** Folder where the loopback SMTP server stores what the app sends (see tests/support/mail.ts). */
     smtpInbox: string;
   }
@@ -75,7 +77,8 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
   throw new Error(`The server did not become healthy:\n${output()}`);
 }
 
-async function signIn(baseUrl: string, email: string): Promise<string> {
+/** Signs in like a script: CSRF token first, then the credentials. */
+async function signIn(baseUrl: string, email: string): Promise<{ session: string; csrfCookie: string; csrfToken: string }> {
   const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
   const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
@@ -85,7 +88,7 @@ async function signIn(baseUrl: string, email: string): Promise<string> {
     body: JSON.stringify({ email, password: SEED_PASSWORD, csrfToken }),
   });
   if (response.status !== 200) throw new Error(`Sign-in of ${email} failed: ${response.status} ${await response.text()}`);
-  return response.headers.getSetCookie()[0]!.split(";")[0]!;
+  return { session: response.headers.getSetCookie()[0]!.split(";")[0]!, csrfCookie, csrfToken };
 }
 
 export const DEMO_USERS = [
@@ -138,12 +141,18 @@ export default async function setup(project: TestProject) {
   await waitForHealth(baseUrl, child, () => output);
 
   const sessions: Record<string, string> = {};
-  for (const email of DEMO_USERS) sessions[email] = await signIn(baseUrl, email);
+  const csrf: Record<string, { cookie: string; token: string }> = {};
+  for (const email of DEMO_USERS) {
+    const signedIn = await signIn(baseUrl, email);
+    sessions[email] = signedIn.session;
+    csrf[signedIn.session] = { cookie: signedIn.csrfCookie, token: signedIn.csrfToken };
+  }
 
   project.provide("baseUrl", baseUrl);
   project.provide("databaseUrl", database.url);
   project.provide("seedPassword", SEED_PASSWORD);
   project.provide("sessions", sessions);
+  project.provide("csrf", csrf);
   project.provide("smtpInbox", smtpInbox);
 
   return async () => {

@@ -2,6 +2,7 @@ import { db } from "../db.server.ts";
 import { env } from "../env.server.ts";
 import { ApiError } from "../problem.server.ts";
 import { decoyPasswordHash, verifyPassword } from "./password.server.ts";
+import { ACCOUNT_SIGN_IN_LIMIT, consumeRateLimit, resetRateLimit } from "./rate-limit.server.ts";
 
 /** The password every seeded demo user gets when SEED_PASSWORD is unset (development only). */
 export const DEFAULT_DEVELOPMENT_PASSWORD = "demo-password";
@@ -17,8 +18,12 @@ const invalidCredentials = () =>
  * nothing about which accounts exist.
  */
 export async function verifyEmailAndPassword(email: string, password: string): Promise<VerifiedUser> {
+  const address = email.trim().toLowerCase();
+  // Counted before the check and per address given, so parallel guesses at one account stop at the
+  // limit whether or not the account exists; a correct password clears the count.
+  await consumeRateLimit(ACCOUNT_SIGN_IN_LIMIT, address);
   const user = await db.user.findFirst({
-    where: { email: email.trim().toLowerCase(), deletedAt: null },
+    where: { email: address, deletedAt: null },
     select: { id: true, email: true, passwordHash: true, isActive: true, twoFactorMethod: true },
   });
   const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
@@ -30,5 +35,6 @@ export async function verifyEmailAndPassword(email: string, password: string): P
       "This password is not accepted in production. Use “Forgot password” to choose a new one.",
     );
   }
+  await resetRateLimit(ACCOUNT_SIGN_IN_LIMIT, address);
   return { id: user.id, email: user.email, twoFactorMethod: user.twoFactorMethod };
 }

@@ -9,6 +9,16 @@ export const CHECK_CREDENTIALS_LIMIT: RateLimitRule = {
   windowMs: 10 * 60 * 1000,
 };
 
+/** Sign-in attempts per account (by the e-mail given, known or not); a success clears the count. */
+export const ACCOUNT_SIGN_IN_LIMIT: RateLimitRule = { name: "sign-in-account", limit: 10, windowMs: 15 * 60 * 1000 };
+
+/**
+ * The public test links, per client address. Generous, because a whole class may sit behind one
+ * school router; tokens are 256-bit, so this guards the service, not the secrets.
+ */
+export const TEST_LINK_READ_LIMIT: RateLimitRule = { name: "test-link-read", limit: 600, windowMs: 10 * 60 * 1000 };
+export const TEST_LINK_SUBMIT_LIMIT: RateLimitRule = { name: "test-link-submit", limit: 300, windowMs: 10 * 60 * 1000 };
+
 /**
  * Counts one attempt against `rule` for `subject` (an IP address, an account) and throws 429 when
  * the limit is passed. The counter lives in the database and is changed by a single
@@ -31,4 +41,83 @@ export async function consumeRateLimit(rule: RateLimitRule, subject: string): Pr
     const retryAfterMs = Number(row.windowStart) + rule.windowMs - Number(now);
     throw rateLimited(Math.max(1, Math.ceil(retryAfterMs / 1000)));
   }
+}
+
+/** Forgets the attempts counted for `subject` (after a successful sign-in). */
+export async function resetRateLimit(rule: RateLimitRule, subject: string): Promise<void> {
+  await db.rateLimit.deleteMany({ where: { key: `${rule.name}:${subject}` } });
+}
+
+/** Forgotten-password requests from one client address. */
+export const FORGOT_PASSWORD_IP_LIMIT: RateLimitRule = {
+  name: "forgot-password-ip",
+  limit: 20,
+  windowMs: 60 * 60 * 1000,
+};
+
+/** Forgotten-password requests for one e-mail address, known or not (no mailbox flooding). */
+export const FORGOT_PASSWORD_ADDRESS_LIMIT: RateLimitRule = {
+  name: "forgot-password-address",
+  limit: 5,
+  windowMs: 60 * 60 * 1000,
+};
+
+/** Checks of a signed-in user's current password (password and e-mail changes), per user. */
+export const CURRENT_PASSWORD_LIMIT: RateLimitRule = {
+  name: "current-password",
+  limit: 10,
+  windowMs: 15 * 60 * 1000,
+};
+
+/**
+ * Second-factor codes tried per user (TOTP and e-mailed codes alike). Five wrong codes lock the
+ * second step for 15 minutes from the fifth; a right code clears the count. Counted with
+ * `consumeLockingAttempt`, before the code is checked, so parallel guesses cannot pass the limit.
+ */
+export const TWO_FACTOR_ATTEMPT_LIMIT: RateLimitRule = {
+  name: "two-factor-attempts",
+  limit: 5,
+  windowMs: 15 * 60 * 1000,
+};
+
+/** Sign-in codes e-mailed per user (at sign-in and when enrolling), so nobody floods a mailbox. */
+export const TWO_FACTOR_EMAIL_SEND_LIMIT: RateLimitRule = {
+  name: "two-factor-email-send",
+  limit: 3,
+  windowMs: 10 * 60 * 1000,
+};
+
+/**
+ * Like `consumeRateLimit`, but the attempt that reaches the limit starts the window again, so the
+ * lock that follows lasts the whole `windowMs` from that attempt (not from the first one). Throws
+ * 429 with Retry-After once the limit has been used up.
+ */
+export async function consumeLockingAttempt(rule: RateLimitRule, subject: string): Promise<void> {
+  const key = `${rule.name}:${subject}`;
+  const now = BigInt(Date.now());
+  const expiredBefore = now - BigInt(rule.windowMs);
+  // Every SET expression sees the row as it was before this statement (SQLite and PostgreSQL).
+  const rows = await db.$queryRaw<{ count: number | bigint; windowStart: number | bigint }[]>`
+    INSERT INTO "RateLimit" ("key", "windowStart", "count")
+    VALUES (${key}, ${now}, 1)
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN "RateLimit"."windowStart" <= ${expiredBefore} THEN 1 ELSE "RateLimit"."count" + 1 END,
+      "windowStart" = CASE
+        WHEN "RateLimit"."windowStart" <= ${expiredBefore} THEN ${now}
+        WHEN "RateLimit"."count" + 1 = ${rule.limit} THEN ${now}
+        ELSE "RateLimit"."windowStart" END
+    RETURNING "count", "windowStart"`;
+  const row = rows[0]!;
+  if (Number(row.count) > rule.limit) {
+    const retryAfterMs = Number(row.windowStart) + rule.windowMs - Number(now);
+    throw rateLimited(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  }
+}
+
+/** Seconds until `subject` may try again when its limit is used up; null when it may go on. */
+export async function rateLimitRetryAfter(rule: RateLimitRule, subject: string): Promise<number | null> {
+  const row = await db.rateLimit.findUnique({ where: { key: `${rule.name}:${subject}` } });
+  if (!row || row.count < rule.limit) return null;
+  const retryAfterMs = Number(row.windowStart) + rule.windowMs - Date.now();
+  return retryAfterMs > 0 ? Math.ceil(retryAfterMs / 1000) : null;
 }

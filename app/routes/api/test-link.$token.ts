@@ -1,12 +1,16 @@
 import { openTestLink } from "~/features/submissions/test-link.server.ts";
-import { endpoint } from "~/lib/endpoint.server.ts";
+import { TEST_LINK_READ_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
+import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json } from "~/lib/http.server.ts";
 
 /** Public: the token is the credential. Never cached, never leaked through Referer. */
 const privateHeaders = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 const handle = endpoint({
-  GET: async ({ params }) => json(await openTestLink(params.token!), { headers: privateHeaders }),
+  GET: async ({ params, context }) => {
+    await consumeRateLimit(TEST_LINK_READ_LIMIT, clientAddressOf(context));
+    return json(await openTestLink(params.token!), { headers: privateHeaders });
+  },
 });
 
 export const loader = handle;

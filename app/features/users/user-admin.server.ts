@@ -1,0 +1,99 @@
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
+import { db, type Prisma } from "~/lib/db.server.ts";
+import { badRequest, forbidden, notFound } from "~/lib/problem.server.ts";
+import { skipTake } from "~/lib/schemas.ts";
+import { foldForSearch } from "~/lib/search.ts";
+import type { ListUsersQuery, UpdateUserInput } from "./user-admin-schemas.ts";
+
+/**
+ * Administrators manage the logins of their organization (a SUPER_ADMIN those of every
+ * organization). Nobody can grant more than they have, and an ADMIN cannot touch a SUPER_ADMIN.
+ */
+
+const itemSelect = {
+  id: true,
+  email: true,
+  name: true,
+  role: true,
+  isActive: true,
+  twoFactorMethod: true,
+  organization: { select: { id: true, name: true } },
+  lastLoginAt: true,
+  createdAt: true,
+} satisfies Prisma.UserSelect;
+
+const present = ({ twoFactorMethod, ...user }: Prisma.UserGetPayload<{ select: typeof itemSelect }>) => ({
+  ...user,
+  twoFactorEnabled: twoFactorMethod !== null,
+});
+
+export async function listUsers(caller: Actor, query: ListUsersQuery) {
+  const actor = requireAdmin(caller);
+  if (query.organizationId && actor.role !== "SUPER_ADMIN") throw forbidden("Only a SUPER_ADMIN may list another organization.");
+  const where: Prisma.UserWhereInput = {
+    deletedAt: null,
+    ...organizationScope(actor),
+    ...(query.organizationId ? { organizationId: query.organizationId } : {}),
+    ...(query.search ? { searchName: { contains: foldForSearch(query.search) } } : {}),
+    ...(query.role ? { role: query.role } : {}),
+    ...(query.isActive !== undefined ? { isActive: query.isActive } : {}),
+  };
+  const [users, total] = await Promise.all([
+    db.user.findMany({ where, select: itemSelect, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...skipTake(query) }),
+    db.user.count({ where }),
+  ]);
+  return { users: users.map(present), total, page: query.page, limit: query.limit };
+}
+
+/**
+ * A user the caller may manage. Scope comes before role (another organization's user is 404 for
+ * everyone); then only administrators, and only a SUPER_ADMIN may touch a SUPER_ADMIN (403).
+ */
+async function findManagedUser(caller: Actor, id: string) {
+  const user = await db.user.findFirst({
+    where: { id, deletedAt: null, ...organizationScope(caller) },
+    select: { id: true, role: true, organizationId: true },
+  });
+  if (!user) throw notFound("user");
+  const actor = requireAdmin(caller);
+  if (user.role === "SUPER_ADMIN" && actor.role !== "SUPER_ADMIN") throw forbidden("Only a SUPER_ADMIN may change a SUPER_ADMIN.");
+  return { user, actor };
+}
+
+export async function updateUser(caller: Actor, id: string, input: UpdateUserInput) {
+  const { user, actor } = await findManagedUser(caller, id);
+  if (input.role === "SUPER_ADMIN" && actor.role !== "SUPER_ADMIN") throw forbidden("Only a SUPER_ADMIN may grant SUPER_ADMIN.");
+  if (input.role !== undefined && user.role === "STUDENT") {
+    throw badRequest("A student's login keeps the STUDENT role.", [{ path: "role", message: "Students' logins keep their role." }]);
+  }
+  if (id === actor.userId && (input.isActive === false || (input.role !== undefined && input.role !== actor.role))) {
+    throw badRequest("You cannot deactivate or demote your own account; ask another administrator.", [
+      { path: input.isActive === false ? "isActive" : "role", message: "Not for your own account." },
+    ]);
+  }
+  await db.$transaction(async (tx) => {
+    const current = await tx.user.findUniqueOrThrow({ where: { id }, select: { email: true, name: true } });
+    await tx.user.update({
+      where: { id },
+      data: {
+        ...(input.name !== undefined ? { name: input.name, searchName: foldForSearch(`${input.name} ${current.email}`) } : {}),
+        ...(input.role !== undefined ? { role: input.role } : {}),
+        ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
+      },
+    });
+    if (input.role === "TEACHER") {
+      await tx.teacher.upsert({ where: { userId: id }, update: {}, create: { userId: id, organizationId: user.organizationId } });
+    }
+    // Deactivation ends every session at once; the sign-in check refuses inactive users from then on.
+    if (input.isActive === false) await tx.session.deleteMany({ where: { userId: id } });
+  });
+  const updated = await db.user.findUniqueOrThrow({ where: { id }, select: itemSelect });
+  return present(updated);
+}
+
+export async function revokeSessions(caller: Actor, id: string) {
+  await findManagedUser(caller, id);
+  const { count } = await db.session.deleteMany({ where: { userId: id } });
+  return { revoked: count };
+}

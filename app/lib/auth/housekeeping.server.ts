@@ -1,0 +1,32 @@
+import { db } from "../db.server.ts";
+import { SESSION_IDLE_TIMEOUT_MS } from "./session.server.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes what can no longer be used: expired or idle sessions, spent or expired one-time secrets
+ * (kept a day for support questions), and rate-limit windows that ended a day ago. Safe to run
+ * from several instances at once.
+ */
+export async function purgeExpired(now = new Date()) {
+  const [sessions, verifications, rateLimits] = await Promise.all([
+    db.session.deleteMany({
+      where: { OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS) } }] },
+    }),
+    db.verification.deleteMany({
+      where: { OR: [{ expiresAt: { lte: new Date(now.getTime() - DAY_MS) } }, { usedAt: { lte: new Date(now.getTime() - DAY_MS) } }] },
+    }),
+    db.rateLimit.deleteMany({ where: { windowStart: { lte: BigInt(now.getTime() - DAY_MS) } } }),
+  ]);
+  return { sessions: sessions.count, verifications: verifications.count, rateLimits: rateLimits.count };
+}
+
+/** Runs `purgeExpired` now and then every hour, without keeping the process alive. */
+export function scheduleHousekeeping(intervalMs = 60 * 60 * 1000): () => void {
+  const run = () =>
+    purgeExpired().catch((error: unknown) => console.error("[housekeeping] purge failed:", error instanceof Error ? error.message : error));
+  void run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

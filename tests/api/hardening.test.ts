@@ -1,0 +1,180 @@
+import { describe, expect, it } from "vitest";
+import { api, baseUrl, freshIp, sessionOf, signIn, unique } from "../support/api.ts";
+import { createSignedInUser } from "../support/fixtures.ts";
+
+const newStudent = () => ({ name: unique("CSRF student") });
+
+describe("cross-site request protection", () => {
+  it("given a session cookie but neither a CSRF token nor a browser's origin headers, should refuse the change", async () => {
+    const response = await api("POST", "/api/students", {
+      cookie: sessionOf("teacher@demo.test"),
+      headers: { "x-csrf-token": "" },
+      json: newStudent(),
+    });
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe("CSRF_FAILED");
+  });
+
+  it("given the session's CSRF token in X-CSRF-Token, should accept the change", async () => {
+    const response = await api("POST", "/api/students", { as: "teacher@demo.test", json: newStudent() });
+    expect(response.status).toBe(201);
+  });
+
+  it("given a browser request from another site, should refuse it even with the token", async () => {
+    const foreign: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }, { origin: "https://evil.example" }];
+    for (const headers of foreign) {
+      const response = await api("POST", "/api/students", { as: "teacher@demo.test", headers, json: newStudent() });
+      expect(response.status, JSON.stringify(headers)).toBe(403);
+      expect(response.body.code).toBe("CROSS_SITE_REQUEST");
+    }
+  });
+
+  it("given a browser request from our own pages, should accept it without the token", async () => {
+    const viaFetchMetadata = await api("POST", "/api/students", {
+      cookie: sessionOf("teacher@demo.test"),
+      headers: { "sec-fetch-site": "same-origin", "x-csrf-token": "" },
+      json: newStudent(),
+    });
+    expect(viaFetchMetadata.status).toBe(201);
+    const viaOrigin = await api("POST", "/api/students", {
+      cookie: sessionOf("teacher@demo.test"),
+      headers: { origin: baseUrl(), "x-csrf-token": "" },
+      json: newStudent(),
+    });
+    expect(viaOrigin.status).toBe(201);
+  });
+
+  it("given a preflight from another origin, should grant no CORS access", async () => {
+    const response = await fetch(`${baseUrl()}/api/forms`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    });
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+    expect(response.headers.get("access-control-allow-credentials")).toBeNull();
+    const get = await fetch(`${baseUrl()}/api/forms`, { headers: { origin: "https://evil.example", cookie: sessionOf("teacher@demo.test") } });
+    expect(get.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+describe("security headers", () => {
+  it("given a page, should send a nonce-based Content-Security-Policy that every inline script carries", async () => {
+    const response = await fetch(`${baseUrl()}/en/login`);
+    const csp = response.headers.get("content-security-policy")!;
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).not.toContain("unsafe-eval");
+    const html = await response.text();
+    const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1]!);
+    expect(inlineScripts.length).toBeGreaterThan(0);
+    for (const attributes of inlineScripts) expect(attributes).toContain(`nonce="${nonce}"`);
+    const again = (await fetch(`${baseUrl()}/en/login`)).headers.get("content-security-policy")!;
+    expect(again).not.toBe(csp);
+    for (const [name, value] of [
+      ["x-content-type-options", "nosniff"],
+      ["x-frame-options", "DENY"],
+      ["referrer-policy", "strict-origin-when-cross-origin"],
+    ]) {
+      expect(response.headers.get(name!), name).toBe(value);
+    }
+    // Served over plain HTTP here, so no HSTS (it is sent when APP_URL is https).
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("given an API answer, should forbid everything a document could do", async () => {
+    const response = await api("GET", "/api/forms", { as: "teacher@demo.test" });
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
+describe("failed sign-ins per account", () => {
+  it("given 10 attempts at one account from different addresses, should refuse the 11th even with the right password", async () => {
+    const user = await createSignedInUser("TEACHER");
+    const attempt = (password: string) =>
+      api("POST", "/api/auth/check-credentials", { json: { email: user.email, password }, headers: { "x-forwarded-for": freshIp() } });
+    for (let i = 0; i < 10; i++) expect((await attempt("wrong-password-x")).status).toBe(401);
+    const locked = await attempt(user.password);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("given a correct password, should clear the count", async () => {
+    const user = await createSignedInUser("TEACHER");
+    const attempt = (password: string) =>
+      api("POST", "/api/auth/check-credentials", { json: { email: user.email, password }, headers: { "x-forwarded-for": freshIp() } });
+    for (let i = 0; i < 9; i++) await attempt("wrong-password-x");
+    expect((await attempt(user.password)).status).toBe(200);
+    for (let i = 0; i < 9; i++) expect((await attempt("wrong-password-x")).status).toBe(401);
+    expect((await attempt(user.password)).status).toBe(200);
+  });
+});
+
+describe("the public links' limit per address", () => {
+  it("given more than 600 reads in 10 minutes from one address, should answer 429", async () => {
+    const ip = freshIp();
+    let last = 0;
+    for (let batch = 0; batch < 31; batch++) {
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, () => api("GET", "/api/test-link/no-such-token-at-all", { headers: { "x-forwarded-for": ip } })),
+      );
+      last = statuses.at(-1)!.status;
+      if (batch < 30) expect(statuses.every((s) => s.status === 404)).toBe(true);
+    }
+    expect(last).toBe(429);
+  });
+});
+
+describe("administrators manage users", () => {
+  it("given an admin, should list the organization's users, searchable without accents", async () => {
+    const response = await api("GET", "/api/users?search=INES%20CARVALHO", { as: "admin@demo.test" });
+    expect(response.status).toBe(200);
+    expect(response.body.users.map((u: { email: string }) => u.email)).toEqual(["teacher@demo.test"]);
+    const all = await api("GET", "/api/users?limit=100", { as: "admin@demo.test" });
+    expect(all.body.users.every((u: { organization: { name: string } }) => u.organization.name === "Demo School")).toBe(true);
+    expect(all.text).not.toMatch(/passwordHash|scrypt\$/);
+    expect((await api("GET", "/api/users", { as: "teacher@demo.test" })).status).toBe(403);
+    const others = await api("GET", "/api/users?limit=100", { as: "superadmin@demo.test" });
+    expect(others.body.users.map((u: { email: string }) => u.email)).toContain("admin@other.test");
+  });
+
+  it("given PATCH, should rename and change roles within what the admin may grant", async () => {
+    const user = await createSignedInUser("TEACHER");
+    const renamed = await api("PATCH", `/api/users/${user.id}`, { as: "admin@demo.test", json: { name: "Renamed Teacher", role: "ADMIN" } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: "Renamed Teacher", role: "ADMIN", isActive: true });
+    expect((await api("PATCH", `/api/users/${user.id}`, { as: "admin@demo.test", json: { role: "SUPER_ADMIN" } })).status).toBe(403);
+    const superAdmin = (await api("GET", "/api/users?role=SUPER_ADMIN", { as: "admin@demo.test" })).body.users[0];
+    expect((await api("PATCH", `/api/users/${superAdmin.id}`, { as: "admin@demo.test", json: { name: "x" } })).status).toBe(403);
+    const foreign = (await api("GET", "/api/users?search=other.test", { as: "superadmin@demo.test" })).body.users[0];
+    expect((await api("PATCH", `/api/users/${foreign.id}`, { as: "admin@demo.test", json: { name: "x" } })).status).toBe(404);
+    const me = (await api("GET", "/api/user/profile", { as: "admin@demo.test" })).body;
+    expect((await api("PATCH", `/api/users/${me.id}`, { as: "admin@demo.test", json: { isActive: false } })).status).toBe(400);
+    expect((await api("PATCH", `/api/users/${user.id}`, { as: "admin@demo.test", json: { role: "STUDENT" } })).status).toBe(400);
+  });
+
+  it("given deactivation, should end the user's sessions at once and refuse their sign-in", async () => {
+    const user = await createSignedInUser("TEACHER");
+    expect((await api("GET", "/api/user/role", { cookie: user.cookie })).status).toBe(200);
+    const response = await api("PATCH", `/api/users/${user.id}`, { as: "admin@demo.test", json: { isActive: false } });
+    expect(response.body.isActive).toBe(false);
+    expect((await api("GET", "/api/user/role", { cookie: user.cookie })).status).toBe(401);
+    await expect(signIn(user.email, user.password)).rejects.toThrow(/401/);
+    await api("PATCH", `/api/users/${user.id}`, { as: "admin@demo.test", json: { isActive: true } });
+    expect(await signIn(user.email, user.password)).toMatch(/^remix-auth\.session-token=/);
+  });
+
+  it("given a revoke, should end every session of the user", async () => {
+    const user = await createSignedInUser("TEACHER");
+    const second = await signIn(user.email, user.password);
+    const response = await api("POST", `/api/users/${user.id}/sessions/revoke`, { as: "admin@demo.test" });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ revoked: 2 });
+    expect((await api("GET", "/api/user/role", { cookie: user.cookie })).status).toBe(401);
+    expect((await api("GET", "/api/user/role", { cookie: second })).status).toBe(401);
+    expect((await api("POST", `/api/users/${user.id}/sessions/revoke`, { as: "teacher@demo.test" })).status).toBe(403);
+  });
+});
