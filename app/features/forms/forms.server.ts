@@ -50,8 +50,8 @@ export async function listForms(actor: Actor, query: ListFormsQuery) {
   return { forms, total, page: query.page, limit: query.limit };
 }
 
-const detailInclude = {
-  createdBy: { select: { id: true, name: true } },
+/** A form's bands and questions with their options, in display order: what scoring needs. */
+export const formContentSelect = {
   scoreRanges: { orderBy: { position: "asc" }, select: { min: true, max: true, label: true, color: true } },
   questions: {
     orderBy: { position: "asc" },
@@ -63,6 +63,11 @@ const detailInclude = {
       options: { orderBy: { position: "asc" }, select: { id: true, text: true, score: true } },
     },
   },
+} satisfies Prisma.FormSelect;
+
+const detailInclude = {
+  createdBy: { select: { id: true, name: true } },
+  ...formContentSelect,
 } satisfies Prisma.FormInclude;
 
 function presentForm(form: Prisma.FormGetPayload<{ include: typeof detailInclude }>) {

@@ -1,6 +1,7 @@
 import { db } from "~/lib/db.server.ts";
 import { ApiError, badRequest, conflict, notFound } from "~/lib/problem.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
+import { formContentSelect } from "../forms/forms.server.ts";
 import { answerProblems, scoreAnswers, type ScoreBand, type ScoringQuestion } from "../scoring/scoring.ts";
 import type { SubmitAnswersInput } from "./submission-schemas.ts";
 
@@ -40,17 +41,7 @@ async function loadLink(token: string) {
           category: true,
           type: true,
           deletedAt: true,
-          scoreRanges: { orderBy: { position: "asc" }, select: { min: true, max: true, label: true, color: true } },
-          questions: {
-            orderBy: { position: "asc" },
-            select: {
-              id: true,
-              text: true,
-              type: true,
-              required: true,
-              options: { orderBy: { position: "asc" }, select: { id: true, text: true, score: true } },
-            },
-          },
+          ...formContentSelect,
         },
       },
     },

@@ -1,9 +1,7 @@
-import { z } from "zod";
+import { openApiQuery } from "~/features/openapi/operations.ts";
 import { openApiDocument } from "~/features/openapi/openapi.server.ts";
 import { endpoint } from "~/lib/endpoint.server.ts";
 import { json, readQuery } from "~/lib/http.server.ts";
-
-const openApiQuery = z.strictObject({ format: z.enum(["json"]).default("json") });
 
 const handle = endpoint({
   GET: async ({ request }) => {
