@@ -1,7 +1,28 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useParams } from "react-router";
+import { useEffect } from "react";
+import {
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  data,
+  useRevalidator,
+  useRouteError,
+  useRouteLoaderData,
+  type ShouldRevalidateFunction,
+} from "react-router";
 import type { Route } from "./+types/root";
-import { resolveLocale } from "./lib/i18n.ts";
+import { ErrorPage, errorStatus } from "./components/error-page.tsx";
+import { LogoMark } from "./components/icons.tsx";
+import { LanguageSwitcher } from "./components/language-switcher.tsx";
+import { SkipLink } from "./components/app-shell.tsx";
+import { isValidTimeZone } from "./i18n/format.ts";
+import { useLocale, useT } from "./i18n/hooks.ts";
+import { readFlash } from "./lib/flash.server.ts";
 import { useNonce } from "./lib/nonce.ts";
+import { paths } from "./lib/paths.ts";
+import { timeZoneCookie, timeZoneFromCookie } from "./lib/time-zone.ts";
 import { actorMiddleware, crossSiteRequestGuard, securityHeaders } from "./lib/middleware.server.ts";
 import "./styles/app.css";
 
@@ -9,11 +30,24 @@ import "./styles/app.css";
 // a valid one is simply unauthenticated (401).
 export const middleware: Route.MiddlewareFunction[] = [securityHeaders, actorMiddleware, crossSiteRequestGuard];
 
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+/** What every page needs: the browser's time zone for dates, and a one-time flash message. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const { flash, setCookie } = await readFlash(request);
+  const timeZone = timeZoneFromCookie(request.headers.get("cookie"));
+  return data({ timeZone, flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+}
+
+/** Load again on every page change, so a flash message shows once and is gone on the next page. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
+
 export function Layout({ children }: { children: React.ReactNode }) {
-  const params = useParams();
+  const locale = useLocale();
   const nonce = useNonce();
   return (
-    <html lang={resolveLocale(params.locale)}>
+    <html lang={locale}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -30,26 +64,52 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  useTimeZoneCookie();
   return <Outlet />;
 }
 
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? "Page not found" : status === 403 ? "Not allowed" : "Something went wrong";
-  const message =
-    status === 404
-      ? "The page you asked for does not exist or is not available to you."
-      : status === 403
-        ? "Your account may not open this page."
-        : "We could not show this page. Please try again in a moment.";
+/**
+ * Tells the server the browser's time zone (the `tz` cookie) and reloads the data once when it
+ * differs, so dates are rendered in local time from then on. Without JavaScript they stay in UTC.
+ */
+function useTimeZoneCookie() {
+  const serverTimeZone = useRouteLoaderData<typeof loader>("root")?.timeZone;
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    const browserTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (!serverTimeZone || !isValidTimeZone(browserTimeZone) || browserTimeZone === serverTimeZone) return;
+    document.cookie = timeZoneCookie(browserTimeZone);
+    void revalidate();
+    // Once per time zone the server reports.
+  }, [serverTimeZone]);
+}
+
+/**
+ * The friendly 404, 403 and 500 for every page outside the signed-in shell (which has its own,
+ * inside the shell), in the language of the URL.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const t = useT();
+  const locale = useLocale();
+  const status = errorStatus(error);
+  const details = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
   return (
-    <main className="mx-auto max-w-lg px-6 py-24 text-center">
-      <p className="text-sm font-semibold text-indigo-700">{status}</p>
-      <h1 className="mt-2 text-3xl font-bold tracking-tight">{title}</h1>
-      <p className="mt-4 text-slate-600">{message}</p>
-      <a className="mt-8 inline-block rounded-md bg-indigo-700 px-4 py-2 font-medium text-white" href="/">
-        Go to the start page
-      </a>
-    </main>
+    <div className="flex min-h-screen flex-col">
+      <title>{`${status === 404 ? t.errors.notFoundTitle : status === 403 ? t.errors.forbiddenTitle : t.errors.errorTitle} · ${t.app.name}`}</title>
+      <SkipLink />
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex min-h-16 max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2 sm:px-6 lg:px-8">
+          <Link to={paths.home(locale)} reloadDocument className="flex items-center gap-2.5 rounded-md font-semibold text-slate-900">
+            <LogoMark className="size-8" />
+            {t.app.name}
+          </Link>
+          <LanguageSwitcher />
+        </div>
+      </header>
+      <main id="main-content" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 outline-none sm:px-6 lg:px-8">
+        <ErrorPage status={status} details={details} />
+      </main>
+    </div>
   );
 }

@@ -14,6 +14,13 @@ export default [
     route("auth/callback/credentials", "routes/api/auth.callback.credentials.ts"),
     route("auth/session", "routes/api/auth.session.ts"),
     route("auth/signout", "routes/api/auth.signout.ts"),
+    route("auth/oidc", "routes/api/auth.oidc.ts"),
+    route("auth/oidc/callback", "routes/api/auth.oidc.callback.ts"),
+    route("auth/forgot-password", "routes/api/auth.forgot-password.ts"),
+    route("auth/reset-password", "routes/api/auth.reset-password.ts"),
+    route("auth/two-factor/setup", "routes/api/auth.two-factor.setup.ts"),
+    route("auth/two-factor/enable", "routes/api/auth.two-factor.enable.ts"),
+    route("auth/two-factor/disable", "routes/api/auth.two-factor.disable.ts"),
 
     route("forms", "routes/api/forms.ts"),
     route("forms/:id", "routes/api/forms.$id.ts"),
@@ -27,7 +34,10 @@ export default [
 
     route("user/profile", "routes/api/user.profile.ts"),
     route("user/role", "routes/api/user.role.ts"),
+    route("user/password", "routes/api/user.password.ts"),
     route("users", "routes/api/users.ts"),
+    route("users/:id", "routes/api/users.$id.ts"),
+    route("users/:id/sessions/revoke", "routes/api/users.$id.sessions.revoke.ts"),
     route("users/:id/avatar", "routes/api/users.$id.avatar.ts"),
 
     route("submissions", "routes/api/submissions.ts"),
@@ -45,6 +55,9 @@ export default [
 
   route(":locale", "routes/locale.tsx", [
     route("login", "routes/login.tsx"),
+    route("login/oidc-error", "routes/login.oidc-error.tsx"),
+    route("forgot-password", "routes/forgot-password.tsx"),
+    route("reset-password", "routes/reset-password.tsx"),
     route("test/:token", "routes/test.tsx"),
     layout("routes/signed-in.tsx", [route("home", "routes/home.tsx")]),
   ]),

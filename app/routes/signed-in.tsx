@@ -1,41 +1,60 @@
-import { Form, Outlet, redirect } from "react-router";
+import { Outlet, data, redirect, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/signed-in";
+import { AppShell } from "~/components/app-shell.tsx";
+import { ErrorPage, errorStatus } from "~/components/error-page.tsx";
+import { useT } from "~/i18n/hooks.ts";
 import { issueCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { actorContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
+import { paths } from "~/lib/paths.ts";
 
-/** Pages below need a session; without one the visitor is sent to the sign-in page. */
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const actor = context.get(actorContext);
-  const locale = resolveLocale(params.locale);
-  if (!actor) throw redirect(`/${locale}/login`);
+/**
+ * The layout of every page behind the session. Its middleware runs before any loader or action
+ * below it, so a page never sees a request without a caller: the visitor is sent to sign in.
+ * Pages get the caller with `pageActor(context)` (app/lib/page.server.ts).
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ context, params }, next) => {
+    if (!context.get(actorContext)) throw redirect(paths.login(resolveLocale(params.locale)));
+    return next();
+  },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const actor = context.get(actorContext)!;
   const { token, setCookie } = await issueCsrfToken(request);
-  const body = { user: { name: actor.name, role: actor.role, email: actor.email }, csrfToken: token, locale };
-  return setCookie ? Response.json(body, { headers: { "Set-Cookie": setCookie } }) : body;
+  const user = { name: actor.name, email: actor.email, role: actor.role, image: actor.image };
+  return data({ user, csrfToken: token }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
 export default function SignedInLayout({ loaderData }: Route.ComponentProps) {
-  const { user, csrfToken, locale } = loaderData as { user: { name: string; role: string }; csrfToken: string; locale: string };
   return (
-    <div className="min-h-screen">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-5xl items-center justify-between px-6 py-3">
-          <span className="font-semibold">Assessment Service</span>
-          <div className="flex items-center gap-4 text-sm">
-            <span>
-              {user.name} <span className="text-slate-500">({user.role.toLowerCase().replace("_", " ")})</span>
-            </span>
-            <Form method="post" action="/api/auth/signout" reloadDocument>
-              <input type="hidden" name="csrfToken" value={csrfToken} />
-              <input type="hidden" name="locale" value={locale} />
-              <button className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-100" type="submit">
-                Sign out
-              </button>
-            </Form>
-          </div>
-        </div>
-      </header>
+    <AppShell user={loaderData.user} csrfToken={loaderData.csrfToken}>
       <Outlet />
-    </div>
+    </AppShell>
+  );
+}
+
+/** A page's 403, 404 or failure shown inside the shell, so the navigation stays at hand. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const t = useT();
+  const shell = useRouteLoaderData<typeof loader>("routes/signed-in");
+  const status = errorStatus(error);
+  const details = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  const title = `${status === 404 ? t.errors.notFoundTitle : status === 403 ? t.errors.forbiddenTitle : t.errors.errorTitle} · ${t.app.name}`;
+  if (!shell) {
+    return (
+      <main id="main-content" className="px-4">
+        <title>{title}</title>
+        <ErrorPage status={status} details={details} />
+      </main>
+    );
+  }
+  return (
+    <AppShell user={shell.user} csrfToken={shell.csrfToken}>
+      <title>{title}</title>
+      <ErrorPage status={status} details={details} />
+    </AppShell>
   );
 }

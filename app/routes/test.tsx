@@ -1,7 +1,9 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/test";
-import { testPageStrings } from "~/features/submissions/test-page-strings.ts";
+import { LanguageSwitcher } from "~/components/language-switcher.tsx";
 import { openTestLink, submitTestLink } from "~/features/submissions/test-link.server.ts";
+import { translations } from "~/i18n/dictionaries.ts";
+import { useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, type FieldProblem } from "~/lib/problem.server.ts";
 
@@ -14,7 +16,7 @@ const PRIVATE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-re
 export const headers: Route.HeadersFunction = () => PRIVATE_HEADERS;
 
 export const meta: Route.MetaFunction = ({ loaderData, params }) => [
-  { title: loaderData && "test" in loaderData ? loaderData.test.form.title : testPageStrings[resolveLocale(params.locale)].title },
+  { title: loaderData && "test" in loaderData ? loaderData.test.form.title : translations(resolveLocale(params.locale)).testLink.title },
   { name: "robots", content: "noindex" },
 ];
 
@@ -73,8 +75,8 @@ function errorsByQuestion(problems: FieldProblem[], answers: { questionId: strin
   return errors;
 }
 
-export default function TestPage({ loaderData, actionData, params }: Route.ComponentProps) {
-  const t = testPageStrings[resolveLocale(params.locale)];
+export default function TestPage({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT().testLink;
   const navigation = useNavigation();
   if (!("test" in loaderData)) {
     const [title, text] =
@@ -84,10 +86,13 @@ export default function TestPage({ loaderData, actionData, params }: Route.Compo
           ? [t.expiredTitle, t.expiredText]
           : [t.notFoundTitle, t.notFoundText];
     return (
-      <main className="mx-auto max-w-xl px-5 py-20 text-center">
-        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
-        <p className="mt-3 text-slate-700">{text}</p>
-      </main>
+      <>
+        <RespondentHeader />
+        <main className="mx-auto max-w-xl px-5 py-16 text-center">
+          <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+          <p className="mt-3 text-slate-700">{text}</p>
+        </main>
+      </>
     );
   }
   const { test } = loaderData;
@@ -95,7 +100,9 @@ export default function TestPage({ loaderData, actionData, params }: Route.Compo
   const values = actionData?.values;
   const errorIds = test.form.questions.filter((q) => errors[q.id]);
   return (
-    <main className="mx-auto max-w-2xl px-4 py-8 sm:px-6 sm:py-12">
+    <>
+    <RespondentHeader />
+    <main className="mx-auto max-w-2xl px-4 pt-2 pb-8 sm:px-6 sm:pb-12">
       <p className="text-sm font-medium text-indigo-800">{t.hello(test.respondent.name)}</p>
       <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">{test.form.title}</h1>
       {test.form.description ? <p className="mt-3 whitespace-pre-line text-slate-700">{test.form.description}</p> : null}
@@ -194,5 +201,15 @@ export default function TestPage({ loaderData, actionData, params }: Route.Compo
         </button>
       </Form>
     </main>
+    </>
+  );
+}
+
+/** The respondent may read the test in another language: the same link in es, en or pt-BR. */
+function RespondentHeader() {
+  return (
+    <header className="mx-auto flex max-w-2xl justify-end px-4 pt-4 sm:px-6">
+      <LanguageSwitcher />
+    </header>
   );
 }

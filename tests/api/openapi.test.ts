@@ -105,8 +105,12 @@ describe("GET /api/openapi", () => {
     const [schemeName] = cookie!;
     for (const { path, method, operation } of operationsOf()) {
       const needsSession = (operation.security ?? []).some((requirement) => schemeName in requirement);
-      // Public by the spec: sign-in, the public test links and the schema endpoint itself.
-      const isPublic = path.startsWith("/api/auth/") || path.startsWith("/api/test-link/") || path === "/api/openapi";
+      // Public by the spec: sign-in, the public test links and the schema endpoint itself. Enrolling
+      // a second factor (/api/auth/two-factor/*) is for the signed-in user.
+      const isPublic =
+        (path.startsWith("/api/auth/") && !path.startsWith("/api/auth/two-factor/")) ||
+        path.startsWith("/api/test-link/") ||
+        path === "/api/openapi";
       expect(needsSession, `${method} ${path}`).toBe(!isPublic);
     }
   });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_PROVIDER_NAME, startOidcProvider } from "./oidc-provider.ts";
 import { startSmtpServer } from "./smtp-server.ts";
 
 /**
@@ -25,6 +26,8 @@ declare module "vitest" {
     csrf: Record<string, { cookie: string; token: string }>;
     /** Folder where the loopback SMTP server stores what the app sends (see tests/support/mail.ts). */
     smtpInbox: string;
+    /** The loopback OpenID provider the service signs in with (see tests/support/oidc-provider.ts). */
+    oidcIssuer: string;
   }
 }
 
@@ -118,6 +121,8 @@ export default async function setup(project: TestProject) {
   const smtp = await startSmtpServer(smtpInbox);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  // The provider must answer discovery before the service's first OpenID sign-in.
+  const oidc = await startOidcProvider(baseUrl);
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: root,
@@ -133,6 +138,10 @@ export default async function setup(project: TestProject) {
       TRUST_PROXY: "true",
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       MAIL_FROM: "Assessment Service <no-reply@assessment.test>",
+      OIDC_ISSUER: oidc.issuer,
+      OIDC_CLIENT_ID,
+      OIDC_CLIENT_SECRET,
+      OIDC_PROVIDER_NAME,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -154,12 +163,14 @@ export default async function setup(project: TestProject) {
   project.provide("sessions", sessions);
   project.provide("csrf", csrf);
   project.provide("smtpInbox", smtpInbox);
+  project.provide("oidcIssuer", oidc.issuer);
 
   return async () => {
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
     if (process.env.TEST_SHOW_SERVER_LOG === "1") console.log(output);
     await smtp.close();
+    await oidc.close();
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };

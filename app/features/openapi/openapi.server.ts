@@ -86,11 +86,16 @@ function operationObject(operation: Operation, components: ComponentCollector) {
       ...(operation.success.headers
         ? { headers: Object.fromEntries(operation.success.headers.map((h) => [h, { schema: { type: "string" } }])) }
         : {}),
-      content: {
-        [operation.success.contentType ?? "application/json"]: {
-          schema: operation.success.schema ? components.convert(operation.success.schema, "output") : { type: "string", format: "binary" },
-        },
-      },
+      // A redirect has no body to describe.
+      ...(operation.success.status >= 300 && operation.success.status < 400
+        ? {}
+        : {
+            content: {
+              [operation.success.contentType ?? "application/json"]: {
+                schema: operation.success.schema ? components.convert(operation.success.schema, "output") : { type: "string", format: "binary" },
+              },
+            },
+          }),
     },
   };
   for (const status of errors) {

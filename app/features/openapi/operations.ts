@@ -25,8 +25,30 @@ import {
   submitResponse,
   testLinkResponse,
 } from "../submissions/submission-schemas.ts";
+import {
+  listUsersQuery,
+  revokeSessionsResponse,
+  updateUserBody,
+  userListItem,
+  userListResponse,
+} from "../users/user-admin-schemas.ts";
 import { createUserBody, profileResponse, roleResponse, updateProfileBody } from "../users/user-schemas.ts";
+import {
+  changePasswordBody,
+  forgotPasswordBody,
+  forgotPasswordResponse,
+  passwordSetResponse,
+  resetPasswordBody,
+} from "../passwords/password-schemas.ts";
+import { oidcCallbackQuery, oidcStartQuery } from "~/lib/auth/oidc.server.ts";
 import { checkCredentialsBody, credentialsBody, signOutBody } from "~/lib/auth/sign-in.server.ts";
+import {
+  twoFactorDisableBody,
+  twoFactorEnableBody,
+  twoFactorSetupBody,
+  twoFactorSetupResponse,
+  twoFactorStatusResponse,
+} from "~/lib/auth/two-factor.server.ts";
 import { deletedResponse, idSchema, timestamp } from "~/lib/schemas.ts";
 
 /**
@@ -36,7 +58,7 @@ import { deletedResponse, idSchema, timestamp } from "~/lib/schemas.ts";
 export type BodyType = "json" | "form" | "multipart";
 
 export type Operation = {
-  method: "get" | "post" | "put" | "delete";
+  method: "get" | "post" | "put" | "patch" | "delete";
   path: string;
   operationId: string;
   summary: string;
@@ -73,6 +95,8 @@ const checkCredentialsResponse = z
   .object({ twoFactorRequired: z.boolean(), method: z.enum(["TOTP", "EMAIL"]).optional() })
   .meta({ id: "CheckCredentialsResult" });
 
+export const openApiQuery = z.strictObject({ format: z.enum(["json"]).default("json") });
+
 const STAFF = "SUPER_ADMIN, ADMIN, TEACHER";
 const ADMINS = "SUPER_ADMIN, ADMIN";
 
@@ -86,17 +110,17 @@ export const operations: Operation[] = [
   },
   {
     method: "post", path: "/api/auth/check-credentials", operationId: "checkCredentials", tag: "Authentication", auth: "public",
-    summary: "Check an e-mail and password and learn whether a second factor is needed (5 calls per 10 minutes per IP).",
+    summary: "Check an e-mail and password and learn whether a second factor is needed (5 calls per 10 minutes per IP). For EMAIL it e-mails a fresh 6-digit code each call (3 per 10 minutes per user, 429 beyond); 429 TWO_FACTOR_LOCKED while the second step is locked.",
     body: { schema: checkCredentialsBody, types: ["json"] },
     success: { status: 200, description: "The credentials are valid.", schema: checkCredentialsResponse },
     errors: [400, 401, 413, 415, 429],
   },
   {
     method: "post", path: "/api/auth/callback/credentials", operationId: "signIn", tag: "Authentication", auth: "public",
-    summary: "Sign in: verifies the credentials (and code) again and sets the session cookie. HTML forms are redirected (302) to /{locale}/home.",
+    summary: "Sign in: verifies the credentials and, for a user with a second factor, the code (401 TWO_FACTOR_REQUIRED / TWO_FACTOR_INVALID / TWO_FACTOR_EXPIRED; 5 wrong codes lock the second step for 15 minutes, 429 TWO_FACTOR_LOCKED), then sets the session cookie. HTML forms are redirected (302) to /{locale}/home.",
     body: { schema: credentialsBody, types: ["json", "form"] },
     success: { status: 200, description: "Signed in; the session cookie is set.", schema: z.object({ ok: z.literal(true), url: z.string() }), headers: ["Set-Cookie"] },
-    errors: [400, 401, 403, 413, 415],
+    errors: [400, 401, 403, 413, 415, 429],
   },
   {
     method: "get", path: "/api/auth/session", operationId: "getSession", tag: "Authentication", auth: "public",
@@ -110,6 +134,79 @@ export const operations: Operation[] = [
     body: { schema: signOutBody, types: ["json", "form"] },
     success: { status: 200, description: "Signed out.", schema: ok, headers: ["Set-Cookie"] },
     errors: [400, 403, 413, 415],
+  },
+  // ---- OpenID Connect (browser redirects; docs/decisions/0008-openid-connect.md) ----
+  {
+    method: "get", path: "/api/auth/oidc", operationId: "startOidcSignIn", tag: "Authentication", auth: "public",
+    summary:
+      "Start signing in with the external OpenID Connect provider (browsers): redirects to its authorization endpoint with " +
+      "state, a PKCE S256 challenge and a nonce, kept in the signed, HttpOnly, SameSite=Lax cookie remix-auth.oidc-state (10 minutes). " +
+      "404 OIDC_NOT_CONFIGURED when no provider is configured.",
+    query: oidcStartQuery,
+    success: {
+      status: 302,
+      description: "To the provider (or, when it cannot be reached, to the page /{locale}/login/oidc-error?reason=unavailable).",
+      headers: ["Location", "Set-Cookie"],
+    },
+    errors: [400, 404],
+  },
+  {
+    method: "get", path: "/api/auth/oidc/callback", operationId: "completeOidcSignIn", tag: "Authentication", auth: "public",
+    summary:
+      "Where the provider sends the browser back. Checks the state against the cookie, exchanges the code with the PKCE verifier, " +
+      "verifies the ID token (signature, issuer, audience, expiry, nonce) and signs in an existing active user whose e-mail the " +
+      "provider reports as verified (linked by issuer and subject from then on). The state cookie is deleted, so a callback works once.",
+    query: oidcCallbackQuery,
+    success: {
+      status: 302,
+      description:
+        "Signed in: to /{locale}/home with a new session cookie. Refused: to the HTML page /{locale}/login/oidc-error?reason=… " +
+        "(state, cancelled, provider, token, unverified, no-account, second-factor, linked-elsewhere, unavailable).",
+      headers: ["Location", "Set-Cookie"],
+    },
+    errors: [404],
+  },
+  // ---- forgotten password (public) ----
+  {
+    method: "post", path: "/api/auth/forgot-password", operationId: "forgotPassword", tag: "Authentication", auth: "public",
+    summary:
+      "Ask for a password reset link. Always the same 200 whether or not the address is known; an active account is e-mailed " +
+      "a single-use link to /{locale}/reset-password valid 1 hour (a newer link cancels older ones). " +
+      "Limits: 20 requests per hour per client address, 5 per hour per e-mail address.",
+    body: { schema: forgotPasswordBody, types: ["json"] },
+    success: { status: 200, description: "Accepted (nothing says whether the address is known).", schema: forgotPasswordResponse },
+    errors: [400, 413, 415, 429],
+  },
+  {
+    method: "post", path: "/api/auth/reset-password", operationId: "resetPassword", tag: "Authentication", auth: "public",
+    summary:
+      "Set a new password with the token of a reset or invitation link, once. Ends every session of the user. " +
+      "An unknown, used or expired token is 400 INVALID_TOKEN; a refused password is 400 naming `password`.",
+    body: { schema: resetPasswordBody, types: ["json"] },
+    success: { status: 200, description: "The password is set; sign in with it.", schema: passwordSetResponse },
+    errors: [400, 413, 415],
+  },
+  // ---- second factor (signed-in user; CSRF/origin rules of every session route) ----
+  {
+    method: "post", path: "/api/auth/two-factor/setup", operationId: "setupTwoFactor", tag: "Authentication", auth: "session",
+    summary: "Start enrolling a second factor. TOTP answers the secret, otpauth URI and QR code (only this once; valid 15 minutes); EMAIL e-mails a confirmation code (3 codes per 10 minutes). 409 while a factor is on.",
+    body: { schema: twoFactorSetupBody, types: ["json"] },
+    success: { status: 200, description: "The pending enrolment.", schema: twoFactorSetupResponse },
+    errors: [400, 401, 409, 413, 415, 429],
+  },
+  {
+    method: "post", path: "/api/auth/two-factor/enable", operationId: "enableTwoFactor", tag: "Authentication", auth: "session",
+    summary: "Turn on the factor started by setup with one valid code (400 when wrong; 5 wrong codes spend the setup; 409 without a pending setup).",
+    body: { schema: twoFactorEnableBody, types: ["json"] },
+    success: { status: 200, description: "The second factor is on.", schema: twoFactorStatusResponse },
+    errors: [400, 401, 409, 413, 415],
+  },
+  {
+    method: "post", path: "/api/auth/two-factor/disable", operationId: "disableTwoFactor", tag: "Authentication", auth: "session",
+    summary: "Turn the second factor off (the TOTP secret is erased); needs the current password (401 INVALID_PASSWORD when wrong).",
+    body: { schema: twoFactorDisableBody, types: ["json"] },
+    success: { status: 200, description: "The second factor is off.", schema: twoFactorStatusResponse },
+    errors: [400, 401, 413, 415, 429],
   },
   // ---- forms ----
   {
@@ -238,10 +335,12 @@ export const operations: Operation[] = [
   },
   {
     method: "put", path: "/api/user/profile", operationId: "updateProfile", tag: "Users", auth: "session",
-    summary: "Update the caller's profile (multipart with an optional avatar image, or JSON).",
+    summary:
+      "Update the caller's profile (multipart with an optional avatar image, or JSON). Changing `email` requires " +
+      "`currentPassword` (400 naming it when missing or wrong).",
     body: { schema: updateProfileBody, types: ["multipart", "json", "form"] },
     success: { status: 200, description: "The updated profile.", schema: profileResponse },
-    errors: [400, 401, 409, 413, 415],
+    errors: [400, 401, 409, 413, 415, 429],
   },
   {
     method: "get", path: "/api/user/role", operationId: "getRole", tag: "Users", auth: "session",
@@ -250,11 +349,42 @@ export const operations: Operation[] = [
     errors: [401],
   },
   {
+    method: "post", path: "/api/user/password", operationId: "changePassword", tag: "Users", auth: "session",
+    summary:
+      "Change the caller's password. A wrong current password is 400 INVALID_CURRENT_PASSWORD naming `currentPassword` " +
+      "(10 checks per 15 minutes per user). Every session of the user ends; the answer sets a new session cookie for the caller.",
+    body: { schema: changePasswordBody, types: ["json"] },
+    success: { status: 200, description: "Changed; the new session cookie is set.", schema: passwordSetResponse, headers: ["Set-Cookie"] },
+    errors: [400, 401, 413, 415, 429],
+  },
+  {
     method: "post", path: "/api/users", operationId: "createUser", tag: "Users", auth: "session", roles: ADMINS,
     summary: "Create a user. Administrators create in their organization and never a SUPER_ADMIN.",
     body: { schema: createUserBody, types: ["json"] },
     success: { status: 201, description: "The user, in the profile format.", schema: profileResponse },
     errors: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: "get", path: "/api/users", operationId: "listUsers", tag: "Users", auth: "session", roles: ADMINS,
+    summary: "List the logins of the caller's organization (SUPER_ADMIN: every organization, or one with organizationId).",
+    query: listUsersQuery,
+    success: { status: 200, description: "A page of users, newest first.", schema: userListResponse },
+    errors: [400, 401, 403],
+  },
+  {
+    method: "patch", path: "/api/users/{id}", operationId: "updateUser", tag: "Users", auth: "session", roles: ADMINS,
+    summary: "Change a user's name, role (within what the caller may grant) or active flag; deactivation ends their sessions.",
+    pathParams: ["id"],
+    body: { schema: updateUserBody, types: ["json"] },
+    success: { status: 200, description: "The user.", schema: userListItem },
+    errors: [400, 401, 403, 404, 413, 415],
+  },
+  {
+    method: "post", path: "/api/users/{id}/sessions/revoke", operationId: "revokeUserSessions", tag: "Users", auth: "session", roles: ADMINS,
+    summary: "End every session of a user.",
+    pathParams: ["id"],
+    success: { status: 200, description: "How many sessions ended.", schema: revokeSessionsResponse },
+    errors: [401, 403, 404],
   },
   {
     method: "get", path: "/api/users/{id}/avatar", operationId: "getAvatar", tag: "Users", auth: "session",
@@ -326,7 +456,7 @@ export const operations: Operation[] = [
   {
     method: "get", path: "/api/openapi", operationId: "getOpenApi", tag: "Service", auth: "public",
     summary: "This document.",
-    query: z.strictObject({ format: z.enum(["json"]).default("json") }),
+    query: openApiQuery,
     success: { status: 200, description: "The OpenAPI 3.1 document.", schema: z.object({ openapi: z.string() }).loose() },
     errors: [400],
   },

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/auth/password.server.ts";
+import { PASSWORD_IS_EMAIL_MESSAGE, newPasswordSchema, passwordMatchesEmail } from "~/lib/auth/password-policy.server.ts";
+import { LOCALES } from "~/lib/i18n.ts";
 import { emailSchema, idSchema, optionalText, timestamp } from "~/lib/schemas.ts";
 import { STUDENT_STATUSES } from "../students/student-schemas.ts";
 
@@ -8,15 +9,15 @@ export const ROLES = ["SUPER_ADMIN", "ADMIN", "TEACHER", "STUDENT"] as const;
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const AVATAR_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
 
-export const passwordSchema = z
-  .string()
-  .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
-  .max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters.`);
-
 export const updateProfileBody = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
     email: emailSchema.optional(),
+    currentPassword: z
+      .string()
+      .max(1024)
+      .optional()
+      .meta({ description: "The caller's current password; required when `email` changes." }),
     phone: optionalText(50),
     specialty: optionalText(200).meta({ description: "Teachers only." }),
     age: z.number().int().min(0).max(150).nullable().optional().meta({ description: "Students only." }),
@@ -38,12 +39,20 @@ export const createUserBody = z
     email: emailSchema,
     name: z.string().trim().min(1).max(200),
     role: z.enum(ROLES),
-    password: passwordSchema
-      .optional()
-      .meta({ description: "Leave out to have the user choose one through the forgotten-password flow." }),
+    password: newPasswordSchema.optional().meta({
+      description:
+        "8 to 128 characters, not a common password, the development password or the e-mail address. " +
+        "Leave out to e-mail the user an invitation with a link to choose one (valid 72 hours).",
+    }),
     phone: optionalText(50),
     specialty: optionalText(200).meta({ description: "Teachers only." }),
     organizationId: idSchema.optional().meta({ description: "SUPER_ADMIN only; defaults to the caller's." }),
+    locale: z.enum(LOCALES).optional().meta({ description: "The user's language for e-mails (default en)." }),
+  })
+  .superRefine((input, ctx) => {
+    if (input.password !== undefined && passwordMatchesEmail(input.password, input.email)) {
+      ctx.addIssue({ code: "custom", path: ["password"], message: PASSWORD_IS_EMAIL_MESSAGE });
+    }
   })
   .meta({ id: "UserCreate" });
 

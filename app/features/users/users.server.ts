@@ -5,6 +5,7 @@ import { avatarUrl } from "~/lib/auth/session.server.ts";
 import { db, Prisma } from "~/lib/db.server.ts";
 import { badRequest, conflict, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
+import { requireCurrentPassword, sendInvitation } from "../passwords/passwords.server.ts";
 import type { CreateUserInput, UpdateProfileInput } from "./user-schemas.ts";
 
 const profileInclude = {
@@ -63,6 +64,10 @@ export async function updateProfile(actor: Actor, input: UpdateProfileInput) {
   const imageType = input.image ? await sniffImageType(input.image) : null;
   if (input.image && !imageType) problems.push({ path: "image", message: "Upload a PNG, JPEG or WebP image." });
   if (problems.length > 0) throw badRequest("Some fields do not apply to this account.", problems);
+  // The e-mail address is the login name and where reset links go: changing it takes the password.
+  if (input.email !== undefined && input.email !== actor.email.toLowerCase()) {
+    await requireCurrentPassword(actor, input.currentPassword);
+  }
 
   try {
     await db.$transaction(async (tx) => {
@@ -70,6 +75,7 @@ export async function updateProfile(actor: Actor, input: UpdateProfileInput) {
         where: { id: actor.userId },
         data: {
           name: input.name,
+          searchName: foldForSearch(`${input.name} ${input.email ?? actor.email}`),
           ...(input.email !== undefined ? { email: input.email } : {}),
           ...(input.phone !== undefined ? { phone: input.phone } : {}),
         },
@@ -132,9 +138,11 @@ export async function createUser(actor: Actor, input: CreateUserInput) {
           organizationId,
           email: input.email,
           name: input.name,
+          searchName: foldForSearch(`${input.name} ${input.email}`),
           role: input.role,
           phone: input.phone ?? null,
           passwordHash,
+          ...(input.locale ? { locale: input.locale } : {}),
         },
       });
       if (input.role === "TEACHER") {
@@ -143,6 +151,10 @@ export async function createUser(actor: Actor, input: CreateUserInput) {
       if (input.role === "STUDENT") await linkStudentRecord(tx, user.id, organizationId, input);
       return user.id;
     });
+    // Without a password the user chooses one through an e-mailed link (the reset flow, 72 hours).
+    if (!passwordHash) {
+      await sendInvitation({ id: userId, name: input.name, email: input.email, locale: input.locale ?? "en" }, organization.name);
+    }
     return await getProfile(userId);
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();

@@ -42,7 +42,7 @@ const strings = {
     inviteSubject: (organization: string) => `Your account at ${organization}`,
     invite: (name: string, organization: string) => [
       `Hello ${name},`,
-      `An account has been created for you in the Assessment Service of ${organization}. Choose your password with the link below; it is valid for one hour.`,
+      `An account has been created for you in the Assessment Service of ${organization}. Choose your password with the link below; it is valid for 72 hours and works once.`,
     ],
     inviteAction: "Choose your password",
   },
@@ -63,7 +63,7 @@ const strings = {
     inviteSubject: (organization: string) => `Tu cuenta en ${organization}`,
     invite: (name: string, organization: string) => [
       `Hola, ${name}:`,
-      `Se ha creado una cuenta para ti en el Assessment Service de ${organization}. Elige tu contraseña con el enlace; es válido durante una hora.`,
+      `Se ha creado una cuenta para ti en el Assessment Service de ${organization}. Elige tu contraseña con el enlace; es válido durante 72 horas y solo funciona una vez.`,
     ],
     inviteAction: "Elegir mi contraseña",
   },
@@ -84,7 +84,7 @@ const strings = {
     inviteSubject: (organization: string) => `Sua conta em ${organization}`,
     invite: (name: string, organization: string) => [
       `Olá, ${name},`,
-      `Uma conta foi criada para você no Assessment Service de ${organization}. Escolha sua senha pelo link abaixo; ele vale por uma hora.`,
+      `Uma conta foi criada para você no Assessment Service de ${organization}. Escolha sua senha pelo link abaixo; ele vale por 72 horas e funciona uma única vez.`,
     ],
     inviteAction: "Escolher minha senha",
   },

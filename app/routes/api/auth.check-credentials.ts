@@ -1,6 +1,7 @@
 import { verifyEmailAndPassword } from "~/lib/auth/credentials.server.ts";
 import { CHECK_CREDENTIALS_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
 import { checkCredentialsBody } from "~/lib/auth/sign-in.server.ts";
+import { startSecondFactor } from "~/lib/auth/two-factor.server.ts";
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 
@@ -10,6 +11,8 @@ const handle = endpoint({
     await consumeRateLimit(CHECK_CREDENTIALS_LIMIT, clientAddressOf(context));
     const { email, password } = await readJsonBody(request, checkCredentialsBody);
     const user = await verifyEmailAndPassword(email, password);
+    // 429 while the second step is locked; EMAIL users get a fresh code (calling again re-sends it).
+    await startSecondFactor(user);
     return json(
       user.twoFactorMethod ? { twoFactorRequired: true, method: user.twoFactorMethod } : { twoFactorRequired: false },
     );

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { newPasswordSchema } from "~/lib/auth/password-policy.server.ts";
+
+/** Bodies of the forgotten-password, reset and change-password endpoints (decision 0006). */
+
+export const forgotPasswordBody = z
+  .strictObject({
+    email: z.string().trim().min(1, "Enter your e-mail address.").max(254),
+  })
+  .meta({ id: "ForgotPassword" });
+
+export const resetPasswordBody = z
+  .strictObject({
+    token: z.string().min(1, "The link is missing its token.").max(200).meta({ description: "The token of the e-mailed link." }),
+    password: newPasswordSchema,
+  })
+  .meta({ id: "ResetPassword" });
+
+export const changePasswordBody = z
+  .strictObject({
+    currentPassword: z.string().min(1, "Enter your current password.").max(1024),
+    newPassword: newPasswordSchema,
+  })
+  .meta({ id: "ChangePassword" });
+
+export type ForgotPasswordInput = z.output<typeof forgotPasswordBody>;
+export type ResetPasswordInput = z.output<typeof resetPasswordBody>;
+export type ChangePasswordInput = z.output<typeof changePasswordBody>;
+
+export const forgotPasswordResponse = z
+  .object({ ok: z.literal(true), message: z.string() })
+  .meta({ id: "ForgotPasswordResult", description: "The same answer whether or not the address is known." });
+
+export const passwordSetResponse = z.object({ ok: z.literal(true) }).meta({ id: "PasswordSet" });

@@ -1,0 +1,163 @@
+import { randomBytes } from "node:crypto";
+import { hashPassword, decoyPasswordHash, verifyPassword } from "~/lib/auth/password.server.ts";
+import { PASSWORD_IS_EMAIL_MESSAGE, passwordMatchesEmail } from "~/lib/auth/password-policy.server.ts";
+import {
+  CURRENT_PASSWORD_LIMIT,
+  FORGOT_PASSWORD_ADDRESS_LIMIT,
+  FORGOT_PASSWORD_IP_LIMIT,
+  consumeRateLimit,
+} from "~/lib/auth/rate-limit.server.ts";
+import { createSession } from "~/lib/auth/session.server.ts";
+import { consumeToken, issueVerification } from "~/lib/auth/verification.server.ts";
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { sha256 } from "~/lib/crypto.server.ts";
+import { db } from "~/lib/db.server.ts";
+import { env } from "~/lib/env.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { sendMail } from "~/lib/mail/mailer.server.ts";
+import { invitationMail, passwordResetMail } from "~/lib/mail/messages.ts";
+import { ApiError, badRequest } from "~/lib/problem.server.ts";
+import type { ChangePasswordInput, ResetPasswordInput } from "./password-schemas.ts";
+
+/**
+ * Forgotten passwords, resets, invitations and password changes (docs/decisions/0006). Reset and
+ * invitation links carry 256 random bits; only their SHA-256 is stored (Verification table,
+ * purpose PASSWORD_RESET), a newer link cancels the older ones, and a link works once.
+ */
+export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
+export const INVITATION_LINK_TTL_MS = 72 * 60 * 60 * 1000;
+
+/** What POST /api/auth/forgot-password and the page answer, whether or not the address is known. */
+export const FORGOT_PASSWORD_MESSAGE =
+  "If an account uses this address, we have sent it a link to choose a new password. The link is valid for one hour.";
+
+const newLinkToken = () => randomBytes(32).toString("base64url");
+
+/** Links are built from APP_URL and a known locale only, never from the request. */
+const setPasswordUrl = (locale: string, token: string) =>
+  `${env().APP_URL}/${resolveLocale(locale)}/reset-password?token=${encodeURIComponent(token)}`;
+
+export const invalidToken = () =>
+  new ApiError(400, "INVALID_TOKEN", "This link is not valid: it was already used, it expired, or a newer one was sent.");
+
+type LinkRecipient = { id: string; name: string; email: string; locale: string };
+
+/**
+ * Counts the request (per client address, then per e-mail address) and, for an active account,
+ * e-mails a reset link. Unknown, deleted and deactivated addresses get the same answer; the link
+ * is issued and sent after the caller has been answered, so both cases cost the request the same
+ * (two counter updates and one lookup).
+ */
+export async function requestPasswordReset(email: string, clientAddress: string): Promise<void> {
+  await consumeRateLimit(FORGOT_PASSWORD_IP_LIMIT, clientAddress);
+  const address = email.trim().toLowerCase();
+  await consumeRateLimit(FORGOT_PASSWORD_ADDRESS_LIMIT, address);
+  const user = await db.user.findFirst({
+    where: { email: address, deletedAt: null, isActive: true },
+    select: { id: true, name: true, email: true, locale: true },
+  });
+  if (!user) return;
+  void sendResetLink(user).catch((error: unknown) => console.error("[forgot-password] sending the reset link failed", error));
+}
+
+async function sendResetLink(user: LinkRecipient): Promise<void> {
+  const token = newLinkToken();
+  await issueVerification(user.id, "PASSWORD_RESET", token, { ttlMs: RESET_LINK_TTL_MS });
+  await sendMail({ to: user.email, ...passwordResetMail(user.locale, user.name, setPasswordUrl(user.locale, token)) });
+}
+
+/**
+ * E-mails a new user without a password the link to choose one (the reset flow, valid 72 hours).
+ * A failure is logged, not thrown: the account exists, and "Forgot your password?" sends a new link.
+ */
+export async function sendInvitation(user: LinkRecipient, organizationName: string): Promise<void> {
+  try {
+    const token = newLinkToken();
+    await issueVerification(user.id, "PASSWORD_RESET", token, { ttlMs: INVITATION_LINK_TTL_MS });
+    await sendMail({
+      to: user.email,
+      ...invitationMail(user.locale, user.name, organizationName, setPasswordUrl(user.locale, token)),
+    });
+  } catch (error) {
+    console.error("[invitation] sending the invitation failed", error);
+  }
+}
+
+/** The account behind a reset link that can still be used, without using it up. */
+async function usableLink(token: string) {
+  const link = await db.verification.findFirst({
+    where: { secretHash: sha256(token), purpose: "PASSWORD_RESET", usedAt: null, expiresAt: { gt: new Date() } },
+    select: { user: { select: { id: true, email: true, isActive: true, deletedAt: true } } },
+  });
+  return link && link.user.isActive && !link.user.deletedAt ? link.user : null;
+}
+
+/** Whether the reset page should show its form (the link is still good) or explain that it is not. */
+export async function isResetLinkUsable(token: string): Promise<boolean> {
+  return (await usableLink(token)) !== null;
+}
+
+/**
+ * Sets the password of the link's account and ends every session of that account. The new
+ * password is checked before the link is used up, so a refused password leaves the link working.
+ */
+export async function resetPassword(input: ResetPasswordInput): Promise<void> {
+  const user = await usableLink(input.token);
+  if (!user) throw invalidToken();
+  if (passwordMatchesEmail(input.password, user.email)) {
+    throw badRequest("The new password is not accepted.", [{ path: "password", message: PASSWORD_IS_EMAIL_MESSAGE }]);
+  }
+  const passwordHash = await hashPassword(input.password);
+  const redeemed = await consumeToken("PASSWORD_RESET", input.token);
+  if (!redeemed.ok || redeemed.userId !== user.id) throw invalidToken();
+  await setPasswordAndEndSessions(user.id, passwordHash);
+}
+
+/** The new hash, no session left, and no other reset link still open: all or nothing. */
+async function setPasswordAndEndSessions(userId: string, passwordHash: string): Promise<void> {
+  await db.$transaction([
+    db.user.update({ where: { id: userId }, data: { passwordHash } }),
+    db.session.deleteMany({ where: { userId } }),
+    db.verification.updateMany({ where: { userId, purpose: "PASSWORD_RESET", usedAt: null }, data: { usedAt: new Date() } }),
+  ]);
+}
+
+/**
+ * Checks a signed-in user's current password before a sensitive change (password, e-mail).
+ * Counted per user, so a borrowed session cannot be used to guess the password. Missing or wrong:
+ * 400 naming `field`. Accounts without a password (invited, not yet set) can never pass.
+ */
+export async function requireCurrentPassword(actor: Actor, password: string | undefined, field = "currentPassword"): Promise<void> {
+  if (!password) {
+    throw badRequest("Enter your current password to make this change.", [
+      { path: field, message: "Enter your current password." },
+    ]);
+  }
+  await consumeRateLimit(CURRENT_PASSWORD_LIMIT, actor.userId);
+  const user = await db.user.findUnique({ where: { id: actor.userId }, select: { passwordHash: true } });
+  const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
+  if (!user?.passwordHash || !matches) {
+    throw new ApiError(400, "INVALID_CURRENT_PASSWORD", "The current password is not correct.", [
+      { path: field, message: "The current password is not correct." },
+    ]);
+  }
+}
+
+/**
+ * Changes the caller's password. Every session of the user ends, the caller's included, and the
+ * caller gets a new one at once (a new cookie): a stolen cookie stops working, the caller does not
+ * have to sign in again.
+ */
+export async function changePassword(
+  actor: Actor,
+  input: ChangePasswordInput,
+  meta: { ipAddress: string; userAgent: string | null },
+): Promise<{ setCookie: string }> {
+  await requireCurrentPassword(actor, input.currentPassword);
+  if (passwordMatchesEmail(input.newPassword, actor.email)) {
+    throw badRequest("The new password is not accepted.", [{ path: "newPassword", message: PASSWORD_IS_EMAIL_MESSAGE }]);
+  }
+  await setPasswordAndEndSessions(actor.userId, await hashPassword(input.newPassword));
+  const { setCookie } = await createSession(actor.userId, meta);
+  return { setCookie };
+}

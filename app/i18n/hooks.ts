@@ -1,0 +1,26 @@
+import { useMemo } from "react";
+import { useLocation, useRouteLoaderData } from "react-router";
+import { localeFromPath, type Locale } from "~/lib/i18n.ts";
+import type { loader as rootLoader } from "~/root.tsx";
+import { dictionaries, type Dictionary } from "./dictionaries.ts";
+import { createFormat, type Format } from "./format.ts";
+
+/**
+ * The page's language comes from its URL (`/es/...`), so every component can ask for it, error
+ * boundaries included, without a loader.
+ */
+export function useLocale(): Locale {
+  return localeFromPath(useLocation().pathname);
+}
+
+/** The dictionary of the page's language: `const t = useT(); t.nav.home; t.home.welcome(name)`. */
+export function useT(): Dictionary {
+  return dictionaries[useLocale()];
+}
+
+/** Date and number formatting for the page's language and the browser's time zone. */
+export function useFormat(): Format {
+  const locale = useLocale();
+  const timeZone = useRouteLoaderData<typeof rootLoader>("root")?.timeZone ?? "UTC";
+  return useMemo(() => createFormat(locale, timeZone), [locale, timeZone]);
+}

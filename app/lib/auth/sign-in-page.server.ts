@@ -1,0 +1,113 @@
+import { data, redirect } from "react-router";
+import { ApiError } from "../problem.server.ts";
+import { verifyCsrfToken } from "./csrf.server.ts";
+import type { VerifiedUser } from "./credentials.server.ts";
+import { clearPendingSignInCookie, pendingSignInCookie, readPendingSignIn } from "./pending-sign-in.server.ts";
+import { signInWithPendingSecondFactor } from "./sign-in.server.ts";
+import { resendSignInCode, startSecondFactor, type TwoFactorMethod } from "./two-factor.server.ts";
+
+/**
+ * The sign-in page's second step (docs/decisions/0007-second-factor.md). A plain form works
+ * without JavaScript: after a right password the action answers the code step and sets the
+ * pending cookie (pending-sign-in.server.ts), so the password never goes back into the HTML; the
+ * code step posts `intent=code` (or `intent=resend` for a new e-mailed code) with the CSRF token.
+ */
+export type LoginActionResult = {
+  step: "credentials" | "code";
+  fieldErrors: Record<string, string>;
+  formError: string | null;
+  notice: string | null;
+  email: string;
+  method: TwoFactorMethod | null;
+};
+
+type Meta = { ipAddress: string; userAgent: string | null };
+
+const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
+const retryAfterOf = (error: ApiError) => Number(error.headers?.["Retry-After"] ?? 60);
+
+function codeStepResult(user: Pick<VerifiedUser, "email">, method: TwoFactorMethod, extra: Partial<LoginActionResult> = {}): LoginActionResult {
+  return { step: "code", fieldErrors: {}, formError: null, notice: null, email: user.email, method, ...extra };
+}
+
+async function backToCredentials(formError: string, status: number) {
+  return data<LoginActionResult>(
+    { step: "credentials", fieldErrors: {}, formError, notice: null, email: "", method: null },
+    { status, headers: { "Set-Cookie": await clearPendingSignInCookie() } },
+  );
+}
+
+/**
+ * The password was right and `user` has a second factor: start it (an e-mailed code for EMAIL)
+ * and answer the code step with the pending cookie. While the second step is locked the page
+ * stays on the first step with the lock's message.
+ */
+export async function beginCodeStep(user: VerifiedUser & { twoFactorMethod: TwoFactorMethod }) {
+  let notice: string | null = user.twoFactorMethod === "EMAIL" ? `We e-mailed a 6-digit code to ${user.email}. It is valid for 10 minutes.` : null;
+  try {
+    await startSecondFactor(user);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 429) throw error;
+    if (error.code === "TWO_FACTOR_LOCKED") {
+      return data<LoginActionResult>(
+        { step: "credentials", fieldErrors: {}, formError: error.detail, notice: null, email: user.email, method: null },
+        { status: 429, headers: { "Retry-After": String(retryAfterOf(error)) } },
+      );
+    }
+    // Too many codes sent lately: the latest one is still valid, so the code step still makes sense.
+    notice = `We e-mailed you a code a moment ago: enter the latest one. You can ask for a new code in ${minutes(retryAfterOf(error))} minutes.`;
+  }
+  return data<LoginActionResult>(codeStepResult(user, user.twoFactorMethod, { notice }), {
+    headers: { "Set-Cookie": await pendingSignInCookie(user) },
+  });
+}
+
+/** The code step's post: `intent=code` signs in, `intent=resend` e-mails a new code. */
+export async function codeStepAction(request: Request, form: Record<string, FormDataEntryValue>, meta: Meta, home: string) {
+  try {
+    await verifyCsrfToken(request, typeof form.csrfToken === "string" ? form.csrfToken : null);
+  } catch {
+    return backToCredentials("Your session expired. Please sign in again.", 403);
+  }
+  const user = await readPendingSignIn(request);
+  if (!user?.twoFactorMethod) return backToCredentials("Your sign-in took too long. Enter your e-mail and password again.", 401);
+  const method = user.twoFactorMethod;
+
+  if (form.intent === "resend") {
+    if (method !== "EMAIL") return data<LoginActionResult>(codeStepResult(user, method));
+    try {
+      await resendSignInCode(user.id);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const message =
+        error.code === "RATE_LIMITED"
+          ? `Too many codes sent. Use the latest one, or ask again in ${minutes(retryAfterOf(error))} minutes.`
+          : error.detail;
+      return data<LoginActionResult>(codeStepResult(user, method, { fieldErrors: { code: message } }), {
+        status: error.status,
+        headers: error.headers ?? {},
+      });
+    }
+    return data<LoginActionResult>(codeStepResult(user, method, { notice: `We e-mailed a new code to ${user.email}.` }));
+  }
+
+  // Authenticator apps show "123 456"; the space is not part of the code.
+  const code = typeof form.code === "string" ? form.code.replace(/\s+/g, "") : "";
+  if (!/^\d{6}$/.test(code)) {
+    return data<LoginActionResult>(codeStepResult(user, method, { fieldErrors: { code: "Enter the 6-digit code." } }), { status: 400 });
+  }
+  try {
+    const { setCookie } = await signInWithPendingSecondFactor(request, code, meta);
+    const headers = new Headers();
+    headers.append("Set-Cookie", setCookie);
+    headers.append("Set-Cookie", await clearPendingSignInCookie());
+    return redirect(home, { headers });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.code === "SIGN_IN_EXPIRED") return backToCredentials(error.detail, 401);
+    return data<LoginActionResult>(codeStepResult(user, method, { fieldErrors: { code: error.detail } }), {
+      status: error.status,
+      headers: error.headers ?? {},
+    });
+  }
+}

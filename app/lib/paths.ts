@@ -1,0 +1,33 @@
+import type { Locale } from "./i18n.ts";
+
+/**
+ * Every page URL, built in one place so links survive a route being moved. A page that does not
+ * exist yet still has its future path here (the navigation points at it); add yours next to it.
+ */
+export const paths = {
+  home: (locale: Locale) => `/${locale}/home`,
+  login: (locale: Locale) => `/${locale}/login`,
+  profile: (locale: Locale) => `/${locale}/profile`,
+
+  forms: (locale: Locale) => `/${locale}/forms`,
+  newForm: (locale: Locale) => `/${locale}/forms/new`,
+  form: (locale: Locale, id: string) => `/${locale}/forms/${id}`,
+
+  students: (locale: Locale) => `/${locale}/students`,
+  newStudent: (locale: Locale) => `/${locale}/students/new`,
+  student: (locale: Locale, id: string) => `/${locale}/students/${id}`,
+
+  candidates: (locale: Locale) => `/${locale}/candidates`,
+  candidate: (locale: Locale, id: string) => `/${locale}/candidates/${id}`,
+
+  assignments: (locale: Locale) => `/${locale}/assignments`,
+  newAssignment: (locale: Locale) => `/${locale}/assignments/new`,
+
+  reports: (locale: Locale) => `/${locale}/reports`,
+  report: (locale: Locale, submissionId: string) => `/${locale}/reports/${submissionId}`,
+
+  adminUsers: (locale: Locale) => `/${locale}/admin/users`,
+
+  /** Not a page: the sign-out endpoint the user menu posts to. */
+  signOut: () => "/api/auth/signout",
+} as const;

@@ -1,0 +1,28 @@
+import { beginOidcSignIn, oidcConfigured, oidcNotConfigured, oidcStartQuery } from "~/lib/auth/oidc.server.ts";
+import { endpoint } from "~/lib/endpoint.server.ts";
+import { readQuery } from "~/lib/http.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+
+/**
+ * GET /api/auth/oidc[?locale=es]: sends the browser to the provider with state, a PKCE S256
+ * challenge and a nonce, remembered in the signed state cookie.
+ */
+const handle = endpoint({
+  GET: async ({ request }) => {
+    if (!oidcConfigured()) throw oidcNotConfigured();
+    const { locale } = readQuery(request, oidcStartQuery);
+    const headers = new Headers({ "Cache-Control": "no-store" });
+    try {
+      const { url, setCookie } = await beginOidcSignIn(locale);
+      headers.set("Location", url);
+      headers.set("Set-Cookie", setCookie);
+    } catch (error) {
+      console.error("[oidc] the provider could not be discovered:", error);
+      headers.set("Location", `/${resolveLocale(locale)}/login/oidc-error?reason=unavailable`);
+    }
+    return new Response(null, { status: 302, headers });
+  },
+});
+
+export const loader = handle;
+export const action = handle;
