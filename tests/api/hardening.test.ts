@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, freshIp, sessionOf, signIn, unique } from "../support/api.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
+import { checkCredentials, enableTotp } from "../support/two-factor.ts";
 
 const newStudent = () => ({ name: unique("CSRF student") });
 
@@ -176,5 +177,20 @@ describe("administrators manage users", () => {
     expect((await api("GET", "/api/user/role", { cookie: user.cookie })).status).toBe(401);
     expect((await api("GET", "/api/user/role", { cookie: second })).status).toBe(401);
     expect((await api("POST", `/api/users/${user.id}/sessions/revoke`, { as: "teacher@demo.test" })).status).toBe(403);
+  });
+});
+
+describe("a lost second factor", () => {
+  it("given an administrator's reset, should turn the factor off, end the user's sessions and let them sign in with the password", async () => {
+    const user = await createSignedInUser("TEACHER");
+    await enableTotp(user);
+    expect((await checkCredentials(user)).body).toEqual({ twoFactorRequired: true, method: "TOTP" });
+    expect((await api("PATCH", `/api/users/${user.id}`, { as: "teacher@demo.test", json: { resetTwoFactor: true } })).status).toBe(403);
+    const reset = await api("PATCH", `/api/users/${user.id}`, { as: "admin@demo.test", json: { resetTwoFactor: true } });
+    expect(reset.status).toBe(200);
+    expect(reset.body.twoFactorEnabled).toBe(false);
+    expect((await api("GET", "/api/user/role", { cookie: user.cookie })).status).toBe(401);
+    expect((await checkCredentials(user)).body).toEqual({ twoFactorRequired: false });
+    expect(await signIn(user.email, user.password)).toMatch(/^remix-auth\.session-token=/);
   });
 });

@@ -67,7 +67,7 @@ export async function updateUser(caller: Actor, id: string, input: UpdateUserInp
   if (input.role !== undefined && user.role === "STUDENT") {
     throw badRequest("A student's login keeps the STUDENT role.", [{ path: "role", message: "Students' logins keep their role." }]);
   }
-  if (id === actor.userId && (input.isActive === false || (input.role !== undefined && input.role !== actor.role))) {
+  if (id === actor.userId && (input.isActive === false || input.resetTwoFactor || (input.role !== undefined && input.role !== actor.role))) {
     throw badRequest("You cannot deactivate or demote your own account; ask another administrator.", [
       { path: input.isActive === false ? "isActive" : "role", message: "Not for your own account." },
     ]);
@@ -85,8 +85,17 @@ export async function updateUser(caller: Actor, id: string, input: UpdateUserInp
     if (input.role === "TEACHER") {
       await tx.teacher.upsert({ where: { userId: id }, update: {}, create: { userId: id, organizationId: user.organizationId } });
     }
+    // A user who lost their phone or mailbox signs in with the password alone afterwards and enrols
+    // again; whoever held the old factor loses any session it gave them.
+    if (input.resetTwoFactor) {
+      await tx.user.update({ where: { id }, data: { twoFactorMethod: null, totpSecretEncrypted: null, totpLastUsedStep: null } });
+      await tx.verification.updateMany({
+        where: { userId: id, usedAt: null, purpose: { in: ["TWO_FACTOR_EMAIL_CODE", "TOTP_SETUP"] } },
+        data: { usedAt: new Date() },
+      });
+    }
     // Deactivation ends every session at once; the sign-in check refuses inactive users from then on.
-    if (input.isActive === false) await tx.session.deleteMany({ where: { userId: id } });
+    if (input.isActive === false || input.resetTwoFactor) await tx.session.deleteMany({ where: { userId: id } });
   });
   const updated = await db.user.findUniqueOrThrow({ where: { id }, select: itemSelect });
   return present(updated);
