@@ -10,7 +10,8 @@ import { clientAddress } from "../app/lib/client-address.server.ts";
  * Router. The request context carries the client's address for rate limits.
  */
 const root = path.resolve(import.meta.dirname, "..");
-const clientDir = path.join(root, "build/client");
+const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
+const clientDir = path.join(buildDir, "client");
 
 const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -48,7 +49,7 @@ function trustSameOriginNullOrigin(req: http.IncomingMessage) {
 }
 
 export async function startServer(options: { port: number; host?: string; trustProxy: boolean }): Promise<http.Server> {
-  const build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
+  const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
   const { clientAddressContext, scheduleHousekeeping } = build.entry.module as unknown as {
     clientAddressContext: RouterContext<string>;
     scheduleHousekeeping: () => () => void;

@@ -30,7 +30,7 @@ const { applyPendingMigrations } = await import("./lib/migrations.ts");
 const applied = await applyPendingMigrations(env.DATABASE_URL);
 if (applied.length > 0) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
 
-if (!existsSync(path.join(root, "build/server/index.js"))) {
+if (!existsSync(path.resolve(root, process.env.BUILD_DIR ?? "build", "server/index.js"))) {
   console.log("No build found: building the app first (npm run build)…");
   const result = spawnSync("npx", ["react-router", "build"], { stdio: "inherit", cwd: root });
   if (result.status !== 0) process.exit(result.status ?? 1);
