@@ -26,15 +26,29 @@ export const TEST_LINK_SUBMIT_LIMIT: RateLimitRule = { name: "test-link-submit",
  * see a count below the limit. The window starts at the first attempt and lasts `windowMs`.
  */
 export async function consumeRateLimit(rule: RateLimitRule, subject: string): Promise<void> {
+  await countAttempt(rule, subject, { restartWindowAtLimit: false });
+}
+
+/**
+ * The one statement behind every limit. With `restartWindowAtLimit`, the attempt that reaches the
+ * limit starts the window again, so a lock lasts the whole window from that attempt.
+ */
+async function countAttempt(rule: RateLimitRule, subject: string, options: { restartWindowAtLimit: boolean }) {
   const key = `${rule.name}:${subject}`;
   const now = BigInt(Date.now());
   const expiredBefore = now - BigInt(rule.windowMs);
+  // -1 never equals a count, so a plain limit keeps its window start.
+  const restartAt = options.restartWindowAtLimit ? rule.limit : -1;
+  // Every SET expression sees the row as it was before this statement (SQLite and PostgreSQL).
   const rows = await db.$queryRaw<{ count: number | bigint; windowStart: number | bigint }[]>`
     INSERT INTO "RateLimit" ("key", "windowStart", "count")
     VALUES (${key}, ${now}, 1)
     ON CONFLICT ("key") DO UPDATE SET
       "count" = CASE WHEN "RateLimit"."windowStart" <= ${expiredBefore} THEN 1 ELSE "RateLimit"."count" + 1 END,
-      "windowStart" = CASE WHEN "RateLimit"."windowStart" <= ${expiredBefore} THEN ${now} ELSE "RateLimit"."windowStart" END
+      "windowStart" = CASE
+        WHEN "RateLimit"."windowStart" <= ${expiredBefore} THEN ${now}
+        WHEN "RateLimit"."count" + 1 = ${restartAt} THEN ${now}
+        ELSE "RateLimit"."windowStart" END
     RETURNING "count", "windowStart"`;
   const row = rows[0]!;
   if (Number(row.count) > rule.limit) {
@@ -93,25 +107,7 @@ export const TWO_FACTOR_EMAIL_SEND_LIMIT: RateLimitRule = {
  * 429 with Retry-After once the limit has been used up.
  */
 export async function consumeLockingAttempt(rule: RateLimitRule, subject: string): Promise<void> {
-  const key = `${rule.name}:${subject}`;
-  const now = BigInt(Date.now());
-  const expiredBefore = now - BigInt(rule.windowMs);
-  // Every SET expression sees the row as it was before this statement (SQLite and PostgreSQL).
-  const rows = await db.$queryRaw<{ count: number | bigint; windowStart: number | bigint }[]>`
-    INSERT INTO "RateLimit" ("key", "windowStart", "count")
-    VALUES (${key}, ${now}, 1)
-    ON CONFLICT ("key") DO UPDATE SET
-      "count" = CASE WHEN "RateLimit"."windowStart" <= ${expiredBefore} THEN 1 ELSE "RateLimit"."count" + 1 END,
-      "windowStart" = CASE
-        WHEN "RateLimit"."windowStart" <= ${expiredBefore} THEN ${now}
-        WHEN "RateLimit"."count" + 1 = ${rule.limit} THEN ${now}
-        ELSE "RateLimit"."windowStart" END
-    RETURNING "count", "windowStart"`;
-  const row = rows[0]!;
-  if (Number(row.count) > rule.limit) {
-    const retryAfterMs = Number(row.windowStart) + rule.windowMs - Number(now);
-    throw rateLimited(Math.max(1, Math.ceil(retryAfterMs / 1000)));
-  }
+  await countAttempt(rule, subject, { restartWindowAtLimit: true });
 }
 
 /** Seconds until `subject` may try again when its limit is used up; null when it may go on. */
