@@ -92,7 +92,8 @@ describe("security headers", () => {
   });
 });
 
-describe("failed sign-ins per account", () => {
+// Each attempt costs a real scrypt verification; on a busy 2-core machine twenty of them take a while.
+describe("failed sign-ins per account", { timeout: 120_000 }, () => {
   it("given 10 attempts at one account from different addresses, should refuse the 11th even with the right password", async () => {
     const user = await createSignedInUser("TEACHER");
     const attempt = (password: string) =>
