@@ -12,19 +12,26 @@ export const paths = {
   forms: (locale: Locale) => `/${locale}/forms`,
   newForm: (locale: Locale) => `/${locale}/forms/new`,
   form: (locale: Locale, id: string) => `/${locale}/forms/${id}`,
+  deleteForm: (locale: Locale, id: string) => `/${locale}/forms/${id}/delete`,
+  formTemplates: (locale: Locale) => `/${locale}/forms/templates`,
 
   students: (locale: Locale) => `/${locale}/students`,
   newStudent: (locale: Locale) => `/${locale}/students/new`,
   student: (locale: Locale, id: string) => `/${locale}/students/${id}`,
+  editStudent: (locale: Locale, id: string) => `/${locale}/students/${id}/edit`,
 
   candidates: (locale: Locale) => `/${locale}/candidates`,
+  newCandidate: (locale: Locale) => `/${locale}/candidates/new`,
   candidate: (locale: Locale, id: string) => `/${locale}/candidates/${id}`,
+  editCandidate: (locale: Locale, id: string) => `/${locale}/candidates/${id}/edit`,
 
   assignments: (locale: Locale) => `/${locale}/assignments`,
   newAssignment: (locale: Locale) => `/${locale}/assignments/new`,
+  assignment: (locale: Locale, id: string) => `/${locale}/assignments/${id}`,
 
   reports: (locale: Locale) => `/${locale}/reports`,
   report: (locale: Locale, submissionId: string) => `/${locale}/reports/${submissionId}`,
+  reportPdf: (locale: Locale, submissionId: string) => `/${locale}/reports/${submissionId}/pdf`,
 
   adminUsers: (locale: Locale) => `/${locale}/admin/users`,
 

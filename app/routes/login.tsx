@@ -1,5 +1,11 @@
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/login";
+import { Alert } from "~/components/alert.tsx";
+import { AuthLayout, authLinkClasses } from "~/components/auth-layout.tsx";
+import { Button, buttonClasses } from "~/components/button.tsx";
+import { Field } from "~/components/field.tsx";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useT } from "~/i18n/hooks.ts";
 import { issueCsrfToken, verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { oidcProviderName } from "~/lib/auth/oidc.server.ts";
 import { beginCodeStep, codeStepAction, type LoginActionResult } from "~/lib/auth/sign-in-page.server.ts";
@@ -8,17 +14,20 @@ import { actorContext, clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in · Assessment Service" }];
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).signIn.title) }];
+};
+
+/** The English message of an expired CSRF token; the page shows it in its own language. */
+const SESSION_EXPIRED = "Your session expired. Please try again.";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const locale = resolveLocale(params.locale);
   if (context.get(actorContext)) throw redirect(`/${locale}/home`);
   const { token, setCookie } = await issueCsrfToken(request);
   // Set by the reset-password page after a new password was saved.
-  const notice =
-    new URL(request.url).searchParams.get("notice") === "password-reset"
-      ? "Your new password is saved. Sign in with it."
-      : null;
+  const notice = new URL(request.url).searchParams.get("notice") === "password-reset" ? translations(locale).signIn.passwordResetNotice : null;
   return data(
     // oidcProvider: the "Sign in with …" button's name, when an OpenID provider is configured.
     { csrfToken: token, notice, oidcProvider: oidcProviderName() },
@@ -56,7 +65,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof SecondFactorRequiredError) return beginCodeStep(error.user);
     if (!(error instanceof ApiError)) throw error;
-    const formError = error.code === "CSRF_FAILED" ? "Your session expired. Please try again." : error.detail;
+    const formError = error.code === "CSRF_FAILED" ? SESSION_EXPIRED : error.detail;
     return data<ActionResult>(
       { step: "credentials", fieldErrors: {}, formError, notice: null, email, method: null },
       { status: error.status },
@@ -65,53 +74,47 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData, params }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting";
+  const t = useT();
+  const locale = resolveLocale(params.locale);
   const errors = actionData?.fieldErrors ?? {};
   if (actionData?.step === "code" && actionData.method) {
-    return <CodeStep csrfToken={loaderData.csrfToken} result={actionData} method={actionData.method} locale={resolveLocale(params.locale)} submitting={submitting} />;
+    return <CodeStep csrfToken={loaderData.csrfToken} result={actionData} method={actionData.method} locale={locale} />;
   }
+  const formError = actionData?.formError === SESSION_EXPIRED ? t.signIn.sessionExpired : actionData?.formError;
   return (
-    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-6">
-      <h1 className="text-2xl font-bold tracking-tight">Sign in</h1>
-      <p className="mt-1 text-slate-600">Assessment Service for schools and clinics</p>
-      <Form method="post" className="mt-8 space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm" noValidate>
+    <AuthLayout
+      title={t.signIn.title}
+      description={t.app.tagline}
+      footer={
+        <p>
+          <Link to={`/${locale}/forgot-password`} className={authLinkClasses}>
+            {t.signIn.forgot}
+          </Link>
+        </p>
+      }
+    >
+      <Form method="post" className="space-y-5" noValidate>
         <input type="hidden" name="csrfToken" value={loaderData.csrfToken} />
-        {loaderData.notice && !actionData ? (
-          <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-            {loaderData.notice}
-          </p>
-        ) : null}
-        {actionData?.formError ? (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-            {actionData.formError}
-          </p>
-        ) : null}
-        <Field label="E-mail" name="email" type="email" autoComplete="username" defaultValue={actionData?.email} error={errors.email} />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" error={errors.password} />
-        <button
-          type="submit"
-          disabled={submitting}
-          className="w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-60"
-        >
-          {submitting ? "Signing in…" : "Sign in"}
-        </button>
+        {loaderData.notice && !actionData ? <Alert tone="success">{t.signIn.passwordResetNotice}</Alert> : null}
+        {formError ? <Alert tone="error">{formError}</Alert> : null}
+        <Field label={t.signIn.email} id="email" name="email" type="email" autoComplete="username" defaultValue={actionData?.email} error={errors.email} />
+        <Field label={t.signIn.password} id="password" name="password" type="password" autoComplete="current-password" error={errors.password} />
+        <Button type="submit" variant="primary" className="w-full" pendingText={t.signIn.submitting}>
+          {t.signIn.submit}
+        </Button>
       </Form>
       {loaderData.oidcProvider ? (
-        // A plain link, not <Link> or a form: the browser itself must follow the redirect to the provider.
-        <a
-          href={`/api/auth/oidc?locale=${resolveLocale(params.locale)}`}
-          className="mt-4 block w-full rounded-md border border-slate-300 bg-white px-4 py-2 text-center font-medium text-slate-800 hover:bg-slate-50"
-        >
-          {`Sign in with ${loaderData.oidcProvider}`}
-        </a>
+        <>
+          <p className="my-4 flex items-center gap-3 text-sm text-slate-600 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200">
+            {t.signIn.or}
+          </p>
+          {/* A plain link, not <Link> or a form: the browser itself must follow the redirect to the provider. */}
+          <a href={`/api/auth/oidc?locale=${locale}`} className={buttonClasses({ variant: "secondary", className: "w-full" })}>
+            {t.signIn.withProvider(loaderData.oidcProvider)}
+          </a>
+        </>
       ) : null}
-      <p className="mt-6 text-sm">
-        <Link to={`/${resolveLocale(params.locale)}/forgot-password`} className="font-medium text-indigo-700 underline hover:text-indigo-900">
-          Forgot your password?
-        </Link>
-      </p>
-    </main>
+    </AuthLayout>
   );
 }
 
@@ -119,33 +122,29 @@ export default function Login({ loaderData, actionData, params }: Route.Componen
  * The second step: only the code is asked for. The password stays out of the HTML; the pending
  * cookie set with this answer stands for it. Pressing Enter submits the first button (intent=code).
  */
-function CodeStep(props: { csrfToken: string; result: ActionResult; method: "TOTP" | "EMAIL"; locale: string; submitting: boolean }) {
+function CodeStep(props: { csrfToken: string; result: ActionResult; method: "TOTP" | "EMAIL"; locale: string }) {
+  const t = useT();
   const { result, method } = props;
-  const instructions =
-    method === "TOTP"
-      ? "Enter the 6-digit code your authenticator app shows for the Assessment Service."
-      : "Enter the 6-digit code we e-mailed to you.";
   return (
-    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-6">
-      <h1 className="text-2xl font-bold tracking-tight">Enter your code</h1>
-      <p className="mt-1 text-slate-600">
-        Signing in as <strong>{result.email}</strong>
-      </p>
-      <Form method="post" className="mt-8 space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm" noValidate>
+    <AuthLayout
+      title={t.signIn.codeTitle}
+      description={t.signIn.signingInAs(result.email)}
+      footer={
+        <p>
+          <a href={`/${props.locale}/login`} className={authLinkClasses}>
+            {t.signIn.startAgain}
+          </a>
+        </p>
+      }
+    >
+      <Form method="post" className="space-y-5" noValidate>
         <input type="hidden" name="csrfToken" value={props.csrfToken} />
-        {result.notice ? (
-          <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-            {result.notice}
-          </p>
-        ) : null}
-        {result.formError ? (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-            {result.formError}
-          </p>
-        ) : null}
-        <p className="text-sm text-slate-700">{instructions}</p>
+        {result.notice ? <Alert tone="success">{result.notice}</Alert> : null}
+        {result.formError ? <Alert tone="error">{result.formError}</Alert> : null}
+        <p className="text-sm text-slate-700">{method === "TOTP" ? t.signIn.totpInstructions : t.signIn.emailInstructions}</p>
         <Field
-          label={method === "TOTP" ? "Authenticator code" : "E-mailed code"}
+          label={method === "TOTP" ? t.signIn.totpLabel : t.signIn.emailLabel}
+          id="code"
           name="code"
           type="text"
           autoComplete="one-time-code"
@@ -153,70 +152,15 @@ function CodeStep(props: { csrfToken: string; result: ActionResult; method: "TOT
           autoFocus
           error={result.fieldErrors.code}
         />
-        <button
-          type="submit"
-          name="intent"
-          value="code"
-          disabled={props.submitting}
-          className="w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-60"
-        >
-          {props.submitting ? "Checking…" : "Verify and sign in"}
-        </button>
+        <Button type="submit" name="intent" value="code" variant="primary" className="w-full" pendingText={t.signIn.checking}>
+          {t.signIn.verify}
+        </Button>
         {method === "EMAIL" ? (
-          <button
-            type="submit"
-            name="intent"
-            value="resend"
-            disabled={props.submitting}
-            className="w-full rounded-md border border-slate-300 px-4 py-2 font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-60"
-          >
-            Send a new code
-          </button>
+          <Button type="submit" name="intent" value="resend" variant="secondary" className="w-full" pendingText={t.signIn.sending}>
+            {t.signIn.resend}
+          </Button>
         ) : null}
       </Form>
-      <p className="mt-6 text-sm">
-        <a href={`/${props.locale}/login`} className="font-medium text-indigo-700 underline hover:text-indigo-900">
-          Start again with another account
-        </a>
-      </p>
-    </main>
-  );
-}
-
-function Field(props: {
-  label: string;
-  name: string;
-  type: string;
-  autoComplete: string;
-  defaultValue?: string | undefined;
-  error?: string | undefined;
-  inputMode?: "numeric" | undefined;
-  autoFocus?: boolean | undefined;
-}) {
-  const errorId = `${props.name}-error`;
-  return (
-    <div>
-      <label htmlFor={props.name} className="block text-sm font-medium">
-        {props.label}
-      </label>
-      <input
-        id={props.name}
-        name={props.name}
-        type={props.type}
-        autoComplete={props.autoComplete}
-        defaultValue={props.defaultValue}
-        inputMode={props.inputMode}
-        autoFocus={props.autoFocus}
-        required
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? errorId : undefined}
-        className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2"
-      />
-      {props.error ? (
-        <p id={errorId} className="mt-1 text-sm text-red-700">
-          {props.error}
-        </p>
-      ) : null}
-    </div>
+    </AuthLayout>
   );
 }

@@ -1,5 +1,11 @@
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/reset-password";
+import { Alert } from "~/components/alert.tsx";
+import { AuthLayout, authLinkClasses } from "~/components/auth-layout.tsx";
+import { Button } from "~/components/button.tsx";
+import { Field } from "~/components/field.tsx";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useT } from "~/i18n/hooks.ts";
 import { resetPasswordBody } from "~/features/passwords/password-schemas.ts";
 import { isResetLinkUsable, resetPassword } from "~/features/passwords/passwords.server.ts";
 import { issueCsrfToken, verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
@@ -16,8 +22,10 @@ const PRIVATE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-re
 
 export const headers: Route.HeadersFunction = () => PRIVATE_HEADERS;
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Choose a new password · Assessment Service" },
+const SESSION_EXPIRED = "Your session expired. Please try again.";
+
+export const meta: Route.MetaFunction = ({ params }) => [
+  { title: documentTitle(resolveLocale(params.locale), translations(resolveLocale(params.locale)).signIn.resetTitle) },
   { name: "robots", content: "noindex" },
 ];
 
@@ -54,7 +62,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === "INVALID_TOKEN") return fail({ invalidLink: true }, 400);
-    if (error.code === "CSRF_FAILED") return fail({ formError: "Your session expired. Please try again." }, 403);
+    if (error.code === "CSRF_FAILED") return fail({ formError: SESSION_EXPIRED }, 403);
     const fieldErrors = Object.fromEntries((error.errors ?? []).map((problem) => [problem.path, problem.message]));
     return fail({ fieldErrors, formError: error.errors?.length ? null : error.detail }, error.status, error.headers);
   }
@@ -62,71 +70,52 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function ResetPassword({ loaderData, actionData, params }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting";
+  const t = useT();
+  const format = useFormat();
   const locale = resolveLocale(params.locale);
   const errors = actionData?.fieldErrors ?? {};
   const usable = loaderData.usable && !actionData?.invalidLink;
+  const formError = actionData?.formError === SESSION_EXPIRED ? t.signIn.sessionExpired : actionData?.formError;
   return (
-    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-6">
-      <h1 className="text-2xl font-bold tracking-tight">Choose a new password</h1>
+    <AuthLayout
+      title={t.signIn.resetTitle}
+      footer={
+        <p>
+          <Link to={`/${locale}/login`} className={authLinkClasses}>
+            {t.signIn.backToSignIn}
+          </Link>
+        </p>
+      }
+    >
       {usable ? (
-        <Form method="post" className="mt-8 space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm" noValidate>
+        <Form method="post" className="space-y-5" noValidate>
           <input type="hidden" name="csrfToken" value={loaderData.csrfToken} />
           <input type="hidden" name="token" value={loaderData.token} />
-          {actionData?.formError ? (
-            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-              {actionData.formError}
-            </p>
-          ) : null}
-          <div>
-            <label htmlFor="password" className="block text-sm font-medium">
-              New password
-            </label>
-            <input
-              id="password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={loaderData.minLength}
-              aria-invalid={errors.password ? true : undefined}
-              aria-describedby={errors.password ? "password-hint password-error" : "password-hint"}
-              className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2"
-            />
-            <p id="password-hint" className="mt-1 text-sm text-slate-600">
-              At least {loaderData.minLength} characters. Any characters, spaces and emoji work; a longer phrase is easier to
-              remember and harder to guess. Very common passwords are not accepted.
-            </p>
-            {errors.password ? (
-              <p id="password-error" className="mt-1 text-sm text-red-700">
-                {errors.password}
-              </p>
-            ) : null}
-          </div>
-          <button
-            type="submit"
-            disabled={submitting}
-            className="w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-60"
-          >
-            {submitting ? "Saving…" : "Save the new password"}
-          </button>
+          {formError ? <Alert tone="error">{formError}</Alert> : null}
+          <Field
+            label={t.signIn.newPassword}
+            description={t.signIn.resetHint(format.number(loaderData.minLength))}
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            minLength={loaderData.minLength}
+            error={errors.password}
+          />
+          <Button type="submit" variant="primary" className="w-full" pendingText={t.signIn.saving}>
+            {t.signIn.saveNewPassword}
+          </Button>
         </Form>
       ) : (
-        <div role="alert" className="mt-8 rounded-lg border border-amber-200 bg-amber-50 p-6 text-amber-900">
-          <p>This link is not valid any more: it was already used, it expired, or a newer one was sent.</p>
+        <Alert tone="warning">
+          <p>{t.signIn.linkInvalid}</p>
           <p className="mt-3">
-            <Link to={`/${locale}/forgot-password`} className="font-medium text-indigo-700 underline hover:text-indigo-900">
-              Send me a new link
+            <Link to={`/${locale}/forgot-password`} className={authLinkClasses}>
+              {t.signIn.sendNewLink}
             </Link>
           </p>
-        </div>
+        </Alert>
       )}
-      <p className="mt-6 text-sm">
-        <Link to={`/${locale}/login`} className="font-medium text-indigo-700 underline hover:text-indigo-900">
-          Back to sign in
-        </Link>
-      </p>
-    </main>
+    </AuthLayout>
   );
 }

@@ -35,7 +35,9 @@ async function errorPageOf(response: Response) {
   const page = await fetch(`${baseUrl()}${location}`);
   const html = await page.text();
   expect(page.headers.get("content-type")).toContain("text/html");
-  expect(html).toContain("We could not sign you in");
+  // The page speaks the language the sign-in started in.
+  const titles: Record<string, string> = { en: "We could not sign you in", es: "No pudimos iniciar tu sesión", "pt-BR": "Não conseguimos fazer você entrar" };
+  expect(html).toContain(titles[match![1]!]);
   expect(html).toContain(`href="/${match![1]}/login"`);
   return { reason: match![2], locale: match![1], status: page.status, html };
 }

@@ -42,7 +42,7 @@ const tokenIn = (text: string) => /\/reset-password\?token=([A-Za-z0-9_-]+)/.exe
 describe("password pages", () => {
   it("given the sign-in page, should link to the forgotten-password page", async () => {
     const html = await (await fetch(`${baseUrl()}/es/login`)).text();
-    expect(html).toMatch(/<a[^>]*href="\/es\/forgot-password"[^>]*>Forgot your password\?<\/a>/);
+    expect(html).toMatch(/<a[^>]*href="\/es\/forgot-password"[^>]*>¿Olvidaste tu contraseña\?<\/a>/);
   });
 
   it("given the forgotten-password form, should answer the same neutral message for a known and an unknown address", async () => {
@@ -58,9 +58,10 @@ describe("password pages", () => {
     const unknown = await post("/es/forgot-password", page, { email: unknownAddress });
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
-    const message = (html: string) => /<p role="status"[^>]*>([^<]*)<\/p>/.exec(html)?.[1];
+    // The neutral message, in the page's language, inside the role="status" box.
+    const message = (html: string) => /role="status"[\s\S]*?(Si una cuenta usa esta dirección[^<]*)</.exec(html)?.[1];
     const [knownHtml, unknownHtml] = [await known.text(), await unknown.text()];
-    expect(message(knownHtml)).toContain("If an account uses this address");
+    expect(message(knownHtml)).toContain("Si una cuenta usa esta dirección");
     expect(message(unknownHtml)).toBe(message(knownHtml));
 
     const mail = await waitForMail(user.email);
@@ -105,14 +106,14 @@ describe("password pages", () => {
     expect(saved.status).toBe(302);
     expect(saved.headers.get("location")).toBe("/es/login?notice=password-reset");
     const login = await fetch(`${baseUrl()}/es/login?notice=password-reset`);
-    expect(await login.text()).toContain("Your new password is saved");
+    expect(await login.text()).toContain("Tu nueva contraseña está guardada");
     await expect(signIn(user.email, user.password)).rejects.toThrow(/401/);
     expect(await signIn(user.email, newPassword)).toBeTruthy();
 
     // The link worked once: the page now explains that it is not valid any more.
     const used = await open(path);
     expect(used.response.status).toBe(400);
-    expect(used.html).toContain("not valid any more");
+    expect(used.html).toContain("ya no es válido");
     expect(used.html).toContain('href="/es/forgot-password"');
     expect(used.html).not.toMatch(/name="password"/);
   });

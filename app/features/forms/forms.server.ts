@@ -231,3 +231,33 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
     }
   }
 }
+
+/**
+ * A copy of a form the caller can see (their own, or a template), owned by the caller, never
+ * published and never a template: questions, options and score ranges are copied, submissions
+ * are not. The title defaults to "… (copy)"; pages pass their own (translated, or the template's).
+ */
+export async function duplicateForm(
+  actor: Actor,
+  id: string,
+  options: { title?: (sourceTitle: string) => string } = {},
+): Promise<FormDetail> {
+  const source = await getForm(actor, id);
+  const title = (options.title ?? ((sourceTitle) => `${sourceTitle} (copy)`))(source.title).slice(0, 200);
+  return createForm(actor, {
+    title,
+    description: source.description,
+    category: source.category,
+    type: source.type,
+    targetAudience: source.targetAudience,
+    isPublished: false,
+    isTemplate: false,
+    scoreRanges: source.scoreRanges.map(({ min, max, label, color }) => ({ min, max, label, color })),
+    questions: source.questions.map((question) => ({
+      text: question.text,
+      type: question.type,
+      required: question.required,
+      options: question.options.map((option) => ({ text: option.text, score: option.score })),
+    })),
+  });
+}

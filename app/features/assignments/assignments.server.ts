@@ -1,0 +1,137 @@
+import { z } from "zod";
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { isStaff, organizationScope } from "~/lib/auth/actor.server.ts";
+import { db, type Prisma } from "~/lib/db.server.ts";
+import type { Locale } from "~/lib/i18n.ts";
+import { idSchema, paginationQuery, searchParam, skipTake } from "~/lib/schemas.ts";
+import { foldForSearch } from "~/lib/search.ts";
+import { visibleFormsWhere } from "../forms/forms.server.ts";
+import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import { testLinkUrl } from "../submissions/submissions.server.ts";
+
+/**
+ * What the assignment pages need beyond the submissions API: the choices of the "assign" form
+ * (published forms the caller can see, the organization's active students and candidates) and
+ * the caller's assignments filtered by state (pending, completed, expired).
+ */
+
+import { ASSIGNMENT_STATES, type AssignmentState } from "./assignment-states.ts";
+
+export { ASSIGNMENT_STATES, type AssignmentState };
+
+export const listAssignmentsQuery = z.object({
+  ...paginationQuery,
+  state: z.enum(ASSIGNMENT_STATES).optional().catch(undefined),
+  formId: idSchema.optional(),
+});
+export type ListAssignmentsQuery = z.output<typeof listAssignmentsQuery>;
+
+export const assignmentChoicesQuery = z.object({
+  q: searchParam.catch(undefined),
+});
+
+const CHOICES_LIMIT = 200;
+
+/** Candidates one can still assess: not promoted to a student (then the student is the respondent), not rejected. */
+const ACTIVE_CANDIDATE_STATUSES = ["NEW", "IN_EVALUATION", "APPROVED"] as const;
+
+export async function assignmentChoices(actor: Actor, options: { search?: string | undefined } = {}) {
+  const term = options.search ? foldForSearch(options.search) : undefined;
+  const people = { deletedAt: null, ...organizationScope(actor), ...(term ? { searchName: { contains: term } } : {}) };
+  const [forms, students, candidates] = await Promise.all([
+    db.form.findMany({
+      where: { AND: [visibleFormsWhere(actor), { isPublished: true }] },
+      select: { id: true, title: true },
+      orderBy: [{ title: "asc" }, { id: "asc" }],
+      take: CHOICES_LIMIT,
+    }),
+    db.student.findMany({
+      where: { ...people, status: "ACTIVE" },
+      select: { id: true, name: true },
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+      take: CHOICES_LIMIT + 1,
+    }),
+    db.candidate.findMany({
+      where: { ...people, status: { in: [...ACTIVE_CANDIDATE_STATUSES] } },
+      select: { id: true, name: true },
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+      take: CHOICES_LIMIT + 1,
+    }),
+  ]);
+  const truncated = students.length > CHOICES_LIMIT || candidates.length > CHOICES_LIMIT;
+  return { forms, students: students.slice(0, CHOICES_LIMIT), candidates: candidates.slice(0, CHOICES_LIMIT), truncated };
+}
+
+function stateWhere(state: AssignmentState, now: Date): Prisma.SubmissionWhereInput {
+  if (state === "completed") return { isCompleted: true };
+  if (state === "expired") return { isCompleted: false, expiresAt: { lte: now } };
+  return { isCompleted: false, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
+}
+
+export function assignmentState(row: { isCompleted: boolean; expiresAt: Date | null }, now: Date): AssignmentState {
+  if (row.isCompleted) return "completed";
+  if (row.expiresAt && row.expiresAt <= now) return "expired";
+  return "pending";
+}
+
+/** The caller's assignments (the submission scope), newest first; pending rows carry their link for staff. */
+export async function listAssignments(actor: Actor, query: ListAssignmentsQuery, options: { locale: Locale; now?: Date }) {
+  const now = options.now ?? new Date();
+  const filters: Prisma.SubmissionWhereInput[] = [visibleSubmissionsWhere(actor)];
+  if (query.state) filters.push(stateWhere(query.state, now));
+  if (query.formId) filters.push({ formId: query.formId });
+  const where = { AND: filters };
+  const [rows, total] = await Promise.all([
+    db.submission.findMany({
+      where,
+      select: {
+        id: true,
+        token: true,
+        isCompleted: true,
+        completedAt: true,
+        expiresAt: true,
+        createdAt: true,
+        totalScore: true,
+        maxScore: true,
+        percentage: true,
+        scoreLabel: true,
+        scoreColor: true,
+        form: { select: { id: true, title: true } },
+        student: { select: { id: true, name: true } },
+        candidate: { select: { id: true, name: true } },
+      },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      ...skipTake(query),
+    }),
+    db.submission.count({ where }),
+  ]);
+  const staff = isStaff(actor);
+  const assignments = rows.map(({ token, student, candidate, ...row }) => {
+    const state = assignmentState(row, now);
+    return {
+      ...row,
+      state,
+      respondent: student ? { kind: "student" as const, ...student } : { kind: "candidate" as const, id: candidate?.id ?? "", name: candidate?.name ?? "" },
+      url: staff && state === "pending" ? testLinkUrl(token, options.locale) : null,
+    };
+  });
+  return { assignments, total, page: query.page, limit: query.limit };
+}
+
+/** The forms the state filter of the list offers: the ones the caller has assigned. */
+export async function assignedForms(actor: Actor) {
+  return db.form.findMany({
+    where: { submissions: { some: visibleSubmissionsWhere(actor) } },
+    select: { id: true, title: true },
+    orderBy: [{ title: "asc" }, { id: "asc" }],
+    take: 200,
+  });
+}
+
+/** One active student or candidate of the caller's organization, to keep a preselected person in the list. */
+export async function respondentChoice(actor: Actor, kind: "student" | "candidate", id: string) {
+  const where = { id, deletedAt: null, ...organizationScope(actor) };
+  return kind === "student"
+    ? db.student.findFirst({ where: { ...where, status: "ACTIVE" }, select: { id: true, name: true } })
+    : db.candidate.findFirst({ where: { ...where, status: { in: [...ACTIVE_CANDIDATE_STATUSES] } }, select: { id: true, name: true } });
+}

@@ -1,0 +1,57 @@
+import type { QuestionType } from "./form-schemas.ts";
+
+/**
+ * The editor's working copy of a form, exactly as the page's fields hold it (numbers as typed),
+ * so a re-rendered editor keeps every value. Field names are the Zod paths
+ * (`questions.1.options.0.score`), so a validation issue's path names its field.
+ */
+export type DraftOption = { id: string; text: string; score: string };
+export type DraftQuestion = { id: string; text: string; type: QuestionType; required: boolean; options: DraftOption[] };
+export type DraftRange = { min: string; max: string; label: string; color: string };
+export type FormDraft = {
+  title: string;
+  description: string;
+  category: string;
+  type: string;
+  targetAudience: string;
+  scoreRanges: DraftRange[];
+  questions: DraftQuestion[];
+};
+
+/** Field errors by field name (the Zod path joined with dots). */
+export type DraftErrors = Record<string, string>;
+
+export const RANGE_COLORS = ["#B42318", "#B54708", "#1A7F37", "#175CD3", "#6941C6"];
+
+export const emptyOption = (): DraftOption => ({ id: "", text: "", score: "0" });
+export const emptyQuestion = (): DraftQuestion => ({ id: "", text: "", type: "SINGLE_CHOICE", required: false, options: [emptyOption(), emptyOption()] });
+export const emptyRange = (index: number): DraftRange => ({ min: "", max: "", label: "", color: RANGE_COLORS[index % RANGE_COLORS.length]! });
+
+export const emptyDraft = (): FormDraft => ({
+  title: "",
+  description: "",
+  category: "",
+  type: "",
+  targetAudience: "",
+  scoreRanges: [],
+  questions: [emptyQuestion()],
+});
+
+/** The bands as the preview draws them: complete ones only, lowest first. */
+export function previewBands(ranges: DraftRange[]) {
+  return ranges
+    .map((range) => ({ ...range, minValue: Number(range.min), maxValue: Number(range.max) }))
+    .filter((range) => range.label.trim() !== "" && range.min !== "" && range.max !== "" && Number.isFinite(range.minValue) && Number.isFinite(range.maxValue))
+    .sort((a, b) => a.minValue - b.minValue);
+}
+
+/** Reads the ranges back from the editor's fields (for the live preview with JavaScript). */
+export function rangesFromForm(form: HTMLFormElement): DraftRange[] {
+  const data = new FormData(form);
+  const ranges: DraftRange[] = [];
+  for (let i = 0; data.has(`scoreRanges.${i}.label`); i++) {
+    const value = (field: string) => String(data.get(`scoreRanges.${i}.${field}`) ?? "");
+    ranges.push({ min: value("min"), max: value("max"), label: value("label"), color: value("color") });
+  }
+  return ranges;
+}

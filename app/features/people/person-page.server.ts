@@ -1,0 +1,68 @@
+import { parseSubmission } from "@conform-to/react/future";
+import { coerceFormValue } from "@conform-to/zod/v4/future";
+import { data } from "react-router";
+import type { z } from "zod";
+import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { forPage } from "~/lib/page.server.ts";
+import { ApiError } from "~/lib/problem.server.ts";
+import { PROFILE_FIELDS, type ProfileError, type ProfileField, type ProfileFormResult, type ProfileValues } from "./person-form.ts";
+
+/**
+ * Shared by the student and candidate pages' actions: read a posted profile form with the same
+ * Zod schema as the API (Conform coerces the strings), and answer field errors the page shows
+ * next to the fields, with the values typed so far.
+ */
+/** Every field the form shows is posted; an empty optional one means "clear it" (null). */
+const OPTIONAL: readonly ProfileField[] = ["email", "phone", "age", "grade", "gender"];
+
+export async function readPostedForm(request: Request) {
+  const formData = await request.formData();
+  const csrf = formData.get("csrfToken");
+  await forPage(verifyCsrfToken(request, typeof csrf === "string" ? csrf : null));
+  return formData;
+}
+
+function errorCode(field: ProfileField, issue: z.core.$ZodIssue): ProfileError {
+  if (field === "age") return issue.code === "invalid_type" && issue.input === undefined ? "invalid" : "ageRange";
+  if (issue.code === "too_big") return "tooLong";
+  if (field === "name") return "required";
+  return "invalid";
+}
+
+/** The profile in `formData`, or the 400 answer with errors per field. */
+export function parseProfile<S extends z.ZodType>(formData: FormData, schema: S, options: { withStatus: boolean }) {
+  const values: ProfileValues = {};
+  for (const field of PROFILE_FIELDS) {
+    const value = formData.get(field);
+    if (typeof value === "string") values[field] = value;
+  }
+  const { payload } = parseSubmission(formData, { skipEntry: (name) => name === "csrfToken" || name === "intent" || (!options.withStatus && name === "status") });
+  const result = coerceFormValue(schema).safeParse(payload);
+  if (!result.success) {
+    const errors: ProfileFormResult["errors"] = {};
+    for (const issue of result.error.issues) {
+      const field = issue.path[0];
+      if (typeof field === "string" && (PROFILE_FIELDS as readonly string[]).includes(field)) {
+        errors[field as ProfileField] ??= errorCode(field as ProfileField, issue);
+      }
+    }
+    return { ok: false as const, reply: invalid({ values, errors, formError: null }) };
+  }
+  const parsed = { ...(result.data as Record<string, unknown>) };
+  for (const field of OPTIONAL) if (parsed[field] === undefined) parsed[field] = null;
+  return { ok: true as const, data: parsed as z.output<S>, values };
+}
+
+export const invalid = (result: ProfileFormResult) => data(result, { status: 400 });
+
+/** Runs a create or update; a taken e-mail address becomes the e-mail field's error. */
+export async function saveProfile<T>(work: Promise<T>, values: ProfileValues) {
+  try {
+    return { ok: true as const, value: await forPage(work) };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "EMAIL_TAKEN") {
+      return { ok: false as const, reply: invalid({ values, errors: { email: "emailTaken" }, formError: null }) };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,327 @@
+import { Form, Link, data, useLocation } from "react-router";
+import type { Route } from "./+types/admin.users";
+import { Alert } from "~/components/alert.tsx";
+import { Badge } from "~/components/badge.tsx";
+import { Button, LinkButton } from "~/components/button.tsx";
+import { CsrfInput } from "~/components/csrf-input.tsx";
+import { EmptyState } from "~/components/empty-state.tsx";
+import { Field, Select } from "~/components/field.tsx";
+import { PageHeader, Section } from "~/components/page-header.tsx";
+import { Pagination } from "~/components/pagination.tsx";
+import { SearchForm } from "~/components/search-form.tsx";
+import { listUsersQuery, updateUserBody } from "~/features/users/user-admin-schemas.ts";
+import { listUsers, revokeSessions, updateUser } from "~/features/users/user-admin.server.ts";
+import { createUserBody } from "~/features/users/user-schemas.ts";
+import { createUser } from "~/features/users/users.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import type { Role } from "~/lib/auth/actor.server.ts";
+import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { adminPageActor, forPage, pageError } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+import { ApiError } from "~/lib/problem.server.ts";
+
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).adminUsers.title) }];
+};
+
+/** The same lists as the schemas' (which are server-only modules): every role, and those a staff login moves between. */
+const ROLES = ["SUPER_ADMIN", "ADMIN", "TEACHER", "STUDENT"] as const satisfies readonly Role[];
+const STAFF_ROLES = ["SUPER_ADMIN", "ADMIN", "TEACHER"] as const satisfies readonly Role[];
+
+const STATUSES = { active: "true", inactive: "false" } as const;
+
+/** The roles `role` may give: only a SUPER_ADMIN grants SUPER_ADMIN. */
+const grantable = (role: Role): readonly Role[] => (role === "SUPER_ADMIN" ? ROLES : ROLES.filter((r) => r !== "SUPER_ADMIN"));
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const actor = adminPageActor(context);
+  const url = new URL(request.url);
+  const status = url.searchParams.get("status");
+  const query = listUsersQuery.safeParse({
+    ...(url.searchParams.get("search") ? { search: url.searchParams.get("search") } : {}),
+    ...(url.searchParams.get("role") ? { role: url.searchParams.get("role") } : {}),
+    ...(status === "active" || status === "inactive" ? { isActive: STATUSES[status] } : {}),
+    ...(url.searchParams.get("page") ? { page: url.searchParams.get("page") } : {}),
+  });
+  const list = await forPage(listUsers(actor, query.success ? query.data : listUsersQuery.parse({})));
+  const confirmId = url.searchParams.get("confirmReset");
+  const confirmReset = confirmId ? (list.users.find((user) => user.id === confirmId) ?? null) : null;
+  return { ...list, me: { id: actor.userId, role: actor.role }, grantable: grantable(actor.role), confirmReset };
+}
+
+type ActionData = { intent: "create" | "manage"; errors: Record<string, string>; formError: string | null; values?: Record<string, string> };
+
+const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : undefined);
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = adminPageActor(context);
+  const locale = resolveLocale(params.locale);
+  const formData = await request.formData();
+  // A missing or stale token (a form left open for long, a forged post): the friendly 403 page, not a 500.
+  await verifyCsrfToken(request, text(formData.get("csrfToken"))).catch(() => {
+    throw pageError(403);
+  });
+  const intent = text(formData.get("intent"));
+  const url = new URL(request.url);
+  url.searchParams.delete("confirmReset");
+  const back = `${paths.adminUsers(locale)}${url.search}`;
+
+  if (intent === "create") {
+    const values = {
+      name: text(formData.get("name")) ?? "",
+      email: text(formData.get("email")) ?? "",
+      role: text(formData.get("role")) ?? "",
+      password: text(formData.get("password")) ?? "",
+    };
+    const parsed = createUserBody.safeParse({
+      name: values.name,
+      email: values.email,
+      role: values.role,
+      locale,
+      ...(values.password ? { password: values.password } : {}),
+    });
+    const { password: _, ...kept } = values;
+    if (!parsed.success) {
+      const errors: Record<string, string> = {};
+      for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+      return data<ActionData>({ intent: "create", errors, formError: null, values: kept }, { status: 400 });
+    }
+    try {
+      await createUser(actor, parsed.data);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const errors: Record<string, string> = {};
+      for (const problem of error.errors ?? []) errors[problem.path.replace(/^body\./, "")] ??= problem.message;
+      if (error.code === "EMAIL_TAKEN") errors.email = translations(locale).adminUsers.emailTaken;
+      const formError = Object.keys(errors).length > 0 ? null : error.detail;
+      return data<ActionData>({ intent: "create", errors, formError, values: kept }, { status: error.status === 409 ? 409 : 400 });
+    }
+    throw await redirectWithFlash(back, { kind: "success", key: parsed.data.password ? "userCreated" : "userInvited" });
+  }
+
+  const userId = text(formData.get("userId")) ?? "";
+  try {
+    switch (intent) {
+      case "role": {
+        const parsed = updateUserBody.safeParse({ role: text(formData.get("role")) });
+        if (!parsed.success || !(STAFF_ROLES as readonly string[]).includes(parsed.data.role ?? "")) {
+          return data<ActionData>({ intent: "manage", errors: {}, formError: translations(locale).adminUsers.invalidRole }, { status: 400 });
+        }
+        await forPage(updateUser(actor, userId, { role: parsed.data.role }));
+        throw await redirectWithFlash(back, { kind: "success", key: "userUpdated" });
+      }
+      case "activate":
+      case "deactivate":
+        await forPage(updateUser(actor, userId, { isActive: intent === "activate" }));
+        throw await redirectWithFlash(back, { kind: "success", key: intent === "activate" ? "userActivated" : "userDeactivated" });
+      case "resetTwoFactor":
+        await forPage(updateUser(actor, userId, { resetTwoFactor: true }));
+        throw await redirectWithFlash(back, { kind: "success", key: "twoFactorReset" });
+      case "revoke":
+        await forPage(revokeSessions(actor, userId));
+        throw await redirectWithFlash(back, { kind: "success", key: "userSignedOut" });
+      default:
+        return data<ActionData>({ intent: "manage", errors: {}, formError: translations(locale).adminUsers.unknownAction }, { status: 400 });
+    }
+  } catch (error) {
+    if (error instanceof ApiError) {
+      const detail = error.errors?.[0]?.path === "isActive" || error.errors?.[0]?.path === "role" ? translations(locale).adminUsers.notYourself : error.detail;
+      return data<ActionData>({ intent: "manage", errors: {}, formError: detail }, { status: error.status });
+    }
+    throw error;
+  }
+}
+
+type Data = Route.ComponentProps["loaderData"];
+type User = Data["users"][number];
+
+export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  params.delete("confirmReset");
+  const cancelHref = `${paths.adminUsers(locale)}${params.size > 0 ? `?${params}` : ""}`;
+  return (
+    <div className="space-y-8">
+      <PageHeader title={t.adminUsers.title} description={t.adminUsers.description} />
+      {actionData?.intent === "manage" && actionData.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
+      {loaderData.confirmReset ? (
+        <section aria-labelledby="confirm-reset-title" className="rounded-xl border border-amber-300 bg-amber-50 p-4 sm:p-5">
+          <h2 id="confirm-reset-title" className="font-semibold text-amber-950">
+            {t.adminUsers.confirmResetTitle(loaderData.confirmReset.name)}
+          </h2>
+          <p className="mt-1 text-sm text-amber-950">{t.adminUsers.confirmResetText}</p>
+          <Form method="post" className="mt-4 flex flex-wrap gap-2">
+            <CsrfInput />
+            <input type="hidden" name="userId" value={loaderData.confirmReset.id} />
+            <Button type="submit" name="intent" value="resetTwoFactor" variant="danger" pendingText={t.common.working}>
+              {t.adminUsers.confirmReset}
+            </Button>
+            <LinkButton to={cancelHref}>{t.common.cancel}</LinkButton>
+          </Form>
+        </section>
+      ) : null}
+      <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
+        <div className="space-y-4 lg:col-span-2">
+          <SearchForm label={t.adminUsers.search}>
+            <Select
+              name="role"
+              label={t.adminUsers.role}
+              placeholder={t.adminUsers.anyRole}
+              defaultValue={params.get("role") ?? ""}
+              options={ROLES.map((role) => ({ value: role, label: t.user.roles[role] }))}
+            />
+            <Select
+              name="status"
+              label={t.adminUsers.status}
+              placeholder={t.adminUsers.anyStatus}
+              defaultValue={params.get("status") ?? ""}
+              options={[
+                { value: "active", label: t.adminUsers.active },
+                { value: "inactive", label: t.adminUsers.inactive },
+              ]}
+            />
+          </SearchForm>
+          <Section id="users" title={t.adminUsers.listTitle}>
+            {loaderData.users.length === 0 ? (
+              <EmptyState title={t.adminUsers.empty} />
+            ) : (
+              <ul className="divide-y divide-slate-200">
+                {loaderData.users.map((user) => (
+                  <UserRow key={user.id} user={user} data={loaderData} />
+                ))}
+              </ul>
+            )}
+          </Section>
+          <Pagination total={loaderData.total} page={loaderData.page} limit={loaderData.limit} />
+        </div>
+        <CreateUser result={actionData?.intent === "create" ? actionData : undefined} grantable={loaderData.grantable} />
+      </div>
+    </div>
+  );
+}
+
+function UserRow({ user, data }: { user: User; data: Data }) {
+  const t = useT();
+  const format = useFormat();
+  const locale = useLocale();
+  const { search } = useLocation();
+  const isMe = user.id === data.me.id;
+  const manageable = !isMe && (user.role !== "SUPER_ADMIN" || data.me.role === "SUPER_ADMIN");
+  const confirmParams = new URLSearchParams(search);
+  confirmParams.set("confirmReset", user.id);
+  return (
+    <li className="px-4 py-4 sm:px-5" data-user-email={user.email}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-2">
+            <p className="font-medium wrap-anywhere text-slate-900">{user.name}</p>
+            {isMe ? <Badge tone="info">{t.adminUsers.you}</Badge> : null}
+          </div>
+          <p className="text-sm wrap-anywhere text-slate-700">{user.email}</p>
+          <div className="mt-1.5 flex flex-wrap gap-1.5">
+            <Badge>{t.user.roles[user.role]}</Badge>
+            <Badge tone={user.isActive ? "success" : "danger"}>{user.isActive ? t.adminUsers.active : t.adminUsers.inactive}</Badge>
+            {user.twoFactorEnabled ? <Badge tone="info">{t.adminUsers.twoFactorOn}</Badge> : null}
+          </div>
+          <p className="mt-1 text-sm text-slate-600">
+            {user.lastLoginAt ? t.adminUsers.lastLogin(format.dateTime(user.lastLoginAt)) : t.adminUsers.neverSignedIn}
+          </p>
+        </div>
+        {manageable ? (
+          <details className="group w-full sm:w-auto">
+            <summary className="inline-flex min-h-9 cursor-pointer items-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-900 hover:bg-slate-50">
+              {t.adminUsers.manage}
+              <span className="sr-only">: {user.name}</span>
+            </summary>
+            <div className="mt-3 space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-3 sm:w-80">
+              {user.role !== "STUDENT" ? (
+                <Form method="post" className="flex items-end gap-2">
+                  <CsrfInput />
+                  <input type="hidden" name="userId" value={user.id} />
+                  <Select
+                    className="min-w-0 flex-1"
+                    id={`role-${user.id}`}
+                    name="role"
+                    label={t.adminUsers.role}
+                    defaultValue={user.role}
+                    options={STAFF_ROLES.filter((role) => data.grantable.includes(role)).map((role) => ({ value: role, label: t.user.roles[role] }))}
+                  />
+                  <Button type="submit" name="intent" value="role" size="sm" variant="secondary">
+                    {t.adminUsers.changeRole}
+                  </Button>
+                </Form>
+              ) : null}
+              <Form method="post" className="flex flex-wrap gap-2">
+                <CsrfInput />
+                <input type="hidden" name="userId" value={user.id} />
+                {user.isActive ? (
+                  <Button type="submit" name="intent" value="deactivate" size="sm" variant="danger">
+                    {t.adminUsers.deactivate}
+                  </Button>
+                ) : (
+                  <Button type="submit" name="intent" value="activate" size="sm" variant="secondary">
+                    {t.adminUsers.activate}
+                  </Button>
+                )}
+                <Button type="submit" name="intent" value="revoke" size="sm" variant="secondary">
+                  {t.adminUsers.signOutEverywhere}
+                </Button>
+              </Form>
+              {user.twoFactorEnabled ? (
+                <Link
+                  to={`${paths.adminUsers(locale)}?${confirmParams}`}
+                  className="inline-block text-sm font-medium text-indigo-700 underline hover:text-indigo-900"
+                >
+                  {t.adminUsers.resetTwoFactor}
+                </Link>
+              ) : null}
+            </div>
+          </details>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+function CreateUser({ result, grantable }: { result: ActionData | undefined; grantable: readonly Role[] }) {
+  const t = useT();
+  const errors = result?.errors ?? {};
+  const values = result?.values ?? {};
+  return (
+    <Section id="create-user" title={t.adminUsers.createTitle} description={t.adminUsers.createDescription}>
+      <Form method="post" className="space-y-4 px-4 py-5 sm:px-5" noValidate>
+        <CsrfInput />
+        {result?.formError ? <Alert tone="error">{result.formError}</Alert> : null}
+        <Field label={t.adminUsers.name} id="new-name" name="name" required defaultValue={values.name} error={errors.name} />
+        <Field label={t.adminUsers.email} id="new-email" name="email" type="email" required defaultValue={values.email} error={errors.email} />
+        <Select
+          label={t.adminUsers.role}
+          id="new-role"
+          name="role"
+          required
+          defaultValue={values.role ?? "TEACHER"}
+          error={errors.role}
+          options={grantable.map((role) => ({ value: role, label: t.user.roles[role] }))}
+        />
+        <Field
+          label={t.adminUsers.password}
+          description={t.adminUsers.passwordHint}
+          id="new-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password}
+        />
+        <Button type="submit" name="intent" value="create" variant="primary" pendingText={t.common.saving}>
+          {t.adminUsers.create}
+        </Button>
+      </Form>
+    </Section>
+  );
+}

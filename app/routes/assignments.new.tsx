@@ -1,0 +1,242 @@
+import { Form, Link, data, useSearchParams } from "react-router";
+import type { Route } from "./+types/assignments.new";
+import { Alert } from "~/components/alert.tsx";
+import { Button } from "~/components/button.tsx";
+import { CsrfInput } from "~/components/csrf-input.tsx";
+import { controlClasses, Field } from "~/components/field.tsx";
+import { cx } from "~/components/cx.ts";
+import { SearchIcon } from "~/components/icons.tsx";
+import { PageHeader } from "~/components/page-header.tsx";
+import { assignmentChoices, assignmentChoicesQuery, respondentChoice } from "~/features/assignments/assignments.server.ts";
+import { assignForm } from "~/features/submissions/submissions.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useLocale, useT } from "~/i18n/hooks.ts";
+import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+import { ApiError } from "~/lib/problem.server.ts";
+
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).assignments.newTitle) }];
+};
+
+/** The respondent select's value: `student:<id>` or `candidate:<id>`. */
+const respondentValue = (kind: "student" | "candidate", id: string) => `${kind}:${id}`;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const actor = staffPageActor(context);
+  const url = new URL(request.url);
+  const { q } = assignmentChoicesQuery.parse({ q: url.searchParams.get("q") ?? undefined });
+  const choices = await assignmentChoices(actor, { search: q });
+  const studentId = url.searchParams.get("studentId");
+  const candidateId = url.searchParams.get("candidateId");
+  const respondent = url.searchParams.get("respondent");
+  const selected = studentId ? respondentValue("student", studentId) : candidateId ? respondentValue("candidate", candidateId) : (respondent ?? "");
+  // A preselected person stays in the list even when a search (or the list's cap) would leave them out.
+  const [kind, id] = selected.split(":");
+  if ((kind === "student" || kind === "candidate") && id) {
+    const list = kind === "student" ? choices.students : choices.candidates;
+    if (!list.some((person) => person.id === id)) {
+      const found = await respondentChoice(actor, kind, id);
+      if (found) list.unshift(found);
+    }
+  }
+  return { ...choices, q: q ?? "", selected: { formId: url.searchParams.get("formId") ?? "", respondent: selected } };
+}
+
+type Errors = Partial<Record<"formId" | "respondent" | "expiresAt" | "form", string>>;
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  const locale = resolveLocale(params.locale);
+  const t = translations(locale).assignments;
+  const formData = await request.formData();
+  await forPage(verifyCsrfToken(request, formData.get("csrfToken") as string | null));
+  const formId = String(formData.get("formId") ?? "");
+  const respondent = String(formData.get("respondent") ?? "");
+  const expiry = String(formData.get("expiresAt") ?? "").trim();
+  const errors: Errors = {};
+  if (!formId) errors.formId = t.errors.form;
+  const [kind, id] = respondent.split(":");
+  if (!id || (kind !== "student" && kind !== "candidate")) errors.respondent = t.errors.respondent;
+  let expiresAt: string | undefined;
+  if (expiry) {
+    const end = /^\d{4}-\d{2}-\d{2}$/.test(expiry) ? new Date(`${expiry}T23:59:59.999Z`) : null;
+    if (!end || Number.isNaN(end.getTime()) || end.toISOString().slice(0, 10) !== expiry || end.getTime() <= Date.now()) errors.expiresAt = t.errors.expiresAt;
+    else expiresAt = end.toISOString();
+  }
+  const values = { formId, respondent, expiresAt: expiry };
+  if (Object.keys(errors).length > 0) return data({ errors, values }, { status: 400 });
+  try {
+    const created = await assignForm(actor, {
+      formId,
+      ...(kind === "student" ? { studentId: id! } : { candidateId: id! }),
+      ...(expiresAt ? { expiresAt } : {}),
+    });
+    throw await redirectWithFlash(paths.assignment(locale, created.id), { kind: "success", key: "assigned" });
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
+      const message = error.status === 409 ? t.errors.notPublished : t.errors.notFound;
+      return data({ errors: { form: message } satisfies Errors, values }, { status: 400 });
+    }
+    throw error;
+  }
+}
+
+export default function NewAssignment({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  const [params] = useSearchParams();
+  const errors: Errors = actionData?.errors ?? {};
+  const values = actionData?.values ?? { formId: loaderData.selected.formId, respondent: loaderData.selected.respondent, expiresAt: "" };
+  const hasPeople = loaderData.students.length + loaderData.candidates.length > 0;
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  return (
+    <div className="mx-auto max-w-2xl space-y-6">
+      <PageHeader title={t.assignments.newTitle} description={t.assignments.newDescription} />
+
+      {errors.form ? <Alert tone="error" title={errors.form} /> : null}
+
+      <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+        <Form method="get" role="search" className="flex flex-col gap-2 sm:flex-row sm:items-end">
+          {["formId", "studentId", "candidateId"].map((key) =>
+            params.get(key) ? <input key={key} type="hidden" name={key} value={params.get(key)!} /> : null,
+          )}
+          <div className="min-w-0 flex-1">
+            <label htmlFor="respondent-search" className="block text-sm font-medium text-slate-900">
+              {t.assignments.findRespondent}
+            </label>
+            <p id="respondent-search-hint" className="mt-1 text-sm text-slate-600">
+              {t.assignments.findRespondentHint}
+            </p>
+            <div className="relative mt-1.5">
+              <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500" />
+              <input
+                id="respondent-search"
+                type="search"
+                name="q"
+                defaultValue={loaderData.q}
+                key={loaderData.q}
+                aria-describedby="respondent-search-hint"
+                className={`${controlClasses(false)} pl-9`}
+              />
+            </div>
+          </div>
+          <Button type="submit" variant="secondary">
+            {t.common.search}
+          </Button>
+        </Form>
+
+        <Form method="post" className="mt-6 space-y-5 border-t border-slate-200 pt-6" noValidate>
+          <CsrfInput />
+          {loaderData.forms.length === 0 ? <Alert tone="warning" title={t.assignments.noForms} /> : null}
+          <div>
+            <label htmlFor="formId" className="block text-sm font-medium text-slate-900">
+              {t.assignments.form}
+              <span aria-hidden="true" className="text-red-700">
+                {" "}*
+              </span>
+              <span className="sr-only"> ({t.common.required})</span>
+            </label>
+            <select
+              id="formId"
+              name="formId"
+              required
+              defaultValue={values.formId}
+              key={`form-${values.formId}`}
+              aria-invalid={errors.formId ? true : undefined}
+              aria-describedby={errors.formId ? "formId-error" : undefined}
+              className={cx(controlClasses(!!errors.formId), "mt-1.5 pr-8")}
+            >
+              <option value="">{t.assignments.chooseForm}</option>
+              {loaderData.forms.map((form) => (
+                <option key={form.id} value={form.id}>
+                  {form.title}
+                </option>
+              ))}
+            </select>
+            {errors.formId ? (
+              <p id="formId-error" className="mt-1.5 text-sm font-medium text-red-700">
+                {errors.formId}
+              </p>
+            ) : null}
+          </div>
+
+          <div>
+            <label htmlFor="respondent" className="block text-sm font-medium text-slate-900">
+              {t.assignments.respondent}
+              <span aria-hidden="true" className="text-red-700">
+                {" "}*
+              </span>
+              <span className="sr-only"> ({t.common.required})</span>
+            </label>
+            {loaderData.truncated ? (
+              <p id="respondent-hint" className="mt-1 text-sm text-slate-600">
+                {t.assignments.truncated}
+              </p>
+            ) : null}
+            <select
+              id="respondent"
+              name="respondent"
+              required
+              defaultValue={values.respondent}
+              key={`respondent-${values.respondent}-${loaderData.q}`}
+              aria-invalid={errors.respondent ? true : undefined}
+              aria-describedby={[loaderData.truncated ? "respondent-hint" : "", errors.respondent ? "respondent-error" : ""].filter(Boolean).join(" ") || undefined}
+              className={cx(controlClasses(!!errors.respondent), "mt-1.5 pr-8")}
+            >
+              <option value="">{hasPeople ? t.assignments.chooseRespondent : t.assignments.noRespondents}</option>
+              {loaderData.students.length > 0 ? (
+                <optgroup label={t.assignments.students}>
+                  {loaderData.students.map((person) => (
+                    <option key={person.id} value={respondentValue("student", person.id)}>
+                      {person.name}
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
+              {loaderData.candidates.length > 0 ? (
+                <optgroup label={t.assignments.candidates}>
+                  {loaderData.candidates.map((person) => (
+                    <option key={person.id} value={respondentValue("candidate", person.id)}>
+                      {person.name}
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
+            </select>
+            {errors.respondent ? (
+              <p id="respondent-error" className="mt-1.5 text-sm font-medium text-red-700">
+                {errors.respondent}
+              </p>
+            ) : null}
+          </div>
+
+          <Field
+            id="expiresAt"
+            name="expiresAt"
+            type="date"
+            min={tomorrow}
+            label={t.assignments.expiresAt}
+            description={t.assignments.expiresAtHint}
+            defaultValue={values.expiresAt}
+            error={errors.expiresAt}
+            className="max-w-xs"
+          />
+
+          <div className="flex flex-wrap items-center gap-3">
+            <Button type="submit" variant="primary" pendingText={t.assignments.assigning}>
+              {t.assignments.assign}
+            </Button>
+            <Link to={paths.assignments(locale)} className="text-sm font-medium text-indigo-700 underline hover:text-indigo-900">
+              {t.assignments.allAssignments}
+            </Link>
+          </div>
+        </Form>
+      </div>
+    </div>
+  );
+}

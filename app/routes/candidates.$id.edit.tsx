@@ -1,0 +1,61 @@
+import type { Route } from "./+types/candidates.$id.edit";
+import { BackLink } from "~/components/people/person-detail.tsx";
+import { PersonForm } from "~/components/people/person-form.tsx";
+import { EDITABLE_STATUSES } from "~/components/people/status-badge.tsx";
+import { PageHeader } from "~/components/page-header.tsx";
+import { updateCandidateBody } from "~/features/candidates/candidate-schemas.ts";
+import { getCandidate, updateCandidate } from "~/features/candidates/candidates.server.ts";
+import { profileValues } from "~/features/people/person-form.ts";
+import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useLocale, useT } from "~/i18n/hooks.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+
+export const meta: Route.MetaFunction = ({ params, loaderData }) => {
+  const locale = resolveLocale(params.locale);
+  const t = translations(locale);
+  return [{ title: documentTitle(locale, loaderData ? t.candidates.editTitle(loaderData.candidate.name) : t.candidates.title) }];
+};
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const actor = staffPageActor(context);
+  const { evaluations: _, ...candidate } = await forPage(getCandidate(actor, params.id));
+  return { candidate };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  const formData = await readPostedForm(request);
+  const current = await forPage(getCandidate(actor, params.id));
+  // A promoted candidate's status never changes, so its form has none.
+  const parsed = parseProfile(formData, updateCandidateBody, { withStatus: current.status !== "PROMOTED" });
+  if (!parsed.ok) return parsed.reply;
+  const saved = await saveProfile(updateCandidate(actor, params.id, parsed.data), parsed.values);
+  if (!saved.ok) return saved.reply;
+  throw await redirectWithFlash(paths.candidate(resolveLocale(params.locale), params.id), { kind: "success", key: "saved" });
+}
+
+export default function EditCandidate({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  const { candidate } = loaderData;
+  const promoted = candidate.status === "PROMOTED";
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <BackLink to={paths.candidates(locale)} />
+      <PageHeader title={t.candidates.editTitle(candidate.name)} />
+      <PersonForm
+        kind="candidates"
+        initial={profileValues(candidate)}
+        result={actionData}
+        statuses={promoted ? null : EDITABLE_STATUSES}
+        note={promoted ? t.candidates.promotedStatusNote : undefined}
+        submitLabel={t.people.save}
+        cancelTo={paths.candidate(locale, candidate.id)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/candidates.$id";
+import { Alert } from "~/components/alert.tsx";
+import { LinkButton } from "~/components/button.tsx";
+import { Confirmation, PersonDetail } from "~/components/people/person-detail.tsx";
+import { deleteCandidate, getCandidate, promoteCandidate } from "~/features/candidates/candidates.server.ts";
+import { readPostedForm } from "~/features/people/person-page.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useLocale, useT } from "~/i18n/hooks.ts";
+import { isAdmin } from "~/lib/auth/actor.server.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { forPage, pageError, staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+import { ApiError } from "~/lib/problem.server.ts";
+
+export const meta: Route.MetaFunction = ({ params, loaderData }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, loaderData?.candidate.name ?? translations(locale).candidates.title) }];
+};
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const actor = staffPageActor(context);
+  const { evaluations, ...candidate } = await forPage(getCandidate(actor, params.id));
+  const admin = isAdmin(actor);
+  const canPromote = admin && candidate.status !== "PROMOTED";
+  const asked = new URL(request.url).searchParams.get("confirm");
+  const confirm = admin && asked === "delete" ? "delete" : canPromote && asked === "promote" ? "promote" : null;
+  return { candidate, evaluations, canDelete: admin, canPromote, confirm };
+}
+
+/**
+ * Promote or delete (administrators only: a teacher's POST gets the service's 403 as the friendly
+ * page). Promoting leads to the new student.
+ */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  const locale = resolveLocale(params.locale);
+  const formData = await readPostedForm(request);
+  const intent = formData.get("intent");
+  if (intent === "delete") {
+    await forPage(deleteCandidate(actor, params.id));
+    throw await redirectWithFlash(paths.candidates(locale), { kind: "success", key: "deleted" });
+  }
+  if (intent !== "promote") throw pageError(404);
+  try {
+    const { student } = await forPage(promoteCandidate(actor, params.id));
+    throw await redirectWithFlash(paths.student(locale, student.id), { kind: "success", key: "promoted" });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) {
+      const key = error.code === "ALREADY_PROMOTED" ? "alreadyPromoted" : "emailTakenOnPromote";
+      throw await redirectWithFlash(paths.candidate(locale, params.id), { kind: "error", key });
+    }
+    throw error;
+  }
+}
+
+export default function CandidatePage({ loaderData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  const { candidate, evaluations, canDelete, canPromote, confirm } = loaderData;
+  const here = paths.candidate(locale, candidate.id);
+  return (
+    <PersonDetail
+      kind="candidates"
+      person={candidate}
+      history={evaluations}
+      actions={
+        <>
+          <LinkButton to={paths.editCandidate(locale, candidate.id)}>{t.people.edit}</LinkButton>
+          {canPromote && !confirm ? (
+            <LinkButton to={`${here}?confirm=promote`} variant="primary" preventScrollReset>
+              {t.candidates.promote}
+            </LinkButton>
+          ) : null}
+          {canDelete && !confirm ? (
+            <LinkButton to={`${here}?confirm=delete`} variant="danger" preventScrollReset>
+              {t.people.delete}
+            </LinkButton>
+          ) : null}
+        </>
+      }
+      confirmation={
+        confirm === "delete" ? (
+          <Confirmation
+            title={t.people.confirmDeleteTitle(candidate.name)}
+            text={t.people.confirmDeleteText}
+            intent="delete"
+            confirmLabel={t.people.confirmDelete}
+            pendingText={t.people.deleting}
+            cancelTo={here}
+          />
+        ) : confirm === "promote" ? (
+          <Confirmation
+            title={t.candidates.confirmPromoteTitle(candidate.name)}
+            text={t.candidates.confirmPromoteText}
+            intent="promote"
+            confirmLabel={t.candidates.confirmPromote}
+            pendingText={t.candidates.promoting}
+            cancelTo={here}
+            tone="primary"
+          />
+        ) : null
+      }
+      notice={
+        candidate.promotedStudentId ? (
+          <Alert tone="info" title={t.candidates.promotedTo}>
+            <Link to={paths.student(locale, candidate.promotedStudentId)} className="font-medium underline">
+              {t.candidates.openStudent}
+            </Link>
+          </Alert>
+        ) : null
+      }
+    />
+  );
+}

@@ -1,0 +1,46 @@
+import type { Route } from "./+types/candidates.new";
+import { BackLink } from "~/components/people/person-detail.tsx";
+import { PersonForm } from "~/components/people/person-form.tsx";
+import { PageHeader } from "~/components/page-header.tsx";
+import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
+import { createCandidateBody } from "~/features/candidates/candidate-schemas.ts";
+import { createCandidate } from "~/features/candidates/candidates.server.ts";
+import { EDITABLE_STATUSES } from "~/components/people/status-badge.tsx";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useLocale, useT } from "~/i18n/hooks.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).candidates.newTitle) }];
+};
+
+export function loader({ context }: Route.LoaderArgs) {
+  staffPageActor(context);
+  return null;
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  const formData = await readPostedForm(request);
+  const parsed = parseProfile(formData, createCandidateBody, { withStatus: true });
+  if (!parsed.ok) return parsed.reply;
+  const saved = await saveProfile(createCandidate(actor, parsed.data), parsed.values);
+  if (!saved.ok) return saved.reply;
+  throw await redirectWithFlash(paths.candidate(resolveLocale(params.locale), saved.value.id), { kind: "success", key: "created" });
+}
+
+export default function NewCandidate({ actionData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <BackLink to={paths.candidates(locale)} />
+      <PageHeader title={t.candidates.newTitle} />
+      <PersonForm kind="candidates" initial={{ status: "NEW" }} result={actionData} statuses={EDITABLE_STATUSES} submitLabel={t.candidates.create} cancelTo={paths.candidates(locale)} />
+    </div>
+  );
+}

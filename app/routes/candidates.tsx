@@ -1,0 +1,26 @@
+import type { Route } from "./+types/candidates";
+import { PersonListPage } from "~/components/people/person-list.tsx";
+import { listCandidates } from "~/features/candidates/candidates.server.ts";
+import { listCandidatesQuery, CANDIDATE_STATUSES } from "~/features/candidates/candidate-schemas.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { staffPageActor } from "~/lib/page.server.ts";
+
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).candidates.title) }];
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const actor = staffPageActor(context);
+  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ""));
+  // A hand-edited query that does not parse (page=abc) shows the first page of everything.
+  const parsed = listCandidatesQuery.safeParse(params);
+  const query = parsed.success ? parsed.data : listCandidatesQuery.parse({});
+  const { candidates, total, page, limit } = await listCandidates(actor, query);
+  return { rows: candidates, total, page, limit, status: query.status };
+}
+
+export default function Candidates({ loaderData }: Route.ComponentProps) {
+  return <PersonListPage kind="candidates" statuses={CANDIDATE_STATUSES} {...loaderData} />;
+}

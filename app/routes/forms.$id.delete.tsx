@@ -1,0 +1,59 @@
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/forms.$id.delete";
+import { Alert } from "~/components/alert.tsx";
+import { Button, LinkButton } from "~/components/button.tsx";
+import { CsrfInput } from "~/components/csrf-input.tsx";
+import { PageHeader } from "~/components/page-header.tsx";
+import { editableForm, readPost } from "~/features/forms/form-pages.server.ts";
+import { deleteForm } from "~/features/forms/forms.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+
+/** The confirmation step before a form is deleted: a page of its own, so it works without JavaScript. */
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).forms.deleteTitle) }];
+};
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const form = await editableForm(staffPageActor(context), params.id);
+  return { form: { id: form.id, title: form.title, questions: form.questions.length } };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  await readPost(request);
+  await forPage(deleteForm(actor, params.id));
+  return redirectWithFlash(paths.forms(resolveLocale(params.locale)), { kind: "success", key: "deleted" });
+}
+
+export default function DeleteForm({ loaderData }: Route.ComponentProps) {
+  const t = useT();
+  const format = useFormat();
+  const locale = useLocale();
+  const { form } = loaderData;
+  return (
+    <div className="mx-auto max-w-2xl space-y-6">
+      <p>
+        <Link to={paths.form(locale, form.id)} className="text-sm font-medium text-indigo-700 hover:underline">
+          ← {t.forms.backToForm}
+        </Link>
+      </p>
+      <PageHeader title={t.forms.deleteTitle} />
+      <Alert tone="warning" title={t.forms.deleteQuestion(form.title)}>
+        {t.forms.deleteExplanation(format.number(form.questions))}
+      </Alert>
+      <Form method="post" className="flex flex-wrap gap-3">
+        <CsrfInput />
+        <Button type="submit" variant="danger" pendingText={t.common.working}>
+          {t.forms.confirmDelete}
+        </Button>
+        <LinkButton to={paths.form(locale, form.id)}>{t.common.cancel}</LinkButton>
+      </Form>
+    </div>
+  );
+}

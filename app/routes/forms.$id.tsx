@@ -1,0 +1,92 @@
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/forms.$id";
+import { Badge } from "~/components/badge.tsx";
+import { Button, LinkButton } from "~/components/button.tsx";
+import { CsrfInput } from "~/components/csrf-input.tsx";
+import { FormEditor } from "~/components/form-editor.tsx";
+import { PageHeader } from "~/components/page-header.tsx";
+import { draftFromForm } from "~/features/forms/form-editor.server.ts";
+import { editableForm, editorPost, readPost } from "~/features/forms/form-pages.server.ts";
+import { duplicateForm, updateForm } from "~/features/forms/forms.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+
+export const meta: Route.MetaFunction = ({ params, loaderData }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, loaderData?.form.title ?? translations(locale).forms.editTitle) }];
+};
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const actor = staffPageActor(context);
+  const form = await editableForm(actor, params.id);
+  return {
+    form: { id: form.id, title: form.title, isPublished: form.isPublished, isTemplate: form.isTemplate, updatedAt: form.updatedAt },
+    draft: draftFromForm(form),
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  const locale = resolveLocale(params.locale);
+  const formData = await readPost(request);
+  const intent = String(formData.get("intent") ?? "save");
+  if (intent === "publish" || intent === "unpublish") {
+    await forPage(updateForm(actor, params.id, { isPublished: intent === "publish" }));
+    return redirectWithFlash(paths.form(locale, params.id), { kind: "success", key: intent === "publish" ? "formPublished" : "formUnpublished" });
+  }
+  if (intent === "duplicate") {
+    const copy = await forPage(duplicateForm(actor, params.id, { title: (title) => translations(locale).forms.copyTitle(title) }));
+    return redirectWithFlash(paths.form(locale, copy.id), { kind: "success", key: "formDuplicated" });
+  }
+  return editorPost(actor, locale, formData, params.id);
+}
+
+export default function EditForm({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const format = useFormat();
+  const locale = useLocale();
+  const { form } = loaderData;
+  return (
+    <div className="space-y-6">
+      <p>
+        <Link to={paths.forms(locale)} className="text-sm font-medium text-indigo-700 hover:underline">
+          ← {t.forms.backToList}
+        </Link>
+      </p>
+      <PageHeader
+        title={form.title}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            {form.isPublished ? <Badge tone="success">{t.forms.published}</Badge> : <Badge>{t.forms.draft}</Badge>}
+            {form.isTemplate ? <Badge tone="info">{t.forms.template}</Badge> : null}
+            <span>{t.forms.updated(format.dateTime(form.updatedAt))}</span>
+          </span>
+        }
+        actions={
+          <>
+            <Form method="post">
+              <CsrfInput />
+              <Button type="submit" name="intent" value={form.isPublished ? "unpublish" : "publish"} variant={form.isPublished ? "secondary" : "primary"} pendingText={t.common.working}>
+                {form.isPublished ? t.forms.unpublish : t.forms.publish}
+              </Button>
+            </Form>
+            <Form method="post">
+              <CsrfInput />
+              <Button type="submit" name="intent" value="duplicate" variant="secondary" pendingText={t.common.working}>
+                {t.forms.duplicate}
+              </Button>
+            </Form>
+            <LinkButton to={paths.deleteForm(locale, form.id)} className="text-red-700">
+              {t.forms.delete}
+            </LinkButton>
+          </>
+        }
+      />
+      <FormEditor key={actionData?.revision ?? String(form.updatedAt)} draft={actionData?.draft ?? loaderData.draft} errors={actionData?.errors ?? {}} focus={actionData?.focus} submitLabel={t.common.save} />
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/forms.new";
+import { FormEditor } from "~/components/form-editor.tsx";
+import { PageHeader } from "~/components/page-header.tsx";
+import { emptyDraft } from "~/features/forms/form-draft.ts";
+import { editorPost, readPost } from "~/features/forms/form-pages.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useLocale, useT } from "~/i18n/hooks.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).forms.newTitle) }];
+};
+
+export function loader({ context }: Route.LoaderArgs) {
+  staffPageActor(context);
+  return { draft: emptyDraft() };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  return editorPost(actor, resolveLocale(params.locale), await readPost(request), null);
+}
+
+export default function NewForm({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  return (
+    <div className="space-y-6">
+      <p>
+        <Link to={paths.forms(locale)} className="text-sm font-medium text-indigo-700 hover:underline">
+          ← {t.forms.backToList}
+        </Link>
+      </p>
+      <PageHeader title={t.forms.newTitle} description={t.forms.editor.intro} />
+      <FormEditor key={actionData?.revision ?? "new"} draft={actionData?.draft ?? loaderData.draft} errors={actionData?.errors ?? {}} focus={actionData?.focus} submitLabel={t.forms.editor.create} />
+    </div>
+  );
+}

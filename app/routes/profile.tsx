@@ -1,0 +1,396 @@
+import { Form, data } from "react-router";
+import type { Route } from "./+types/profile";
+import { Alert } from "~/components/alert.tsx";
+import { Badge } from "~/components/badge.tsx";
+import { Button } from "~/components/button.tsx";
+import { CsrfInput } from "~/components/csrf-input.tsx";
+import { Field } from "~/components/field.tsx";
+import { PageHeader, Section } from "~/components/page-header.tsx";
+import { changePasswordBody } from "~/features/passwords/password-schemas.ts";
+import { changePassword } from "~/features/passwords/passwords.server.ts";
+import { endOtherSessions, listSessions } from "~/features/users/sessions.server.ts";
+import { updateProfileBody } from "~/features/users/user-schemas.ts";
+import { getProfile, updateProfile } from "~/features/users/users.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useT } from "~/i18n/hooks.ts";
+import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import {
+  beginTwoFactorSetup,
+  disableTwoFactor,
+  enableTwoFactor,
+  twoFactorDisableBody,
+  twoFactorEnableBody,
+  type TwoFactorSetupResult,
+} from "~/lib/auth/two-factor.server.ts";
+import { clientAddressContext } from "~/lib/context.server.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { forPage, pageActor, pageError } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+import { ApiError } from "~/lib/problem.server.ts";
+
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).profile.title) }];
+};
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const actor = pageActor(context);
+  const [profile, sessions] = await Promise.all([forPage(getProfile(actor.userId)), listSessions(actor)]);
+  return { profile, sessions };
+}
+
+type Intent = "details" | "password" | "setup" | "enable" | "disable" | "sessions";
+type ActionData = {
+  intent: Intent;
+  errors: Record<string, string>;
+  formError: string | null;
+  setup?: TwoFactorSetupResult | null;
+  method?: "TOTP" | "EMAIL" | null;
+};
+
+const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : undefined);
+
+function failure(intent: Intent, error: unknown, extra: Partial<ActionData> = {}) {
+  if (!(error instanceof ApiError)) throw error;
+  const errors: Record<string, string> = {};
+  for (const problem of error.errors ?? []) errors[problem.path.replace(/^body\./, "")] ??= problem.message;
+  const formError = Object.keys(errors).length > 0 ? null : error.detail;
+  return data<ActionData>({ intent, errors, formError, ...extra }, { status: error.status === 401 ? 400 : error.status });
+}
+
+function invalid(intent: Intent, issues: readonly { path: PropertyKey[]; message: string }[], extra: Partial<ActionData> = {}) {
+  const errors: Record<string, string> = {};
+  for (const issue of issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+  return data<ActionData>({ intent, errors, formError: null, ...extra }, { status: 400 });
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = pageActor(context);
+  const locale = resolveLocale(params.locale);
+  const formData = await request.formData();
+  // A missing or stale token (a form left open for long, a forged post): the friendly 403 page, not a 500.
+  await verifyCsrfToken(request, text(formData.get("csrfToken"))).catch(() => {
+    throw pageError(403);
+  });
+  const intent = text(formData.get("intent")) as Intent | undefined;
+  const back = paths.profile(locale);
+
+  switch (intent) {
+    case "details": {
+      const image = formData.get("image");
+      const age = text(formData.get("age"));
+      const email = text(formData.get("email"))?.trim();
+      const input: Record<string, unknown> = {
+        name: text(formData.get("name")) ?? "",
+        phone: text(formData.get("phone")) ?? "",
+        ...(email && email.toLowerCase() !== actor.email.toLowerCase() ? { email, currentPassword: text(formData.get("currentPassword")) || undefined } : {}),
+        ...(actor.role === "TEACHER" ? { specialty: text(formData.get("specialty")) ?? "" } : {}),
+        ...(actor.role === "STUDENT"
+          ? {
+              age: age === undefined || age.trim() === "" ? null : Number(age),
+              grade: text(formData.get("grade")) ?? "",
+              gender: text(formData.get("gender")) ?? "",
+            }
+          : {}),
+        ...(image instanceof File && image.size > 0 ? { image } : {}),
+      };
+      const parsed = updateProfileBody.safeParse(input);
+      if (!parsed.success) return invalid("details", parsed.error.issues);
+      try {
+        await updateProfile(actor, parsed.data);
+      } catch (error) {
+        return failure("details", error);
+      }
+      throw await redirectWithFlash(back, { kind: "success", key: "profileSaved" });
+    }
+    case "password": {
+      const parsed = changePasswordBody.safeParse({
+        currentPassword: text(formData.get("currentPassword")) ?? "",
+        newPassword: text(formData.get("newPassword")) ?? "",
+      });
+      if (!parsed.success) return invalid("password", parsed.error.issues);
+      let setCookie: string;
+      try {
+        ({ setCookie } = await changePassword(actor, parsed.data, {
+          ipAddress: context.get(clientAddressContext),
+          userAgent: request.headers.get("user-agent"),
+        }));
+      } catch (error) {
+        return failure("password", error);
+      }
+      throw await redirectWithFlash(back, { kind: "success", key: "passwordChanged" }, { headers: { "Set-Cookie": setCookie } });
+    }
+    case "setup": {
+      const method = text(formData.get("method")) === "EMAIL" ? "EMAIL" : "TOTP";
+      try {
+        const setup = await beginTwoFactorSetup(actor, method);
+        return data<ActionData>({ intent, errors: {}, formError: null, setup, method });
+      } catch (error) {
+        return failure("setup", error);
+      }
+    }
+    case "enable": {
+      const method = text(formData.get("method")) === "EMAIL" ? "EMAIL" : "TOTP";
+      const parsed = twoFactorEnableBody.safeParse({ code: text(formData.get("code")) ?? "" });
+      if (!parsed.success) return invalid("enable", parsed.error.issues, { method });
+      try {
+        await enableTwoFactor(actor, parsed.data.code);
+      } catch (error) {
+        return failure("enable", error, { method });
+      }
+      throw await redirectWithFlash(back, { kind: "success", key: "twoFactorOn" });
+    }
+    case "disable": {
+      const parsed = twoFactorDisableBody.safeParse({ password: text(formData.get("password")) ?? "" });
+      if (!parsed.success) return invalid("disable", parsed.error.issues);
+      try {
+        await disableTwoFactor(actor, parsed.data.password);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) {
+          return data<ActionData>({ intent, errors: { password: translations(locale).profile.wrongPassword }, formError: null }, { status: 400 });
+        }
+        return failure("disable", error);
+      }
+      throw await redirectWithFlash(back, { kind: "success", key: "twoFactorOff" });
+    }
+    case "sessions": {
+      await endOtherSessions(actor);
+      throw await redirectWithFlash(back, { kind: "success", key: "sessionsEnded" });
+    }
+    default:
+      return data<ActionData>({ intent: "details", errors: {}, formError: translations(locale).profile.unknownAction }, { status: 400 });
+  }
+}
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const { profile } = loaderData;
+  return (
+    <div className="space-y-8">
+      <PageHeader title={t.profile.title} description={t.profile.description} />
+      <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
+        <DetailsSection profile={profile} result={actionData?.intent === "details" ? actionData : undefined} />
+        <div className="space-y-6">
+          <PasswordSection result={actionData?.intent === "password" ? actionData : undefined} />
+          <TwoFactorSection profile={profile} result={actionData && ["setup", "enable", "disable"].includes(actionData.intent) ? actionData : undefined} />
+        </div>
+      </div>
+      <SessionsSection sessions={loaderData.sessions} />
+    </div>
+  );
+}
+
+type Profile = Route.ComponentProps["loaderData"]["profile"];
+
+function FormError({ message }: { message: string | null | undefined }) {
+  return message ? <Alert tone="error">{message}</Alert> : null;
+}
+
+function DetailsSection({ profile, result }: { profile: Profile; result: ActionData | undefined }) {
+  const t = useT();
+  const errors = result?.errors ?? {};
+  return (
+    <Section id="details" title={t.profile.detailsTitle} description={t.profile.detailsDescription}>
+      <Form method="post" encType="multipart/form-data" className="space-y-5 px-4 py-5 sm:px-5" noValidate>
+        <CsrfInput />
+        <FormError message={result?.formError} />
+        <div className="flex items-center gap-4">
+          {profile.image ? (
+            <img src={profile.image} alt={t.profile.currentAvatar} width={64} height={64} className="size-16 rounded-full border border-slate-200 object-cover" />
+          ) : (
+            <span className="flex size-16 items-center justify-center rounded-full bg-indigo-50 text-xl font-semibold text-indigo-800" aria-hidden="true">
+              {profile.name.slice(0, 1).toUpperCase()}
+            </span>
+          )}
+          <Field
+            className="min-w-0 flex-1"
+            label={t.profile.avatar}
+            description={t.profile.avatarHint}
+            name="image"
+            type="file"
+            accept="image/png,image/jpeg,image/webp"
+            error={errors.image}
+          />
+        </div>
+        <Field label={t.profile.name} name="name" required defaultValue={profile.name} autoComplete="name" error={errors.name} />
+        <Field label={t.profile.email} name="email" type="email" required defaultValue={profile.email} autoComplete="email" error={errors.email} />
+        <Field
+          label={t.profile.currentPassword}
+          description={t.profile.emailPasswordHint}
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          error={errors.currentPassword}
+        />
+        <Field label={t.profile.phone} name="phone" type="tel" defaultValue={profile.phone ?? ""} autoComplete="tel" error={errors.phone} />
+        {profile.role === "TEACHER" ? (
+          <Field label={t.profile.specialty} name="specialty" defaultValue={profile.teacher?.specialty ?? ""} error={errors.specialty} />
+        ) : null}
+        {profile.role === "STUDENT" ? (
+          <div className="grid gap-4 sm:grid-cols-3">
+            <Field label={t.profile.age} name="age" type="number" min={0} max={150} inputMode="numeric" defaultValue={profile.student?.age ?? ""} error={errors.age} />
+            <Field label={t.profile.grade} name="grade" defaultValue={profile.student?.grade ?? ""} error={errors.grade} />
+            <Field label={t.profile.gender} name="gender" defaultValue={profile.student?.gender ?? ""} error={errors.gender} />
+          </div>
+        ) : null}
+        <Button type="submit" name="intent" value="details" variant="primary" pendingText={t.common.saving}>
+          {t.profile.saveDetails}
+        </Button>
+      </Form>
+    </Section>
+  );
+}
+
+function PasswordSection({ result }: { result: ActionData | undefined }) {
+  const t = useT();
+  const errors = result?.errors ?? {};
+  return (
+    <Section id="password" title={t.profile.passwordTitle} description={t.profile.passwordRules}>
+      <Form method="post" className="space-y-5 px-4 py-5 sm:px-5" noValidate>
+        <CsrfInput />
+        <FormError message={result?.formError} />
+        <Field label={t.profile.currentPassword} id="password-current" name="currentPassword" type="password" required autoComplete="current-password" error={errors.currentPassword} />
+        <Field label={t.profile.newPassword} id="password-new" name="newPassword" type="password" required autoComplete="new-password" minLength={8} maxLength={128} error={errors.newPassword} />
+        <Button type="submit" name="intent" value="password" variant="primary" pendingText={t.common.saving}>
+          {t.profile.changePassword}
+        </Button>
+      </Form>
+    </Section>
+  );
+}
+
+function TwoFactorSection({ profile, result }: { profile: Profile; result: ActionData | undefined }) {
+  const t = useT();
+  const errors = result?.errors ?? {};
+  const setup = result?.setup ?? null;
+  const awaitingCode = !profile.twoFactorEnabled && (setup !== null || result?.intent === "enable");
+  const method = setup?.method ?? result?.method ?? "TOTP";
+  return (
+    <Section id="two-factor" title={t.profile.twoFactorTitle} description={t.profile.twoFactorDescription}>
+      <div className="space-y-5 px-4 py-5 sm:px-5">
+        <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
+          <Badge tone={profile.twoFactorEnabled ? "success" : "neutral"}>{profile.twoFactorEnabled ? t.profile.on : t.profile.off}</Badge>
+          {profile.twoFactorMethod === "TOTP" ? t.profile.onTotp : profile.twoFactorMethod === "EMAIL" ? t.profile.onEmail : t.profile.offText}
+        </p>
+        {!profile.twoFactorEnabled && result?.intent === "setup" ? <FormError message={result.formError} /> : null}
+
+        {awaitingCode ? (
+          <Form method="post" className="space-y-4" noValidate>
+            <CsrfInput />
+            <input type="hidden" name="method" value={method} />
+            <FormError message={result?.formError} />
+            {setup?.method === "TOTP" ? (
+              <>
+                <p className="text-sm text-slate-700">{t.profile.totpInstructions}</p>
+                <img src={setup.qrCode} alt={t.profile.qrAlt} width={192} height={192} className="size-48 rounded-lg border border-slate-200" />
+                <div>
+                  <p className="text-sm font-medium text-slate-900" id="totp-secret-label">
+                    {t.profile.secret}
+                  </p>
+                  <code id="totp-secret" aria-labelledby="totp-secret-label" className="mt-1 block rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900">
+                    {setup.secret}
+                  </code>
+                </div>
+              </>
+            ) : setup?.method === "EMAIL" ? (
+              <p className="text-sm text-slate-700">{t.profile.emailSent(setup.sentTo)}</p>
+            ) : (
+              <p className="text-sm text-slate-700">{method === "TOTP" ? t.profile.enterTotp : t.profile.enterEmailCode}</p>
+            )}
+            <Field label={t.profile.code} name="code" inputMode="numeric" autoComplete="one-time-code" required maxLength={6} error={errors.code} />
+            <div className="flex flex-wrap gap-2">
+              <Button type="submit" name="intent" value="enable" variant="primary" pendingText={t.common.working}>
+                {t.profile.enable}
+              </Button>
+            </div>
+          </Form>
+        ) : null}
+
+        {!profile.twoFactorEnabled && !awaitingCode ? (
+          <Form method="post" className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="setup" />
+            <Button type="submit" name="method" value="TOTP" variant="primary">
+              {t.profile.setupTotp}
+            </Button>
+            <Button type="submit" name="method" value="EMAIL" variant="secondary">
+              {t.profile.setupEmail}
+            </Button>
+          </Form>
+        ) : null}
+        {!profile.twoFactorEnabled && awaitingCode ? (
+          <Form method="post" className="flex flex-wrap gap-2 border-t border-slate-200 pt-4">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="setup" />
+            <Button type="submit" name="method" value={method === "TOTP" ? "EMAIL" : "TOTP"} variant="ghost" size="sm">
+              {method === "TOTP" ? t.profile.setupEmail : t.profile.setupTotp}
+            </Button>
+          </Form>
+        ) : null}
+
+        {profile.twoFactorEnabled ? (
+          <Form method="post" className="space-y-4" noValidate>
+            <CsrfInput />
+            <FormError message={result?.intent === "disable" ? result.formError : null} />
+            <Field
+              label={t.profile.password}
+              description={t.profile.disableHint}
+              id="disable-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              error={errors.password}
+            />
+            <Button type="submit" name="intent" value="disable" variant="danger" pendingText={t.common.working}>
+              {t.profile.disable}
+            </Button>
+          </Form>
+        ) : null}
+      </div>
+    </Section>
+  );
+}
+
+function SessionsSection({ sessions }: { sessions: Route.ComponentProps["loaderData"]["sessions"] }) {
+  const t = useT();
+  const format = useFormat();
+  const others = sessions.filter((session) => !session.current).length;
+  return (
+    <Section
+      id="sessions"
+      title={t.profile.sessionsTitle}
+      description={t.profile.sessionsDescription}
+      actions={
+        others > 0 ? (
+          <Form method="post">
+            <CsrfInput />
+            <Button type="submit" name="intent" value="sessions" variant="secondary" size="sm" pendingText={t.common.working}>
+              {t.profile.endOthers}
+            </Button>
+          </Form>
+        ) : null
+      }
+    >
+      <ul className="divide-y divide-slate-200">
+        {sessions.map((session) => (
+          <li key={session.id} className="px-4 py-3 sm:px-5">
+            <div className="flex flex-wrap items-center gap-2">
+              <p className="min-w-0 font-medium wrap-anywhere text-slate-900">{session.userAgent ?? t.profile.unknownDevice}</p>
+              {session.current ? <Badge tone="info">{t.profile.thisDevice}</Badge> : null}
+            </div>
+            <p className="mt-0.5 text-sm text-slate-600">
+              {t.profile.signedInAt(format.dateTime(session.createdAt))}
+              <span aria-hidden="true"> · </span>
+              {t.profile.lastSeen(format.dateTime(session.lastSeenAt))}
+              <span aria-hidden="true"> · </span>
+              {t.profile.ipAddress(session.ipAddress ?? "—")}
+            </p>
+          </li>
+        ))}
+      </ul>
+      {others === 0 ? <p className="border-t border-slate-200 px-4 py-3 text-sm text-slate-600 sm:px-5">{t.profile.onlyThisDevice}</p> : null}
+    </Section>
+  );
+}

@@ -1,0 +1,50 @@
+import type { Route } from "./+types/reports.$submissionId.pdf";
+import { renderReportPdf, reportPdfFilename } from "~/features/pdf/report-pdf.server.ts";
+import { reportForPage } from "~/features/reports/report-page.server.ts";
+import { actorContext } from "~/lib/context.server.ts";
+import { isStaff } from "~/lib/auth/actor.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { pageError } from "~/lib/page.server.ts";
+import { timeZoneFromCookie } from "~/lib/time-zone.ts";
+
+/**
+ * `GET /{locale}/reports/:submissionId/pdf`: the report as a PDF download, in the page's language
+ * and the browser's time zone. The file is answered by this middleware before any loader runs;
+ * when there is nothing to download (another teacher's report, a pending test, a student's
+ * login) it lets the request through to the loader below, which throws the friendly 404 or 403
+ * page inside the shell, as the report page itself would.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ request, context, params }, next) => {
+    const actor = context.get(actorContext);
+    if (!actor || !isStaff(actor)) return next();
+    let found: Awaited<ReturnType<typeof reportForPage>> | null = null;
+    try {
+      found = await reportForPage(context, params.submissionId);
+    } catch {
+      return next();
+    }
+    const pdf = renderReportPdf(found.report, {
+      locale: resolveLocale(params.locale),
+      timeZone: timeZoneFromCookie(request.headers.get("cookie")),
+    });
+    return new Response(pdf, {
+      headers: {
+        "Content-Type": "application/pdf",
+        "Content-Disposition": `attachment; filename="${reportPdfFilename(found.report)}"`,
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  },
+];
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  await reportForPage(context, params.submissionId);
+  // Only reached when the report appeared between the middleware and here: ask for it again.
+  throw pageError(404);
+}
+
+export default function ReportPdf() {
+  return null;
+}

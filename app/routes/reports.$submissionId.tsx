@@ -1,0 +1,163 @@
+import type { Route } from "./+types/reports.$submissionId";
+import { Badge, ScoreBadge } from "~/components/badge.tsx";
+import { LinkButton } from "~/components/button.tsx";
+import { ChevronLeftIcon } from "~/components/icons.tsx";
+import { PageHeader, Section } from "~/components/page-header.tsx";
+import { reportForPage } from "~/features/reports/report-page.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { parseHexColor } from "~/lib/color.ts";
+import { paths } from "~/lib/paths.ts";
+
+export const meta: Route.MetaFunction = ({ params, loaderData }) => {
+  const locale = resolveLocale(params.locale);
+  const t = translations(locale).reports;
+  return [{ title: documentTitle(locale, loaderData ? t.detailTitle(loaderData.respondent.name) : t.title) }];
+};
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { report } = await reportForPage(context, params.submissionId);
+  return report;
+}
+
+export default function Report({ loaderData: report }: Route.ComponentProps) {
+  const t = useT();
+  const format = useFormat();
+  const locale = useLocale();
+  const details: [string, string][] = [
+    [t.reports.form, report.form.title],
+    [t.reports.assignedBy, report.assignedBy.name],
+    [t.reports.assignedAt, format.dateTime(report.assignedAt)],
+    [t.reports.completedAt, format.dateTime(report.completedAt)],
+    ...(report.respondent.grade ? [[t.reports.grade, report.respondent.grade] as [string, string]] : []),
+    ...(report.respondent.age !== null ? [[t.reports.age, format.number(report.respondent.age)] as [string, string]] : []),
+  ];
+  return (
+    <div className="space-y-6">
+      <p>
+        <LinkButton to={paths.reports(locale)} variant="ghost" size="sm" icon={<ChevronLeftIcon className="size-4" />}>
+          {t.reports.back}
+        </LinkButton>
+      </p>
+      <PageHeader
+        title={report.respondent.name}
+        description={
+          <>
+            <Badge className="mr-2">{t.respondent[report.respondent.kind]}</Badge>
+            {report.form.title}
+          </>
+        }
+        actions={
+          // A plain link (not a client navigation): the browser downloads the file, with or without JavaScript.
+          <a href={paths.reportPdf(locale, report.id)} download className="inline-flex min-h-10 items-center justify-center gap-2 rounded-md bg-indigo-700 px-3.5 py-2 text-sm font-medium whitespace-nowrap text-white shadow-sm hover:bg-indigo-800">
+            <DownloadIcon />
+            {t.reports.downloadPdf}
+          </a>
+        }
+      />
+
+      <div className="grid gap-6 lg:grid-cols-5 lg:items-start">
+        <Section id="summary" title={t.reports.summary} className="lg:col-span-2">
+          <div className="px-4 py-4 sm:px-5">
+            <div className="flex flex-wrap items-center gap-3">
+              <ScoreBadge label={report.scoreLabel} color={report.scoreColor} className="px-3 py-1 text-sm" />
+              <p className="text-2xl font-semibold text-slate-900 tabular-nums">{format.percent(report.percentage)}</p>
+            </div>
+            <p className="mt-1 text-sm text-slate-700 tabular-nums">
+              {t.reports.total}: {t.score.of(format.number(report.totalScore), format.number(report.maxScore))}
+            </p>
+            <dl className="mt-4 grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+              {details.map(([label, value]) => (
+                <div key={label} className="contents">
+                  <dt className="font-medium text-slate-600">{label}</dt>
+                  <dd className="wrap-anywhere text-slate-900">{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+        </Section>
+
+        <Section id="bands" title={t.reports.bands} description={t.reports.bandsDescription} className="lg:col-span-3">
+          <BandLegend report={report} />
+        </Section>
+      </div>
+
+      <Section id="answers" title={t.reports.answers}>
+        <ol className="divide-y divide-slate-200">
+          {report.answers.map((answer, index) => {
+            const text = answer.type === "TEXT" ? answer.text : answer.optionTexts.join(", ");
+            return (
+              <li key={answer.questionId} className="flex flex-col gap-2 px-4 py-4 sm:flex-row sm:items-start sm:justify-between sm:px-5">
+                <div className="min-w-0">
+                  <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">{t.reports.question(format.number(index + 1))}</p>
+                  <p className="font-medium wrap-anywhere text-slate-900">{answer.questionText}</p>
+                  <p className={text ? "mt-1 whitespace-pre-line wrap-anywhere text-slate-800" : "mt-1 text-slate-600 italic"}>{text || t.reports.noAnswer}</p>
+                </div>
+                <p className="shrink-0 text-sm text-slate-700 tabular-nums sm:text-right">
+                  {answer.type === "TEXT" ? t.reports.notScored : t.reports.answerScore(format.number(answer.score), format.number(answer.maxScore))}
+                </p>
+              </li>
+            );
+          })}
+        </ol>
+      </Section>
+    </div>
+  );
+}
+
+type ReportData = Route.ComponentProps["loaderData"];
+
+/**
+ * Every band of the form on one scale with the respondent's total marked. Colours are SVG `fill`
+ * attributes (the CSP forbids inline styles); the words are in the list below the bar.
+ */
+function BandLegend({ report }: { report: ReportData }) {
+  const t = useT();
+  const format = useFormat();
+  const ranges = [...report.scoreRanges].sort((a, b) => a.min - b.min);
+  if (ranges.length === 0) return <p className="px-4 py-4 text-sm text-slate-600 sm:px-5">{t.score.noBand}</p>;
+  const low = Math.min(ranges[0]!.min, report.totalScore);
+  const high = Math.max(...ranges.map((r) => r.max), report.totalScore);
+  const span = high - low || 1;
+  const x = (value: number) => ((value - low) / span) * 1000;
+  const marker = x(report.totalScore);
+  const current = (range: (typeof ranges)[number]) => range.label === report.scoreLabel && report.totalScore >= range.min && report.totalScore <= range.max;
+  return (
+    <div className="px-4 py-4 sm:px-5">
+      <svg viewBox="0 0 1000 56" className="h-14 w-full" role="img" aria-label={`${t.reports.bands}: ${t.reports.yourScore(format.number(report.totalScore))}`} preserveAspectRatio="none">
+        {ranges.map((range) => (
+          <rect
+            key={`${range.label}-${range.min}`}
+            x={x(range.min)}
+            y={current(range) ? 14 : 20}
+            width={Math.max(2, x(range.max) - x(range.min))}
+            height={current(range) ? 32 : 20}
+            fill={parseHexColor(range.color) ? range.color : "#94a3b8"}
+            stroke={current(range) ? "#0f172a" : "none"}
+            strokeWidth={current(range) ? 3 : 0}
+          />
+        ))}
+        <line x1={marker} x2={marker} y1={2} y2={54} stroke="#0f172a" strokeWidth={6} />
+      </svg>
+      <p className="mt-1 text-sm font-medium text-slate-900 tabular-nums">{t.reports.yourScore(format.number(report.totalScore))}</p>
+      <ul className="mt-3 space-y-2">
+        {ranges.map((range) => (
+          <li key={`${range.label}-${range.min}`} className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+            <ScoreBadge label={range.label} color={range.color} />
+            <span className="text-slate-700 tabular-nums">{t.reports.bandRange(format.number(range.min), format.number(range.max))}</span>
+            {current(range) ? <strong className="font-semibold text-slate-900">← {t.reports.thisBand}</strong> : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function DownloadIcon() {
+  return (
+    <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className="size-4">
+      <path d="M12 3v12m0 0 5-5m-5 5-5-5M4 19h16" />
+    </svg>
+  );
+}

@@ -1,0 +1,166 @@
+import { Link, useSearchParams } from "react-router";
+import type { Route } from "./+types/reports";
+import { ScoreBadge } from "~/components/badge.tsx";
+import { EmptyState } from "~/components/empty-state.tsx";
+import { Field } from "~/components/field.tsx";
+import { PageHeader } from "~/components/page-header.tsx";
+import { Pagination } from "~/components/pagination.tsx";
+import { SearchForm } from "~/components/search-form.tsx";
+import { listReportsQuery } from "~/features/reports/report-schemas.ts";
+import { listReports } from "~/features/reports/reports.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+import { ApiError } from "~/lib/problem.server.ts";
+
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).reports.title) }];
+};
+
+type DateErrors = { from?: string; to?: string };
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const actor = staffPageActor(context);
+  const t = translations(resolveLocale(params.locale)).reports;
+  const url = new URL(request.url);
+  // Empty date inputs arrive as `from=`: leave them out rather than call them invalid.
+  const raw = Object.fromEntries([...url.searchParams].filter(([key, value]) => value !== "" && ["search", "from", "to", "page", "limit"].includes(key)));
+  const parsed = listReportsQuery.safeParse(raw);
+  const empty = { reports: [], total: 0, page: 1, limit: 20 };
+  if (!parsed.success) {
+    const errors: DateErrors = {};
+    for (const issue of parsed.error.issues) {
+      if (issue.path[0] === "from") errors.from = t.dateError;
+      if (issue.path[0] === "to") errors.to = t.dateError;
+    }
+    if (errors.from || errors.to) return { ...empty, errors };
+    const fallback = listReportsQuery.parse({ search: raw.search?.slice(0, 200) });
+    return { ...(await listReports(actor, fallback)), errors: {} as DateErrors };
+  }
+  try {
+    return { ...(await listReports(actor, parsed.data)), errors: {} as DateErrors };
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 400) throw error;
+    const fields = (error.errors ?? []).map((problem) => problem.path);
+    const errors: DateErrors =
+      fields.includes("to") && !fields.includes("from")
+        ? { to: t.dateError }
+        : error.detail.includes("after")
+          ? { from: t.rangeError }
+          : { from: t.dateError };
+    return { ...empty, errors };
+  }
+}
+
+export default function Reports({ loaderData }: Route.ComponentProps) {
+  const t = useT();
+  const format = useFormat();
+  const locale = useLocale();
+  const [params] = useSearchParams();
+  const { errors } = loaderData;
+  const hasErrors = Boolean(errors.from || errors.to);
+  return (
+    <div className="space-y-6">
+      <PageHeader title={t.reports.title} description={t.reports.description} />
+
+      <SearchForm label={t.reports.search}>
+        <div className="grid grid-cols-2 gap-3 sm:flex sm:items-start">
+          <Field
+            id="from"
+            name="from"
+            type="date"
+            label={t.reports.from}
+            defaultValue={params.get("from") ?? ""}
+            key={`from-${params.get("from") ?? ""}`}
+            error={errors.from}
+            className="sm:w-44"
+          />
+          <Field
+            id="to"
+            name="to"
+            type="date"
+            label={t.reports.to}
+            defaultValue={params.get("to") ?? ""}
+            key={`to-${params.get("to") ?? ""}`}
+            error={errors.to}
+            className="sm:w-44"
+          />
+        </div>
+      </SearchForm>
+
+      <section aria-label={t.reports.title} className="rounded-xl border border-slate-200 bg-white shadow-sm">
+        {loaderData.reports.length === 0 ? (
+          <EmptyState title={hasErrors ? (errors.from ?? errors.to) : t.reports.empty} description={hasErrors ? undefined : t.reports.emptyHint} />
+        ) : (
+          <>
+            <div className="hidden lg:block">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">{t.reports.title}</caption>
+                <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
+                  <tr>
+                    <th scope="col" className="px-4 py-3 font-semibold">{t.reports.respondent}</th>
+                    <th scope="col" className="px-4 py-3 font-semibold">{t.reports.form}</th>
+                    <th scope="col" className="px-4 py-3 font-semibold">{t.reports.completedAt}</th>
+                    <th scope="col" className="px-4 py-3 text-right font-semibold">{t.reports.score}</th>
+                    <th scope="col" className="px-4 py-3 text-right font-semibold">{t.reports.percentage}</th>
+                    <th scope="col" className="px-4 py-3 font-semibold">{t.reports.band}</th>
+                    <th scope="col" className="px-4 py-3 font-semibold">{t.reports.assignedBy}</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-200">
+                  {loaderData.reports.map((report) => (
+                    <tr key={report.id} className="hover:bg-slate-50">
+                      <td className="px-4 py-3 font-medium wrap-anywhere text-slate-900">
+                        <Link to={paths.report(locale, report.id)} className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+                          {report.studentName}
+                        </Link>
+                      </td>
+                      <td className="px-4 py-3 wrap-anywhere text-slate-700">{report.formTitle}</td>
+                      <td className="px-4 py-3 whitespace-nowrap text-slate-700">{format.date(report.completedAt)}</td>
+                      <td className="px-4 py-3 text-right whitespace-nowrap text-slate-700 tabular-nums">
+                        {t.score.of(format.number(report.totalScore), format.number(report.maxScore))}
+                      </td>
+                      <td className="px-4 py-3 text-right text-slate-700 tabular-nums">{format.percent(report.percentage)}</td>
+                      <td className="px-4 py-3">
+                        <ScoreBadge label={report.scoreLabel} color={report.scoreColor} />
+                      </td>
+                      <td className="px-4 py-3 wrap-anywhere text-slate-700">{report.assignedByName}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <ul className="divide-y divide-slate-200 lg:hidden">
+              {loaderData.reports.map((report) => (
+                <li key={report.id}>
+                  <Link to={paths.report(locale, report.id)} className="flex items-start justify-between gap-3 px-4 py-3 hover:bg-slate-50 sm:px-5">
+                    <div className="min-w-0">
+                      <p className="font-medium wrap-anywhere text-slate-900">{report.studentName}</p>
+                      <p className="text-sm wrap-anywhere text-slate-700">{report.formTitle}</p>
+                      <p className="text-sm text-slate-600">
+                        {format.date(report.completedAt)}
+                        <span aria-hidden="true"> · </span>
+                        {report.assignedByName}
+                      </p>
+                    </div>
+                    <div className="flex shrink-0 flex-col items-end gap-1">
+                      <ScoreBadge label={report.scoreLabel} color={report.scoreColor} />
+                      <span className="text-sm text-slate-700 tabular-nums">
+                        {t.score.of(format.number(report.totalScore), format.number(report.maxScore))}
+                      </span>
+                      <span className="text-sm text-slate-700 tabular-nums">{format.percent(report.percentage)}</span>
+                    </div>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+      <Pagination page={loaderData.page} limit={loaderData.limit} total={loaderData.total} />
+    </div>
+  );
+}

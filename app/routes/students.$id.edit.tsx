@@ -1,0 +1,56 @@
+import type { Route } from "./+types/students.$id.edit";
+import { BackLink } from "~/components/people/person-detail.tsx";
+import { PersonForm } from "~/components/people/person-form.tsx";
+import { PageHeader } from "~/components/page-header.tsx";
+import { profileValues } from "~/features/people/person-form.ts";
+import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
+import { STUDENT_STATUSES, updateStudentBody } from "~/features/students/student-schemas.ts";
+import { getStudent, updateStudent } from "~/features/students/students.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useLocale, useT } from "~/i18n/hooks.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+
+export const meta: Route.MetaFunction = ({ params, loaderData }) => {
+  const locale = resolveLocale(params.locale);
+  const t = translations(locale);
+  return [{ title: documentTitle(locale, loaderData ? t.students.editTitle(loaderData.student.name) : t.students.title) }];
+};
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const actor = staffPageActor(context);
+  const { submissions: _, ...student } = await forPage(getStudent(actor, params.id));
+  return { student };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  const formData = await readPostedForm(request);
+  const parsed = parseProfile(formData, updateStudentBody, { withStatus: true });
+  if (!parsed.ok) return parsed.reply;
+  const saved = await saveProfile(updateStudent(actor, params.id, parsed.data), parsed.values);
+  if (!saved.ok) return saved.reply;
+  throw await redirectWithFlash(paths.student(resolveLocale(params.locale), params.id), { kind: "success", key: "saved" });
+}
+
+export default function EditStudent({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  const { student } = loaderData;
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <BackLink to={paths.students(locale)} />
+      <PageHeader title={t.students.editTitle(student.name)} />
+      <PersonForm
+        kind="students"
+        initial={profileValues(student)}
+        result={actionData}
+        statuses={STUDENT_STATUSES}
+        submitLabel={t.people.save}
+        cancelTo={paths.student(locale, student.id)}
+      />
+    </div>
+  );
+}

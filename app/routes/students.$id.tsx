@@ -1,0 +1,70 @@
+import type { Route } from "./+types/students.$id";
+import { LinkButton } from "~/components/button.tsx";
+import { Confirmation, PersonDetail } from "~/components/people/person-detail.tsx";
+import { readPostedForm } from "~/features/people/person-page.server.ts";
+import { deleteStudent, getStudent } from "~/features/students/students.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useLocale, useT } from "~/i18n/hooks.ts";
+import { isAdmin } from "~/lib/auth/actor.server.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { forPage, pageError, staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+
+export const meta: Route.MetaFunction = ({ params, loaderData }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, loaderData?.student.name ?? translations(locale).students.title) }];
+};
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const actor = staffPageActor(context);
+  const { submissions, ...student } = await forPage(getStudent(actor, params.id));
+  const canDelete = isAdmin(actor);
+  const confirm = canDelete && new URL(request.url).searchParams.get("confirm") === "delete";
+  return { student, submissions, canDelete, confirm };
+}
+
+/** Delete (administrators only: a teacher's POST gets the service's 403 as the friendly page). */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  const formData = await readPostedForm(request);
+  if (formData.get("intent") !== "delete") throw pageError(404);
+  await forPage(deleteStudent(actor, params.id));
+  throw await redirectWithFlash(paths.students(resolveLocale(params.locale)), { kind: "success", key: "deleted" });
+}
+
+export default function StudentPage({ loaderData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  const { student, submissions, canDelete, confirm } = loaderData;
+  const here = paths.student(locale, student.id);
+  return (
+    <PersonDetail
+      kind="students"
+      person={student}
+      history={submissions}
+      actions={
+        <>
+          <LinkButton to={paths.editStudent(locale, student.id)}>{t.people.edit}</LinkButton>
+          {canDelete && !confirm ? (
+            <LinkButton to={`${here}?confirm=delete`} variant="danger" preventScrollReset>
+              {t.people.delete}
+            </LinkButton>
+          ) : null}
+        </>
+      }
+      confirmation={
+        confirm ? (
+          <Confirmation
+            title={t.people.confirmDeleteTitle(student.name)}
+            text={t.people.confirmDeleteText}
+            intent="delete"
+            confirmLabel={t.people.confirmDelete}
+            pendingText={t.people.deleting}
+            cancelTo={here}
+          />
+        ) : null
+      }
+    />
+  );
+}

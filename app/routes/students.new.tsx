@@ -1,0 +1,45 @@
+import type { Route } from "./+types/students.new";
+import { BackLink } from "~/components/people/person-detail.tsx";
+import { PersonForm } from "~/components/people/person-form.tsx";
+import { PageHeader } from "~/components/page-header.tsx";
+import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
+import { createStudentBody, STUDENT_STATUSES } from "~/features/students/student-schemas.ts";
+import { createStudent } from "~/features/students/students.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useLocale, useT } from "~/i18n/hooks.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).students.newTitle) }];
+};
+
+export function loader({ context }: Route.LoaderArgs) {
+  staffPageActor(context);
+  return null;
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  const formData = await readPostedForm(request);
+  const parsed = parseProfile(formData, createStudentBody, { withStatus: true });
+  if (!parsed.ok) return parsed.reply;
+  const saved = await saveProfile(createStudent(actor, parsed.data), parsed.values);
+  if (!saved.ok) return saved.reply;
+  throw await redirectWithFlash(paths.student(resolveLocale(params.locale), saved.value.id), { kind: "success", key: "created" });
+}
+
+export default function NewStudent({ actionData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <BackLink to={paths.students(locale)} />
+      <PageHeader title={t.students.newTitle} />
+      <PersonForm kind="students" initial={{ status: "ACTIVE" }} result={actionData} statuses={STUDENT_STATUSES} submitLabel={t.students.create} cancelTo={paths.students(locale)} />
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import type { Route } from "./+types/students";
+import { PersonListPage } from "~/components/people/person-list.tsx";
+import { listStudents } from "~/features/students/students.server.ts";
+import { listStudentsQuery, STUDENT_STATUSES } from "~/features/students/student-schemas.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { staffPageActor } from "~/lib/page.server.ts";
+
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).students.title) }];
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const actor = staffPageActor(context);
+  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ""));
+  // A hand-edited query that does not parse (page=abc) shows the first page of everything.
+  const parsed = listStudentsQuery.safeParse(params);
+  const query = parsed.success ? parsed.data : listStudentsQuery.parse({});
+  const { students, total, page, limit } = await listStudents(actor, query);
+  return { rows: students, total, page, limit, status: query.status };
+}
+
+export default function Students({ loaderData }: Route.ComponentProps) {
+  return <PersonListPage kind="students" statuses={STUDENT_STATUSES} {...loaderData} />;
+}

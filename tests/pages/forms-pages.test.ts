@@ -1,0 +1,89 @@
+import { describe, expect, inject, it } from "vitest";
+import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
+import { mixedForm } from "../support/assessment.ts";
+
+/** The Forms pages over plain HTTP: who may open them, the CSRF check, and the editor's intents. */
+const teacher = () => sessionOf("teacher@demo.test");
+const csrfOf = (session: string) => inject("csrf")[session]!;
+
+function post(path: string, fields: Record<string, string>, options: { csrf?: boolean } = {}) {
+  const session = teacher();
+  const csrf = csrfOf(session);
+  const body = new URLSearchParams({ ...fields, ...(options.csrf === false ? {} : { csrfToken: csrf.token }) });
+  return fetch(`${baseUrl()}${path}`, {
+    method: "POST",
+    // A browser's form post says where it comes from; the page's own check is the body's token.
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: `${session}; ${csrf.cookie}`, origin: baseUrl() },
+    body,
+    redirect: "manual",
+  });
+}
+
+describe("the Forms pages over HTTP", () => {
+  it("given a student's login, should answer the 403 page on the list, the editor and the templates", async () => {
+    for (const path of ["/en/forms", "/en/forms/new", "/en/forms/templates"]) {
+      const response = await fetch(`${baseUrl()}${path}`, { headers: { cookie: sessionOf("student@demo.test") }, redirect: "manual" });
+      expect(response.status, path).toBe(403);
+      expect(await response.text()).toContain("Not allowed");
+    }
+  });
+
+  it("given a post without the CSRF token, should refuse it and save nothing", async () => {
+    const title = unique("No token");
+    const response = await post("/en/forms/new", { title, intent: "save" }, { csrf: false });
+    expect(response.status).toBe(403);
+    const list = await api("GET", `/api/forms?search=${encodeURIComponent(title)}`, { as: "teacher@demo.test" });
+    expect(list.body.total).toBe(0);
+  });
+
+  it("given an editing intent, should answer the editor with the change made and every value kept, saving nothing", async () => {
+    const title = unique("Intent");
+    const response = await post("/en/forms/new", {
+      title,
+      "questions.0.id": "",
+      "questions.0.text": "First",
+      "questions.0.type": "SINGLE_CHOICE",
+      "questions.0.options.0.id": "",
+      "questions.0.options.0.text": "Yes",
+      "questions.0.options.0.score": "1",
+      "questions.1.id": "",
+      "questions.1.text": "Second",
+      "questions.1.type": "TEXT",
+      intent: "move-up:1",
+    });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(`value="${title}"`);
+    expect(html.indexOf(">Second</textarea>")).toBeLessThan(html.indexOf(">First</textarea>"));
+    expect(html).toMatch(/name="questions\.1\.options\.0\.text"[^>]*value="Yes"|value="Yes"[^>]*name="questions\.1\.options\.0\.text"/);
+    const list = await api("GET", `/api/forms?search=${encodeURIComponent(title)}`, { as: "teacher@demo.test" });
+    expect(list.body.total).toBe(0);
+  });
+
+  it("given a valid save, should create the form and redirect to its editor with a message (post/redirect/get)", async () => {
+    const title = unique("Saved by post");
+    const response = await post("/en/forms/new", {
+      title,
+      "questions.0.text": "Only text",
+      "questions.0.type": "TEXT",
+      "scoreRanges.0.label": "All",
+      "scoreRanges.0.min": "0",
+      "scoreRanges.0.max": "0",
+      "scoreRanges.0.color": "#1a7f37",
+      intent: "save",
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(/^\/en\/forms\/[a-z0-9]+$/);
+    expect(response.headers.getSetCookie().some((cookie) => cookie.startsWith("flash="))).toBe(true);
+    const list = await api("GET", `/api/forms?search=${encodeURIComponent(title)}`, { as: "teacher@demo.test" });
+    expect(list.body.total).toBe(1);
+  });
+
+  it("given a colleague's form, should not publish or delete it", async () => {
+    const form = await api("POST", "/api/forms", { as: "teacher2@demo.test", json: { ...mixedForm(), isPublished: false } });
+    expect((await post(`/en/forms/${form.body.id}`, { intent: "publish" })).status).toBe(404);
+    expect((await post(`/en/forms/${form.body.id}/delete`, {})).status).toBe(404);
+    const read = await api("GET", `/api/forms/${form.body.id}`, { as: "teacher2@demo.test" });
+    expect(read.body).toMatchObject({ isPublished: false, deletedAt: null });
+  });
+});

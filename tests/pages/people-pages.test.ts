@@ -1,0 +1,87 @@
+import { describe, expect, inject, it } from "vitest";
+import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
+
+/**
+ * The students and candidates pages over plain HTTP, as a browser without JavaScript sends them:
+ * who may open and post what, and what an invalid form answers.
+ */
+function postForm(user: DemoUser, pathname: string, fields: Record<string, string>) {
+  const session = sessionOf(user);
+  const csrf = inject("csrf")[session]!;
+  return api("POST", pathname, {
+    cookie: `${session}; ${csrf.cookie}`,
+    body: new URLSearchParams({ ...fields, csrfToken: csrf.token }),
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl() },
+  });
+}
+
+describe("the students and candidates pages", () => {
+  it("given a student's login, should answer the friendly 403 page", async () => {
+    for (const pathname of ["/en/students", "/en/candidates/new"]) {
+      const response = await api("GET", pathname, { as: "student@demo.test" });
+      expect(response.status, pathname).toBe(403);
+      expect(response.text).toContain("Not allowed");
+    }
+  });
+
+  it("given an unknown or another organization's student, should answer the friendly 404 page", async () => {
+    const other = await api("POST", "/api/students", { as: "admin@other.test", json: { name: unique("Other") } });
+    for (const id of ["does-not-exist", other.body.id as string]) {
+      const response = await api("GET", `/en/students/${id}`, { as: "teacher@demo.test" });
+      expect(response.status).toBe(404);
+      expect(response.text).toContain("Page not found");
+    }
+  });
+
+  it("given an invalid form, should answer 400 with the errors by their fields and the values kept", async () => {
+    const response = await postForm("teacher@demo.test", "/en/students/new", { name: " ", age: "-3", email: "not-an-address", grade: "5th", status: "ACTIVE" });
+    expect(response.status).toBe(400);
+    expect(response.text).toContain("Enter a name.");
+    expect(response.text).toContain("Enter an age from 0 to 150.");
+    expect(response.text).toContain("Enter a valid value.");
+    expect(response.text).toContain('value="not-an-address"');
+    expect(response.text).toContain('value="5th"');
+  });
+
+  it("given a valid form, should create the student and redirect to its page with a message", async () => {
+    const name = `Ünal Şahin ${unique("p")}`;
+    const response = await postForm("teacher@demo.test", "/es/students/new", { name, age: "9", email: "", status: "ACTIVE" });
+    expect(response.status).toBe(302);
+    const location = response.headers.get("location")!;
+    expect(location).toMatch(/^\/es\/students\/[^/]+$/);
+    expect(response.headers.get("set-cookie")).toContain("flash=");
+    const created = await api("GET", `/api/students/${location.split("/")[3]}`, { as: "teacher@demo.test" });
+    expect(created.body).toMatchObject({ name, age: 9, email: null });
+  });
+
+  it("given a teacher posting delete or promote directly, should refuse with 403 and change nothing", async () => {
+    const student = await api("POST", "/api/students", { as: "admin@demo.test", json: { name: unique("Keep") } });
+    const candidate = await api("POST", "/api/candidates", { as: "admin@demo.test", json: { name: unique("Keep") } });
+    const deleting = await postForm("teacher@demo.test", `/en/students/${student.body.id}`, { intent: "delete" });
+    expect(deleting.status).toBe(403);
+    const promoting = await postForm("teacher@demo.test", `/en/candidates/${candidate.body.id}`, { intent: "promote" });
+    expect(promoting.status).toBe(403);
+    expect((await api("GET", `/api/students/${student.body.id}`, { as: "admin@demo.test" })).status).toBe(200);
+    expect((await api("GET", `/api/candidates/${candidate.body.id}`, { as: "admin@demo.test" })).body.status).toBe("NEW");
+  });
+
+  it("given a form without the CSRF token, should refuse it", async () => {
+    const session = sessionOf("admin@demo.test");
+    const response = await api("POST", "/en/students/new", {
+      cookie: `${session}; ${inject("csrf")[session]!.cookie}`,
+      body: new URLSearchParams({ name: unique("NoToken") }),
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl() },
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it("given an admin promoting twice, should say it is already promoted instead of failing", async () => {
+    const candidate = await api("POST", "/api/candidates", { as: "admin@demo.test", json: { name: unique("Twice") } });
+    const first = await postForm("admin@demo.test", `/en/candidates/${candidate.body.id}`, { intent: "promote" });
+    expect(first.status).toBe(302);
+    expect(first.headers.get("location")).toMatch(/^\/en\/students\//);
+    const second = await postForm("admin@demo.test", `/en/candidates/${candidate.body.id}`, { intent: "promote" });
+    expect(second.status).toBe(302);
+    expect(second.headers.get("location")).toBe(`/en/candidates/${candidate.body.id}`);
+  });
+});
