@@ -89,7 +89,8 @@ export function HistoryChart({ entries }: { entries: HistoryEntry[] }) {
 function ChartDrawing({ points, width, height, fontSize, className }: { points: Point[]; width: number; height: number; fontSize: number; className: string }) {
   const t = useT();
   const format = useFormat();
-  const pad = { top: 16, right: 20, bottom: 44, left: 50 };
+  // The left margin holds the tick labels ("100 %") and, clear of them, the rotated axis title.
+  const pad = { top: 16, right: 20, bottom: 44, left: 66 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const first = points[0]!.time;
@@ -126,7 +127,7 @@ function ChartDrawing({ points, width, height, fontSize, className }: { points: 
       <text x={pad.left + plotW / 2} y={height - 4} textAnchor="middle" fontSize={fontSize - 1} fill="#475569">
         {t.people.history.axisDate}
       </text>
-      <text x={14} y={pad.top + plotH / 2} textAnchor="middle" fontSize={fontSize - 1} fill="#475569" transform={`rotate(-90 14 ${pad.top + plotH / 2})`}>
+      <text x={12} y={pad.top + plotH / 2} textAnchor="middle" fontSize={fontSize - 1} fill="#475569" transform={`rotate(-90 12 ${pad.top + plotH / 2})`}>
         {t.people.history.axisPercent}
       </text>
       {points.length > 1 ? <polyline points={line} fill="none" stroke="#64748b" strokeWidth="2" strokeLinejoin="round" /> : null}
