@@ -7,6 +7,7 @@ import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
 import { launchBrowser } from "../support/browser.ts";
+import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 
 /**
@@ -51,21 +52,8 @@ async function open(context: BrowserContext, pathname: string): Promise<Page> {
 }
 
 const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-const field = (page: Page, name: string) => page.locator(`[name="${name}"]`);
-const intent = (page: Page, value: string) => page.locator(`button[name="intent"][value="${value}"]`);
 
-/** Clicks an editing button and waits for the editor to come back with `expected` in it. */
-async function edit(page: Page, value: string, expected: string) {
-  await intent(page, value).click();
-  await field(page, expected).waitFor();
-}
 
-async function fillOptions(page: Page, question: number, options: [string, string][]) {
-  for (const [j, [text, score]] of options.entries()) {
-    await field(page, `questions.${question}.options.${j}.text`).fill(text);
-    await field(page, `questions.${question}.options.${j}.score`).fill(score);
-  }
-}
 
 /** Builds the mixed form through the editor: every question type, a reorder and three bands. */
 async function buildForm(page: Page, title: string) {

@@ -7,6 +7,7 @@ import { api, baseUrl, freshIp, sessionOf, unique } from "../support/api.ts";
 import { completeMedium, mixedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
 import { launchBrowser } from "../support/browser.ts";
+import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
 import { atLeastLeftInStep, enableTotp, totpCode } from "../support/two-factor.ts";
@@ -52,8 +53,6 @@ async function withCookie(cookie: string, options: BrowserContextOptions = {}): 
   return context;
 }
 
-const field = (page: Page, name: string) => page.locator(`[name="${name}"]`);
-const intent = (page: Page, value: string) => page.locator(`button[name="intent"][value="${value}"]`);
 const today = () => new Date().toISOString().slice(0, 10);
 const idFromUrl = (page: Page) => new URL(page.url()).pathname.split("/")[3]!;
 
@@ -74,18 +73,7 @@ async function axe(page: Page, enabled: boolean, what: string) {
   if (enabled) expect(await seriousAccessibilityViolations(page), what).toEqual([]);
 }
 
-/** Clicks an editing button of the forms editor and waits for the editor to come back with `expected`. */
-async function edit(page: Page, value: string, expected: string) {
-  await intent(page, value).click();
-  await field(page, expected).waitFor();
-}
 
-async function fillOptions(page: Page, question: number, options: [string, string][]) {
-  for (const [j, [text, score]] of options.entries()) {
-    await field(page, `questions.${question}.options.${j}.text`).fill(text);
-    await field(page, `questions.${question}.options.${j}.score`).fill(score);
-  }
-}
 
 /** Single choice {3, -2}, multiple choice {2, -1, 1.5}, scale 0–3, text; max 9.5; three bands. */
 async function buildForm(page: Page, title: string) {
