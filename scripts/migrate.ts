@@ -5,7 +5,8 @@
 //
 // Needs no Prisma engine binary; the history is kept in Prisma's `_prisma_migrations` table.
 
-import { applyPendingMigrations, MigrationError } from "./lib/migrations.ts";
+import { applyPendingMigrations, MigrationError, providerOf, sqliteFilePath } from "./lib/migrations.ts";
+import { refreshSearchTextAfter } from "./lib/search-text.ts";
 
 const DEFAULT_DATABASE_URL = "file:./data/app.db";
 
@@ -17,6 +18,8 @@ async function main(): Promise<void> {
   } else {
     console.log(`Applied ${applied.length} migration(s):\n${applied.map((name) => `- ${name}`).join("\n")}`);
   }
+  const url = providerOf(databaseUrl) === "sqlite" ? `file:${sqliteFilePath(databaseUrl)}` : databaseUrl;
+  await refreshSearchTextAfter(url, applied, (message) => console.log(message));
 }
 
 main().catch((error: unknown) => {

@@ -29,6 +29,8 @@ process.env.NODE_ENV = env.NODE_ENV;
 const { applyPendingMigrations } = await import("./lib/migrations.ts");
 const applied = await applyPendingMigrations(env.DATABASE_URL);
 if (applied.length > 0) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
+const { refreshSearchTextAfter } = await import("./lib/search-text.ts");
+await refreshSearchTextAfter(env.DATABASE_URL, applied, console.log);
 
 if (!existsSync(path.resolve(root, process.env.BUILD_DIR ?? "build", "server/index.js"))) {
   console.log("No build found: building the app first (npm run build)…");

@@ -31,3 +31,12 @@ export function foldForSearch(text: string): string {
     .replace(/\s+/g, " ")
     .trim();
 }
+
+/**
+ * A completed submission's `searchText`, the one column the reports search reads: its respondent's
+ * current name and the form title captured at completion, folded. Written at completion and again
+ * whenever the respondent is renamed (app/features/people/people.server.ts).
+ */
+export function submissionSearchText(respondentName: string, formTitle: string | null): string {
+  return foldForSearch(formTitle === null ? respondentName : `${respondentName} ${formTitle}`);
+}

@@ -5,14 +5,21 @@
 // See docs/decisions/0002-migrations.md.
 
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import Database from "better-sqlite3";
 import pg from "pg";
 
-import { diffMigrationsToSchema, errorMessage, redactUrl, type MigrationList } from "./schema-engine.ts";
+import {
+  diffMigrationsToSchema,
+  errorMessage,
+  redactUrl,
+  withScratchPostgresDatabase,
+  type MigrationList,
+} from "./schema-engine.ts";
 import { derivePostgresqlSchema, paths, type Provider } from "./schemas.ts";
 
 export { providers, type Provider } from "./schemas.ts";
@@ -160,6 +167,8 @@ function migrationList(provider: Provider, folder: string, migrations: LocalMigr
 /**
  * The SQL that would take a database built from the committed migrations of `provider` to the
  * current prisma/schema.prisma (for PostgreSQL: its derived twin); "" when nothing differs.
+ * The hand-written search index objects (SEARCH_INDEX_OBJECTS), which the schema cannot express,
+ * are left out: the engine would otherwise want to drop them, here and in every new migration.
  * Works offline: SQLite replays the migrations in memory; PostgreSQL uses a scratch database on
  * MIGRATION_SHADOW_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432/postgres).
  */
@@ -170,11 +179,154 @@ export async function diffSchemaAgainstMigrations(provider: Provider): Promise<s
     provider === "sqlite"
       ? { path: paths.sqliteSchema, content: sqliteSchema }
       : { path: paths.postgresqlSchema, content: derivePostgresqlSchema(sqliteSchema) };
-  return diffMigrationsToSchema({
+  const script = await diffMigrationsToSchema({
     provider,
     migrations: migrationList(provider, folder, readLocalMigrations(provider, folder)),
     schema,
   });
+  return withoutSearchIndexDrops(provider, script);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand-written objects: the substring search index (docs/decisions/0011-substring-search.md)
+
+interface HandWrittenObjects {
+  /** Tables, including the shadow tables SQLite's FTS5 creates for a virtual table. */
+  tables: readonly string[];
+  triggers: readonly string[];
+  indexes: readonly string[];
+  extensions: readonly string[];
+}
+
+/**
+ * The only database objects the migrations create that prisma/schema.prisma does not describe,
+ * by exact name. The drift check tolerates the engine's wish to drop exactly these (and nothing
+ * else), and `missingSearchIndexObjects` requires every one of them to exist, so a later migration
+ * cannot lose them unnoticed (a SQLite table rebuild of "Submission" drops its triggers).
+ */
+export const SEARCH_INDEX_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>> = {
+  sqlite: {
+    // CREATE VIRTUAL TABLE "Submission_search" USING fts5(..., content='Submission', tokenize='trigram')
+    // and its shadow tables (an external content table has no _content table).
+    tables: [
+      "Submission_search",
+      "Submission_search_config",
+      "Submission_search_data",
+      "Submission_search_docsize",
+      "Submission_search_idx",
+    ],
+    triggers: ["Submission_search_insert", "Submission_search_update", "Submission_search_delete"],
+    indexes: [],
+    extensions: [],
+  },
+  postgresql: {
+    tables: [],
+    triggers: [],
+    indexes: ["Submission_searchText_trgm_idx"],
+    extensions: ["pg_trgm"],
+  },
+};
+
+const STEP_HEADER = /^-- [A-Z][A-Za-z]*$/;
+const FOREIGN_KEYS_PRAGMA = /^PRAGMA foreign_keys\s*=\s*(on|off);$/i;
+
+/**
+ * The engine's script without its steps that drop one of SEARCH_INDEX_OBJECTS. A step is a
+ * `-- DropTable` / `-- DropIndex` header followed by exactly one `DROP TABLE "name";` /
+ * `DROP INDEX "name";` (SQLite wraps it in PRAGMA foreign_keys=off/on); any other step, even one
+ * that mentions these objects, is kept. "" when nothing but comments is left.
+ */
+export function withoutSearchIndexDrops(provider: Provider, script: string): string {
+  const objects = SEARCH_INDEX_OBJECTS[provider];
+  const steps: string[][] = [[]];
+  for (const line of script.split("\n")) {
+    if (STEP_HEADER.test(line.trim())) steps.push([]);
+    steps.at(-1)!.push(line);
+  }
+  const tolerated = (step: string[]): boolean => {
+    const [header, ...rest] = step.map((line) => line.trim());
+    const statements = rest.filter((line) => line !== "" && !FOREIGN_KEYS_PRAGMA.test(line));
+    if (statements.length !== 1) return false;
+    const table = /^DROP TABLE "([^"]+)";$/.exec(statements[0]!)?.[1];
+    const index = /^DROP INDEX "([^"]+)";$/.exec(statements[0]!)?.[1];
+    if (header === "-- DropTable" && table !== undefined) return objects.tables.includes(table);
+    if (header === "-- DropIndex" && index !== undefined) return objects.indexes.includes(index);
+    return false;
+  };
+  const kept = steps.filter((step) => !tolerated(step));
+  if (kept.length === steps.length) return script;
+  const rest = kept.flat().join("\n");
+  const withoutComments = rest.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*--.*$/gm, "");
+  return withoutComments.trim() === "" ? "" : rest;
+}
+
+/**
+ * The SEARCH_INDEX_OBJECTS missing from the database at `databaseUrl` (already migrated), as
+ * messages; [] when all are there. The triggers and the index must be on "Submission".
+ */
+export async function missingSearchIndexObjects(databaseUrl: string): Promise<string[]> {
+  const provider = providerOf(databaseUrl);
+  const objects = SEARCH_INDEX_OBJECTS[provider];
+  const missing: string[] = [];
+  if (provider === "sqlite") {
+    const db = new Database(sqliteFilePath(databaseUrl), { readonly: true, fileMustExist: true });
+    try {
+      const find = db.prepare<[string, string], { tbl_name: string }>(
+        "SELECT tbl_name FROM sqlite_master WHERE type = ? AND name = ?",
+      );
+      for (const name of objects.tables) if (!find.get("table", name)) missing.push(`table "${name}"`);
+      for (const name of objects.triggers) {
+        if (find.get("trigger", name)?.tbl_name !== "Submission") missing.push(`trigger "${name}" on "Submission"`);
+      }
+    } finally {
+      db.close();
+    }
+    return missing;
+  }
+
+  const url = new URL(databaseUrl);
+  const schema = url.searchParams.get("schema");
+  url.searchParams.delete("schema");
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    if (schema) await client.query(`SET search_path TO "${schema.replaceAll('"', '""')}"`);
+    for (const name of objects.extensions) {
+      const found = await client.query("SELECT 1 FROM pg_extension WHERE extname = $1", [name]);
+      if (found.rowCount === 0) missing.push(`extension ${name}`);
+    }
+    for (const name of objects.indexes) {
+      const found = await client.query(
+        `SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Submission' AND indexname = $1`,
+        [name],
+      );
+      if (found.rowCount === 0) missing.push(`index "${name}" on "Submission"`);
+    }
+  } finally {
+    await client.end();
+  }
+  return missing;
+}
+
+/**
+ * What `missingSearchIndexObjects` reports for a new database built from the committed migrations
+ * of `provider` (a temporary SQLite file; a scratch database on MIGRATION_SHADOW_POSTGRES_URL).
+ */
+export async function searchIndexObjectsMissingAfterMigrations(provider: Provider): Promise<string[]> {
+  if (provider === "postgresql") {
+    return withScratchPostgresDatabase(async (url) => {
+      await applyPendingMigrations(url);
+      return missingSearchIndexObjects(url);
+    });
+  }
+  const folder = mkdtempSync(path.join(tmpdir(), "mig-search-"));
+  try {
+    const url = `file:${path.join(folder, "replay.db")}`;
+    await applyPendingMigrations(url);
+    return await missingSearchIndexObjects(url);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

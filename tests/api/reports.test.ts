@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, unique, withCsrf, type DemoUser } from "../support/api.ts";
-import { assign, completeMedium, createForm, createStudent, mixedForm } from "../support/assessment.ts";
+import { assign, completeMedium, createForm, createStudent, mediumAnswers, mixedForm } from "../support/assessment.ts";
 
 const ids = (body: { reports: { id: string }[] }) => body.reports.map((r) => r.id);
 
@@ -100,5 +100,108 @@ describe("POST /api/reports/export", () => {
     const student = await createStudent("teacher@demo.test");
     const pending = await assign("teacher@demo.test", { formId: form.id, studentId: student.id });
     expect((await exportAs("teacher@demo.test", pending.id)).status).toBe(409);
+  });
+});
+
+describe("GET /api/reports?search=", () => {
+  const search = (term: string, as: DemoUser = "teacher@demo.test") =>
+    api("GET", `/api/reports?limit=100&search=${encodeURIComponent(term)}`, { as });
+
+  /** Completes the mixed form for a new candidate of the teacher. */
+  async function completeForCandidate(name: string) {
+    const form = await createForm("teacher@demo.test");
+    const candidate = await api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name } });
+    expect(candidate.status).toBe(201);
+    const assignment = await assign("teacher@demo.test", { formId: form.id, candidateId: candidate.body.id });
+    const submit = await api("POST", `/api/test-link/${assignment.token}/submit`, { json: mediumAnswers(form) });
+    expect(submit.status).toBe(200);
+    return { form, candidate: candidate.body as { id: string }, assignment };
+  }
+
+  it("given a renamed student, should find their report by the new name and no longer by the old one", async () => {
+    const tag = unique("n").replaceAll("-", "");
+    const { assignment, student, form } = await completeMedium("teacher@demo.test", `Before ${tag}`);
+    expect(ids((await search(`before ${tag}`)).body)).toEqual([assignment.id]);
+
+    const renamed = await api("PUT", `/api/students/${student.id}`, { as: "teacher@demo.test", json: { name: `Renée Après ${tag}` } });
+    expect(renamed.status).toBe(200);
+
+    for (const term of [`renee apres ${tag}`, `RENÉE APRÈS ${tag}`, `apres ${tag}`]) {
+      const response = await search(term);
+      expect(ids(response.body), term).toEqual([assignment.id]);
+      expect(response.body.reports[0].studentName).toBe(`Renée Après ${tag}`);
+    }
+    expect(ids((await search(`before ${tag}`)).body)).toEqual([]);
+    // The form title stays searchable next to the new name.
+    expect(ids((await search(`${tag} ${form.title}`)).body)).toEqual([assignment.id]);
+  });
+
+  it("given a renamed candidate, should find the evaluation by the new name, and after a promotion by the student's name", async () => {
+    const tag = unique("c").replaceAll("-", "");
+    const { assignment, candidate } = await completeForCandidate(`Cand ${tag}`);
+    expect((await api("PUT", `/api/candidates/${candidate.id}`, { as: "teacher@demo.test", json: { name: `Zoë ${tag}` } })).status).toBe(200);
+    expect(ids((await search(`zoe ${tag}`)).body)).toEqual([assignment.id]);
+    expect(ids((await search(`cand ${tag}`)).body)).toEqual([]);
+
+    const promoted = await api("POST", `/api/candidates/${candidate.id}/promote`, { as: "admin@demo.test" });
+    expect(promoted.status).toBe(201);
+    // The student is now the respondent: renaming the candidate no longer changes the report...
+    expect((await api("PUT", `/api/candidates/${candidate.id}`, { as: "teacher@demo.test", json: { name: `Old ${tag}` } })).status).toBe(200);
+    expect(ids((await search(`old ${tag}`)).body)).toEqual([]);
+    expect(ids((await search(`zoe ${tag}`)).body)).toEqual([assignment.id]);
+    // ...renaming the student does.
+    const student = promoted.body.student as { id: string };
+    expect((await api("PUT", `/api/students/${student.id}`, { as: "admin@demo.test", json: { name: `Student ${tag}` } })).status).toBe(200);
+    const found = await search(`student ${tag}`);
+    expect(ids(found.body)).toEqual([assignment.id]);
+    expect(found.body.reports[0].studentName).toBe(`Student ${tag}`);
+  });
+
+  it("given a term of one or two characters, should still find the reports that contain it", async () => {
+    // Cyrillic letters appear in no other test's names, so these short terms are rare.
+    const tag = unique("s").replaceAll("-", "");
+    const { assignment } = await completeMedium("teacher@demo.test", `Жюль ${tag}`);
+    for (const term of ["жю", "ЖЮ", "ю"]) {
+      const response = await search(term);
+      expect(response.status, term).toBe(200);
+      expect(ids(response.body), term).toContain(assignment.id);
+      expect(response.body.total, term).toBeGreaterThanOrEqual(1);
+      for (const report of response.body.reports as { studentName: string; formTitle: string }[]) {
+        expect(`${report.studentName} ${report.formTitle}`.toLowerCase(), term).toContain(term.toLowerCase());
+      }
+    }
+    expect(ids((await search("юж")).body)).not.toContain(assignment.id);
+  });
+
+  it("given accents and capitals on either side, should match them folded", async () => {
+    const tag = unique("a").replaceAll("-", "");
+    const { assignment } = await completeMedium("teacher@demo.test", `ŁUKASZ Ørsted-Großmann ${tag}`, mixedForm(`Compréhension ÉCRITE ${tag}`));
+    for (const term of [`lukasz orsted-grossmann ${tag}`, `Łukasz ØRSTED`, `comprehension ecrite ${tag}`, `COMPRÉHENSION écrite`, `mann ${tag} compr`]) {
+      expect(ids((await search(term)).body), term).toContain(assignment.id);
+    }
+    expect(ids((await search(`lukasz ${tag}`)).body)).toEqual([]);
+  });
+
+  it("given quotes, percent signs and other specials in the term, should match them literally and never fail", async () => {
+    const tag = unique("q").replaceAll("-", "");
+    const title = `Score 50% "quoted" a_b \\ ${tag}`;
+    const { assignment } = await completeMedium("teacher@demo.test", `O'Brien ${tag}`, mixedForm(title));
+    for (const term of [`50% "quoted" a_b \\ ${tag}`, `"quoted" a_b`, `0% "q`, `o'brien ${tag}`]) {
+      const response = await search(term);
+      expect(response.status, term).toBe(200);
+      expect(ids(response.body), term).toEqual([assignment.id]);
+    }
+    for (const term of [`%`, `"`, `""`, `%%`, `_`, `\\`, `" OR "`, `${tag}*`, `NEAR(${tag})`, `quoted" OR "x`, `a%b ${tag}`]) {
+      const response = await search(term);
+      expect(response.status, term).toBe(200);
+      expect(typeof response.body.total, term).toBe("number");
+      // Whatever the term, a report is found only when its text really contains it.
+      for (const report of response.body.reports as { studentName: string; formTitle: string }[]) {
+        expect(`${report.studentName} ${report.formTitle}`.toLowerCase(), term).toContain(term.toLowerCase());
+      }
+    }
+    // A % in the term is a percent sign, not a wildcard.
+    expect(ids((await search(`score 5%${tag}`)).body)).toEqual([]);
+    expect(ids((await search(`score %quoted`)).body)).not.toContain(assignment.id);
   });
 });

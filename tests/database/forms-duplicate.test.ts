@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
-import { testDatabase } from "../support/database.ts";
+import { actorFor, testDatabase } from "../support/database.ts";
 
 /**
  * duplicateForm (app/features/forms/forms.server.ts) called directly on the test server's
@@ -14,21 +14,6 @@ async function service() {
   process.env.DATABASE_URL = inject("databaseUrl");
   process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "forms-duplicate-"));
   return import("../../app/features/forms/forms.server.ts");
-}
-
-async function actorFor(email: string) {
-  const user = await testDatabase().user.findFirstOrThrow({ where: { email } });
-  return {
-    userId: user.id,
-    sessionId: "test",
-    role: user.role,
-    organizationId: user.organizationId,
-    name: user.name,
-    email: user.email,
-    image: null,
-    locale: "en",
-    sessionExpiresAt: new Date(Date.now() + 3_600_000),
-  } as Parameters<Awaited<ReturnType<typeof service>>["duplicateForm"]>[0];
 }
 
 describe("duplicateForm", () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { diffSchemaAgainstMigrations, providerOf } from "../../scripts/lib/migrations.ts";
+import {
+  diffSchemaAgainstMigrations,
+  providerOf,
+  searchIndexObjectsMissingAfterMigrations,
+} from "../../scripts/lib/migrations.ts";
 import { inject } from "vitest";
 
 describe("migrations", () => {
@@ -7,5 +11,10 @@ describe("migrations", () => {
     const provider = providerOf(inject("databaseUrl"));
     const drift = await diffSchemaAgainstMigrations(provider);
     expect(drift, `The schema and the ${provider} migrations differ; run npm run db:migration:create -- <name>`).toBe("");
+  });
+
+  it("given a database built from the committed migrations, should have every hand-written search index object", async () => {
+    const provider = providerOf(inject("databaseUrl"));
+    expect(await searchIndexObjectsMissingAfterMigrations(provider)).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { inject } from "vitest";
+import type { Actor } from "../../app/lib/auth/actor.server.ts";
 import { createDatabase, type Database } from "../../app/lib/db.server.ts";
 
 let database: Database | undefined;
@@ -10,4 +11,20 @@ let database: Database | undefined;
 export function testDatabase(): Database {
   database ??= createDatabase(inject("databaseUrl"));
   return database;
+}
+
+/** The Actor a service sees for a seeded user, for tests that call services directly. */
+export async function actorFor(email: string): Promise<Actor> {
+  const user = await testDatabase().user.findFirstOrThrow({ where: { email } });
+  return {
+    userId: user.id,
+    sessionId: "test",
+    role: user.role,
+    organizationId: user.organizationId,
+    name: user.name,
+    email: user.email,
+    image: null,
+    locale: "en",
+    sessionExpiresAt: new Date(Date.now() + 3_600_000),
+  };
 }

@@ -1,12 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_PROVIDER_NAME, startOidcProvider } from "./oidc-provider.ts";
 import { startSmtpServer } from "./smtp-server.ts";
+import { freePort } from "../../scripts/lib/free-port.ts";
 
 /**
  * Starts the real service for the whole suite: a fresh database (a SQLite file, or a PostgreSQL
@@ -29,17 +29,6 @@ declare module "vitest" {
     /** The loopback OpenID provider the service signs in with (see tests/support/oidc-provider.ts). */
     oidcIssuer: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function createTestDatabase(dataDir: string): Promise<{ url: string; drop: () => Promise<void> }> {

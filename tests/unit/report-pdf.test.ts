@@ -1,8 +1,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { inflateSync } from "node:zlib";
+import { jsPDF } from "jspdf";
 import { afterAll, describe, expect, it } from "vitest";
+import { EmbeddedFont } from "../../app/features/pdf/embedded-font.server.ts";
 import { renderReportPdf, reportPdfFilename } from "../../app/features/pdf/report-pdf.server.ts";
 import type { ReportDetail } from "../../app/features/reports/report-schemas.ts";
 
@@ -159,5 +163,83 @@ describe("renderReportPdf", () => {
     const text = oneLine(pdfText(long));
     for (let page = 1; page <= pages; page++) expect(text).toContain(`Page ${page} of ${pages}`);
     expect(text).toContain("Question 60:");
+  });
+});
+
+describe("renderReportPdf with fonts and formatters shared between renders", () => {
+  it("given locales and time zones that change from one render to the next, should print each report in its own", () => {
+    // 2026-03-12T23:30Z is already March 13 in Tokyo.
+    const utc = oneLine(pdfText(renderReportPdf(report(), { generatedAt })));
+    const es = oneLine(pdfText(renderReportPdf(report(), { locale: "es", timeZone: "Asia/Tokyo", generatedAt })));
+    const tokyo = oneLine(pdfText(renderReportPdf(report(), { timeZone: "Asia/Tokyo", generatedAt })));
+    const again = oneLine(pdfText(renderReportPdf(report(), { generatedAt })));
+    expect(utc).toContain("Assessment report");
+    expect(utc).toContain("March 12, 2026");
+    expect(es).toContain("Informe de evaluación");
+    expect(es).toContain("13 de marzo de 2026");
+    expect(tokyo).toContain("Assessment report");
+    expect(tokyo).toContain("March 13, 2026");
+    expect(tokyo).not.toContain("March 12, 2026");
+    expect(again).toBe(utc);
+  });
+
+  it("given another report rendered in between, should give the same bytes as before it", () => {
+    const plain = report({ respondent: { kind: "candidate", id: "can_1", name: "Ana Silva", grade: null, age: null } });
+    const first = renderReportPdf(plain, { generatedAt });
+    const other = report({
+      respondent: { kind: "student", id: "stu_2", name: "Thảo Nguyễn Ørsted Æbelø", grade: "7", age: 13 },
+      organization: { id: "org_2", name: "Σχολείο Ψ — Школа №5 — Łódź" },
+      answers: answers(40),
+    });
+    const otherText = oneLine(pdfText(renderReportPdf(other, { locale: "pt-BR", generatedAt })));
+    expect(otherText).toContain("Thảo Nguyễn Ørsted Æbelø");
+    expect(otherText).toContain("Σχολείο Ψ — Школа №5 — Łódź");
+    const second = renderReportPdf(plain, { generatedAt });
+    expect(Buffer.from(second).equals(Buffer.from(first))).toBe(true);
+  });
+});
+
+describe("renderReportPdf beside other jsPDF documents", () => {
+  it("given a render, should leave jsPDF as it was for a document made with its own font handling", () => {
+    const api = jsPDF.API as unknown as { processDataByFilters: unknown };
+    const filters = api.processDataByFilters;
+    renderReportPdf(report(), { generatedAt });
+    expect(api.processDataByFilters).toBe(filters);
+
+    const require = createRequire(import.meta.url);
+    const ttf = readFileSync(require.resolve("@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf")).toString("latin1");
+    const doc = new jsPDF({ unit: "pt", format: "a4", compress: true });
+    doc.addFileToVFS("noto.ttf", ttf);
+    doc.addFont("noto.ttf", "Noto", "normal", undefined, "Identity-H");
+    doc.setFont("Noto", "normal");
+    doc.text("Łukasz Wójcik, Thảo Nguyễn", 50, 50);
+    expect(pdfText(new Uint8Array(doc.output("arraybuffer")))).toContain("Łukasz Wójcik, Thảo Nguyễn");
+  });
+});
+
+describe("EmbeddedFont", () => {
+  const require = createRequire(import.meta.url);
+  const file = new Uint8Array(readFileSync(require.resolve("@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf")));
+  const font = new EmbeddedFont(file);
+  const reference = (jsPDF as unknown as { API: { TTFFont: { open(data: Uint8Array): JsPdfTtf } } }).API.TTFFont.open(file);
+  type JsPdfTtf = { characterToGlyph(code: number): number; subset: { encode(ids: number[], indexToLocFormat: number): number[] } };
+  const glyphs = (text: string) => [0, ...Array.from(text, (char) => reference.characterToGlyph(char.charCodeAt(0)))];
+
+  it.each([
+    ["nothing but .notdef", ""],
+    ["accented Latin, Polish, Nordic and Vietnamese", "José Muñoz, Łukasz Wójcik, Zoë Ørsted, Åsa, Thảo Nguyễn, Ana Conceição"],
+    ["Greek and Cyrillic", "Σχολείο Ψ — Школа №5 — Ελλάδα, Україна"],
+    ["one in four of the characters the font draws", String.fromCodePoint(...[...font.coverage].filter((code, i) => code <= 0xffff && i % 4 === 0))],
+  ])("given %s, should build the same font program as jsPDF's subsetter", (_, text) => {
+    const ids = glyphs(text);
+    const expected = Buffer.from(reference.subset.encode([...ids], 1));
+    expect(Buffer.from(font.subsetFontProgram(ids).bytes).equals(expected)).toBe(true);
+    const deflated = font.deflatedFontProgram(ids);
+    expect(deflated.length).toBe(expected.length);
+    expect(inflateSync(deflated.data).equals(expected)).toBe(true);
+  });
+
+  it("given Vietnamese, Polish and Nordic letters, should cover them", () => {
+    for (const char of "ảễệơưđĐŁłŚśŹźŻżØøÅåÆæ") expect(font.coverage.has(char.codePointAt(0)!)).toBe(true);
   });
 });

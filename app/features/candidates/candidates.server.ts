@@ -5,7 +5,13 @@ import { conflict, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
-import { assertEmailFree, personData, personHistory, personListWhere } from "../people/people.server.ts";
+import {
+  assertEmailFree,
+  personData,
+  personHistory,
+  personListWhere,
+  refreshRespondentSearchText,
+} from "../people/people.server.ts";
 import { getStudent } from "../students/students.server.ts";
 import type { CreateCandidateInput, ListCandidatesQuery, UpdateCandidateInput } from "./candidate-schemas.ts";
 
@@ -62,9 +68,13 @@ export async function updateCandidate(actor: Actor, id: string, input: UpdateCan
     throw conflict("A promoted candidate's status cannot change.", "ALREADY_PROMOTED");
   }
   await assertEmailFree("candidate", existing.organizationId, input.email, id);
-  await db.candidate.update({
-    where: { id },
-    data: personData(input),
+  // A new name is also written into the search text of the evaluations the candidate still
+  // answers (not those a promoted student took over), in the same transaction.
+  await db.$transaction(async (tx) => {
+    await tx.candidate.update({ where: { id }, data: personData(input), select: { id: true } });
+    if (input.name !== undefined) {
+      await refreshRespondentSearchText(tx, { candidateId: id }, input.name);
+    }
   });
   return getCandidate(actor, id);
 }
@@ -85,7 +95,8 @@ const alreadyPromoted = () => conflict("This candidate has already been promoted
  * conditional update, so of two simultaneous promotions exactly one proceeds and the other gets
  * 409; then the student is created from the candidate's profile and the evaluation history is
  * attached to it (the submissions keep their candidate too, so the candidate's record still shows
- * where the student came from).
+ * where the student came from). Their search text is rewritten for the student, who is now the
+ * respondent.
  */
 export async function promoteCandidate(actor: Actor, id: string) {
   const candidate = await findCandidate(actor, id);
@@ -117,6 +128,9 @@ export async function promoteCandidate(actor: Actor, id: string) {
     });
     await tx.candidate.update({ where: { id }, data: { promotedStudentId: student.id } });
     await tx.submission.updateMany({ where: { candidateId: id }, data: { studentId: student.id } });
+    // The student is now the respondent of those submissions: their search text follows the
+    // student's name (the same name today, but it is the student's from now on).
+    await refreshRespondentSearchText(tx, { studentId: student.id }, candidate.name);
     return student.id;
   });
 

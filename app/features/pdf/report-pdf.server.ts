@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { jsPDF } from "jspdf";
 import type { ReportDetail } from "../reports/report-schemas.ts";
+import { addEmbeddedFonts, EmbeddedFont } from "./embedded-font.server.ts";
+import { withNativeFlate } from "./native-flate.server.ts";
 import { reportPdfStrings, type ReportPdfStrings } from "./report-pdf-strings.ts";
 
 /**
@@ -12,8 +14,10 @@ import { reportPdfStrings, type ReportPdfStrings } from "./report-pdf-strings.ts
  * with jsPDF and an embedded Noto Sans (regular and bold), so any Latin, Greek, Cyrillic or
  * Vietnamese name prints and stays extractable as text.
  *
- * Synchronous: the fonts are read once per process; everything else lives in the one document.
- * Two renders of the same report with the same `generatedAt` give the same bytes.
+ * Synchronous: the fonts are read and parsed once per process and shared, read-only, by every
+ * document (see embedded-font.server.ts), as are the Intl formatters of recently used locales and
+ * time zones; everything else lives in the one document. Two renders of the same report with the
+ * same `generatedAt` give the same bytes.
  */
 
 export type ReportPdfOptions = {
@@ -26,7 +30,8 @@ export type ReportPdfOptions = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Fonts: read from node_modules at run time (the server bundle keeps node_modules external), once.
+// Fonts: read from node_modules at run time (the server bundle keeps node_modules external) and
+// parsed once per process; every document shares the parse and embeds only the glyphs it draws.
 
 const FONT_PACKAGE = "@expo-google-fonts/noto-sans";
 const FONT_FAMILY = "NotoSans";
@@ -36,33 +41,18 @@ const FONT_FILES = {
 } as const;
 type FontStyle = keyof typeof FONT_FILES;
 
-type Fonts = { files: Record<FontStyle, string>; supported: ReadonlySet<number> | null };
+type Fonts = { faces: Readonly<Record<FontStyle, EmbeddedFont>>; supported: ReadonlySet<number> };
 let fontCache: Fonts | undefined;
 
-/**
- * The TTF files as binary strings (what jsPDF's virtual file system takes), and the code points the
- * font draws (both weights cover the same set), read once per process.
- */
+/** The parsed fonts, and the code points they draw (both weights cover the same set), loaded once per process. */
 function fonts(): Fonts {
   if (!fontCache) {
     const require = createRequire(import.meta.url);
-    const read = (file: string) => readFileSync(require.resolve(`${FONT_PACKAGE}/${file}`)).toString("latin1");
-    const files = { normal: read(FONT_FILES.normal), bold: read(FONT_FILES.bold) };
-    fontCache = { files, supported: coverage(files.normal) };
+    const load = (file: string) => new EmbeddedFont(new Uint8Array(readFileSync(require.resolve(`${FONT_PACKAGE}/${file}`))));
+    const faces = Object.freeze({ normal: load(FONT_FILES.normal), bold: load(FONT_FILES.bold) });
+    fontCache = { faces, supported: faces.normal.coverage };
   }
   return fontCache;
-}
-
-/** The font's character map, through jsPDF's TTF parser; null (treat everything as drawable) if its shape changes. */
-function coverage(file: string): ReadonlySet<number> | null {
-  const doc = new jsPDF({ unit: "pt", format: "a4" });
-  doc.addFileToVFS("coverage.ttf", file);
-  doc.addFont("coverage.ttf", "Coverage", "normal", undefined, "Identity-H");
-  doc.setFont("Coverage", "normal");
-  const font = doc.getFont() as { metadata?: { cmap?: { unicode?: { codeMap?: Record<string, number> } } } };
-  const codeMap = font.metadata?.cmap?.unicode?.codeMap;
-  if (!codeMap) return null;
-  return new Set(Object.entries(codeMap).filter(([, glyph]) => glyph > 0).map(([code]) => Number(code)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -125,7 +115,6 @@ function clean(value: string): string {
     .replace(/\t/g, "    ")
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200e\u200f\ufeff]/g, "");
   const { supported } = fonts();
-  if (!supported) return text;
   let out = "";
   let replaced = false;
   for (const char of text) {
@@ -201,6 +190,28 @@ function resolveTimeZone(timeZone: string | undefined): string {
   }
 }
 
+/**
+ * Formatters by requested locale and time zone. Intl objects are costly to build (a large share of a
+ * render) and immutable once built, so they are shared between renders; the cache keeps the most
+ * recently used few so that arbitrary locale or time-zone inputs cannot grow it.
+ */
+const FORMATTER_CACHE_SIZE = 32;
+const formatterCache = new Map<string, { locale: string; f: Formatters }>();
+
+function cachedFormatters(requestedLocale: string | undefined, requestedTimeZone: string | undefined): { locale: string; f: Formatters } {
+  const key = `${requestedLocale ?? ""}\u0000${requestedTimeZone ?? ""}`;
+  let entry = formatterCache.get(key);
+  if (entry) {
+    formatterCache.delete(key);
+  } else {
+    const locale = resolveLocale(requestedLocale);
+    entry = Object.freeze({ locale, f: Object.freeze(formatters(locale, resolveTimeZone(requestedTimeZone))) });
+    if (formatterCache.size >= FORMATTER_CACHE_SIZE) formatterCache.delete(formatterCache.keys().next().value!);
+  }
+  formatterCache.set(key, entry);
+  return entry;
+}
+
 function formatters(locale: string, timeZone: string): Formatters {
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
   const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 });
@@ -225,23 +236,26 @@ type TextStyle = { size: number; bold?: boolean; color?: Rgb };
 
 class Pdf {
   readonly doc: jsPDF;
+  readonly fonts: ReturnType<typeof addEmbeddedFonts>;
   y = 0;
 
   constructor() {
     this.doc = new jsPDF({ orientation: "portrait", unit: "pt", format: "a4", compress: true, putOnlyUsedFonts: true });
-    const { files } = fonts();
-    for (const style of ["normal", "bold"] as const) {
-      const file = `${FONT_FAMILY}-${style}.ttf`;
-      this.doc.addFileToVFS(file, files[style]);
-      this.doc.addFont(file, FONT_FAMILY, style, undefined, "Identity-H");
-    }
+    this.fonts = addEmbeddedFonts(this.doc, FONT_FAMILY, fonts().faces);
     this.doc.setLineHeightFactor(1.3);
   }
 
+  /** The text state last set on the document (jsPDF keeps it until changed and writes it with each text). */
+  private current: { bold: boolean; size: number; color: Rgb } | null = null;
+
   style({ size, bold = false, color = INK }: TextStyle): this {
-    this.doc.setFont(FONT_FAMILY, bold ? "bold" : "normal");
-    this.doc.setFontSize(size);
-    this.doc.setTextColor(color[0], color[1], color[2]);
+    const current = this.current;
+    if (current?.bold !== bold) this.doc.setFont(FONT_FAMILY, bold ? "bold" : "normal");
+    if (current?.size !== size) this.doc.setFontSize(size);
+    if (!current || current.color[0] !== color[0] || current.color[1] !== color[1] || current.color[2] !== color[2]) {
+      this.doc.setTextColor(color[0], color[1], color[2]);
+    }
+    this.current = { bold, size, color };
     return this;
   }
 
@@ -313,10 +327,8 @@ class Pdf {
  * The result is a plain ArrayBuffer-backed Uint8Array, accepted as a `Response` body.
  */
 export function renderReportPdf(report: ReportDetail, options: ReportPdfOptions = {}): Uint8Array<ArrayBuffer> {
-  const locale = resolveLocale(options.locale);
-  const timeZone = resolveTimeZone(options.timeZone);
+  const { locale, f } = cachedFormatters(options.locale, options.timeZone);
   const generatedAt = options.generatedAt && !Number.isNaN(options.generatedAt.getTime()) ? options.generatedAt : new Date();
-  const f = formatters(locale, timeZone);
   const pdf = new Pdf();
   const { doc } = pdf;
 
@@ -344,7 +356,9 @@ export function renderReportPdf(report: ReportDetail, options: ReportPdfOptions 
     if (page > 1) drawContinuationHeader(pdf, report, f);
     drawFooter(pdf, report, f, page, pages, generatedAt);
   }
-  return new Uint8Array(doc.output("arraybuffer"));
+  const bytes = new Uint8Array(withNativeFlate(() => doc.output("arraybuffer")));
+  pdf.fonts.throwIfFailed();
+  return bytes;
 }
 
 function drawTitle(pdf: Pdf, report: ReportDetail, f: Formatters) {

@@ -2,7 +2,7 @@ import type { Actor } from "~/lib/auth/actor.server.ts";
 import { organizationScope } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { conflict } from "~/lib/problem.server.ts";
-import { foldForSearch } from "~/lib/search.ts";
+import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
 import { historySelect, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
 /** Filters shared by the student and candidate lists: organization, not deleted, search, status. */
@@ -64,3 +64,28 @@ export function personHistory(actor: Actor, person: { studentId: string } | { ca
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
 }
+
+/** Who answers a submission: its student, or its candidate while no student was promoted from them. */
+export type Respondent = { studentId: string } | { candidateId: string };
+
+/**
+ * Rewrites `searchText` of the respondent's completed submissions for their (new) `name`, inside
+ * the caller's transaction, so the reports search, which reads only that column, finds a report by
+ * the name the report shows. After a promotion the student is the respondent, so a candidate's
+ * name only counts for the submissions that have no student. One UPDATE per distinct form title
+ * (the title is part of the text and was captured per submission).
+ */
+export async function refreshRespondentSearchText(tx: Prisma.TransactionClient, respondent: Respondent, name: string) {
+  const where: Prisma.SubmissionWhereInput =
+    "studentId" in respondent
+      ? { studentId: respondent.studentId, isCompleted: true }
+      : { candidateId: respondent.candidateId, studentId: null, isCompleted: true };
+  const titles = await tx.submission.findMany({ where, select: { formTitle: true }, distinct: ["formTitle"] });
+  for (const { formTitle } of titles) {
+    await tx.submission.updateMany({
+      where: { AND: [where, { formTitle }] },
+      data: { searchText: submissionSearchText(name, formTitle) },
+    });
+  }
+}
+

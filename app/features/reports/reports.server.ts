@@ -1,15 +1,18 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { db, type Prisma } from "~/lib/db.server.ts";
+import { db, Prisma } from "~/lib/db.server.ts";
+import { env } from "~/lib/env.server.ts";
 import { badRequest, conflict, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
-import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import { visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import type { ScoredAgainst } from "../submissions/test-link.server.ts";
 import type { ListReportsQuery, ReportDetail } from "./report-schemas.ts";
 
 /**
  * Reports are completed submissions. Every number, label and colour in them was stored when the
- * test was completed; nothing here recomputes a score.
+ * test was completed; nothing here recomputes a score. Lists read the captured columns
+ * (`formTitle`, the scores) and never the large `scoredAgainst` snapshot, which only the full
+ * report needs.
  */
 
 const reportSelect = {
@@ -20,7 +23,7 @@ const reportSelect = {
   percentage: true,
   scoreLabel: true,
   scoreColor: true,
-  scoredAgainst: true,
+  formTitle: true,
   createdAt: true,
   student: { select: { id: true, name: true, grade: true, age: true } },
   candidate: { select: { id: true, name: true, grade: true, age: true } },
@@ -47,13 +50,13 @@ export function completedAtRange(query: Pick<ListReportsQuery, "from" | "to">): 
   return { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) };
 }
 
-function toReportItem(row: ReportRow) {
-  const snapshot = row.scoredAgainst as unknown as ScoredAgainst;
+/** The respondent is the live student (after a promotion) or candidate; the title is the captured one. */
+function toReportItem(row: ReportRow, snapshot?: ScoredAgainst) {
   const respondent = row.student ?? row.candidate;
   return {
     id: row.id,
-    studentName: respondent?.name ?? snapshot.respondent.name,
-    formTitle: snapshot.form.title,
+    studentName: respondent?.name ?? snapshot?.respondent.name ?? "",
+    formTitle: row.formTitle ?? snapshot?.form.title ?? "",
     completedAt: row.completedAt!,
     totalScore: row.totalScore!,
     maxScore: row.maxScore!,
@@ -64,26 +67,114 @@ function toReportItem(row: ReportRow) {
   };
 }
 
-export async function listReports(actor: Actor, query: ListReportsQuery) {
-  const filters: Prisma.SubmissionWhereInput[] = [visibleSubmissionsWhere(actor), { isCompleted: true }];
-  const completedAt = completedAtRange(query);
-  if (completedAt) filters.push({ completedAt });
-  if (query.search) {
-    const term = foldForSearch(query.search);
-    filters.push({
-      OR: [
-        { searchText: { contains: term } },
-        { student: { searchName: { contains: term } } },
-        { candidate: { searchName: { contains: term } } },
-      ],
-    });
+/**
+ * The smallest search term a trigram index can answer: FTS5's trigram tokenizer finds nothing for
+ * a shorter MATCH, and pg_trgm extracts no trigram from it and would read the whole index.
+ */
+export const MIN_INDEXED_SEARCH_LENGTH = 3;
+
+/**
+ * On SQLite, a term with up to this many matches in the whole table (all organizations) is looked
+ * up row by row from its matches; one with more is filtered from the caller's scope index (see
+ * searchReportIds).
+ */
+export const FTS_DRIVEN_MAX_MATCHES = 1000;
+
+const ftsPhrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
+const indexable = (term: string) => [...term].length >= MIN_INDEXED_SEARCH_LENGTH;
+
+/**
+ * The SQL condition for "`searchText` contains `term`" (a folded, non-empty term) on the
+ * "Submission" row `s`. `searchText` is the only searchable column (the respondent's current name
+ * and the captured form title, folded), so a substring index serves it
+ * (docs/decisions/0011-substring-search.md):
+ *
+ * - SQLite: the FTS5 trigram table "Submission_search", keyed by the rowid of "Submission". The
+ *   term is one FTS5 phrase (quoted, `"` doubled), i.e. a run of consecutive trigrams: exactly a
+ *   substring match. Terms of 1-2 characters have no trigram and fall back to a LIKE scan of the
+ *   caller's scope.
+ * - PostgreSQL: LIKE, which the pg_trgm GIN index serves for terms of 3 characters or more (for
+ *   shorter ones the planner scans). foldForSearch has replaced %, _ and \ with look-alikes, so
+ *   the term holds no LIKE special character and needs no escaping.
+ */
+export function searchTextContains(provider: "sqlite" | "postgresql", term: string): Prisma.Sql {
+  if (provider === "sqlite" && indexable(term)) {
+    return Prisma.sql`s.rowid IN (SELECT rowid FROM "Submission_search" WHERE "Submission_search" MATCH ${ftsPhrase(term)})`;
   }
+  return Prisma.sql`s."searchText" LIKE '%' || ${term} || '%'`;
+}
+
+/**
+ * The ids of one page of searched reports, newest first, and the exact total, with raw SQL (Prisma
+ * cannot express MATCH). The conditions are those of the Prisma query in listReports.
+ *
+ * SQLite's planner cannot tell how many rows a MATCH returns and, without statistics, always
+ * starts from the caller's scope index with the matches as a filter: right for a common fragment
+ * (the page comes in order from the index), but for a rare name it reads every index entry of the
+ * scope. So on SQLite the matches are read first, up to FTS_DRIVEN_MAX_MATCHES + 1 rowids (cheap:
+ * the FTS index returns them in rowid order and stops there). When that is all of them, one query
+ * looks just those rows up by rowid (NOT INDEXED keeps the planner off the scope indexes; rowid
+ * lookups stay allowed) and returns every visible match in order: the page is a slice and the
+ * total its length, and the MATCH runs once. Otherwise the page and the count filter the scope
+ * with `rowid IN (SELECT rowid ... MATCH ?)`. PostgreSQL has statistics for the trigram index and
+ * chooses by itself.
+ */
+async function searchReportIds(
+  actor: Actor,
+  term: string,
+  completedAt: Prisma.DateTimeNullableFilter | undefined,
+  page: { skip: number; take: number },
+): Promise<{ ids: string[]; total: number }> {
+  const provider = env().databaseProvider;
+  const conditions = [visibleSubmissionsSql(actor, "s"), Prisma.sql`s."isCompleted" = TRUE`];
+  if (completedAt?.gte) conditions.push(Prisma.sql`s."completedAt" >= ${new Date(completedAt.gte)}`);
+  if (completedAt?.lte) conditions.push(Prisma.sql`s."completedAt" <= ${new Date(completedAt.lte)}`);
+  const order = Prisma.sql`ORDER BY s."completedAt" DESC, s."id" DESC`;
+
+  if (provider === "sqlite" && indexable(term)) {
+    const matches = await db.$queryRaw<{ rowid: number | bigint }[]>`
+      SELECT rowid FROM "Submission_search" WHERE "Submission_search" MATCH ${ftsPhrase(term)}
+      LIMIT ${FTS_DRIVEN_MAX_MATCHES + 1}`;
+    if (matches.length === 0) return { ids: [], total: 0 };
+    if (matches.length <= FTS_DRIVEN_MAX_MATCHES) {
+      const rowids = Prisma.join(matches.map((match) => Number(match.rowid)));
+      const where = Prisma.join([...conditions, Prisma.sql`s.rowid IN (${rowids})`], " AND ");
+      const rows = await db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Submission" AS s NOT INDEXED WHERE ${where} ${order}`;
+      return { ids: rows.slice(page.skip, page.skip + page.take).map((row) => row.id), total: rows.length };
+    }
+  }
+
+  const where = Prisma.join([...conditions, searchTextContains(provider, term)], " AND ");
+  const [rows, counted] = await Promise.all([
+    db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Submission" AS s WHERE ${where} ${order} LIMIT ${page.take} OFFSET ${page.skip}`,
+    db.$queryRaw<{ total: number | bigint }[]>`SELECT COUNT(*) AS total FROM "Submission" AS s WHERE ${where}`,
+  ]);
+  return { ids: rows.map((row) => row.id), total: Number(counted[0]?.total ?? 0) };
+}
+
+export async function listReports(actor: Actor, query: ListReportsQuery) {
+  const completedAt = completedAtRange(query);
+  const term = query.search ? foldForSearch(query.search) : "";
+  if (term) {
+    const { ids, total } = await searchReportIds(actor, term, completedAt, skipTake(query));
+    const rows = ids.length === 0 ? [] : await db.submission.findMany({ where: { id: { in: ids } }, select: reportSelect });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    // In the order of the page; a row deleted in between is simply left out.
+    const reports = ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toReportItem(row)] : [];
+    });
+    return { reports, total, page: query.page, limit: query.limit };
+  }
+
+  const filters: Prisma.SubmissionWhereInput[] = [visibleSubmissionsWhere(actor), { isCompleted: true }];
+  if (completedAt) filters.push({ completedAt });
   const where = { AND: filters };
   const [rows, total] = await Promise.all([
     db.submission.findMany({ where, select: reportSelect, orderBy: [{ completedAt: "desc" }, { id: "desc" }], ...skipTake(query) }),
     db.submission.count({ where }),
   ]);
-  return { reports: rows.map(toReportItem), total, page: query.page, limit: query.limit };
+  return { reports: rows.map((row) => toReportItem(row)), total, page: query.page, limit: query.limit };
 }
 
 /** The full report of one completed submission in the caller's scope (404 outside it, 409 while pending). */
@@ -92,6 +183,7 @@ export async function getReport(actor: Actor, submissionId: string): Promise<Rep
     where: { AND: [{ id: submissionId }, visibleSubmissionsWhere(actor)] },
     select: {
       ...reportSelect,
+      scoredAgainst: true,
       isCompleted: true,
       answers: {
         orderBy: { position: "asc" },
@@ -104,7 +196,7 @@ export async function getReport(actor: Actor, submissionId: string): Promise<Rep
   const snapshot = row.scoredAgainst as unknown as ScoredAgainst;
   const live = row.student ?? row.candidate;
   return {
-    ...toReportItem(row),
+    ...toReportItem(row, snapshot),
     form: snapshot.form,
     respondent: {
       ...snapshot.respondent,

@@ -5,7 +5,13 @@ import { notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
-import { assertEmailFree, personData, personHistory, personListWhere } from "../people/people.server.ts";
+import {
+  assertEmailFree,
+  personData,
+  personHistory,
+  personListWhere,
+  refreshRespondentSearchText,
+} from "../people/people.server.ts";
 import type { CreateStudentInput, ListStudentsQuery, UpdateStudentInput } from "./student-schemas.ts";
 
 export async function listStudents(actor: Actor, query: ListStudentsQuery) {
@@ -51,9 +57,13 @@ export async function createStudent(actor: Actor, input: CreateStudentInput) {
 export async function updateStudent(actor: Actor, id: string, input: UpdateStudentInput) {
   const existing = await findStudent(actor, id);
   await assertEmailFree("student", existing.organizationId, input.email, id);
-  await db.student.update({
-    where: { id },
-    data: personData(input),
+  // A new name is also written into the search text of the student's results, in the same
+  // transaction, so the reports search finds them by the name they show.
+  await db.$transaction(async (tx) => {
+    await tx.student.update({ where: { id }, data: personData(input), select: { id: true } });
+    if (input.name !== undefined) {
+      await refreshRespondentSearchText(tx, { studentId: id }, input.name);
+    }
   });
   return getStudent(actor, id);
 }

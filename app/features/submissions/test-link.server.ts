@@ -1,6 +1,7 @@
-import { db } from "~/lib/db.server.ts";
+import { db, Prisma } from "~/lib/db.server.ts";
+import { env } from "~/lib/env.server.ts";
 import { ApiError, badRequest, conflict, notFound } from "~/lib/problem.server.ts";
-import { foldForSearch } from "~/lib/search.ts";
+import { submissionSearchText } from "~/lib/search.ts";
 import { formContentSelect } from "../forms/forms.server.ts";
 import { answerProblems, scoreAnswers, type ScoreBand, type ScoringQuestion } from "../scoring/scoring.ts";
 import type { SubmitAnswersInput } from "./submission-schemas.ts";
@@ -84,6 +85,14 @@ export async function openTestLink(token: string) {
   };
 }
 
+/** The respondent's name as committed now, locked against a concurrent rename on PostgreSQL. */
+async function respondentName(tx: Prisma.TransactionClient, kind: "student" | "candidate", id: string) {
+  const table = Prisma.raw(kind === "student" ? '"Student"' : '"Candidate"');
+  const lock = env().databaseProvider === "postgresql" ? Prisma.sql`FOR SHARE` : Prisma.empty;
+  const rows = await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM ${table} WHERE "id" = ${id} ${lock}`;
+  return rows[0]?.name;
+}
+
 /**
  * Scores and stores the answers, once. The submission is claimed with a conditional update
  * (`isCompleted = false`) inside the same transaction that writes the answers: of simultaneous
@@ -122,11 +131,21 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
         percentage: result.percentage,
         scoreLabel: result.scoreLabel,
         scoreColor: result.scoreColor,
-        searchText: foldForSearch(`${link.respondent.name} ${link.form.title}`),
+        formTitle: link.form.title,
         scoredAgainst,
       },
     });
     if (claimed.count !== 1) throw alreadyCompleted();
+    // The search text holds the respondent's current name, read in this transaction so that a
+    // rename committing meanwhile cannot be missed: a rename rewrites the completed submissions
+    // (people.server.ts), and this one only counts as completed once this transaction commits.
+    // SQLite serializes the two writers; PostgreSQL needs the row lock (FOR SHARE) to do the same.
+    const name = await respondentName(tx, link.respondentKind, link.respondent.id);
+    await tx.submission.update({
+      where: { id: link.id },
+      data: { searchText: submissionSearchText(name ?? link.respondent.name, link.form.title) },
+      select: { id: true },
+    });
     await tx.answer.createMany({
       data: result.answers.map((answer) => ({ submissionId: link.id, ...answer })),
     });

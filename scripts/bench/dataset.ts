@@ -1,0 +1,428 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { hashPassword } from "../../app/lib/auth/password.server.ts";
+import { foldForSearch } from "../../app/lib/search.ts";
+import { applyPendingMigrations } from "../lib/migrations.ts";
+import { COMMON_FRAGMENT, FIRST_NAMES, FORM_TOPICS, LAST_NAMES, RARE_RESPONDENT, seededRandom } from "./names.ts";
+import { dialectOf, openSqlClient, type SqlClient } from "./sql-client.ts";
+
+/**
+ * The benchmark's world: a school network with 20 organizations and `rows` completed submissions
+ * (1,000,000 by default) spread over five years, written straight through the driver because
+ * going through the app would take hours. The world is described by a row in "BenchWorld", so a
+ * later run finds the same database and reuses it instead of seeding again.
+ */
+export const WORLD_VERSION = 1;
+export const BENCH_PASSWORD = "bench-password-2026";
+
+const ORGANIZATIONS = 20;
+const TEACHERS_PER_ORGANIZATION = 12;
+const FORMS_PER_ORGANIZATION = 24;
+/** The first organization is the big one whose administrator the benchmark signs in as. */
+const BIG_ORGANIZATION_SHARE = 0.25;
+/** Every Nth submission keeps its answer rows (see docs/benchmarks.md: the answer table's size). */
+const ANSWERS_EVERY = 25;
+const QUESTION_COUNTS = [5, 6, 8, 8, 10, 10, 12, 15];
+const BANDS = [
+  { label: "Low", color: "#16a34a", from: 0, to: 0.4 },
+  { label: "Moderate", color: "#d97706", from: 0.4, to: 0.7 },
+  { label: "High", color: "#dc2626", from: 0.7, to: 1 },
+];
+
+export type BenchQuestion = { id: string; optionIds: string[] };
+export type BenchWorld = {
+  version: number;
+  rows: number;
+  organizationId: string;
+  adminEmail: string;
+  teacherId: string;
+  /** Forms of the big organization used by the write and export scenarios. */
+  submitForm: { id: string; questions: BenchQuestion[] };
+  exportSubmissionIds: string[];
+  studentIds: string[];
+  search: { selective: string; common: string };
+};
+
+type Row = Record<string, unknown>;
+
+let idCounter = 0;
+const idPrefix = randomBytes(4).toString("hex");
+/** cuid-shaped ids (25 characters, starting with c), unique within and across runs. */
+function newId(): string {
+  idCounter += 1;
+  return `c${idPrefix}${idCounter.toString(36).padStart(8, "0")}${randomBytes(6).toString("hex").slice(0, 8)}`;
+}
+
+const tokenPool = { buffer: Buffer.alloc(0), offset: 0 };
+function newToken(): string {
+  if (tokenPool.offset + 32 > tokenPool.buffer.length) {
+    tokenPool.buffer = randomBytes(32 * 4096);
+    tokenPool.offset = 0;
+  }
+  const token = tokenPool.buffer.subarray(tokenPool.offset, tokenPool.offset + 32).toString("base64url");
+  tokenPool.offset += 32;
+  return token;
+}
+
+/** Batched multi-row inserts: one prepared statement per batch size on SQLite, 500-row statements on PostgreSQL. */
+class BulkInserter {
+  private pending = new Map<string, Row[]>();
+  constructor(private client: SqlClient) {}
+
+  async add(table: string, row: Row) {
+    let rows = this.pending.get(table);
+    if (!rows) this.pending.set(table, (rows = []));
+    rows.push(row);
+    // Flushing every table, parents first, keeps foreign keys satisfied on both databases.
+    if (rows.length >= 500) await this.flush();
+  }
+
+  private async flushTable(table: string) {
+    const rows = this.pending.get(table);
+    if (!rows || rows.length === 0) return;
+    this.pending.set(table, []);
+    const columns = Object.keys(rows[0]!);
+    const tuple = `(${columns.map(() => "?").join(", ")})`;
+    const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${rows.map(() => tuple).join(", ")}`;
+    await this.client.run(sql, rows.flatMap((row) => columns.map((column) => row[column])));
+  }
+
+  async flush() {
+    // Parents before children: the order tables were first written in.
+    for (const table of this.pending.keys()) await this.flushTable(table);
+  }
+}
+
+async function readWorld(client: SqlClient): Promise<BenchWorld | null> {
+  try {
+    const rows = await client.all<{ world: string }>(`SELECT "world" FROM "BenchWorld" WHERE "id" = 1`);
+    return rows[0] ? (JSON.parse(rows[0].world) as BenchWorld) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function recreatePostgresDatabase(databaseUrl: string) {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  const admin = new URL(databaseUrl);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+}
+
+async function postgresDatabaseExists(databaseUrl: string): Promise<boolean> {
+  const url = new URL(databaseUrl);
+  const admin = new URL(databaseUrl);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  const result = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [url.pathname.slice(1)]);
+  await client.end();
+  return result.rowCount === 1;
+}
+
+/** Reuses the database when it holds this version of the world with as many rows; seeds it otherwise. */
+export async function ensureBenchDatabase(databaseUrl: string, rows: number, log: (message: string) => void): Promise<BenchWorld> {
+  const dialect = dialectOf(databaseUrl);
+  const exists = dialect === "sqlite" ? existsSync(databaseUrl.replace(/^file:/, "")) : await postgresDatabaseExists(databaseUrl);
+  if (exists) {
+    const client = openSqlClient(databaseUrl);
+    const world = await readWorld(client);
+    await client.close();
+    if (world && world.version === WORLD_VERSION && world.rows === rows) {
+      const applied = await applyPendingMigrations(databaseUrl, { log: () => {} });
+      if (applied.length > 0) log(`applied ${applied.length} new migration(s) to the existing data set: ${applied.join(", ")}`);
+      log(`reusing the data set with ${rows.toLocaleString("en")} submissions`);
+      return world;
+    }
+  }
+  if (dialect === "sqlite") {
+    const file = databaseUrl.replace(/^file:/, "");
+    mkdirSync(path.dirname(file), { recursive: true });
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${file}${suffix}`, { force: true });
+  } else {
+    await recreatePostgresDatabase(databaseUrl);
+  }
+  await applyPendingMigrations(databaseUrl, { log: () => {} });
+  const started = Date.now();
+  const world = await seedWorld(databaseUrl, rows, log);
+  log(`seeded ${rows.toLocaleString("en")} submissions in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return world;
+}
+
+type SeedForm = {
+  id: string;
+  organizationId: string;
+  title: string;
+  questions: { id: string; text: string; type: string; required: boolean; options: { id: string; text: string; score: number }[] }[];
+  maxScore: number;
+  /** The JSON of questions and bands as a completed submission keeps them (see ScoredAgainst). */
+  questionsJson: string;
+  bandsJson: string;
+  bands: { min: number; max: number; label: string; color: string }[];
+};
+type SeedPerson = { id: string; name: string; kind: "student" | "candidate"; grade: string; age: number; search: string };
+
+async function seedWorld(databaseUrl: string, rows: number, log: (message: string) => void): Promise<BenchWorld> {
+  const client = openSqlClient(databaseUrl);
+  const dialect = client.dialect;
+  if (dialect === "sqlite") {
+    // Seeding only: the file is thrown away if the process dies half way.
+    await client.run("PRAGMA synchronous = OFF");
+  }
+  const random = seededRandom(2026);
+  const insert = new BulkInserter(client);
+  const now = new Date();
+  const passwordHash = await hashPassword(BENCH_PASSWORD);
+  const columns = await submissionColumns(client);
+
+  const organizations: { id: string; teachers: string[]; forms: SeedForm[]; people: SeedPerson[] }[] = [];
+  let adminEmail = "";
+  let submitForm: SeedForm | undefined;
+  let exportForm: SeedForm | undefined;
+
+  await client.transaction(async () => {
+    for (let o = 0; o < ORGANIZATIONS; o += 1) {
+      const organizationId = newId();
+      await insert.add("Organization", { id: organizationId, name: `School ${o + 1}`, createdAt: now, updatedAt: now });
+      const teachers: string[] = [];
+      for (let u = 0; u <= TEACHERS_PER_ORGANIZATION; u += 1) {
+        const userId = newId();
+        const isAdmin = u === 0;
+        const email = isAdmin ? `admin@school${o + 1}.bench.test` : `teacher${u}@school${o + 1}.bench.test`;
+        const name = `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`;
+        if (o === 0 && isAdmin) adminEmail = email;
+        await insert.add("User", {
+          id: userId,
+          organizationId,
+          email,
+          name,
+          searchName: foldForSearch(`${name} ${email}`),
+          role: isAdmin ? "ADMIN" : "TEACHER",
+          passwordHash,
+          locale: "en",
+          isActive: true,
+          createdAt: now,
+          updatedAt: now,
+        });
+        if (!isAdmin) {
+          await insert.add("Teacher", { id: newId(), organizationId, userId, createdAt: now, updatedAt: now });
+          teachers.push(userId);
+        }
+      }
+      await insert.flush();
+
+      const forms: SeedForm[] = [];
+      const formSpecs = FORM_TOPICS.slice(0, FORMS_PER_ORGANIZATION).map((topic) => ({ title: topic, questions: random.pick(QUESTION_COUNTS) }));
+      if (o === 0) formSpecs.push({ title: "Benchmark intake (20 questions)", questions: 20 }, { title: "Benchmark full battery (30 questions)", questions: 30 });
+      for (const spec of formSpecs) {
+        const form = await insertForm(insert, organizationId, teachers[0]!, spec.title, spec.questions, now);
+        forms.push(form);
+        if (spec.questions === 20) submitForm = form;
+        if (spec.questions === 30) exportForm = form;
+      }
+      await insert.flush();
+
+      const people: SeedPerson[] = [];
+      const studentCount = o === 0 ? 6000 : 2500;
+      const candidateCount = o === 0 ? 1200 : 600;
+      for (let p = 0; p < studentCount + candidateCount; p += 1) {
+        const kind = p < studentCount ? "student" : "candidate";
+        const name =
+          o === 0 && p === 0
+            ? RARE_RESPONDENT
+            : `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}${random.next() < 0.3 ? ` ${random.pick(LAST_NAMES)}` : ""}`;
+        const age = random.int(6, 18);
+        const person: SeedPerson = { id: newId(), name, kind, age, grade: `Grade ${Math.max(1, age - 5)}`, search: foldForSearch(name) };
+        const createdAt = new Date(now.getTime() - random.int(0, 5 * 365) * 86_400_000);
+        await insert.add(kind === "student" ? "Student" : "Candidate", {
+          id: person.id,
+          organizationId,
+          name,
+          searchName: person.search,
+          email: `${person.search.replace(/[^a-z]+/g, ".")}.${p}@school${o + 1}.bench.test`,
+          age,
+          grade: person.grade,
+          status: kind === "student" ? "ACTIVE" : "IN_EVALUATION",
+          createdAt,
+          updatedAt: createdAt,
+        });
+        people.push(person);
+      }
+      await insert.flush();
+      organizations.push({ id: organizationId, teachers, forms, people });
+    }
+  });
+  if (!submitForm || !exportForm) throw new Error("the benchmark forms were not created");
+  log(`organizations, users, forms and ${organizations.reduce((n, o) => n + o.people.length, 0).toLocaleString("en")} people written`);
+
+  const exportSubmissionIds: string[] = [];
+  const fiveYears = 5 * 365 * 86_400_000;
+  let written = 0;
+  const chunk = 20_000;
+  while (written < rows) {
+    await client.transaction(async () => {
+      for (let i = 0; i < chunk && written < rows; i += 1, written += 1) {
+        const organization = random.next() < BIG_ORGANIZATION_SHARE ? organizations[0]! : organizations[1 + Math.floor(random.next() * (ORGANIZATIONS - 1))]!;
+        // The rare respondent answers a dozen tests; everyone else is drawn at random.
+        const person = written % 80_000 === 0 ? organizations[0]!.people[0]! : random.pick(organization.people);
+        const specialPick = organization === organizations[0] && random.next() < 0.04;
+        const form = specialPick ? (random.next() < 0.5 ? submitForm! : exportForm!) : random.pick(organization.forms.slice(0, FORMS_PER_ORGANIZATION));
+        const completedAt = new Date(now.getTime() - Math.floor(random.next() * fiveYears));
+        const createdAt = new Date(completedAt.getTime() - random.int(10, 14 * 86_400) * 1000);
+        const answers = form.questions.map((question) => question.options[random.int(0, question.options.length - 1)]!);
+        const totalScore = answers.reduce((sum, option) => sum + option.score, 0);
+        const percentage = Math.round((totalScore / form.maxScore) * 10000) / 100;
+        const band = form.bands.find((b) => totalScore >= b.min && totalScore <= b.max) ?? null;
+        const id = newId();
+        const respondent = JSON.stringify({ kind: person.kind, id: person.id, name: person.name, grade: person.grade, age: person.age });
+        const row: Row = {
+          id,
+          organizationId: organization.id,
+          formId: form.id,
+          studentId: person.kind === "student" ? person.id : null,
+          candidateId: person.kind === "candidate" ? person.id : null,
+          assignedById: random.pick(organization.teachers),
+          token: newToken(),
+          isCompleted: true,
+          completedAt,
+          totalScore,
+          maxScore: form.maxScore,
+          percentage,
+          scoreLabel: band?.label ?? null,
+          scoreColor: band?.color ?? null,
+          searchText: `${person.search} ${foldForSearch(form.title)}`,
+          scoredAgainst: `{"form":${JSON.stringify({ id: form.id, title: form.title, category: null, type: null })},"respondent":${respondent},"questions":${form.questionsJson},"scoreRanges":${form.bandsJson}}`,
+          createdAt,
+          updatedAt: completedAt,
+        };
+        if (columns.has("formTitle")) row.formTitle = form.title;
+        await insert.add("Submission", row);
+        const keepAnswers = written % ANSWERS_EVERY === 0 || (form === exportForm && exportSubmissionIds.length < 200);
+        if (keepAnswers) {
+          if (form === exportForm && exportSubmissionIds.length < 200) exportSubmissionIds.push(id);
+          for (const [position, question] of form.questions.entries()) {
+            const option = answers[position]!;
+            await insert.add("Answer", {
+              id: newId(),
+              submissionId: id,
+              questionId: question.id,
+              position,
+              questionText: question.text,
+              questionType: question.type,
+              optionIds: JSON.stringify([option.id]),
+              optionTexts: JSON.stringify([option.text]),
+              score: option.score,
+              maxScore: 3,
+              createdAt: completedAt,
+            });
+          }
+        }
+      }
+      await insert.flush();
+    });
+    if (written % 100_000 === 0 || written === rows) log(`  ${written.toLocaleString("en")} submissions`);
+  }
+
+  const big = organizations[0]!;
+  const world: BenchWorld = {
+    version: WORLD_VERSION,
+    rows,
+    organizationId: big.id,
+    adminEmail,
+    teacherId: big.teachers[0]!,
+    submitForm: { id: submitForm.id, questions: submitForm.questions.map((q) => ({ id: q.id, optionIds: q.options.map((o) => o.id) })) },
+    exportSubmissionIds,
+    studentIds: big.people.filter((p) => p.kind === "student").slice(1, 2001).map((p) => p.id),
+    search: { selective: RARE_RESPONDENT, common: COMMON_FRAGMENT },
+  };
+  await client.run(`CREATE TABLE IF NOT EXISTS "BenchWorld" ("id" INTEGER PRIMARY KEY, "world" TEXT NOT NULL)`);
+  await client.run(`DELETE FROM "BenchWorld"`);
+  await client.run(`INSERT INTO "BenchWorld" ("id", "world") VALUES (1, ?)`, [JSON.stringify(world)]);
+  await client.run(dialect === "sqlite" ? "ANALYZE" : `ANALYZE`);
+  if (dialect === "postgresql") await client.run("VACUUM ANALYZE");
+  await client.close();
+  return world;
+}
+
+async function submissionColumns(client: SqlClient): Promise<Set<string>> {
+  const rows =
+    client.dialect === "sqlite"
+      ? await client.all<{ name: string }>(`SELECT "name" FROM pragma_table_info('Submission')`)
+      : await client.all<{ name: string }>(`SELECT column_name AS "name" FROM information_schema.columns WHERE table_name = 'Submission'`);
+  return new Set(rows.map((row) => row.name));
+}
+
+async function insertForm(insert: BulkInserter, organizationId: string, createdById: string, title: string, questionCount: number, now: Date): Promise<SeedForm> {
+  const id = newId();
+  await insert.add("Form", {
+    id,
+    organizationId,
+    createdById,
+    title,
+    searchTitle: foldForSearch(title),
+    description: `${title}: a ${questionCount}-question screening used across the network.`,
+    category: "Screening",
+    isPublished: true,
+    isTemplate: false,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const questions: SeedForm["questions"] = [];
+  const scale = ["Never", "Sometimes", "Often", "Almost always"];
+  for (let q = 0; q < questionCount; q += 1) {
+    const questionId = newId();
+    const text = `${title}: statement ${q + 1}`;
+    await insert.add("Question", { id: questionId, formId: id, position: q, text, type: "SCALE", required: true, createdAt: now, updatedAt: now });
+    const options = scale.map((optionText, score) => ({ id: newId(), text: optionText, score }));
+    for (const [position, option] of options.entries()) {
+      await insert.add("Option", { id: option.id, questionId, position, text: option.text, score: option.score, createdAt: now, updatedAt: now });
+    }
+    questions.push({ id: questionId, text, type: "SCALE", required: true, options });
+  }
+  const maxScore = questionCount * 3;
+  const bands = BANDS.map((band, position) => ({
+    min: position === 0 ? 0 : Math.floor(band.from * maxScore) + 1,
+    max: Math.floor(band.to * maxScore),
+    label: band.label,
+    color: band.color,
+  }));
+  for (const [position, band] of bands.entries()) {
+    await insert.add("ScoreRange", { id: newId(), formId: id, position, ...band, createdAt: now, updatedAt: now });
+  }
+  return { id, organizationId, title, questions, maxScore, questionsJson: JSON.stringify(questions), bandsJson: JSON.stringify(bands), bands };
+}
+
+/** Fresh assignments for the write scenario: each submit consumes one, so every run makes its own. */
+export async function createPendingAssignments(databaseUrl: string, world: BenchWorld, count: number): Promise<string[]> {
+  const client = openSqlClient(databaseUrl);
+  const insert = new BulkInserter(client);
+  const now = new Date();
+  const tokens: string[] = [];
+  await client.transaction(async () => {
+    for (let i = 0; i < count; i += 1) {
+      const token = newToken();
+      tokens.push(token);
+      await insert.add("Submission", {
+        id: newId(),
+        organizationId: world.organizationId,
+        formId: world.submitForm.id,
+        studentId: world.studentIds[i % world.studentIds.length],
+        assignedById: world.teacherId,
+        token,
+        isCompleted: false,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    await insert.flush();
+  });
+  await client.close();
+  return tokens;
+}

@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { freePort } from "../lib/free-port.ts";
+import type { LoadJob, LoadResult } from "./load.ts";
+
+/** Child processes of the benchmark: the two servers under test and the load generator. */
+export const root = path.resolve(import.meta.dirname, "../..");
+const tsxLoader = ["--import", "tsx"];
+
+export type Server = { url: string; process: ChildProcess; stop: () => Promise<void> };
+
+export async function startServer(name: string, script: string, env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...tsxLoader, script], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), TZ: "UTC" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited during start-up:\n${output}`);
+    try {
+      const response = await fetch(`${url}${name === "app" ? "/healthz" : "/api/reports"}`);
+      if (response.status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${name} did not start within 120 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    url,
+    process: child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Resident memory of a process in MiB, from /proc (Linux). */
+export function residentMemoryMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+/** Runs one load job in a separate process. */
+export function runLoadProcess(job: LoadJob): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, "scripts/bench/load.ts")], { stdio: ["pipe", "pipe", "inherit"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
+      resolve(JSON.parse(output) as LoadResult);
+    });
+    child.stdin.end(JSON.stringify(job));
+  });
+}

@@ -1,0 +1,111 @@
+import { existsSync, readFileSync } from "node:fs";
+import os from "node:os";
+
+/**
+ * The benchmark's results as a console table and as the generated part of docs/benchmarks.md.
+ * Only the text between the `bench:begin` and `bench:end` markers is replaced, so the analysis
+ * written around it survives every run.
+ */
+type Latency = { mean: number; p50: number; p90: number; p95: number; p99: number; max: number };
+type Side = { rps: number; rate: number; latency: Latency };
+
+export type ScenarioOutcome = {
+  name: string;
+  app: Side;
+  baseline?: Side;
+  /** What the second column measured when it is not the bare baseline. */
+  baselineLabel?: string;
+  errors: number;
+  targets: { throughputRatio?: number; p95Ratio?: number; p95Ms?: number; p99Ratio?: number; zeroErrors?: boolean };
+  note?: string | undefined;
+  memory?: { before: number; after: number; afterSecond: number };
+};
+
+export function targetVerdicts(outcome: ScenarioOutcome): { text: string; met: boolean }[] {
+  const { app, baseline, targets } = outcome;
+  const verdicts: { text: string; met: boolean }[] = [];
+  if (targets.throughputRatio !== undefined && baseline) {
+    const ratio = app.rps / baseline.rps;
+    verdicts.push({ text: `throughput ${(ratio * 100).toFixed(0)} % ≥ ${targets.throughputRatio * 100} %`, met: ratio >= targets.throughputRatio });
+  }
+  if (targets.p95Ratio !== undefined && baseline) {
+    const ratio = app.latency.p95 / baseline.latency.p95;
+    verdicts.push({ text: `p95 ${ratio.toFixed(2)}× ≤ ${targets.p95Ratio}×`, met: ratio <= targets.p95Ratio });
+  }
+  if (targets.p99Ratio !== undefined && baseline) {
+    const ratio = app.latency.p99 / baseline.latency.p99;
+    verdicts.push({ text: `p99 ${ratio.toFixed(2)}× ≤ ${targets.p99Ratio}×`, met: ratio <= targets.p99Ratio });
+  }
+  if (targets.p95Ms !== undefined) {
+    verdicts.push({ text: `p95 ${app.latency.p95.toFixed(1)} ms < ${targets.p95Ms} ms`, met: app.latency.p95 < targets.p95Ms });
+  }
+  if (targets.zeroErrors || outcome.errors > 0) verdicts.push({ text: `${outcome.errors} errors`, met: outcome.errors === 0 });
+  if (outcome.memory) {
+    const growth = outcome.memory.afterSecond - outcome.memory.after;
+    verdicts.push({ text: `memory +${growth.toFixed(0)} MiB over the second 1,000`, met: growth < 32 });
+  }
+  return verdicts;
+}
+
+const ms = (value: number) => value.toFixed(1);
+const percentiles = (side: Side | undefined) => (side ? `${ms(side.latency.p50)} / ${ms(side.latency.p95)} / ${ms(side.latency.p99)}` : "—");
+
+function rows(outcomes: ScenarioOutcome[]) {
+  return outcomes.map((outcome) => {
+    const verdicts = targetVerdicts(outcome);
+    return [
+      outcome.name,
+      outcome.app.rps.toFixed(0),
+      outcome.baseline ? `${outcome.baseline.rps.toFixed(0)}${outcome.baselineLabel ? ` (${outcome.baselineLabel})` : ""}` : "—",
+      outcome.baseline ? `${((outcome.app.rps / outcome.baseline.rps) * 100).toFixed(0)} %` : "—",
+      `${outcome.app.rate}/s`,
+      percentiles(outcome.app),
+      percentiles(outcome.baseline),
+      verdicts.map((v) => `${v.met ? "✅" : "❌"} ${v.text}`).join("; "),
+    ];
+  });
+}
+
+const HEADER = ["Scenario", "App req/s", "Baseline req/s", "App ÷ baseline", "Fixed rate", "App p50 / p95 / p99 ms", "Baseline p50 / p95 / p99 ms", "Targets"];
+
+export function renderTable(outcomes: ScenarioOutcome[]): string {
+  const table = [HEADER, ...rows(outcomes)];
+  const widths = HEADER.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  return table.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ")).join("\n");
+}
+
+export function machineDescription(): string {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
+}
+
+export function renderMarkdown(input: {
+  outcomes: ScenarioOutcome[];
+  machine: string;
+  database: string;
+  rows: number;
+  minutes: number;
+  timing: { warmupMs: number; roundMs: number; rounds: number; latencyMs: number };
+  connections: number;
+}): string {
+  const { outcomes, timing } = input;
+  const generated = [
+    "<!-- bench:begin (written by `npm run bench`; edit outside these markers) -->",
+    `Run on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · ${input.machine} · ${input.database} · ${input.rows.toLocaleString("en")} completed submissions · ${input.minutes.toFixed(1)} min in all.`,
+    "",
+    `Throughput: ${input.connections} keep-alive connections, no pipelining, ${timing.rounds} alternating rounds of ${timing.roundMs / 1000} s per server after a ${timing.warmupMs / 1000} s warm-up, median reported. Latency: an open loop at the fixed rate shown (half the slower server's throughput) for ${timing.latencyMs / 1000} s, measured from when each request was due.`,
+    "",
+    `| ${HEADER.join(" | ")} |`,
+    `| ${HEADER.map(() => "---").join(" | ")} |`,
+    ...rows(outcomes).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
+    "",
+    ...outcomes.filter((o) => o.note).map((o) => `- ${o.name}: ${o.note}`),
+    "<!-- bench:end -->",
+  ].join("\n");
+  const file = "docs/benchmarks.md";
+  const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const begin = existing.indexOf("<!-- bench:begin");
+  const end = existing.indexOf("<!-- bench:end -->");
+  if (begin === -1 || end === -1) return `# Benchmarks\n\n${generated}\n`;
+  return `${existing.slice(0, begin)}${generated}${existing.slice(end + "<!-- bench:end -->".length)}`;
+}

@@ -1,0 +1,305 @@
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { assertNodeVersion } from "../lib/node-version.ts";
+import { BENCH_PASSWORD, createPendingAssignments, ensureBenchDatabase, type BenchWorld } from "./dataset.ts";
+import type { LoadJob, LoadRequest, LoadResult } from "./load.ts";
+import { residentMemoryMiB, root, runLoadProcess, startServer, type Server } from "./processes.ts";
+import { machineDescription, renderMarkdown, renderTable, type ScenarioOutcome } from "./report.ts";
+
+/**
+ * `npm run bench`: measures the built app against the bare baseline (scripts/bench/baseline-server.ts)
+ * on a database with a million completed submissions. See docs/benchmarks.md for what each
+ * scenario means and the latest results.
+ *
+ *   npm run bench                          SQLite, 1,000,000 submissions
+ *   npm run bench -- --database postgresql PostgreSQL (BENCH_POSTGRES_URL, default the local server)
+ *   npm run bench -- --rows 100000 --quick a smaller, shorter run while working on the code
+ */
+assertNodeVersion();
+// Dates go to PostgreSQL as timestamps without a zone: write them in UTC, as the app does.
+process.env.TZ = "UTC";
+const { values: options } = parseArgs({
+  options: {
+    database: { type: "string", default: "sqlite" },
+    rows: { type: "string", default: "1000000" },
+    quick: { type: "boolean", default: false },
+    "no-build": { type: "boolean", default: false },
+    out: { type: "string" },
+  },
+});
+const database = options.database === "postgresql" ? "postgresql" : "sqlite";
+const rows = Number(options.rows);
+const quick = options.quick;
+const timing = quick
+  ? { warmupMs: 1500, roundMs: 2000, rounds: 2, latencyMs: 3000 }
+  : { warmupMs: 3000, roundMs: 5000, rounds: 3, latencyMs: 8000 };
+const CONNECTIONS = 8;
+
+const log = (message: string) => console.log(`[bench] ${message}`);
+const started = Date.now();
+
+const databaseUrl =
+  database === "sqlite"
+    ? `file:${path.join(root, "data/bench", `bench-${rows}.db`)}`
+    : (process.env.BENCH_POSTGRES_URL ?? `postgresql://postgres@127.0.0.1:5432/assessment_bench_${rows}`);
+
+const buildDir = "build-bench";
+if (!options["no-build"]) {
+  log("building the app (production)");
+  const build = spawnSync("npx", ["react-router", "build"], { cwd: root, env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" }, stdio: "ignore" });
+  if (build.status !== 0) throw new Error("the build failed; run `npx react-router build` to see why");
+}
+
+log(`data set: ${rows.toLocaleString("en")} submissions on ${database}`);
+const world = await ensureBenchDatabase(databaseUrl, rows, log);
+// Each submit consumes an assignment; a run makes fresh ones for both servers.
+const pendingPerServer = quick ? 15_000 : 40_000;
+const appTokens = await createPendingAssignments(databaseUrl, world, pendingPerServer);
+const baselineTokens = await createPendingAssignments(databaseUrl, world, pendingPerServer);
+
+const serverEnv = { DATABASE_URL: databaseUrl, NODE_ENV: "production" };
+const app = await startServer("app", "scripts/start.ts", {
+  ...serverEnv,
+  BUILD_DIR: buildDir,
+  SESSION_SECRET: randomBytes(32).toString("hex"),
+  ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+  TRUST_PROXY: "1",
+  APP_URL: "http://127.0.0.1",
+});
+const baseline = await startServer("baseline", "scripts/bench/baseline.ts", serverEnv);
+log(`app at ${app.url}, baseline at ${baseline.url}`);
+
+const { cookie, csrfToken } = await signIn(app, world);
+const outcomes: ScenarioOutcome[] = [];
+try {
+  await runScenarios();
+} finally {
+  await app.stop();
+  await baseline.stop();
+}
+
+const minutes = (Date.now() - started) / 60_000;
+const machine = machineDescription();
+console.log(`\n${renderTable(outcomes)}\n`);
+const out = options.out ?? path.join(root, quick || rows !== 1_000_000 ? `data/bench/benchmarks-${database}-${rows}.md` : "docs/benchmarks.md");
+writeFileSync(out, renderMarkdown({ outcomes, machine, database, rows, minutes, timing, connections: CONNECTIONS }));
+log(`wrote ${path.relative(root, out)} (${minutes.toFixed(1)} min in all)`);
+
+async function signIn(server: Server, benchWorld: BenchWorld): Promise<{ cookie: string; csrfToken: string }> {
+  const csrfResponse = await fetch(`${server.url}/api/auth/csrf`);
+  const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
+  const csrfCookie = csrfResponse.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const response = await fetch(`${server.url}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Cookie: csrfCookie, "X-CSRF-Token": csrfToken },
+    body: JSON.stringify({ email: benchWorld.adminEmail, password: BENCH_PASSWORD, csrfToken }),
+  });
+  if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  const session = response.headers.getSetCookie().find((c) => c.startsWith("remix-auth.session-token="));
+  if (!session) throw new Error("sign-in set no session cookie");
+  return { cookie: `${session.split(";")[0]}; ${csrfCookie}`, csrfToken };
+}
+
+function get(pathAndQuery: string): LoadRequest {
+  return { method: "GET", path: pathAndQuery, headers: { cookie, accept: "application/json" } };
+}
+
+function job(server: Server, requests: LoadRequest[], overrides: Partial<LoadJob>): LoadJob {
+  return { target: server.url, requests, mode: "throughput", connections: CONNECTIONS, durationMs: timing.roundMs, forwardedFor: true, ...overrides };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Both servers must answer a read with the same rows before their speed means anything. */
+async function assertSameAnswer(pathAndQuery: string, pick: (body: Record<string, unknown>) => unknown) {
+  const [fromApp = "", fromBaseline = ""] = await Promise.all(
+    [app, baseline].map(async (server) => {
+      const response = await fetch(`${server.url}${pathAndQuery}`, { headers: { cookie } });
+      if (!response.ok) throw new Error(`${pathAndQuery} answered ${response.status} from ${server === app ? "app" : "baseline"}: ${await response.text()}`);
+      return JSON.stringify(pick((await response.json()) as Record<string, unknown>));
+    }),
+  );
+  if (fromApp !== fromBaseline) throw new Error(`app and baseline disagree on ${pathAndQuery}:\n app      ${fromApp.slice(0, 400)}\n baseline ${fromBaseline.slice(0, 400)}`);
+  return JSON.parse(fromApp) as unknown;
+}
+
+type Comparison = {
+  name: string;
+  requests: (server: Server) => LoadRequest[];
+  consume?: boolean;
+  targets: ScenarioOutcome["targets"];
+  note?: string;
+};
+
+async function compare(scenario: Comparison): Promise<ScenarioOutcome> {
+  log(`${scenario.name}: warm-up`);
+  const servers = [app, baseline] as const;
+  const requestLists = new Map(servers.map((server) => [server, scenario.requests(server)]));
+  const offsets = new Map(servers.map((server) => [server, 0]));
+  // Consumed requests (submits) are handed out in slices so no link is sent twice.
+  const slice = (server: Server, count: number) => {
+    const list = requestLists.get(server)!;
+    if (!scenario.consume) return list;
+    const from = offsets.get(server)!;
+    offsets.set(server, from + count);
+    if (from + count > list.length) throw new Error(`${scenario.name}: not enough prepared requests`);
+    return list.slice(from, from + count);
+  };
+  const budget = (ms: number) => Math.ceil((ms / 1000) * 1500);
+  for (const server of servers) {
+    await runLoadProcess(job(server, slice(server, budget(timing.warmupMs)), { durationMs: timing.warmupMs, consume: scenario.consume }));
+  }
+  const throughput = new Map<Server, number[]>(servers.map((server) => [server, []]));
+  let errors = 0;
+  let firstError: string | undefined;
+  for (let round = 0; round < timing.rounds; round += 1) {
+    // Alternate which server goes first, so neither always runs on a warmer or cooler machine.
+    for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+      const result = await runLoadProcess(job(server, slice(server, budget(timing.roundMs)), { consume: scenario.consume }));
+      throughput.get(server)!.push(result.rps);
+      if (server === app) {
+        errors += result.errors;
+        firstError ??= result.firstError;
+      }
+    }
+  }
+  const appRps = median(throughput.get(app)!);
+  const baselineRps = median(throughput.get(baseline)!);
+  // Latency at a fixed arrival rate half way to the slower server's saturation.
+  const rate = Math.max(5, Math.round(Math.min(appRps, baselineRps) * 0.5));
+  const latency = new Map<Server, LoadResult>();
+  for (const server of servers) {
+    const count = Math.ceil((rate * timing.latencyMs) / 1000) + 50;
+    const result = await runLoadProcess(job(server, slice(server, count), { mode: "rate", rate, durationMs: timing.latencyMs, connections: 64, consume: scenario.consume }));
+    latency.set(server, result);
+    if (server === app) {
+      errors += result.errors;
+      firstError ??= result.firstError;
+    }
+  }
+  const outcome: ScenarioOutcome = {
+    name: scenario.name,
+    app: { rps: appRps, rate, latency: latency.get(app)!.latencyMs },
+    baseline: { rps: baselineRps, rate, latency: latency.get(baseline)!.latencyMs },
+    errors,
+    targets: scenario.targets,
+    note: scenario.note ?? (firstError ? `first error: ${firstError}` : undefined),
+  };
+  log(`${scenario.name}: app ${appRps.toFixed(0)}/s vs baseline ${baselineRps.toFixed(0)}/s; p95 ${outcome.app.latency.p95.toFixed(1)} vs ${outcome.baseline!.latency.p95.toFixed(1)} ms at ${rate}/s`);
+  outcomes.push(outcome);
+  return outcome;
+}
+
+async function runScenarios() {
+  const reportIds = (body: Record<string, unknown>) => ({ total: body.total, ids: (body.reports as { id: string }[]).map((r) => r.id) });
+  const sameReports = async (query: string) => {
+    const answer = (await assertSameAnswer(`/api/reports?${query}`, reportIds)) as { total: number };
+    return answer.total;
+  };
+
+  await sameReports("page=1&limit=20");
+  await compare({
+    name: "GET /api/reports (page 1, with total)",
+    requests: () => [get("/api/reports?page=1&limit=20")],
+    targets: { throughputRatio: 0.7, p95Ratio: 2 },
+  });
+
+  const selective = encodeURIComponent(world.search.selective);
+  const selectiveTotal = await sameReports(`search=${selective}`);
+  await compare({
+    name: `GET /api/reports?search= selective (${selectiveTotal} matches)`,
+    requests: () => [get(`/api/reports?search=${selective}`)],
+    targets: { p95Ms: 20 },
+  });
+  const commonTotal = await sameReports(`search=${world.search.common}`);
+  await compare({
+    name: `GET /api/reports?search= common fragment "${world.search.common}" (${commonTotal.toLocaleString("en")} matches)`,
+    requests: () => [get(`/api/reports?search=${world.search.common}`)],
+    targets: { p95Ms: 60 },
+  });
+
+  const answers = JSON.stringify({ answers: world.submitForm.questions.map((q) => ({ questionId: q.id, optionIds: [q.optionIds[1]!] })) });
+  const submitRequests = (tokens: string[]) =>
+    tokens.map((token) => ({ method: "POST", path: `/api/test-link/${token}/submit`, headers: { "content-type": "application/json" }, body: answers }));
+  await compare({
+    name: "POST /api/test-link/:token/submit (20 questions)",
+    requests: (server) => submitRequests(server === app ? appTokens : baselineTokens),
+    consume: true,
+    targets: { throughputRatio: 0.6, zeroErrors: true },
+  });
+
+  const formIds = (body: Record<string, unknown>) => ({ total: body.total, forms: body.forms });
+  await assertSameAnswer("/api/forms?search=stress", formIds);
+  await compare({
+    name: "GET /api/forms?search=",
+    requests: () => [get("/api/forms?search=stress")],
+    targets: { throughputRatio: 0.7 },
+  });
+  await assertSameAnswer("/api/students?search=garcia", (body) => ({ total: body.total, students: body.students }));
+  await compare({
+    name: "GET /api/students?search=",
+    requests: () => [get("/api/students?search=garcia")],
+    targets: { throughputRatio: 0.7 },
+  });
+
+  await compare({
+    name: "Reports page, server-rendered, 50 rows",
+    requests: () => [{ method: "GET", path: "/en/reports?limit=50", headers: { cookie, accept: "text/html" } }],
+    targets: { throughputRatio: 0.5, p95Ms: 25 },
+  });
+
+  await exportScenarios();
+}
+
+async function exportScenarios() {
+  const exportRequests = world.exportSubmissionIds.map((submissionId) => ({
+    method: "POST",
+    path: "/api/reports/export",
+    headers: { cookie, "content-type": "application/json", "x-csrf-token": csrfToken },
+    body: JSON.stringify({ submissionId }),
+  }));
+  log("export: warm-up and latency");
+  await runLoadProcess(job(app, exportRequests, { durationMs: timing.warmupMs, connections: 2 }));
+  const exportLatency = await runLoadProcess(job(app, exportRequests, { mode: "rate", rate: 10, durationMs: timing.latencyMs, connections: 16 }));
+
+  log("export: memory over 1,000 exports");
+  const pid = app.process.pid!;
+  const before = residentMemoryMiB(pid);
+  const thousand = Array.from({ length: 1000 }, (_, i) => exportRequests[i % exportRequests.length]!);
+  const memoryRun = await runLoadProcess(job(app, thousand, { consume: true, durationMs: 600_000, connections: 2 }));
+  const after = residentMemoryMiB(pid);
+  const secondThousand = await runLoadProcess(job(app, thousand, { consume: true, durationMs: 600_000, connections: 2 }));
+  const afterSecond = residentMemoryMiB(pid);
+
+  log("export: reports list p99 alone and while 5 exports per second run");
+  const list = [get("/api/reports?page=1&limit=20")];
+  const listRate = Math.max(5, Math.round((outcomes[0]?.app.rps ?? 100) * 0.5));
+  const alone = await runLoadProcess(job(app, list, { mode: "rate", rate: listRate, durationMs: timing.latencyMs, connections: 64 }));
+  const [withExports] = await Promise.all([
+    runLoadProcess(job(app, list, { mode: "rate", rate: listRate, durationMs: timing.latencyMs, connections: 64 })),
+    runLoadProcess(job(app, exportRequests, { mode: "rate", rate: 5, durationMs: timing.latencyMs, connections: 8 })),
+  ]);
+
+  outcomes.push({
+    name: "POST /api/reports/export (30 questions)",
+    app: { rps: memoryRun.rps, rate: 10, latency: exportLatency.latencyMs },
+    errors: exportLatency.errors + memoryRun.errors + secondThousand.errors,
+    targets: { p95Ms: 30 },
+    note: `resident memory ${before.toFixed(0)} MiB before, ${after.toFixed(0)} MiB after 1,000 exports, ${afterSecond.toFixed(0)} MiB after 2,000`,
+    memory: { before, after, afterSecond },
+  });
+  outcomes.push({
+    name: `GET /api/reports p99 while 5 exports/s run (list at ${listRate}/s)`,
+    app: { rps: withExports.rps, rate: listRate, latency: withExports.latencyMs },
+    baseline: { rps: alone.rps, rate: listRate, latency: alone.latencyMs },
+    baselineLabel: "list alone",
+    errors: withExports.errors,
+    targets: { p99Ratio: 1.5 },
+  });
+}
