@@ -45,9 +45,13 @@ export async function startServer(name: string, script: string, env: Record<stri
   };
 }
 
-/** Resident memory of a process in MiB, from /proc (Linux). */
+/**
+ * Anonymous resident memory of a process in MiB, from /proc (Linux): the heap and native
+ * allocations, without the pages of the memory-mapped SQLite file, which count as resident once
+ * read but belong to the page cache and are given back under pressure.
+ */
 export function residentMemoryMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  const match = /RssAnon:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 

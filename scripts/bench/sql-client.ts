@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import pg from "pg";
+import { SQLITE_CONNECTION_PRAGMAS } from "../../app/lib/db.server.ts";
 
 /**
  * The benchmark's own connection to the database: the same drivers the app's Prisma adapters use
@@ -38,6 +39,8 @@ export function openSqlClient(databaseUrl: string, options: { poolSize?: number 
     const file = databaseUrl.replace(/^file:/, "");
     const database = new Database(file, { timeout: 5000 });
     database.pragma("journal_mode = WAL");
+    // The app's own connection settings (app/lib/db.server.ts), so both sides read the file alike.
+    for (const pragma of SQLITE_CONNECTION_PRAGMAS) database.pragma(pragma);
     const statements = new Map<string, Database.Statement>();
     const prepare = (sql: string) => {
       let statement = statements.get(sql);

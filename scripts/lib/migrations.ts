@@ -167,8 +167,8 @@ function migrationList(provider: Provider, folder: string, migrations: LocalMigr
 /**
  * The SQL that would take a database built from the committed migrations of `provider` to the
  * current prisma/schema.prisma (for PostgreSQL: its derived twin); "" when nothing differs.
- * The hand-written search index objects (SEARCH_INDEX_OBJECTS), which the schema cannot express,
- * are left out: the engine would otherwise want to drop them, here and in every new migration.
+ * The hand-written objects (HAND_WRITTEN_OBJECTS), which the schema cannot express, are left out:
+ * the engine would otherwise want to drop them, here and in every new migration.
  * Works offline: SQLite replays the migrations in memory; PostgreSQL uses a scratch database on
  * MIGRATION_SHADOW_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432/postgres).
  */
@@ -184,16 +184,20 @@ export async function diffSchemaAgainstMigrations(provider: Provider): Promise<s
     migrations: migrationList(provider, folder, readLocalMigrations(provider, folder)),
     schema,
   });
-  return withoutSearchIndexDrops(provider, script);
+  return withoutHandWrittenDrops(provider, script);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hand-written objects: the substring search index (docs/decisions/0011-substring-search.md)
+// Hand-written objects: the substring search index (docs/decisions/0011-substring-search.md) and
+// the versions of the organizations' submissions (docs/decisions/0013-report-totals.md)
 
 interface HandWrittenObjects {
   /** Tables, including the shadow tables SQLite's FTS5 creates for a virtual table. */
   tables: readonly string[];
+  /** Triggers, all on "Submission". */
   triggers: readonly string[];
+  /** Functions (PostgreSQL), e.g. the ones the triggers execute. */
+  functions: readonly string[];
   indexes: readonly string[];
   extensions: readonly string[];
 }
@@ -201,13 +205,16 @@ interface HandWrittenObjects {
 /**
  * The only database objects the migrations create that prisma/schema.prisma does not describe,
  * by exact name. The drift check tolerates the engine's wish to drop exactly these (and nothing
- * else), and `missingSearchIndexObjects` requires every one of them to exist, so a later migration
- * cannot lose them unnoticed (a SQLite table rebuild of "Submission" drops its triggers).
+ * else), and `missingHandWrittenObjects` requires every one of them to exist, so a later migration
+ * cannot lose them unnoticed (a SQLite table rebuild of "Submission" drops its triggers). The
+ * engine ignores triggers and functions, so only the tables and indexes are ever dropped from a diff.
+ * (Migrations up to 20261122082822 call this list SEARCH_INDEX_OBJECTS, its name while it only held
+ * the search index.)
  */
-export const SEARCH_INDEX_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>> = {
+export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>> = {
   sqlite: {
-    // CREATE VIRTUAL TABLE "Submission_search" USING fts5(..., content='Submission', tokenize='trigram')
-    // and its shadow tables (an external content table has no _content table).
+    // ADR 11: CREATE VIRTUAL TABLE "Submission_search" USING fts5(..., content='Submission',
+    // tokenize='trigram') and its shadow tables (an external content table has no _content table).
     tables: [
       "Submission_search",
       "Submission_search_config",
@@ -215,13 +222,26 @@ export const SEARCH_INDEX_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
       "Submission_search_docsize",
       "Submission_search_idx",
     ],
-    triggers: ["Submission_search_insert", "Submission_search_update", "Submission_search_delete"],
+    triggers: [
+      // ADR 11: keep "Submission_search" in sync.
+      "Submission_search_insert",
+      "Submission_search_update",
+      "Submission_search_delete",
+      // ADR 13: change the organization's "SubmissionsVersion".
+      "Submission_version_insert",
+      "Submission_version_update",
+      "Submission_version_delete",
+    ],
+    functions: [],
     indexes: [],
     extensions: [],
   },
   postgresql: {
     tables: [],
-    triggers: [],
+    // ADR 13: change the organizations' "SubmissionsVersion" (statement-level, one per event).
+    triggers: ["Submission_version_insert", "Submission_version_update", "Submission_version_delete", "Submission_version_truncate"],
+    functions: ["Submission_version_bump"],
+    // ADR 11: the trigram index and its extension.
     indexes: ["Submission_searchText_trgm_idx"],
     extensions: ["pg_trgm"],
   },
@@ -231,13 +251,13 @@ const STEP_HEADER = /^-- [A-Z][A-Za-z]*$/;
 const FOREIGN_KEYS_PRAGMA = /^PRAGMA foreign_keys\s*=\s*(on|off);$/i;
 
 /**
- * The engine's script without its steps that drop one of SEARCH_INDEX_OBJECTS. A step is a
+ * The engine's script without its steps that drop one of HAND_WRITTEN_OBJECTS. A step is a
  * `-- DropTable` / `-- DropIndex` header followed by exactly one `DROP TABLE "name";` /
  * `DROP INDEX "name";` (SQLite wraps it in PRAGMA foreign_keys=off/on); any other step, even one
  * that mentions these objects, is kept. "" when nothing but comments is left.
  */
-export function withoutSearchIndexDrops(provider: Provider, script: string): string {
-  const objects = SEARCH_INDEX_OBJECTS[provider];
+export function withoutHandWrittenDrops(provider: Provider, script: string): string {
+  const objects = HAND_WRITTEN_OBJECTS[provider];
   const steps: string[][] = [[]];
   for (const line of script.split("\n")) {
     if (STEP_HEADER.test(line.trim())) steps.push([]);
@@ -261,12 +281,12 @@ export function withoutSearchIndexDrops(provider: Provider, script: string): str
 }
 
 /**
- * The SEARCH_INDEX_OBJECTS missing from the database at `databaseUrl` (already migrated), as
+ * The HAND_WRITTEN_OBJECTS missing from the database at `databaseUrl` (already migrated), as
  * messages; [] when all are there. The triggers and the index must be on "Submission".
  */
-export async function missingSearchIndexObjects(databaseUrl: string): Promise<string[]> {
+export async function missingHandWrittenObjects(databaseUrl: string): Promise<string[]> {
   const provider = providerOf(databaseUrl);
-  const objects = SEARCH_INDEX_OBJECTS[provider];
+  const objects = HAND_WRITTEN_OBJECTS[provider];
   const missing: string[] = [];
   if (provider === "sqlite") {
     const db = new Database(sqliteFilePath(databaseUrl), { readonly: true, fileMustExist: true });
@@ -302,6 +322,22 @@ export async function missingSearchIndexObjects(databaseUrl: string): Promise<st
       );
       if (found.rowCount === 0) missing.push(`index "${name}" on "Submission"`);
     }
+    for (const name of objects.functions) {
+      const found = await client.query(
+        `SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema() AND p.proname = $1`,
+        [name],
+      );
+      if (found.rowCount === 0) missing.push(`function "${name}"`);
+    }
+    for (const name of objects.triggers) {
+      // Enabled too: a trigger left disabled (ALTER TABLE ... DISABLE TRIGGER) would be as bad as none.
+      const found = await client.query(
+        `SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = current_schema() AND c.relname = 'Submission' AND t.tgname = $1 AND t.tgenabled <> 'D'`,
+        [name],
+      );
+      if (found.rowCount === 0) missing.push(`trigger "${name}" on "Submission"`);
+    }
   } finally {
     await client.end();
   }
@@ -309,21 +345,21 @@ export async function missingSearchIndexObjects(databaseUrl: string): Promise<st
 }
 
 /**
- * What `missingSearchIndexObjects` reports for a new database built from the committed migrations
+ * What `missingHandWrittenObjects` reports for a new database built from the committed migrations
  * of `provider` (a temporary SQLite file; a scratch database on MIGRATION_SHADOW_POSTGRES_URL).
  */
-export async function searchIndexObjectsMissingAfterMigrations(provider: Provider): Promise<string[]> {
+export async function handWrittenObjectsMissingAfterMigrations(provider: Provider): Promise<string[]> {
   if (provider === "postgresql") {
     return withScratchPostgresDatabase(async (url) => {
       await applyPendingMigrations(url);
-      return missingSearchIndexObjects(url);
+      return missingHandWrittenObjects(url);
     });
   }
-  const folder = mkdtempSync(path.join(tmpdir(), "mig-search-"));
+  const folder = mkdtempSync(path.join(tmpdir(), "mig-objects-"));
   try {
     const url = `file:${path.join(folder, "replay.db")}`;
     await applyPendingMigrations(url);
-    return await missingSearchIndexObjects(url);
+    return await missingHandWrittenObjects(url);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -1,6 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, inject, it } from "vitest";
 import { api, baseUrl, sessionOf, unique, withCsrf, type DemoUser } from "../support/api.ts";
 import { assign, completeMedium, createForm, createStudent, mediumAnswers, mixedForm } from "../support/assessment.ts";
+import { testDatabase } from "../support/database.ts";
 
 const ids = (body: { reports: { id: string }[] }) => body.reports.map((r) => r.id);
 
@@ -203,5 +207,99 @@ describe("GET /api/reports?search=", () => {
     // A % in the term is a percent sign, not a wildcard.
     expect(ids((await search(`score 5%${tag}`)).body)).toEqual([]);
     expect(ids((await search(`score %quoted`)).body)).not.toContain(assignment.id);
+  });
+});
+
+describe("GET /api/reports totals", () => {
+  /** The total the server answers for a search by the teacher (one row per page: only the total matters). */
+  const total = async (term: string, as: DemoUser = "teacher@demo.test") => {
+    const response = await api("GET", `/api/reports?limit=1&search=${encodeURIComponent(term)}`, { as });
+    expect(response.status, term).toBe(200);
+    return response.body.total as number;
+  };
+
+  it("given a completion, a soft delete, a rename and a promotion, should answer the exact total right after each", async () => {
+    process.env.DATABASE_URL = inject("databaseUrl");
+    process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "reports-totals-"));
+    const { FTS_DRIVEN_MAX_MATCHES } = await import("../../app/features/reports/reports.server.ts");
+    const tag = unique("tot").replaceAll("-", "");
+    const db = testDatabase();
+
+    const seed = await completeMedium("teacher@demo.test", `Seed ${tag}`);
+    // On SQLite a term with at most FTS_DRIVEN_MAX_MATCHES matches in the whole table is counted
+    // from its matches, without the cache of totals. These deleted rows contain every term searched
+    // below, so each one has more matches than that and its total is the cached count, as on
+    // PostgreSQL; being deleted, they are in no one's list.
+    const teacher = await db.user.findFirstOrThrow({ where: { email: "teacher@demo.test" } });
+    const everyTerm = ["seed", "alba", "bruno", "bruna", "cand", "old", "student"].map((name) => `${name} ${tag}`).join(" ");
+    await db.submission.createMany({
+      data: Array.from({ length: FTS_DRIVEN_MAX_MATCHES + 1 }, (_, i) => ({
+        organizationId: teacher.organizationId,
+        formId: seed.form.id,
+        studentId: seed.student.id,
+        assignedById: teacher.id,
+        token: `${tag}-deleted-${i}-${"x".repeat(24)}`,
+        isCompleted: true,
+        completedAt: new Date(Date.UTC(2020, 0, 1)),
+        totalScore: 1,
+        maxScore: 2,
+        percentage: 50,
+        formTitle: "Deleted",
+        searchText: everyTerm,
+        deletedAt: new Date(),
+      })),
+    });
+
+    // The same search twice: the second answer may come from the cache.
+    expect(await total(tag)).toBe(1);
+    expect(await total(tag)).toBe(1);
+
+    // A completion.
+    const alba = await completeMedium("teacher@demo.test", `Alba ${tag}`);
+    expect(await total(tag)).toBe(2);
+    expect(await total(`alba ${tag}`)).toBe(1);
+    expect(await total(`alba ${tag}`)).toBe(1);
+
+    // A soft delete, written straight to the database: no instance of the app saw it happen, only
+    // the database can tell the caches.
+    await db.submission.update({ where: { id: alba.assignment.id }, data: { deletedAt: new Date() } });
+    expect(await total(tag)).toBe(1);
+    expect(await total(`alba ${tag}`)).toBe(0);
+
+    // A rename rewrites the search text of the respondent's results.
+    const bruno = await completeMedium("teacher@demo.test", `Bruno ${tag}`);
+    expect(await total(`bruno ${tag}`)).toBe(1);
+    expect(await total(`bruna ${tag}`)).toBe(0);
+    expect((await api("PUT", `/api/students/${bruno.student.id}`, { as: "teacher@demo.test", json: { name: `Bruna ${tag}` } })).status).toBe(200);
+    expect(await total(`bruno ${tag}`)).toBe(0);
+    expect(await total(`bruna ${tag}`)).toBe(1);
+    expect(await total(tag)).toBe(2);
+
+    // A promotion makes the new student the respondent: from then on the candidate's name no
+    // longer counts, the student's does.
+    const form = await createForm("teacher@demo.test");
+    const candidate = await api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name: `Cand ${tag}` } });
+    expect(candidate.status).toBe(201);
+    const evaluation = await assign("teacher@demo.test", { formId: form.id, candidateId: candidate.body.id });
+    expect((await api("POST", `/api/test-link/${evaluation.token}/submit`, { json: mediumAnswers(form) })).status).toBe(200);
+    expect(await total(`cand ${tag}`)).toBe(1);
+    expect(await total(tag)).toBe(3);
+    const promoted = await api("POST", `/api/candidates/${candidate.body.id}/promote`, { as: "admin@demo.test" });
+    expect(promoted.status).toBe(201);
+    expect(await total(`cand ${tag}`)).toBe(1);
+    expect((await api("PUT", `/api/candidates/${candidate.body.id}`, { as: "teacher@demo.test", json: { name: `Old ${tag}` } })).status).toBe(200);
+    expect(await total(`old ${tag}`)).toBe(0);
+    expect(await total(`cand ${tag}`)).toBe(1);
+    const student = promoted.body.student as { id: string };
+    expect((await api("PUT", `/api/students/${student.id}`, { as: "admin@demo.test", json: { name: `Student ${tag}` } })).status).toBe(200);
+    expect(await total(`cand ${tag}`)).toBe(0);
+    expect(await total(`student ${tag}`)).toBe(1);
+    expect(await total(tag)).toBe(3);
+
+    // Each caller's scope has its own total.
+    expect(await total(tag, "admin@demo.test")).toBe(3);
+    expect(await total(tag, "teacher2@demo.test")).toBe(0);
+    expect(await total(tag, "admin@other.test")).toBe(0);
+    expect(await total(tag, "superadmin@demo.test")).toBe(3);
   });
 });

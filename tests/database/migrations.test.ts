@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   diffSchemaAgainstMigrations,
   providerOf,
-  searchIndexObjectsMissingAfterMigrations,
+  handWrittenObjectsMissingAfterMigrations,
 } from "../../scripts/lib/migrations.ts";
 import { inject } from "vitest";
 
@@ -13,8 +13,8 @@ describe("migrations", () => {
     expect(drift, `The schema and the ${provider} migrations differ; run npm run db:migration:create -- <name>`).toBe("");
   });
 
-  it("given a database built from the committed migrations, should have every hand-written search index object", async () => {
+  it("given a database built from the committed migrations, should have every hand-written object (search index, version triggers)", async () => {
     const provider = providerOf(inject("databaseUrl"));
-    expect(await searchIndexObjectsMissingAfterMigrations(provider)).toEqual([]);
+    expect(await handWrittenObjectsMissingAfterMigrations(provider)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { missingSearchIndexObjects, providerOf } from "../../scripts/lib/migrations.ts";
+import { missingHandWrittenObjects, providerOf } from "../../scripts/lib/migrations.ts";
 import { refreshStaleSearchText } from "../../scripts/lib/search-text.ts";
 import { api, unique, type DemoUser } from "../support/api.ts";
 import { assign, completeMedium, createForm, mixedForm } from "../support/assessment.ts";
@@ -71,7 +71,7 @@ describe("visibleSubmissionsSql", () => {
 
 describe("the substring search index", () => {
   it("given the migrated test database, should have every hand-written search object", async () => {
-    expect(await missingSearchIndexObjects(inject("databaseUrl"))).toEqual([]);
+    expect(await missingHandWrittenObjects(inject("databaseUrl"))).toEqual([]);
   });
 
   it("given completions, renames and deletions, should find through the index exactly what a LIKE scan finds", async () => {

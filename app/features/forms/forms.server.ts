@@ -29,8 +29,22 @@ const listSelect = {
   isTemplate: true,
   createdAt: true,
   updatedAt: true,
-  _count: { select: { questions: true, submissions: { where: { deletedAt: null } } } },
 } satisfies Prisma.FormSelect;
+
+/**
+ * Question and submission counts of the listed forms only. Prisma's relation `_count` would join a
+ * GROUP BY over every submission of every organization (≈250 ms at a million results); counting
+ * per listed form reads the (formId, deletedAt) index and nothing else.
+ */
+async function countsOf(formIds: string[]) {
+  const [questions, submissions] = await Promise.all([
+    db.question.groupBy({ by: ["formId"], where: { formId: { in: formIds } }, _count: { _all: true } }),
+    db.submission.groupBy({ by: ["formId"], where: { formId: { in: formIds }, deletedAt: null }, _count: { _all: true } }),
+  ]);
+  const questionCounts = new Map(questions.map((row) => [row.formId, row._count._all]));
+  const submissionCounts = new Map(submissions.map((row) => [row.formId, row._count._all]));
+  return (formId: string) => ({ questions: questionCounts.get(formId) ?? 0, submissions: submissionCounts.get(formId) ?? 0 });
+}
 
 export async function listForms(actor: Actor, query: ListFormsQuery) {
   const filters: Prisma.FormWhereInput[] = [visibleFormsWhere(actor)];
@@ -47,7 +61,8 @@ export async function listForms(actor: Actor, query: ListFormsQuery) {
     }),
     db.form.count({ where }),
   ]);
-  return { forms, total, page: query.page, limit: query.limit };
+  const countsFor = await countsOf(forms.map((form) => form.id));
+  return { forms: forms.map((form) => ({ ...form, _count: countsFor(form.id) })), total, page: query.page, limit: query.limit };
 }
 
 /** A form's bands and questions with their options, in display order: what scoring needs. */

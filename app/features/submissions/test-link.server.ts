@@ -120,7 +120,19 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
     scoreRanges: link.form.scoreRanges,
   };
   const completedAt = new Date();
+  const postgres = env().databaseProvider === "postgresql";
   await db.$transaction(async (tx) => {
+    // The search text holds the respondent's current name, read in this transaction so that a
+    // rename committing meanwhile cannot be missed: a rename rewrites the completed submissions
+    // (people.server.ts), and this one only counts as completed once this transaction commits.
+    // SQLite serializes the two writers; PostgreSQL needs the row lock (FOR SHARE) to do the same.
+    // On PostgreSQL that lock is taken BEFORE the claim: the claim's UPDATE also locks the
+    // organization's "SubmissionsVersion" row (a trigger, docs/decisions/0013-report-totals.md)
+    // until commit, and a rename locks the respondent first and that row second; taking them in
+    // the other order here would let the two deadlock. SQLite keeps the read after the claim, so
+    // that its transaction starts by writing (a deferred transaction that reads first can fail
+    // with SQLITE_BUSY when another connection writes before it does).
+    const lockedName = postgres ? await respondentName(tx, link.respondentKind, link.respondent.id) : undefined;
     const claimed = await tx.submission.updateMany({
       where: { id: link.id, isCompleted: false },
       data: {
@@ -136,11 +148,7 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
       },
     });
     if (claimed.count !== 1) throw alreadyCompleted();
-    // The search text holds the respondent's current name, read in this transaction so that a
-    // rename committing meanwhile cannot be missed: a rename rewrites the completed submissions
-    // (people.server.ts), and this one only counts as completed once this transaction commits.
-    // SQLite serializes the two writers; PostgreSQL needs the row lock (FOR SHARE) to do the same.
-    const name = await respondentName(tx, link.respondentKind, link.respondent.id);
+    const name = postgres ? lockedName : await respondentName(tx, link.respondentKind, link.respondent.id);
     await tx.submission.update({
       where: { id: link.id },
       data: { searchText: submissionSearchText(name ?? link.respondent.name, link.form.title) },
