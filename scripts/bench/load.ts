@@ -108,7 +108,8 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     const inFlight = new Set<Promise<void>>();
     let scheduled = 0;
     while (performance.now() < deadline) {
-      const due = Math.floor(((performance.now() - started) * rate) / 1000);
+      // Request n is due at n / rate seconds: every request whose time has come is sent now.
+      const due = Math.floor(((performance.now() - started) * rate) / 1000) + 1;
       while (scheduled < due) {
         const request = take();
         if (!request) break;
