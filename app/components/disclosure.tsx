@@ -24,7 +24,12 @@ export function Disclosure({
   const ref = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
 
+  // Close after a navigation, but not when the script first runs: a menu opened before the page
+  // was hydrated must stay open (a click on it was otherwise undone as the JavaScript arrived).
+  const shownKey = useRef(location.key);
   useEffect(() => {
+    if (shownKey.current === location.key) return;
+    shownKey.current = location.key;
     ref.current?.removeAttribute("open");
   }, [location.key]);
 
