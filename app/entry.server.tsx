@@ -9,6 +9,8 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { env } from "./lib/env.server.ts";
 import { NonceContext } from "./lib/nonce.ts";
+import { classifyRequestFailure } from "./lib/request-faults.server.ts";
+import { redactPath } from "./lib/log-redaction.ts";
 
 /**
  * The page's policy: scripts only from us or with this response's nonce (React Router's inline
@@ -122,9 +124,17 @@ export default function handleRequest(
  */
 export { clientAddressContext } from "./lib/context.server.ts";
 export { scheduleHousekeeping } from "./lib/auth/housekeeping.server.ts";
+export { isDatabaseAvailable, stopDatabaseProbe } from "./lib/database-health.server.ts";
+export { DATABASE_RETRY_AFTER_SECONDS } from "./lib/database-health.server.ts";
+export { disconnectDatabase } from "./lib/db.server.ts";
 
-/** Errors React Router catches are logged once here; thrown Responses are expected outcomes. */
+/**
+ * Errors React Router catches are logged once here; thrown Responses are expected outcomes, and a
+ * failure that is not a bug (an unreachable database, a malformed body) is classified instead, so
+ * the request answers 503 or 400 (app/lib/request-faults.server.ts).
+ */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted || error instanceof Response) return;
-  console.error(error);
+  if (classifyRequestFailure(request, error)) return;
+  console.error(`[${request.method} ${redactPath(new URL(request.url).pathname)}]`, error);
 }

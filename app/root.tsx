@@ -23,12 +23,12 @@ import { readFlash } from "./lib/flash.server.ts";
 import { useNonce } from "./lib/nonce.ts";
 import { paths } from "./lib/paths.ts";
 import { timeZoneCookie, timeZoneFromCookie } from "./lib/time-zone.ts";
-import { actorMiddleware, crossSiteRequestGuard, securityHeaders } from "./lib/middleware.server.ts";
+import { actorMiddleware, crossSiteRequestGuard, failureStatus, securityHeaders } from "./lib/middleware.server.ts";
 import "./styles/app.css";
 
 // The cross-site guard runs after the caller is known: it protects sessions, so a request without
 // a valid one is simply unauthenticated (401).
-export const middleware: Route.MiddlewareFunction[] = [securityHeaders, actorMiddleware, crossSiteRequestGuard];
+export const middleware: Route.MiddlewareFunction[] = [securityHeaders, failureStatus, actorMiddleware, crossSiteRequestGuard];
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 

@@ -58,14 +58,13 @@ if (await isDatabaseEmpty(seedDb)) {
 }
 await seedDb.$disconnect();
 
-const { startServer } = await import("./server.ts");
-const server = await startServer({ port: env.PORT, trustProxy: env.TRUST_PROXY });
+const { startServer, stopOnSignals } = await import("./server.ts");
+const running = await startServer({
+  port: env.PORT,
+  trustProxy: env.TRUST_PROXY,
+  accessLog: env.ACCESS_LOG,
+  loadShedding: { maxLagMs: env.LOAD_SHED_LAG_MS, maxInFlight: env.LOAD_SHED_MAX_IN_FLIGHT },
+  shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT,
+});
+stopOnSignals(running);
 console.log(`Assessment Service listening on http://localhost:${env.PORT} (links use ${env.APP_URL})`);
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-    setTimeout(() => process.exit(0), 5000).unref();
-  });
-}

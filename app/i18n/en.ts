@@ -117,6 +117,17 @@ export const en = {
     errorText: "We could not show this page. Please try again in a moment.",
     goHome: "Go to the start page",
     errorCode: (status: string) => `Error ${status}`,
+    unavailableTitle: "The service is unavailable",
+    unavailableText: "We cannot reach our database right now. Nothing you sent was lost; please try again in a few seconds.",
+    busyTitle: "The service is busy",
+    busyText: "Too many people are using the service at this moment. Please try again in a few seconds.",
+    tooLargeTitle: "Too much data",
+    tooLargeText: (size: string) => `What you sent is larger than ${size}, the most this page accepts. Go back and send less (a smaller file or shorter text).`,
+    lengthRequiredTitle: "The request could not be read",
+    lengthRequiredText: "Your browser sent the page without saying how large it is. Go back and send it again.",
+    badRequestTitle: "The request could not be read",
+    badRequestText: "The address or the data sent is not valid. Check the address, or go back and try again.",
+    tryAgain: "Try again",
   },
 
   home: {

@@ -112,6 +112,17 @@ export const es: Dictionary = {
     errorText: "No pudimos mostrar esta página. Inténtalo de nuevo en un momento.",
     goHome: "Ir a la página de inicio",
     errorCode: (status) => `Error ${status}`,
+    unavailableTitle: "El servicio no está disponible",
+    unavailableText: "No podemos acceder a nuestra base de datos en este momento. No se perdió nada de lo que enviaste; inténtalo de nuevo en unos segundos.",
+    busyTitle: "El servicio está ocupado",
+    busyText: "Hay demasiadas personas usando el servicio en este momento. Inténtalo de nuevo en unos segundos.",
+    tooLargeTitle: "Demasiados datos",
+    tooLargeText: (size) => `Lo que enviaste ocupa más de ${size}, el máximo que acepta esta página. Vuelve atrás y envía menos (un archivo más pequeño o un texto más corto).`,
+    lengthRequiredTitle: "No se pudo leer la solicitud",
+    lengthRequiredText: "Tu navegador envió la página sin indicar su tamaño. Vuelve atrás y envíala de nuevo.",
+    badRequestTitle: "No se pudo leer la solicitud",
+    badRequestText: "La dirección o los datos enviados no son válidos. Revisa la dirección, o vuelve atrás e inténtalo de nuevo.",
+    tryAgain: "Intentar de nuevo",
   },
 
   home: {

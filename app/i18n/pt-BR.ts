@@ -112,6 +112,17 @@ export const ptBR: Dictionary = {
     errorText: "Não conseguimos mostrar esta página. Tente novamente em instantes.",
     goHome: "Ir para a página inicial",
     errorCode: (status) => `Erro ${status}`,
+    unavailableTitle: "O serviço está indisponível",
+    unavailableText: "Não conseguimos acessar nosso banco de dados agora. Nada do que você enviou foi perdido; tente novamente em alguns segundos.",
+    busyTitle: "O serviço está ocupado",
+    busyText: "Há muitas pessoas usando o serviço neste momento. Tente novamente em alguns segundos.",
+    tooLargeTitle: "Dados demais",
+    tooLargeText: (size) => `O que você enviou ocupa mais de ${size}, o máximo que esta página aceita. Volte e envie menos (um arquivo menor ou um texto mais curto).`,
+    lengthRequiredTitle: "Não foi possível ler a solicitação",
+    lengthRequiredText: "Seu navegador enviou a página sem informar o tamanho. Volte e envie novamente.",
+    badRequestTitle: "Não foi possível ler a solicitação",
+    badRequestText: "O endereço ou os dados enviados não são válidos. Confira o endereço, ou volte e tente novamente.",
+    tryAgain: "Tentar novamente",
   },
 
   home: {

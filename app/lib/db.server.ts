@@ -26,7 +26,9 @@ export const SQLITE_CONNECTION_PRAGMAS = ["mmap_size = 8589934592", "cache_size 
 
 export function createDatabase(databaseUrl: string): Database {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    const adapter = new PrismaPg({ connectionString: databaseUrl, max: 10 });
+    // A connection attempt gives up after 5 s, so an unreachable server fails requests (503)
+    // instead of holding them forever; the pool's default waits without limit.
+    const adapter = new PrismaPg({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
     return new PostgresPrismaClient({ adapter }) as unknown as Database;
   }
   const file = path.resolve(databaseUrl.replace(/^file:/, ""));
@@ -55,3 +57,10 @@ export const db: Database = new Proxy({} as Database, {
     return typeof value === "function" ? value.bind(client) : value;
   },
 });
+
+/** Closes the process's client, if one was opened (at shutdown, after the last request). */
+export async function disconnectDatabase(): Promise<void> {
+  const client = globalForDb.__db;
+  globalForDb.__db = undefined;
+  await client?.$disconnect();
+}

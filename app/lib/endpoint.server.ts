@@ -1,6 +1,9 @@
 import type { RouterContextProvider } from "react-router";
 import { ApiError, internalError, problemResponse } from "./problem.server.ts";
 import { actorContext, clientAddressContext } from "./context.server.ts";
+import { DATABASE_RETRY_AFTER_SECONDS, noteDatabaseFailure } from "./database-health.server.ts";
+import { redactPath } from "./log-redaction.ts";
+import { serviceStatusFetchResponse } from "./service-status.server.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -38,7 +41,11 @@ export function endpoint(handlers: Partial<Record<Method, Handler>>) {
 export function errorResponse(error: unknown, request: Request): Response {
   if (error instanceof ApiError) return problemResponse(error);
   if (error instanceof Response) return error;
-  console.error(`[${request.method} ${new URL(request.url).pathname}]`, error);
+  const pathname = new URL(request.url).pathname;
+  if (noteDatabaseFailure(error)) {
+    return serviceStatusFetchResponse("unavailable", pathname, { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+  }
+  console.error(`[${request.method} ${redactPath(pathname)}]`, error);
   return problemResponse(internalError());
 }
 

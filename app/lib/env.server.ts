@@ -33,6 +33,13 @@ const envSchema = z
       .default(30 * 24 * 60 * 60),
     SEED_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
     TRUST_PROXY: booleanFlag.default(false),
+    /** Load shedding (server/load-shedding.ts): event-loop lag and requests in progress past which new requests get 503. */
+    LOAD_SHED_LAG_MS: z.coerce.number().int().min(10).max(60_000).default(300),
+    LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
+    /** Seconds SIGTERM waits for requests in progress before closing their connections. */
+    SHUTDOWN_TIMEOUT: z.coerce.number().int().min(0).max(600).default(10),
+    /** One line per request on standard output (server/access-log.ts). */
+    ACCESS_LOG: booleanFlag.default(true),
     /** 32 bytes, base64 or hex: encrypts second-factor secrets at rest. */
     ENCRYPTION_KEY: z
       .string()

@@ -11,6 +11,7 @@ const titles: Record<number, string> = {
   405: "Method Not Allowed",
   409: "Conflict",
   410: "Gone",
+  411: "Length Required",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   429: "Too Many Requests",
@@ -64,8 +65,9 @@ export function validationError(issues: readonly z.core.$ZodIssue[], detail = "T
   return badRequest(detail, fieldProblems(issues));
 }
 
-export function problemResponse(error: ApiError): Response {
-  const body = {
+/** The RFC 9457 body of an error. */
+export function problemBody(error: ApiError) {
+  return {
     type: `urn:assessment-service:problem:${error.code.toLowerCase().replaceAll("_", "-")}`,
     title: titles[error.status] ?? "Error",
     status: error.status,
@@ -73,7 +75,10 @@ export function problemResponse(error: ApiError): Response {
     code: error.code,
     ...(error.errors?.length ? { errors: error.errors } : {}),
   };
-  return new Response(JSON.stringify(body), {
+}
+
+export function problemResponse(error: ApiError): Response {
+  return new Response(JSON.stringify(problemBody(error)), {
     status: error.status,
     headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store", ...error.headers },
   });

@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_PROVIDER_NAME, startOidcProvider } from "./oidc-provider.ts";
 import { startSmtpServer } from "./smtp-server.ts";
+import { secretsInLog } from "./log-secrets.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 
 /**
@@ -28,6 +29,10 @@ declare module "vitest" {
     smtpInbox: string;
     /** The loopback OpenID provider the service signs in with (see tests/support/oidc-provider.ts). */
     oidcIssuer: string;
+    /** The server's process id, to measure its memory. */
+    serverPid: number;
+    /** Everything the server has written to standard output and error so far. */
+    serverLog: string;
   }
 }
 
@@ -112,6 +117,7 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   // The provider must answer discovery before the service's first OpenID sign-in.
   const oidc = await startOidcProvider(baseUrl);
+  const serverLog = path.join(dataDir, "server.log");
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: root,
@@ -134,8 +140,12 @@ export default async function setup(project: TestProject) {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
+  const record = (chunk: Buffer) => {
+    output += chunk;
+    appendFileSync(serverLog, chunk);
+  };
+  child.stdout!.on("data", record);
+  child.stderr!.on("data", record);
   await waitForHealth(baseUrl, child, () => output);
 
   const sessions: Record<string, string> = {};
@@ -153,14 +163,19 @@ export default async function setup(project: TestProject) {
   project.provide("csrf", csrf);
   project.provide("smtpInbox", smtpInbox);
   project.provide("oidcIssuer", oidc.issuer);
+  project.provide("serverPid", child.pid!);
+  project.provide("serverLog", serverLog);
 
   return async () => {
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
     if (process.env.TEST_SHOW_SERVER_LOG === "1") console.log(output);
+    // The whole run's log may not hold a secret the run created (tests/support/log-secrets.ts).
+    const leaks = await secretsInLog(database.url, output, smtpInbox);
     await smtp.close();
     await oidc.close();
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
+    if (leaks.length > 0) throw new Error(`The server log holds ${leaks.length} secret(s):\n${leaks.join("\n")}`);
   };
 }

@@ -1,0 +1,110 @@
+import { hostname } from "node:os";
+import { db } from "./db.server.ts";
+
+/**
+ * Whether the database is answering, for the whole process.
+ *
+ * A request that fails because the database cannot be reached (connection refused or lost, a
+ * timeout, a locked, full, read-only or vanished SQLite file) marks the database unavailable. From
+ * then on every request is answered 503 with Retry-After at once by the HTTP server, instead of
+ * each one waiting for its own connection timeout and ending in a 500; a probe checks every
+ * second and clears the mark as soon as the database answers a read and accepts a write again, so
+ * the service recovers by itself.
+ */
+
+/** Seconds a client is asked to wait (Retry-After) while the database is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+const PROBE_INTERVAL_MS = 1_000;
+
+/** This process, as its row in the HealthCheck table. */
+const instance = `${hostname()}:${process.pid}`;
+
+/**
+ * The check `/healthz` makes and the probe repeats: a read, then a write to this instance's own
+ * row (a disk that is full or a database that went read-only passes reads and fails writes).
+ */
+export async function checkDatabase(): Promise<void> {
+  await db.$queryRaw`SELECT 1`;
+  const checkedAt = new Date();
+  await db.healthCheck.upsert({ where: { instance }, create: { instance, checkedAt }, update: { checkedAt } });
+}
+
+/** Driver and Prisma error kinds and codes that mean "the database is not there", not "bad query". */
+const UNAVAILABLE_KINDS = new Set([
+  "DatabaseNotReachable",
+  "DatabaseDoesNotExist",
+  "DatabaseAccessDenied",
+  "ConnectionClosed",
+  "TlsConnectionError",
+  "AuthenticationFailed",
+  "TooManyConnections",
+  "SocketTimeout",
+]);
+const UNAVAILABLE_PRISMA_CODES = new Set(["P1000", "P1001", "P1002", "P1003", "P1008", "P1010", "P1011", "P1017", "P2024"]);
+const UNAVAILABLE_MESSAGES =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|Connection terminated|connection timeout|terminating connection|the database system is (starting up|shutting down|in recovery)|Can't reach database|SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY|CORRUPT|NOTADB)|database is locked|database or disk is full|disk I\/O error|unable to open database|attempt to write a readonly database|no such table: (main\.)?"?HealthCheck/i;
+
+/** True when `error` (or anything in its cause chain) says the database cannot be used right now. */
+export function isDatabaseUnavailableError(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let current = error; current && typeof current === "object" && !seen.has(current); ) {
+    seen.add(current);
+    const candidate = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; errorCode?: unknown };
+    if (typeof candidate.kind === "string" && UNAVAILABLE_KINDS.has(candidate.kind)) return true;
+    for (const code of [candidate.code, candidate.errorCode]) {
+      if (typeof code === "string" && (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_MESSAGES.test(code))) return true;
+    }
+    if (typeof candidate.message === "string" && UNAVAILABLE_MESSAGES.test(candidate.message)) return true;
+    current = candidate.cause;
+  }
+  return false;
+}
+
+type State = { available: true } | { available: false; since: number; probe: ReturnType<typeof setInterval> };
+let state: State = { available: true };
+
+/** False from the first unreachable-database failure until a probe succeeds again. */
+export const isDatabaseAvailable = () => state.available;
+
+/**
+ * Records a failure; when it is an unreachable database, marks the database unavailable and starts
+ * probing. Returns whether it was (so the caller can answer 503 instead of 500).
+ */
+export function noteDatabaseFailure(error: unknown): boolean {
+  if (!isDatabaseUnavailableError(error)) return false;
+  if (!state.available) return true;
+  console.error(`[database] unavailable (${describe(error)}); answering 503 until it is back`);
+  const probe = setInterval(() => void probeOnce(), PROBE_INTERVAL_MS);
+  probe.unref();
+  state = { available: false, since: Date.now(), probe };
+  return true;
+}
+
+let probing = false;
+async function probeOnce(): Promise<void> {
+  if (probing || state.available) return;
+  probing = true;
+  try {
+    await checkDatabase();
+    if (!state.available) {
+      clearInterval(state.probe);
+      console.error(`[database] available again after ${Math.round((Date.now() - state.since) / 1000)} s`);
+      state = { available: true };
+    }
+  } catch {
+    // Still unavailable: the next tick tries again.
+  } finally {
+    probing = false;
+  }
+}
+
+/** Stops probing (at shutdown). */
+export function stopDatabaseProbe(): void {
+  if (!state.available) clearInterval(state.probe);
+}
+
+/** A short, secret-free description: the error's class and code, never its query or parameters. */
+function describe(error: unknown): string {
+  const candidate = error as { name?: unknown; code?: unknown; cause?: { kind?: unknown } };
+  return [candidate?.name, candidate?.code, candidate?.cause?.kind].filter((part) => typeof part === "string").join(" ") || "error";
+}

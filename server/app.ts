@@ -1,0 +1,143 @@
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
+import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
+import { clientAddress } from "../app/lib/client-address.server.ts";
+import { redactPath } from "../app/lib/log-redaction.ts";
+import { serviceStatusResponse } from "../app/lib/service-status.server.ts";
+import { accessLog, requestId } from "./access-log.ts";
+import { bodyLimits } from "./body-limits.ts";
+import { LoadShedder } from "./load-shedding.ts";
+import { sendPlain } from "./plain-response.ts";
+
+/** What the app's server entry (app/entry.server.tsx) exports for the HTTP server. */
+export type ServerEntryExports = {
+  clientAddressContext: RouterContext<string>;
+  scheduleHousekeeping: () => () => void;
+  isDatabaseAvailable: () => boolean;
+  stopDatabaseProbe: () => void;
+  disconnectDatabase: () => Promise<void>;
+  DATABASE_RETRY_AFTER_SECONDS: number;
+};
+
+export type AppOptions = {
+  build: ServerBuild;
+  clientDir: string;
+  trustProxy: boolean;
+  accessLog: boolean;
+  loadShedder: LoadShedder;
+  isShuttingDown: () => boolean;
+};
+
+/**
+ * The HTTP stack in front of React Router, in the order a request meets it: request id and access
+ * log, load shedding, compression, static files, body limits, the database-unavailable fast path,
+ * then React Router. Malformed requests of every kind end in the error handler as a 400; nothing a
+ * client sends can end the process.
+ */
+export function createApp(options: AppOptions): express.Express {
+  const entry = options.build.entry.module as unknown as ServerEntryExports;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false); // React Router's responses are dynamic; static files get their own ETags.
+
+  app.use(requestId);
+  app.use(accessLog({ enabled: options.accessLog }));
+  app.use(connectionCloseWhileStopping(options.isShuttingDown));
+  app.use(compression());
+
+  // Vite fingerprints everything under /assets: the same name never changes content.
+  app.use(
+    "/assets",
+    express.static(path.join(options.clientDir, "assets"), {
+      immutable: true,
+      maxAge: "1y",
+      index: false,
+      redirect: false,
+      fallthrough: true,
+      setHeaders: noSniff,
+    }),
+  );
+  app.use(express.static(options.clientDir, { maxAge: "1h", index: false, redirect: false, setHeaders: noSniff }));
+
+  app.use(options.loadShedder.middleware);
+  app.use(bodyLimits);
+  app.use(whileDatabaseUnavailable(entry));
+  app.use(dropMeaninglessNullOrigin);
+  app.all(
+    "/{*path}",
+    createRequestHandler({
+      build: options.build,
+      mode: process.env.NODE_ENV ?? "production",
+      getLoadContext(req) {
+        const context = new RouterContextProvider();
+        const forwardedFor = req.get("x-forwarded-for") ?? null;
+        context.set(entry.clientAddressContext, clientAddress(req.socket.remoteAddress, forwardedFor, options.trustProxy));
+        return context;
+      },
+    }),
+  );
+  app.use(malformedRequest);
+  return app;
+}
+
+const noSniff = (res: { setHeader(name: string, value: string): void }) => res.setHeader("X-Content-Type-Options", "nosniff");
+
+/** While shutting down, answers still go out but kept-alive connections are not reused. */
+const connectionCloseWhileStopping =
+  (isShuttingDown: () => boolean): RequestHandler =>
+  (_req, res, next) => {
+    if (isShuttingDown()) res.setHeader("Connection", "close");
+    next();
+  };
+
+/**
+ * Once a request has found the database unreachable, every request is answered 503 at once until
+ * the app's probe sees it back (app/lib/database-health.server.ts), instead of each one waiting
+ * for a connection timeout.
+ */
+const whileDatabaseUnavailable =
+  (entry: ServerEntryExports): RequestHandler =>
+  (req, res, next) => {
+    if (entry.isDatabaseAvailable()) return next();
+    sendPlain(res, serviceStatusResponse("unavailable", req.path, { retryAfterSeconds: entry.DATABASE_RETRY_AFTER_SECONDS }));
+  };
+
+/**
+ * Pages served with `Referrer-Policy: no-referrer` (the public test link) make browsers send
+ * `Origin: null` when their forms post back, which React Router's action guard would refuse.
+ * `Sec-Fetch-Site` cannot be set by a page, so when it says the post came from our own origin the
+ * meaningless `null` is dropped and the request is judged like any other same-origin post.
+ */
+const dropMeaninglessNullOrigin: RequestHandler = (req, _res, next) => {
+  if (req.headers.origin === "null" && req.headers["sec-fetch-site"] === "same-origin") delete req.headers.origin;
+  next();
+};
+
+/**
+ * The last stop of anything thrown before or around React Router: an address that is not valid
+ * percent-encoding, a Host header no URL can be made of, a body the client stopped sending. The
+ * client gets a 400 (problem details or a page); nothing here is a server fault worth a stack trace.
+ */
+const malformedRequest: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+  const clientFault = error instanceof URIError || error instanceof TypeError || (typeof status === "number" && status >= 400 && status < 500);
+  if (!clientFault) {
+    console.error(`[${req.method} ${redactPath(req.originalUrl)}] request ${req.id ?? "-"} failed:`, error);
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (typeof status === "number" && status === 413) {
+    res.setHeader("Connection", "close");
+    return sendPlain(res, serviceStatusResponse("tooLarge", safePath(req.path)));
+  }
+  sendPlain(res, serviceStatusResponse(clientFault ? "badRequest" : "serverError", safePath(req.path)));
+};
+
+/** `req.path` can itself be what failed to parse; the locale and API-ness are all that is needed. */
+function safePath(pathname: string): string {
+  return /^[\x21-\x7e]*$/.test(pathname) ? pathname : "/";
+}

@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { inject } from "vitest";
+import { freePort } from "../../scripts/lib/free-port.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * Another instance of the service, started as `npm start` starts it (scripts/start.ts, or `npm
+ * start` itself), on the suite's database unless told otherwise: for what needs its own process
+ * (signals, load shedding, a database that goes away).
+ */
+export type Instance = {
+  baseUrl: string;
+  port: number;
+  process: ChildProcess;
+  output: () => string;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+  stop: () => Promise<void>;
+};
+
+export async function startInstance(
+  options: { env?: Record<string, string>; databaseUrl?: string; command?: "start.ts" | "npm start"; waitForHealth?: boolean } = {},
+): Promise<Instance> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "assessment-instance-"));
+  const env = {
+    ...process.env,
+    NODE_ENV: "test",
+    PORT: String(port),
+    APP_URL: baseUrl,
+    DATABASE_URL: options.databaseUrl ?? inject("databaseUrl"),
+    DATA_DIR: dataDir,
+    SEED_PASSWORD: inject("seedPassword"),
+    TRUST_PROXY: "true",
+    SMTP_URL: "smtp://127.0.0.1:9",
+    ...options.env,
+  };
+  const [command, args] =
+    options.command === "npm start" ? ["npm", ["start", "--silent"]] : [process.execPath, ["--import", "tsx", "scripts/start.ts"]];
+  const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const instance: Instance = {
+    baseUrl,
+    port,
+    process: child,
+    output: () => output,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+  if (options.waitForHealth !== false) await waitUntilHealthy(instance);
+  return instance;
+}
+
+export async function waitUntilHealthy(instance: Instance, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (instance.process.exitCode !== null) throw new Error(`The instance exited (${instance.process.exitCode}):\n${instance.output()}`);
+    const status = await fetch(`${instance.baseUrl}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The instance did not become healthy:\n${instance.output()}`);
+}
