@@ -32,7 +32,7 @@ export type AppOptions = {
 
 /**
  * The HTTP stack in front of React Router, in the order a request meets it: request id and access
- * log, load shedding, compression, static files, body limits, the database-unavailable fast path,
+ * log, compression, static files, the database-unavailable fast path, load shedding, body limits,
  * then React Router. Malformed requests of every kind end in the error handler as a 400; nothing a
  * client sends can end the process.
  */
@@ -61,9 +61,9 @@ export function createApp(options: AppOptions): express.Express {
   );
   app.use(express.static(options.clientDir, { maxAge: "1h", index: false, redirect: false, setHeaders: noSniff }));
 
+  app.use(whileDatabaseUnavailable(entry));
   app.use(options.loadShedder.middleware);
   app.use(bodyLimits);
-  app.use(whileDatabaseUnavailable(entry));
   app.use(dropMeaninglessNullOrigin);
   app.all(
     "/{*path}",

@@ -23,9 +23,15 @@ export type Instance = {
 };
 
 export async function startInstance(
-  options: { env?: Record<string, string>; databaseUrl?: string; command?: "start.ts" | "npm start"; waitForHealth?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    databaseUrl?: string;
+    command?: "start.ts" | "npm start";
+    waitForHealth?: boolean;
+    port?: number;
+  } = {},
 ): Promise<Instance> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "assessment-instance-"));
   const env = {

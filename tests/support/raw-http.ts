@@ -48,10 +48,16 @@ export type OpenRequest = {
   response: Promise<RawResponse>;
 };
 
-export function openRequest(port: number, head: string | Buffer): Promise<OpenRequest> {
+/**
+ * Opens a connection and sends `head`. With `awaitContinue` the head carries
+ * `Expect: 100-continue`, and this resolves only once the server has answered "100 Continue",
+ * which it does when the request has reached the application: a sure sign it is in progress.
+ */
+export function openRequest(port: number, head: string | Buffer, options: { awaitContinue?: boolean } = {}): Promise<OpenRequest> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1");
     const chunks: Buffer[] = [];
+    let awaitingContinue = options.awaitContinue === true;
     const response = new Promise<RawResponse>((done) => {
       let settled = false;
       const settle = (closed: boolean) => {
@@ -66,22 +72,31 @@ export function openRequest(port: number, head: string | Buffer): Promise<OpenRe
       };
       socket.on("data", (chunk) => {
         chunks.push(chunk);
+        if (awaitingContinue) {
+          const received = Buffer.concat(chunks);
+          const end = received.indexOf("\r\n\r\n");
+          if (end === -1) return;
+          chunks.splice(0, chunks.length, received.subarray(end + 4));
+          awaitingContinue = false;
+          resolve(open);
+        }
         settle(false);
       });
       socket.on("close", () => settle(true));
       socket.on("error", () => settle(true));
     });
+    const open: OpenRequest = {
+      socket,
+      response,
+      write: (data) =>
+        new Promise<void>((done) => {
+          if (socket.destroyed) return done();
+          socket.write(data, () => done());
+        }),
+    };
     socket.once("connect", () => {
       socket.write(head, (error) => (error ? reject(error) : undefined));
-      resolve({
-        socket,
-        response,
-        write: (data) =>
-          new Promise<void>((done) => {
-            if (socket.destroyed) return done();
-            socket.write(data, () => done());
-          }),
-      });
+      if (!options.awaitContinue) resolve(open);
     });
     socket.once("error", reject);
   });
