@@ -69,7 +69,9 @@ export function createApp(options: AppOptions): express.Express {
     "/{*path}",
     createRequestHandler({
       build: options.build,
-      mode: process.env.NODE_ENV ?? "production",
+      // The built app always runs in production mode, whatever NODE_ENV says: in any other mode
+      // React Router sends an unexpected error's message and stack (file paths, SQL) to the browser.
+      mode: "production",
       getLoadContext(req) {
         const context = new RouterContextProvider();
         const forwardedFor = req.get("x-forwarded-for") ?? null;

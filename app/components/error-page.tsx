@@ -3,6 +3,18 @@ import { useLocale, useT } from "~/i18n/hooks.ts";
 import { paths } from "~/lib/paths.ts";
 import { LinkButton } from "./button.tsx";
 
+/**
+ * What a developer sees of an unexpected error (only while running `npm run dev`): its message's
+ * first line, and nothing at all when the message may quote SQL or a database's answer, which can
+ * hold people's data. Stack traces and file paths stay in the server's log.
+ */
+export function developmentDetails(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const firstLine = error.message.split("\n", 1)[0]!.slice(0, 300);
+  if (/prisma|sql|select |insert |update |delete |constraint|database|\/[\w.-]+\//i.test(firstLine)) return undefined;
+  return firstLine || undefined;
+}
+
 /** The friendly 404, 403 and 500 in the page's language; error boundaries render it. */
 export function ErrorPage({ status, details }: { status: number; details?: string | undefined }) {
   const t = useT();

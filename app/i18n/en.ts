@@ -615,6 +615,8 @@ export const en = {
       tooLong: "This is too long.",
       tooMany: "There are too many.",
       number: "Enter a number, such as 2 or -1.5.",
+      scoreOutOfRange: "Use a number from -1,000,000 to 1,000,000.",
+      invalidCharacters: "Remove the control characters (such as tabs or invisible characters).",
       color: "Choose a colour.",
       textNoOptions: "Text questions have no options.",
       needOptions: "Give this question at least 2 options.",

@@ -610,6 +610,8 @@ export const es: Dictionary = {
       tooLong: "Es demasiado largo.",
       tooMany: "Hay demasiados.",
       number: "Escribe un número, como 2 o -1,5.",
+      scoreOutOfRange: "Usa un número entre -1.000.000 y 1.000.000.",
+      invalidCharacters: "Quita los caracteres de control (como tabulaciones o caracteres invisibles).",
       color: "Elige un color.",
       textNoOptions: "Las preguntas de texto no tienen opciones.",
       needOptions: "Da al menos 2 opciones a esta pregunta.",

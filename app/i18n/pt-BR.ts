@@ -610,6 +610,8 @@ export const ptBR: Dictionary = {
       tooLong: "Está longo demais.",
       tooMany: "Há itens demais.",
       number: "Digite um número, como 2 ou -1,5.",
+      scoreOutOfRange: "Use um número entre -1.000.000 e 1.000.000.",
+      invalidCharacters: "Remova os caracteres de controle (como tabulações ou caracteres invisíveis).",
       color: "Escolha uma cor.",
       textNoOptions: "Perguntas de texto não têm opções.",
       needOptions: "Dê pelo menos 2 opções a esta pergunta.",

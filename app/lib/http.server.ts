@@ -113,9 +113,21 @@ export async function readJsonOrFormBody<S extends z.ZodType>(
   } catch {
     throw new ApiError(400, "MALFORMED_BODY", "The form body could not be read.");
   }
-  const skip = new Set(options.skipFields ?? []);
-  const { payload } = parseSubmission(formData, { skipEntry: (name) => skip.has(name) });
-  return parseWith(coerceFormValue(schema), payload);
+  return parseWith(coerceFormValue(schema), formPayload(formData, options.skipFields));
+}
+
+/**
+ * The nested value Conform reads from form field names (`answers[0].text`). A name it cannot read
+ * (`a]`, `name[`) or one that would reach an object's prototype (`__proto__.x`, `constructor.x`)
+ * is the client's mistake: 400, whichever form it was sent to.
+ */
+export function formPayload(formData: FormData, skipFields: Iterable<string> = []): Record<string, unknown> {
+  const skip = new Set(skipFields);
+  try {
+    return parseSubmission(formData, { skipEntry: (name) => skip.has(name) }).payload;
+  } catch {
+    throw new ApiError(400, "MALFORMED_BODY", "A form field name could not be read.");
+  }
 }
 
 /**

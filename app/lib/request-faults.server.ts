@@ -1,4 +1,5 @@
 import { noteDatabaseFailure } from "./database-health.server.ts";
+import { ApiError } from "./problem.server.ts";
 
 /**
  * Why a request failed, when it was not a bug of ours: the database could not be reached, or the
@@ -15,6 +16,8 @@ const MALFORMED_BODY = /Failed to parse body as FormData|Content-Type was not on
 
 function isMalformedBody(error: unknown): boolean {
   if (error instanceof URIError) return true;
+  // A page's form whose field names do not parse (http.server.ts formPayload).
+  if (error instanceof ApiError) return error.status === 400 && error.code === "MALFORMED_BODY";
   return error instanceof TypeError && MALFORMED_BODY.test(`${error.message} ${(error.cause as Error | undefined)?.message ?? ""}`);
 }
 

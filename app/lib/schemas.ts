@@ -32,10 +32,30 @@ export const booleanParam = z
   .transform((value) => value === "true" || value === "1")
   .meta({ description: "true, false, 1 or 0." });
 
+/**
+ * Control characters (NUL, escape, ...) are never part of a name or a search: refused with a 400
+ * rather than handed to the database (SQLite's full-text search fails on NUL). Text that may
+ * span lines keeps its tabs and line breaks.
+ */
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+const NO_CONTROL_CHARACTERS_BUT_LINE_BREAKS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+const CONTROL_CHARACTERS_MESSAGE = "Remove the control characters.";
+
+/** Required text on one line (a name, a title). */
+export const singleLineText = (max: number) =>
+  z.string().trim().min(1).max(max).regex(NO_CONTROL_CHARACTERS, CONTROL_CHARACTERS_MESSAGE);
+
+/** Text as typed, which may hold line breaks (an answer). */
+export const typedText = (max: number) => z.string().max(max).regex(NO_CONTROL_CHARACTERS_BUT_LINE_BREAKS, CONTROL_CHARACTERS_MESSAGE);
+
+/** Required text that may hold line breaks (a question). */
+export const multiLineText = (max: number) => typedText(max).trim().min(1);
+
 export const searchParam = z
   .string()
   .trim()
   .max(200)
+  .regex(NO_CONTROL_CHARACTERS, CONTROL_CHARACTERS_MESSAGE)
   .optional()
   .meta({ description: "Case- and accent-insensitive substring match." });
 
@@ -49,6 +69,7 @@ export const optionalText = (max: number) =>
     .string()
     .trim()
     .max(max)
+    .regex(NO_CONTROL_CHARACTERS_BUT_LINE_BREAKS, CONTROL_CHARACTERS_MESSAGE)
     .transform((value) => (value === "" ? null : value))
     .nullable()
     .optional();

@@ -37,7 +37,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       if (issue.path[0] === "to") errors.to = t.dateError;
     }
     if (errors.from || errors.to) return { ...empty, errors };
-    const fallback = listReportsQuery.parse({ search: raw.search?.slice(0, 200) });
+    // Any other hand-edited value (a search too long or with control characters) is left out,
+    // as the other lists do.
+    const withSearch = listReportsQuery.safeParse({ search: raw.search?.slice(0, 200) });
+    const fallback = withSearch.success ? withSearch.data : listReportsQuery.parse({});
     return { ...(await listReports(actor, fallback)), errors: {} as DateErrors };
   }
   try {

@@ -1,7 +1,7 @@
 import { Outlet, data, redirect, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/signed-in";
 import { AppShell } from "~/components/app-shell.tsx";
-import { ErrorPage, errorStatus } from "~/components/error-page.tsx";
+import { developmentDetails, ErrorPage, errorStatus } from "~/components/error-page.tsx";
 import { useT } from "~/i18n/hooks.ts";
 import { issueCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { actorContext } from "~/lib/context.server.ts";
@@ -41,7 +41,7 @@ export function ErrorBoundary() {
   const t = useT();
   const shell = useRouteLoaderData<typeof loader>("routes/signed-in");
   const status = errorStatus(error);
-  const details = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  const details = import.meta.env.DEV ? developmentDetails(error) : undefined;
   const title = `${status === 404 ? t.errors.notFoundTitle : status === 403 ? t.errors.forbiddenTitle : t.errors.errorTitle} · ${t.app.name}`;
   if (!shell) {
     return (

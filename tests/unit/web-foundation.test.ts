@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { developmentDetails } from "../../app/components/error-page.tsx";
 import { navigationFor } from "../../app/components/navigation.ts";
 import { pageWindow } from "../../app/components/pagination.tsx";
 import { dictionaries } from "../../app/i18n/dictionaries.ts";
@@ -147,5 +148,24 @@ describe("flash messages", () => {
 
   it("given no flash cookie, should neither read nor clear anything", async () => {
     expect(await store.read(new Request("http://app.test/", { headers: { cookie: "locale=es" } }))).toEqual({ flash: null, setCookie: null });
+  });
+});
+
+describe("developmentDetails", () => {
+  it("given an error, should show its message's first line and never its stack", () => {
+    const error = new TypeError("Cannot read properties of undefined (reading 'name')\n    at loader (app/routes/x.tsx:3:4)");
+    expect(developmentDetails(error)).toBe("Cannot read properties of undefined (reading 'name')");
+  });
+
+  it.each([
+    "Invalid `prisma.student.findMany()` invocation: SELECT * FROM Student WHERE name = 'Ana'",
+    "SqliteError: UNIQUE constraint failed: User.email",
+    "ENOENT: no such file or directory, open '/srv/app/data/session-secret'",
+  ])("given a message that may quote SQL, data or a path (%s), should show nothing", (message) => {
+    expect(developmentDetails(new Error(message))).toBeUndefined();
+  });
+
+  it("given something thrown that is not an error, should show nothing", () => {
+    expect(developmentDetails("secret")).toBeUndefined();
   });
 });

@@ -144,13 +144,13 @@ function messageFor(issue: z.core.$ZodIssue, t: Dictionary["forms"]["errors"]): 
   const last = issue.path.at(-1);
   switch (issue.code) {
     case "too_small":
-      return t.required;
+      return issue.origin === "number" ? t.scoreOutOfRange : t.required;
     case "too_big":
-      return issue.origin === "array" ? t.tooMany : t.tooLong;
+      return issue.origin === "number" ? t.scoreOutOfRange : issue.origin === "array" ? t.tooMany : t.tooLong;
     case "invalid_type":
       return last === "score" || last === "min" || last === "max" ? t.number : t.required;
     case "invalid_format":
-      return t.color;
+      return last === "color" ? t.color : t.invalidCharacters;
     case "custom": {
       if (last === "options") return issue.message.startsWith("Text") ? t.textNoOptions : t.needOptions;
       if (last === "max") return t.maxBelowMin;

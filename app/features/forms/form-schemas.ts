@@ -2,28 +2,34 @@ import { z } from "zod";
 import {
   booleanParam,
   idSchema,
+  multiLineText,
   optionalText,
   paginationQuery,
   pagedResponse,
   searchParam,
+  singleLineText,
   timestamp,
 } from "~/lib/schemas.ts";
+
+/** The largest score (and score range bound) a form may use, either sign. */
+export const SCORE_LIMIT = 1_000_000;
 
 export const QUESTION_TYPES = ["SINGLE_CHOICE", "MULTIPLE_CHOICE", "SCALE", "TEXT"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-const score = z.number().refine(Number.isFinite, "Must be a finite number.");
+/** Bounded so that no total of a form's scores can overflow (or lose its precision). */
+const score = z.number().min(-SCORE_LIMIT).max(SCORE_LIMIT);
 
 export const optionInput = z.strictObject({
   id: idSchema.optional().meta({ description: "Keep and update this existing option (PUT)." }),
-  text: z.string().trim().min(1).max(500),
+  text: singleLineText(500),
   score,
 });
 
 export const questionInput = z
   .strictObject({
     id: idSchema.optional().meta({ description: "Keep and update this existing question (PUT)." }),
-    text: z.string().trim().min(1).max(2000),
+    text: multiLineText(2000),
     type: z.enum(QUESTION_TYPES),
     required: z.boolean().default(false),
     options: z.array(optionInput).max(50).default([]),
@@ -42,7 +48,7 @@ export const scoreRangeSchema = z
   .strictObject({
     min: score,
     max: score,
-    label: z.string().trim().min(1).max(100),
+    label: singleLineText(100),
     color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "Use a colour like #1A7F37."),
   })
   .refine((range) => range.min <= range.max, { path: ["max"], message: "max must not be below min." })
@@ -72,7 +78,7 @@ function reportOverlappingRanges(ranges: { min: number; max: number }[], ctx: z.
 }
 
 const formFields = {
-  title: z.string().trim().min(1).max(200),
+  title: singleLineText(200),
   description: optionalText(5000),
   category: optionalText(100),
   type: optionalText(100),

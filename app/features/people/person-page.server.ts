@@ -1,8 +1,8 @@
-import { parseSubmission } from "@conform-to/react/future";
 import { coerceFormValue } from "@conform-to/zod/v4/future";
 import { data } from "react-router";
 import type { z } from "zod";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { formPayload } from "~/lib/http.server.ts";
 import { forPage } from "~/lib/page.server.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 import { PROFILE_FIELDS, type ProfileError, type ProfileField, type ProfileFormResult, type ProfileValues } from "./person-form.ts";
@@ -36,7 +36,7 @@ export function parseProfile<S extends z.ZodType>(formData: FormData, schema: S,
     const value = formData.get(field);
     if (typeof value === "string") values[field] = value;
   }
-  const { payload } = parseSubmission(formData, { skipEntry: (name) => name === "csrfToken" || name === "intent" || (!options.withStatus && name === "status") });
+  const payload = formPayload(formData, options.withStatus ? ["csrfToken", "intent"] : ["csrfToken", "intent", "status"]);
   const result = coerceFormValue(schema).safeParse(payload);
   if (!result.success) {
     const errors: ProfileFormResult["errors"] = {};

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { emailSchema, idSchema, optionalText, paginationQuery, searchParam, timestamp } from "~/lib/schemas.ts";
+import { emailSchema, idSchema, optionalText, paginationQuery, searchParam, singleLineText, timestamp } from "~/lib/schemas.ts";
 
 /**
  * Students and candidates carry the same profile. Each field is optional in updates; an empty
  * string clears a text field.
  */
 export const personProfileFields = {
-  name: z.string().trim().min(1).max(200),
+  name: singleLineText(200),
   email: z
     .string()
     .trim()

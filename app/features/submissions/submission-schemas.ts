@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { QUESTION_TYPES } from "../forms/form-schemas.ts";
-import { booleanParam, idSchema, pagedResponse, paginationQuery, timestamp } from "~/lib/schemas.ts";
+import { booleanParam, idSchema, pagedResponse, paginationQuery, timestamp, typedText } from "~/lib/schemas.ts";
 
 export const createSubmissionBody = z
   .strictObject({
@@ -40,7 +40,7 @@ export const submitAnswersBody = z
         z.strictObject({
           questionId: idSchema,
           optionIds: z.array(idSchema).max(50).optional(),
-          text: z.string().max(10_000).nullable().optional(),
+          text: typedText(10_000).nullable().optional(),
         }),
       )
       .max(500),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { booleanParam, idSchema, pagedResponse, paginationQuery, searchParam, timestamp } from "~/lib/schemas.ts";
+import { booleanParam, idSchema, pagedResponse, paginationQuery, searchParam, singleLineText, timestamp } from "~/lib/schemas.ts";
 import { ROLES } from "./user-schemas.ts";
 
 /** Roles an administrator can move a login between; students' logins belong to student records. */
@@ -16,7 +16,7 @@ export type ListUsersQuery = z.output<typeof listUsersQuery>;
 
 export const updateUserBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: singleLineText(200).optional(),
     role: z.enum(STAFF_ROLES).optional().meta({ description: "Within what the caller may grant." }),
     isActive: z.boolean().optional().meta({ description: "false ends every session of the user." }),
     resetTwoFactor: z

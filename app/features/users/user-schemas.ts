@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PASSWORD_IS_EMAIL_MESSAGE, newPasswordSchema, passwordMatchesEmail } from "~/lib/auth/password-policy.server.ts";
 import { LOCALES } from "~/lib/i18n.ts";
-import { emailSchema, idSchema, optionalText, timestamp } from "~/lib/schemas.ts";
+import { emailSchema, idSchema, optionalText, singleLineText, timestamp } from "~/lib/schemas.ts";
 import { STUDENT_STATUSES } from "../students/student-schemas.ts";
 
 export const ROLES = ["SUPER_ADMIN", "ADMIN", "TEACHER", "STUDENT"] as const;
@@ -11,7 +11,7 @@ export const AVATAR_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
 
 export const updateProfileBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(200),
+    name: singleLineText(200),
     email: emailSchema.optional(),
     currentPassword: z
       .string()
@@ -37,7 +37,7 @@ export type UpdateProfileInput = z.output<typeof updateProfileBody>;
 export const createUserBody = z
   .strictObject({
     email: emailSchema,
-    name: z.string().trim().min(1).max(200),
+    name: singleLineText(200),
     role: z.enum(ROLES),
     password: newPasswordSchema.optional().meta({
       description:
