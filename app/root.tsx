@@ -13,7 +13,7 @@ import {
   type ShouldRevalidateFunction,
 } from "react-router";
 import type { Route } from "./+types/root";
-import { ErrorPage, errorStatus } from "./components/error-page.tsx";
+import { developmentDetails, ErrorPage, errorStatus } from "./components/error-page.tsx";
 import { LogoMark } from "./components/icons.tsx";
 import { LanguageSwitcher } from "./components/language-switcher.tsx";
 import { SkipLink } from "./components/app-shell.tsx";
@@ -23,12 +23,12 @@ import { readFlash } from "./lib/flash.server.ts";
 import { useNonce } from "./lib/nonce.ts";
 import { paths } from "./lib/paths.ts";
 import { timeZoneCookie, timeZoneFromCookie } from "./lib/time-zone.ts";
-import { actorMiddleware, crossSiteRequestGuard, failureStatus, securityHeaders } from "./lib/middleware.server.ts";
+import { actorMiddleware, crossSiteRequestGuard, failureStatus, noStoreWhenSignedIn, securityHeaders } from "./lib/middleware.server.ts";
 import "./styles/app.css";
 
 // The cross-site guard runs after the caller is known: it protects sessions, so a request without
 // a valid one is simply unauthenticated (401).
-export const middleware: Route.MiddlewareFunction[] = [securityHeaders, failureStatus, actorMiddleware, crossSiteRequestGuard];
+export const middleware: Route.MiddlewareFunction[] = [securityHeaders, failureStatus, actorMiddleware, noStoreWhenSignedIn, crossSiteRequestGuard];
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -93,7 +93,7 @@ export function ErrorBoundary() {
   const t = useT();
   const locale = useLocale();
   const status = errorStatus(error);
-  const details = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  const details = import.meta.env.DEV ? developmentDetails(error) : undefined;
   return (
     <div className="flex min-h-screen flex-col">
       <title>{`${status === 404 ? t.errors.notFoundTitle : status === 403 ? t.errors.forbiddenTitle : t.errors.errorTitle} · ${t.app.name}`}</title>

@@ -60,6 +60,18 @@ export const actorMiddleware: MiddlewareFunction<Response> = async ({ request, c
 };
 
 /**
+ * Whatever is answered to a signed-in caller may hold people's data (a child's report, a name in a
+ * list), so no cache keeps it: after signing out, the browser's Back button must not show it again
+ * from its cache, and a shared computer's next user cannot find it there. A route that knows
+ * better (a file whose URL changes with its content) sets its own Cache-Control.
+ */
+export const noStoreWhenSignedIn: MiddlewareFunction<Response> = async ({ context }, next) => {
+  const response = await next();
+  if (context.get(actorContext) && !response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
+  return response;
+};
+
+/**
  * Headers every response carries. Documents get their Content-Security-Policy (with the script
  * nonce) from app/entry.server.tsx; everything else (JSON, files) gets one that allows nothing.
  */

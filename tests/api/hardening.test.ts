@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, freshIp, sessionOf, signIn, unique } from "../support/api.ts";
+import { api, baseUrl, freshIp, sessionOf, signIn, unique, withCsrf } from "../support/api.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
 import { checkCredentials, enableTotp } from "../support/two-factor.ts";
 
@@ -89,6 +89,24 @@ describe("security headers", () => {
     expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
+describe("personal data in caches", () => {
+  it("given a signed-in page, its data or an API read, should forbid storing it", async () => {
+    for (const path of ["/en/home", "/en/students", "/en/students.data", "/en/reports", "/api/students", "/api/reports"]) {
+      const response = await api("GET", path, { as: "teacher@demo.test" });
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("cache-control"), path).toBe("no-store");
+    }
+  });
+
+  it("given sign-out, should ask the browser to clear its cache", async () => {
+    const user = await createSignedInUser("TEACHER");
+    const csrf = withCsrf(user.cookie);
+    const response = await api("POST", "/api/auth/signout", { headers: csrf, json: { csrfToken: csrf["x-csrf-token"] } });
+    expect(response.status, response.text).toBe(200);
+    expect(response.headers.get("clear-site-data")).toBe('"cache"');
   });
 });
 

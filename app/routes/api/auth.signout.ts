@@ -12,7 +12,9 @@ const handle = endpoint({
     await verifyCsrfToken(request, csrfToken);
     const actor = actorOf(context);
     if (actor) await destroySession(actor.sessionId);
-    const headers = { "Set-Cookie": await clearSessionCookie() };
+    // The browser drops the pages it cached while signed in (those sent before no-store, or by
+    // another tab): Back after signing out shows nobody's data.
+    const headers = { "Set-Cookie": await clearSessionCookie(), "Clear-Site-Data": '"cache"' };
     if (!isJson) return new Response(null, { status: 302, headers: { ...headers, Location: `/${resolveLocale(locale)}/login` } });
     return json({ ok: true }, { headers });
   },

@@ -4,12 +4,14 @@ import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 
 const handle = endpoint({
   GET: async ({ params, context }) => {
-    const avatar = await getAvatar(requireActor(actorOf(context)), params.id!);
+    const actor = requireActor(actorOf(context));
+    const avatar = await getAvatar(actor, params.id!);
     return new Response(avatar.data, {
       headers: {
         "Content-Type": avatar.contentType,
-        // The URL carries the version (?v=), so a changed avatar gets a new URL.
-        "Cache-Control": "private, max-age=31536000, immutable",
+        // One's own picture may stay in one's own browser (the URL carries its version, ?v=);
+        // another person's is personal data and is not kept after signing out.
+        "Cache-Control": params.id === actor.userId ? "private, max-age=31536000, immutable" : "no-store",
         "X-Content-Type-Options": "nosniff",
         "Content-Security-Policy": "default-src 'none'; sandbox",
       },
