@@ -352,6 +352,7 @@ export const en = {
     or: "or",
     forgot: "Forgot your password?",
     passwordResetNotice: "Your new password is saved. Sign in with it.",
+    tooManyAttempts: "Too many sign-in attempts from this network. Wait 15 minutes and try again, or reset your password.",
     sessionExpired: "Your session expired. Please try again.",
     codeTitle: "Enter your code",
     signingInAs: (email: string) => `Signing in as ${email}`,

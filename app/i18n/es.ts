@@ -347,6 +347,7 @@ export const es: Dictionary = {
     or: "o",
     forgot: "¿Olvidaste tu contraseña?",
     passwordResetNotice: "Tu nueva contraseña está guardada. Inicia sesión con ella.",
+    tooManyAttempts: "Demasiados intentos de inicio de sesión desde esta red. Espera 15 minutos y vuelve a intentarlo, o restablece tu contraseña.",
     sessionExpired: "Tu sesión caducó. Inténtalo de nuevo.",
     codeTitle: "Introduce tu código",
     signingInAs: (email: string) => `Iniciando sesión como ${email}`,

@@ -347,6 +347,7 @@ export const ptBR: Dictionary = {
     or: "ou",
     forgot: "Esqueceu sua senha?",
     passwordResetNotice: "Sua nova senha foi salva. Entre com ela.",
+    tooManyAttempts: "Tentativas de entrada demais a partir desta rede. Aguarde 15 minutos e tente novamente, ou redefina sua senha.",
     sessionExpired: "Sua sessão expirou. Tente novamente.",
     codeTitle: "Informe seu código",
     signingInAs: (email: string) => `Entrando como ${email}`,

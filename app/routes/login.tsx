@@ -14,6 +14,12 @@ import { actorContext, clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 
+/** A throttled sign-in says when to try again (ADR 15). */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
+
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
   return [{ title: documentTitle(locale, translations(locale).signIn.title) }];
@@ -21,6 +27,7 @@ export const meta: Route.MetaFunction = ({ params }) => {
 
 /** The English message of an expired CSRF token; the page shows it in its own language. */
 const SESSION_EXPIRED = "Your session expired. Please try again.";
+const TOO_MANY_ATTEMPTS = "Too many sign-in attempts.";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const locale = resolveLocale(params.locale);
@@ -65,10 +72,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof SecondFactorRequiredError) return beginCodeStep(error.user);
     if (!(error instanceof ApiError)) throw error;
-    const formError = error.code === "CSRF_FAILED" ? SESSION_EXPIRED : error.detail;
+    const formError = error.code === "CSRF_FAILED" ? SESSION_EXPIRED : error.code === "RATE_LIMITED" ? TOO_MANY_ATTEMPTS : error.detail;
     return data<ActionResult>(
       { step: "credentials", fieldErrors: {}, formError, notice: null, email, method: null },
-      { status: error.status },
+      { status: error.status, headers: error.headers },
     );
   }
 }
@@ -80,7 +87,12 @@ export default function Login({ loaderData, actionData, params }: Route.Componen
   if (actionData?.step === "code" && actionData.method) {
     return <CodeStep csrfToken={loaderData.csrfToken} result={actionData} method={actionData.method} locale={locale} />;
   }
-  const formError = actionData?.formError === SESSION_EXPIRED ? t.signIn.sessionExpired : actionData?.formError;
+  const formError =
+    actionData?.formError === SESSION_EXPIRED
+      ? t.signIn.sessionExpired
+      : actionData?.formError === TOO_MANY_ATTEMPTS
+        ? t.signIn.tooManyAttempts
+        : actionData?.formError;
   return (
     <AuthLayout
       title={t.signIn.title}

@@ -110,26 +110,73 @@ describe("personal data in caches", () => {
   });
 });
 
-// Each attempt costs a real scrypt verification; on a busy 2-core machine twenty of them take a while.
-describe("failed sign-ins per account", { timeout: 120_000 }, () => {
-  it("given 10 attempts at one account from different addresses, should refuse the 11th even with the right password", async () => {
+// Each attempt costs a real scrypt verification; on a busy 2-core machine many of them take a while.
+describe("sign-in throttling (ADR 15)", { timeout: 180_000 }, () => {
+  /** A sign-in as the browser client sends it, from `address` (the test server trusts X-Forwarded-For). */
+  async function signInFrom(address: string, email: string, password: string) {
+    const csrf = await fetch(`${baseUrl()}/api/auth/csrf`, { headers: { "x-forwarded-for": address } });
+    const cookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    return api("POST", "/api/auth/callback/credentials", {
+      headers: { cookie, "x-forwarded-for": address },
+      json: { email, password, csrfToken },
+    });
+  }
+
+  it("given 10 wrong passwords for one account from one address, should lock that address out of it and not the owner elsewhere", async () => {
     const user = await createSignedInUser("TEACHER");
-    const attempt = (password: string) =>
-      api("POST", "/api/auth/check-credentials", { json: { email: user.email, password }, headers: { "x-forwarded-for": freshIp() } });
-    for (let i = 0; i < 10; i++) expect((await attempt("wrong-password-x")).status).toBe(401);
-    const locked = await attempt(user.password);
+    const attacker = freshIp();
+    for (let i = 0; i < 10; i++) expect((await signInFrom(attacker, user.email, "wrong-password-x")).status).toBe(401);
+    const locked = await signInFrom(attacker, user.email, user.password);
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The owner, from their own network, is not affected by the stranger's failures.
+    expect((await signInFrom(freshIp(), user.email, user.password)).status).toBe(200);
   });
 
-  it("given a correct password, should clear the count", async () => {
+  it("given a correct password, should clear the count for that address", async () => {
     const user = await createSignedInUser("TEACHER");
-    const attempt = (password: string) =>
-      api("POST", "/api/auth/check-credentials", { json: { email: user.email, password }, headers: { "x-forwarded-for": freshIp() } });
-    for (let i = 0; i < 9; i++) await attempt("wrong-password-x");
-    expect((await attempt(user.password)).status).toBe(200);
-    for (let i = 0; i < 9; i++) expect((await attempt("wrong-password-x")).status).toBe(401);
-    expect((await attempt(user.password)).status).toBe(200);
+    const address = freshIp();
+    for (let i = 0; i < 9; i++) await signInFrom(address, user.email, "wrong-password-x");
+    expect((await signInFrom(address, user.email, user.password)).status).toBe(200);
+    for (let i = 0; i < 9; i++) expect((await signInFrom(address, user.email, "wrong-password-x")).status).toBe(401);
+    expect((await signInFrom(address, user.email, user.password)).status).toBe(200);
+  });
+
+  it("given 60 accounts sprayed with one password from one address, should throttle the address after 30 failures", async () => {
+    const sprayer = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await signInFrom(sprayer, `${unique("sprayed")}@demo.test`, "Summer2026!")).status);
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(30).every((status) => status === 429)).toBe(true);
+    // Even a right password from that address waits; everyone else signs in as usual.
+    const user = await createSignedInUser("TEACHER");
+    expect((await signInFrom(sprayer, user.email, user.password)).status).toBe(429);
+    expect((await signInFrom(freshIp(), user.email, user.password)).status).toBe(200);
+  });
+
+  it("given the sign-in page throttled, should say so in the page's language with Retry-After", async () => {
+    const sprayer = freshIp();
+    for (let i = 0; i < 30; i++) await signInFrom(sprayer, `${unique("sprayed")}@demo.test`, "wrong-password-x");
+    const page = await fetch(`${baseUrl()}/es/login`, { headers: { "x-forwarded-for": sprayer } });
+    const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(await page.text())![1]!;
+    const response = await api("POST", "/es/login", {
+      headers: { cookie, "x-forwarded-for": sprayer, "content-type": "application/x-www-form-urlencoded", origin: baseUrl() },
+      body: new URLSearchParams({ csrfToken, email: "someone@demo.test", password: "whatever-1" }).toString(),
+    });
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(response.text).toContain("Demasiados intentos de inicio de sesión desde esta red.");
+  });
+
+  it("given guesses at one account spread over 100 addresses, should stop new addresses but let the owner in from where they are signed in", async () => {
+    const user = await createSignedInUser("TEACHER");
+    const home = freshIp();
+    expect((await signInFrom(home, user.email, user.password)).status).toBe(200);
+    for (let i = 0; i < 100; i++) expect((await signInFrom(freshIp(), user.email, "wrong-password-x")).status).toBe(401);
+    expect((await signInFrom(freshIp(), user.email, user.password)).status).toBe(429);
+    expect((await signInFrom(home, user.email, user.password)).status).toBe(200);
   });
 });
 

@@ -2,7 +2,15 @@ import { db } from "../db.server.ts";
 import { env } from "../env.server.ts";
 import { ApiError } from "../problem.server.ts";
 import { decoyPasswordHash, verifyPassword } from "./password.server.ts";
-import { ACCOUNT_SIGN_IN_LIMIT, consumeRateLimit, resetRateLimit } from "./rate-limit.server.ts";
+import {
+  ACCOUNT_ADDRESS_SIGN_IN_LIMIT,
+  ACCOUNT_SIGN_IN_LIMIT,
+  ADDRESS_SIGN_IN_LIMIT,
+  consumeLockingAttempt,
+  consumeRateLimit,
+  refundAttempt,
+  resetRateLimit,
+} from "./rate-limit.server.ts";
 
 /** The password every seeded demo user gets when SEED_PASSWORD is unset (development only). */
 export const DEFAULT_DEVELOPMENT_PASSWORD = "demo-password";
@@ -17,15 +25,22 @@ const invalidCredentials = () =>
  * deactivated users all get the same answer after the same amount of work, so the answer says
  * nothing about which accounts exist.
  */
-export async function verifyEmailAndPassword(email: string, password: string): Promise<VerifiedUser> {
+export async function verifyEmailAndPassword(email: string, password: string, clientAddress: string): Promise<VerifiedUser> {
   const address = email.trim().toLowerCase();
-  // Counted before the check and per address given, so parallel guesses at one account stop at the
-  // limit whether or not the account exists; a correct password clears the count.
-  await consumeRateLimit(ACCOUNT_SIGN_IN_LIMIT, address);
+  // Counted before the check (ADR 15), by the e-mail given whether or not the account exists, so
+  // the answer still says nothing about which accounts exist.
+  await consumeRateLimit(ADDRESS_SIGN_IN_LIMIT, clientAddress);
+  await consumeLockingAttempt(ACCOUNT_ADDRESS_SIGN_IN_LIMIT, `${address}|${clientAddress}`);
   const user = await db.user.findFirst({
     where: { email: address, deletedAt: null },
     select: { id: true, email: true, passwordHash: true, isActive: true, twoFactorMethod: true },
   });
+  try {
+    await consumeRateLimit(ACCOUNT_SIGN_IN_LIMIT, address);
+  } catch (error) {
+    // Guessing spread over many addresses: the owner's own addresses still get in.
+    if (!user || !(await isSignedInFrom(user.id, clientAddress))) throw error;
+  }
   const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
   if (!user || !user.passwordHash || !user.isActive || !passwordMatches) throw invalidCredentials();
   if (env().NODE_ENV === "production" && password === DEFAULT_DEVELOPMENT_PASSWORD) {
@@ -35,6 +50,14 @@ export async function verifyEmailAndPassword(email: string, password: string): P
       "This password is not accepted in production. Use “Forgot password” to choose a new one.",
     );
   }
-  await resetRateLimit(ACCOUNT_SIGN_IN_LIMIT, address);
+  await resetRateLimit(ACCOUNT_ADDRESS_SIGN_IN_LIMIT, `${address}|${clientAddress}`);
+  await refundAttempt(ADDRESS_SIGN_IN_LIMIT, clientAddress);
+  await refundAttempt(ACCOUNT_SIGN_IN_LIMIT, address);
   return { id: user.id, email: user.email, twoFactorMethod: user.twoFactorMethod };
+}
+
+/** Whether the user has a session opened from this address: one of their usual places. */
+async function isSignedInFrom(userId: string, clientAddress: string): Promise<boolean> {
+  const session = await db.session.findFirst({ where: { userId, ipAddress: clientAddress }, select: { id: true } });
+  return session !== null;
 }

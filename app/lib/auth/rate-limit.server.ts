@@ -9,8 +9,19 @@ export const CHECK_CREDENTIALS_LIMIT: RateLimitRule = {
   windowMs: 10 * 60 * 1000,
 };
 
-/** Sign-in attempts per account (by the e-mail given, known or not); a success clears the count. */
-export const ACCOUNT_SIGN_IN_LIMIT: RateLimitRule = { name: "sign-in-account", limit: 10, windowMs: 15 * 60 * 1000 };
+/**
+ * Sign-in throttling (ADR 15). Failed passwords are counted where they come from, so a stranger's
+ * guesses never lock the owner out:
+ * - per client address, across every account: stops one address spraying many accounts;
+ * - per account and address: stops one address guessing one account (a success clears it);
+ * - per account from everywhere, a high ceiling against guessing spread over many addresses,
+ *   which does not apply to addresses the account is signed in from.
+ * Each is counted before the password is checked (parallel guesses cannot pass a limit); a correct
+ * password gives its attempt back.
+ */
+export const ADDRESS_SIGN_IN_LIMIT: RateLimitRule = { name: "sign-in-address", limit: 30, windowMs: 15 * 60 * 1000 };
+export const ACCOUNT_ADDRESS_SIGN_IN_LIMIT: RateLimitRule = { name: "sign-in-account-address", limit: 10, windowMs: 15 * 60 * 1000 };
+export const ACCOUNT_SIGN_IN_LIMIT: RateLimitRule = { name: "sign-in-account", limit: 100, windowMs: 15 * 60 * 1000 };
 
 /**
  * The public test links, per client address. Generous, because a whole class may sit behind one
@@ -55,6 +66,11 @@ async function countAttempt(rule: RateLimitRule, subject: string, options: { res
     const retryAfterMs = Number(row.windowStart) + rule.windowMs - Number(now);
     throw rateLimited(Math.max(1, Math.ceil(retryAfterMs / 1000)));
   }
+}
+
+/** Gives back one attempt counted for `subject` (a sign-in that turned out right). */
+export async function refundAttempt(rule: RateLimitRule, subject: string): Promise<void> {
+  await db.rateLimit.updateMany({ where: { key: `${rule.name}:${subject}`, count: { gt: 0 } }, data: { count: { decrement: 1 } } });
 }
 
 /** Forgets the attempts counted for `subject` (after a successful sign-in). */

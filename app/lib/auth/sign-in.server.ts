@@ -65,7 +65,7 @@ async function verifySecondFactor(user: VerifiedUser, code: string | undefined):
  */
 const authenticator = new Authenticator<VerifiedUser>().use(
   new FormStrategy(async ({ form }) => {
-    const user = await verifyEmailAndPassword(String(form.get("email")), String(form.get("password")));
+    const user = await verifyEmailAndPassword(String(form.get("email")), String(form.get("password")), String(form.get("clientAddress")));
     const code = form.get("code");
     await verifySecondFactor(user, typeof code === "string" && code !== "" ? code : undefined);
     return user;
@@ -91,7 +91,7 @@ export async function signInWithCredentials(
   input: Pick<CredentialsInput, "email" | "password" | "code">,
   meta: { ipAddress: string; userAgent: string | null },
 ): Promise<{ userId: string; setCookie: string }> {
-  const form = new URLSearchParams({ email: input.email, password: input.password, code: input.code ?? "" });
+  const form = new URLSearchParams({ email: input.email, password: input.password, code: input.code ?? "", clientAddress: meta.ipAddress });
   const request = new Request("http://internal/api/auth/callback/credentials", { method: "POST", body: form });
   const user = await authenticator.authenticate("credentials", request);
   const session = await createSession(user.id, meta);

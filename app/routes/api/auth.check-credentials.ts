@@ -8,9 +8,10 @@ import { json, readJsonBody } from "~/lib/http.server.ts";
 const handle = endpoint({
   POST: async ({ request, context }) => {
     // Every call counts, valid or not, before the body is even looked at.
-    await consumeRateLimit(CHECK_CREDENTIALS_LIMIT, clientAddressOf(context));
+    const clientAddress = clientAddressOf(context);
+    await consumeRateLimit(CHECK_CREDENTIALS_LIMIT, clientAddress);
     const { email, password } = await readJsonBody(request, checkCredentialsBody);
-    const user = await verifyEmailAndPassword(email, password);
+    const user = await verifyEmailAndPassword(email, password, clientAddress);
     // 429 while the second step is locked; EMAIL users get a fresh code (calling again re-sends it).
     await startSecondFactor(user);
     return json(
