@@ -3,8 +3,8 @@ import type { Route } from "./+types/candidates.$id";
 import { Alert } from "~/components/alert.tsx";
 import { LinkButton } from "~/components/button.tsx";
 import { Confirmation, PersonDetail } from "~/components/people/person-detail.tsx";
-import { deleteCandidate, getCandidate, promoteCandidate } from "~/features/candidates/candidates.server.ts";
-import { readPostedForm } from "~/features/people/person-page.server.ts";
+import { deleteCandidate, getCandidatePage, promoteCandidate } from "~/features/candidates/candidates.server.ts";
+import { historyPageOf, readPostedForm } from "~/features/people/person-page.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
@@ -21,12 +21,12 @@ export const meta: Route.MetaFunction = ({ params, loaderData }) => {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const { evaluations, ...candidate } = await forPage(getCandidate(actor, params.id));
+  const { candidate, history } = await forPage(getCandidatePage(actor, params.id, historyPageOf(request)));
   const admin = isAdmin(actor);
   const canPromote = admin && candidate.status !== "PROMOTED";
   const asked = new URL(request.url).searchParams.get("confirm");
   const confirm = admin && asked === "delete" ? "delete" : canPromote && asked === "promote" ? "promote" : null;
-  return { candidate, evaluations, canDelete: admin, canPromote, confirm };
+  return { candidate, history, canDelete: admin, canPromote, confirm };
 }
 
 /**
@@ -58,13 +58,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function CandidatePage({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
-  const { candidate, evaluations, canDelete, canPromote, confirm } = loaderData;
+  const { candidate, history, canDelete, canPromote, confirm } = loaderData;
   const here = paths.candidate(locale, candidate.id);
   return (
     <PersonDetail
       kind="candidates"
       person={candidate}
-      history={evaluations}
+      history={history}
       actions={
         <>
           <LinkButton to={paths.editCandidate(locale, candidate.id)}>{t.people.edit}</LinkButton>

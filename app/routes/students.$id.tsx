@@ -1,8 +1,8 @@
 import type { Route } from "./+types/students.$id";
 import { LinkButton } from "~/components/button.tsx";
 import { Confirmation, PersonDetail } from "~/components/people/person-detail.tsx";
-import { readPostedForm } from "~/features/people/person-page.server.ts";
-import { deleteStudent, getStudent } from "~/features/students/students.server.ts";
+import { historyPageOf, readPostedForm } from "~/features/people/person-page.server.ts";
+import { deleteStudent, getStudentPage } from "~/features/students/students.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
@@ -18,10 +18,10 @@ export const meta: Route.MetaFunction = ({ params, loaderData }) => {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const { submissions, ...student } = await forPage(getStudent(actor, params.id));
+  const { student, history } = await forPage(getStudentPage(actor, params.id, historyPageOf(request)));
   const canDelete = isAdmin(actor);
   const confirm = canDelete && new URL(request.url).searchParams.get("confirm") === "delete";
-  return { student, submissions, canDelete, confirm };
+  return { student, history, canDelete, confirm };
 }
 
 /** Delete (administrators only: a teacher's POST gets the service's 403 as the friendly page). */
@@ -36,13 +36,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function StudentPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
-  const { student, submissions, canDelete, confirm } = loaderData;
+  const { student, history, canDelete, confirm } = loaderData;
   const here = paths.student(locale, student.id);
   return (
     <PersonDetail
       kind="students"
       person={student}
-      history={submissions}
+      history={history}
       actions={
         <>
           <LinkButton to={paths.editStudent(locale, student.id)}>{t.people.edit}</LinkButton>

@@ -1,5 +1,8 @@
 import { describe, expect, inject, it } from "vitest";
+import { randomBytes } from "node:crypto";
 import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
+import { createForm, createStudent } from "../support/assessment.ts";
+import { testDatabase } from "../support/database.ts";
 
 /**
  * The students and candidates pages over plain HTTP, as a browser without JavaScript sends them:
@@ -83,5 +86,48 @@ describe("the students and candidates pages", () => {
     const second = await postForm("admin@demo.test", `/en/candidates/${candidate.body.id}`, { intent: "promote" });
     expect(second.status).toBe(302);
     expect(second.headers.get("location")).toBe(`/en/candidates/${candidate.body.id}`);
+  });
+});
+
+describe("a long history", () => {
+  it("given a student with 500 results, should show them 20 at a time, newest first, with links to the other pages", async () => {
+    const form = await createForm("teacher@demo.test");
+    const student = await createStudent("teacher@demo.test", unique("Long history"));
+    const db = testDatabase();
+    const teacher = await db.user.findFirstOrThrow({ where: { email: "teacher@demo.test" } });
+    const start = Date.UTC(2025, 0, 1);
+    // Stored directly: 500 assignments and submits over HTTP would only slow the test down.
+    await db.submission.createMany({
+      data: Array.from({ length: 500 }, (_, i) => ({
+        organizationId: teacher.organizationId,
+        formId: form.id,
+        studentId: student.id,
+        assignedById: teacher.id,
+        token: randomBytes(24).toString("base64url"),
+        isCompleted: true,
+        completedAt: new Date(start + i * 86_400_000),
+        createdAt: new Date(start + i * 86_400_000),
+        totalScore: i % 10,
+        maxScore: 9.5,
+        percentage: ((i % 10) / 9.5) * 100,
+        scoreLabel: `Result number ${i + 1}`,
+        scoreColor: "#1A7F37",
+        formTitle: form.title,
+      })),
+    });
+
+    const first = await api("GET", `/en/students/${student.id}`, { as: "teacher@demo.test" });
+    expect(first.status).toBe(200);
+    expect(first.text.length).toBeLessThan(200_000);
+    expect(first.text).toContain("Result number 500<");
+    expect(first.text).toContain("Result number 481<");
+    expect(first.text).not.toContain("Result number 480<");
+    expect(first.text).toMatch(/href="\/en\/students\/[^"?]+\?page=2"/);
+
+    const last = await api("GET", `/en/students/${student.id}?page=25`, { as: "teacher@demo.test" });
+    expect(last.text).toContain("Result number 1<");
+    expect(last.text).not.toContain("Result number 21<");
+    // A hand-edited page number shows the first page rather than an error.
+    expect((await api("GET", `/en/students/${student.id}?page=abc`, { as: "teacher@demo.test" })).status).toBe(200);
   });
 });

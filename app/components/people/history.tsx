@@ -4,6 +4,7 @@ import { parseHexColor } from "~/lib/color.ts";
 import { paths } from "~/lib/paths.ts";
 import { ScoreBadge } from "../badge.tsx";
 import { EmptyState } from "../empty-state.tsx";
+import { Pagination } from "../pagination.tsx";
 import { Section } from "../page-header.tsx";
 
 export type HistoryEntry = {
@@ -19,17 +20,21 @@ export type HistoryEntry = {
   createdAt: Date | string;
 };
 
-/** The results of a student or candidate: the chart over time, then every entry in a table. */
-export function History({ entries }: { entries: HistoryEntry[] }) {
+/** One page of a person's results, newest first, and the latest completed ones for the chart. */
+export type HistoryPage = { entries: HistoryEntry[]; charted: HistoryEntry[]; total: number; page: number; limit: number };
+
+/** The results of a student or candidate: the chart over time, then a page of entries in a table. */
+export function History({ entries, charted, total, page, limit }: HistoryPage) {
   const t = useT();
   return (
     <Section id="history" title={t.people.history.title} description={t.people.history.description}>
-      {entries.length === 0 ? (
+      {total === 0 ? (
         <EmptyState title={t.people.history.empty} />
       ) : (
         <>
-          <HistoryChart entries={entries} />
+          <HistoryChart entries={charted} />
           <HistoryTable entries={entries} />
+          <Pagination total={total} page={page} limit={limit} className="border-t border-slate-200 px-4 py-3 sm:px-5" />
         </>
       )}
     </Section>

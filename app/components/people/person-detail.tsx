@@ -7,7 +7,7 @@ import { Button, LinkButton } from "../button.tsx";
 import { CsrfInput } from "../csrf-input.tsx";
 import { ChevronLeftIcon } from "../icons.tsx";
 import { PageHeader, Section } from "../page-header.tsx";
-import { History, type HistoryEntry } from "./history.tsx";
+import { History, type HistoryPage } from "./history.tsx";
 import { StatusBadge, type PersonKind } from "./status-badge.tsx";
 
 export type PersonProfile = {
@@ -48,7 +48,7 @@ export function PersonDetail({
 }: {
   kind: PersonKind;
   person: PersonProfile;
-  history: HistoryEntry[];
+  history: HistoryPage;
   actions: ReactNode;
   confirmation?: ReactNode;
   notice?: ReactNode;
@@ -90,7 +90,7 @@ export function PersonDetail({
           </dl>
         </Section>
         <div className="lg:col-span-2">
-          <History entries={history} />
+          <History {...history} />
         </div>
       </div>
     </div>

@@ -9,6 +9,7 @@ import {
   assertEmailFree,
   personData,
   personHistory,
+  personHistoryPage,
   personListWhere,
   refreshRespondentSearchText,
 } from "../people/people.server.ts";
@@ -41,6 +42,12 @@ async function findCandidate(actor: Actor, id: string) {
 }
 
 /** The candidate with the evaluations the caller may see (also those kept after a promotion). */
+/** The candidate and one page of the results the caller may see (the candidate's page). */
+export async function getCandidatePage(actor: Actor, id: string, page: number) {
+  const { organizationId: _, ...candidate } = await findCandidate(actor, id);
+  return { candidate, history: await personHistoryPage(actor, { candidateId: id }, page) };
+}
+
 export async function getCandidate(actor: Actor, id: string) {
   const { organizationId: _, ...candidate } = await findCandidate(actor, id);
   const evaluations = await personHistory(actor, { candidateId: id });

@@ -65,6 +65,35 @@ export function personHistory(actor: Actor, person: { studentId: string } | { ca
   });
 }
 
+/** Results per page of a person's page, and how many completed ones its chart draws at most. */
+export const HISTORY_PAGE_SIZE = 20;
+export const HISTORY_CHART_LIMIT = 100;
+
+/**
+ * A person's page shows their results a page at a time (a pupil with 500 results is not a 750 KB
+ * page), newest first, and a chart of their latest completed results.
+ */
+export async function personHistoryPage(actor: Actor, person: { studentId: string } | { candidateId: string }, page: number) {
+  const where = { AND: [person, visibleSubmissionsWhere(actor)] };
+  const [entries, total, charted] = await Promise.all([
+    db.submission.findMany({
+      where,
+      select: historySelect,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: (page - 1) * HISTORY_PAGE_SIZE,
+      take: HISTORY_PAGE_SIZE,
+    }),
+    db.submission.count({ where }),
+    db.submission.findMany({
+      where: { AND: [...where.AND, { isCompleted: true }] },
+      select: historySelect,
+      orderBy: [{ completedAt: "desc" }, { id: "desc" }],
+      take: HISTORY_CHART_LIMIT,
+    }),
+  ]);
+  return { entries, charted, total, page, limit: HISTORY_PAGE_SIZE };
+}
+
 /** Who answers a submission: its student, or its candidate while no student was promoted from them. */
 export type Respondent = { studentId: string } | { candidateId: string };
 

@@ -3,6 +3,7 @@ import { data } from "react-router";
 import type { z } from "zod";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { formPayload } from "~/lib/http.server.ts";
+import { pageParam } from "~/lib/schemas.ts";
 import { forPage } from "~/lib/page.server.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 import { PROFILE_FIELDS, type ProfileError, type ProfileField, type ProfileFormResult, type ProfileValues } from "./person-form.ts";
@@ -14,6 +15,12 @@ import { PROFILE_FIELDS, type ProfileError, type ProfileField, type ProfileFormR
  */
 /** Every field the form shows is posted; an empty optional one means "clear it" (null). */
 const OPTIONAL: readonly ProfileField[] = ["email", "phone", "age", "grade", "gender"];
+
+/** The history page asked for (`?page=`); a hand-edited value that does not parse is page 1. */
+export function historyPageOf(request: Request): number {
+  const parsed = pageParam.safeParse(new URL(request.url).searchParams.get("page") ?? undefined);
+  return parsed.success ? parsed.data : 1;
+}
 
 export async function readPostedForm(request: Request) {
   const formData = await request.formData();

@@ -9,6 +9,7 @@ import {
   assertEmailFree,
   personData,
   personHistory,
+  personHistoryPage,
   personListWhere,
   refreshRespondentSearchText,
 } from "../people/people.server.ts";
@@ -30,6 +31,12 @@ async function findStudent(actor: Actor, id: string) {
   });
   if (!student) throw notFound("student");
   return student;
+}
+
+/** The student and one page of the results the caller may see (the student's page). */
+export async function getStudentPage(actor: Actor, id: string, page: number) {
+  const { organizationId: _, ...student } = await findStudent(actor, id);
+  return { student, history: await personHistoryPage(actor, { studentId: id }, page) };
 }
 
 /** The student with the history of results the caller may see. */
