@@ -123,6 +123,7 @@ export default function handleRequest(
  * the server uses the very same context key as the bundled app.
  */
 export { clientAddressContext } from "./lib/context.server.ts";
+export { pdfRendererContext } from "./features/pdf/pdf-renderer.server.ts";
 export { scheduleHousekeeping } from "./lib/auth/housekeeping.server.ts";
 export { isDatabaseAvailable, stopDatabaseProbe } from "./lib/database-health.server.ts";
 export { DATABASE_RETRY_AFTER_SECONDS } from "./lib/database-health.server.ts";

@@ -8,34 +8,12 @@
 //
 // A database that already has an organization is left alone: the seed prints so and exits 0.
 
-import path from "node:path";
 
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../app/lib/auth/password.server.ts";
+import { describeDatabase, resolveDatabaseUrl } from "./lib/database-url.ts";
 import { DEMO_LOGINS, isDatabaseEmpty, seedDemoWorld } from "./lib/seed.ts";
 
 const DEFAULT_DATABASE_URL = "file:./data/app.db";
-
-/**
- * A relative SQLite path is taken from the project root, as scripts/migrate.ts does, so the seed
- * fills the file that was migrated whatever the working directory.
- */
-function resolveDatabaseUrl(databaseUrl: string): string {
-  const relative = /^file:(?!\/)(.+)$/.exec(databaseUrl)?.[1];
-  if (!relative) return databaseUrl;
-  return `file:${path.resolve(import.meta.dirname, "..", relative)}`;
-}
-
-/** The URL with any password replaced, fit for printing. */
-function describeDatabase(databaseUrl: string): string {
-  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) return databaseUrl;
-  try {
-    const url = new URL(databaseUrl);
-    if (url.password) url.password = "***";
-    return url.toString();
-  } catch {
-    return "a PostgreSQL database";
-  }
-}
 
 async function main(): Promise<number> {
   // Empty variables count as unset, as in app/lib/env.server.ts.

@@ -4,6 +4,7 @@ import type { ServerBuild } from "react-router";
 import { createApp, type ServerEntryExports } from "../server/app.ts";
 import { LoadShedder } from "../server/load-shedding.ts";
 import { installLogRedaction } from "../server/log-redaction.ts";
+import { createPdfPool } from "../server/pdf-pool.ts";
 
 /**
  * The production HTTP server: Express with React Router's adapter (server/app.ts), listening on
@@ -20,6 +21,8 @@ export type ServerOptions = {
   accessLog: boolean;
   loadShedding: { maxLagMs: number; maxInFlight: number };
   shutdownTimeoutSeconds: number;
+  /** Worker threads that render report PDFs. */
+  pdfWorkers: number;
 };
 
 export type RunningServer = { server: http.Server; stop: (reason: string) => Promise<void> };
@@ -30,7 +33,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const entry = build.entry.module as unknown as ServerEntryExports;
   const loadShedder = new LoadShedder(options.loadShedding);
   let shuttingDown = false;
+  const pdfPool = createPdfPool(options.pdfWorkers);
   const app = createApp({
+    renderPdf: pdfPool.render,
     build,
     clientDir: path.join(buildDir, "client"),
     trustProxy: options.trustProxy,
@@ -69,6 +74,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       loadShedder.stop();
       stopHousekeeping();
       entry.stopDatabaseProbe();
+      await pdfPool.close();
       await entry.disconnectDatabase();
       console.log("Stopped.");
     })());

@@ -1,12 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { assertNodeVersion } from "./lib/node-version.ts";
 
 /**
- * `npm start`: validates the configuration, applies pending migrations, builds the app when no
- * build exists, seeds the demo world into an empty database, and serves on PORT.
+ * `npm start`: validates the configuration, applies pending migrations (under a lock shared by every
+ * instance starting on the database), builds the app when no build exists, seeds the demo world
+ * into an empty development database, checks ENCRYPTION_KEY, and serves on PORT. In production an
+ * empty or missing database stops it: `npm run setup` creates an installation (ADR 16).
  */
 assertNodeVersion();
 
@@ -26,37 +27,57 @@ try {
 }
 process.env.NODE_ENV = env.NODE_ENV;
 
+const production = env.NODE_ENV === "production";
+const { InstallationError, ORGANIZATION_MISSING, assertDatabaseInstalled, verifyEncryptionKey, withStartupLock } = await import("./lib/installation.ts");
+const { describeDatabase } = await import("./lib/database-url.ts");
 const { applyPendingMigrations } = await import("./lib/migrations.ts");
-const applied = await applyPendingMigrations(env.DATABASE_URL);
-if (applied.length > 0) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
 const { refreshSearchTextAfter } = await import("./lib/search-text.ts");
-await refreshSearchTextAfter(env.DATABASE_URL, applied, console.log);
+const { createDatabase } = await import("../app/lib/db.server.ts");
+const { DEMO_LOGINS, isDatabaseEmpty, seedDemoWorld } = await import("./lib/seed.ts");
+const { DEFAULT_DEVELOPMENT_PASSWORD } = await import("../app/lib/auth/credentials.server.ts");
+
+/**
+ * Everything before serving runs under the start-up lock, so instances started together on one
+ * database migrate and seed one after the other (the later ones find the work done).
+ */
+async function prepareDatabase(): Promise<void> {
+  // Production never creates its database: that is the setup command's job (ADR 16).
+  if (production) await assertDatabaseInstalled(env.DATABASE_URL, describeDatabase(env.DATABASE_URL));
+  await withStartupLock(env.DATABASE_URL, async () => {
+    const applied = await applyPendingMigrations(env.DATABASE_URL);
+    if (applied.length > 0) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
+    await refreshSearchTextAfter(env.DATABASE_URL, applied, console.log);
+    const db = createDatabase(env.DATABASE_URL);
+    try {
+      if (await isDatabaseEmpty(db)) {
+        if (production) throw new InstallationError(ORGANIZATION_MISSING);
+        // Development starts with the demo world (`npm run db:seed` seeds it anywhere on request).
+        const password = env.SEED_PASSWORD ?? DEFAULT_DEVELOPMENT_PASSWORD;
+        await seedDemoWorld(db, { password });
+        console.log("Seeded the demo world. Demo logins:");
+        for (const login of DEMO_LOGINS) console.log(`  ${login.email.padEnd(24)} ${login.role}`);
+        console.log(env.SEED_PASSWORD ? "  password: the value of SEED_PASSWORD" : `  password: ${password}`);
+      }
+      await verifyEncryptionKey(db);
+    } finally {
+      await db.$disconnect();
+    }
+  });
+}
+
+try {
+  await prepareDatabase();
+} catch (error) {
+  if (!(error instanceof InstallationError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 
 if (!existsSync(path.resolve(root, process.env.BUILD_DIR ?? "build", "server/index.js"))) {
   console.log("No build found: building the app first (npm run build)…");
   const result = spawnSync("npx", ["react-router", "build"], { stdio: "inherit", cwd: root });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
-
-const { createDatabase } = await import("../app/lib/db.server.ts");
-const { DEMO_LOGINS, isDatabaseEmpty, seedDemoWorld } = await import("./lib/seed.ts");
-const { DEFAULT_DEVELOPMENT_PASSWORD } = await import("../app/lib/auth/credentials.server.ts");
-const seedDb = createDatabase(env.DATABASE_URL);
-if (await isDatabaseEmpty(seedDb)) {
-  const production = env.NODE_ENV === "production";
-  // The development password is refused at login in production, so a first production start
-  // without SEED_PASSWORD gets a random one, shown once.
-  const password = env.SEED_PASSWORD ?? (production ? randomBytes(12).toString("base64url") : DEFAULT_DEVELOPMENT_PASSWORD);
-  await seedDemoWorld(seedDb, { password });
-  console.log("Seeded the demo world.");
-  if (!production || !env.SEED_PASSWORD) {
-    console.log("Demo logins:");
-    for (const login of DEMO_LOGINS) console.log(`  ${login.email.padEnd(24)} ${login.role}`);
-    if (!env.SEED_PASSWORD) console.log(`  password: ${password}${production ? "   (shown once; store it now)" : ""}`);
-    else console.log("  password: the value of SEED_PASSWORD");
-  }
-}
-await seedDb.$disconnect();
 
 const { startServer, stopOnSignals } = await import("./server.ts");
 const running = await startServer({
@@ -65,6 +86,7 @@ const running = await startServer({
   accessLog: env.ACCESS_LOG,
   loadShedding: { maxLagMs: env.LOAD_SHED_LAG_MS, maxInFlight: env.LOAD_SHED_MAX_IN_FLIGHT },
   shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT,
+  pdfWorkers: env.PDF_WORKERS,
 });
 stopOnSignals(running);
 console.log(`Assessment Service listening on http://localhost:${env.PORT} (links use ${env.APP_URL})`);

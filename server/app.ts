@@ -3,6 +3,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
+import type { PdfRenderer } from "../app/features/pdf/pdf-renderer.server.ts";
 import { clientAddress } from "../app/lib/client-address.server.ts";
 import { redactPath } from "../app/lib/log-redaction.ts";
 import { serviceStatusResponse } from "../app/lib/service-status.server.ts";
@@ -14,6 +15,7 @@ import { sendPlain } from "./plain-response.ts";
 /** What the app's server entry (app/entry.server.tsx) exports for the HTTP server. */
 export type ServerEntryExports = {
   clientAddressContext: RouterContext<string>;
+  pdfRendererContext: RouterContext<PdfRenderer>;
   scheduleHousekeeping: () => () => void;
   isDatabaseAvailable: () => boolean;
   stopDatabaseProbe: () => void;
@@ -28,6 +30,8 @@ export type AppOptions = {
   accessLog: boolean;
   loadShedder: LoadShedder;
   isShuttingDown: () => boolean;
+  /** Renders report PDFs off the event loop (server/pdf-pool.ts). */
+  renderPdf: PdfRenderer;
 };
 
 /**
@@ -76,6 +80,7 @@ export function createApp(options: AppOptions): express.Express {
         const context = new RouterContextProvider();
         const forwardedFor = req.get("x-forwarded-for") ?? null;
         context.set(entry.clientAddressContext, clientAddress(req.socket.remoteAddress, forwardedFor, options.trustProxy));
+        context.set(entry.pdfRendererContext, options.renderPdf);
         return context;
       },
     }),

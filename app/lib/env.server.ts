@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 
 /**
@@ -38,6 +39,8 @@ const envSchema = z
     LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
     /** Seconds SIGTERM waits for requests in progress before closing their connections. */
     SHUTDOWN_TIMEOUT: z.coerce.number().int().min(0).max(600).default(10),
+    /** Worker threads that render report PDFs (server/pdf-pool.ts); default: the cores but one. */
+    PDF_WORKERS: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
     /** One line per request on standard output (server/access-log.ts). */
     ACCESS_LOG: booleanFlag.default(true),
     /** 32 bytes, base64 or hex: encrypts second-factor secrets at rest. */
@@ -61,6 +64,10 @@ const envSchema = z
     }
     if (env.NODE_ENV === "production" && !env.ENCRYPTION_KEY) {
       ctx.addIssue({ code: "custom", path: ["ENCRYPTION_KEY"], message: "is required in production" });
+    }
+    // Without it sign-in codes, reset links and invitations would go nowhere.
+    if (env.NODE_ENV === "production" && !env.SMTP_URL) {
+      ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required in production (smtp://… or smtps://…): codes, reset links and invitations are e-mailed" });
     }
     const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
     if (oidc.some(Boolean) && !oidc.every(Boolean)) {

@@ -1,5 +1,8 @@
 import type { Route } from "./+types/reports.$submissionId.pdf";
-import { renderReportPdf, reportPdfFilename } from "~/features/pdf/report-pdf.server.ts";
+import { PDF_RETRY_AFTER_SECONDS, renderPdf } from "~/features/pdf/pdf-renderer.server.ts";
+import { reportPdfFilename } from "~/features/pdf/report-pdf.server.ts";
+import { ApiError } from "~/lib/problem.server.ts";
+import { serviceStatusFetchResponse } from "~/lib/service-status.server.ts";
 import { reportForPage } from "~/features/reports/report-page.server.ts";
 import { actorContext } from "~/lib/context.server.ts";
 import { isStaff } from "~/lib/auth/actor.server.ts";
@@ -24,10 +27,19 @@ export const middleware: Route.MiddlewareFunction[] = [
     } catch {
       return next();
     }
-    const pdf = renderReportPdf(found.report, {
-      locale: resolveLocale(params.locale),
-      timeZone: timeZoneFromCookie(request.headers.get("cookie")),
-    });
+    let pdf: Uint8Array<ArrayBuffer>;
+    try {
+      pdf = await renderPdf(context, found.report, {
+        locale: resolveLocale(params.locale),
+        timeZone: timeZoneFromCookie(request.headers.get("cookie")),
+      });
+    } catch (error) {
+      // Every PDF worker busy: the friendly "busy" page, with Retry-After.
+      if (error instanceof ApiError && error.status === 503) {
+        return serviceStatusFetchResponse("busy", new URL(request.url).pathname, { retryAfterSeconds: PDF_RETRY_AFTER_SECONDS });
+      }
+      throw error;
+    }
     return new Response(pdf, {
       headers: {
         "Content-Type": "application/pdf",

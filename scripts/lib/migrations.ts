@@ -231,6 +231,9 @@ export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
       "Submission_version_insert",
       "Submission_version_update",
       "Submission_version_delete",
+      // ADR 16: fill "formTitle" from the scoring snapshot when an older writer leaves it out.
+      "Submission_form_title_insert",
+      "Submission_form_title_update",
     ],
     functions: [],
     indexes: [],
@@ -239,8 +242,15 @@ export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
   postgresql: {
     tables: [],
     // ADR 13: change the organizations' "SubmissionsVersion" (statement-level, one per event).
-    triggers: ["Submission_version_insert", "Submission_version_update", "Submission_version_delete", "Submission_version_truncate"],
-    functions: ["Submission_version_bump"],
+    triggers: [
+      "Submission_version_insert",
+      "Submission_version_update",
+      "Submission_version_delete",
+      "Submission_version_truncate",
+      // ADR 16: fill "formTitle" from the scoring snapshot when an older writer leaves it out.
+      "Submission_form_title",
+    ],
+    functions: ["Submission_version_bump", "Submission_form_title_fill"],
     // ADR 11: the trigram index and its extension.
     indexes: ["Submission_searchText_trgm_idx"],
     extensions: ["pg_trgm"],

@@ -1,4 +1,5 @@
-import { mkdtempSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
@@ -88,6 +89,30 @@ describe("POST /api/reports/export", () => {
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
     expect(bytes.length).toBeGreaterThan(5000);
+  });
+
+  it("given 12 exports at once, should render every one (in the worker pool) as a valid PDF of its own report", async () => {
+    const tag = unique("p").replaceAll("-", "").slice(-6);
+    const done = await Promise.all(Array.from({ length: 4 }, (_, i) => completeMedium("teacher@demo.test", `Paralela ${i} ${tag}`)));
+    const folder = mkdtempSync(path.join(tmpdir(), "assessment-pdfs-"));
+    const exports = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const { assignment, student } = done[i % done.length]!;
+        const response = await fetch(`${baseUrl()}/api/reports/export`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...withCsrf(sessionOf("teacher@demo.test")) },
+          body: JSON.stringify({ submissionId: assignment.id }),
+        });
+        const file = path.join(folder, `${i}.pdf`);
+        writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+        return { status: response.status, file, name: student.name };
+      }),
+    );
+    for (const { status, file, name } of exports) {
+      expect(status).toBe(200);
+      expect(execFileSync("qpdf", ["--check", file], { encoding: "utf8" })).toContain("No syntax or stream encoding errors");
+      expect(execFileSync("pdftotext", [file, "-"], { encoding: "utf8" })).toContain(name);
+    }
   });
 
   it("given another organization's, a colleague's or a pending submission, should refuse it", async () => {

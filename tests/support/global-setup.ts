@@ -15,6 +15,8 @@ import { freePort } from "../../scripts/lib/free-port.ts";
  * `npm start` does, and the built app serving HTTP on a free port. Tests talk to it over HTTP.
  */
 export const SEED_PASSWORD = "test-seed-password";
+/** The suite's ENCRYPTION_KEY: every instance started on the suite's database must use the same (ADR 16). */
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString("base64");
 const root = path.resolve(import.meta.dirname, "../..");
 
 declare module "vitest" {
@@ -36,7 +38,8 @@ declare module "vitest" {
   }
 }
 
-async function createTestDatabase(dataDir: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new, empty database of the suite's kind (SQLite file in `dataDir`, or a PostgreSQL database). */
+export async function createTestDatabase(dataDir: string): Promise<{ url: string; drop: () => Promise<void> }> {
   if (process.env.TEST_DATABASE !== "postgresql") {
     return { url: `file:${path.join(dataDir, "test.db")}`, drop: async () => {} };
   }
@@ -129,6 +132,7 @@ export default async function setup(project: TestProject) {
       DATABASE_URL: database.url,
       DATA_DIR: dataDir,
       SEED_PASSWORD,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       // Tests choose their client address with X-Forwarded-For to exercise per-IP limits.
       TRUST_PROXY: "true",
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
+import { TEST_ENCRYPTION_KEY } from "./global-setup.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -42,6 +43,7 @@ export async function startInstance(
     DATABASE_URL: options.databaseUrl ?? inject("databaseUrl"),
     DATA_DIR: dataDir,
     SEED_PASSWORD: inject("seedPassword"),
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     TRUST_PROXY: "true",
     SMTP_URL: "smtp://127.0.0.1:9",
     ...options.env,

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { hashPassword, decoyPasswordHash, verifyPassword } from "~/lib/auth/password.server.ts";
 import { PASSWORD_IS_EMAIL_MESSAGE, passwordMatchesEmail } from "~/lib/auth/password-policy.server.ts";
 import {
@@ -12,12 +11,11 @@ import { consumeToken, issueVerification } from "~/lib/auth/verification.server.
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { sha256 } from "~/lib/crypto.server.ts";
 import { db } from "~/lib/db.server.ts";
-import { env } from "~/lib/env.server.ts";
-import { resolveLocale } from "~/lib/i18n.ts";
 import { sendMail } from "~/lib/mail/mailer.server.ts";
-import { invitationMail, passwordResetMail } from "~/lib/mail/messages.ts";
+import { passwordResetMail } from "~/lib/mail/messages.ts";
 import { ApiError, badRequest } from "~/lib/problem.server.ts";
 import type { ChangePasswordInput, ResetPasswordInput } from "./password-schemas.ts";
+import { newLinkToken, setPasswordUrl, type LinkRecipient } from "./set-password-links.server.ts";
 
 /**
  * Forgotten passwords, resets, invitations and password changes (docs/decisions/0006). Reset and
@@ -25,22 +23,13 @@ import type { ChangePasswordInput, ResetPasswordInput } from "./password-schemas
  * purpose PASSWORD_RESET), a newer link cancels the older ones, and a link works once.
  */
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
-export const INVITATION_LINK_TTL_MS = 72 * 60 * 60 * 1000;
 
 /** What POST /api/auth/forgot-password and the page answer, whether or not the address is known. */
 export const FORGOT_PASSWORD_MESSAGE =
   "If an account uses this address, we have sent it a link to choose a new password. The link is valid for one hour.";
 
-const newLinkToken = () => randomBytes(32).toString("base64url");
-
-/** Links are built from APP_URL and a known locale only, never from the request. */
-const setPasswordUrl = (locale: string, token: string) =>
-  `${env().APP_URL}/${resolveLocale(locale)}/reset-password?token=${encodeURIComponent(token)}`;
-
 export const invalidToken = () =>
   new ApiError(400, "INVALID_TOKEN", "This link is not valid: it was already used, it expired, or a newer one was sent.");
-
-type LinkRecipient = { id: string; name: string; email: string; locale: string };
 
 /**
  * Counts the request (per client address, then per e-mail address) and, for an active account,
@@ -64,23 +53,6 @@ async function sendResetLink(user: LinkRecipient): Promise<void> {
   const token = newLinkToken();
   await issueVerification(user.id, "PASSWORD_RESET", token, { ttlMs: RESET_LINK_TTL_MS });
   await sendMail({ to: user.email, ...passwordResetMail(user.locale, user.name, setPasswordUrl(user.locale, token)) });
-}
-
-/**
- * E-mails a new user without a password the link to choose one (the reset flow, valid 72 hours).
- * A failure is logged, not thrown: the account exists, and "Forgot your password?" sends a new link.
- */
-export async function sendInvitation(user: LinkRecipient, organizationName: string): Promise<void> {
-  try {
-    const token = newLinkToken();
-    await issueVerification(user.id, "PASSWORD_RESET", token, { ttlMs: INVITATION_LINK_TTL_MS });
-    await sendMail({
-      to: user.email,
-      ...invitationMail(user.locale, user.name, organizationName, setPasswordUrl(user.locale, token)),
-    });
-  } catch (error) {
-    console.error("[invitation] sending the invitation failed", error);
-  }
 }
 
 /** The account behind a reset link that can still be used, without using it up. */

@@ -5,7 +5,8 @@ import { avatarUrl } from "~/lib/auth/session.server.ts";
 import { db, Prisma } from "~/lib/db.server.ts";
 import { badRequest, conflict, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
-import { requireCurrentPassword, sendInvitation } from "../passwords/passwords.server.ts";
+import { requireCurrentPassword } from "../passwords/passwords.server.ts";
+import { sendInvitation } from "../passwords/set-password-links.server.ts";
 import type { CreateUserInput, UpdateProfileInput } from "./user-schemas.ts";
 
 const profileInclude = {

@@ -7,9 +7,9 @@ import { env } from "../env.server.ts";
 export type OutgoingMail = { to: string; subject: string; text: string; html?: string };
 
 /**
- * Sends e-mail through SMTP_URL. Without it (development) each message is written as an .eml file
- * under the data folder and its subject and recipient are logged, so codes and links can be
- * picked up without a mail server.
+ * Sends e-mail through SMTP_URL (required in production). Without it (development) each message is
+ * written as an .eml file under the data folder, so codes and links can be picked up without a
+ * mail server. The log names the file only: a subject or a body may carry a code or a link.
  */
 let transport: Transporter | undefined;
 
@@ -30,5 +30,5 @@ export async function sendMail(mail: OutgoingMail): Promise<void> {
   mkdirSync(folder, { recursive: true });
   const file = path.join(folder, `${new Date().toISOString().replaceAll(":", "-")}-${randomBytes(3).toString("hex")}.eml`);
   writeFileSync(file, built.message as Buffer);
-  console.log(`[mail] “${mail.subject}” to ${mail.to} written to ${path.relative(process.cwd(), file)}`);
+  console.log(`[mail] no SMTP_URL: message written to ${path.relative(process.cwd(), file)}`);
 }

@@ -1,4 +1,5 @@
-import { renderReportPdf, reportPdfFilename } from "~/features/pdf/report-pdf.server.ts";
+import { renderPdf } from "~/features/pdf/pdf-renderer.server.ts";
+import { reportPdfFilename } from "~/features/pdf/report-pdf.server.ts";
 import { exportReportBody } from "~/features/reports/report-schemas.ts";
 import { getReport } from "~/features/reports/reports.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
@@ -10,7 +11,7 @@ const handle = endpoint({
     const actor = requireStaff(actorOf(context));
     const { submissionId } = await readJsonBody(request, exportReportBody);
     const report = await getReport(actor, submissionId);
-    const pdf = await renderReportPdf(report, { locale: actor.locale });
+    const pdf = await renderPdf(context, report, { locale: actor.locale });
     return new Response(pdf, {
       headers: {
         "Content-Type": "application/pdf",

@@ -1,0 +1,38 @@
+import { Piscina } from "piscina";
+import type { PdfRenderer } from "../app/features/pdf/pdf-renderer.server.ts";
+
+/**
+ * Report PDFs are rendered by a pool of worker threads (piscina), so the event loop only serves
+ * requests: a render is ≈12 ms of CPU, and five exports a second used to add ≈90 ms to the p99 of
+ * every other request (docs/decisions/0017-pdf-worker-pool.md). The queue is bounded: past it a
+ * render is refused at once (503 with Retry-After) rather than waited for without end.
+ */
+export type PdfPool = { render: PdfRenderer; close: () => Promise<void> };
+
+export function createPdfPool(workers: number): PdfPool {
+  const pool = new Piscina({
+    // Loaded by the workers as TypeScript: they inherit `--import tsx` from `npm start`.
+    filename: new URL("./pdf-worker.ts", import.meta.url).href,
+    minThreads: 1,
+    maxThreads: workers,
+    // ≈12 ms a render: a full queue is under a second of work per worker, and bounds the memory.
+    maxQueue: workers * 64,
+    // The fonts are parsed once per worker; keep the workers rather than parse them again.
+    idleTimeout: 10 * 60_000,
+  });
+  return {
+    render: async (report, options) => {
+      try {
+        return (await pool.run({ report, options })) as Uint8Array;
+      } catch (error) {
+        if (error instanceof Error && /queue is at limit/i.test(error.message)) {
+          const full = new Error("Every PDF worker is busy and the queue is full.");
+          full.name = "PdfQueueFullError";
+          throw full;
+        }
+        throw error;
+      }
+    },
+    close: () => pool.destroy(),
+  };
+}
