@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
@@ -37,7 +37,10 @@ export async function withStartupLock<T>(databaseUrl: string, work: () => Promis
       await client.end();
     }
   }
-  const lock = new Database(`${sqliteFilePath(databaseUrl)}.startup-lock`);
+  // A development database may not have its folder yet (a fresh checkout); production checked it.
+  const file = sqliteFilePath(databaseUrl);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const lock = new Database(`${file}.startup-lock`);
   try {
     lock.pragma(`busy_timeout = ${SQLITE_LOCK_WAIT_MS}`);
     lock.exec("BEGIN EXCLUSIVE");

@@ -127,6 +127,16 @@ describe("production start-up", { timeout: 180_000 }, () => {
   });
 });
 
+describe("development start-up", { timeout: 180_000 }, () => {
+  // SQLite whatever the suite's database: the default `npm install && npm start` path.
+  it("given a SQLite path whose folder does not exist yet (a fresh checkout), should create it and seed the demo world", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "assessment-fresh-")), "data", "app.db");
+    const instance = await started(`file:${file}`, {});
+    expect(instance.output()).toContain("Seeded the demo world");
+    expect(existsSync(file)).toBe(true);
+  });
+});
+
 describe("instances started together", { timeout: 240_000 }, () => {
   it("given two instances started at once on one empty database, should bring both up with one demo world", async () => {
     const databaseUrl = await scratchDatabase();
