@@ -81,6 +81,17 @@ describe("control characters", () => {
     },
   );
 
+  it("given a control character in a name on a page, should say the value is not valid next to the field", async () => {
+    const session = sessionOf("teacher@demo.test");
+    const csrf = inject("csrf")[session]!;
+    const response = await api("POST", "/en/students/new", {
+      cookie: `${session}; ${csrf.cookie}`,
+      ...form([["csrfToken", csrf.token], ["name", "Ana\u0000"], ["status", "ACTIVE"]]),
+    });
+    expect(response.status).toBe(400);
+    expect(response.text).toContain("Enter a valid value.");
+  });
+
   it("given NUL in a page's search, should answer the page, not an error", async () => {
     for (const path of ["/en/reports", "/en/students", "/en/candidates", "/en/forms"]) {
       const response = await api("GET", `${path}?search=abc%00`, { as: "admin@demo.test" });

@@ -32,6 +32,8 @@ export async function readPostedForm(request: Request) {
 function errorCode(field: ProfileField, issue: z.core.$ZodIssue): ProfileError {
   if (field === "age") return issue.code === "invalid_type" && issue.input === undefined ? "invalid" : "ageRange";
   if (issue.code === "too_big") return "tooLong";
+  // Control characters (NUL, escape): the value is there but cannot be kept as it is.
+  if (issue.code === "invalid_format") return "invalid";
   if (field === "name") return "required";
   return "invalid";
 }
