@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Form } from "react-router";
 import { previewBands, rangesFromForm, type DraftErrors, type DraftQuestion, type DraftRange, type FormDraft } from "~/features/forms/form-draft.ts";
-import { QUESTION_TYPES } from "~/features/forms/form-schemas.ts";
+import { QUESTION_TYPES } from "~/features/forms/question-types.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { Alert } from "./alert.tsx";
 import { ScoreBadge } from "./badge.tsx";

@@ -66,7 +66,8 @@ const tooLarge = (limit: number, headers?: Record<string, string>) =>
 const unsupportedType = (accepted: string) =>
   new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", `Send the body as ${accepted}.`);
 
-function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+/** Validates a value read earlier; 400 with the field problems. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error.issues);
   return result.data;
@@ -139,7 +140,7 @@ export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.o
   const values: Record<string, string> = {};
   for (const [key, value] of params) {
     if (key in values) {
-      throw validationError([{ code: "custom", path: [key], message: "Give this parameter once.", input: value }]);
+      throw validationError([{ code: "custom", path: [key], message: "giveOnce", input: value }]);
     }
     values[key] = value;
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { FieldMessageKey } from "./messages.ts";
 
 /**
  * Building blocks shared by every input and output schema. These schemas validate requests in the
@@ -39,11 +40,12 @@ export const booleanParam = z
  */
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 const NO_CONTROL_CHARACTERS_BUT_LINE_BREAKS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
-const CONTROL_CHARACTERS_MESSAGE = "Remove the control characters.";
+/** The dictionary key of the message (app/lib/messages.ts). */
+const CONTROL_CHARACTERS_MESSAGE = "invalidCharacters";
 
-/** Required text on one line (a name, a title). */
-export const singleLineText = (max: number) =>
-  z.string().trim().min(1).max(max).regex(NO_CONTROL_CHARACTERS, CONTROL_CHARACTERS_MESSAGE);
+/** Required text on one line (a name, a title); `required` is what an empty one is told. */
+export const singleLineText = (max: number, required: FieldMessageKey = "required") =>
+  z.string().trim().min(1, required).max(max).regex(NO_CONTROL_CHARACTERS, CONTROL_CHARACTERS_MESSAGE);
 
 /** Text as typed, which may hold line breaks (an answer). */
 export const typedText = (max: number) => z.string().max(max).regex(NO_CONTROL_CHARACTERS_BUT_LINE_BREAKS, CONTROL_CHARACTERS_MESSAGE);

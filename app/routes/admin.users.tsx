@@ -21,7 +21,7 @@ import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { adminPageActor, forPage, pageError } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { ApiError } from "~/lib/problem.server.ts";
+import { ApiError, issueTexts, pageErrors, problemTextOf } from "~/lib/problem.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -86,18 +86,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
     const { password: _, ...kept } = values;
     if (!parsed.success) {
-      const errors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
-      return data<ActionData>({ intent: "create", errors, formError: null, values: kept }, { status: 400 });
+      return data<ActionData>({ intent: "create", errors: issueTexts(translations(locale), parsed.error.issues), formError: null, values: kept }, { status: 400 });
     }
     try {
       await createUser(actor, parsed.data);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const errors: Record<string, string> = {};
-      for (const problem of error.errors ?? []) errors[problem.path.replace(/^body\./, "")] ??= problem.message;
-      if (error.code === "EMAIL_TAKEN") errors.email = translations(locale).adminUsers.emailTaken;
-      const formError = Object.keys(errors).length > 0 ? null : error.detail;
+      const { fieldErrors: errors, formError } = pageErrors(translations(locale), error);
+      if (error.code === "EMAIL_TAKEN") return data<ActionData>({ intent: "create", errors: { email: translations(locale).adminUsers.emailTaken }, formError: null, values: kept }, { status: 409 });
       return data<ActionData>({ intent: "create", errors, formError, values: kept }, { status: error.status === 409 ? 409 : 400 });
     }
     throw await redirectWithFlash(back, { kind: "success", key: parsed.data.password ? "userCreated" : "userInvited" });
@@ -129,7 +125,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     }
   } catch (error) {
     if (error instanceof ApiError) {
-      const detail = error.errors?.[0]?.path === "isActive" || error.errors?.[0]?.path === "role" ? translations(locale).adminUsers.notYourself : error.detail;
+      const detail = error.errors?.[0]?.path === "isActive" || error.errors?.[0]?.path === "role" ? translations(locale).adminUsers.notYourself : problemTextOf(translations(locale), error);
       return data<ActionData>({ intent: "manage", errors: {}, formError: detail }, { status: error.status });
     }
     throw error;

@@ -1,7 +1,8 @@
 import type { Route } from "./+types/candidates";
 import { PersonListPage } from "~/components/people/person-list.tsx";
 import { listCandidates } from "~/features/candidates/candidates.server.ts";
-import { listCandidatesQuery, CANDIDATE_STATUSES } from "~/features/candidates/candidate-schemas.ts";
+import { listCandidatesQuery } from "~/features/candidates/candidate-schemas.ts";
+import { CANDIDATE_STATUSES } from "~/features/candidates/candidate-statuses.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { staffPageActor } from "~/lib/page.server.ts";

@@ -7,11 +7,11 @@ import { Field } from "~/components/field.tsx";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useT } from "~/i18n/hooks.ts";
 import { forgotPasswordBody } from "~/features/passwords/password-schemas.ts";
-import { FORGOT_PASSWORD_MESSAGE, requestPasswordReset } from "~/features/passwords/passwords.server.ts";
+import { requestPasswordReset } from "~/features/passwords/passwords.server.ts";
 import { issueCsrfToken, verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { ApiError } from "~/lib/problem.server.ts";
+import { ApiError, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
 
 /**
  * "Forgot your password?": a plain form that asks for the e-mail address and answers with the
@@ -23,35 +23,31 @@ export const meta: Route.MetaFunction = ({ params }) => {
   return [{ title: documentTitle(locale, translations(locale).signIn.forgotTitle) }];
 };
 
-const SESSION_EXPIRED = "Your session expired. Please try again.";
-
 export async function loader({ request }: Route.LoaderArgs) {
   const { token, setCookie } = await issueCsrfToken(request);
   return data({ csrfToken: token }, { headers: setCookie ? { "Set-Cookie": setCookie } : {} });
 }
 
 type ActionResult =
-  | { sent: true; message: string }
+  | { sent: true }
   | { sent: false; fieldErrors: Record<string, string>; formError: string | null; email: string };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const t = translations(resolveLocale(params.locale));
   const form = await request.formData();
   const email = String(form.get("email") ?? "");
   const parsed = forgotPasswordBody.safeParse({ email });
   if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
-    return data<ActionResult>({ sent: false, fieldErrors, formError: null, email }, { status: 400 });
+    return data<ActionResult>({ sent: false, fieldErrors: issueTexts(t, parsed.error.issues), formError: null, email }, { status: 400 });
   }
   try {
     await verifyCsrfToken(request, String(form.get("csrfToken") ?? ""));
     await requestPasswordReset(parsed.data.email, context.get(clientAddressContext));
-    return data<ActionResult>({ sent: true, message: FORGOT_PASSWORD_MESSAGE });
+    return data<ActionResult>({ sent: true });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    const formError = error.code === "CSRF_FAILED" ? SESSION_EXPIRED : error.detail;
     return data<ActionResult>(
-      { sent: false, fieldErrors: {}, formError, email },
+      { sent: false, fieldErrors: {}, formError: problemTextOf(t, error), email },
       { status: error.status, headers: error.headers ?? {} },
     );
   }
@@ -61,7 +57,7 @@ export default function ForgotPassword({ loaderData, actionData, params }: Route
   const t = useT();
   const locale = resolveLocale(params.locale);
   const failed = actionData && !actionData.sent ? actionData : null;
-  const formError = failed?.formError === SESSION_EXPIRED ? t.signIn.sessionExpired : failed?.formError;
+  const formError = failed?.formError;
   return (
     <AuthLayout
       title={t.signIn.forgotTitle}

@@ -12,7 +12,7 @@ import { beginCodeStep, codeStepAction, type LoginActionResult } from "~/lib/aut
 import { credentialsBody, SecondFactorRequiredError, signInWithCredentials } from "~/lib/auth/sign-in.server.ts";
 import { actorContext, clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { ApiError } from "~/lib/problem.server.ts";
+import { ApiError, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
 
 /** A throttled sign-in says when to try again (ADR 15). */
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
@@ -24,10 +24,6 @@ export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
   return [{ title: documentTitle(locale, translations(locale).signIn.title) }];
 };
-
-/** The English message of an expired CSRF token; the page shows it in its own language. */
-const SESSION_EXPIRED = "Your session expired. Please try again.";
-const TOO_MANY_ATTEMPTS = "Too many sign-in attempts.";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const locale = resolveLocale(params.locale);
@@ -50,17 +46,21 @@ type ActionResult = LoginActionResult;
  * A user with a second factor gets a second step asking for the code (sign-in-page.server.ts).
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
+  const locale = resolveLocale(params.locale);
+  const t = translations(locale);
   const form = Object.fromEntries(await request.formData());
   if (form.intent === "code" || form.intent === "resend") {
     const meta = { ipAddress: context.get(clientAddressContext), userAgent: request.headers.get("user-agent") };
-    return codeStepAction(request, form, meta, `/${resolveLocale(params.locale)}/home`);
+    return codeStepAction(request, form, meta, locale);
   }
   const email = typeof form.email === "string" ? form.email : "";
   const parsed = credentialsBody.safeParse({ ...form, code: form.code || undefined });
   if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
-    return data<ActionResult>({ step: "credentials", fieldErrors, formError: null, notice: null, email, method: null }, { status: 400 });
+    // A missing CSRF token is a stale page, like a wrong one (contract §8): 403, not a field error.
+    const stale = parsed.error.issues.some((issue) => issue.path[0] === "csrfToken");
+    const fieldErrors = stale ? {} : issueTexts(t, parsed.error.issues);
+    const formError = stale ? t.signIn.sessionExpired : null;
+    return data<ActionResult>({ step: "credentials", fieldErrors, formError, notice: null, email, method: null }, { status: stale ? 403 : 400 });
   }
   try {
     await verifyCsrfToken(request, parsed.data.csrfToken);
@@ -70,9 +70,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
     return redirect(`/${resolveLocale(params.locale)}/home`, { headers: { "Set-Cookie": setCookie } });
   } catch (error) {
-    if (error instanceof SecondFactorRequiredError) return beginCodeStep(error.user);
+    if (error instanceof SecondFactorRequiredError) return beginCodeStep(error.user, locale);
     if (!(error instanceof ApiError)) throw error;
-    const formError = error.code === "CSRF_FAILED" ? SESSION_EXPIRED : error.code === "RATE_LIMITED" ? TOO_MANY_ATTEMPTS : error.detail;
+    const formError = error.code === "RATE_LIMITED" ? t.signIn.tooManyAttempts : problemTextOf(t, error);
     return data<ActionResult>(
       { step: "credentials", fieldErrors: {}, formError, notice: null, email, method: null },
       { status: error.status, headers: error.headers },
@@ -87,12 +87,7 @@ export default function Login({ loaderData, actionData, params }: Route.Componen
   if (actionData?.step === "code" && actionData.method) {
     return <CodeStep csrfToken={loaderData.csrfToken} result={actionData} method={actionData.method} locale={locale} />;
   }
-  const formError =
-    actionData?.formError === SESSION_EXPIRED
-      ? t.signIn.sessionExpired
-      : actionData?.formError === TOO_MANY_ATTEMPTS
-        ? t.signIn.tooManyAttempts
-        : actionData?.formError;
+  const formError = actionData?.formError;
   return (
     <AuthLayout
       title={t.signIn.title}

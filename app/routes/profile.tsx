@@ -1,5 +1,6 @@
 import { Form, data } from "react-router";
 import type { Route } from "./+types/profile";
+import type { z } from "zod";
 import { Alert } from "~/components/alert.tsx";
 import { Badge } from "~/components/badge.tsx";
 import { Button } from "~/components/button.tsx";
@@ -11,7 +12,7 @@ import { changePassword } from "~/features/passwords/passwords.server.ts";
 import { endOtherSessions, listSessions } from "~/features/users/sessions.server.ts";
 import { updateProfileBody } from "~/features/users/user-schemas.ts";
 import { getProfile, updateProfile } from "~/features/users/users.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle, translations, type Dictionary } from "~/i18n/dictionaries.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import {
@@ -27,7 +28,7 @@ import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { forPage, pageActor, pageError } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { ApiError } from "~/lib/problem.server.ts";
+import { ApiError, issueTexts, pageErrors } from "~/lib/problem.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -51,23 +52,21 @@ type ActionData = {
 
 const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : undefined);
 
-function failure(intent: Intent, error: unknown, extra: Partial<ActionData> = {}) {
+/** A service's refusal, in the page's language next to the fields it names. */
+function failure(t: Dictionary, intent: Intent, error: unknown, extra: Partial<ActionData> = {}) {
   if (!(error instanceof ApiError)) throw error;
-  const errors: Record<string, string> = {};
-  for (const problem of error.errors ?? []) errors[problem.path.replace(/^body\./, "")] ??= problem.message;
-  const formError = Object.keys(errors).length > 0 ? null : error.detail;
-  return data<ActionData>({ intent, errors, formError, ...extra }, { status: error.status === 401 ? 400 : error.status });
+  const { fieldErrors, formError } = pageErrors(t, error);
+  return data<ActionData>({ intent, errors: fieldErrors, formError, ...extra }, { status: error.status === 401 ? 400 : error.status });
 }
 
-function invalid(intent: Intent, issues: readonly { path: PropertyKey[]; message: string }[], extra: Partial<ActionData> = {}) {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
-  return data<ActionData>({ intent, errors, formError: null, ...extra }, { status: 400 });
+function invalid(t: Dictionary, intent: Intent, issues: readonly z.core.$ZodIssue[], extra: Partial<ActionData> = {}) {
+  return data<ActionData>({ intent, errors: issueTexts(t, issues), formError: null, ...extra }, { status: 400 });
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = pageActor(context);
   const locale = resolveLocale(params.locale);
+  const t = translations(locale);
   const formData = await request.formData();
   // A missing or stale token (a form left open for long, a forged post): the friendly 403 page, not a 500.
   await verifyCsrfToken(request, text(formData.get("csrfToken"))).catch(() => {
@@ -96,11 +95,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         ...(image instanceof File && image.size > 0 ? { image } : {}),
       };
       const parsed = updateProfileBody.safeParse(input);
-      if (!parsed.success) return invalid("details", parsed.error.issues);
+      if (!parsed.success) return invalid(t, "details", parsed.error.issues);
       try {
         await updateProfile(actor, parsed.data);
       } catch (error) {
-        return failure("details", error);
+        return failure(t, "details", error);
       }
       throw await redirectWithFlash(back, { kind: "success", key: "profileSaved" });
     }
@@ -109,7 +108,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         currentPassword: text(formData.get("currentPassword")) ?? "",
         newPassword: text(formData.get("newPassword")) ?? "",
       });
-      if (!parsed.success) return invalid("password", parsed.error.issues);
+      if (!parsed.success) return invalid(t, "password", parsed.error.issues);
       let setCookie: string;
       try {
         ({ setCookie } = await changePassword(actor, parsed.data, {
@@ -117,7 +116,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
           userAgent: request.headers.get("user-agent"),
         }));
       } catch (error) {
-        return failure("password", error);
+        return failure(t, "password", error);
       }
       throw await redirectWithFlash(back, { kind: "success", key: "passwordChanged" }, { headers: { "Set-Cookie": setCookie } });
     }
@@ -127,30 +126,30 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         const setup = await beginTwoFactorSetup(actor, method);
         return data<ActionData>({ intent, errors: {}, formError: null, setup, method });
       } catch (error) {
-        return failure("setup", error);
+        return failure(t, "setup", error);
       }
     }
     case "enable": {
       const method = text(formData.get("method")) === "EMAIL" ? "EMAIL" : "TOTP";
       const parsed = twoFactorEnableBody.safeParse({ code: text(formData.get("code")) ?? "" });
-      if (!parsed.success) return invalid("enable", parsed.error.issues, { method });
+      if (!parsed.success) return invalid(t, "enable", parsed.error.issues, { method });
       try {
         await enableTwoFactor(actor, parsed.data.code);
       } catch (error) {
-        return failure("enable", error, { method });
+        return failure(t, "enable", error, { method });
       }
       throw await redirectWithFlash(back, { kind: "success", key: "twoFactorOn" });
     }
     case "disable": {
       const parsed = twoFactorDisableBody.safeParse({ password: text(formData.get("password")) ?? "" });
-      if (!parsed.success) return invalid("disable", parsed.error.issues);
+      if (!parsed.success) return invalid(t, "disable", parsed.error.issues);
       try {
         await disableTwoFactor(actor, parsed.data.password);
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
-          return data<ActionData>({ intent, errors: { password: translations(locale).profile.wrongPassword }, formError: null }, { status: 400 });
+          return data<ActionData>({ intent, errors: { password: t.profile.wrongPassword }, formError: null }, { status: 400 });
         }
-        return failure("disable", error);
+        return failure(t, "disable", error);
       }
       throw await redirectWithFlash(back, { kind: "success", key: "twoFactorOff" });
     }
@@ -159,7 +158,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       throw await redirectWithFlash(back, { kind: "success", key: "sessionsEnded" });
     }
     default:
-      return data<ActionData>({ intent: "details", errors: {}, formError: translations(locale).profile.unknownAction }, { status: 400 });
+      return data<ActionData>({ intent: "details", errors: {}, formError: t.profile.unknownAction }, { status: 400 });
   }
 }
 

@@ -13,7 +13,7 @@ import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { ApiError } from "~/lib/problem.server.ts";
+import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -24,7 +24,7 @@ type DateErrors = { from?: string; to?: string };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const t = translations(resolveLocale(params.locale)).reports;
+  const t = translations(resolveLocale(params.locale));
   const url = new URL(request.url);
   // Empty date inputs arrive as `from=`: leave them out rather than call them invalid.
   const raw = Object.fromEntries([...url.searchParams].filter(([key, value]) => value !== "" && ["search", "from", "to", "page", "limit"].includes(key)));
@@ -33,8 +33,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!parsed.success) {
     const errors: DateErrors = {};
     for (const issue of parsed.error.issues) {
-      if (issue.path[0] === "from") errors.from = t.dateError;
-      if (issue.path[0] === "to") errors.to = t.dateError;
+      if (issue.path[0] === "from") errors.from = t.fieldProblems.date;
+      if (issue.path[0] === "to") errors.to = t.fieldProblems.date;
     }
     if (errors.from || errors.to) return { ...empty, errors };
     // Any other hand-edited value (a search too long or with control characters) is left out,
@@ -47,14 +47,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     return { ...(await listReports(actor, parsed.data)), errors: {} as DateErrors };
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 400) throw error;
-    const fields = (error.errors ?? []).map((problem) => problem.path);
-    const errors: DateErrors =
-      fields.includes("to") && !fields.includes("from")
-        ? { to: t.dateError }
-        : error.detail.includes("after")
-          ? { from: t.rangeError }
-          : { from: t.dateError };
-    return { ...empty, errors };
+    const { from, to } = fieldTexts(t, error.errors);
+    return { ...empty, errors: { from, to } as DateErrors };
   }
 }
 

@@ -11,7 +11,7 @@ import { isResetLinkUsable, resetPassword } from "~/features/passwords/passwords
 import { issueCsrfToken, verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { PASSWORD_MIN_LENGTH } from "~/lib/auth/password.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { ApiError } from "~/lib/problem.server.ts";
+import { ApiError, issueTexts, pageErrors } from "~/lib/problem.server.ts";
 
 /**
  * The page behind reset and invitation links (`?token=`): a plain form for the new password that
@@ -21,8 +21,6 @@ import { ApiError } from "~/lib/problem.server.ts";
 const PRIVATE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 export const headers: Route.HeadersFunction = () => PRIVATE_HEADERS;
-
-const SESSION_EXPIRED = "Your session expired. Please try again.";
 
 export const meta: Route.MetaFunction = ({ params }) => [
   { title: documentTitle(resolveLocale(params.locale), translations(resolveLocale(params.locale)).signIn.resetTitle) },
@@ -42,6 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 type ActionResult = { invalidLink: boolean; fieldErrors: Record<string, string>; formError: string | null };
 
 export async function action({ request, params }: Route.ActionArgs) {
+  const t = translations(resolveLocale(params.locale));
   const form = await request.formData();
   const input = { token: String(form.get("token") ?? ""), password: String(form.get("password") ?? "") };
   const fail = (result: Partial<ActionResult>, status: number, headers: Record<string, string> = {}) =>
@@ -53,8 +52,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     await verifyCsrfToken(request, String(form.get("csrfToken") ?? ""));
     const parsed = resetPasswordBody.safeParse(input);
     if (!parsed.success) {
-      const fieldErrors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
+      const fieldErrors = issueTexts(t, parsed.error.issues);
       if (fieldErrors.token) return fail({ invalidLink: true }, 400);
       return fail({ fieldErrors }, 400);
     }
@@ -62,9 +60,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === "INVALID_TOKEN") return fail({ invalidLink: true }, 400);
-    if (error.code === "CSRF_FAILED") return fail({ formError: SESSION_EXPIRED }, 403);
-    const fieldErrors = Object.fromEntries((error.errors ?? []).map((problem) => [problem.path, problem.message]));
-    return fail({ fieldErrors, formError: error.errors?.length ? null : error.detail }, error.status, error.headers);
+    return fail(pageErrors(t, error), error.status, error.headers);
   }
   return redirect(`/${resolveLocale(params.locale)}/login?notice=password-reset`);
 }
@@ -75,7 +71,7 @@ export default function ResetPassword({ loaderData, actionData, params }: Route.
   const locale = resolveLocale(params.locale);
   const errors = actionData?.fieldErrors ?? {};
   const usable = loaderData.usable && !actionData?.invalidLink;
-  const formError = actionData?.formError === SESSION_EXPIRED ? t.signIn.sessionExpired : actionData?.formError;
+  const formError = actionData?.formError;
   return (
     <AuthLayout
       title={t.signIn.resetTitle}

@@ -1,7 +1,8 @@
 import type { Route } from "./+types/students";
 import { PersonListPage } from "~/components/people/person-list.tsx";
 import { listStudents } from "~/features/students/students.server.ts";
-import { listStudentsQuery, STUDENT_STATUSES } from "~/features/students/student-schemas.ts";
+import { listStudentsQuery } from "~/features/students/student-schemas.ts";
+import { STUDENT_STATUSES } from "~/features/students/student-statuses.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { staffPageActor } from "~/lib/page.server.ts";

@@ -2,9 +2,10 @@ import { Form, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/test";
 import { LanguageSwitcher } from "~/components/language-switcher.tsx";
 import { openTestLink, submitTestLink } from "~/features/submissions/test-link.server.ts";
-import { translations } from "~/i18n/dictionaries.ts";
+import { translations, type Dictionary } from "~/i18n/dictionaries.ts";
 import { useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
+import { fieldText } from "~/lib/messages.ts";
 import { ApiError, type FieldProblem } from "~/lib/problem.server.ts";
 
 /**
@@ -59,18 +60,19 @@ export async function action({ request, params }: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status !== 400) throw redirect(page);
-    return data<ActionData>({ errors: errorsByQuestion(error.errors ?? [], answers), values }, { status: 400, headers: PRIVATE_HEADERS });
+    return data<ActionData>({ errors: errorsByQuestion(translations(resolveLocale(params.locale)), error.errors ?? [], answers), values }, { status: 400, headers: PRIVATE_HEADERS });
   }
   // Post/redirect/get: reloading the end page never submits again.
   throw redirect(page, { headers: PRIVATE_HEADERS });
 }
 
-function errorsByQuestion(problems: FieldProblem[], answers: { questionId: string }[]) {
+/** The problems of each question, in the page's language. */
+function errorsByQuestion(t: Dictionary, problems: FieldProblem[], answers: { questionId: string }[]) {
   const errors: Record<string, string> = {};
   for (const problem of problems) {
     const [root, key] = problem.path.split(".");
     const questionId = root === "questions" ? key : answers[Number(key)]?.questionId;
-    if (questionId) errors[questionId] ??= problem.message;
+    if (questionId) errors[questionId] ??= fieldText(t, problem.key);
   }
   return errors;
 }

@@ -112,7 +112,11 @@ describe("POST /api/auth/callback/credentials", () => {
       cookie: token.cookie,
       json: { email: "admin@demo.test", password: password() },
     });
-    expect(missing.status).toBe(400);
+    expect(missing.status).toBe(403);
+    expect(missing.body.code).toBe("CSRF_FAILED");
+    // Without a token nothing else is looked at: an empty body is 403 too, not 400.
+    const empty = await api("POST", "/api/auth/callback/credentials", { cookie: token.cookie, json: {} });
+    expect(empty.status).toBe(403);
     const mismatched = await api("POST", "/api/auth/callback/credentials", {
       cookie: token.cookie,
       json: { email: "admin@demo.test", password: password(), csrfToken: other.csrfToken },

@@ -267,7 +267,7 @@ describe("the report pages over plain HTTP", () => {
     expect(await inverted.text()).toContain("The start date is after the end date.");
     const invalid = await get("/es/reports?from=2026-02-30", teacher.cookie);
     expect(invalid.status).toBe(200);
-    expect(await invalid.text()).toContain("Introduce una fecha válida.");
+    expect(await invalid.text()).toContain("Escribe una fecha válida.");
   });
 
   it("given ?candidateId= and ?formId=, should preselect them in the assign form", async () => {

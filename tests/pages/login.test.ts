@@ -79,6 +79,16 @@ describe("pages", () => {
     expect(html).toContain('id="password-error"');
   });
 
+  it("given no CSRF token, should answer 403 saying the session expired, like a wrong token", async () => {
+    const page = await openLoginPage("es");
+    for (const csrfToken of ["", "forged"]) {
+      const response = await postLogin("es", { ...page, csrfToken }, "teacher@demo.test", inject("seedPassword"));
+      expect(response.status, csrfToken).toBe(403);
+      expect(response.headers.getSetCookie().some((c) => c.startsWith("remix-auth.session-token="))).toBe(false);
+      expect(await response.text()).toContain("Tu sesión caducó. Inténtalo de nuevo.");
+    }
+  });
+
   it("given an unknown locale or page, should answer the friendly 404 page", async () => {
     for (const path of ["/xx/login", "/en/nothing-here"]) {
       const response = await fetch(`${baseUrl()}${path}`);

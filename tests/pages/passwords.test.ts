@@ -99,7 +99,7 @@ describe("password pages", () => {
     expect(weak.status).toBe(400);
     const weakHtml = await weak.text();
     expect(weakHtml).toContain('id="password-error"');
-    expect(weakHtml).toContain("most common passwords");
+    expect(weakHtml).toContain("Esta contraseña es una de las más comunes.");
 
     const newPassword = `${unique("New-pass")} phrase`;
     const saved = await post(path, page, { token, password: newPassword });

@@ -41,7 +41,7 @@ describe("the students and candidates pages", () => {
     expect(response.status).toBe(400);
     expect(response.text).toContain("Enter a name.");
     expect(response.text).toContain("Enter an age from 0 to 150.");
-    expect(response.text).toContain("Enter a valid value.");
+    expect(response.text).toContain("Enter an e-mail address, such as name@school.org.");
     expect(response.text).toContain('value="not-an-address"');
     expect(response.text).toContain('value="5th"');
   });

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { useT } from "~/i18n/hooks.ts";
 import type { ProfileFormResult, ProfileValues } from "~/features/people/person-form.ts";
+import { fieldText } from "~/lib/messages.ts";
 import { Alert } from "../alert.tsx";
 import { Button, LinkButton } from "../button.tsx";
 import { CsrfInput } from "../csrf-input.tsx";
@@ -33,7 +34,7 @@ export function PersonForm({
   const statusLabel = useStatusLabel(kind);
   const values = result?.values ?? initial;
   const errors = result?.errors ?? {};
-  const message = (field: keyof typeof errors) => (errors[field] ? t.people.errors[errors[field]] : undefined);
+  const message = (field: keyof typeof errors) => (errors[field] ? fieldText(t, errors[field]) : undefined);
   // A new key per answer, so the inputs show the values the server sent back (uncontrolled inputs).
   const version = result ? JSON.stringify(result) : "initial";
   // After an error, the first field to fix takes the focus (with or without JavaScript).

@@ -2,10 +2,8 @@ import { z } from "zod";
 import { idSchema, pagedResponse, timestamp } from "~/lib/schemas.ts";
 import { historyItem, personFields, personListQuery, personProfileFields } from "../people/person-schemas.ts";
 import { student } from "../students/student-schemas.ts";
+import { CANDIDATE_STATUSES, EDITABLE_CANDIDATE_STATUSES } from "./candidate-statuses.ts";
 
-export const CANDIDATE_STATUSES = ["NEW", "IN_EVALUATION", "APPROVED", "REJECTED", "PROMOTED"] as const;
-/** PROMOTED is reached only through the promote endpoint, never set by hand. */
-const EDITABLE_CANDIDATE_STATUSES = ["NEW", "IN_EVALUATION", "APPROVED", "REJECTED"] as const;
 
 export const createCandidateBody = z
   .strictObject({ ...personProfileFields, status: z.enum(EDITABLE_CANDIDATE_STATUSES).default("NEW") })

@@ -1,4 +1,4 @@
-import type { QuestionType } from "./form-schemas.ts";
+import type { QuestionType } from "./question-types.ts";
 
 /**
  * The editor's working copy of a form, exactly as the page's fields hold it (numbers as typed),

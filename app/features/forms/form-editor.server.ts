@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import type { Dictionary } from "~/i18n/en.ts";
-import { QUESTION_TYPES, createFormBody, updateFormBody, type QuestionType } from "./form-schemas.ts";
+import { issueTexts } from "~/lib/problem.server.ts";
+import { createFormBody, updateFormBody } from "./form-schemas.ts";
+import { QUESTION_TYPES, type QuestionType } from "./question-types.ts";
 import type { FormDetail } from "./forms.server.ts";
 import { emptyOption, emptyQuestion, emptyRange, type DraftErrors, type FormDraft } from "./form-draft.ts";
 
@@ -140,47 +142,18 @@ function bodyFromDraft(draft: FormDraft, mode: "create" | "update") {
   };
 }
 
-function messageFor(issue: z.core.$ZodIssue, t: Dictionary["forms"]["errors"]): string {
-  const last = issue.path.at(-1);
-  switch (issue.code) {
-    case "too_small":
-      return issue.origin === "number" ? t.scoreOutOfRange : t.required;
-    case "too_big":
-      return issue.origin === "number" ? t.scoreOutOfRange : issue.origin === "array" ? t.tooMany : t.tooLong;
-    case "invalid_type":
-      return last === "score" || last === "min" || last === "max" ? t.number : t.required;
-    case "invalid_format":
-      return last === "color" ? t.color : t.invalidCharacters;
-    case "custom": {
-      if (last === "options") return issue.message.startsWith("Text") ? t.textNoOptions : t.needOptions;
-      if (last === "max") return t.maxBelowMin;
-      const overlap = /range (\d+)/.exec(issue.message);
-      if (overlap) return t.overlaps(overlap[1]!);
-      return issue.message;
-    }
-    default:
-      return issue.message;
-  }
-}
-
 /** Validates with the API's schema; errors by field name, in the page's language. */
 export function validateDraft<M extends "create" | "update">(
   draft: FormDraft,
   mode: M,
-  t: Dictionary["forms"]["errors"],
+  t: Dictionary,
 ):
   | { success: true; data: M extends "create" ? z.output<typeof createFormBody> : z.output<typeof updateFormBody> }
   | { success: false; errors: DraftErrors } {
   const schema = mode === "create" ? createFormBody : updateFormBody;
   const parsed = schema.safeParse(bodyFromDraft(draft, mode));
   if (parsed.success) return { success: true, data: parsed.data as never };
-  const errors: DraftErrors = {};
-  for (const issue of parsed.error.issues) errors[issue.path.join(".")] ??= messageFor(issue, t);
-  return { success: false, errors };
+  return { success: false, errors: issueTexts(t, parsed.error.issues) };
 }
 
-/** Field problems from a service's 400 (ids that do not belong), by field name. */
-export function errorsFromProblems(problems: { path: string; message: string }[] | undefined): DraftErrors {
-  return Object.fromEntries((problems ?? []).map((problem) => [problem.path, problem.message]));
-}
 

@@ -7,8 +7,8 @@ import { redirectWithFlash } from "~/lib/flash.server.ts";
 import type { Locale } from "~/lib/i18n.ts";
 import { forPage, pageError } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { ApiError } from "~/lib/problem.server.ts";
-import { applyIntent, draftFromFormData, errorsFromProblems, validateDraft } from "./form-editor.server.ts";
+import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
+import { applyIntent, draftFromFormData, validateDraft } from "./form-editor.server.ts";
 import type { DraftErrors, FormDraft } from "./form-draft.ts";
 import { createForm, getForm, updateForm } from "./forms.server.ts";
 
@@ -35,7 +35,7 @@ export async function editorPost(actor: Actor, locale: Locale, formData: FormDat
   const revision = crypto.randomUUID();
   const focus = intent === "save" ? null : applyIntent(draft, intent);
   if (focus !== null) return data<EditorResult>({ draft, errors: {}, revision, focus });
-  const t = translations(locale).forms.errors;
+  const t = translations(locale);
   const invalid = (errors: DraftErrors) => data<EditorResult>({ draft, errors, revision, focus: "" }, { status: 400 });
   try {
     if (formId === null) {
@@ -49,7 +49,7 @@ export async function editorPost(actor: Actor, locale: Locale, formData: FormDat
     await forPage(updateForm(actor, formId, parsed.data));
     return redirectWithFlash(paths.form(locale, formId), { kind: "success", key: "saved" });
   } catch (error) {
-    if (error instanceof ApiError && error.status === 400) return invalid(errorsFromProblems(error.errors));
+    if (error instanceof ApiError && error.status === 400) return invalid(fieldTexts(t, error.errors));
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { QUESTION_TYPES } from "./question-types.ts";
 import {
   booleanParam,
   idSchema,
@@ -14,11 +15,9 @@ import {
 /** The largest score (and score range bound) a form may use, either sign. */
 export const SCORE_LIMIT = 1_000_000;
 
-export const QUESTION_TYPES = ["SINGLE_CHOICE", "MULTIPLE_CHOICE", "SCALE", "TEXT"] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 /** Bounded so that no total of a form's scores can overflow (or lose its precision). */
-const score = z.number().min(-SCORE_LIMIT).max(SCORE_LIMIT);
+const score = z.number().min(-SCORE_LIMIT, "scoreOutOfRange").max(SCORE_LIMIT, "scoreOutOfRange");
 
 export const optionInput = z.strictObject({
   id: idSchema.optional().meta({ description: "Keep and update this existing option (PUT)." }),
@@ -36,10 +35,10 @@ export const questionInput = z
   })
   .superRefine((question, ctx) => {
     if (question.type === "TEXT" && question.options.length > 0) {
-      ctx.addIssue({ code: "custom", path: ["options"], message: "Text questions have no options." });
+      ctx.addIssue({ code: "custom", path: ["options"], message: "textNoOptions" });
     }
     if (question.type !== "TEXT" && question.options.length < 2) {
-      ctx.addIssue({ code: "custom", path: ["options"], message: "Give at least 2 options." });
+      ctx.addIssue({ code: "custom", path: ["options"], message: "needOptions", params: { values: ["2"] } });
     }
     reportDuplicateIds(question.options, ctx, "options");
   });
@@ -49,16 +48,16 @@ export const scoreRangeSchema = z
     min: score,
     max: score,
     label: singleLineText(100),
-    color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "Use a colour like #1A7F37."),
+    color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "color"),
   })
-  .refine((range) => range.min <= range.max, { path: ["max"], message: "max must not be below min." })
+  .refine((range) => range.min <= range.max, { path: ["max"], message: "maxBelowMin" })
   .meta({ id: "ScoreRange" });
 
 function reportDuplicateIds(items: { id?: string | undefined }[], ctx: z.RefinementCtx, path: string) {
   const seen = new Set<string>();
   items.forEach((item, index) => {
     if (!item.id) return;
-    if (seen.has(item.id)) ctx.addIssue({ code: "custom", path: [path, index, "id"], message: "Duplicate id." });
+    if (seen.has(item.id)) ctx.addIssue({ code: "custom", path: [path, index, "id"], message: "duplicateId" });
     seen.add(item.id);
   });
 }
@@ -71,7 +70,8 @@ function reportOverlappingRanges(ranges: { min: number; max: number }[], ctx: z.
       ctx.addIssue({
         code: "custom",
         path: ["scoreRanges", index],
-        message: `Overlaps score range ${other + 1}.`,
+        message: "overlaps",
+        params: { values: [String(other + 1)] },
       });
     }
   });

@@ -1,7 +1,7 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { isAdmin, organizationScope } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
-import { badRequest, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
+import { badRequest, fieldProblem, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import type { CreateFormInput, ListFormsQuery, UpdateFormInput } from "./form-schemas.ts";
@@ -203,18 +203,18 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
   questions.forEach((question, qi) => {
     if (question.id === undefined) {
       question.options.forEach((option, oi) => {
-        if (option.id) problems.push({ path: `questions.${qi}.options.${oi}.id`, message: "A new question has no existing options." });
+        if (option.id) problems.push(fieldProblem(`questions.${qi}.options.${oi}.id`, "newQuestionOptionId"));
       });
       return;
     }
     const optionIds = optionIdsByQuestion.get(question.id);
     if (!optionIds) {
-      problems.push({ path: `questions.${qi}.id`, message: "Not a question of this form." });
+      problems.push(fieldProblem(`questions.${qi}.id`, "notAFormQuestion"));
       return;
     }
     question.options.forEach((option, oi) => {
       if (option.id && !optionIds.has(option.id)) {
-        problems.push({ path: `questions.${qi}.options.${oi}.id`, message: "Not an option of this question." });
+        problems.push(fieldProblem(`questions.${qi}.options.${oi}.id`, "notAnOption"));
       }
     });
   });

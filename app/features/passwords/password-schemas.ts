@@ -5,20 +5,20 @@ import { newPasswordSchema } from "~/lib/auth/password-policy.server.ts";
 
 export const forgotPasswordBody = z
   .strictObject({
-    email: z.string().trim().min(1, "Enter your e-mail address.").max(254),
+    email: z.string().trim().min(1, "emailRequired").max(254),
   })
   .meta({ id: "ForgotPassword" });
 
 export const resetPasswordBody = z
   .strictObject({
-    token: z.string().min(1, "The link is missing its token.").max(200).meta({ description: "The token of the e-mailed link." }),
+    token: z.string().min(1, "required").max(200).meta({ description: "The token of the e-mailed link." }),
     password: newPasswordSchema,
   })
   .meta({ id: "ResetPassword" });
 
 export const changePasswordBody = z
   .strictObject({
-    currentPassword: z.string().min(1, "Enter your current password.").max(1024),
+    currentPassword: z.string().min(1, "currentPasswordRequired").max(1024),
     newPassword: newPasswordSchema,
   })
   .meta({ id: "ChangePassword" });

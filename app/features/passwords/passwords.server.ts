@@ -1,5 +1,5 @@
 import { hashPassword, decoyPasswordHash, verifyPassword } from "~/lib/auth/password.server.ts";
-import { PASSWORD_IS_EMAIL_MESSAGE, passwordMatchesEmail } from "~/lib/auth/password-policy.server.ts";
+import { passwordMatchesEmail } from "~/lib/auth/password-policy.server.ts";
 import {
   CURRENT_PASSWORD_LIMIT,
   FORGOT_PASSWORD_ADDRESS_LIMIT,
@@ -13,7 +13,7 @@ import { sha256 } from "~/lib/crypto.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { sendMail } from "~/lib/mail/mailer.server.ts";
 import { passwordResetMail } from "~/lib/mail/messages.ts";
-import { ApiError, badRequest } from "~/lib/problem.server.ts";
+import { ApiError, badRequest, fieldProblem } from "~/lib/problem.server.ts";
 import type { ChangePasswordInput, ResetPasswordInput } from "./password-schemas.ts";
 import { newLinkToken, setPasswordUrl, type LinkRecipient } from "./set-password-links.server.ts";
 
@@ -77,7 +77,7 @@ export async function resetPassword(input: ResetPasswordInput): Promise<void> {
   const user = await usableLink(input.token);
   if (!user) throw invalidToken();
   if (passwordMatchesEmail(input.password, user.email)) {
-    throw badRequest("The new password is not accepted.", [{ path: "password", message: PASSWORD_IS_EMAIL_MESSAGE }]);
+    throw badRequest("The new password is not accepted.", [fieldProblem("password", "passwordIsEmail")]);
   }
   const passwordHash = await hashPassword(input.password);
   const redeemed = await consumeToken("PASSWORD_RESET", input.token);
@@ -102,7 +102,7 @@ async function setPasswordAndEndSessions(userId: string, passwordHash: string): 
 export async function requireCurrentPassword(actor: Actor, password: string | undefined, field = "currentPassword"): Promise<void> {
   if (!password) {
     throw badRequest("Enter your current password to make this change.", [
-      { path: field, message: "Enter your current password." },
+      fieldProblem(field, "currentPasswordRequired"),
     ]);
   }
   await consumeRateLimit(CURRENT_PASSWORD_LIMIT, actor.userId);
@@ -110,7 +110,7 @@ export async function requireCurrentPassword(actor: Actor, password: string | un
   const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
   if (!user?.passwordHash || !matches) {
     throw new ApiError(400, "INVALID_CURRENT_PASSWORD", "The current password is not correct.", [
-      { path: field, message: "The current password is not correct." },
+      fieldProblem(field, "currentPasswordWrong"),
     ]);
   }
 }
@@ -127,7 +127,7 @@ export async function changePassword(
 ): Promise<{ setCookie: string }> {
   await requireCurrentPassword(actor, input.currentPassword);
   if (passwordMatchesEmail(input.newPassword, actor.email)) {
-    throw badRequest("The new password is not accepted.", [{ path: "newPassword", message: PASSWORD_IS_EMAIL_MESSAGE }]);
+    throw badRequest("The new password is not accepted.", [fieldProblem("newPassword", "passwordIsEmail")]);
   }
   await setPasswordAndEndSessions(actor.userId, await hashPassword(input.newPassword));
   const { setCookie } = await createSession(actor.userId, meta);

@@ -1,4 +1,4 @@
-import type { QuestionType } from "../forms/form-schemas.ts";
+import type { QuestionType } from "../forms/question-types.ts";
 
 /**
  * The fixed wording of the report PDF. Names, titles, answers and band labels come from the report

@@ -1,10 +1,11 @@
+import type { FieldMessage } from "~/lib/messages.ts";
+
 /** What a student or candidate form posts and what its action answers on an error (shared by server and page). */
 export const PROFILE_FIELDS = ["name", "email", "phone", "age", "grade", "gender", "status"] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
-/** Error codes the page translates: which rule a field broke. */
-export type ProfileError = "required" | "invalid" | "tooLong" | "ageRange" | "emailTaken";
 export type ProfileValues = Partial<Record<ProfileField, string>>;
-export type ProfileFormResult = { values: ProfileValues; errors: Partial<Record<ProfileField, ProfileError>>; formError: "csrf" | null };
+/** Errors are dictionary keys (app/lib/messages.ts): the page renders them in its language. */
+export type ProfileFormResult = { values: ProfileValues; errors: Partial<Record<ProfileField, FieldMessage>>; formError: "csrf" | null };
 
 /** A stored profile as the form's starting values. */
 export function profileValues(person: { name: string; email: string | null; phone: string | null; age: number | null; grade: string | null; gender: string | null; status: string }): ProfileValues {

@@ -5,8 +5,9 @@ import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { formPayload } from "~/lib/http.server.ts";
 import { pageParam } from "~/lib/schemas.ts";
 import { forPage } from "~/lib/page.server.ts";
-import { ApiError } from "~/lib/problem.server.ts";
-import { PROFILE_FIELDS, type ProfileError, type ProfileField, type ProfileFormResult, type ProfileValues } from "./person-form.ts";
+import { fieldMessage } from "~/lib/messages.ts";
+import { ApiError, issueMessage } from "~/lib/problem.server.ts";
+import { PROFILE_FIELDS, type ProfileField, type ProfileFormResult, type ProfileValues } from "./person-form.ts";
 
 /**
  * Shared by the student and candidate pages' actions: read a posted profile form with the same
@@ -29,15 +30,6 @@ export async function readPostedForm(request: Request) {
   return formData;
 }
 
-function errorCode(field: ProfileField, issue: z.core.$ZodIssue): ProfileError {
-  if (field === "age") return issue.code === "invalid_type" && issue.input === undefined ? "invalid" : "ageRange";
-  if (issue.code === "too_big") return "tooLong";
-  // Control characters (NUL, escape): the value is there but cannot be kept as it is.
-  if (issue.code === "invalid_format") return "invalid";
-  if (field === "name") return "required";
-  return "invalid";
-}
-
 /** The profile in `formData`, or the 400 answer with errors per field. */
 export function parseProfile<S extends z.ZodType>(formData: FormData, schema: S, options: { withStatus: boolean }) {
   const values: ProfileValues = {};
@@ -52,7 +44,7 @@ export function parseProfile<S extends z.ZodType>(formData: FormData, schema: S,
     for (const issue of result.error.issues) {
       const field = issue.path[0];
       if (typeof field === "string" && (PROFILE_FIELDS as readonly string[]).includes(field)) {
-        errors[field as ProfileField] ??= errorCode(field as ProfileField, issue);
+        errors[field as ProfileField] ??= issueMessage(issue);
       }
     }
     return { ok: false as const, reply: invalid({ values, errors, formError: null }) };
@@ -70,7 +62,7 @@ export async function saveProfile<T>(work: Promise<T>, values: ProfileValues) {
     return { ok: true as const, value: await forPage(work) };
   } catch (error) {
     if (error instanceof ApiError && error.code === "EMAIL_TAKEN") {
-      return { ok: false as const, reply: invalid({ values, errors: { email: "emailTaken" }, formError: null }) };
+      return { ok: false as const, reply: invalid({ values, errors: { email: fieldMessage("emailTaken") }, formError: null }) };
     }
     throw error;
   }

@@ -6,7 +6,7 @@ import { emailSchema, idSchema, optionalText, paginationQuery, searchParam, sing
  * string clears a text field.
  */
 export const personProfileFields = {
-  name: singleLineText(200),
+  name: singleLineText(200, "nameRequired"),
   email: z
     .string()
     .trim()
@@ -15,7 +15,7 @@ export const personProfileFields = {
     .nullable()
     .optional(),
   phone: optionalText(50),
-  age: z.number().int().min(0).max(150).nullable().optional(),
+  age: z.number("ageRange").int("ageRange").min(0, "ageRange").max(150, "ageRange").nullable().optional(),
   grade: optionalText(50),
   gender: optionalText(50),
 };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { QUESTION_TYPES } from "../forms/form-schemas.ts";
+import { QUESTION_TYPES } from "../forms/question-types.ts";
 import { idSchema, pagedResponse, paginationQuery, searchParam, timestamp } from "~/lib/schemas.ts";
 
 /**

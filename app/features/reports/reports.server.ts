@@ -1,7 +1,7 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db, Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
-import { badRequest, conflict, notFound } from "~/lib/problem.server.ts";
+import { badRequest, conflict, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
@@ -45,9 +45,9 @@ export function completedAtRange(query: Pick<ListReportsQuery, "from" | "to">): 
   };
   const from = query.from ? parse(query.from, false) : undefined;
   const to = query.to ? parse(query.to, true) : undefined;
-  if (from === null) throw badRequest("The start date is not a date.", [{ path: "from", message: "Not a valid date." }]);
-  if (to === null) throw badRequest("The end date is not a date.", [{ path: "to", message: "Not a valid date." }]);
-  if (from && to && from > to) throw badRequest("The start date is after the end date.", [{ path: "from", message: "Must not be after to." }]);
+  if (from === null) throw badRequest("The start date is not a date.", [fieldProblem("from", "date")]);
+  if (to === null) throw badRequest("The end date is not a date.", [fieldProblem("to", "date")]);
+  if (from && to && from > to) throw badRequest("The start date is after the end date.", [fieldProblem("from", "startAfterEnd")]);
   if (!from && !to) return undefined;
   return { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) };
 }

@@ -1,5 +1,5 @@
-import type { FieldProblem } from "~/lib/problem.server.ts";
-import type { QuestionType } from "../forms/form-schemas.ts";
+import { fieldProblem, type FieldProblem } from "~/lib/problem.server.ts";
+import type { QuestionType } from "../forms/question-types.ts";
 
 /**
  * The one scoring implementation (contract §3), used when a test is submitted. Reports and PDFs
@@ -66,23 +66,23 @@ export function answerProblems(questions: ScoringQuestion[], answers: GivenAnswe
   answers.forEach((answer, index) => {
     const at = (field?: string) => `answers.${index}${field ? `.${field}` : ""}`;
     const question = byId.get(answer.questionId);
-    if (!question) return problems.push({ path: at("questionId"), message: "Not a question of this test." });
-    if (seen.has(question.id)) return problems.push({ path: at("questionId"), message: "This question is answered twice." });
+    if (!question) return problems.push(fieldProblem(at("questionId"), "notAQuestion"));
+    if (seen.has(question.id)) return problems.push(fieldProblem(at("questionId"), "answeredTwice"));
     seen.add(question.id);
     const optionIds = answer.optionIds ?? [];
     if (!isChoice(question.type)) {
-      if (optionIds.length > 0) problems.push({ path: at("optionIds"), message: "A text question takes text, not options." });
+      if (optionIds.length > 0) problems.push(fieldProblem(at("optionIds"), "textNotOptions"));
       return;
     }
     if (answer.text !== undefined && answer.text !== null && answer.text !== "") {
-      problems.push({ path: at("text"), message: "A choice question takes options, not text." });
+      problems.push(fieldProblem(at("text"), "optionsNotText"));
     }
     const own = new Set(question.options.map((o) => o.id));
     optionIds.forEach((id, i) => {
-      if (!own.has(id)) problems.push({ path: at(`optionIds.${i}`), message: "Not an option of this question." });
+      if (!own.has(id)) problems.push(fieldProblem(at(`optionIds.${i}`), "notAnOption"));
     });
-    if (new Set(optionIds).size !== optionIds.length) problems.push({ path: at("optionIds"), message: "An option is chosen twice." });
-    if (single(question.type) && optionIds.length > 1) problems.push({ path: at("optionIds"), message: "Choose exactly one option." });
+    if (new Set(optionIds).size !== optionIds.length) problems.push(fieldProblem(at("optionIds"), "optionTwice"));
+    if (single(question.type) && optionIds.length > 1) problems.push(fieldProblem(at("optionIds"), "chooseOne"));
   });
   for (const question of questions) {
     if (!question.required) continue;
@@ -92,7 +92,7 @@ export function answerProblems(questions: ScoringQuestion[], answers: GivenAnswe
       ? (answer?.optionIds?.length ?? 0) > 0
       : typeof answer?.text === "string" && answer.text.trim() !== "";
     if (!answered) {
-      problems.push({ path: index === -1 ? `questions.${question.id}` : `answers.${index}`, message: "This question needs an answer." });
+      problems.push(fieldProblem(index === -1 ? `questions.${question.id}` : `answers.${index}`, "answerRequired"));
     }
   }
   return problems;

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { STUDENT_STATUSES } from "./student-statuses.ts";
 import { pagedResponse } from "~/lib/schemas.ts";
 import { historyItem, personFields, personListQuery, personProfileFields } from "../people/person-schemas.ts";
 
-export const STUDENT_STATUSES = ["ACTIVE", "INACTIVE", "SUSPENDED", "GRADUATED"] as const;
 
 export const createStudentBody = z
   .strictObject({ ...personProfileFields, status: z.enum(STUDENT_STATUSES).default("ACTIVE") })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { QUESTION_TYPES } from "../forms/form-schemas.ts";
+import { QUESTION_TYPES } from "../forms/question-types.ts";
 import { booleanParam, idSchema, pagedResponse, paginationQuery, timestamp, typedText } from "~/lib/schemas.ts";
 
 export const createSubmissionBody = z
@@ -14,10 +14,10 @@ export const createSubmissionBody = z
   })
   .superRefine((body, ctx) => {
     if ((body.studentId === undefined) === (body.candidateId === undefined)) {
-      ctx.addIssue({ code: "custom", path: ["studentId"], message: "Give either studentId or candidateId." });
+      ctx.addIssue({ code: "custom", path: ["studentId"], message: "respondent" });
     }
     if (body.expiresAt !== undefined && new Date(body.expiresAt).getTime() <= Date.now()) {
-      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: "Must be in the future." });
+      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: "futureDate" });
     }
   })
   .meta({ id: "AssignmentCreate" });

@@ -1,7 +1,7 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
-import { badRequest, forbidden, notFound } from "~/lib/problem.server.ts";
+import { badRequest, fieldProblem, forbidden, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import type { ListUsersQuery, UpdateUserInput } from "./user-admin-schemas.ts";
@@ -65,11 +65,11 @@ export async function updateUser(caller: Actor, id: string, input: UpdateUserInp
   const { user, actor } = await findManagedUser(caller, id);
   if (input.role === "SUPER_ADMIN" && actor.role !== "SUPER_ADMIN") throw forbidden("Only a SUPER_ADMIN may grant SUPER_ADMIN.");
   if (input.role !== undefined && user.role === "STUDENT") {
-    throw badRequest("A student's login keeps the STUDENT role.", [{ path: "role", message: "Students' logins keep their role." }]);
+    throw badRequest("A student's login keeps the STUDENT role.", [fieldProblem("role", "studentKeepsRole")]);
   }
   if (id === actor.userId && (input.isActive === false || input.resetTwoFactor || (input.role !== undefined && input.role !== actor.role))) {
     throw badRequest("You cannot deactivate or demote your own account; ask another administrator.", [
-      { path: input.isActive === false ? "isActive" : "role", message: "Not for your own account." },
+      fieldProblem(input.isActive === false ? "isActive" : "role", "notYourself"),
     ]);
   }
   await db.$transaction(async (tx) => {

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { PASSWORD_IS_EMAIL_MESSAGE, newPasswordSchema, passwordMatchesEmail } from "~/lib/auth/password-policy.server.ts";
+import { newPasswordSchema, passwordMatchesEmail } from "~/lib/auth/password-policy.server.ts";
 import { LOCALES } from "~/lib/i18n.ts";
 import { emailSchema, idSchema, optionalText, singleLineText, timestamp } from "~/lib/schemas.ts";
-import { STUDENT_STATUSES } from "../students/student-schemas.ts";
+import { STUDENT_STATUSES } from "../students/student-statuses.ts";
 
 export const ROLES = ["SUPER_ADMIN", "ADMIN", "TEACHER", "STUDENT"] as const;
 
@@ -51,7 +51,7 @@ export const createUserBody = z
   })
   .superRefine((input, ctx) => {
     if (input.password !== undefined && passwordMatchesEmail(input.password, input.email)) {
-      ctx.addIssue({ code: "custom", path: ["password"], message: PASSWORD_IS_EMAIL_MESSAGE });
+      ctx.addIssue({ code: "custom", path: ["password"], message: "passwordIsEmail" });
     }
   })
   .meta({ id: "UserCreate" });

@@ -3,7 +3,7 @@ import { isAdmin, organizationScope } from "~/lib/auth/actor.server.ts";
 import { hashPassword } from "~/lib/auth/password.server.ts";
 import { avatarUrl } from "~/lib/auth/session.server.ts";
 import { db, Prisma } from "~/lib/db.server.ts";
-import { badRequest, conflict, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
+import { badRequest, conflict, fieldProblem, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { requireCurrentPassword } from "../passwords/passwords.server.ts";
 import { sendInvitation } from "../passwords/set-password-links.server.ts";
@@ -55,15 +55,15 @@ async function sniffImageType(file: File): Promise<string | null> {
 export async function updateProfile(actor: Actor, input: UpdateProfileInput) {
   const problems: FieldProblem[] = [];
   if (input.specialty !== undefined && actor.role !== "TEACHER") {
-    problems.push({ path: "specialty", message: "Only teachers have a specialty." });
+    problems.push(fieldProblem("specialty", "onlyTeachers"));
   }
   for (const field of ["age", "grade", "gender"] as const) {
     if (input[field] !== undefined && actor.role !== "STUDENT") {
-      problems.push({ path: field, message: "Only students have this field." });
+      problems.push(fieldProblem(field, "onlyStudents"));
     }
   }
   const imageType = input.image ? await sniffImageType(input.image) : null;
-  if (input.image && !imageType) problems.push({ path: "image", message: "Upload a PNG, JPEG or WebP image." });
+  if (input.image && !imageType) problems.push(fieldProblem("image", "imageType"));
   if (problems.length > 0) throw badRequest("Some fields do not apply to this account.", problems);
   // The e-mail address is the login name and where reset links go: changing it takes the password.
   if (input.email !== undefined && input.email !== actor.email.toLowerCase()) {
@@ -124,7 +124,7 @@ export async function createUser(actor: Actor, input: CreateUserInput) {
     throw forbidden("Only a SUPER_ADMIN may create users in another organization.");
   }
   if (input.specialty !== undefined && input.role !== "TEACHER") {
-    throw badRequest("Only teachers have a specialty.", [{ path: "specialty", message: "Only teachers have a specialty." }]);
+    throw badRequest("Only teachers have a specialty.", [fieldProblem("specialty", "onlyTeachers")]);
   }
   const organizationId = input.organizationId ?? actor.organizationId;
   const organization = await db.organization.findFirst({ where: { id: organizationId, deletedAt: null } });

@@ -37,23 +37,18 @@ const codePoints = (password: string) => [...password.normalize("NFKC")].length;
  */
 const CHEAP_LENGTH_GUARD = PASSWORD_MAX_LENGTH * 16;
 
-const tooShort = `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
-const tooLong = `Use at most ${PASSWORD_MAX_LENGTH} characters.`;
+// Messages are dictionary keys (app/lib/messages.ts) with their values.
+const tooShort = { message: "tooShort", params: { values: [String(PASSWORD_MIN_LENGTH)] }, abort: true };
+const tooLong = { message: "tooLong", params: { values: [String(PASSWORD_MAX_LENGTH)] }, abort: true };
 
 /** The one schema for a new password; used by every body that sets one. */
 export const newPasswordSchema = z
   .string()
-  .max(CHEAP_LENGTH_GUARD, { message: tooLong, abort: true })
-  .refine((value) => codePoints(value) >= PASSWORD_MIN_LENGTH, { message: tooShort, abort: true })
-  .refine((value) => codePoints(value) <= PASSWORD_MAX_LENGTH, { message: tooLong, abort: true })
-  .refine((value) => !isCommonPassword(value), {
-    message: "This password is one of the most common passwords. Choose one that is harder to guess.",
-    abort: true,
-  })
-  .refine((value) => comparable(value) !== comparable(DEFAULT_DEVELOPMENT_PASSWORD), {
-    message: "This is the development password. Choose your own.",
-    abort: true,
-  })
+  .refine((value) => value.length <= CHEAP_LENGTH_GUARD, tooLong)
+  .refine((value) => codePoints(value) >= PASSWORD_MIN_LENGTH, tooShort)
+  .refine((value) => codePoints(value) <= PASSWORD_MAX_LENGTH, tooLong)
+  .refine((value) => !isCommonPassword(value), { message: "passwordCommon", abort: true })
+  .refine((value) => comparable(value) !== comparable(DEFAULT_DEVELOPMENT_PASSWORD), { message: "passwordDevelopment", abort: true })
   .meta({
     description:
       `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters (Unicode code points), any characters. ` +
@@ -61,8 +56,6 @@ export const newPasswordSchema = z
     minLength: PASSWORD_MIN_LENGTH,
     maxLength: PASSWORD_MAX_LENGTH,
   });
-
-export const PASSWORD_IS_EMAIL_MESSAGE = "Do not use your e-mail address as your password.";
 
 /** True when the password is the account's e-mail address, or the part before the @. */
 export function passwordMatchesEmail(password: string, email: string): boolean {

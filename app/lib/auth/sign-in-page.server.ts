@@ -1,5 +1,7 @@
 import { data, redirect } from "react-router";
-import { ApiError } from "../problem.server.ts";
+import { translations } from "~/i18n/dictionaries.ts";
+import type { Locale } from "../i18n.ts";
+import { ApiError, problemTextOf } from "../problem.server.ts";
 import { verifyCsrfToken } from "./csrf.server.ts";
 import type { VerifiedUser } from "./credentials.server.ts";
 import { clearPendingSignInCookie, pendingSignInCookie, readPendingSignIn } from "./pending-sign-in.server.ts";
@@ -7,7 +9,7 @@ import { signInWithPendingSecondFactor } from "./sign-in.server.ts";
 import { resendSignInCode, startSecondFactor, type TwoFactorMethod } from "./two-factor.server.ts";
 
 /**
- * The sign-in page's second step (docs/decisions/0007-second-factor.md). A plain form works
+ * The sign-in page's second step (every message in the page's language) (docs/decisions/0007-second-factor.md). A plain form works
  * without JavaScript: after a right password the action answers the code step and sets the
  * pending cookie (pending-sign-in.server.ts), so the password never goes back into the HTML; the
  * code step posts `intent=code` (or `intent=resend` for a new e-mailed code) with the CSRF token.
@@ -42,20 +44,21 @@ async function backToCredentials(formError: string, status: number) {
  * and answer the code step with the pending cookie. While the second step is locked the page
  * stays on the first step with the lock's message.
  */
-export async function beginCodeStep(user: VerifiedUser & { twoFactorMethod: TwoFactorMethod }) {
-  let notice: string | null = user.twoFactorMethod === "EMAIL" ? `We e-mailed a 6-digit code to ${user.email}. It is valid for 10 minutes.` : null;
+export async function beginCodeStep(user: VerifiedUser & { twoFactorMethod: TwoFactorMethod }, locale: Locale) {
+  const t = translations(locale);
+  let notice: string | null = user.twoFactorMethod === "EMAIL" ? t.signIn.codeSent(user.email) : null;
   try {
     await startSecondFactor(user);
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 429) throw error;
     if (error.code === "TWO_FACTOR_LOCKED") {
       return data<LoginActionResult>(
-        { step: "credentials", fieldErrors: {}, formError: error.detail, notice: null, email: user.email, method: null },
+        { step: "credentials", fieldErrors: {}, formError: problemTextOf(t, error), notice: null, email: user.email, method: null },
         { status: 429, headers: { "Retry-After": String(retryAfterOf(error)) } },
       );
     }
     // Too many codes sent lately: the latest one is still valid, so the code step still makes sense.
-    notice = `We e-mailed you a code a moment ago: enter the latest one. You can ask for a new code in ${minutes(retryAfterOf(error))} minutes.`;
+    notice = t.signIn.codeSentRecently(String(minutes(retryAfterOf(error))));
   }
   return data<LoginActionResult>(codeStepResult(user, user.twoFactorMethod, { notice }), {
     headers: { "Set-Cookie": await pendingSignInCookie(user) },
@@ -63,14 +66,15 @@ export async function beginCodeStep(user: VerifiedUser & { twoFactorMethod: TwoF
 }
 
 /** The code step's post: `intent=code` signs in, `intent=resend` e-mails a new code. */
-export async function codeStepAction(request: Request, form: Record<string, FormDataEntryValue>, meta: Meta, home: string) {
+export async function codeStepAction(request: Request, form: Record<string, FormDataEntryValue>, meta: Meta, locale: Locale) {
+  const t = translations(locale);
   try {
     await verifyCsrfToken(request, typeof form.csrfToken === "string" ? form.csrfToken : null);
   } catch {
-    return backToCredentials("Your session expired. Please sign in again.", 403);
+    return backToCredentials(t.signIn.sessionExpired, 403);
   }
   const user = await readPendingSignIn(request);
-  if (!user?.twoFactorMethod) return backToCredentials("Your sign-in took too long. Enter your e-mail and password again.", 401);
+  if (!user?.twoFactorMethod) return backToCredentials(t.problems.SIGN_IN_EXPIRED, 401);
   const method = user.twoFactorMethod;
 
   if (form.intent === "resend") {
@@ -79,33 +83,30 @@ export async function codeStepAction(request: Request, form: Record<string, Form
       await resendSignInCode(user.id);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const message =
-        error.code === "RATE_LIMITED"
-          ? `Too many codes sent. Use the latest one, or ask again in ${minutes(retryAfterOf(error))} minutes.`
-          : error.detail;
+      const message = error.code === "RATE_LIMITED" ? t.signIn.tooManyCodes(String(minutes(retryAfterOf(error)))) : problemTextOf(t, error);
       return data<LoginActionResult>(codeStepResult(user, method, { fieldErrors: { code: message } }), {
         status: error.status,
         headers: error.headers ?? {},
       });
     }
-    return data<LoginActionResult>(codeStepResult(user, method, { notice: `We e-mailed a new code to ${user.email}.` }));
+    return data<LoginActionResult>(codeStepResult(user, method, { notice: t.signIn.newCodeSent(user.email) }));
   }
 
   // Authenticator apps show "123 456"; the space is not part of the code.
   const code = typeof form.code === "string" ? form.code.replace(/\s+/g, "") : "";
   if (!/^\d{6}$/.test(code)) {
-    return data<LoginActionResult>(codeStepResult(user, method, { fieldErrors: { code: "Enter the 6-digit code." } }), { status: 400 });
+    return data<LoginActionResult>(codeStepResult(user, method, { fieldErrors: { code: t.fieldProblems.code } }), { status: 400 });
   }
   try {
     const { setCookie } = await signInWithPendingSecondFactor(request, code, meta);
     const headers = new Headers();
     headers.append("Set-Cookie", setCookie);
     headers.append("Set-Cookie", await clearPendingSignInCookie());
-    return redirect(home, { headers });
+    return redirect(`/${locale}/home`, { headers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.code === "SIGN_IN_EXPIRED") return backToCredentials(error.detail, 401);
-    return data<LoginActionResult>(codeStepResult(user, method, { fieldErrors: { code: error.detail } }), {
+    if (error.code === "SIGN_IN_EXPIRED") return backToCredentials(problemTextOf(t, error), 401);
+    return data<LoginActionResult>(codeStepResult(user, method, { fieldErrors: { code: problemTextOf(t, error) } }), {
       status: error.status,
       headers: error.headers ?? {},
     });

@@ -6,7 +6,7 @@ import { decryptSecret, encryptSecret } from "../crypto.server.ts";
 import { db } from "../db.server.ts";
 import { sendMail } from "../mail/mailer.server.ts";
 import { twoFactorCodeMail } from "../mail/messages.ts";
-import { ApiError, conflict, notFound } from "../problem.server.ts";
+import { ApiError, conflict, fieldProblem, notFound } from "../problem.server.ts";
 import type { Actor } from "./actor.server.ts";
 import { verifyPassword } from "./password.server.ts";
 import {
@@ -42,7 +42,7 @@ export const CODE_MAX_ATTEMPTS = 5;
 const EMAIL_ENROLMENT = "enrolment";
 
 const methodSchema = z.enum(["TOTP", "EMAIL"]);
-const sixDigitCode = z.string().trim().regex(/^\d{6}$/, "Enter the 6-digit code.");
+const sixDigitCode = z.string().trim().regex(/^\d{6}$/, "code");
 
 export const twoFactorSetupBody = z
   .strictObject({ method: methodSchema.meta({ description: "TOTP (an authenticator app) or EMAIL (a code by e-mail at each sign-in)." }) })
@@ -53,7 +53,7 @@ export const twoFactorEnableBody = z
   .meta({ id: "TwoFactorEnable" });
 
 export const twoFactorDisableBody = z
-  .strictObject({ password: z.string().min(1, "Enter your password.").max(1024) })
+  .strictObject({ password: z.string().min(1, "passwordRequired").max(1024) })
   .meta({ id: "TwoFactorDisable" });
 
 export const twoFactorSetupResponse = z
@@ -91,8 +91,10 @@ const locked = (retryAfterSeconds: number) =>
     undefined,
     { "Retry-After": String(retryAfterSeconds) },
   );
-const enrolmentCodeProblem = (message: string) =>
-  new ApiError(400, "TWO_FACTOR_INVALID", message, [{ path: "code", message }]);
+const enrolmentCodeProblem = (key: "codeWrong" | "codeWrongStartAgain") => {
+  const problem = fieldProblem("code", key);
+  return new ApiError(400, "TWO_FACTOR_INVALID", problem.message, [problem]);
+};
 
 // ---- TOTP ----
 
@@ -267,7 +269,7 @@ export async function enableTwoFactor(actor: Actor, code: string): Promise<TwoFa
   if (pending.purpose === "TWO_FACTOR_EMAIL_CODE") {
     const result = await consumeUserCode(actor.userId, "TWO_FACTOR_EMAIL_CODE", code, CODE_MAX_ATTEMPTS);
     if (!result.ok) {
-      if (result.reason === "wrong") throw enrolmentCodeProblem("The code is not correct.");
+      if (result.reason === "wrong") throw enrolmentCodeProblem("codeWrong");
       throw noPendingSetup();
     }
     if (result.payload !== EMAIL_ENROLMENT) throw noPendingSetup();
@@ -282,9 +284,7 @@ export async function enableTwoFactor(actor: Actor, code: string): Promise<TwoFa
       where: { id: pending.id, usedAt: null },
       data: { attempts: { increment: 1 }, ...(tries >= CODE_MAX_ATTEMPTS ? { usedAt: new Date() } : {}) },
     });
-    throw enrolmentCodeProblem(
-      tries >= CODE_MAX_ATTEMPTS ? "The code is not correct, five times. Start the setup again." : "The code is not correct.",
-    );
+    throw enrolmentCodeProblem(tries >= CODE_MAX_ATTEMPTS ? "codeWrongStartAgain" : "codeWrong");
   }
   await turnOn(
     actor.userId,

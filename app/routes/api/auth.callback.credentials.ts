@@ -1,15 +1,18 @@
+import { z } from "zod";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { credentialsBody, signInWithCredentials } from "~/lib/auth/sign-in.server.ts";
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { env } from "~/lib/env.server.ts";
-import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
+import { json, parseWith, readJsonOrFormBody } from "~/lib/http.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 
 const handle = endpoint({
   POST: async ({ request, context }) => {
     const isJson = (request.headers.get("content-type") ?? "").includes("json");
-    const input = await readJsonOrFormBody(request, credentialsBody);
-    await verifyCsrfToken(request, input.csrfToken);
+    // The CSRF token first (contract §8): without a valid one the answer is 403, whatever else is wrong.
+    const body = await readJsonOrFormBody(request, z.looseObject({}));
+    await verifyCsrfToken(request, typeof body.csrfToken === "string" ? body.csrfToken : null);
+    const input = parseWith(credentialsBody, body);
     const { setCookie } = await signInWithCredentials(input, {
       ipAddress: clientAddressOf(context),
       userAgent: request.headers.get("user-agent"),
