@@ -1,5 +1,3 @@
-import { Authenticator } from "remix-auth";
-import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
 import { ApiError } from "../problem.server.ts";
 import { verifyEmailAndPassword, type VerifiedUser } from "./credentials.server.ts";
@@ -9,13 +7,13 @@ import { verifySecondFactorCode, type TwoFactorMethod } from "./two-factor.serve
 
 export const credentialsBody = z
   .strictObject({
-    email: z.string().trim().min(1, "Enter your e-mail address.").max(254),
-    password: z.string().min(1, "Enter your password.").max(1024),
-    csrfToken: z.string().min(1, "The CSRF token is missing.").max(200),
+    email: z.string().trim().min(1, "emailRequired").max(254),
+    password: z.string().min(1, "passwordRequired").max(1024),
+    csrfToken: z.string().min(1, "required").max(200),
     code: z
       .string()
       .trim()
-      .regex(/^\d{6}$/, "Enter the 6-digit code.")
+      .regex(/^\d{6}$/, "code")
       .optional()
       .meta({ description: "Second-factor code, when check-credentials said one is required." }),
     locale: z.string().optional().meta({ description: "Locale of the page to land on (browser forms)." }),
@@ -26,8 +24,8 @@ export type CredentialsInput = z.output<typeof credentialsBody>;
 
 export const checkCredentialsBody = z
   .strictObject({
-    email: z.string().trim().min(1, "Enter your e-mail address.").max(254),
-    password: z.string().min(1, "Enter your password.").max(1024),
+    email: z.string().trim().min(1, "emailRequired").max(254),
+    password: z.string().min(1, "passwordRequired").max(1024),
   })
   .meta({ id: "CheckCredentials" });
 
@@ -58,31 +56,6 @@ async function verifySecondFactor(user: VerifiedUser, code: string | undefined):
   await verifySecondFactorCode(user.id, user.twoFactorMethod, code);
 }
 
-/**
- * remix-auth drives the credentials sign-in: the FormStrategy receives the validated e-mail,
- * password and code and verifies them again (check-credentials is only a preview; a code alone
- * never signs anyone in).
- */
-const authenticator = new Authenticator<VerifiedUser>().use(
-  new FormStrategy(async ({ form }) => {
-    const user = await verifyEmailAndPassword(String(form.get("email")), String(form.get("password")), String(form.get("clientAddress")));
-    const code = form.get("code");
-    await verifySecondFactor(user, typeof code === "string" && code !== "" ? code : undefined);
-    return user;
-  }),
-  "credentials",
-).use(
-  // The sign-in page's code step: the pending cookie stands for the password checked moments ago.
-  new FormStrategy(async ({ form, request }) => {
-    const user = await readPendingSignIn(request);
-    if (!user) throw pendingExpired();
-    const code = form.get("code");
-    await verifySecondFactor(user, typeof code === "string" && code !== "" ? code : undefined);
-    return user;
-  }),
-  "pending-second-factor",
-);
-
 const pendingExpired = () =>
   new ApiError(401, "SIGN_IN_EXPIRED", "Your sign-in took too long. Enter your e-mail and password again.");
 
@@ -91,9 +64,10 @@ export async function signInWithCredentials(
   input: Pick<CredentialsInput, "email" | "password" | "code">,
   meta: { ipAddress: string; userAgent: string | null },
 ): Promise<{ userId: string; setCookie: string }> {
-  const form = new URLSearchParams({ email: input.email, password: input.password, code: input.code ?? "", clientAddress: meta.ipAddress });
-  const request = new Request("http://internal/api/auth/callback/credentials", { method: "POST", body: form });
-  const user = await authenticator.authenticate("credentials", request);
+  // The verifiers are called directly (ADR 3): the route has already read and validated the body,
+  // so a remix-auth strategy would only be handed the same values back.
+  const user = await verifyEmailAndPassword(input.email, input.password, meta.ipAddress);
+  await verifySecondFactor(user, input.code || undefined);
   const session = await createSession(user.id, meta);
   return { userId: user.id, setCookie: session.setCookie };
 }
@@ -107,12 +81,10 @@ export async function signInWithPendingSecondFactor(
   code: string,
   meta: { ipAddress: string; userAgent: string | null },
 ): Promise<{ userId: string; setCookie: string }> {
-  const internal = new Request("http://internal/login/second-factor", {
-    method: "POST",
-    headers: { cookie: request.headers.get("cookie") ?? "" },
-    body: new URLSearchParams({ code }),
-  });
-  const user = await authenticator.authenticate("pending-second-factor", internal);
+  // The pending cookie stands for the password checked moments ago.
+  const user = await readPendingSignIn(request);
+  if (!user) throw pendingExpired();
+  await verifySecondFactor(user, code || undefined);
   const session = await createSession(user.id, meta);
   return { userId: user.id, setCookie: session.setCookie };
 }
