@@ -9,11 +9,21 @@ export default defineConfig({
   // Native and driver packages stay outside the server bundle.
   ssr: { external: ["better-sqlite3", "pg", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg"] },
   test: {
-    include: ["tests/**/*.test.ts"],
-    globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Every test file talks to the one server started by the global setup.
     fileParallelism: true,
+    projects: [
+      // Pure functions: no database, no server, so `vitest run --project unit` starts in a second.
+      { test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      {
+        test: {
+          name: "http",
+          include: ["tests/**/*.test.ts"],
+          exclude: ["tests/unit/**"],
+          // Every other test file talks to the one server the global setup builds and starts.
+          globalSetup: ["tests/support/global-setup.ts"],
+        },
+      },
+    ],
   },
 });
