@@ -13,16 +13,16 @@ export type EndpointArgs = {
   context: Readonly<RouterContextProvider>;
 };
 
-type Handler = (args: EndpointArgs) => Promise<Response>;
+type Handler<Args extends EndpointArgs> = (args: Args) => Promise<Response>;
 
 /**
  * Turns a map of method handlers into one function, exported as a resource route's loader and action. Every thrown ApiError
  * becomes problem details here, and anything unexpected is logged and answered with a 500 that
- * reveals nothing about the server.
+ * reveals nothing about the server. `endpoint<Route.LoaderArgs>({...})` keeps the route's typed params.
  */
-export function endpoint(handlers: Partial<Record<Method, Handler>>) {
+export function endpoint<Args extends EndpointArgs = EndpointArgs>(handlers: Partial<Record<Method, Handler<Args>>>) {
   const allowed = Object.keys(handlers).join(", ");
-  async function handle(args: EndpointArgs): Promise<Response> {
+  async function handle(args: Args): Promise<Response> {
     const handler = handlers[args.request.method as Method];
     if (!handler) {
       return problemResponse(

@@ -1,3 +1,4 @@
+import type { Route } from "./+types/test-link.$token";
 import { openTestLink } from "~/features/submissions/test-link.server.ts";
 import { TEST_LINK_READ_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
@@ -6,10 +7,10 @@ import { json } from "~/lib/http.server.ts";
 /** Public: the token is the credential. Never cached, never leaked through Referer. */
 const privateHeaders = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
-const handle = endpoint({
+const handle = endpoint<Route.LoaderArgs>({
   GET: async ({ params, context }) => {
     await consumeRateLimit(TEST_LINK_READ_LIMIT, clientAddressOf(context));
-    return json(await openTestLink(params.token!), { headers: privateHeaders });
+    return json(await openTestLink(params.token), { headers: privateHeaders });
   },
 });
 

@@ -1,11 +1,12 @@
+import type { Route } from "./+types/users.$id.avatar";
 import { getAvatar } from "~/features/users/users.server.ts";
 import { requireActor } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 
-const handle = endpoint({
+const handle = endpoint<Route.LoaderArgs>({
   GET: async ({ params, context }) => {
     const actor = requireActor(actorOf(context));
-    const avatar = await getAvatar(actor, params.id!);
+    const avatar = await getAvatar(actor, params.id);
     return new Response(avatar.data, {
       headers: {
         "Content-Type": avatar.contentType,
