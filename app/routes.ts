@@ -1,8 +1,8 @@
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
 /**
- * Every URL the service answers. The `/api` block is the whole HTTP API; each entry is documented
- * in the OpenAPI document (app/features/openapi), and a test fails when one is missing there.
+ * Every URL the service answers. The `/api` block is the whole HTTP API; the OpenAPI document is
+ * generated from these routes and what each module declares about its methods (app/features/openapi).
  */
 export default [
   index("routes/index.ts"),

@@ -1,4 +1,5 @@
 import type { RouterContextProvider } from "react-router";
+import type { OperationDeclaration } from "~/features/openapi/operation.ts";
 import { ApiError, internalError, problemResponse } from "./problem.server.ts";
 import { actorContext, clientAddressContext } from "./context.server.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, noteDatabaseFailure } from "./database-health.server.ts";
@@ -15,13 +16,29 @@ export type EndpointArgs = {
 
 type Handler<Args extends EndpointArgs> = (args: Args) => Promise<Response>;
 
+/** The function a resource route exports as loader and action, with what it declares about itself. */
+export type EndpointHandler<Args extends EndpointArgs> = ((args: Args) => Promise<Response>) & {
+  operations: Partial<Record<Method, OperationDeclaration>>;
+};
+
 /**
  * Turns a map of method handlers into one function, exported as a resource route's loader and action. Every thrown ApiError
  * becomes problem details here, and anything unexpected is logged and answered with a 500 that
  * reveals nothing about the server. `endpoint<Route.LoaderArgs>({...})` keeps the route's typed params.
+ *
+ * The second argument declares each method for the OpenAPI document (query, body, success and
+ * error statuses). A method without a declaration (or a declaration without a handler) stops the
+ * module from loading, so the server cannot start with an undocumented operation.
  */
-export function endpoint<Args extends EndpointArgs = EndpointArgs>(handlers: Partial<Record<Method, Handler<Args>>>) {
+export function endpoint<Args extends EndpointArgs = EndpointArgs>(
+  handlers: Partial<Record<Method, Handler<Args>>>,
+  operations: Partial<Record<Method, OperationDeclaration>>,
+): EndpointHandler<Args> {
   const allowed = Object.keys(handlers).join(", ");
+  const declared = Object.keys(operations).sort().join(", ");
+  if (declared !== Object.keys(handlers).sort().join(", ")) {
+    throw new Error(`endpoint(): the handlers (${allowed}) and the declared operations (${declared}) must name the same methods`);
+  }
   async function handle(args: Args): Promise<Response> {
     const handler = handlers[args.request.method as Method];
     if (!handler) {
@@ -35,7 +52,7 @@ export function endpoint<Args extends EndpointArgs = EndpointArgs>(handlers: Par
       return errorResponse(error, args.request);
     }
   }
-  return handle;
+  return Object.assign(handle, { operations });
 }
 
 export function errorResponse(error: unknown, request: Request): Response {

@@ -115,6 +115,30 @@ describe("GET /api/openapi", () => {
     }
   });
 
+  it("given a write made with the session cookie, should require the CSRF header X-CSRF-Token with it", () => {
+    const header = Object.entries(document.components.securitySchemes).find(([, scheme]) => scheme.type === "apiKey" && scheme.in === "header");
+    expect(header?.[1].name).toBe("X-CSRF-Token");
+    const [schemeName] = header!;
+    for (const { path, method, operation } of operationsOf()) {
+      const requirements = operation.security ?? [];
+      if (requirements.length === 0) continue;
+      const needsHeader = requirements.every((requirement) => schemeName in requirement);
+      expect(needsHeader, `${method} ${path}`).toBe(method !== "get");
+      if (method !== "get") expect(Object.keys(operation.responses), `${method} ${path}`).toContain("403");
+    }
+  });
+
+  it("given the responses, should name their schemas after what they are, never an …Input component", () => {
+    for (const { path, method, operation } of operationsOf()) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const references = JSON.stringify(response).match(/#\/components\/schemas\/\w+/g) ?? [];
+        for (const reference of references) expect(reference, `${method} ${path} ${status}`).not.toMatch(/Input$/);
+      }
+    }
+    const names = Object.keys(document.components.schemas);
+    for (const name of names.filter((n) => n.endsWith("Input"))) expect(names, name).toContain(name.slice(0, -"Input".length));
+  });
+
   it("given each operation, should list its error responses as problem+json with the Problem schema", () => {
     const problem = document.components.schemas.Problem;
     expect(problem).toBeDefined();

@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { operations, type Operation } from "../../app/features/openapi/operations.ts";
+import { documentedOperations, type Operation } from "../support/operations.ts";
 import { api, unique, type DemoUser } from "../support/api.ts";
 import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, expectProblem, organizationIdOf, png } from "../support/fixtures.ts";
+
+/** Every documented operation, read from the served OpenAPI document. */
+const operations = await documentedOperations();
 
 /**
  * Who may touch what (contract §2): no session is 401 everywhere but the public endpoints, a role

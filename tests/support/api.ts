@@ -1,4 +1,5 @@
 import { inject } from "vitest";
+import { checkAgainstContract } from "./response-contract.ts";
 
 /** A small HTTP client for the running service: real requests, real cookies, nothing mocked. */
 export const baseUrl = () => inject("baseUrl");
@@ -55,6 +56,7 @@ export async function api<T = any>(method: string, path: string, options: Reques
   let parsed: unknown = text;
   const type = response.headers.get("content-type") ?? "";
   if (type.includes("json") && text) parsed = JSON.parse(text);
+  await checkAgainstContract(method, path, response.status, type, parsed);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { problemSchema } from "~/lib/schemas.ts";
+import { CSRF_COOKIE_NAME } from "~/lib/auth/csrf.server.ts";
 import { SESSION_COOKIE_NAME } from "~/lib/auth/session.server.ts";
-import { operations, type BodyType, type Operation } from "./operations.ts";
+import type { BodyType, Operation, OperationDeclaration } from "./operation.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -20,12 +21,14 @@ const STATUS_TEXT: Record<number, string> = {
   413: "The body is too large (1 MiB JSON, 5 MiB multipart).",
   415: "Unsupported Content-Type.",
   429: "Rate limited; see Retry-After.",
+  503: "Busy, or the database is unavailable for a moment; see Retry-After.",
 };
 
 /**
  * Renders Zod schemas into one OpenAPI 3.1 document (JSON Schema 2020-12). Schemas with a meta id
- * become named components; the same id used with different input and output shapes gets an
- * `Input` suffix for its input form.
+ * become named components. Responses are converted first and keep the plain name; a request body
+ * whose input shape differs from the response of the same id is named `…Input`, so no response
+ * ever points at an `…Input` component.
  */
 class ComponentCollector {
   readonly schemas: Record<string, JsonSchema> = {};
@@ -39,7 +42,7 @@ class ComponentCollector {
     for (const [id, definition] of Object.entries(defs)) {
       let name = id;
       const existing = this.schemas[name];
-      if (existing && JSON.stringify(existing) !== JSON.stringify(definition)) name = `${id}Input`;
+      if (io === "input" && existing && JSON.stringify(existing) !== JSON.stringify(definition)) name = `${id}Input`;
       renamed[id] = name;
       defs[id] = definition;
     }
@@ -76,10 +79,13 @@ function queryParameters(query: z.ZodObject, components: ComponentCollector) {
 
 function operationObject(operation: Operation, components: ComponentCollector) {
   const parameters = [
-    ...(operation.pathParams ?? []).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+    ...operation.pathParams.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
     ...(operation.query ? queryParameters(operation.query, components) : []),
   ];
-  const errors = [...operation.errors, 500].sort();
+  // Every operation can meet a failure on our side (500) and an overloaded or database-less moment
+  // (503); a write made with the session cookie can fail its CSRF check (403).
+  const csrfChecked = operation.auth === "session" && operation.method !== "get";
+  const errors = [...new Set([...operation.errors, ...(csrfChecked ? [403] : []), 500, 503])].sort();
   const responses: Record<string, unknown> = {
     [operation.success.status]: {
       description: operation.success.description,
@@ -98,10 +104,13 @@ function operationObject(operation: Operation, components: ComponentCollector) {
           }),
     },
   };
+  if (operation.formRedirect) {
+    responses["302"] = { description: operation.formRedirect, headers: { Location: { schema: { type: "string" } }, "Set-Cookie": { schema: { type: "string" } } } };
+  }
   for (const status of errors) {
     responses[status] = {
       description: STATUS_TEXT[status] ?? "Unexpected error; nothing about the server is revealed.",
-      ...(status === 429 ? { headers: { "Retry-After": { schema: { type: "integer" } } } } : {}),
+      ...(status === 429 || status === 503 ? { headers: { "Retry-After": { schema: { type: "integer" } } } } : {}),
       content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
     };
   }
@@ -111,7 +120,8 @@ function operationObject(operation: Operation, components: ComponentCollector) {
     summary: operation.summary,
     ...(description ? { description } : {}),
     tags: [operation.tag],
-    security: operation.auth === "session" ? [{ sessionCookie: [] }] : [],
+    // A cookie-bearing write also sends the CSRF token as a header (double submit).
+    security: operation.auth === "session" ? [operation.method === "get" ? { sessionCookie: [] } : { sessionCookie: [], csrfHeader: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(operation.body
       ? {
@@ -127,12 +137,54 @@ function operationObject(operation: Operation, components: ComponentCollector) {
   };
 }
 
+type BuiltRoute = { id: string; parentId?: string; path?: string; module: { loader?: { operations?: Record<string, OperationDeclaration> } } };
+
+/**
+ * Every declared /api operation at its place in app/routes.ts: the route table comes from the
+ * server build (the same one that serves requests), each route's declarations from its module.
+ */
+export async function apiOperations(): Promise<Operation[]> {
+  // The server build is this very bundle; imported when first asked, so there is no cycle at load.
+  const build = (await import("virtual:react-router/server-build")) as unknown as { routes: Record<string, BuiltRoute> };
+  const fullPath = (route: BuiltRoute): string => {
+    const parent = route.parentId ? build.routes[route.parentId] : undefined;
+    return [parent ? fullPath(parent) : "", route.path ?? ""].filter(Boolean).join("/");
+  };
+  const operations: Operation[] = [];
+  for (const route of Object.values(build.routes)) {
+    const declared = route.module.loader?.operations;
+    if (!declared) continue;
+    const path = `/${fullPath(route)}`.replace(/:(\w+)/g, "{$1}");
+    const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+    for (const [method, declaration] of Object.entries(declared)) {
+      operations.push({ ...declaration, method: method.toLowerCase() as Operation["method"], path, pathParams });
+    }
+  }
+  return operations.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** What each group of operations is for, in the order a reader meets them. */
+const TAGS: Record<string, string> = {
+  Authentication: "Sign in and out, the CSRF token, the second factor, passwords and OpenID Connect.",
+  Forms: "Scored tests: questions, options with scores, and the score ranges that turn a total into a label and a colour.",
+  Students: "An organization's students and their results.",
+  Candidates: "An organization's candidates; a candidate can be promoted to a student.",
+  Submissions: "Assigning a form to a student or candidate: each assignment is a private test link.",
+  "Public test links": "What the respondent's browser calls: open a test link and submit the answers once, without an account.",
+  Reports: "Completed tests: search by person, form and date, read one, export it as a PDF.",
+  Users: "The signed-in user's profile and password, and the accounts an administrator manages.",
+  Service: "About the service itself.",
+};
+
 let cachedDocument: JsonSchema | undefined;
 
-export function openApiDocument(): JsonSchema {
+export async function openApiDocument(): Promise<JsonSchema> {
   if (cachedDocument) return cachedDocument;
+  const operations = await apiOperations();
   const components = new ComponentCollector();
   components.convert(problemSchema, "output");
+  // Every response before any request body (see ComponentCollector).
+  for (const operation of operations) if (operation.success.schema) components.convert(operation.success.schema, "output");
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of operations) {
     (paths[operation.path] ??= {})[operation.method] = operationObject(operation, components);
@@ -147,12 +199,20 @@ export function openApiDocument(): JsonSchema {
         "GET /api/auth/csrf then POST /api/auth/callback/credentials and send the session cookie back.",
     },
     servers: [{ url: "/" }],
-    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((o) => o.tag))]
+      .sort((a, b) => Object.keys(TAGS).indexOf(a) - Object.keys(TAGS).indexOf(b))
+      .map((name) => ({ name, ...(TAGS[name] ? { description: TAGS[name] } : {}) })),
     paths,
     components: {
       schemas: components.schemas,
       securitySchemes: {
-        sessionCookie: { type: "apiKey", in: "cookie", name: SESSION_COOKIE_NAME },
+        sessionCookie: { type: "apiKey", in: "cookie", name: SESSION_COOKIE_NAME, description: "Set by POST /api/auth/callback/credentials." },
+        csrfHeader: {
+          type: "apiKey",
+          in: "header",
+          name: "X-CSRF-Token",
+          description: `The token of GET /api/auth/csrf, sent with its cookie ${CSRF_COOKIE_NAME} on every write made with the session cookie; without it the answer is 403 CSRF_FAILED.`,
+        },
       },
     },
   };

@@ -1,9 +1,14 @@
+import { z } from "zod";
 import { verifyEmailAndPassword } from "~/lib/auth/credentials.server.ts";
 import { CHECK_CREDENTIALS_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
 import { checkCredentialsBody } from "~/lib/auth/sign-in.server.ts";
 import { startSecondFactor } from "~/lib/auth/two-factor.server.ts";
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
+
+const checkCredentialsResponse = z
+  .object({ twoFactorRequired: z.boolean(), method: z.enum(["TOTP", "EMAIL"]).optional() })
+  .meta({ id: "CheckCredentialsResult" });
 
 const handle = endpoint({
   POST: async ({ request, context }) => {
@@ -17,6 +22,14 @@ const handle = endpoint({
     return json(
       user.twoFactorMethod ? { twoFactorRequired: true, method: user.twoFactorMethod } : { twoFactorRequired: false },
     );
+  },
+}, {
+  POST: {
+    operationId: "checkCredentials", tag: "Authentication", auth: "public",
+    summary: "Check an e-mail and password and learn whether a second factor is needed (5 calls per 10 minutes per IP). For EMAIL it e-mails a fresh 6-digit code each call (3 per 10 minutes per user, 429 beyond); 429 TWO_FACTOR_LOCKED while the second step is locked.",
+    body: { schema: checkCredentialsBody, types: ["json"] },
+    success: { status: 200, description: "The credentials are valid.", schema: checkCredentialsResponse },
+    errors: [400, 401, 413, 415, 429],
   },
 });
 

@@ -1,11 +1,4 @@
-import {
-  clearOidcStateCookie,
-  completeOidcSignIn,
-  flowLocale,
-  OidcSignInError,
-  oidcConfigured,
-  oidcNotConfigured,
-} from "~/lib/auth/oidc.server.ts";
+import { clearOidcStateCookie, completeOidcSignIn, flowLocale, oidcCallbackQuery, oidcConfigured, oidcNotConfigured, OidcSignInError } from "~/lib/auth/oidc.server.ts";
 import { createSession, destroySession } from "~/lib/auth/session.server.ts";
 import { actorOf, clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 
@@ -42,6 +35,23 @@ const handle = endpoint({
       headers.set("Location", `/${await flowLocale(request)}/login/oidc-error?reason=${reason}`);
     }
     return new Response(null, { status: 302, headers });
+  },
+}, {
+  GET: {
+    operationId: "completeOidcSignIn", tag: "Authentication", auth: "public",
+    summary:
+      "Where the provider sends the browser back. Checks the state against the cookie, exchanges the code with the PKCE verifier, " +
+      "verifies the ID token (signature, issuer, audience, expiry, nonce) and signs in an existing active user whose e-mail the " +
+      "provider reports as verified (linked by issuer and subject from then on). The state cookie is deleted, so a callback works once.",
+    query: oidcCallbackQuery,
+    success: {
+      status: 302,
+      description:
+        "Signed in: to /{locale}/home with a new session cookie. Refused: to the HTML page /{locale}/login/oidc-error?reason=… " +
+        "(state, cancelled, provider, token, unverified, no-account, second-factor, linked-elsewhere, unavailable).",
+      headers: ["Location", "Set-Cookie"],
+    },
+    errors: [404],
   },
 });
 

@@ -22,6 +22,21 @@ const handle = endpoint({
     }
     return new Response(null, { status: 302, headers });
   },
+}, {
+  GET: {
+    operationId: "startOidcSignIn", tag: "Authentication", auth: "public",
+    summary:
+      "Start signing in with the external OpenID Connect provider (browsers): redirects to its authorization endpoint with " +
+      "state, a PKCE S256 challenge and a nonce, kept in the signed, HttpOnly, SameSite=Lax cookie remix-auth.oidc-state (10 minutes). " +
+      "404 OIDC_NOT_CONFIGURED when no provider is configured.",
+    query: oidcStartQuery,
+    success: {
+      status: 302,
+      description: "To the provider (or, when it cannot be reached, to the page /{locale}/login/oidc-error?reason=unavailable).",
+      headers: ["Location", "Set-Cookie"],
+    },
+    errors: [400, 404],
+  },
 });
 
 export const loader = handle;

@@ -1,4 +1,4 @@
-import { resetPasswordBody } from "~/features/passwords/password-schemas.ts";
+import { passwordSetResponse, resetPasswordBody } from "~/features/passwords/password-schemas.ts";
 import { resetPassword } from "~/features/passwords/passwords.server.ts";
 import { endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
@@ -8,6 +8,16 @@ const handle = endpoint({
   POST: async ({ request }) => {
     await resetPassword(await readJsonBody(request, resetPasswordBody));
     return json({ ok: true });
+  },
+}, {
+  POST: {
+    operationId: "resetPassword", tag: "Authentication", auth: "public",
+    summary:
+      "Set a new password with the token of a reset or invitation link, once. Ends every session of the user. " +
+      "An unknown, used or expired token is 400 INVALID_TOKEN; a refused password is 400 naming `password`.",
+    body: { schema: resetPasswordBody, types: ["json"] },
+    success: { status: 200, description: "The password is set; sign in with it.", schema: passwordSetResponse },
+    errors: [400, 413, 415],
   },
 });
 

@@ -1,3 +1,4 @@
+import { ok } from "~/features/openapi/operation.ts";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { clearSessionCookie, destroySession } from "~/lib/auth/session.server.ts";
 import { signOutBody } from "~/lib/auth/sign-in.server.ts";
@@ -17,6 +18,15 @@ const handle = endpoint({
     const headers = { "Set-Cookie": await clearSessionCookie(), "Clear-Site-Data": '"cache"' };
     if (!isJson) return new Response(null, { status: 302, headers: { ...headers, Location: `/${resolveLocale(locale)}/login` } });
     return json({ ok: true }, { headers });
+  },
+}, {
+  POST: {
+    operationId: "signOut", tag: "Authentication", auth: "public",
+    summary: "End the session (its row is deleted) and clear the cookie. HTML forms are redirected to the sign-in page.",
+    body: { schema: signOutBody, types: ["json", "form"] },
+    success: { status: 200, description: "Signed out.", schema: ok, headers: ["Set-Cookie"] },
+    formRedirect: "A browser form (not JSON) signed out: to the sign-in page /{locale}/login.",
+    errors: [400, 403, 413, 415],
   },
 });
 

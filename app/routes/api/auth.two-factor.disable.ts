@@ -1,5 +1,5 @@
 import { requireActor } from "~/lib/auth/actor.server.ts";
-import { disableTwoFactor, twoFactorDisableBody } from "~/lib/auth/two-factor.server.ts";
+import { disableTwoFactor, twoFactorDisableBody, twoFactorStatusResponse } from "~/lib/auth/two-factor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 
@@ -9,6 +9,14 @@ const handle = endpoint({
     const actor = requireActor(actorOf(context));
     const { password } = await readJsonBody(request, twoFactorDisableBody);
     return json(await disableTwoFactor(actor, password));
+  },
+}, {
+  POST: {
+    operationId: "disableTwoFactor", tag: "Authentication", auth: "session",
+    summary: "Turn the second factor off (the TOTP secret is erased); needs the current password (401 INVALID_PASSWORD when wrong).",
+    body: { schema: twoFactorDisableBody, types: ["json"] },
+    success: { status: 200, description: "The second factor is off.", schema: twoFactorStatusResponse },
+    errors: [400, 401, 413, 415, 429],
   },
 });
 

@@ -1,5 +1,5 @@
 import { requireActor } from "~/lib/auth/actor.server.ts";
-import { enableTwoFactor, twoFactorEnableBody } from "~/lib/auth/two-factor.server.ts";
+import { enableTwoFactor, twoFactorEnableBody, twoFactorStatusResponse } from "~/lib/auth/two-factor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 
@@ -9,6 +9,14 @@ const handle = endpoint({
     const actor = requireActor(actorOf(context));
     const { code } = await readJsonBody(request, twoFactorEnableBody);
     return json(await enableTwoFactor(actor, code));
+  },
+}, {
+  POST: {
+    operationId: "enableTwoFactor", tag: "Authentication", auth: "session",
+    summary: "Turn on the factor started by setup with one valid code (400 when wrong; 5 wrong codes spend the setup; 409 without a pending setup).",
+    body: { schema: twoFactorEnableBody, types: ["json"] },
+    success: { status: 200, description: "The second factor is on.", schema: twoFactorStatusResponse },
+    errors: [400, 401, 409, 413, 415],
   },
 });
 

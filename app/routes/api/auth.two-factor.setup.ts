@@ -1,5 +1,5 @@
 import { requireActor } from "~/lib/auth/actor.server.ts";
-import { beginTwoFactorSetup, twoFactorSetupBody } from "~/lib/auth/two-factor.server.ts";
+import { beginTwoFactorSetup, twoFactorSetupBody, twoFactorSetupResponse } from "~/lib/auth/two-factor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 
@@ -12,6 +12,14 @@ const handle = endpoint({
     const actor = requireActor(actorOf(context));
     const { method } = await readJsonBody(request, twoFactorSetupBody);
     return json(await beginTwoFactorSetup(actor, method));
+  },
+}, {
+  POST: {
+    operationId: "setupTwoFactor", tag: "Authentication", auth: "session",
+    summary: "Start enrolling a second factor. TOTP answers the secret, otpauth URI and QR code (only this once; valid 15 minutes); EMAIL e-mails a confirmation code (3 codes per 10 minutes). 409 while a factor is on.",
+    body: { schema: twoFactorSetupBody, types: ["json"] },
+    success: { status: 200, description: "The pending enrolment.", schema: twoFactorSetupResponse },
+    errors: [400, 401, 409, 413, 415, 429],
   },
 });
 

@@ -1,5 +1,7 @@
+import { ADMINS, browserBody, STAFF } from "~/features/openapi/operation.ts";
+import { deletedResponse } from "~/lib/schemas.ts";
 import type { Route } from "./+types/candidates.$id";
-import { updateCandidateBody } from "~/features/candidates/candidate-schemas.ts";
+import { candidateDetail, updateCandidateBody } from "~/features/candidates/candidate-schemas.ts";
 import { deleteCandidate, getCandidate, updateCandidate } from "~/features/candidates/candidates.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
@@ -12,6 +14,26 @@ const handle = endpoint<Route.LoaderArgs>({
     return json(await updateCandidate(actor, params.id, await readJsonOrFormBody(request, updateCandidateBody)));
   },
   DELETE: async ({ params, context }) => json(await deleteCandidate(requireStaff(actorOf(context)), params.id)),
+}, {
+  GET: {
+    operationId: "getCandidate", tag: "Candidates", auth: "session", roles: STAFF,
+    summary: "Read a candidate with the evaluations the caller may see.",
+    success: { status: 200, description: "The candidate.", schema: candidateDetail },
+    errors: [401, 403, 404],
+  },
+  PUT: {
+    operationId: "updateCandidate", tag: "Candidates", auth: "session", roles: STAFF,
+    summary: "Update the fields sent (JSON, urlencoded or multipart).",
+    body: { schema: updateCandidateBody, types: browserBody },
+    success: { status: 200, description: "The updated candidate.", schema: candidateDetail },
+    errors: [400, 401, 403, 404, 409, 413, 415],
+  },
+  DELETE: {
+    operationId: "deleteCandidate", tag: "Candidates", auth: "session", roles: ADMINS,
+    summary: "Soft-delete a candidate.",
+    success: { status: 200, description: "Deleted.", schema: deletedResponse },
+    errors: [401, 403, 404],
+  },
 });
 
 export const loader = handle;

@@ -1,4 +1,5 @@
-import { createCandidateBody, listCandidatesQuery } from "~/features/candidates/candidate-schemas.ts";
+import { browserBody, STAFF } from "~/features/openapi/operation.ts";
+import { candidateDetail, candidateListResponse, createCandidateBody, listCandidatesQuery } from "~/features/candidates/candidate-schemas.ts";
 import { createCandidate, listCandidates } from "~/features/candidates/candidates.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
@@ -12,6 +13,21 @@ const handle = endpoint({
   POST: async ({ request, context }) => {
     const actor = requireStaff(actorOf(context));
     return json(await createCandidate(actor, await readJsonOrFormBody(request, createCandidateBody)), 201);
+  },
+}, {
+  GET: {
+    operationId: "listCandidates", tag: "Candidates", auth: "session", roles: STAFF,
+    summary: "List the organization's candidates.",
+    query: listCandidatesQuery,
+    success: { status: 200, description: "A page of candidates, newest first.", schema: candidateListResponse },
+    errors: [400, 401, 403],
+  },
+  POST: {
+    operationId: "createCandidate", tag: "Candidates", auth: "session", roles: STAFF,
+    summary: "Create a candidate (JSON, urlencoded or multipart).",
+    body: { schema: createCandidateBody, types: browserBody },
+    success: { status: 201, description: "The created candidate.", schema: candidateDetail },
+    errors: [400, 401, 403, 409, 413, 415],
   },
 });
 

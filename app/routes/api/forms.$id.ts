@@ -1,5 +1,7 @@
+import { STAFF } from "~/features/openapi/operation.ts";
+import { deletedResponse } from "~/lib/schemas.ts";
 import type { Route } from "./+types/forms.$id";
-import { updateFormBody } from "~/features/forms/form-schemas.ts";
+import { formDetail, updateFormBody } from "~/features/forms/form-schemas.ts";
 import { deleteForm, getForm, updateForm } from "~/features/forms/forms.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
@@ -12,6 +14,26 @@ const handle = endpoint<Route.LoaderArgs>({
     return json(await updateForm(actor, params.id, await readJsonBody(request, updateFormBody)));
   },
   DELETE: async ({ params, context }) => json(await deleteForm(requireStaff(actorOf(context)), params.id)),
+}, {
+  GET: {
+    operationId: "getForm", tag: "Forms", auth: "session", roles: STAFF,
+    summary: "Read a form with its questions, options (with scores) and score ranges.",
+    success: { status: 200, description: "The form.", schema: formDetail },
+    errors: [401, 403, 404],
+  },
+  PUT: {
+    operationId: "updateForm", tag: "Forms", auth: "session", roles: `${STAFF} (teachers: own forms)`,
+    summary: "Update the fields sent; `questions` replaces the list (ids keep, no id creates, missing removes).",
+    body: { schema: updateFormBody, types: ["json"] },
+    success: { status: 200, description: "The updated form.", schema: formDetail },
+    errors: [400, 401, 403, 404, 413, 415],
+  },
+  DELETE: {
+    operationId: "deleteForm", tag: "Forms", auth: "session", roles: `${STAFF} (teachers: own forms)`,
+    summary: "Soft-delete a form: it leaves lists and reads, pending links stop, completed results stay.",
+    success: { status: 200, description: "Deleted.", schema: deletedResponse },
+    errors: [401, 403, 404],
+  },
 });
 
 export const loader = handle;

@@ -1,12 +1,22 @@
-import { openApiQuery } from "~/features/openapi/operations.ts";
+import { z } from "zod";
 import { openApiDocument } from "~/features/openapi/openapi.server.ts";
 import { endpoint } from "~/lib/endpoint.server.ts";
 import { json, readQuery } from "~/lib/http.server.ts";
 
+export const openApiQuery = z.strictObject({ format: z.enum(["json"]).default("json") });
+
 const handle = endpoint({
   GET: async ({ request }) => {
     readQuery(request, openApiQuery);
-    return json(openApiDocument(), { headers: { "Cache-Control": "public, max-age=300" } });
+    return json(await openApiDocument(), { headers: { "Cache-Control": "public, max-age=300" } });
+  },
+}, {
+  GET: {
+    operationId: "getOpenApi", tag: "Service", auth: "public",
+    summary: "This document.",
+    query: openApiQuery,
+    success: { status: 200, description: "The OpenAPI 3.1 document.", schema: z.object({ openapi: z.string() }).loose() },
+    errors: [400],
   },
 });
 

@@ -1,3 +1,5 @@
+import { STAFF } from "~/features/openapi/operation.ts";
+import { reportDetail } from "~/features/reports/report-schemas.ts";
 import type { Route } from "./+types/reports.$submissionId";
 import { getReport } from "~/features/reports/reports.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
@@ -6,6 +8,13 @@ import { json } from "~/lib/http.server.ts";
 
 const handle = endpoint<Route.LoaderArgs>({
   GET: async ({ params, context }) => json(await getReport(requireStaff(actorOf(context)), params.submissionId)),
+}, {
+  GET: {
+    operationId: "getReport", tag: "Reports", auth: "session", roles: STAFF,
+    summary: "The full report of one completed submission, as scored at completion.",
+    success: { status: 200, description: "The report.", schema: reportDetail },
+    errors: [401, 403, 404, 409],
+  },
 });
 
 export const loader = handle;

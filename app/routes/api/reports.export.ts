@@ -1,3 +1,4 @@
+import { STAFF } from "~/features/openapi/operation.ts";
 import { renderPdf } from "~/features/pdf/pdf-renderer.server.ts";
 import { reportPdfFilename } from "~/features/pdf/report-pdf.server.ts";
 import { exportReportBody } from "~/features/reports/report-schemas.ts";
@@ -19,6 +20,14 @@ const handle = endpoint({
         "Cache-Control": "no-store",
       },
     });
+  },
+}, {
+  POST: {
+    operationId: "exportReport", tag: "Reports", auth: "session", roles: STAFF,
+    summary: "The report of one completed submission as a PDF download.",
+    body: { schema: exportReportBody, types: ["json"] },
+    success: { status: 200, description: "The PDF (Content-Disposition: attachment).", contentType: "application/pdf", headers: ["Content-Disposition"] },
+    errors: [400, 401, 403, 404, 409, 413, 415],
   },
 });
 

@@ -1,4 +1,5 @@
-import { listReportsQuery } from "~/features/reports/report-schemas.ts";
+import { STAFF } from "~/features/openapi/operation.ts";
+import { listReportsQuery, reportListResponse } from "~/features/reports/report-schemas.ts";
 import { listReports } from "~/features/reports/reports.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
@@ -8,6 +9,14 @@ const handle = endpoint({
   GET: async ({ request, context }) => {
     const actor = requireStaff(actorOf(context));
     return json(await listReports(actor, readQuery(request, listReportsQuery)));
+  },
+}, {
+  GET: {
+    operationId: "listReports", tag: "Reports", auth: "session", roles: STAFF,
+    summary: "Completed submissions with their scores: teachers see the ones they assigned, administrators all.",
+    query: listReportsQuery,
+    success: { status: 200, description: "A page of reports, most recently completed first.", schema: reportListResponse },
+    errors: [400, 401, 403],
   },
 });
 

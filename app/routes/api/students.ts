@@ -1,4 +1,5 @@
-import { createStudentBody, listStudentsQuery } from "~/features/students/student-schemas.ts";
+import { browserBody, STAFF } from "~/features/openapi/operation.ts";
+import { createStudentBody, listStudentsQuery, studentDetail, studentListResponse } from "~/features/students/student-schemas.ts";
 import { createStudent, listStudents } from "~/features/students/students.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
@@ -12,6 +13,21 @@ const handle = endpoint({
   POST: async ({ request, context }) => {
     const actor = requireStaff(actorOf(context));
     return json(await createStudent(actor, await readJsonOrFormBody(request, createStudentBody)), 201);
+  },
+}, {
+  GET: {
+    operationId: "listStudents", tag: "Students", auth: "session", roles: STAFF,
+    summary: "List the organization's students.",
+    query: listStudentsQuery,
+    success: { status: 200, description: "A page of students, newest first.", schema: studentListResponse },
+    errors: [400, 401, 403],
+  },
+  POST: {
+    operationId: "createStudent", tag: "Students", auth: "session", roles: STAFF,
+    summary: "Create a student (JSON, urlencoded or multipart).",
+    body: { schema: createStudentBody, types: browserBody },
+    success: { status: 201, description: "The created student.", schema: studentDetail },
+    errors: [400, 401, 403, 409, 413, 415],
   },
 });
 

@@ -1,4 +1,5 @@
-import { createSubmissionBody, listSubmissionsQuery } from "~/features/submissions/submission-schemas.ts";
+import { STAFF } from "~/features/openapi/operation.ts";
+import { createSubmissionBody, listSubmissionsQuery, submissionDetail, submissionListResponse } from "~/features/submissions/submission-schemas.ts";
 import { assignForm, listSubmissions } from "~/features/submissions/submissions.server.ts";
 import { requireActor, requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
@@ -12,6 +13,21 @@ const handle = endpoint({
   POST: async ({ request, context }) => {
     const actor = requireStaff(actorOf(context));
     return json(await assignForm(actor, await readJsonBody(request, createSubmissionBody)), 201);
+  },
+}, {
+  POST: {
+    operationId: "assignForm", tag: "Submissions", auth: "session", roles: STAFF,
+    summary: "Assign a published form to a student or a candidate; answers the private link (token and url).",
+    body: { schema: createSubmissionBody, types: ["json"] },
+    success: { status: 201, description: "The assignment with its token and absolute url.", schema: submissionDetail },
+    errors: [400, 401, 403, 404, 409, 413, 415],
+  },
+  GET: {
+    operationId: "listSubmissions", tag: "Submissions", auth: "session",
+    summary: "List submissions: administrators all of the organization, teachers those they assigned, students their own.",
+    query: listSubmissionsQuery,
+    success: { status: 200, description: "A page of submissions, newest first.", schema: submissionListResponse },
+    errors: [400, 401],
   },
 });
 

@@ -1,3 +1,4 @@
+import { testLinkResponse } from "~/features/submissions/submission-schemas.ts";
 import type { Route } from "./+types/test-link.$token";
 import { openTestLink } from "~/features/submissions/test-link.server.ts";
 import { TEST_LINK_READ_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
@@ -11,6 +12,13 @@ const handle = endpoint<Route.LoaderArgs>({
   GET: async ({ params, context }) => {
     await consumeRateLimit(TEST_LINK_READ_LIMIT, clientAddressOf(context));
     return json(await openTestLink(params.token), { headers: privateHeaders });
+  },
+}, {
+  GET: {
+    operationId: "openTestLink", tag: "Public test links", auth: "public",
+    summary: "The test behind a private link, without scores or score ranges.",
+    success: { status: 200, description: "The test.", schema: testLinkResponse },
+    errors: [404, 409, 410, 429],
   },
 });
 

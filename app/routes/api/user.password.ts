@@ -1,4 +1,4 @@
-import { changePasswordBody } from "~/features/passwords/password-schemas.ts";
+import { changePasswordBody, passwordSetResponse } from "~/features/passwords/password-schemas.ts";
 import { changePassword } from "~/features/passwords/passwords.server.ts";
 import { requireActor } from "~/lib/auth/actor.server.ts";
 import { actorOf, clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
@@ -17,6 +17,16 @@ const handle = endpoint({
       userAgent: request.headers.get("user-agent"),
     });
     return json({ ok: true }, { headers: { "Set-Cookie": setCookie } });
+  },
+}, {
+  POST: {
+    operationId: "changePassword", tag: "Users", auth: "session",
+    summary:
+      "Change the caller's password. A wrong current password is 400 INVALID_CURRENT_PASSWORD naming `currentPassword` " +
+      "(10 checks per 15 minutes per user). Every session of the user ends; the answer sets a new session cookie for the caller.",
+    body: { schema: changePasswordBody, types: ["json"] },
+    success: { status: 200, description: "Changed; the new session cookie is set.", schema: passwordSetResponse, headers: ["Set-Cookie"] },
+    errors: [400, 401, 413, 415, 429],
   },
 });
 

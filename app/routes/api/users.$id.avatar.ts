@@ -18,6 +18,13 @@ const handle = endpoint<Route.LoaderArgs>({
       },
     });
   },
+}, {
+  GET: {
+    operationId: "getAvatar", tag: "Users", auth: "session",
+    summary: "A user's avatar image (same organization).",
+    success: { status: 200, description: "The image.", contentType: "image/*" },
+    errors: [401, 404],
+  },
 });
 
 export const loader = handle;

@@ -1,6 +1,7 @@
-import { listUsersQuery } from "~/features/users/user-admin-schemas.ts";
+import { ADMINS } from "~/features/openapi/operation.ts";
+import { listUsersQuery, userListResponse } from "~/features/users/user-admin-schemas.ts";
 import { listUsers } from "~/features/users/user-admin.server.ts";
-import { createUserBody } from "~/features/users/user-schemas.ts";
+import { createUserBody, profileResponse } from "~/features/users/user-schemas.ts";
 import { createUser } from "~/features/users/users.server.ts";
 import { requireActor, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
@@ -11,6 +12,21 @@ const handle = endpoint({
   POST: async ({ request, context }) => {
     const actor = requireAdmin(actorOf(context));
     return json(await createUser(actor, await readJsonBody(request, createUserBody)), 201);
+  },
+}, {
+  POST: {
+    operationId: "createUser", tag: "Users", auth: "session", roles: ADMINS,
+    summary: "Create a user. Administrators create in their organization and never a SUPER_ADMIN.",
+    body: { schema: createUserBody, types: ["json"] },
+    success: { status: 201, description: "The user, in the profile format.", schema: profileResponse },
+    errors: [400, 401, 403, 404, 409, 413, 415],
+  },
+  GET: {
+    operationId: "listUsers", tag: "Users", auth: "session", roles: ADMINS,
+    summary: "List the logins of the caller's organization (SUPER_ADMIN: every organization, or one with organizationId).",
+    query: listUsersQuery,
+    success: { status: 200, description: "A page of users, newest first.", schema: userListResponse },
+    errors: [400, 401, 403],
   },
 });
 

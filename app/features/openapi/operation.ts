@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+/**
+ * What an API route module says about each of its methods, next to the handler
+ * (`endpoint(handlers, operations)` in app/lib/endpoint.server.ts). The OpenAPI document is
+ * generated from the routes of app/routes.ts and these declarations (openapi.server.ts); the path
+ * and its parameters come from the route itself.
+ */
+export type BodyType = "json" | "form" | "multipart";
+
+export type OperationDeclaration = {
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** "session": needs the session cookie (and, for writes, the CSRF header); "public": anyone. */
+  auth: "session" | "public";
+  roles?: string;
+  query?: z.ZodObject;
+  body?: { schema: z.ZodType; types: BodyType[] };
+  success: { status: number; description: string; schema?: z.ZodType; contentType?: string; headers?: string[] };
+  /** Where a plain HTML form post (not JSON) is redirected instead of the success answer. */
+  formRedirect?: string;
+  errors: number[];
+};
+
+/** A declared operation at its place in the route table. */
+export type Operation = OperationDeclaration & { method: "get" | "post" | "put" | "patch" | "delete"; path: string; pathParams: string[] };
+
+/** Bodies a browser form can send as well as a script. */
+export const browserBody: BodyType[] = ["json", "form", "multipart"];
+export const ok = z.object({ ok: z.literal(true) });
+
+export const STAFF = "SUPER_ADMIN, ADMIN, TEACHER";
+export const ADMINS = "SUPER_ADMIN, ADMIN";
