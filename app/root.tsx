@@ -75,6 +75,7 @@ export default function App() {
 function useTimeZoneCookie() {
   const serverTimeZone = useRouteLoaderData<typeof loader>("root")?.timeZone;
   const { revalidate } = useRevalidator();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per time zone the server reports; `revalidate` is a new function on every render.
   useEffect(() => {
     const browserTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (!serverTimeZone || !isValidTimeZone(browserTimeZone) || browserTimeZone === serverTimeZone) return;

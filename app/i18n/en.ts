@@ -646,8 +646,8 @@ export const en = {
     templatesTitle: "Start from a template",
     templatesDescription: "Pick a template: you get your own copy to change, not published yet.",
     templatesEmpty: "There are no templates yet.",
-    useTemplate: "Use this template",
-    useTemplateNamed: (title: string) => `Use this template: ${title}`,
+    copyTemplate: "Use this template",
+    copyTemplateNamed: (title: string) => `Use this template: ${title}`,
     questionTypes: {
       SINGLE_CHOICE: "Single choice",
       MULTIPLE_CHOICE: "Multiple choice",

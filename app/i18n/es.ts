@@ -632,8 +632,8 @@ export const es: Dictionary = {
     templatesTitle: "Empezar desde una plantilla",
     templatesDescription: "Elige una plantilla: recibes tu propia copia para modificar, todavía sin publicar.",
     templatesEmpty: "Todavía no hay plantillas.",
-    useTemplate: "Usar esta plantilla",
-    useTemplateNamed: (title) => `Usar esta plantilla: ${title}`,
+    copyTemplate: "Usar esta plantilla",
+    copyTemplateNamed: (title) => `Usar esta plantilla: ${title}`,
     questionTypes: {
       SINGLE_CHOICE: "Opción única",
       MULTIPLE_CHOICE: "Opción múltiple",

@@ -632,8 +632,8 @@ export const ptBR: Dictionary = {
     templatesTitle: "Começar de um modelo",
     templatesDescription: "Escolha um modelo: você recebe sua própria cópia para alterar, ainda não publicada.",
     templatesEmpty: "Ainda não há modelos.",
-    useTemplate: "Usar este modelo",
-    useTemplateNamed: (title) => `Usar este modelo: ${title}`,
+    copyTemplate: "Usar este modelo",
+    copyTemplateNamed: (title) => `Usar este modelo: ${title}`,
     questionTypes: {
       SINGLE_CHOICE: "Escolha única",
       MULTIPLE_CHOICE: "Múltipla escolha",

@@ -62,8 +62,8 @@ export default function Templates({ loaderData }: Route.ComponentProps) {
               <Form method="post" className="mt-auto pt-4">
                 <CsrfInput />
                 <input type="hidden" name="formId" value={form.id} />
-                <Button type="submit" variant="primary" className="w-full" pendingText={t.common.working} aria-label={t.forms.useTemplateNamed(form.title)}>
-                  {t.forms.useTemplate}
+                <Button type="submit" variant="primary" className="w-full" pendingText={t.common.working} aria-label={t.forms.copyTemplateNamed(form.title)}>
+                  {t.forms.copyTemplate}
                 </Button>
               </Form>
             </li>

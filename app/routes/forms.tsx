@@ -87,8 +87,8 @@ export default function Forms({ loaderData }: Route.ComponentProps) {
                     <Form method="post" action={paths.formTemplates(locale)}>
                       <CsrfInput />
                       <input type="hidden" name="formId" value={form.id} />
-                      <Button type="submit" size="sm" variant="secondary" formAction={paths.formTemplates(locale)} pendingText={t.common.working} aria-label={t.forms.useTemplateNamed(form.title)}>
-                        {t.forms.useTemplate}
+                      <Button type="submit" size="sm" variant="secondary" formAction={paths.formTemplates(locale)} pendingText={t.common.working} aria-label={t.forms.copyTemplateNamed(form.title)}>
+                        {t.forms.copyTemplate}
                       </Button>
                     </Form>
                   ) : null}

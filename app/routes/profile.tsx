@@ -287,7 +287,7 @@ function TwoFactorSection({ profile, result }: { profile: Profile; result: Actio
                   <p className="text-sm font-medium text-slate-900" id="totp-secret-label">
                     {t.profile.secret}
                   </p>
-                  <code id="totp-secret" aria-labelledby="totp-secret-label" className="mt-1 block rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900">
+                  <code id="totp-secret" className="mt-1 block rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900">
                     {setup.secret}
                   </code>
                 </div>

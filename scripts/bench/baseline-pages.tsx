@@ -1,3 +1,4 @@
+// biome-ignore-all lint/correctness/noComponentHookFactories: the baseline builds its routes per caller, once per benchmark run, as data of a static router.
 import { renderToString } from "react-dom/server";
 import { Outlet, StaticRouterProvider, createStaticHandler, createStaticRouter, useLoaderData } from "react-router";
 import { AppShell } from "../../app/components/app-shell.tsx";

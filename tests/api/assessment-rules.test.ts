@@ -132,7 +132,7 @@ describe("the public link", () => {
     const params = new URLSearchParams();
     mediumAnswers(form).answers.forEach((answer, i) => {
       params.set(`answers[${i}].questionId`, answer.questionId);
-      (answer.optionIds ?? []).forEach((id, j) => params.set(`answers[${i}].optionIds[${j}]`, id));
+      for (const [j, id] of (answer.optionIds ?? []).entries()) params.set(`answers[${i}].optionIds[${j}]`, id);
       if (answer.text) params.set(`answers[${i}].text`, answer.text);
     });
     const response = await api("POST", `/api/test-link/${assignment.token}/submit`, {

@@ -108,6 +108,7 @@ function ChartDrawing({ points, width, height, fontSize, className }: { points: 
   const line = points.map((point) => `${x(point.time).toFixed(1)},${y(point.percentage).toFixed(1)}`).join(" ");
   const dateTicks = span === 0 ? [first] : width < 500 || points.length === 2 ? [first, last] : [first, first + span / 2, last];
   return (
+    // biome-ignore lint/a11y/noSvgWithoutTitle: the chart is named by its visible caption (aria-labelledby), and the table below holds every value.
     <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="history-chart-caption" className={className} data-testid={`history-chart-${width < 500 ? "phone" : "wide"}`}>
       {[0, 25, 50, 75, 100].map((tick) => (
         <g key={tick}>

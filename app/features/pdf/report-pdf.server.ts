@@ -122,6 +122,7 @@ function clean(value: string): string {
     if (code === 10 || code === 32 || supported.has(code)) {
       out += char;
       replaced = false;
+    // biome-ignore lint/suspicious/noMisleadingCharacterClass: the joiners are listed one by one on purpose, each char tested alone.
     } else if (/[\p{M}\u200c\u200d\ufe00-\ufe0f]/u.test(char) || (code >= 0x1f3fb && code <= 0x1f3ff)) {
       // Joiners, variation selectors and skin tones belong to the character before them.
       continue;

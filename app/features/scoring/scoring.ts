@@ -66,8 +66,14 @@ export function answerProblems(questions: ScoringQuestion[], answers: GivenAnswe
   answers.forEach((answer, index) => {
     const at = (field?: string) => `answers.${index}${field ? `.${field}` : ""}`;
     const question = byId.get(answer.questionId);
-    if (!question) return problems.push(fieldProblem(at("questionId"), "notAQuestion"));
-    if (seen.has(question.id)) return problems.push(fieldProblem(at("questionId"), "answeredTwice"));
+    if (!question) {
+      problems.push(fieldProblem(at("questionId"), "notAQuestion"));
+      return;
+    }
+    if (seen.has(question.id)) {
+      problems.push(fieldProblem(at("questionId"), "answeredTwice"));
+      return;
+    }
     seen.add(question.id);
     const optionIds = answer.optionIds ?? [];
     if (!isChoice(question.type)) {
