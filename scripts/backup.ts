@@ -75,7 +75,9 @@ async function restore(): Promise<void> {
     renameSync(`${destination}.partial`, destination);
   } else {
     const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect().catch((error: Error) => fail(`Could not connect to ${describeDatabase(databaseUrl)}: ${error.message}. Create it first (createdb).`));
+    await client
+      .connect()
+      .catch((error: Error) => fail(`Could not connect to ${describeDatabase(databaseUrl)}: ${error.message}. Create it first (createdb).`));
     try {
       const { rows } = await client.query("SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname = current_schema()");
       if (rows[0].tables > 0) fail(`${describeDatabase(databaseUrl)} is not empty: restore into a new, empty database.`);
@@ -84,7 +86,9 @@ async function restore(): Promise<void> {
     }
     runTool("pg_restore", ["--no-owner", "--exit-on-error", "--single-transaction", `--dbname=${libpqUrl(databaseUrl)}`, target]);
   }
-  console.log(`Restored ${target} into ${describeDatabase(databaseUrl)}. Start the service with the ENCRYPTION_KEY and SESSION_SECRET of the backed-up installation.`);
+  console.log(
+    `Restored ${target} into ${describeDatabase(databaseUrl)}. Start the service with the ENCRYPTION_KEY and SESSION_SECRET of the backed-up installation.`,
+  );
 }
 
 await (mode === "backup" ? backup() : restore());

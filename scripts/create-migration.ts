@@ -11,14 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-import {
-  diffSchemaAgainstMigrations,
-  lockfileContent,
-  migrationSlug,
-  migrationTimestamp,
-  providers,
-  type Provider,
-} from "./lib/migrations.ts";
+import { diffSchemaAgainstMigrations, lockfileContent, migrationSlug, migrationTimestamp, providers, type Provider } from "./lib/migrations.ts";
 import { paths } from "./lib/schemas.ts";
 
 function usage(): never {

@@ -24,8 +24,12 @@ const documentPath = path.join(root, "docs/openapi.json");
 writeFileSync(documentPath, document);
 
 const typesPath = path.join(root, "tests/support/openapi-types.ts");
-execFileSync("npx", ["-y", "-p", "openapi-typescript@7.13.0", "-p", "typescript@5.9.3", "openapi-typescript", documentPath, "--default-non-nullable", "false", "-o", typesPath], {
-  cwd: tmpdir(),
-  stdio: "inherit",
-});
+execFileSync(
+  "npx",
+  ["-y", "-p", "openapi-typescript@7.13.0", "-p", "typescript@5.9.3", "openapi-typescript", documentPath, "--default-non-nullable", "false", "-o", typesPath],
+  {
+    cwd: tmpdir(),
+    stdio: "inherit",
+  },
+);
 console.log(`Wrote ${path.relative(root, documentPath)} and ${path.relative(root, typesPath)}.`);

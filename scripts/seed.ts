@@ -8,7 +8,6 @@
 //
 // A database that already has an organization is left alone: the seed prints so and exits 0.
 
-
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../app/lib/auth/password.server.ts";
 import { describeDatabase, resolveDatabaseUrl } from "./lib/database-url.ts";
 import { DEMO_LOGINS, isDatabaseEmpty, seedDemoWorld } from "./lib/seed.ts";

@@ -20,7 +20,7 @@ process.chdir(path.resolve(import.meta.dirname, ".."));
 
 const USAGE =
   'Usage: npm run setup -- --org "<organization name>" --admin-email <address> --time-zone <IANA zone, e.g. Europe/Madrid>\n' +
-  "                        [--name \"<administrator's name>\"] [--language en|es|pt-BR] [--print-link]";
+  '                        [--name "<administrator\'s name>"] [--language en|es|pt-BR] [--print-link]';
 
 function fail(message: string): never {
   console.error(message);
@@ -101,7 +101,9 @@ try {
     const db = createDatabase(env.DATABASE_URL);
     try {
       if ((await db.organization.count()) > 0) {
-        throw new InstallationError(`${describeDatabase(env.DATABASE_URL)} already has an organization: this installation is set up. Administrators add users from the administration pages.`);
+        throw new InstallationError(
+          `${describeDatabase(env.DATABASE_URL)} already has an organization: this installation is set up. Administrators add users from the administration pages.`,
+        );
       }
       await verifyEncryptionKey(db);
       const admin = await db.$transaction(async (tx) => {

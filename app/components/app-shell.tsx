@@ -97,7 +97,10 @@ function Avatar({ user, className = "size-8" }: { user: ShellUser; className?: s
     .join("")
     .toUpperCase();
   return (
-    <span aria-hidden="true" className={cx(className, "flex shrink-0 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-800")}>
+    <span
+      aria-hidden="true"
+      className={cx(className, "flex shrink-0 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-800")}
+    >
       {initials}
     </span>
   );
@@ -113,7 +116,10 @@ function SignOutForm({ csrfToken, large }: { csrfToken: string; large?: boolean 
       <input type="hidden" name="locale" value={locale} />
       <button
         type="submit"
-        className={cx("flex w-full items-center rounded-md px-3 text-left font-medium text-slate-800 hover:bg-slate-100", large ? "min-h-11 text-base" : "min-h-10 text-sm")}
+        className={cx(
+          "flex w-full items-center rounded-md px-3 text-left font-medium text-slate-800 hover:bg-slate-100",
+          large ? "min-h-11 text-base" : "min-h-10 text-sm",
+        )}
       >
         {t.user.signOut}
       </button>

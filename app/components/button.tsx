@@ -12,7 +12,15 @@ import { Spinner } from "./icons.tsx";
 export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
 export type ButtonSize = "sm" | "md" | "lg";
 
-export function buttonClasses({ variant = "primary", size = "md", className }: { variant?: ButtonVariant; size?: ButtonSize; className?: string | undefined } = {}) {
+export function buttonClasses({
+  variant = "primary",
+  size = "md",
+  className,
+}: {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  className?: string | undefined;
+} = {}) {
   return cx(
     "inline-flex items-center justify-center gap-2 rounded-md font-medium whitespace-nowrap transition-colors",
     "disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-not-allowed aria-disabled:opacity-60",
@@ -56,13 +64,7 @@ export function Button({ variant, size, pending, pendingText, icon, className, c
   const submitting = useIsPending({ formAction: props.formAction, intent });
   const isPending = pending ?? (type === "submit" && submitting);
   return (
-    <button
-      type={type}
-      disabled={disabled || isPending}
-      aria-busy={isPending || undefined}
-      className={buttonClasses({ variant, size, className })}
-      {...props}
-    >
+    <button type={type} disabled={disabled || isPending} aria-busy={isPending || undefined} className={buttonClasses({ variant, size, className })} {...props}>
       {isPending ? <Spinner /> : icon}
       {isPending && pendingText ? pendingText : children}
     </button>

@@ -47,7 +47,12 @@ export function CopyField({ value, label, id }: { value: string; label: string; 
           className={`${controlClasses(false)} min-w-0 font-mono text-xs sm:text-xs`}
         />
         {hydrated ? (
-          <Button variant="secondary" size="md" onClick={copy} icon={state === "copied" ? <CheckIcon className="size-4 text-emerald-700" /> : <CopyIcon className="size-4" />}>
+          <Button
+            variant="secondary"
+            size="md"
+            onClick={copy}
+            icon={state === "copied" ? <CheckIcon className="size-4 text-emerald-700" /> : <CopyIcon className="size-4" />}
+          >
             {state === "copied" ? t.common.copied : t.common.copy}
             <span className="sr-only">: {label}</span>
           </Button>

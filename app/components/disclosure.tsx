@@ -54,9 +54,7 @@ export function Disclosure({
 
   return (
     <details ref={ref} className={cx("group", className)}>
-      <summary className={cx("cursor-pointer list-none [&::-webkit-details-marker]:hidden", summaryClassName)}>
-        {summary}
-      </summary>
+      <summary className={cx("cursor-pointer list-none [&::-webkit-details-marker]:hidden", summaryClassName)}>{summary}</summary>
       <div className={panelClassName}>{children}</div>
     </details>
   );

@@ -41,7 +41,17 @@ function useFieldIds(id: string | undefined, description: ReactNode, error: Erro
   return { controlId, message, descriptionId, errorId, aria: { "aria-describedby": describedBy, "aria-invalid": message ? true : undefined } };
 }
 
-function Label({ htmlFor, required, hidden, children }: { htmlFor: string; required?: boolean | undefined; hidden?: boolean | undefined; children: ReactNode }) {
+function Label({
+  htmlFor,
+  required,
+  hidden,
+  children,
+}: {
+  htmlFor: string;
+  required?: boolean | undefined;
+  hidden?: boolean | undefined;
+  children: ReactNode;
+}) {
   const t = useT();
   return (
     <label htmlFor={htmlFor} className={hidden ? "sr-only" : "block text-sm font-medium text-slate-900"}>
@@ -49,7 +59,8 @@ function Label({ htmlFor, required, hidden, children }: { htmlFor: string; requi
       {required ? (
         <>
           <span aria-hidden="true" className="text-red-700">
-            {" "}*
+            {" "}
+            *
           </span>
           <span className="sr-only"> ({t.common.required})</span>
         </>
@@ -83,7 +94,17 @@ export function Field({ label, description, error, hideLabel, className, id, req
   );
 }
 
-export function TextArea({ label, description, error, hideLabel, className, id, required, rows = 4, ...input }: FrameProps & Omit<ComponentProps<"textarea">, "className">) {
+export function TextArea({
+  label,
+  description,
+  error,
+  hideLabel,
+  className,
+  id,
+  required,
+  rows = 4,
+  ...input
+}: FrameProps & Omit<ComponentProps<"textarea">, "className">) {
   const ids = useFieldIds(id, description, error);
   return (
     <div className={className}>
@@ -91,7 +112,14 @@ export function TextArea({ label, description, error, hideLabel, className, id, 
         {label}
       </Label>
       <Help id={ids.descriptionId}>{description}</Help>
-      <textarea id={ids.controlId} required={required} rows={rows} {...ids.aria} className={cx(controlClasses(!!ids.message), !hideLabel && "mt-1.5")} {...input} />
+      <textarea
+        id={ids.controlId}
+        required={required}
+        rows={rows}
+        {...ids.aria}
+        className={cx(controlClasses(!!ids.message), !hideLabel && "mt-1.5")}
+        {...input}
+      />
       <Help id={ids.errorId} error>
         {ids.message}
       </Help>
@@ -136,7 +164,14 @@ export function Select({
 }
 
 /** A checkbox with its label on the right; `value` defaults to "on" as in HTML. */
-export function Checkbox({ label, description, error, className, id, ...input }: Omit<FrameProps, "hideLabel" | "required"> & Omit<ComponentProps<"input">, "className" | "type">) {
+export function Checkbox({
+  label,
+  description,
+  error,
+  className,
+  id,
+  ...input
+}: Omit<FrameProps, "hideLabel" | "required"> & Omit<ComponentProps<"input">, "className" | "type">) {
   const ids = useFieldIds(id, description, error);
   return (
     <div className={cx("flex gap-3", className)}>

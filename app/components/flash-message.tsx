@@ -11,7 +11,5 @@ export function FlashMessage({ className }: { className?: string }) {
   const t = useT();
   const flash = useRouteLoaderData<typeof rootLoader>("root")?.flash;
   if (!flash) return null;
-  return (
-    <Alert key={flash.id} tone={flash.kind} className={className} title={t.flash[flash.key]} />
-  );
+  return <Alert key={flash.id} tone={flash.kind} className={className} title={t.flash[flash.key]} />;
 }

@@ -26,7 +26,9 @@ export function FormEditor({ draft, errors, submitLabel, focus }: { draft: FormD
   useEffect(() => {
     const form = formRef.current;
     if (!form) return;
-    const target = focus ? form.querySelector<HTMLElement>(`[name="${focus}"]`) : form.querySelector<HTMLElement>('[aria-invalid="true"], fieldset[aria-describedby] input:not([type="hidden"])');
+    const target = focus
+      ? form.querySelector<HTMLElement>(`[name="${focus}"]`)
+      : form.querySelector<HTMLElement>('[aria-invalid="true"], fieldset[aria-describedby] input:not([type="hidden"])');
     target?.focus();
   }, [focus]);
   const [ranges, setRanges] = useState<DraftRange[]>(draft.scoreRanges);
@@ -55,11 +57,35 @@ export function FormEditor({ draft, errors, submitLabel, focus }: { draft: FormD
 
       <EditorSection title={t.forms.editor.details}>
         <div className="grid gap-5 sm:grid-cols-2">
-          <Field className="sm:col-span-2" label={t.forms.fields.title} name="title" id="title" required defaultValue={draft.title} error={errors.title} maxLength={200} />
-          <TextArea className="sm:col-span-2" label={t.forms.fields.description} name="description" id="description" defaultValue={draft.description} error={errors.description} rows={3} />
+          <Field
+            className="sm:col-span-2"
+            label={t.forms.fields.title}
+            name="title"
+            id="title"
+            required
+            defaultValue={draft.title}
+            error={errors.title}
+            maxLength={200}
+          />
+          <TextArea
+            className="sm:col-span-2"
+            label={t.forms.fields.description}
+            name="description"
+            id="description"
+            defaultValue={draft.description}
+            error={errors.description}
+            rows={3}
+          />
           <Field label={t.forms.fields.category} name="category" id="category" defaultValue={draft.category} error={errors.category} />
           <Field label={t.forms.fields.type} name="type" id="type" defaultValue={draft.type} error={errors.type} />
-          <Field className="sm:col-span-2" label={t.forms.fields.targetAudience} name="targetAudience" id="targetAudience" defaultValue={draft.targetAudience} error={errors.targetAudience} />
+          <Field
+            className="sm:col-span-2"
+            label={t.forms.fields.targetAudience}
+            name="targetAudience"
+            id="targetAudience"
+            defaultValue={draft.targetAudience}
+            error={errors.targetAudience}
+          />
         </div>
       </EditorSection>
 
@@ -120,7 +146,19 @@ function IntentButton({ intent, label, children, disabled }: { intent: string; l
   );
 }
 
-function QuestionEditor({ question, index: i, count, errors, type }: { question: DraftQuestion; index: number; count: number; errors: DraftErrors; type: DraftQuestion["type"] }) {
+function QuestionEditor({
+  question,
+  index: i,
+  count,
+  errors,
+  type,
+}: {
+  question: DraftQuestion;
+  index: number;
+  count: number;
+  errors: DraftErrors;
+  type: DraftQuestion["type"];
+}) {
   const t = useT();
   const n = i + 1;
   const prefix = `questions.${i}`;
@@ -132,8 +170,12 @@ function QuestionEditor({ question, index: i, count, errors, type }: { question:
           {t.forms.editor.question(n)}
         </h3>
         <div className="flex flex-wrap gap-1">
-          <IntentButton intent={`move-up:${i}`} label={t.forms.editor.moveQuestionUp(n)} disabled={i === 0}>↑ {t.forms.editor.up}</IntentButton>
-          <IntentButton intent={`move-down:${i}`} label={t.forms.editor.moveQuestionDown(n)} disabled={i === count - 1}>↓ {t.forms.editor.down}</IntentButton>
+          <IntentButton intent={`move-up:${i}`} label={t.forms.editor.moveQuestionUp(n)} disabled={i === 0}>
+            ↑ {t.forms.editor.up}
+          </IntentButton>
+          <IntentButton intent={`move-down:${i}`} label={t.forms.editor.moveQuestionDown(n)} disabled={i === count - 1}>
+            ↓ {t.forms.editor.down}
+          </IntentButton>
           <IntentButton intent={`remove-question:${i}`} label={t.forms.editor.removeQuestion(n)}>
             {t.forms.editor.remove}
           </IntentButton>
@@ -141,7 +183,16 @@ function QuestionEditor({ question, index: i, count, errors, type }: { question:
       </div>
       <input type="hidden" name={`${prefix}.id`} value={question.id} />
       <div className="mt-3 grid gap-4 sm:grid-cols-3">
-        <TextArea className="sm:col-span-2" label={t.forms.fields.questionText(n)} name={`${prefix}.text`} id={`${prefix}.text`} defaultValue={question.text} error={errors[`${prefix}.text`]} rows={2} required />
+        <TextArea
+          className="sm:col-span-2"
+          label={t.forms.fields.questionText(n)}
+          name={`${prefix}.text`}
+          id={`${prefix}.text`}
+          defaultValue={question.text}
+          error={errors[`${prefix}.text`]}
+          rows={2}
+          required
+        />
         <div className="space-y-3">
           <Select
             label={t.forms.fields.questionType(n)}
@@ -164,10 +215,22 @@ function QuestionEditor({ question, index: i, count, errors, type }: { question:
                 <li key={j} className="grid grid-cols-[1fr_6rem] items-start gap-2 rounded-md bg-white p-2 ring-1 ring-slate-200 sm:grid-cols-[1fr_7rem_10rem]">
                   <input type="hidden" name={`${o}.id`} value={option.id} />
                   <Field label={t.forms.fields.optionText(n, m)} name={`${o}.text`} id={`${o}.text`} defaultValue={option.text} error={errors[`${o}.text`]} />
-                  <Field label={t.forms.fields.score} name={`${o}.score`} id={`${o}.score`} defaultValue={option.score} error={errors[`${o}.score`]} inputMode="decimal" aria-label={t.forms.fields.optionScore(n, m)} />
+                  <Field
+                    label={t.forms.fields.score}
+                    name={`${o}.score`}
+                    id={`${o}.score`}
+                    defaultValue={option.score}
+                    error={errors[`${o}.score`]}
+                    inputMode="decimal"
+                    aria-label={t.forms.fields.optionScore(n, m)}
+                  />
                   <div className="col-span-2 flex flex-wrap justify-end gap-1 sm:col-span-1 sm:mt-6">
-                    <IntentButton intent={`option-up:${i}:${j}`} label={t.forms.editor.moveOptionUp(n, m)} disabled={j === 0}>↑</IntentButton>
-                    <IntentButton intent={`option-down:${i}:${j}`} label={t.forms.editor.moveOptionDown(n, m)} disabled={j === question.options.length - 1}>↓</IntentButton>
+                    <IntentButton intent={`option-up:${i}:${j}`} label={t.forms.editor.moveOptionUp(n, m)} disabled={j === 0}>
+                      ↑
+                    </IntentButton>
+                    <IntentButton intent={`option-down:${i}:${j}`} label={t.forms.editor.moveOptionDown(n, m)} disabled={j === question.options.length - 1}>
+                      ↓
+                    </IntentButton>
                     <IntentButton intent={`remove-option:${i}:${j}`} label={t.forms.editor.removeOption(n, m)}>
                       {t.forms.editor.remove}
                     </IntentButton>
@@ -181,7 +244,17 @@ function QuestionEditor({ question, index: i, count, errors, type }: { question:
               {optionsError}
             </p>
           ) : null}
-          <Button type="submit" name="intent" value={`add-option:${i}`} variant="secondary" size="sm" className="mt-2" icon={<PlusIcon className="size-4" />} formNoValidate aria-label={t.forms.editor.addOptionTo(n)}>
+          <Button
+            type="submit"
+            name="intent"
+            value={`add-option:${i}`}
+            variant="secondary"
+            size="sm"
+            className="mt-2"
+            icon={<PlusIcon className="size-4" />}
+            formNoValidate
+            aria-label={t.forms.editor.addOptionTo(n)}
+          >
             {t.forms.editor.addOption}
           </Button>
         </fieldset>
@@ -206,9 +279,33 @@ function RangeEditor({ range, index: i, errors }: { range: DraftRange; index: nu
           </p>
         ) : null}
         <div className="mt-3 grid grid-cols-2 items-start gap-3 sm:grid-cols-[2fr_1fr_1fr_auto_auto]">
-          <Field className="col-span-2 sm:col-span-1" label={t.forms.fields.rangeLabel} name={`${prefix}.label`} id={`${prefix}.label`} defaultValue={range.label} error={errors[`${prefix}.label`]} aria-label={t.forms.fields.rangeLabelOf(n)} />
-          <Field label={t.forms.fields.min} name={`${prefix}.min`} id={`${prefix}.min`} defaultValue={range.min} error={errors[`${prefix}.min`]} inputMode="decimal" aria-label={t.forms.fields.minOf(n)} />
-          <Field label={t.forms.fields.max} name={`${prefix}.max`} id={`${prefix}.max`} defaultValue={range.max} error={errors[`${prefix}.max`]} inputMode="decimal" aria-label={t.forms.fields.maxOf(n)} />
+          <Field
+            className="col-span-2 sm:col-span-1"
+            label={t.forms.fields.rangeLabel}
+            name={`${prefix}.label`}
+            id={`${prefix}.label`}
+            defaultValue={range.label}
+            error={errors[`${prefix}.label`]}
+            aria-label={t.forms.fields.rangeLabelOf(n)}
+          />
+          <Field
+            label={t.forms.fields.min}
+            name={`${prefix}.min`}
+            id={`${prefix}.min`}
+            defaultValue={range.min}
+            error={errors[`${prefix}.min`]}
+            inputMode="decimal"
+            aria-label={t.forms.fields.minOf(n)}
+          />
+          <Field
+            label={t.forms.fields.max}
+            name={`${prefix}.max`}
+            id={`${prefix}.max`}
+            defaultValue={range.max}
+            error={errors[`${prefix}.max`]}
+            inputMode="decimal"
+            aria-label={t.forms.fields.maxOf(n)}
+          />
           <div>
             <label htmlFor={`${prefix}.color`} className="block text-sm font-medium text-slate-900">
               {t.forms.fields.color}

@@ -20,7 +20,11 @@ const STAFF: NavItem[] = [
  * decides what is shown.
  */
 export function navigationFor(role: Role): NavItem[] {
-  if (role === "STUDENT") return [{ key: "home", href: paths.home }, { key: "profile", href: paths.profile }];
+  if (role === "STUDENT")
+    return [
+      { key: "home", href: paths.home },
+      { key: "profile", href: paths.profile },
+    ];
   if (role === "ADMIN" || role === "SUPER_ADMIN") return [...STAFF, { key: "admin", href: paths.adminUsers }];
   return STAFF;
 }

@@ -484,7 +484,8 @@ export const en = {
       provider: "The identity provider could not complete the sign-in. Please try again in a moment.",
       token: "We could not verify the identity provider's answer, so we did not sign you in. Please start again.",
       unverified: "The identity provider does not confirm that your e-mail address is verified. Verify it there, or sign in with your password.",
-      noAccount: "There is no active account here for the e-mail address the identity provider gave us. Ask your administrator for access, or sign in with your password.",
+      noAccount:
+        "There is no active account here for the e-mail address the identity provider gave us. Ask your administrator for access, or sign in with your password.",
       secondFactor: "Your account is protected by a second factor here. Please sign in with your e-mail address, password and code.",
       linkedElsewhere: "Your account here is already linked to a different identity at this provider. Sign in with that one, or with your password.",
       unavailable: "Signing in with the identity provider is not available right now. Please sign in with your password or try again later.",

@@ -209,7 +209,8 @@ export const es: Dictionary = {
     busyTitle: "El servicio está ocupado",
     busyText: "Hay demasiadas personas usando el servicio en este momento. Inténtalo de nuevo en unos segundos.",
     tooLargeTitle: "Demasiados datos",
-    tooLargeText: (size) => `Lo que enviaste ocupa más de ${size}, el máximo que acepta esta página. Vuelve atrás y envía menos (un archivo más pequeño o un texto más corto).`,
+    tooLargeText: (size) =>
+      `Lo que enviaste ocupa más de ${size}, el máximo que acepta esta página. Vuelve atrás y envía menos (un archivo más pequeño o un texto más corto).`,
     lengthRequiredTitle: "No se pudo leer la solicitud",
     lengthRequiredText: "Tu navegador envió la página sin indicar su tamaño. Vuelve atrás y envíala de nuevo.",
     badRequestTitle: "No se pudo leer la solicitud",
@@ -470,7 +471,8 @@ export const es: Dictionary = {
       provider: "El proveedor de identidad no pudo completar el inicio de sesión. Inténtalo de nuevo en un momento.",
       token: "No pudimos verificar la respuesta del proveedor de identidad, así que no iniciamos tu sesión. Empieza de nuevo.",
       unverified: "El proveedor de identidad no confirma que tu correo electrónico esté verificado. Verifícalo allí o inicia sesión con tu contraseña.",
-      noAccount: "No hay ninguna cuenta activa aquí para el correo que nos dio el proveedor de identidad. Pide acceso a tu administrador o inicia sesión con tu contraseña.",
+      noAccount:
+        "No hay ninguna cuenta activa aquí para el correo que nos dio el proveedor de identidad. Pide acceso a tu administrador o inicia sesión con tu contraseña.",
       secondFactor: "Tu cuenta está protegida aquí con un segundo factor. Inicia sesión con tu correo, tu contraseña y el código.",
       linkedElsewhere: "Tu cuenta ya está vinculada a otra identidad de este proveedor. Inicia sesión con esa o con tu contraseña.",
       unavailable: "Ahora no se puede iniciar sesión con el proveedor de identidad. Inicia sesión con tu contraseña o inténtalo más tarde.",
@@ -509,7 +511,8 @@ export const es: Dictionary = {
     offText: "Inicias sesión solo con tu contraseña.",
     setupTotp: "Configurar una aplicación de autenticación",
     setupEmail: "Usar códigos por correo",
-    totpInstructions: "Escanea el código QR con tu aplicación de autenticación o escribe en ella la clave, y luego introduce el código de 6 dígitos que muestra.",
+    totpInstructions:
+      "Escanea el código QR con tu aplicación de autenticación o escribe en ella la clave, y luego introduce el código de 6 dígitos que muestra.",
     qrAlt: "Código QR para escanear con tu aplicación de autenticación",
     secret: "Clave para introducirla a mano",
     emailSent: (address: string) => `Enviamos un código de 6 dígitos a ${address}. Introdúcelo para activar los códigos por correo.`,

@@ -45,10 +45,7 @@ export function isValidTimeZone(timeZone: unknown): timeZone is string {
 export function createFormat(locale: Locale, timeZone = "UTC"): Format {
   const zone = isValidTimeZone(timeZone) ? timeZone : "UTC";
   const dateFormat = cached(`d|${locale}|${zone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: zone }));
-  const dateTimeFormat = cached(
-    `dt|${locale}|${zone}`,
-    () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: zone }),
-  );
+  const dateTimeFormat = cached(`dt|${locale}|${zone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: zone }));
   const percentFormat = cached(`p|${locale}`, () => new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 }));
   return {
     locale,
@@ -68,9 +65,7 @@ export function createFormat(locale: Locale, timeZone = "UTC"): Format {
 export function startOfMonthIn(timeZone: string, now = new Date()): Date {
   const zone = isValidTimeZone(timeZone) ? timeZone : "UTC";
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone: zone, year: "numeric", month: "numeric" })
-      .formatToParts(now)
-      .map((part) => [part.type, part.value]),
+    new Intl.DateTimeFormat("en-US", { timeZone: zone, year: "numeric", month: "numeric" }).formatToParts(now).map((part) => [part.type, part.value]),
   );
   const guess = Date.UTC(Number(parts.year), Number(parts.month) - 1, 1);
   return new Date(guess - offsetMinutes(zone, new Date(guess)) * 60_000);

@@ -209,7 +209,8 @@ export const ptBR: Dictionary = {
     busyTitle: "O serviço está ocupado",
     busyText: "Há muitas pessoas usando o serviço neste momento. Tente novamente em alguns segundos.",
     tooLargeTitle: "Dados demais",
-    tooLargeText: (size) => `O que você enviou ocupa mais de ${size}, o máximo que esta página aceita. Volte e envie menos (um arquivo menor ou um texto mais curto).`,
+    tooLargeText: (size) =>
+      `O que você enviou ocupa mais de ${size}, o máximo que esta página aceita. Volte e envie menos (um arquivo menor ou um texto mais curto).`,
     lengthRequiredTitle: "Não foi possível ler a solicitação",
     lengthRequiredText: "Seu navegador enviou a página sem informar o tamanho. Volte e envie novamente.",
     badRequestTitle: "Não foi possível ler a solicitação",

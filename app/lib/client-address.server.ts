@@ -5,7 +5,10 @@
  */
 export function clientAddress(socketAddress: string | undefined, forwardedFor: string | null, trustProxy: boolean): string {
   if (trustProxy && forwardedFor) {
-    const hops = forwardedFor.split(",").map((hop) => hop.trim()).filter(Boolean);
+    const hops = forwardedFor
+      .split(",")
+      .map((hop) => hop.trim())
+      .filter(Boolean);
     const last = hops.at(-1);
     if (last) return normalize(last);
   }

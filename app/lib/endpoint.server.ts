@@ -42,9 +42,7 @@ export function endpoint<Args extends EndpointArgs = EndpointArgs>(
   async function handle(args: Args): Promise<Response> {
     const handler = handlers[args.request.method as Method];
     if (!handler) {
-      return problemResponse(
-        new ApiError(405, "METHOD_NOT_ALLOWED", `Use ${allowed} on this path.`, undefined, { Allow: allowed }),
-      );
+      return problemResponse(new ApiError(405, "METHOD_NOT_ALLOWED", `Use ${allowed} on this path.`, undefined, { Allow: allowed }));
     }
     try {
       return await handler(args);

@@ -40,7 +40,12 @@ const envSchema = z
     /** Seconds SIGTERM waits for requests in progress before closing their connections. */
     SHUTDOWN_TIMEOUT: z.coerce.number().int().min(0).max(600).default(10),
     /** Worker threads that render report PDFs (server/pdf-pool.ts); default: the cores but one. */
-    PDF_WORKERS: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
+    PDF_WORKERS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(Math.max(1, availableParallelism() - 1)),
     /** One line per request on standard output (server/access-log.ts). */
     ACCESS_LOG: booleanFlag.default(true),
     /** 32 bytes, base64 or hex: encrypts second-factor secrets at rest. */
@@ -67,7 +72,11 @@ const envSchema = z
     }
     // Without it sign-in codes, reset links and invitations would go nowhere.
     if (env.NODE_ENV === "production" && !env.SMTP_URL) {
-      ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required in production (smtp://… or smtps://…): codes, reset links and invitations are e-mailed" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["SMTP_URL"],
+        message: "is required in production (smtp://… or smtps://…): codes, reset links and invitations are e-mailed",
+      });
     }
     const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
     if (oidc.some(Boolean) && !oidc.every(Boolean)) {

@@ -49,8 +49,7 @@ export function createFlashStore(options: { secrets: string[]; secure: boolean }
 }
 
 let store: ReturnType<typeof createFlashStore> | undefined;
-const flashStore = () =>
-  (store ??= createFlashStore({ secrets: [env().SESSION_SECRET], secure: env().APP_URL.startsWith("https://") }));
+const flashStore = () => (store ??= createFlashStore({ secrets: [env().SESSION_SECRET], secure: env().APP_URL.startsWith("https://") }));
 
 export const readFlash = (request: Request) => flashStore().read(request);
 export const flashCookie = (message: { kind: FlashKind; key: FlashKey }) => flashStore().set(message);

@@ -63,8 +63,7 @@ async function discardAndRefuse(reader: ReadableStreamDefaultReader<Uint8Array>,
 const tooLarge = (limit: number, headers?: Record<string, string>) =>
   new ApiError(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${limit / 1024 / 1024} MiB.`, undefined, headers);
 
-const unsupportedType = (accepted: string) =>
-  new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", `Send the body as ${accepted}.`);
+const unsupportedType = (accepted: string) => new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", `Send the body as ${accepted}.`);
 
 /** Validates a value read earlier; 400 with the field problems. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
@@ -93,11 +92,7 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
  * Form values are coerced by Conform from the same Zod schema the JSON path uses, so `age=12`
  * and `{"age": 12}` mean the same thing and fail the same way.
  */
-export async function readJsonOrFormBody<S extends z.ZodType>(
-  request: Request,
-  schema: S,
-  options: { skipFields?: string[] } = {},
-): Promise<z.output<S>> {
+export async function readJsonOrFormBody<S extends z.ZodType>(request: Request, schema: S, options: { skipFields?: string[] } = {}): Promise<z.output<S>> {
   const kind = bodyKind(request);
   if (kind === "json") return parseWith(schema, await readJsonValue(request));
   if (kind !== "form") {

@@ -26,8 +26,5 @@ export function redactPath(url: string): string {
 
 /** A log message with anything secret-looking replaced. */
 export function redactSecrets(text: string): string {
-  return text
-    .replace(SECRET_SEGMENT, `$1${REDACTED}`)
-    .replace(SECRET_PARAMETER, `$1=${REDACTED}`)
-    .replace(SECRET_LOOKING, REDACTED);
+  return text.replace(SECRET_SEGMENT, `$1${REDACTED}`).replace(SECRET_PARAMETER, `$1=${REDACTED}`).replace(SECRET_LOOKING, REDACTED);
 }

@@ -20,8 +20,7 @@ export const CSRF_HEADER = "x-csrf-token";
  */
 const GUARDS_ITSELF = [/^\/api\/auth\/callback\/credentials$/, /^\/api\/auth\/signout$/, /^\/api\/test-link\//];
 
-const crossSite = () =>
-  problemResponse(new ApiError(403, "CROSS_SITE_REQUEST", "Requests from other sites may not change data here."));
+const crossSite = () => problemResponse(new ApiError(403, "CROSS_SITE_REQUEST", "Requests from other sites may not change data here."));
 
 /**
  * A request that changes data with a session cookie must provably come from our own pages, or

@@ -47,8 +47,7 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (detail: string, errors?: FieldProblem[]) =>
-  new ApiError(400, "VALIDATION_FAILED", detail, errors);
+export const badRequest = (detail: string, errors?: FieldProblem[]) => new ApiError(400, "VALIDATION_FAILED", detail, errors);
 export const unauthenticated = (detail = "Sign in to continue.") => new ApiError(401, "UNAUTHENTICATED", detail);
 export const forbidden = (detail = "Your role may not do this.") => new ApiError(403, "FORBIDDEN", detail);
 export const notFound = (what = "resource") => new ApiError(404, "NOT_FOUND", `No such ${what}.`);
@@ -168,5 +167,4 @@ export function pageErrors(t: Dictionary, error: ApiError): { fieldErrors: Recor
 /** Zod issues of a page's own parse, in `t`'s language. */
 export const issueTexts = (t: Dictionary, issues: readonly z.core.$ZodIssue[]) => fieldTexts(t, fieldProblems(issues));
 
-export const internalError = () =>
-  new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. It has been logged.");
+export const internalError = () => new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. It has been logged.");

@@ -12,7 +12,8 @@ export type RequestFault = "database" | "malformed";
 const faults = new WeakMap<Request, RequestFault>();
 
 /** Errors the Fetch API's body parsers throw for a body that does not parse. */
-const MALFORMED_BODY = /Failed to parse body as FormData|Content-Type was not one of|Unexpected end of (multipart|form) data|malformed part header|missing boundary/i;
+const MALFORMED_BODY =
+  /Failed to parse body as FormData|Content-Type was not one of|Unexpected end of (multipart|form) data|malformed part header|missing boundary/i;
 
 function isMalformedBody(error: unknown): boolean {
   if (error instanceof URIError) return true;

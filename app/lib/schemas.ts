@@ -7,21 +7,9 @@ import type { FieldMessageKey } from "./messages.ts";
  * carries the description a reader of that document needs.
  */
 
-export const pageParam = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(1_000_000)
-  .default(1)
-  .meta({ description: "Page number, from 1." });
+export const pageParam = z.coerce.number().int().min(1).max(1_000_000).default(1).meta({ description: "Page number, from 1." });
 
-export const limitParam = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(100)
-  .default(20)
-  .meta({ description: "Items per page, 1 to 100." });
+export const limitParam = z.coerce.number().int().min(1).max(100).default(20).meta({ description: "Items per page, 1 to 100." });
 
 export const paginationQuery = { page: pageParam, limit: limitParam };
 

@@ -86,14 +86,21 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
     const { password: _, ...kept } = values;
     if (!parsed.success) {
-      return data<ActionData>({ intent: "create", errors: issueTexts(translations(locale), parsed.error.issues), formError: null, values: kept }, { status: 400 });
+      return data<ActionData>(
+        { intent: "create", errors: issueTexts(translations(locale), parsed.error.issues), formError: null, values: kept },
+        { status: 400 },
+      );
     }
     try {
       await createUser(actor, parsed.data);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const { fieldErrors: errors, formError } = pageErrors(translations(locale), error);
-      if (error.code === "EMAIL_TAKEN") return data<ActionData>({ intent: "create", errors: { email: translations(locale).adminUsers.emailTaken }, formError: null, values: kept }, { status: 409 });
+      if (error.code === "EMAIL_TAKEN")
+        return data<ActionData>(
+          { intent: "create", errors: { email: translations(locale).adminUsers.emailTaken }, formError: null, values: kept },
+          { status: 409 },
+        );
       return data<ActionData>({ intent: "create", errors, formError, values: kept }, { status: error.status === 409 ? 409 : 400 });
     }
     throw await redirectWithFlash(back, { kind: "success", key: parsed.data.password ? "userCreated" : "userInvited" });
@@ -125,7 +132,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     }
   } catch (error) {
     if (error instanceof ApiError) {
-      const detail = error.errors?.[0]?.path === "isActive" || error.errors?.[0]?.path === "role" ? translations(locale).adminUsers.notYourself : problemTextOf(translations(locale), error);
+      const detail =
+        error.errors?.[0]?.path === "isActive" || error.errors?.[0]?.path === "role"
+          ? translations(locale).adminUsers.notYourself
+          : problemTextOf(translations(locale), error);
       return data<ActionData>({ intent: "manage", errors: {}, formError: detail }, { status: error.status });
     }
     throw error;

@@ -137,7 +137,8 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
             <label htmlFor="formId" className="block text-sm font-medium text-slate-900">
               {t.assignments.form}
               <span aria-hidden="true" className="text-red-700">
-                {" "}*
+                {" "}
+                *
               </span>
               <span className="sr-only"> ({t.common.required})</span>
             </label>
@@ -169,7 +170,8 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
             <label htmlFor="respondent" className="block text-sm font-medium text-slate-900">
               {t.assignments.respondent}
               <span aria-hidden="true" className="text-red-700">
-                {" "}*
+                {" "}
+                *
               </span>
               <span className="sr-only"> ({t.common.required})</span>
             </label>
@@ -185,7 +187,9 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
               defaultValue={values.respondent}
               key={`respondent-${values.respondent}-${loaderData.q}`}
               aria-invalid={errors.respondent ? true : undefined}
-              aria-describedby={[loaderData.truncated ? "respondent-hint" : "", errors.respondent ? "respondent-error" : ""].filter(Boolean).join(" ") || undefined}
+              aria-describedby={
+                [loaderData.truncated ? "respondent-hint" : "", errors.respondent ? "respondent-error" : ""].filter(Boolean).join(" ") || undefined
+              }
               className={cx(controlClasses(!!errors.respondent), "mt-1.5 pr-8")}
             >
               <option value="">{hasPeople ? t.assignments.chooseRespondent : t.assignments.noRespondents}</option>

@@ -26,10 +26,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const parsed = listAssignmentsQuery.safeParse(Object.fromEntries(url.searchParams));
   const query = parsed.success ? parsed.data : listAssignmentsQuery.parse({});
-  const [list, forms] = await Promise.all([
-    listAssignments(actor, query, { locale: resolveLocale(params.locale) }),
-    assignedForms(actor),
-  ]);
+  const [list, forms] = await Promise.all([listAssignments(actor, query, { locale: resolveLocale(params.locale) }), assignedForms(actor)]);
   return { ...list, forms };
 }
 
@@ -77,7 +74,10 @@ export default function Assignments({ loaderData }: Route.ComponentProps) {
             {t.common.filter}
           </Button>
           {filtered ? (
-            <Link to={paths.assignments(locale)} className="inline-flex min-h-10 items-center px-2 text-sm font-medium text-indigo-700 underline hover:text-indigo-900">
+            <Link
+              to={paths.assignments(locale)}
+              className="inline-flex min-h-10 items-center px-2 text-sm font-medium text-indigo-700 underline hover:text-indigo-900"
+            >
               {t.common.clear}
             </Link>
           ) : null}
@@ -94,7 +94,10 @@ export default function Assignments({ loaderData }: Route.ComponentProps) {
                 <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
                   <div className="min-w-0">
                     <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                      <Link to={paths.assignment(locale, a.id)} className="min-w-0 font-medium wrap-anywhere text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+                      <Link
+                        to={paths.assignment(locale, a.id)}
+                        className="min-w-0 font-medium wrap-anywhere text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+                      >
                         {a.respondent.name}
                       </Link>
                       <Badge>{t.respondent[a.respondent.kind]}</Badge>

@@ -40,7 +40,14 @@ export default function NewCandidate({ actionData }: Route.ComponentProps) {
     <div className="mx-auto max-w-3xl space-y-6">
       <BackLink to={paths.candidates(locale)} />
       <PageHeader title={t.candidates.newTitle} />
-      <PersonForm kind="candidates" initial={{ status: "NEW" }} result={actionData} statuses={EDITABLE_STATUSES} submitLabel={t.candidates.create} cancelTo={paths.candidates(locale)} />
+      <PersonForm
+        kind="candidates"
+        initial={{ status: "NEW" }}
+        result={actionData}
+        statuses={EDITABLE_STATUSES}
+        submitLabel={t.candidates.create}
+        cancelTo={paths.candidates(locale)}
+      />
     </div>
   );
 }

@@ -28,9 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ csrfToken: token }, { headers: setCookie ? { "Set-Cookie": setCookie } : {} });
 }
 
-type ActionResult =
-  | { sent: true }
-  | { sent: false; fieldErrors: Record<string, string>; formError: string | null; email: string };
+type ActionResult = { sent: true } | { sent: false; fieldErrors: Record<string, string>; formError: string | null; email: string };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const t = translations(resolveLocale(params.locale));
@@ -76,7 +74,15 @@ export default function ForgotPassword({ loaderData, actionData, params }: Route
         <Form method="post" className="space-y-5" noValidate>
           <input type="hidden" name="csrfToken" value={loaderData.csrfToken} />
           {formError ? <Alert tone="error">{formError}</Alert> : null}
-          <Field label={t.signIn.email} id="email" name="email" type="email" autoComplete="username" defaultValue={failed?.email} error={failed?.fieldErrors.email} />
+          <Field
+            label={t.signIn.email}
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            defaultValue={failed?.email}
+            error={failed?.fieldErrors.email}
+          />
           <Button type="submit" variant="primary" className="w-full" pendingText={t.signIn.sending}>
             {t.signIn.sendLink}
           </Button>

@@ -70,7 +70,13 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
           <>
             <Form method="post">
               <CsrfInput />
-              <Button type="submit" name="intent" value={form.isPublished ? "unpublish" : "publish"} variant={form.isPublished ? "secondary" : "primary"} pendingText={t.common.working}>
+              <Button
+                type="submit"
+                name="intent"
+                value={form.isPublished ? "unpublish" : "publish"}
+                variant={form.isPublished ? "secondary" : "primary"}
+                pendingText={t.common.working}
+              >
                 {form.isPublished ? t.forms.unpublish : t.forms.publish}
               </Button>
             </Form>
@@ -86,7 +92,13 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
           </>
         }
       />
-      <FormEditor key={actionData?.revision ?? String(form.updatedAt)} draft={actionData?.draft ?? loaderData.draft} errors={actionData?.errors ?? {}} focus={actionData?.focus} submitLabel={t.common.save} />
+      <FormEditor
+        key={actionData?.revision ?? String(form.updatedAt)}
+        draft={actionData?.draft ?? loaderData.draft}
+        errors={actionData?.errors ?? {}}
+        focus={actionData?.focus}
+        submitLabel={t.common.save}
+      />
     </div>
   );
 }

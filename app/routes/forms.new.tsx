@@ -36,7 +36,13 @@ export default function NewForm({ loaderData, actionData }: Route.ComponentProps
         </Link>
       </p>
       <PageHeader title={t.forms.newTitle} description={t.forms.editor.intro} />
-      <FormEditor key={actionData?.revision ?? "new"} draft={actionData?.draft ?? loaderData.draft} errors={actionData?.errors ?? {}} focus={actionData?.focus} submitLabel={t.forms.editor.create} />
+      <FormEditor
+        key={actionData?.revision ?? "new"}
+        draft={actionData?.draft ?? loaderData.draft}
+        errors={actionData?.errors ?? {}}
+        focus={actionData?.focus}
+        submitLabel={t.forms.editor.create}
+      />
     </div>
   );
 }

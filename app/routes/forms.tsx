@@ -53,8 +53,22 @@ export default function Forms({ loaderData }: Route.ComponentProps) {
       />
       <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
         <SearchForm label={t.forms.search}>
-          <FilterSelect name="published" label={t.forms.filters.status} options={[["true", t.forms.filters.published], ["false", t.forms.filters.drafts]]} />
-          <FilterSelect name="isTemplate" label={t.forms.filters.kind} options={[["true", t.forms.filters.templates], ["false", t.forms.filters.notTemplates]]} />
+          <FilterSelect
+            name="published"
+            label={t.forms.filters.status}
+            options={[
+              ["true", t.forms.filters.published],
+              ["false", t.forms.filters.drafts],
+            ]}
+          />
+          <FilterSelect
+            name="isTemplate"
+            label={t.forms.filters.kind}
+            options={[
+              ["true", t.forms.filters.templates],
+              ["false", t.forms.filters.notTemplates],
+            ]}
+          />
         </SearchForm>
       </div>
       <section aria-labelledby="forms-list-title" className="rounded-xl border border-slate-200 bg-white shadow-sm">
@@ -87,7 +101,14 @@ export default function Forms({ loaderData }: Route.ComponentProps) {
                     <Form method="post" action={paths.formTemplates(locale)}>
                       <CsrfInput />
                       <input type="hidden" name="formId" value={form.id} />
-                      <Button type="submit" size="sm" variant="secondary" formAction={paths.formTemplates(locale)} pendingText={t.common.working} aria-label={t.forms.copyTemplateNamed(form.title)}>
+                      <Button
+                        type="submit"
+                        size="sm"
+                        variant="secondary"
+                        formAction={paths.formTemplates(locale)}
+                        pendingText={t.common.working}
+                        aria-label={t.forms.copyTemplateNamed(form.title)}
+                      >
                         {t.forms.copyTemplate}
                       </Button>
                     </Form>

@@ -119,10 +119,14 @@ function QuickAction({ to, icon, primary, children }: { to: string; icon: ReactN
       <Link
         to={to}
         className={`flex h-full min-h-14 items-center gap-3 rounded-xl border px-3 py-3 text-sm font-medium shadow-sm transition-colors sm:px-4 sm:text-base ${
-          primary ? "border-indigo-700 bg-indigo-700 text-white hover:bg-indigo-800" : "border-slate-200 bg-white text-slate-900 hover:border-indigo-300 hover:bg-indigo-50"
+          primary
+            ? "border-indigo-700 bg-indigo-700 text-white hover:bg-indigo-800"
+            : "border-slate-200 bg-white text-slate-900 hover:border-indigo-300 hover:bg-indigo-50"
         }`}
       >
-        <span className={`flex size-9 shrink-0 items-center justify-center rounded-lg ${primary ? "bg-white/15" : "bg-indigo-50 text-indigo-700"}`}>{icon}</span>
+        <span className={`flex size-9 shrink-0 items-center justify-center rounded-lg ${primary ? "bg-white/15" : "bg-indigo-50 text-indigo-700"}`}>
+          {icon}
+        </span>
         {children}
       </Link>
     </li>
@@ -139,9 +143,7 @@ function PendingAssignments({ pending, className }: { pending: Staff["pending"];
       className={className}
       title={t.home.pendingTitle}
       description={t.home.pendingDescription}
-      actions={
-        <SectionLink to={paths.assignments(locale)}>{t.home.viewAllAssignments}</SectionLink>
-      }
+      actions={<SectionLink to={paths.assignments(locale)}>{t.home.viewAllAssignments}</SectionLink>}
     >
       {pending.length === 0 ? (
         <EmptyState title={t.home.pendingEmpty} />
@@ -186,9 +188,7 @@ function RecentResults({ recent, className }: { recent: Staff["recent"]; classNa
       className={className}
       title={t.home.recentTitle}
       description={t.home.recentDescription}
-      actions={
-        <SectionLink to={paths.reports(locale)}>{t.home.viewAllReports}</SectionLink>
-      }
+      actions={<SectionLink to={paths.reports(locale)}>{t.home.viewAllReports}</SectionLink>}
     >
       {recent.length === 0 ? (
         <EmptyState title={t.home.recentEmpty} />

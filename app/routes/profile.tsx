@@ -196,7 +196,13 @@ function DetailsSection({ profile, result }: { profile: Profile; result: ActionD
         <FormError message={result?.formError} />
         <div className="flex items-center gap-4">
           {profile.image ? (
-            <img src={profile.image} alt={t.profile.currentAvatar} width={64} height={64} className="size-16 rounded-full border border-slate-200 object-cover" />
+            <img
+              src={profile.image}
+              alt={t.profile.currentAvatar}
+              width={64}
+              height={64}
+              className="size-16 rounded-full border border-slate-200 object-cover"
+            />
           ) : (
             <span className="flex size-16 items-center justify-center rounded-full bg-indigo-50 text-xl font-semibold text-indigo-800" aria-hidden="true">
               {profile.name.slice(0, 1).toUpperCase()}
@@ -228,7 +234,16 @@ function DetailsSection({ profile, result }: { profile: Profile; result: ActionD
         ) : null}
         {profile.role === "STUDENT" ? (
           <div className="grid gap-4 sm:grid-cols-3">
-            <Field label={t.profile.age} name="age" type="number" min={0} max={150} inputMode="numeric" defaultValue={profile.student?.age ?? ""} error={errors.age} />
+            <Field
+              label={t.profile.age}
+              name="age"
+              type="number"
+              min={0}
+              max={150}
+              inputMode="numeric"
+              defaultValue={profile.student?.age ?? ""}
+              error={errors.age}
+            />
             <Field label={t.profile.grade} name="grade" defaultValue={profile.student?.grade ?? ""} error={errors.grade} />
             <Field label={t.profile.gender} name="gender" defaultValue={profile.student?.gender ?? ""} error={errors.gender} />
           </div>
@@ -249,8 +264,26 @@ function PasswordSection({ result }: { result: ActionData | undefined }) {
       <Form method="post" className="space-y-5 px-4 py-5 sm:px-5" noValidate>
         <CsrfInput />
         <FormError message={result?.formError} />
-        <Field label={t.profile.currentPassword} id="password-current" name="currentPassword" type="password" required autoComplete="current-password" error={errors.currentPassword} />
-        <Field label={t.profile.newPassword} id="password-new" name="newPassword" type="password" required autoComplete="new-password" minLength={8} maxLength={128} error={errors.newPassword} />
+        <Field
+          label={t.profile.currentPassword}
+          id="password-current"
+          name="currentPassword"
+          type="password"
+          required
+          autoComplete="current-password"
+          error={errors.currentPassword}
+        />
+        <Field
+          label={t.profile.newPassword}
+          id="password-new"
+          name="newPassword"
+          type="password"
+          required
+          autoComplete="new-password"
+          minLength={8}
+          maxLength={128}
+          error={errors.newPassword}
+        />
         <Button type="submit" name="intent" value="password" variant="primary" pendingText={t.common.saving}>
           {t.profile.changePassword}
         </Button>

@@ -50,7 +50,11 @@ export default function Report({ loaderData: report }: Route.ComponentProps) {
         }
         actions={
           // A plain link (not a client navigation): the browser downloads the file, with or without JavaScript.
-          <a href={paths.reportPdf(locale, report.id)} download className="inline-flex min-h-10 items-center justify-center gap-2 rounded-md bg-indigo-700 px-3.5 py-2 text-sm font-medium whitespace-nowrap text-white shadow-sm hover:bg-indigo-800">
+          <a
+            href={paths.reportPdf(locale, report.id)}
+            download
+            className="inline-flex min-h-10 items-center justify-center gap-2 rounded-md bg-indigo-700 px-3.5 py-2 text-sm font-medium whitespace-nowrap text-white shadow-sm hover:bg-indigo-800"
+          >
             <DownloadIcon />
             {t.reports.downloadPdf}
           </a>
@@ -125,7 +129,13 @@ function BandLegend({ report }: { report: ReportData }) {
   const current = (range: (typeof ranges)[number]) => range.label === report.scoreLabel && report.totalScore >= range.min && report.totalScore <= range.max;
   return (
     <div className="px-4 py-4 sm:px-5">
-      <svg viewBox="0 0 1000 56" className="h-14 w-full" role="img" aria-label={`${t.reports.bands}: ${t.reports.yourScore(format.number(report.totalScore))}`} preserveAspectRatio="none">
+      <svg
+        viewBox="0 0 1000 56"
+        className="h-14 w-full"
+        role="img"
+        aria-label={`${t.reports.bands}: ${t.reports.yourScore(format.number(report.totalScore))}`}
+        preserveAspectRatio="none"
+      >
         {ranges.map((range) => (
           <rect
             key={`${range.label}-${range.min}`}
@@ -156,7 +166,17 @@ function BandLegend({ report }: { report: ReportData }) {
 
 function DownloadIcon() {
   return (
-    <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className="size-4">
+    <svg
+      aria-hidden="true"
+      focusable="false"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      className="size-4"
+    >
       <path d="M12 3v12m0 0 5-5m-5 5-5-5M4 19h16" />
     </svg>
   );

@@ -98,13 +98,27 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
                 <caption className="sr-only">{t.reports.title}</caption>
                 <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
                   <tr>
-                    <th scope="col" className="px-4 py-3 font-semibold">{t.reports.respondent}</th>
-                    <th scope="col" className="px-4 py-3 font-semibold">{t.reports.form}</th>
-                    <th scope="col" className="px-4 py-3 font-semibold">{t.reports.completedAt}</th>
-                    <th scope="col" className="px-4 py-3 text-right font-semibold">{t.reports.score}</th>
-                    <th scope="col" className="px-4 py-3 text-right font-semibold">{t.reports.percentage}</th>
-                    <th scope="col" className="px-4 py-3 font-semibold">{t.reports.band}</th>
-                    <th scope="col" className="px-4 py-3 font-semibold">{t.reports.assignedBy}</th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      {t.reports.respondent}
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      {t.reports.form}
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      {t.reports.completedAt}
+                    </th>
+                    <th scope="col" className="px-4 py-3 text-right font-semibold">
+                      {t.reports.score}
+                    </th>
+                    <th scope="col" className="px-4 py-3 text-right font-semibold">
+                      {t.reports.percentage}
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      {t.reports.band}
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      {t.reports.assignedBy}
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-200">

@@ -44,10 +44,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const form = await request.formData();
   const input = { token: String(form.get("token") ?? ""), password: String(form.get("password") ?? "") };
   const fail = (result: Partial<ActionResult>, status: number, headers: Record<string, string> = {}) =>
-    data<ActionResult>(
-      { invalidLink: false, fieldErrors: {}, formError: null, ...result },
-      { status, headers: { ...PRIVATE_HEADERS, ...headers } },
-    );
+    data<ActionResult>({ invalidLink: false, fieldErrors: {}, formError: null, ...result }, { status, headers: { ...PRIVATE_HEADERS, ...headers } });
   try {
     await verifyCsrfToken(request, String(form.get("csrfToken") ?? ""));
     const parsed = resetPasswordBody.safeParse(input);

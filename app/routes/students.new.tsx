@@ -40,7 +40,14 @@ export default function NewStudent({ actionData }: Route.ComponentProps) {
     <div className="mx-auto max-w-3xl space-y-6">
       <BackLink to={paths.students(locale)} />
       <PageHeader title={t.students.newTitle} />
-      <PersonForm kind="students" initial={{ status: "ACTIVE" }} result={actionData} statuses={STUDENT_STATUSES} submitLabel={t.students.create} cancelTo={paths.students(locale)} />
+      <PersonForm
+        kind="students"
+        initial={{ status: "ACTIVE" }}
+        result={actionData}
+        statuses={STUDENT_STATUSES}
+        submitLabel={t.students.create}
+        cancelTo={paths.students(locale)}
+      />
     </div>
   );
 }

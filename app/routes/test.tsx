@@ -51,16 +51,17 @@ export async function action({ request, params }: Route.ActionArgs) {
   const answers = test.form.questions.map((question) => {
     const given = formData.getAll(`q_${question.id}`).filter((v): v is string => typeof v === "string");
     values[question.id] = given;
-    return question.type === "TEXT"
-      ? { questionId: question.id, text: given[0] ?? "" }
-      : { questionId: question.id, optionIds: given.filter(Boolean) };
+    return question.type === "TEXT" ? { questionId: question.id, text: given[0] ?? "" } : { questionId: question.id, optionIds: given.filter(Boolean) };
   });
   try {
     await submitTestLink(params.token, { answers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status !== 400) throw redirect(page);
-    return data<ActionData>({ errors: errorsByQuestion(translations(resolveLocale(params.locale)), error.errors ?? [], answers), values }, { status: 400, headers: PRIVATE_HEADERS });
+    return data<ActionData>(
+      { errors: errorsByQuestion(translations(resolveLocale(params.locale)), error.errors ?? [], answers), values },
+      { status: 400, headers: PRIVATE_HEADERS },
+    );
   }
   // Post/redirect/get: reloading the end page never submits again.
   throw redirect(page, { headers: PRIVATE_HEADERS });
@@ -103,106 +104,110 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
   const errorIds = test.form.questions.filter((q) => errors[q.id]);
   return (
     <>
-    <RespondentHeader />
-    <main className="mx-auto max-w-2xl px-4 pt-2 pb-8 sm:px-6 sm:pb-12">
-      <p className="text-sm font-medium text-indigo-800">{t.hello(test.respondent.name)}</p>
-      <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">{test.form.title}</h1>
-      {test.form.description ? <p className="mt-3 whitespace-pre-line text-slate-700">{test.form.description}</p> : null}
-      <p className="mt-3 text-sm text-slate-600">{t.intro}</p>
+      <RespondentHeader />
+      <main className="mx-auto max-w-2xl px-4 pt-2 pb-8 sm:px-6 sm:pb-12">
+        <p className="text-sm font-medium text-indigo-800">{t.hello(test.respondent.name)}</p>
+        <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">{test.form.title}</h1>
+        {test.form.description ? <p className="mt-3 whitespace-pre-line text-slate-700">{test.form.description}</p> : null}
+        <p className="mt-3 text-sm text-slate-600">{t.intro}</p>
 
-      {errorIds.length > 0 ? (
-        <div role="alert" className="mt-6 rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
-          <p className="font-semibold">{t.fixErrors}</p>
-          <ul className="mt-2 list-disc pl-5">
-            {errorIds.map((q) => (
-              <li key={q.id}>
-                <a className="underline" href={`#question-${q.id}`}>
-                  {t.question(test.form.questions.indexOf(q) + 1)}: {errors[q.id]}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+        {errorIds.length > 0 ? (
+          <div role="alert" className="mt-6 rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
+            <p className="font-semibold">{t.fixErrors}</p>
+            <ul className="mt-2 list-disc pl-5">
+              {errorIds.map((q) => (
+                <li key={q.id}>
+                  <a className="underline" href={`#question-${q.id}`}>
+                    {t.question(test.form.questions.indexOf(q) + 1)}: {errors[q.id]}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
 
-      <Form method="post" className="mt-8 space-y-6" noValidate>
-        {test.form.questions.map((question, index) => {
-          const error = errors[question.id];
-          const errorId = `error-${question.id}`;
-          const chosen = values?.[question.id] ?? [];
-          const legend = (
-            <>
-              <span className="text-slate-500">{index + 1}. </span>
-              {question.text}
-              {question.required ? (
-                <span className="text-red-700" aria-hidden="true">
-                  {" "}*
-                </span>
-              ) : null}
-              {question.required ? <span className="sr-only">{` (${t.required})`}</span> : null}
-            </>
-          );
-          const box = `rounded-lg border bg-white p-4 shadow-sm sm:p-5 ${error ? "border-red-400" : "border-slate-200"}`;
-          if (question.type === "TEXT") {
-            return (
-              <div key={question.id} id={`question-${question.id}`} className={box}>
-                <label htmlFor={`q_${question.id}`} className="block font-medium">
-                  {legend}
-                </label>
-                <textarea
-                  id={`q_${question.id}`}
-                  name={`q_${question.id}`}
-                  rows={4}
-                  defaultValue={chosen[0] ?? ""}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? errorId : undefined}
-                  aria-required={question.required || undefined}
-                  className="mt-3 block w-full rounded-md border border-slate-400 px-3 py-2"
-                  placeholder={t.answerHere}
-                />
-                {error ? <p id={errorId} className="mt-2 text-sm font-medium text-red-800">{error}</p> : null}
-              </div>
+        <Form method="post" className="mt-8 space-y-6" noValidate>
+          {test.form.questions.map((question, index) => {
+            const error = errors[question.id];
+            const errorId = `error-${question.id}`;
+            const chosen = values?.[question.id] ?? [];
+            const legend = (
+              <>
+                <span className="text-slate-500">{index + 1}. </span>
+                {question.text}
+                {question.required ? (
+                  <span className="text-red-700" aria-hidden="true">
+                    {" "}
+                    *
+                  </span>
+                ) : null}
+                {question.required ? <span className="sr-only">{` (${t.required})`}</span> : null}
+              </>
             );
-          }
-          const inputType = question.type === "MULTIPLE_CHOICE" ? "checkbox" : "radio";
-          return (
-            <fieldset
-              key={question.id}
-              id={`question-${question.id}`}
-              className={box}
-              aria-describedby={error ? errorId : undefined}
-            >
-              <legend className="float-left w-full font-medium">{legend}</legend>
-              <div className={`clear-left pt-3 ${question.type === "SCALE" ? "flex flex-wrap gap-2" : "space-y-2"}`}>
-                {question.options.map((option) => (
-                  <label
-                    key={option.id}
-                    className={`flex cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50 has-[:checked]:border-indigo-700 has-[:checked]:bg-indigo-50 ${question.type === "SCALE" ? "min-w-14 justify-center" : ""}`}
-                  >
-                    <input
-                      type={inputType}
-                      name={`q_${question.id}`}
-                      value={option.id}
-                      defaultChecked={chosen.includes(option.id)}
-                      className="size-5 accent-indigo-700"
-                    />
-                    <span>{option.text}</span>
+            const box = `rounded-lg border bg-white p-4 shadow-sm sm:p-5 ${error ? "border-red-400" : "border-slate-200"}`;
+            if (question.type === "TEXT") {
+              return (
+                <div key={question.id} id={`question-${question.id}`} className={box}>
+                  <label htmlFor={`q_${question.id}`} className="block font-medium">
+                    {legend}
                   </label>
-                ))}
-              </div>
-              {error ? <p id={errorId} className="mt-2 text-sm font-medium text-red-800">{error}</p> : null}
-            </fieldset>
-          );
-        })}
-        <button
-          type="submit"
-          disabled={navigation.state === "submitting"}
-          className="w-full rounded-md bg-indigo-700 px-5 py-3 text-lg font-semibold text-white hover:bg-indigo-800 disabled:opacity-60 sm:w-auto"
-        >
-          {navigation.state === "submitting" ? t.sending : t.send}
-        </button>
-      </Form>
-    </main>
+                  <textarea
+                    id={`q_${question.id}`}
+                    name={`q_${question.id}`}
+                    rows={4}
+                    defaultValue={chosen[0] ?? ""}
+                    aria-invalid={error ? true : undefined}
+                    aria-describedby={error ? errorId : undefined}
+                    aria-required={question.required || undefined}
+                    className="mt-3 block w-full rounded-md border border-slate-400 px-3 py-2"
+                    placeholder={t.answerHere}
+                  />
+                  {error ? (
+                    <p id={errorId} className="mt-2 text-sm font-medium text-red-800">
+                      {error}
+                    </p>
+                  ) : null}
+                </div>
+              );
+            }
+            const inputType = question.type === "MULTIPLE_CHOICE" ? "checkbox" : "radio";
+            return (
+              <fieldset key={question.id} id={`question-${question.id}`} className={box} aria-describedby={error ? errorId : undefined}>
+                <legend className="float-left w-full font-medium">{legend}</legend>
+                <div className={`clear-left pt-3 ${question.type === "SCALE" ? "flex flex-wrap gap-2" : "space-y-2"}`}>
+                  {question.options.map((option) => (
+                    <label
+                      key={option.id}
+                      className={`flex cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50 has-[:checked]:border-indigo-700 has-[:checked]:bg-indigo-50 ${question.type === "SCALE" ? "min-w-14 justify-center" : ""}`}
+                    >
+                      <input
+                        type={inputType}
+                        name={`q_${question.id}`}
+                        value={option.id}
+                        defaultChecked={chosen.includes(option.id)}
+                        className="size-5 accent-indigo-700"
+                      />
+                      <span>{option.text}</span>
+                    </label>
+                  ))}
+                </div>
+                {error ? (
+                  <p id={errorId} className="mt-2 text-sm font-medium text-red-800">
+                    {error}
+                  </p>
+                ) : null}
+              </fieldset>
+            );
+          })}
+          <button
+            type="submit"
+            disabled={navigation.state === "submitting"}
+            className="w-full rounded-md bg-indigo-700 px-5 py-3 text-lg font-semibold text-white hover:bg-indigo-800 disabled:opacity-60 sm:w-auto"
+          >
+            {navigation.state === "submitting" ? t.sending : t.send}
+          </button>
+        </Form>
+      </main>
     </>
   );
 }

@@ -86,7 +86,10 @@ class BulkInserter {
     const columns = Object.keys(rows[0]!);
     const tuple = `(${columns.map(() => "?").join(", ")})`;
     const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${rows.map(() => tuple).join(", ")}`;
-    await this.client.run(sql, rows.flatMap((row) => columns.map((column) => row[column])));
+    await this.client.run(
+      sql,
+      rows.flatMap((row) => columns.map((column) => row[column])),
+    );
   }
 
   async flush() {
@@ -220,7 +223,8 @@ async function seedWorld(databaseUrl: string, rows: number, log: (message: strin
 
       const forms: SeedForm[] = [];
       const formSpecs = FORM_TOPICS.slice(0, FORMS_PER_ORGANIZATION).map((topic) => ({ title: topic, questions: random.pick(QUESTION_COUNTS) }));
-      if (o === 0) formSpecs.push({ title: "Benchmark intake (20 questions)", questions: 20 }, { title: "Benchmark full battery (30 questions)", questions: 30 });
+      if (o === 0)
+        formSpecs.push({ title: "Benchmark intake (20 questions)", questions: 20 }, { title: "Benchmark full battery (30 questions)", questions: 30 });
       for (const spec of formSpecs) {
         const form = await insertForm(insert, organizationId, teachers[0]!, spec.title, spec.questions, now);
         forms.push(form);
@@ -339,7 +343,10 @@ async function seedWorld(databaseUrl: string, rows: number, log: (message: strin
     teacherId: big.teachers[0]!,
     submitForm: { id: submitForm.id, questions: submitForm.questions.map((q) => ({ id: q.id, optionIds: q.options.map((o) => o.id) })) },
     exportSubmissionIds,
-    studentIds: big.people.filter((p) => p.kind === "student").slice(1, 2001).map((p) => p.id),
+    studentIds: big.people
+      .filter((p) => p.kind === "student")
+      .slice(1, 2001)
+      .map((p) => p.id),
     search: { selective: RARE_RESPONDENT, common: COMMON_FRAGMENT },
   };
   await client.run(`CREATE TABLE IF NOT EXISTS "BenchWorld" ("id" INTEGER PRIMARY KEY, "world" TEXT NOT NULL)`);
@@ -359,7 +366,14 @@ async function submissionColumns(client: SqlClient): Promise<Set<string>> {
   return new Set(rows.map((row) => row.name));
 }
 
-async function insertForm(insert: BulkInserter, organizationId: string, createdById: string, title: string, questionCount: number, now: Date): Promise<SeedForm> {
+async function insertForm(
+  insert: BulkInserter,
+  organizationId: string,
+  createdById: string,
+  title: string,
+  questionCount: number,
+  now: Date,
+): Promise<SeedForm> {
   const id = newId();
   await insert.add("Form", {
     id,

@@ -75,18 +75,15 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
         }
         resolve();
       };
-      const outgoing = http.request(
-        { host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on("data", (chunk: Buffer) => chunks.push(chunk));
-          response.on("end", () => {
-            const status = response.statusCode ?? 0;
-            const ok = status >= 200 && status < 300;
-            finish(String(status), ok ? undefined : `${status} ${request.method} ${request.path}: ${Buffer.concat(chunks).toString("utf8").slice(0, 300)}`);
-          });
-        },
-      );
+      const outgoing = http.request({ host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const status = response.statusCode ?? 0;
+          const ok = status >= 200 && status < 300;
+          finish(String(status), ok ? undefined : `${status} ${request.method} ${request.path}: ${Buffer.concat(chunks).toString("utf8").slice(0, 300)}`);
+        });
+      });
       outgoing.on("error", (error) => finish("network", `${request.method} ${request.path}: ${error.message}`));
       if (request.body !== undefined) outgoing.write(request.body);
       outgoing.end();

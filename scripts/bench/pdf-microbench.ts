@@ -23,9 +23,9 @@ const out = args.find((arg) => arg.startsWith("--out="))?.slice("--out=".length)
 // --impl=<file>: benchmark another copy of the renderer (e.g. the previous version, saved with
 // `git show HEAD:app/features/pdf/report-pdf.server.ts > app/features/pdf/report-pdf.before.ts`).
 const impl = args.find((arg) => arg.startsWith("--impl="))?.slice("--impl=".length);
-const { renderReportPdf } = (await import(
-  impl ? pathToFileURL(path.resolve(impl)).href : "../../app/features/pdf/report-pdf.server.ts"
-)) as { renderReportPdf: typeof RenderReportPdf };
+const { renderReportPdf } = (await import(impl ? pathToFileURL(path.resolve(impl)).href : "../../app/features/pdf/report-pdf.server.ts")) as {
+  renderReportPdf: typeof RenderReportPdf;
+};
 
 const QUESTIONS = [
   "Over the last four weeks, how often has the respondent found it hard to stay focused on a task until it was finished?",
@@ -162,8 +162,14 @@ console.log(
   `per render: median ${pct(50).toFixed(2)} ms, p95 ${pct(95).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms, mean ${mean.toFixed(2)} ms, max ${times.at(-1)!.toFixed(2)} ms`,
 );
 console.log(`gc between samples: ${gc ? "yes (--expose-gc)" : "no (run with --expose-gc for steadier memory numbers)"}`);
-for (const [label, m] of [["before", before], ["after warm-up", afterWarmup], [`after ${renders}`, after]] as const) {
-  console.log(`${label.padEnd(16)} rss ${mb(m.rss)}, heapTotal ${mb(m.heapTotal)}, heapUsed ${mb(m.heapUsed)}, external ${mb(m.external)}, arrayBuffers ${mb(m.arrayBuffers)}`);
+for (const [label, m] of [
+  ["before", before],
+  ["after warm-up", afterWarmup],
+  [`after ${renders}`, after],
+] as const) {
+  console.log(
+    `${label.padEnd(16)} rss ${mb(m.rss)}, heapTotal ${mb(m.heapTotal)}, heapUsed ${mb(m.heapUsed)}, external ${mb(m.external)}, arrayBuffers ${mb(m.arrayBuffers)}`,
+  );
 }
 if (process.env.BENCH_SPACES) {
   const { getHeapSpaceStatistics } = await import("node:v8");

@@ -36,9 +36,7 @@ const selected = (name: string) => !options.only || name.toLowerCase().includes(
 const database = options.database === "postgresql" ? "postgresql" : "sqlite";
 const rows = Number(options.rows);
 const quick = options.quick;
-const timing = quick
-  ? { warmupMs: 1500, roundMs: 2000, rounds: 2, latencyMs: 3000 }
-  : { warmupMs: 3000, roundMs: 5000, rounds: 3, latencyMs: 8000 };
+const timing = quick ? { warmupMs: 1500, roundMs: 2000, rounds: 2, latencyMs: 3000 } : { warmupMs: 3000, roundMs: 5000, rounds: 3, latencyMs: 8000 };
 const CONNECTIONS = 8;
 
 const log = (message: string) => console.log(`[bench] ${message}`);
@@ -52,7 +50,11 @@ const databaseUrl =
 const buildDir = "build-bench";
 if (!options["no-build"]) {
   log("building the app (production)");
-  const build = spawnSync("npx", ["react-router", "build"], { cwd: root, env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" }, stdio: "ignore" });
+  const build = spawnSync("npx", ["react-router", "build"], {
+    cwd: root,
+    env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
+    stdio: "ignore",
+  });
   if (build.status !== 0) throw new Error("the build failed; run `npx react-router build` to see why");
 }
 
@@ -101,7 +103,10 @@ log(`wrote ${path.relative(root, out)} (${minutes.toFixed(1)} min in all)`);
 async function signIn(server: Server, benchWorld: BenchWorld): Promise<{ cookie: string; csrfToken: string }> {
   const csrfResponse = await fetch(`${server.url}/api/auth/csrf`);
   const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
-  const csrfCookie = csrfResponse.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const csrfCookie = csrfResponse.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const response = await fetch(`${server.url}/api/auth/callback/credentials`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Cookie: csrfCookie, "X-CSRF-Token": csrfToken },
@@ -135,7 +140,8 @@ async function assertSameAnswer(pathAndQuery: string, pick: (body: Record<string
       return JSON.stringify(pick((await response.json()) as Record<string, unknown>));
     }),
   );
-  if (fromApp !== fromBaseline) throw new Error(`app and baseline disagree on ${pathAndQuery}:\n app      ${fromApp.slice(0, 400)}\n baseline ${fromBaseline.slice(0, 400)}`);
+  if (fromApp !== fromBaseline)
+    throw new Error(`app and baseline disagree on ${pathAndQuery}:\n app      ${fromApp.slice(0, 400)}\n baseline ${fromBaseline.slice(0, 400)}`);
   return JSON.parse(fromApp) as unknown;
 }
 
@@ -187,7 +193,9 @@ async function compare(scenario: Comparison): Promise<void> {
   const latency = new Map<Server, LoadResult>();
   for (const server of servers) {
     const count = Math.ceil((rate * timing.latencyMs) / 1000) + 50;
-    const result = await runLoadProcess(job(server, slice(server, count), { mode: "rate", rate, durationMs: timing.latencyMs, connections: 64, consume: scenario.consume }));
+    const result = await runLoadProcess(
+      job(server, slice(server, count), { mode: "rate", rate, durationMs: timing.latencyMs, connections: 64, consume: scenario.consume }),
+    );
     latency.set(server, result);
     if (server === app) {
       errors += result.errors;
@@ -202,7 +210,9 @@ async function compare(scenario: Comparison): Promise<void> {
     targets: scenario.targets,
     note: scenario.note ?? (firstError ? `first error: ${firstError}` : undefined),
   };
-  log(`${scenario.name}: app ${appRps.toFixed(0)}/s vs baseline ${baselineRps.toFixed(0)}/s; p95 ${outcome.app.latency.p95.toFixed(1)} vs ${outcome.baseline!.latency.p95.toFixed(1)} ms at ${rate}/s`);
+  log(
+    `${scenario.name}: app ${appRps.toFixed(0)}/s vs baseline ${baselineRps.toFixed(0)}/s; p95 ${outcome.app.latency.p95.toFixed(1)} vs ${outcome.baseline!.latency.p95.toFixed(1)} ms at ${rate}/s`,
+  );
   outcomes.push(outcome);
 }
 

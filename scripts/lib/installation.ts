@@ -82,7 +82,9 @@ export async function assertDatabaseInstalled(databaseUrl: string, describe: str
     await client.connect();
   } catch (error) {
     if ((error as { code?: string }).code === "3D000") {
-      throw new InstallationError(`The PostgreSQL database of DATABASE_URL (${describe}) does not exist. Check DATABASE_URL; create the database (createdb) and run the setup. ${SETUP_HINT}`);
+      throw new InstallationError(
+        `The PostgreSQL database of DATABASE_URL (${describe}) does not exist. Check DATABASE_URL; create the database (createdb) and run the setup. ${SETUP_HINT}`,
+      );
     }
     throw error;
   }

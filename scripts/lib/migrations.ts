@@ -13,13 +13,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import pg from "pg";
 
-import {
-  diffMigrationsToSchema,
-  errorMessage,
-  redactUrl,
-  withScratchPostgresDatabase,
-  type MigrationList,
-} from "./schema-engine.ts";
+import { diffMigrationsToSchema, errorMessage, redactUrl, withScratchPostgresDatabase, type MigrationList } from "./schema-engine.ts";
 import { derivePostgresqlSchema, paths, type Provider } from "./schemas.ts";
 
 export { providers, type Provider } from "./schemas.ts";
@@ -93,10 +87,7 @@ export function scriptMatchesChecksum(script: string, checksum: string): boolean
   const variants = [script, script.replaceAll("\r\n", "\n"), script.replaceAll("\n", "\r\n")];
   return variants.some((variant) => {
     const digest = createHash("sha256").update(variant, "utf8").digest();
-    const rendered =
-      checksum.length === 64 || checksum === ""
-        ? digest.toString("hex")
-        : [...digest].map((byte) => byte.toString(16)).join("");
+    const rendered = checksum.length === 64 || checksum === "" ? digest.toString("hex") : [...digest].map((byte) => byte.toString(16)).join("");
     return rendered === checksum;
   });
 }
@@ -122,7 +113,12 @@ function checkLockfile(provider: Provider, folder: string): void {
   const content = readLockfile(folder);
   if (content === null) return;
   const line = content.split(/\r?\n/).find((candidate) => candidate.startsWith("provider"));
-  const found = line ? line.replace(/^provider\s*=\s*/, "").trim().replace(/^"|"$/g, "") : "<none>";
+  const found = line
+    ? line
+        .replace(/^provider\s*=\s*/, "")
+        .trim()
+        .replace(/^"|"$/g, "")
+    : "<none>";
   if (found !== provider) {
     throw new MigrationError(`${displayPath(path.join(folder, LOCKFILE))} says provider "${found}", expected "${provider}".`);
   }
@@ -215,13 +211,7 @@ export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
   sqlite: {
     // ADR 11: CREATE VIRTUAL TABLE "Submission_search" USING fts5(..., content='Submission',
     // tokenize='trigram') and its shadow tables (an external content table has no _content table).
-    tables: [
-      "Submission_search",
-      "Submission_search_config",
-      "Submission_search_data",
-      "Submission_search_docsize",
-      "Submission_search_idx",
-    ],
+    tables: ["Submission_search", "Submission_search_config", "Submission_search_data", "Submission_search_docsize", "Submission_search_idx"],
     triggers: [
       // ADR 11: keep "Submission_search" in sync.
       "Submission_search_insert",
@@ -301,9 +291,7 @@ export async function missingHandWrittenObjects(databaseUrl: string): Promise<st
   if (provider === "sqlite") {
     const db = new Database(sqliteFilePath(databaseUrl), { readonly: true, fileMustExist: true });
     try {
-      const find = db.prepare<[string, string], { tbl_name: string }>(
-        "SELECT tbl_name FROM sqlite_master WHERE type = ? AND name = ?",
-      );
+      const find = db.prepare<[string, string], { tbl_name: string }>("SELECT tbl_name FROM sqlite_master WHERE type = ? AND name = ?");
       for (const name of objects.tables) if (!find.get("table", name)) missing.push(`table "${name}"`);
       for (const name of objects.triggers) {
         if (find.get("trigger", name)?.tbl_name !== "Submission") missing.push(`trigger "${name}" on "Submission"`);
@@ -326,10 +314,7 @@ export async function missingHandWrittenObjects(databaseUrl: string): Promise<st
       if (found.rowCount === 0) missing.push(`extension ${name}`);
     }
     for (const name of objects.indexes) {
-      const found = await client.query(
-        `SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Submission' AND indexname = $1`,
-        [name],
-      );
+      const found = await client.query(`SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Submission' AND indexname = $1`, [name]);
       if (found.rowCount === 0) missing.push(`index "${name}" on "Submission"`);
     }
     for (const name of objects.functions) {
@@ -530,9 +515,7 @@ function openSqlite(databaseUrl: string, log: Log): MigrationTarget {
     throw error;
   }
 
-  const tableExists = db.prepare<[string], { name: string }>(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?",
-  );
+  const tableExists = db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?");
   const otherTables = db.prepare<[], { name: string }>(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
   );
@@ -553,9 +536,7 @@ function openSqlite(databaseUrl: string, log: Log): MigrationTarget {
 
   const applyInTransaction = db.transaction((migration: LocalMigration): boolean => {
     const alreadyRecorded = db
-      .prepare<[string], { found: number }>(
-        `SELECT 1 AS found FROM "_prisma_migrations" WHERE migration_name = ? AND rolled_back_at IS NULL`,
-      )
+      .prepare<[string], { found: number }>(`SELECT 1 AS found FROM "_prisma_migrations" WHERE migration_name = ? AND rolled_back_at IS NULL`)
       .get(migration.name);
     if (alreadyRecorded) return false;
 
@@ -650,9 +631,7 @@ async function openPostgres(databaseUrl: string, log: Log): Promise<MigrationTar
     }
     // Held for the whole run: concurrent starts (and `prisma migrate`, which uses the same key)
     // queue here instead of applying the same migration twice.
-    const attempt = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
-      PRISMA_ADVISORY_LOCK_KEY,
-    ]);
+    const attempt = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [PRISMA_ADVISORY_LOCK_KEY]);
     if (!attempt.rows[0]?.locked) {
       log("Another process is migrating this database; waiting for it to finish");
       await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK_KEY]);

@@ -248,10 +248,7 @@ export async function withScratchPostgresDatabase<T>(use: (url: string) => Promi
   }
 }
 
-async function withShadowFactory<T>(
-  provider: Provider,
-  use: (factory: SqlMigrationAwareDriverAdapterFactory) => Promise<T>,
-): Promise<T> {
+async function withShadowFactory<T>(provider: Provider, use: (factory: SqlMigrationAwareDriverAdapterFactory) => Promise<T>): Promise<T> {
   if (provider === "sqlite") {
     // Both the "main" and the shadow connection are private in-memory databases.
     const sqlite = new PrismaBetterSqlite3({ url: ":memory:" });
@@ -301,11 +298,7 @@ export async function diffMigrationsToSchema(input: DiffInput): Promise<string> 
   const logs: string[] = [];
   return withShadowFactory(input.provider, async (factory) => {
     const bound = bindMigrationAwareSqlAdapterFactory(factory);
-    const engine: SchemaEngine = await wasmBindings.SchemaEngine.new(
-      { datamodels: undefined },
-      (line: string) => logs.push(line),
-      bound,
-    );
+    const engine: SchemaEngine = await wasmBindings.SchemaEngine.new({ datamodels: undefined }, (line: string) => logs.push(line), bound);
     try {
       const params: DiffParams = {
         from: { tag: "migrations", ...input.migrations },

@@ -42,15 +42,10 @@ export async function isDatabaseEmpty(db: Database): Promise<boolean> {
  * seed can simply be run again. Call it on an empty database only (see isDatabaseEmpty): the
  * demo e-mail addresses are unique across the service.
  */
-export async function seedDemoWorld(
-  db: Database,
-  options: { password: string; log?: (line: string) => void },
-): Promise<void> {
+export async function seedDemoWorld(db: Database, options: { password: string; log?: (line: string) => void }): Promise<void> {
   const log = options.log ?? (() => {});
   // One hash per user so every user has a salt of its own; scrypt runs on the libuv thread pool.
-  const hashes = new Map(
-    await Promise.all(DEMO_LOGINS.map(async (login) => [login.email, await hashPassword(options.password)] as const)),
-  );
+  const hashes = new Map(await Promise.all(DEMO_LOGINS.map(async (login) => [login.email, await hashPassword(options.password)] as const)));
 
   await db.$transaction(
     async (tx) => {
@@ -344,8 +339,7 @@ const demoSchool: WorldSeed = {
     {
       by: "teacher2@demo.test",
       title: "Template — Weekly mood check-in",
-      description:
-        "A five-minute check-in to copy and adapt for your class. Low totals are worth a quiet word the same day.",
+      description: "A five-minute check-in to copy and adapt for your class. Low totals are worth a quiet word the same day.",
       category: "Wellbeing",
       type: "Check-in",
       targetAudience: "All students",

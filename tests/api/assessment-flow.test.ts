@@ -163,7 +163,17 @@ describe("a completed result never changes", () => {
       json: {
         title: "Renamed afterwards",
         scoreRanges: [{ min: -100, max: 100, label: "Everything", color: "#123456" }],
-        questions: [{ id: form.questions[0]!.id, text: "Reworded", type: "SINGLE_CHOICE", options: [{ text: "X", score: 50 }, { text: "Y", score: 60 }] }],
+        questions: [
+          {
+            id: form.questions[0]!.id,
+            text: "Reworded",
+            type: "SINGLE_CHOICE",
+            options: [
+              { text: "X", score: 50 },
+              { text: "Y", score: 60 },
+            ],
+          },
+        ],
       },
     });
     expect(edited.status).toBe(200);

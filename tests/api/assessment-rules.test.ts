@@ -48,7 +48,22 @@ describe("GET /api/submissions", () => {
     expect(mine.body).toMatchObject({ total: 1, page: 1, limit: 20 });
     const item = mine.body.submissions[0];
     expect(Object.keys(item).sort()).toEqual(
-      ["assignedBy", "candidate", "completedAt", "createdAt", "expiresAt", "form", "id", "isCompleted", "maxScore", "percentage", "scoreColor", "scoreLabel", "student", "totalScore"].sort(),
+      [
+        "assignedBy",
+        "candidate",
+        "completedAt",
+        "createdAt",
+        "expiresAt",
+        "form",
+        "id",
+        "isCompleted",
+        "maxScore",
+        "percentage",
+        "scoreColor",
+        "scoreLabel",
+        "student",
+        "totalScore",
+      ].sort(),
     );
     expect(item).toMatchObject({ id: pending.id, isCompleted: false, totalScore: null, student: { id: student.id, name: student.name } });
 
@@ -108,7 +123,9 @@ describe("the public link", () => {
     });
     expect(response.status).toBe(400);
     const paths = response.body.errors.map((e: { path: string }) => e.path);
-    expect(paths).toEqual(expect.arrayContaining(["answers.0.optionIds", "answers.1.optionIds.0", "answers.2.optionIds", "answers.3.questionId", `questions.${q3!.id}`]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["answers.0.optionIds", "answers.1.optionIds.0", "answers.2.optionIds", "answers.3.questionId", `questions.${q3!.id}`]),
+    );
     expect((await api("GET", `/api/test-link/${assignment.token}`)).status).toBe(200);
   });
 

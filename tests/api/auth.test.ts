@@ -30,8 +30,7 @@ describe("GET /api/auth/csrf", () => {
 });
 
 describe("POST /api/auth/check-credentials", () => {
-  const check = (json: unknown, ip = freshIp()) =>
-    api("POST", "/api/auth/check-credentials", { json, headers: { "x-forwarded-for": ip } });
+  const check = (json: unknown, ip = freshIp()) => api("POST", "/api/auth/check-credentials", { json, headers: { "x-forwarded-for": ip } });
 
   it("given valid credentials of a user without a second factor, should say none is required", async () => {
     const response = await check({ email: "teacher@demo.test", password: password() });
@@ -78,9 +77,7 @@ describe("POST /api/auth/check-credentials", () => {
 
   it("given 12 parallel calls from one IP, should let exactly 5 through", async () => {
     const ip = freshIp();
-    const responses = await Promise.all(
-      Array.from({ length: 12 }, () => check({ email: `${unique("nobody")}@demo.test`, password: "wrong-password" }, ip)),
-    );
+    const responses = await Promise.all(Array.from({ length: 12 }, () => check({ email: `${unique("nobody")}@demo.test`, password: "wrong-password" }, ip)));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);

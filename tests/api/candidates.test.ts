@@ -60,9 +60,7 @@ describe("candidates", () => {
 
   it("given parallel promotions of one candidate, should create exactly one student", async () => {
     const candidate = await createCandidate();
-    const responses = await Promise.all(
-      Array.from({ length: 6 }, () => api("POST", `/api/candidates/${candidate.id}/promote`, { as: "admin@demo.test" })),
-    );
+    const responses = await Promise.all(Array.from({ length: 6 }, () => api("POST", `/api/candidates/${candidate.id}/promote`, { as: "admin@demo.test" })));
     expect(responses.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
     expect(await testDatabase().student.count({ where: { email: candidate.email, deletedAt: null } })).toBe(1);
   });

@@ -31,7 +31,14 @@ const sampleForm = (title = unique("Reading check")) => ({
         { text: "hungry", score: 1 },
       ],
     },
-    { text: "How sure are you?", type: "SCALE", options: [{ text: "1", score: 0 }, { text: "2", score: 1 }] },
+    {
+      text: "How sure are you?",
+      type: "SCALE",
+      options: [
+        { text: "1", score: 0 },
+        { text: "2", score: 1 },
+      ],
+    },
     { text: "Tell the story in one sentence.", type: "TEXT" },
   ],
 });
@@ -63,13 +70,34 @@ describe("POST /api/forms", () => {
     [{ ...sampleForm(), scoreRanges: [{ min: 0, max: 5, label: "A", color: "green" }] }, "scoreRanges.0.color"],
     [{ ...sampleForm(), scoreRanges: [{ min: 5, max: 1, label: "A", color: "#000000" }] }, "scoreRanges.0.max"],
     [
-      { ...sampleForm(), scoreRanges: [{ min: 0, max: 5, label: "A", color: "#000000" }, { min: 5, max: 9, label: "B", color: "#111111" }] },
+      {
+        ...sampleForm(),
+        scoreRanges: [
+          { min: 0, max: 5, label: "A", color: "#000000" },
+          { min: 5, max: 9, label: "B", color: "#111111" },
+        ],
+      },
       "scoreRanges.1",
     ],
     [{ ...sampleForm(), questions: [{ text: "Q", type: "SINGLE_CHOICE", options: [{ text: "only", score: 1 }] }] }, "questions.0.options"],
     [{ ...sampleForm(), questions: [{ text: "Q", type: "TEXT", options: [{ text: "a", score: 1 }] }] }, "questions.0.options"],
     [{ ...sampleForm(), questions: [{ text: "Q", type: "ESSAY" }] }, "questions.0.type"],
-    [{ ...sampleForm(), questions: [{ text: "Q", type: "SCALE", options: [{ text: "a", score: "1" }, { text: "b", score: 2 }] }] }, "questions.0.options.0.score"],
+    [
+      {
+        ...sampleForm(),
+        questions: [
+          {
+            text: "Q",
+            type: "SCALE",
+            options: [
+              { text: "a", score: "1" },
+              { text: "b", score: 2 },
+            ],
+          },
+        ],
+      },
+      "questions.0.options.0.score",
+    ],
     [{ ...sampleForm(), organizationId: "x" }, "organizationId"],
     [{ ...sampleForm(), isPublished: "yes" }, "isPublished"],
   ])("given an invalid body (%#), should answer 400 pointing at %s", async (body, path) => {
@@ -132,9 +160,7 @@ describe("GET /api/forms", () => {
     const underscore = (await api("POST", "/api/forms", { as: "teacher@demo.test", json: sampleForm(`Done_1000 ${tag}`) })).body;
     await api("POST", "/api/forms", { as: "teacher@demo.test", json: sampleForm(`Done 1000 ${tag}`) });
     const search = async (term: string) =>
-      (await api("GET", `/api/forms?search=${encodeURIComponent(term)}`, { as: "teacher@demo.test" })).body.forms.map(
-        (f: { id: string }) => f.id,
-      );
+      (await api("GET", `/api/forms?search=${encodeURIComponent(term)}`, { as: "teacher@demo.test" })).body.forms.map((f: { id: string }) => f.id);
     expect(await search(`100% ${tag}`)).toEqual([percent.id]);
     expect(await search(`e_1`)).toEqual([underscore.id]);
     expect(await search(`%%%`)).toEqual([]);
@@ -187,7 +213,15 @@ describe("PUT /api/forms/:id", () => {
       as: "teacher@demo.test",
       json: {
         questions: [
-          { id: second.id, text: "Reworded", type: second.type, options: [{ id: second.options[0].id, text: "smart", score: 3 }, { text: "new", score: 0 }] },
+          {
+            id: second.id,
+            text: "Reworded",
+            type: second.type,
+            options: [
+              { id: second.options[0].id, text: "smart", score: 3 },
+              { text: "new", score: 0 },
+            ],
+          },
           { text: "Brand new", type: "TEXT" },
           { id: first.id, text: first.text, type: first.type, required: true, options: first.options },
         ],

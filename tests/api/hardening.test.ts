@@ -159,7 +159,10 @@ describe("sign-in throttling (ADR 15)", { timeout: 180_000 }, () => {
     const sprayer = freshIp();
     for (let i = 0; i < 30; i++) await signInFrom(sprayer, `${unique("sprayed")}@demo.test`, "wrong-password-x");
     const page = await fetch(`${baseUrl()}/es/login`, { headers: { "x-forwarded-for": sprayer } });
-    const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = page.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(await page.text())![1]!;
     const response = await api("POST", "/es/login", {
       headers: { cookie, "x-forwarded-for": sprayer, "content-type": "application/x-www-form-urlencoded", origin: baseUrl() },

@@ -18,7 +18,10 @@ const form = (fields: [string, string][]) => ({
 
 describe("form field names that cannot be read", () => {
   it.each(BAD_FIELD_NAMES)("given the field name %j, should answer 400 on every API form endpoint, signed in or not", async (name) => {
-    const assignment = await assign("teacher@demo.test", { formId: (await createForm("teacher@demo.test")).id, studentId: (await createStudent("teacher@demo.test")).id });
+    const assignment = await assign("teacher@demo.test", {
+      formId: (await createForm("teacher@demo.test")).id,
+      studentId: (await createStudent("teacher@demo.test")).id,
+    });
     const requests: [string, string, string | undefined][] = [
       ["POST", "/api/auth/callback/credentials", undefined],
       ["POST", "/api/auth/signout", undefined],
@@ -27,7 +30,12 @@ describe("form field names that cannot be read", () => {
       ["PUT", "/api/user/profile", sessionOf("teacher@demo.test")],
     ];
     for (const [method, path, session] of requests) {
-      const { headers, body } = form([[name, "1"], ["email", "a@b.test"], ["password", "x"], ["name", "Someone"]]);
+      const { headers, body } = form([
+        [name, "1"],
+        ["email", "a@b.test"],
+        ["password", "x"],
+        ["name", "Someone"],
+      ]);
       const response = await api(method, path, { headers: { ...headers, ...(session ? withCsrf(session) : {}) }, body });
       expectProblem(response, 400);
       expect(response.body.code, `${method} ${path}`).toBe("MALFORMED_BODY");
@@ -39,7 +47,12 @@ describe("form field names that cannot be read", () => {
     const csrf = await fetch(`${baseUrl()}/api/auth/csrf`);
     const cookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const { headers, body } = form([["x[99999999]", "1"], ["email", "a@b.test"], ["password", "x"], ["csrfToken", csrfToken]]);
+    const { headers, body } = form([
+      ["x[99999999]", "1"],
+      ["email", "a@b.test"],
+      ["password", "x"],
+      ["csrfToken", csrfToken],
+    ]);
     expectProblem(await api("POST", "/api/auth/callback/credentials", { headers: { ...headers, cookie }, body }), 400);
   });
 
@@ -49,7 +62,11 @@ describe("form field names that cannot be read", () => {
     for (const name of BAD_FIELD_NAMES.slice(0, 4)) {
       const response = await api("POST", "/es/students/new", {
         cookie: `${session}; ${csrf.cookie}`,
-        ...form([["csrfToken", csrf.token], ["name", "Alguien"], [name, "1"]]),
+        ...form([
+          ["csrfToken", csrf.token],
+          ["name", "Alguien"],
+          [name, "1"],
+        ]),
       });
       expect(response.status, name).toBe(400);
       expect(response.headers.get("content-type")).toContain("text/html");
@@ -58,10 +75,21 @@ describe("form field names that cannot be read", () => {
   });
 
   it("given such names on the sign-in and public test pages, should not fail", async () => {
-    const assignment = await assign("teacher@demo.test", { formId: (await createForm("teacher@demo.test")).id, studentId: (await createStudent("teacher@demo.test")).id });
+    const assignment = await assign("teacher@demo.test", {
+      formId: (await createForm("teacher@demo.test")).id,
+      studentId: (await createStudent("teacher@demo.test")).id,
+    });
     for (const name of BAD_FIELD_NAMES) {
       for (const path of ["/en/login", `/en/test/${assignment.token}`]) {
-        const response = await api("POST", path, form([[name, "1"], ["email", "a@b.test"], ["password", "x"]]));
+        const response = await api(
+          "POST",
+          path,
+          form([
+            [name, "1"],
+            ["email", "a@b.test"],
+            ["password", "x"],
+          ]),
+        );
         expect(response.status, `${path} ${name}`).toBeLessThan(500);
       }
     }
@@ -90,7 +118,11 @@ describe("control characters", () => {
     const csrf = inject("csrf")[session]!;
     const response = await api("POST", "/en/students/new", {
       cookie: `${session}; ${csrf.cookie}`,
-      ...form([["csrfToken", csrf.token], ["name", "Ana\u0000"], ["status", "ACTIVE"]]),
+      ...form([
+        ["csrfToken", csrf.token],
+        ["name", "Ana\u0000"],
+        ["status", "ACTIVE"],
+      ]),
     });
     expect(response.status).toBe(400);
     expect(response.text).toContain("Remove the control characters (such as tabs or invisible characters).");
@@ -144,7 +176,9 @@ describe("scores", () => {
     body.questions[1]!.options![0]!.score = -1_000_000;
     const created = await createForm("teacher@demo.test", body);
     const assignment = await assign("teacher@demo.test", { formId: created.id, studentId: (await createStudent("teacher@demo.test")).id });
-    const answers = mediumAnswers(created).answers.map((answer, index) => (index === 0 ? { ...answer, optionIds: [created.questions[0]!.options[0]!.id] } : answer));
+    const answers = mediumAnswers(created).answers.map((answer, index) =>
+      index === 0 ? { ...answer, optionIds: [created.questions[0]!.options[0]!.id] } : answer,
+    );
     const submit = await api("POST", `/api/test-link/${assignment.token}/submit`, { json: { answers } });
     expect(submit.status, submit.text).toBe(200);
     const scored = await api("GET", `/api/submissions/${submit.body.submissionId}`, { as: "teacher@demo.test" });

@@ -108,9 +108,7 @@ describe("GET /api/openapi", () => {
       // Public by the spec: sign-in, the public test links and the schema endpoint itself. Enrolling
       // a second factor (/api/auth/two-factor/*) is for the signed-in user.
       const isPublic =
-        (path.startsWith("/api/auth/") && !path.startsWith("/api/auth/two-factor/")) ||
-        path.startsWith("/api/test-link/") ||
-        path === "/api/openapi";
+        (path.startsWith("/api/auth/") && !path.startsWith("/api/auth/two-factor/")) || path.startsWith("/api/test-link/") || path === "/api/openapi";
       expect(needsSession, `${method} ${path}`).toBe(!isPublic);
     }
   });

@@ -185,11 +185,7 @@ describe("POST /api/auth/reset-password", () => {
       where: { userId: user.id, purpose: "PASSWORD_RESET", usedAt: null },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
-    const answers = await Promise.all([
-      reset("A".repeat(43), strongPassword()),
-      reset(used.token, strongPassword()),
-      reset(expired.token, strongPassword()),
-    ]);
+    const answers = await Promise.all([reset("A".repeat(43), strongPassword()), reset(used.token, strongPassword()), reset(expired.token, strongPassword())]);
     for (const answer of answers) expectProblem(answer, 400, "INVALID_TOKEN");
     expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
   });

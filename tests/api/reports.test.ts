@@ -117,8 +117,7 @@ describe("POST /api/reports/export", () => {
 
   it("given another organization's, a colleague's or a pending submission, should refuse it", async () => {
     const { assignment } = await completeMedium("teacher@demo.test");
-    const exportAs = (as: DemoUser, submissionId: string) =>
-      api("POST", "/api/reports/export", { as, json: { submissionId } });
+    const exportAs = (as: DemoUser, submissionId: string) => api("POST", "/api/reports/export", { as, json: { submissionId } });
     expect((await exportAs("admin@other.test", assignment.id)).status).toBe(404);
     expect((await exportAs("teacher2@demo.test", assignment.id)).status).toBe(404);
     expect((await exportAs("student@demo.test", assignment.id)).status).toBe(403);
@@ -133,8 +132,7 @@ describe("POST /api/reports/export", () => {
 });
 
 describe("GET /api/reports?search=", () => {
-  const search = (term: string, as: DemoUser = "teacher@demo.test") =>
-    api("GET", `/api/reports?limit=100&search=${encodeURIComponent(term)}`, { as });
+  const search = (term: string, as: DemoUser = "teacher@demo.test") => api("GET", `/api/reports?limit=100&search=${encodeURIComponent(term)}`, { as });
 
   /** Completes the mixed form for a new candidate of the teacher. */
   async function completeForCandidate(name: string) {

@@ -48,9 +48,7 @@ function bodyFor(operation: Operation): unknown {
     case "candidates":
       return { name };
     case "users":
-      return operation.method === "patch"
-        ? { name }
-        : { email: `${name.toLowerCase()}@scope.test`, name, role: "TEACHER", password: "a-long-password" };
+      return operation.method === "patch" ? { name } : { email: `${name.toLowerCase()}@scope.test`, name, role: "TEACHER", password: "a-long-password" };
     case "user":
       return { name };
   }
@@ -70,7 +68,16 @@ async function createRecords(as: DemoUser): Promise<Omit<Records, "user">> {
       title: unique("Scope form"),
       isPublished: true,
       scoreRanges: [{ min: 0, max: 2, label: "Any", color: "#123456" }],
-      questions: [{ text: "Pick one", type: "SINGLE_CHOICE", options: [{ text: "a", score: 0 }, { text: "b", score: 2 }] }],
+      questions: [
+        {
+          text: "Pick one",
+          type: "SINGLE_CHOICE",
+          options: [
+            { text: "a", score: 0 },
+            { text: "b", score: 2 },
+          ],
+        },
+      ],
     },
   });
   const student = await api("POST", "/api/students", { as, json: { name: unique("Scope student"), age: 12 } });
@@ -98,7 +105,14 @@ beforeAll(async () => {
 describe("without a session", () => {
   it("given the operation list, should cover every management route", () => {
     const covered = new Set(sessionOperations.map(label));
-    for (const expected of ["GET /api/forms", "DELETE /api/students/{id}", "POST /api/candidates/{id}/promote", "PUT /api/user/profile", "POST /api/users", "GET /api/users/{id}/avatar"]) {
+    for (const expected of [
+      "GET /api/forms",
+      "DELETE /api/students/{id}",
+      "POST /api/candidates/{id}/promote",
+      "PUT /api/user/profile",
+      "POST /api/users",
+      "GET /api/users/{id}/avatar",
+    ]) {
       expect(covered).toContain(expected);
     }
   });
@@ -191,19 +205,16 @@ describe("roles that may not act", () => {
     expect(await testDatabase().user.findUnique({ where: { email } })).toBeNull();
   });
 
-  it.each([["Other Clinic"], ["Demo School"]])(
-    "given an ADMIN passing organizationId (%s), should answer 403 and create nobody",
-    async (organization) => {
-      const organizationId = await organizationIdOf(organization === "Demo School" ? "admin@demo.test" : "admin@other.test");
-      const email = `${unique("org-hop")}@scope.test`;
-      const response = await api("POST", "/api/users", {
-        as: "admin@demo.test",
-        json: { email, name: "Org hopper", role: "TEACHER", password: "a-long-password", organizationId },
-      });
-      expectProblem(response, 403, "FORBIDDEN");
-      expect(await testDatabase().user.findUnique({ where: { email } })).toBeNull();
-    },
-  );
+  it.each([["Other Clinic"], ["Demo School"]])("given an ADMIN passing organizationId (%s), should answer 403 and create nobody", async (organization) => {
+    const organizationId = await organizationIdOf(organization === "Demo School" ? "admin@demo.test" : "admin@other.test");
+    const email = `${unique("org-hop")}@scope.test`;
+    const response = await api("POST", "/api/users", {
+      as: "admin@demo.test",
+      json: { email, name: "Org hopper", role: "TEACHER", password: "a-long-password", organizationId },
+    });
+    expectProblem(response, 403, "FORBIDDEN");
+    expect(await testDatabase().user.findUnique({ where: { email } })).toBeNull();
+  });
 });
 
 describe("another organization's records", () => {
@@ -301,12 +312,11 @@ describe("unknown ids, paths and methods", () => {
   const idOperations = recordOperations;
   const unknown: Records = { form: UNKNOWN_ID, student: UNKNOWN_ID, candidate: UNKNOWN_ID, user: UNKNOWN_ID };
 
-  it.each(idOperations.flatMap((operation) => (["superadmin@demo.test", "admin@demo.test"] as const).map((user) => [label(operation), user, operation] as const)))(
-    "given an unknown id, %s as %s should answer 404",
-    async (_name, user, operation) => {
-      expectProblem(await call(operation, unknown, user), 404, "NOT_FOUND");
-    },
-  );
+  it.each(
+    idOperations.flatMap((operation) => (["superadmin@demo.test", "admin@demo.test"] as const).map((user) => [label(operation), user, operation] as const)),
+  )("given an unknown id, %s as %s should answer 404", async (_name, user, operation) => {
+    expectProblem(await call(operation, unknown, user), 404, "NOT_FOUND");
+  });
 
   it.each([
     ["GET", "/api/nothing-here", null],
@@ -325,7 +335,10 @@ describe("unknown ids, paths and methods", () => {
     for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => !allowed.includes(m))) {
       const response = await api(method, concrete, { as: "admin@demo.test" });
       expectProblem(response, 405, "METHOD_NOT_ALLOWED");
-      const allow = (response.headers.get("allow") ?? "").split(",").map((m) => m.trim()).filter(Boolean);
+      const allow = (response.headers.get("allow") ?? "")
+        .split(",")
+        .map((m) => m.trim())
+        .filter(Boolean);
       expect(allow.sort(), `${method} ${path}`).toEqual([...allowed].sort());
     }
   });

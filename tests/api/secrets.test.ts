@@ -59,9 +59,7 @@ async function sweep(user: DemoUser | null, cookie?: string) {
   const reads = (await documentedOperations()).filter((operation) => operation.method === "get");
   for (const list of reads.filter((operation) => !operation.path.includes("{"))) {
     const response = await get(list.queryParameters.includes("limit") ? `${list.path}?limit=100` : list.path);
-    const items = Object.values(response.body ?? {}).find(
-      (value): value is { id: string }[] => Array.isArray(value) && typeof value[0]?.id === "string",
-    );
+    const items = Object.values(response.body ?? {}).find((value): value is { id: string }[] => Array.isArray(value) && typeof value[0]?.id === "string");
     const single = reads.find((operation) => new RegExp(`^${list.path}/\\{\\w+\\}$`).test(operation.path));
     if (!items || !single) continue;
     for (const item of items.slice(0, 4)) await get(single.path.replace(/\{\w+\}/, item.id));
@@ -76,12 +74,15 @@ async function sweep(user: DemoUser | null, cookie?: string) {
   await get("/api/nowhere/at/all");
   await collect(`${who} PATCH /api/forms`, api("PATCH", "/api/forms", as));
   await collect(`${who} POST /api/forms invalid`, api("POST", "/api/forms", { ...as, json: { title: 1, scoreRanges: [{}] } }));
+  await collect(`${who} POST /api/students malformed`, api("POST", "/api/students", { ...as, headers: { "content-type": "application/json" }, body: "{oops" }));
   await collect(
-    `${who} POST /api/students malformed`,
-    api("POST", "/api/students", { ...as, headers: { "content-type": "application/json" }, body: "{oops" }),
+    `${who} POST /api/users duplicate`,
+    api("POST", "/api/users", { ...as, json: { email: "admin@demo.test", name: "n", role: "TEACHER", password: "long-enough-password" } }),
   );
-  await collect(`${who} POST /api/users duplicate`, api("POST", "/api/users", { ...as, json: { email: "admin@demo.test", name: "n", role: "TEACHER", password: "long-enough-password" } }));
-  await collect(`${who} POST /api/users unknown field`, api("POST", "/api/users", { ...as, json: { email: "x@y.test", name: "n", role: "TEACHER", isAdmin: true } }));
+  await collect(
+    `${who} POST /api/users unknown field`,
+    api("POST", "/api/users", { ...as, json: { email: "x@y.test", name: "n", role: "TEACHER", isAdmin: true } }),
+  );
   await collect(`${who} PUT /api/user/profile invalid`, api("PUT", "/api/user/profile", { ...as, json: { name: "", totp: "1" } }));
   await collect(`${who} POST /api/reports/export`, api("POST", "/api/reports/export", { ...as, json: { submissionId: "x" } }));
 }
@@ -95,10 +96,7 @@ beforeAll(async () => {
   // Writes answer records too: a created user, a profile with an avatar, a promotion, deletions.
   const email = `${unique("secret-sweep")}@secrets.test`;
   const password = "a-secret-password-123";
-  await collect(
-    "admin POST /api/users",
-    api("POST", "/api/users", { as: "admin@demo.test", json: { email, name: "Sweep User", role: "STUDENT", password } }),
-  );
+  await collect("admin POST /api/users", api("POST", "/api/users", { as: "admin@demo.test", json: { email, name: "Sweep User", role: "STUDENT", password } }));
   freshCookie = await signIn(email, password);
   const body = new FormData();
   body.set("name", "Sweep User");
@@ -106,7 +104,10 @@ beforeAll(async () => {
   await collect("fresh PUT /api/user/profile", api("PUT", "/api/user/profile", { cookie: freshCookie, body }));
   await sweep(null, freshCookie);
 
-  const candidate = await collect("POST /api/candidates", api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name: unique("Sweep candidate") } }));
+  const candidate = await collect(
+    "POST /api/candidates",
+    api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name: unique("Sweep candidate") } }),
+  );
   await collect("promote", api("POST", `/api/candidates/${candidate.body.id}/promote`, { as: "admin@demo.test" }));
   const form = await collect("POST /api/forms", api("POST", "/api/forms", { as: "teacher@demo.test", json: { title: unique("Sweep form") } }));
   await collect("PUT /api/forms", api("PUT", `/api/forms/${form.body.id}`, { as: "teacher@demo.test", json: { title: "Renamed sweep form" } }));
@@ -114,16 +115,17 @@ beforeAll(async () => {
 
   // The sign-in endpoints themselves, successful and not.
   const ip = freshIp();
-  for (const json of [{ email: "teacher@demo.test", password: inject("seedPassword") }, { email: "teacher@demo.test", password: "wrong-password" }, { email: "nobody@demo.test", password: "x" }]) {
+  for (const json of [
+    { email: "teacher@demo.test", password: inject("seedPassword") },
+    { email: "teacher@demo.test", password: "wrong-password" },
+    { email: "nobody@demo.test", password: "x" },
+  ]) {
     await collect("check-credentials", api("POST", "/api/auth/check-credentials", { json, headers: { "x-forwarded-for": ip } }));
   }
   const csrf = await fetch(`${baseUrl()}/api/auth/csrf`);
   const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  await collect(
-    "sign-in",
-    api("POST", "/api/auth/callback/credentials", { cookie: csrfCookie, json: { email, password, csrfToken } }),
-  );
+  await collect("sign-in", api("POST", "/api/auth/callback/credentials", { cookie: csrfCookie, json: { email, password, csrfToken } }));
   await collect(
     "sign-in wrong password",
     api("POST", "/api/auth/callback/credentials", { cookie: csrfCookie, json: { email, password: "wrong-password-x", csrfToken } }),

@@ -66,7 +66,10 @@ describe("students", () => {
     await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: `José Muñoz ${tag}` } });
     for (const term of [`jose munoz ${tag}`, `MUNOZ ${tag}`, `josé MUÑOZ ${tag}`, `ose munoz ${tag.slice(0, -2)}`]) {
       const response = await api("GET", `/api/students?search=${encodeURIComponent(term)}`, { as: "teacher@demo.test" });
-      expect(response.body.students.map((s: { name: string }) => s.name), term).toEqual([`José Muñoz ${tag}`]);
+      expect(
+        response.body.students.map((s: { name: string }) => s.name),
+        term,
+      ).toEqual([`José Muñoz ${tag}`]);
     }
     const seeded = await api("GET", "/api/students?search=lukasz", { as: "teacher@demo.test" });
     expect(seeded.body.students.map((s: { name: string }) => s.name)).toContain("Łukasz Wójcik");

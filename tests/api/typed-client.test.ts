@@ -68,7 +68,17 @@ describe("a client generated from the OpenAPI document", () => {
         title: unique("Typed form"),
         isPublished: true,
         scoreRanges: [{ min: 0, max: 3, label: "Any", color: "#1A7F37" }],
-        questions: [{ text: "How often?", type: "SINGLE_CHOICE", required: true, options: [{ text: "Never", score: 0 }, { text: "Often", score: 3 }] }],
+        questions: [
+          {
+            text: "How often?",
+            type: "SINGLE_CHOICE",
+            required: true,
+            options: [
+              { text: "Never", score: 0 },
+              { text: "Often", score: 3 },
+            ],
+          },
+        ],
       },
     });
     expect(form.response.status, JSON.stringify(form.error)).toBe(201);
@@ -79,12 +89,16 @@ describe("a client generated from the OpenAPI document", () => {
     const student = await client.POST("/api/students", { headers: headers(), body: { name: unique("Typed student") } });
     expect(student.response.status, JSON.stringify(student.error)).toBe(201);
     const studentId = student.data!.id;
-    expect((await client.PUT("/api/students/{id}", { params: { path: { id: studentId } }, headers: headers(), body: { grade: "5" } })).response.status).toBe(200);
+    expect((await client.PUT("/api/students/{id}", { params: { path: { id: studentId } }, headers: headers(), body: { grade: "5" } })).response.status).toBe(
+      200,
+    );
 
     const candidate = await client.POST("/api/candidates", { headers: headers(), body: { name: unique("Typed candidate"), status: "APPROVED" } });
     expect(candidate.response.status, JSON.stringify(candidate.error)).toBe(201);
     const candidateId = candidate.data!.id;
-    expect((await client.PUT("/api/candidates/{id}", { params: { path: { id: candidateId } }, headers: headers(), body: { phone: "555" } })).response.status).toBe(200);
+    expect(
+      (await client.PUT("/api/candidates/{id}", { params: { path: { id: candidateId } }, headers: headers(), body: { phone: "555" } })).response.status,
+    ).toBe(200);
     const promoted = await client.POST("/api/candidates/{id}/promote", { params: { path: { id: candidateId } }, headers: headers() });
     expect(promoted.response.status, JSON.stringify(promoted.error)).toBe(201);
     const other = await client.POST("/api/candidates", { headers: headers(), body: { name: unique("Typed other") } });
@@ -109,7 +123,9 @@ describe("a client generated from the OpenAPI document", () => {
     });
     expect(teacher.response.status, JSON.stringify(teacher.error)).toBe(201);
     const teacherId = teacher.data!.id;
-    expect((await client.PATCH("/api/users/{id}", { params: { path: { id: teacherId } }, headers: headers(), body: { name: "Typed Teacher 2" } })).response.status).toBe(200);
+    expect(
+      (await client.PATCH("/api/users/{id}", { params: { path: { id: teacherId } }, headers: headers(), body: { name: "Typed Teacher 2" } })).response.status,
+    ).toBe(200);
     expect((await client.POST("/api/users/{id}/sessions/revoke", { params: { path: { id: teacherId } }, headers: headers() })).response.status).toBe(200);
 
     expect((await client.PUT("/api/user/profile", { headers: headers(), body: { name: "Typed Admin 2" } })).response.status).toBe(200);
@@ -120,12 +136,18 @@ describe("a client generated from the OpenAPI document", () => {
     expect((await client.DELETE("/api/students/{id}", { params: { path: { id: studentId } }, headers: headers() })).response.status).toBe(200);
     expect((await client.DELETE("/api/forms/{id}", { params: { path: { id: formId } }, headers: headers() })).response.status).toBe(200);
 
-    const changed = await client.POST("/api/user/password", { headers: headers(), body: { currentPassword: password, newPassword: `${unique("New")} pass phrase` } });
+    const changed = await client.POST("/api/user/password", {
+      headers: headers(),
+      body: { currentPassword: password, newPassword: `${unique("New")} pass phrase` },
+    });
     expect(changed.response.status, JSON.stringify(changed.error)).toBe(200);
     const after = createClient<paths>({ baseUrl: baseUrl() });
     const jar = new CookieJar();
     jar.take(changed.response);
-    const signedOut = await after.POST("/api/auth/signout", { headers: { cookie: `${headers().cookie}; ${jar.header()}` }, body: { csrfToken: headers()["x-csrf-token"] } });
+    const signedOut = await after.POST("/api/auth/signout", {
+      headers: { cookie: `${headers().cookie}; ${jar.header()}` },
+      body: { csrfToken: headers()["x-csrf-token"] },
+    });
     expect(signedOut.response.status, JSON.stringify(signedOut.error)).toBe(200);
   });
 });

@@ -229,11 +229,7 @@ describe("PUT /api/user/profile", () => {
     expect((await api("GET", "/api/user/profile", { cookie })).body.id).toBe(user.id);
   });
 
-  it.each([
-    [{ phone: "555" }],
-    [{ name: "" }],
-    [{ name: "   " }],
-  ])("given no usable name (%j), should answer 400 at name", async (json) => {
+  it.each([[{ phone: "555" }], [{ name: "" }], [{ name: "   " }]])("given no usable name (%j), should answer 400 at name", async (json) => {
     const user = await createSignedInUser("TEACHER");
     const response = await api("PUT", "/api/user/profile", { cookie: user.cookie, json });
     expectProblem(response, 400, "VALIDATION_FAILED");

@@ -142,16 +142,23 @@ describe("unknown fields", () => {
   it.each([
     ["POST", "/api/forms", { title: "t", organizationId: "x" }, ["organizationId"]],
     ["POST", "/api/forms", { title: "t", createdById: "x", deletedAt: null }, ["createdById", "deletedAt"]],
+    ["POST", "/api/forms", { title: "t", scoreRanges: [{ min: 0, max: 1, label: "a", color: "#000000", weight: 2 }] }, ["scoreRanges.0.weight"]],
     [
       "POST",
       "/api/forms",
-      { title: "t", scoreRanges: [{ min: 0, max: 1, label: "a", color: "#000000", weight: 2 }] },
-      ["scoreRanges.0.weight"],
-    ],
-    [
-      "POST",
-      "/api/forms",
-      { title: "t", questions: [{ text: "q", type: "SINGLE_CHOICE", options: [{ text: "a", score: 1 }, { text: "b", score: 0, correct: true }] }] },
+      {
+        title: "t",
+        questions: [
+          {
+            text: "q",
+            type: "SINGLE_CHOICE",
+            options: [
+              { text: "a", score: 1 },
+              { text: "b", score: 0, correct: true },
+            ],
+          },
+        ],
+      },
       ["questions.0.options.1.correct"],
     ],
     ["POST", "/api/students", { name: "n", organizationId: "x" }, ["organizationId"]],

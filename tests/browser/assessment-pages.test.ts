@@ -175,7 +175,11 @@ describe("assignments and reports in a real browser", () => {
       await expectMediumBadge(summary);
       expect(await summary.textContent()).toContain("1 of 9.5");
       const bands = page.locator("section#bands");
-      expect(await bands.locator("svg[role=img] rect").evaluateAll((rects) => rects.map((r) => r.getAttribute("fill")))).toEqual(["#B42318", MEDIUM_COLOR, "#1A7F37"]);
+      expect(await bands.locator("svg[role=img] rect").evaluateAll((rects) => rects.map((r) => r.getAttribute("fill")))).toEqual([
+        "#B42318",
+        MEDIUM_COLOR,
+        "#1A7F37",
+      ]);
       expect(await bands.locator("li", { hasText: "Respondent's band" }).textContent()).toContain("Medium");
       const answers = page.locator("section#answers li");
       expect(await answers.count()).toBe(4);
@@ -244,7 +248,11 @@ describe("the report pages over plain HTTP", () => {
     expect(own.headers.get("content-type")).toBe("application/pdf");
     expect(own.headers.get("content-disposition")).toMatch(/^attachment; filename="report-other-scope-[a-z0-9-]+-\d{4}-\d{2}-\d{2}\.pdf"$/);
     expect(own.headers.get("cache-control")).toBe("no-store");
-    expect(Buffer.from(await own.arrayBuffer()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(
+      Buffer.from(await own.arrayBuffer())
+        .subarray(0, 5)
+        .toString("latin1"),
+    ).toBe("%PDF-");
 
     const other = await createSignedInUser("TEACHER");
     for (const pathname of [`/en/reports/${assigned.body.id}`, `/en/reports/${assigned.body.id}/pdf`, `/en/assignments/${assigned.body.id}`]) {

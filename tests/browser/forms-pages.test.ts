@@ -29,7 +29,10 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchBrowser();
   teacher = await createSignedInUser("TEACHER");
-  const created = await api("POST", "/api/forms", { as: "teacher2@demo.test", json: { ...mixedForm(unique("Reading template")), isTemplate: true, isPublished: false } });
+  const created = await api("POST", "/api/forms", {
+    as: "teacher2@demo.test",
+    json: { ...mixedForm(unique("Reading template")), isTemplate: true, isPublished: false },
+  });
   expect(created.status, created.text).toBe(201);
   template = created.body;
 });
@@ -53,22 +56,27 @@ async function open(context: BrowserContext, pathname: string): Promise<Page> {
 
 const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
-
-
 /** Builds the mixed form through the editor: every question type, a reorder and three bands. */
 async function buildForm(page: Page, title: string) {
   await field(page, "title").fill(title);
   await field(page, "category").fill("Screening");
   await field(page, "targetAudience").fill("Grade 5");
   await field(page, "questions.0.text").fill("Pick one");
-  await fillOptions(page, 0, [["A", "3"], ["B", "-2"]]);
+  await fillOptions(page, 0, [
+    ["A", "3"],
+    ["B", "-2"],
+  ]);
   await field(page, "questions.0.required").check();
 
   await edit(page, "add-question", "questions.1.text");
   await field(page, "questions.1.text").fill("Pick any");
   await field(page, "questions.1.type").selectOption("MULTIPLE_CHOICE");
   await edit(page, "add-option:1", "questions.1.options.2.text");
-  await fillOptions(page, 1, [["two", "2"], ["minus one", "-1"], ["one and a half", "1.5"]]);
+  await fillOptions(page, 1, [
+    ["two", "2"],
+    ["minus one", "-1"],
+    ["one and a half", "1.5"],
+  ]);
 
   // The text question first, then the scale question, then swap them back with "Move up".
   await edit(page, "add-question", "questions.2.text");
@@ -79,7 +87,12 @@ async function buildForm(page: Page, title: string) {
   await field(page, "questions.3.type").selectOption("SCALE");
   await edit(page, "add-option:3", "questions.3.options.2.text");
   await edit(page, "add-option:3", "questions.3.options.3.text");
-  await fillOptions(page, 3, [["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]]);
+  await fillOptions(page, 3, [
+    ["0", "0"],
+    ["1", "1"],
+    ["2", "2"],
+    ["3", "3"],
+  ]);
   await intent(page, "move-up:3").click();
   await page.waitForFunction(() => (document.querySelector('[name="questions.2.text"]') as HTMLTextAreaElement | null)?.value === "Rate it");
   expect(await field(page, "questions.3.text").inputValue()).toBe("Say something");
@@ -131,172 +144,204 @@ async function findInList(page: Page, title: string) {
 }
 
 describe("the Forms pages", () => {
-  it("given JavaScript off, should build, validate, save, find, publish, duplicate and delete a form, and start one from a template", async () => {
-    const context = await signedIn({ javaScriptEnabled: false });
-    const page = await open(context, "/en/forms/new");
-    const title = unique("No-JS screening");
-    await buildForm(page, title);
-    // The server-rendered preview, refreshed by its button.
-    await intent(page, "preview").click();
-    await page.getByTestId("band-preview").waitFor();
-    expect(await page.getByTestId("band-preview").locator("rect").evaluateAll((rects) => rects.map((r) => r.getAttribute("fill")))).toEqual(["#b42318", "#b54708", "#1a7f37"]);
-    await screenshot(page, "forms-editor-nojs-desktop");
-    await saveWithOneFix(page, title, "forms-editor-error-nojs-desktop");
-    const editUrl = page.url();
+  it(
+    "given JavaScript off, should build, validate, save, find, publish, duplicate and delete a form, and start one from a template",
+    async () => {
+      const context = await signedIn({ javaScriptEnabled: false });
+      const page = await open(context, "/en/forms/new");
+      const title = unique("No-JS screening");
+      await buildForm(page, title);
+      // The server-rendered preview, refreshed by its button.
+      await intent(page, "preview").click();
+      await page.getByTestId("band-preview").waitFor();
+      expect(
+        await page
+          .getByTestId("band-preview")
+          .locator("rect")
+          .evaluateAll((rects) => rects.map((r) => r.getAttribute("fill"))),
+      ).toEqual(["#b42318", "#b54708", "#1a7f37"]);
+      await screenshot(page, "forms-editor-nojs-desktop");
+      await saveWithOneFix(page, title, "forms-editor-error-nojs-desktop");
+      const editUrl = page.url();
 
-    // Saved as built, in the order shown.
-    const id = editUrl.split("/").at(-1)!;
-    const saved = await api("GET", `/api/forms/${id}`, { cookie: teacher.cookie });
-    expect(saved.body.questions.map((q: any) => [q.text, q.type, q.options.length])).toEqual([
-      ["Pick one", "SINGLE_CHOICE", 2],
-      ["Pick any", "MULTIPLE_CHOICE", 3],
-      ["Rate it", "SCALE", 4],
-      ["Say something", "TEXT", 0],
-    ]);
-    expect(saved.body.scoreRanges).toEqual([
-      { min: -5, max: 0.5, label: "Low", color: "#b42318" },
-      { min: 0.75, max: 5, label: "Medium", color: "#b54708" },
-      { min: 5.5, max: 9.5, label: "High", color: "#1a7f37" },
-    ]);
-    // Reloading the saved page does not post again.
-    await page.reload();
-    expect(page.url()).toBe(editUrl);
+      // Saved as built, in the order shown.
+      const id = editUrl.split("/").at(-1)!;
+      const saved = await api("GET", `/api/forms/${id}`, { cookie: teacher.cookie });
+      expect(saved.body.questions.map((q: any) => [q.text, q.type, q.options.length])).toEqual([
+        ["Pick one", "SINGLE_CHOICE", 2],
+        ["Pick any", "MULTIPLE_CHOICE", 3],
+        ["Rate it", "SCALE", 4],
+        ["Say something", "TEXT", 0],
+      ]);
+      expect(saved.body.scoreRanges).toEqual([
+        { min: -5, max: 0.5, label: "Low", color: "#b42318" },
+        { min: 0.75, max: 5, label: "Medium", color: "#b54708" },
+        { min: 5.5, max: 9.5, label: "High", color: "#1a7f37" },
+      ]);
+      // Reloading the saved page does not post again.
+      await page.reload();
+      expect(page.url()).toBe(editUrl);
 
-    let row = await findInList(page, title);
-    expect(await row.textContent()).toContain("Not published");
-    expect(await row.textContent()).toContain("4 questions · 0 submissions");
-    expect(await row.textContent()).toContain("Screening");
+      let row = await findInList(page, title);
+      expect(await row.textContent()).toContain("Not published");
+      expect(await row.textContent()).toContain("4 questions · 0 submissions");
+      expect(await row.textContent()).toContain("Screening");
 
-    await row.getByRole("link", { name: title }).click();
-    await page.getByRole("button", { name: "Publish" }).click();
-    await page.getByText("The form is published.").waitFor();
-    row = await findInList(page, title);
-    expect(await row.textContent()).toContain("Published");
-    await page.getByRole("link", { name: title, exact: true }).click();
+      await row.getByRole("link", { name: title }).click();
+      await page.getByRole("button", { name: "Publish" }).click();
+      await page.getByText("The form is published.").waitFor();
+      row = await findInList(page, title);
+      expect(await row.textContent()).toContain("Published");
+      await page.getByRole("link", { name: title, exact: true }).click();
 
-    await page.getByRole("button", { name: "Duplicate" }).click();
-    await page.getByText("This is your copy of the form.").waitFor();
-    const copyTitle = `${title} (copy)`;
-    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(copyTitle);
-    expect(await page.locator("main").textContent()).toContain("Not published");
-    expect(await field(page, "questions.2.text").inputValue()).toBe("Rate it");
+      await page.getByRole("button", { name: "Duplicate" }).click();
+      await page.getByText("This is your copy of the form.").waitFor();
+      const copyTitle = `${title} (copy)`;
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(copyTitle);
+      expect(await page.locator("main").textContent()).toContain("Not published");
+      expect(await field(page, "questions.2.text").inputValue()).toBe("Rate it");
 
-    await page.getByRole("link", { name: "Delete" }).click();
-    await page.getByRole("heading", { level: 1, name: "Delete form" }).waitFor();
-    expect(await page.getByRole("status").first().textContent()).toContain(`Delete “${copyTitle}”?`);
-    await screenshot(page, "forms-delete-confirm-desktop");
-    await page.getByRole("button", { name: "Yes, delete the form" }).click();
-    await page.waitForURL(`${baseUrl()}/en/forms`);
-    await page.getByText("Deleted.").waitFor();
-    await findInList(page, title);
-    expect(await page.getByRole("link", { name: copyTitle, exact: true }).count()).toBe(0);
-    expect(await page.getByRole("link", { name: title, exact: true }).count()).toBe(1);
+      await page.getByRole("link", { name: "Delete" }).click();
+      await page.getByRole("heading", { level: 1, name: "Delete form" }).waitFor();
+      expect(await page.getByRole("status").first().textContent()).toContain(`Delete “${copyTitle}”?`);
+      await screenshot(page, "forms-delete-confirm-desktop");
+      await page.getByRole("button", { name: "Yes, delete the form" }).click();
+      await page.waitForURL(`${baseUrl()}/en/forms`);
+      await page.getByText("Deleted.").waitFor();
+      await findInList(page, title);
+      expect(await page.getByRole("link", { name: copyTitle, exact: true }).count()).toBe(0);
+      expect(await page.getByRole("link", { name: title, exact: true }).count()).toBe(1);
 
-    await page.goto(`${baseUrl()}/en/forms`);
-    await page.getByRole("link", { name: "Start from a template" }).click();
-    await page.getByRole("button", { name: `Use this template: ${template.title}` }).click();
-    await page.getByText("This is your copy of the template").waitFor();
-    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(template.title);
-    expect(await field(page, "questions.0.text").inputValue()).toBe("Pick one");
-    await field(page, "title").fill(`${template.title} mine`);
-    await page.getByRole("button", { name: "Save", exact: true }).click();
-    await page.getByText("Saved.").waitFor();
-    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`${template.title} mine`);
-    await context.close();
-  }, LONG);
-
-  it("given a question without options, should show the error next to its options and keep the other values", async () => {
-    const context = await signedIn({ javaScriptEnabled: false });
-    const page = await open(context, "/en/forms/new");
-    await field(page, "title").fill("Only one option");
-    await field(page, "questions.0.text").fill("Lonely");
-    await field(page, "questions.0.options.0.text").fill("Yes");
-    await intent(page, "remove-option:0:1").click();
-    await page.waitForFunction(() => !document.querySelector('[name="questions.0.options.1.text"]'));
-    expect(await field(page, "questions.0.options.0.text").inputValue()).toBe("Yes");
-    await page.getByRole("button", { name: "Create the form" }).click();
-    const error = page.locator('[id="questions.0.options-error"]');
-    await error.waitFor();
-    expect(await error.textContent()).toBe("Give this question at least 2 options.");
-    expect(await field(page, "questions.0.text").inputValue()).toBe("Lonely");
-    expect(page.url()).toBe(`${baseUrl()}/en/forms/new`);
-    await context.close();
-  }, LONG);
-
-  it("given JavaScript on, should build, save, find and publish a form, with the preview following the fields", async () => {
-    const context = await signedIn();
-    const page = await open(context, "/en/forms/new");
-    await page.waitForFunction(() => (window as any).__reactRouterContext && document.querySelector("html"));
-    const title = unique("JS screening");
-    await buildForm(page, title);
-    // Live preview: a new label shows without a round trip.
-    await field(page, "scoreRanges.2.label").fill("Very high");
-    await page.getByTestId("band-preview").getByText("Very high").waitFor();
-    await field(page, "scoreRanges.2.label").fill("High");
-    await saveWithOneFix(page, title, "forms-editor-error-js-desktop");
-    // The focus follows the change: to the new question, and to the first field with an error.
-    await edit(page, "add-question", "questions.4.text");
-    await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.name === "questions.4.text");
-    await page.getByRole("button", { name: "Save", exact: true }).click();
-    await page.locator('[id="questions.4.text-error"]').waitFor();
-    await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.name === "questions.4.text");
-    const row = await findInList(page, title);
-    expect(await row.textContent()).toContain("4 questions");
-    await row.getByRole("link", { name: title }).click();
-    await page.getByRole("button", { name: "Publish" }).click();
-    await page.getByText("The form is published.").waitFor();
-    await page.getByRole("button", { name: "Unpublish" }).waitFor();
-
-    // Templates can be used straight from the filtered list too.
-    await page.goto(`${baseUrl()}/en/forms`);
-    await page.getByLabel("Templates").selectOption("true");
-    await page.getByRole("search").getByRole("button", { name: "Search" }).click();
-    await page.waitForURL(/isTemplate=true/);
-    expect(await page.getByText("Not published").count()).toBeGreaterThan(0);
-    await page.getByRole("button", { name: `Use this template: ${template.title}` }).click();
-    await page.getByText("This is your copy of the template").waitFor();
-    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(template.title);
-    await context.close();
-  }, LONG);
-
-  it("given a colleague's form, should show the 403 page; an unknown one the 404 page", async () => {
-    const other = await api("POST", "/api/forms", { as: "teacher2@demo.test", json: mixedForm(unique("Not yours")) });
-    const context = await signedIn({ javaScriptEnabled: false });
-    const page = await context.newPage();
-    const forbidden = await page.goto(`${baseUrl()}/en/forms/${template.id}`);
-    expect(forbidden?.status()).toBe(403);
-    const missing = await page.goto(`${baseUrl()}/en/forms/${other.body.id}`);
-    expect(missing?.status()).toBe(404);
-    await context.close();
-  }, LONG);
-
-  it("given the list and the editor on a desktop and a phone, should have no serious accessibility violations", async () => {
-    const form = await api("POST", "/api/forms", { cookie: teacher.cookie, json: mixedForm(unique("Axe form")) });
-    expect(form.status, form.text).toBe(201);
-    for (const [viewport, suffix] of [[DESKTOP, "desktop"], [PHONE, "phone"]] as const) {
-      const context = await signedIn({ viewport, bypassCSP: true });
-      for (const [pathname, name] of [
-        ["/en/forms", "forms-list"],
-        [`/en/forms/${form.body.id}`, "forms-editor"],
-        ["/en/forms/new", "forms-new"],
-        ["/en/forms/templates", "forms-templates"],
-        ["/es/forms", "forms-list-es"],
-      ] as const) {
-        const page = await open(context, pathname);
-        expect(await seriousAccessibilityViolations(page), `${pathname} ${suffix}`).toEqual([]);
-        await screenshot(page, `${name}-${suffix}`);
-        if (name === "forms-editor") {
-          // Close-ups of the parts a full-page phone shot shrinks too far to judge.
-          await page.locator("li", { has: page.getByRole("heading", { name: "Question 2" }) }).screenshot({ path: path.join(SCREENSHOTS, `forms-editor-question-${suffix}.png`) });
-          await page.locator("fieldset", { has: page.locator("legend", { hasText: "Score ranges" }) }).screenshot({ path: path.join(SCREENSHOTS, `forms-editor-ranges-${suffix}.png`) });
-        }
-        if (viewport === PHONE) {
-          const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-          expect(wide, pathname).toBeLessThanOrEqual(PHONE.width);
-        }
-        await page.close();
-      }
+      await page.goto(`${baseUrl()}/en/forms`);
+      await page.getByRole("link", { name: "Start from a template" }).click();
+      await page.getByRole("button", { name: `Use this template: ${template.title}` }).click();
+      await page.getByText("This is your copy of the template").waitFor();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(template.title);
+      expect(await field(page, "questions.0.text").inputValue()).toBe("Pick one");
+      await field(page, "title").fill(`${template.title} mine`);
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByText("Saved.").waitFor();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`${template.title} mine`);
       await context.close();
-    }
-  }, LONG);
+    },
+    LONG,
+  );
+
+  it(
+    "given a question without options, should show the error next to its options and keep the other values",
+    async () => {
+      const context = await signedIn({ javaScriptEnabled: false });
+      const page = await open(context, "/en/forms/new");
+      await field(page, "title").fill("Only one option");
+      await field(page, "questions.0.text").fill("Lonely");
+      await field(page, "questions.0.options.0.text").fill("Yes");
+      await intent(page, "remove-option:0:1").click();
+      await page.waitForFunction(() => !document.querySelector('[name="questions.0.options.1.text"]'));
+      expect(await field(page, "questions.0.options.0.text").inputValue()).toBe("Yes");
+      await page.getByRole("button", { name: "Create the form" }).click();
+      const error = page.locator('[id="questions.0.options-error"]');
+      await error.waitFor();
+      expect(await error.textContent()).toBe("Give this question at least 2 options.");
+      expect(await field(page, "questions.0.text").inputValue()).toBe("Lonely");
+      expect(page.url()).toBe(`${baseUrl()}/en/forms/new`);
+      await context.close();
+    },
+    LONG,
+  );
+
+  it(
+    "given JavaScript on, should build, save, find and publish a form, with the preview following the fields",
+    async () => {
+      const context = await signedIn();
+      const page = await open(context, "/en/forms/new");
+      await page.waitForFunction(() => (window as any).__reactRouterContext && document.querySelector("html"));
+      const title = unique("JS screening");
+      await buildForm(page, title);
+      // Live preview: a new label shows without a round trip.
+      await field(page, "scoreRanges.2.label").fill("Very high");
+      await page.getByTestId("band-preview").getByText("Very high").waitFor();
+      await field(page, "scoreRanges.2.label").fill("High");
+      await saveWithOneFix(page, title, "forms-editor-error-js-desktop");
+      // The focus follows the change: to the new question, and to the first field with an error.
+      await edit(page, "add-question", "questions.4.text");
+      await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.name === "questions.4.text");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.locator('[id="questions.4.text-error"]').waitFor();
+      await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.name === "questions.4.text");
+      const row = await findInList(page, title);
+      expect(await row.textContent()).toContain("4 questions");
+      await row.getByRole("link", { name: title }).click();
+      await page.getByRole("button", { name: "Publish" }).click();
+      await page.getByText("The form is published.").waitFor();
+      await page.getByRole("button", { name: "Unpublish" }).waitFor();
+
+      // Templates can be used straight from the filtered list too.
+      await page.goto(`${baseUrl()}/en/forms`);
+      await page.getByLabel("Templates").selectOption("true");
+      await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+      await page.waitForURL(/isTemplate=true/);
+      expect(await page.getByText("Not published").count()).toBeGreaterThan(0);
+      await page.getByRole("button", { name: `Use this template: ${template.title}` }).click();
+      await page.getByText("This is your copy of the template").waitFor();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(template.title);
+      await context.close();
+    },
+    LONG,
+  );
+
+  it(
+    "given a colleague's form, should show the 403 page; an unknown one the 404 page",
+    async () => {
+      const other = await api("POST", "/api/forms", { as: "teacher2@demo.test", json: mixedForm(unique("Not yours")) });
+      const context = await signedIn({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      const forbidden = await page.goto(`${baseUrl()}/en/forms/${template.id}`);
+      expect(forbidden?.status()).toBe(403);
+      const missing = await page.goto(`${baseUrl()}/en/forms/${other.body.id}`);
+      expect(missing?.status()).toBe(404);
+      await context.close();
+    },
+    LONG,
+  );
+
+  it(
+    "given the list and the editor on a desktop and a phone, should have no serious accessibility violations",
+    async () => {
+      const form = await api("POST", "/api/forms", { cookie: teacher.cookie, json: mixedForm(unique("Axe form")) });
+      expect(form.status, form.text).toBe(201);
+      for (const [viewport, suffix] of [
+        [DESKTOP, "desktop"],
+        [PHONE, "phone"],
+      ] as const) {
+        const context = await signedIn({ viewport, bypassCSP: true });
+        for (const [pathname, name] of [
+          ["/en/forms", "forms-list"],
+          [`/en/forms/${form.body.id}`, "forms-editor"],
+          ["/en/forms/new", "forms-new"],
+          ["/en/forms/templates", "forms-templates"],
+          ["/es/forms", "forms-list-es"],
+        ] as const) {
+          const page = await open(context, pathname);
+          expect(await seriousAccessibilityViolations(page), `${pathname} ${suffix}`).toEqual([]);
+          await screenshot(page, `${name}-${suffix}`);
+          if (name === "forms-editor") {
+            // Close-ups of the parts a full-page phone shot shrinks too far to judge.
+            await page
+              .locator("li", { has: page.getByRole("heading", { name: "Question 2" }) })
+              .screenshot({ path: path.join(SCREENSHOTS, `forms-editor-question-${suffix}.png`) });
+            await page
+              .locator("fieldset", { has: page.locator("legend", { hasText: "Score ranges" }) })
+              .screenshot({ path: path.join(SCREENSHOTS, `forms-editor-ranges-${suffix}.png`) });
+          }
+          if (viewport === PHONE) {
+            const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+            expect(wide, pathname).toBeLessThanOrEqual(PHONE.width);
+          }
+          await page.close();
+        }
+        await context.close();
+      }
+    },
+    LONG,
+  );
 });

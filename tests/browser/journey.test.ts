@@ -73,8 +73,6 @@ async function axe(page: Page, enabled: boolean, what: string) {
   if (enabled) expect(await seriousAccessibilityViolations(page), what).toEqual([]);
 }
 
-
-
 /** Single choice {3, -2}, multiple choice {2, -1, 1.5}, scale 0–3, text; max 9.5; three bands. */
 async function buildForm(page: Page, title: string) {
   await field(page, "title").fill(title);
@@ -84,21 +82,33 @@ async function buildForm(page: Page, title: string) {
   await field(page, "targetAudience").fill("Grade 5");
   await field(page, "questions.0.text").fill("Pick one");
   await field(page, "questions.0.type").selectOption("SINGLE_CHOICE");
-  await fillOptions(page, 0, [["A", "3"], ["B", "-2"]]);
+  await fillOptions(page, 0, [
+    ["A", "3"],
+    ["B", "-2"],
+  ]);
   await field(page, "questions.0.required").check();
 
   await edit(page, "add-question", "questions.1.text");
   await field(page, "questions.1.text").fill("Pick any");
   await field(page, "questions.1.type").selectOption("MULTIPLE_CHOICE");
   await edit(page, "add-option:1", "questions.1.options.2.text");
-  await fillOptions(page, 1, [["two", "2"], ["minus one", "-1"], ["one and a half", "1.5"]]);
+  await fillOptions(page, 1, [
+    ["two", "2"],
+    ["minus one", "-1"],
+    ["one and a half", "1.5"],
+  ]);
 
   await edit(page, "add-question", "questions.2.text");
   await field(page, "questions.2.text").fill("Rate it");
   await field(page, "questions.2.type").selectOption("SCALE");
   await edit(page, "add-option:2", "questions.2.options.2.text");
   await edit(page, "add-option:2", "questions.2.options.3.text");
-  await fillOptions(page, 2, [["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]]);
+  await fillOptions(page, 2, [
+    ["0", "0"],
+    ["1", "1"],
+    ["2", "2"],
+    ["3", "3"],
+  ]);
   await field(page, "questions.2.required").check();
 
   await edit(page, "add-question", "questions.3.text");
@@ -124,7 +134,9 @@ async function expectBadge(scope: ReturnType<Page["locator"]>, label: string, co
 describe("the teacher's and the administrator's journey", () => {
   for (const javaScriptEnabled of [true, false]) {
     const mode = javaScriptEnabled ? "js" : "nojs";
-    it(`given JavaScript ${javaScriptEnabled ? "on" : "off"} for the teacher, should sign in with TOTP, build, assign, see the result and its PDF; an admin promotes and deletes`, { timeout: LONG }, async () => {
+    it(`given JavaScript ${javaScriptEnabled ? "on" : "off"} for the teacher, should sign in with TOTP, build, assign, see the result and its PDF; an admin promotes and deletes`, {
+      timeout: LONG,
+    }, async () => {
       // A fresh teacher with an authenticator app.
       const teacher = await createSignedInUser("TEACHER");
       const otpauth = await enableTotp(teacher);
@@ -186,7 +198,9 @@ describe("the teacher's and the administrator's journey", () => {
         ["Rate it", "SCALE", 4],
         ["Say something", "TEXT", 0],
       ]);
-      expect(saved.body.scoreRanges.map((r: any) => [r.label, r.min, r.max, r.color.toLowerCase()])).toEqual(BANDS.map((b) => [b.label, Number(b.min), Number(b.max), b.color]));
+      expect(saved.body.scoreRanges.map((r: any) => [r.label, r.min, r.max, r.color.toLowerCase()])).toEqual(
+        BANDS.map((b) => [b.label, Number(b.min), Number(b.max), b.color]),
+      );
 
       // 3. A student with an accented name, then the assignment and its private link.
       const suffix = unique(mode).toLowerCase();
@@ -276,7 +290,9 @@ describe("the teacher's and the administrator's journey", () => {
       await page.waitForURL(`${baseUrl()}/en/reports/${assignmentId}`);
       await page.getByRole("heading", { level: 1, name }).waitFor();
       await expectBadge(page.locator("section#summary"), "Medium", MEDIUM);
-      expect(await page.locator("section#bands svg[role=img] rect").evaluateAll((rects) => rects.map((r) => r.getAttribute("fill")?.toLowerCase()))).toEqual(BANDS.map((b) => b.color));
+      expect(await page.locator("section#bands svg[role=img] rect").evaluateAll((rects) => rects.map((r) => r.getAttribute("fill")?.toLowerCase()))).toEqual(
+        BANDS.map((b) => b.color),
+      );
       const answers = page.locator("section#answers li");
       expect(await answers.count()).toBe(4);
       expect(await answers.nth(3).textContent()).toContain("Leo con mi abuela, ¡y me encanta!");
@@ -284,7 +300,11 @@ describe("the teacher's and the administrator's journey", () => {
       await shots(page, `report-detail-${mode}`);
       const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download PDF" }).click()]);
       expect(download.suggestedFilename()).toMatch(new RegExp(`^report-agata-nunez-${suffix}-${today()}\\.pdf$`));
-      expect(readFileSync((await download.path())!).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+      expect(
+        readFileSync((await download.path())!)
+          .subarray(0, 5)
+          .toString("latin1"),
+      ).toBe("%PDF-");
 
       // Signing out ends the teacher's session.
       await page.goto(`${baseUrl()}/en/home`);
@@ -331,10 +351,15 @@ describe("the teacher's and the administrator's journey", () => {
 });
 
 describe("accessibility of the pages the other browser tests do not check", () => {
-  it("given the second-factor step, the password pages' other states, 403, 404 and the OpenID error page, should have no serious violations", { timeout: LONG }, async () => {
+  it("given the second-factor step, the password pages' other states, 403, 404 and the OpenID error page, should have no serious violations", {
+    timeout: LONG,
+  }, async () => {
     const user = await createSignedInUser("TEACHER");
     await enableTotp(user);
-    for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+    for (const [label, viewport] of [
+      ["desktop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
       // A fresh client address per run: the password pages limit requests per address.
       const anonymous = await browser.newContext({ viewport, bypassCSP: true, extraHTTPHeaders: { "x-forwarded-for": freshIp() } });
       const page = await anonymous.newPage();
@@ -388,7 +413,13 @@ describe("accessibility of the pages the other browser tests do not check", () =
         expect(await page.textContent("body"), pathname).not.toMatch(/^\s*[{[]/);
         if (status === 200) await page.getByRole("heading", { name: "Thank you" }).waitFor();
         expect(await seriousAccessibilityViolations(page), `${pathname} ${label}`).toEqual([]);
-        await page.screenshot({ path: path.join(SCREENSHOTS, `journey-a11y-${status === 200 ? "test-done" : pathname.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}-${label}.png`), fullPage: true });
+        await page.screenshot({
+          path: path.join(
+            SCREENSHOTS,
+            `journey-a11y-${status === 200 ? "test-done" : pathname.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}-${label}.png`,
+          ),
+          fullPage: true,
+        });
       }
       await anonymous.close();
 

@@ -109,8 +109,18 @@ async function createEditSearch(page: Page, name: string, shots: string | null) 
   await page.waitForURL(`${baseUrl()}/en/students/${id}`);
   await page.getByText("Saved.").waitFor();
   const profile = page.locator("section#profile");
-  expect(await profile.locator("div", { has: page.locator("dt", { hasText: "Grade" }) }).locator("dd").textContent()).toBe("6th");
-  expect(await profile.locator("div", { has: page.locator("dt", { hasText: "Phone" }) }).locator("dd").textContent()).toBe("—");
+  expect(
+    await profile
+      .locator("div", { has: page.locator("dt", { hasText: "Grade" }) })
+      .locator("dd")
+      .textContent(),
+  ).toBe("6th");
+  expect(
+    await profile
+      .locator("div", { has: page.locator("dt", { hasText: "Phone" }) })
+      .locator("dd")
+      .textContent(),
+  ).toBe("—");
   expect(await page.locator("main").getByText("Inactive", { exact: true }).count()).toBeGreaterThan(0);
 
   // Reload after the redirect never resubmits: the flash is gone and nothing changes.
@@ -119,7 +129,10 @@ async function createEditSearch(page: Page, name: string, shots: string | null) 
 
   // Accent-insensitive search plus the status filter, as a GET form.
   await page.goto(`${baseUrl()}/en/students`);
-  const plain = name.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
+  const plain = name
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "")
+    .toLowerCase();
   await page.getByRole("searchbox", { name: "Search by name" }).fill(plain);
   await page.getByLabel("Status", { exact: true }).selectOption("INACTIVE");
   await page.getByRole("button", { name: "Search" }).click();
@@ -247,7 +260,10 @@ describe("the students and candidates pages", () => {
   }, 120_000);
 
   it("given the list, form and detail pages on a desktop and a phone, should have no serious accessibility violations", async () => {
-    const student = await api("POST", "/api/students", { as: ADMIN, json: { name: `Zoë Axe ${unique("a11y")}`, age: 11, grade: "5th", email: `${unique("a")}@example.test` } });
+    const student = await api("POST", "/api/students", {
+      as: ADMIN,
+      json: { name: `Zoë Axe ${unique("a11y")}`, age: 11, grade: "5th", email: `${unique("a")}@example.test` },
+    });
     const studentId = student.body.id as string;
     await completeFor(studentId, mediumAnswers(form));
     const candidate = await api("POST", "/api/candidates", { as: ADMIN, json: { name: `Ana Axe ${unique("a11y")}` } });

@@ -81,7 +81,10 @@ describe("the profile page", () => {
     expect(await page.locator("section#two-factor [aria-invalid=true]").count()).toBe(1);
 
     await atLeastLeftInStep(8);
-    await page.locator("section#two-factor").getByLabel("6-digit code").fill(await totpCode(otpauth));
+    await page
+      .locator("section#two-factor")
+      .getByLabel("6-digit code")
+      .fill(await totpCode(otpauth));
     await page.locator("section#two-factor").getByRole("button", { name: "Turn on" }).click();
     await page.waitForURL(`${baseUrl()}/en/profile`);
     expect((await flash(page)).join(" ")).toContain("The second factor is on.");
@@ -132,7 +135,10 @@ describe("the profile page", () => {
     expect(await avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(48);
 
     // Changing the e-mail address without the current password is refused by the field.
-    await page.locator("section#details").getByLabel("E-mail").fill(`${unique("changed")}@fixtures.test`);
+    await page
+      .locator("section#details")
+      .getByLabel("E-mail")
+      .fill(`${unique("changed")}@fixtures.test`);
     await page.locator("section#details").getByRole("button", { name: "Save details" }).click();
     expect(await page.locator("section#details #currentPassword-error, section#details [aria-invalid=true]").count()).toBeGreaterThan(0);
 
@@ -240,7 +246,10 @@ describe("the users' administration", () => {
     // Without a password, an invitation goes out.
     await page.goto(`${baseUrl()}/en/admin/users`);
     await page.locator("section#create-user").getByLabel("Name").fill("Invited Person");
-    await page.locator("section#create-user").getByLabel("E-mail").fill(`${unique("invited")}@fixtures.test`);
+    await page
+      .locator("section#create-user")
+      .getByLabel("E-mail")
+      .fill(`${unique("invited")}@fixtures.test`);
     await page.locator("section#create-user").getByRole("button", { name: "Add user" }).click();
     expect((await flash(page)).join(" ")).toContain("invitation");
     await ctx.close();

@@ -31,7 +31,9 @@ async function answerMediumByLabel(page: Page) {
 async function seriousAccessibilityViolations(page: Page) {
   await page.addScriptTag({ content: AxeBuilder.source });
   const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }
+    ).axe;
     return axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
   });
   return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);

@@ -17,6 +17,9 @@ describe("a completed submission written without its form title", () => {
     expect(stored.formTitle).toBe(form.title);
 
     const reports = await api("GET", `/api/reports?search=${encodeURIComponent(form.title)}`, { as: "teacher@demo.test" });
-    expect(reports.body.reports.map((report: { id: string; formTitle: string }) => [report.id, report.formTitle])).toContainEqual([submit.submissionId, form.title]);
+    expect(reports.body.reports.map((report: { id: string; formTitle: string }) => [report.id, report.formTitle])).toContainEqual([
+      submit.submissionId,
+      form.title,
+    ]);
   });
 });

@@ -19,7 +19,10 @@ async function service() {
 describe("duplicateForm", () => {
   it("given a form, should copy its questions, options and score ranges as an unpublished form of the caller titled “(copy)”", async () => {
     const { duplicateForm } = await service();
-    const source = await api("POST", "/api/forms", { as: "teacher@demo.test", json: { ...mixedForm(unique("Original")), description: "Read me", targetAudience: "Grade 5" } });
+    const source = await api("POST", "/api/forms", {
+      as: "teacher@demo.test",
+      json: { ...mixedForm(unique("Original")), description: "Read me", targetAudience: "Grade 5" },
+    });
     expect(source.status).toBe(201);
     const teacher = await actorFor("teacher@demo.test");
 
@@ -30,7 +33,8 @@ describe("duplicateForm", () => {
     expect(copy).toMatchObject({ isPublished: false, isTemplate: false, description: "Read me", category: "Screening", targetAudience: "Grade 5" });
     expect(copy.createdBy.id).toBe(teacher.userId);
     expect(copy.scoreRanges).toEqual(source.body.scoreRanges);
-    const shape = (questions: any[]) => questions.map((q) => ({ text: q.text, type: q.type, required: q.required, options: q.options.map((o: any) => [o.text, o.score]) }));
+    const shape = (questions: any[]) =>
+      questions.map((q) => ({ text: q.text, type: q.type, required: q.required, options: q.options.map((o: any) => [o.text, o.score]) }));
     expect(shape(copy.questions)).toEqual(shape(source.body.questions));
     // New rows, not shared ones.
     expect(copy.questions.map((q) => q.id)).not.toContain(source.body.questions[0].id);

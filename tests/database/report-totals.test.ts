@@ -69,8 +69,7 @@ function resultData(world: World, options: { completedAt?: Date; searchText?: st
   };
 }
 
-const version = async (organizationId: string) =>
-  (await testDatabase().submissionsVersion.findUnique({ where: { organizationId } }))?.version ?? null;
+const version = async (organizationId: string) => (await testDatabase().submissionsVersion.findUnique({ where: { organizationId } }))?.version ?? null;
 
 function actorOf(world: World & { teacherId: string }, role: Actor["role"]): Actor {
   return {
@@ -161,47 +160,48 @@ describe("the SubmissionsVersion triggers", () => {
 
 // PostgreSQL only: SQLite has one writer at a time, so a rename and a completion never hold locks
 // at once there and cannot deadlock.
-if (!inject("databaseUrl").startsWith("file:")) describe("completing while the respondent is renamed (PostgreSQL)", () => {
-  // The claim of a completion locks the organization's version row until commit (a trigger); a
-  // rename locks the respondent, then that row. The completion must lock the respondent first too,
-  // or the two deadlock. Here a rename holds the respondent while a completion of the same
-  // respondent starts, and only goes on to its results once the completion waits for it.
-  it("given a rename in progress, should wait for it, then complete with the new name", async () => {
-    const tag = unique("lock").replaceAll("-", "");
-    const { student } = await completeMedium("teacher@demo.test", `Lock ${tag}`);
-    const form = await createForm("teacher@demo.test");
-    const link = await assign("teacher@demo.test", { formId: form.id, studentId: student.id });
+if (!inject("databaseUrl").startsWith("file:"))
+  describe("completing while the respondent is renamed (PostgreSQL)", () => {
+    // The claim of a completion locks the organization's version row until commit (a trigger); a
+    // rename locks the respondent, then that row. The completion must lock the respondent first too,
+    // or the two deadlock. Here a rename holds the respondent while a completion of the same
+    // respondent starts, and only goes on to its results once the completion waits for it.
+    it("given a rename in progress, should wait for it, then complete with the new name", async () => {
+      const tag = unique("lock").replaceAll("-", "");
+      const { student } = await completeMedium("teacher@demo.test", `Lock ${tag}`);
+      const form = await createForm("teacher@demo.test");
+      const link = await assign("teacher@demo.test", { formId: form.id, studentId: student.id });
 
-    const rename = new pg.Client({ connectionString: inject("databaseUrl") });
-    await rename.connect();
-    try {
-      const pid = (await rename.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
-      await rename.query("BEGIN");
-      await rename.query(`UPDATE "Student" SET "name" = $1, "searchName" = $2 WHERE "id" = $3`, [`Renamed ${tag}`, `renamed ${tag}`, student.id]);
+      const rename = new pg.Client({ connectionString: inject("databaseUrl") });
+      await rename.connect();
+      try {
+        const pid = (await rename.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+        await rename.query("BEGIN");
+        await rename.query(`UPDATE "Student" SET "name" = $1, "searchName" = $2 WHERE "id" = $3`, [`Renamed ${tag}`, `renamed ${tag}`, student.id]);
 
-      const submit = api("POST", `/api/test-link/${link.token}/submit`, { json: mediumAnswers(form) });
-      const deadline = Date.now() + 20_000;
-      for (;;) {
-        const waiting = await testDatabase().$queryRaw<{ n: number }[]>`
+        const submit = api("POST", `/api/test-link/${link.token}/submit`, { json: mediumAnswers(form) });
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          const waiting = await testDatabase().$queryRaw<{ n: number }[]>`
           SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;
-        if (waiting[0]!.n > 0) break;
-        if (Date.now() > deadline) throw new Error("The completion never waited for the rename");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      // The rename goes on to the respondent's results, which changes the version row.
-      await rename.query(`UPDATE "Submission" SET "searchText" = $1 WHERE "studentId" = $2 AND "isCompleted" = TRUE`, [`renamed ${tag}`, student.id]);
-      await rename.query("COMMIT");
+          if (waiting[0]!.n > 0) break;
+          if (Date.now() > deadline) throw new Error("The completion never waited for the rename");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        // The rename goes on to the respondent's results, which changes the version row.
+        await rename.query(`UPDATE "Submission" SET "searchText" = $1 WHERE "studentId" = $2 AND "isCompleted" = TRUE`, [`renamed ${tag}`, student.id]);
+        await rename.query("COMMIT");
 
-      const response = await submit;
-      expect(response.status, JSON.stringify(response.body)).toBe(200);
-      const completed = await testDatabase().submission.findUniqueOrThrow({ where: { id: link.id }, select: { searchText: true } });
-      expect(completed.searchText).toContain(`renamed ${tag}`);
-    } finally {
-      await rename.query("ROLLBACK").catch(() => {});
-      await rename.end();
-    }
+        const response = await submit;
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        const completed = await testDatabase().submission.findUniqueOrThrow({ where: { id: link.id }, select: { searchText: true } });
+        expect(completed.searchText).toContain(`renamed ${tag}`);
+      } finally {
+        await rename.query("ROLLBACK").catch(() => {});
+        await rename.end();
+      }
+    });
   });
-});
 
 describe("exactReportTotal", () => {
   let world: World & { teacherId: string };

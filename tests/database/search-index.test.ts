@@ -25,7 +25,6 @@ async function modules() {
   return { ...scope, ...reports, Prisma };
 }
 
-
 const provider = () => providerOf(inject("databaseUrl"));
 
 describe("visibleSubmissionsSql", () => {
@@ -131,9 +130,7 @@ describe("the substring search index", () => {
     if (provider() === "sqlite") {
       // FTS5 compares the whole index with the "Submission" rows it was built from; it fails on
       // any difference a missed trigger would have left.
-      await expect(
-        db.$executeRawUnsafe(`INSERT INTO "Submission_search" ("Submission_search", rank) VALUES ('integrity-check', 1)`),
-      ).resolves.toBeDefined();
+      await expect(db.$executeRawUnsafe(`INSERT INTO "Submission_search" ("Submission_search", rank) VALUES ('integrity-check', 1)`)).resolves.toBeDefined();
     }
   });
 });
@@ -177,15 +174,30 @@ describe("listReports with a search", () => {
       const first = await listReports(teacher, { page: 1, limit: 20, search: term });
       const third = await listReports(teacher, { page: 3, limit: 20, search: term });
       expect(first.total, term).toBe(expected.length);
-      expect(first.reports.map((r) => r.id), term).toEqual(expected.slice(0, 20));
-      expect(third.reports.map((r) => r.id), term).toEqual(expected.slice(40, 60));
-      const window = await listReports(teacher, { page: 1, limit: 100, search: term, from: new Date(base + 10 * 60_000).toISOString(), to: new Date(base + 14 * 60_000).toISOString() });
+      expect(
+        first.reports.map((r) => r.id),
+        term,
+      ).toEqual(expected.slice(0, 20));
+      expect(
+        third.reports.map((r) => r.id),
+        term,
+      ).toEqual(expected.slice(40, 60));
+      const window = await listReports(teacher, {
+        page: 1,
+        limit: 100,
+        search: term,
+        from: new Date(base + 10 * 60_000).toISOString(),
+        to: new Date(base + 14 * 60_000).toISOString(),
+      });
       const inWindow = expected.filter((id) => {
         const at = rows.find((row) => row.id === id)!.completedAt.getTime();
         return at >= base + 10 * 60_000 && at <= base + 14 * 60_000;
       });
       expect(inWindow.length, term).toBeLessThan(100);
-      expect(window.reports.map((r) => r.id), term).toEqual(inWindow);
+      expect(
+        window.reports.map((r) => r.id),
+        term,
+      ).toEqual(inWindow);
       expect(window.total, term).toBe(inWindow.length);
     }
     expect(visible.length).toBeGreaterThan(20);

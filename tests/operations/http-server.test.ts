@@ -55,7 +55,7 @@ const MALFORMED_REQUESTS = [
   withBody("POST /en/home.data", "multipart/form-data", "hello"),
   withBody("POST /en/login", "application/json", "{}"),
   withBody("POST /en/login", "application/x-www-form-urlencoded", "a=%E0%A&b=%&&==&%%%"),
-  "POST /api/auth/callback/credentials HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{\"email\":",
+  'POST /api/auth/callback/credentials HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{"email":',
   "POST /api/auth/callback/credentials HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}",
   "POST /api/test-link/abc/submit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\nnull",
   "GARBAGE\r\n\r\n",
@@ -137,15 +137,16 @@ describe("body limits", () => {
 });
 
 /** Bytes on the wire for a GET, as a phone's browser would ask for it. */
-function transferSize(path: string, headers: Record<string, string> = {}): Promise<{ bytes: number; encoding: string | undefined; headers: http.IncomingHttpHeaders; status: number }> {
+function transferSize(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ bytes: number; encoding: string | undefined; headers: http.IncomingHttpHeaders; status: number }> {
   return new Promise((resolve, reject) => {
     http
       .get(`${baseUrl()}${path}`, { headers: { "accept-encoding": "gzip, deflate, br", ...headers } }, (response) => {
         let bytes = 0;
         response.on("data", (chunk: Buffer) => (bytes += chunk.length));
-        response.on("end", () =>
-          resolve({ bytes, encoding: response.headers["content-encoding"], headers: response.headers, status: response.statusCode! }),
-        );
+        response.on("end", () => resolve({ bytes, encoding: response.headers["content-encoding"], headers: response.headers, status: response.statusCode! }));
       })
       .on("error", reject);
   });

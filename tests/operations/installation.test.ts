@@ -73,7 +73,19 @@ describe("production start-up", { timeout: 180_000 }, () => {
     const databaseUrl = await scratchDatabase();
     const setup = run(
       "scripts/setup.ts",
-      ["--org", "Escola Aurora", "--admin-email", "Ana@Aurora.example", "--time-zone", "America/Sao_Paulo", "--name", "Ana Souza", "--language", "pt-BR", "--print-link"],
+      [
+        "--org",
+        "Escola Aurora",
+        "--admin-email",
+        "Ana@Aurora.example",
+        "--time-zone",
+        "America/Sao_Paulo",
+        "--name",
+        "Ana Souza",
+        "--language",
+        "pt-BR",
+        "--print-link",
+      ],
       { ...PRODUCTION, DATABASE_URL: databaseUrl },
     );
     expect(setup.status, setup.output).toBe(0);
@@ -121,7 +133,12 @@ describe("production start-up", { timeout: 180_000 }, () => {
     await instance.stop();
 
     // Started again with another ENCRYPTION_KEY (a restore without its key): a clear refusal.
-    const wrongKey = run("scripts/start.ts", [], { ...PRODUCTION, ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"), DATABASE_URL: databaseUrl, PORT: String(await freePort()) });
+    const wrongKey = run("scripts/start.ts", [], {
+      ...PRODUCTION,
+      ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
+      DATABASE_URL: databaseUrl,
+      PORT: String(await freePort()),
+    });
     expect(wrongKey.status).toBe(1);
     expect(wrongKey.output).toContain("ENCRYPTION_KEY is not the key this database was set up with");
   });

@@ -18,7 +18,10 @@ async function send(path: string, fields: Fields, session?: string) {
   const page = await fetch(`${baseUrl()}${path}`, { headers: session ? { cookie: session } : {} });
   const html = await page.text();
   const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(html)?.[1];
-  const csrfCookie = page.headers.getSetCookie().find((c) => c.startsWith("remix-auth.csrf-token="))?.split(";")[0];
+  const csrfCookie = page.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("remix-auth.csrf-token="))
+    ?.split(";")[0];
   const cookie = [session, csrfCookie].filter(Boolean).join("; ");
   const withToken: Fields = csrfToken ? { csrfToken, ...fields } : fields;
   const multipart = Object.values(withToken).some((value) => value instanceof Blob);
@@ -127,7 +130,11 @@ describe.each(["es", "pt-BR"] as const)("error messages on the %s pages", (local
     expectErrorsIn(locale, details.html);
 
     const big = new Blob([png(), new Uint8Array(3 * 1024 * 1024)], { type: "image/png" });
-    const avatar = await send(`/${locale}/profile`, { intent: "details", name: "Ana", email: user.email, phone: "", specialty: "", image: new File([big], "big.png", { type: "image/png" }) }, user.cookie);
+    const avatar = await send(
+      `/${locale}/profile`,
+      { intent: "details", name: "Ana", email: user.email, phone: "", specialty: "", image: new File([big], "big.png", { type: "image/png" }) },
+      user.cookie,
+    );
     expect(avatar.status).toBe(400);
     expectErrorsIn(locale, avatar.html, text.fileTooBig);
 

@@ -7,8 +7,7 @@ import { enableEmail, enableTotp, mailCount, nextMailedCode, totpCode, wrongTotp
  * The sign-in page's second step as a browser without JavaScript uses it: plain form posts, the
  * cookies the answers set, and the HTML they render.
  */
-const cookieValue = (response: Response, name: string) =>
-  response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+const cookieValue = (response: Response, name: string) => response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
 
 async function openLoginPage() {
   const response = await fetch(`${baseUrl()}/en/login`);

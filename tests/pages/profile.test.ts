@@ -10,7 +10,10 @@ async function open(path: string, session: string) {
   const response = await fetch(`${baseUrl()}${path}`, { headers: { cookie: session } });
   const html = await response.text();
   const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(html)?.[1] ?? "";
-  const csrfCookie = response.headers.getSetCookie().find((c) => c.startsWith("remix-auth.csrf-token="))?.split(";")[0];
+  const csrfCookie = response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("remix-auth.csrf-token="))
+    ?.split(";")[0];
   return { response, html, csrfToken, cookie: csrfCookie ? `${session}; ${csrfCookie}` : session };
 }
 
@@ -26,7 +29,10 @@ async function post(path: string, session: string, fields: Record<string, string
 }
 
 const sessionCookieOf = (response: Response) =>
-  response.headers.getSetCookie().find((c) => c.startsWith("remix-auth.session-token="))?.split(";")[0];
+  response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("remix-auth.session-token="))
+    ?.split(";")[0];
 
 describe("the profile page's forms", () => {
   it("given a password change, should show the error by the field, then save it, keep the caller signed in and end the other sessions", async () => {
@@ -49,7 +55,10 @@ describe("the profile page's forms", () => {
     expect((await api("GET", "/api/user/role", { cookie: user.cookie })).status).toBe(401);
 
     // The redirect carries the flash message, shown once on the next page.
-    const flashCookie = saved.headers.getSetCookie().find((c) => c.startsWith("flash="))?.split(";")[0];
+    const flashCookie = saved.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("flash="))
+      ?.split(";")[0];
     const page = await open("/en/profile", flashCookie ? `${renewed}; ${flashCookie}` : renewed!);
     expect(page.html).toContain("Your password is changed.");
   });
@@ -62,7 +71,15 @@ describe("the profile page's forms", () => {
     expect(page.html).toContain("Edad");
     expect(page.html).not.toContain("Especialidad");
 
-    const saved = await post("/es/profile", student.cookie, { intent: "details", name: "Alumna Nueva", email: student.email, phone: "", age: "12", grade: "6º", gender: "" });
+    const saved = await post("/es/profile", student.cookie, {
+      intent: "details",
+      name: "Alumna Nueva",
+      email: student.email,
+      phone: "",
+      age: "12",
+      grade: "6º",
+      gender: "",
+    });
     expect(saved.status).toBe(302);
     const profile = await api("GET", "/api/user/profile", { cookie: student.cookie });
     expect(profile.body.name).toBe("Alumna Nueva");

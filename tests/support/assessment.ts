@@ -20,17 +20,34 @@ export function mixedForm(title = unique("Mixed test")) {
       { min: 5.5, max: 9.5, label: "High", color: "#1A7F37" },
     ],
     questions: [
-      { text: "Pick one", type: "SINGLE_CHOICE", required: true, options: [{ text: "A", score: 3 }, { text: "B", score: -2 }] },
+      {
+        text: "Pick one",
+        type: "SINGLE_CHOICE",
+        required: true,
+        options: [
+          { text: "A", score: 3 },
+          { text: "B", score: -2 },
+        ],
+      },
       {
         text: "Pick any",
         type: "MULTIPLE_CHOICE",
-        options: [{ text: "two", score: 2 }, { text: "minus one", score: -1 }, { text: "one and a half", score: 1.5 }],
+        options: [
+          { text: "two", score: 2 },
+          { text: "minus one", score: -1 },
+          { text: "one and a half", score: 1.5 },
+        ],
       },
       {
         text: "Rate it",
         type: "SCALE",
         required: true,
-        options: [{ text: "0", score: 0 }, { text: "1", score: 1 }, { text: "2", score: 2 }, { text: "3", score: 3 }],
+        options: [
+          { text: "0", score: 0 },
+          { text: "1", score: 1 },
+          { text: "2", score: 2 },
+          { text: "3", score: 3 },
+        ],
       },
       { text: "Say something", type: "TEXT" },
     ],

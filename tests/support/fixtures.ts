@@ -53,8 +53,7 @@ export function expectProblem(response: ApiResponse, status: number, code?: stri
 }
 
 /** The dotted field paths a 400 names. */
-export const errorPaths = (response: ApiResponse): string[] =>
-  ((response.body?.errors ?? []) as { path: string }[]).map((error) => error.path);
+export const errorPaths = (response: ApiResponse): string[] => ((response.body?.errors ?? []) as { path: string }[]).map((error) => error.path);
 
 export type CreatedUser = { id: string; email: string; password: string; cookie: string; profile: any };
 

@@ -24,13 +24,7 @@ export type Instance = {
 };
 
 export async function startInstance(
-  options: {
-    env?: Record<string, string>;
-    databaseUrl?: string;
-    command?: "start.ts" | "npm start";
-    waitForHealth?: boolean;
-    port?: number;
-  } = {},
+  options: { env?: Record<string, string>; databaseUrl?: string; command?: "start.ts" | "npm start"; waitForHealth?: boolean; port?: number } = {},
 ): Promise<Instance> {
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -48,8 +42,7 @@ export async function startInstance(
     SMTP_URL: "smtp://127.0.0.1:9",
     ...options.env,
   };
-  const [command, args] =
-    options.command === "npm start" ? ["npm", ["start", "--silent"]] : [process.execPath, ["--import", "tsx", "scripts/start.ts"]];
+  const [command, args] = options.command === "npm start" ? ["npm", ["start", "--silent"]] : [process.execPath, ["--import", "tsx", "scripts/start.ts"]];
   const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));

@@ -21,7 +21,9 @@ async function read(file: string): Promise<ReceivedMail> {
 /** Every message the test SMTP server has received for `to`, oldest first. */
 export async function mailTo(to: string): Promise<ReceivedMail[]> {
   const inbox = inject("smtpInbox");
-  const files = readdirSync(inbox).sort().map((name) => path.join(inbox, name));
+  const files = readdirSync(inbox)
+    .sort()
+    .map((name) => path.join(inbox, name));
   const mails = await Promise.all(files.map(read));
   return mails.filter((mail) => mail.to.includes(to.toLowerCase()));
 }

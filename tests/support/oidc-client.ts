@@ -39,8 +39,7 @@ export class CookieJar {
   /** The Cookie header a browser would send to `url`. */
   header(url: string, options: { crossSite?: boolean } = {}): string {
     const { hostname, pathname } = new URL(url);
-    const pathMatches = (path: string) =>
-      pathname === path || (pathname.startsWith(path) && (path.endsWith("/") || pathname[path.length] === "/"));
+    const pathMatches = (path: string) => pathname === path || (pathname.startsWith(path) && (path.endsWith("/") || pathname[path.length] === "/"));
     return this.cookies
       .filter((c) => c.host === hostname && c.expires > Date.now() && pathMatches(c.path))
       .filter((c) => !(options.crossSite && c.sameSite === "strict"))
@@ -91,12 +90,7 @@ export async function startSignIn(jar: CookieJar, query = ""): Promise<{ respons
  * consent, and answers the URL the provider sends the browser back to, without visiting it.
  * With `abort`, cancels at the login page instead.
  */
-export async function signInAtProvider(
-  jar: CookieJar,
-  authorizationUrl: string,
-  account: string,
-  options: { abort?: boolean } = {},
-): Promise<string> {
+export async function signInAtProvider(jar: CookieJar, authorizationUrl: string, account: string, options: { abort?: boolean } = {}): Promise<string> {
   let url = authorizationUrl;
   let response = await jar.fetch(url, { crossSite: true });
   for (let step = 0; step < 20; step++) {

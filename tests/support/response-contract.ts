@@ -15,7 +15,9 @@ type Document = { paths: Record<string, Record<string, OperationObject>>; compon
 /** A method the path does not have: no operation to compare with. */
 const ANY_OPERATION = new Set([405]);
 
-let contract: Promise<{ match: (method: string, path: string) => OperationObject | undefined; validator: (schema: Record<string, unknown>) => ValidateFunction }> | undefined;
+let contract:
+  | Promise<{ match: (method: string, path: string) => OperationObject | undefined; validator: (schema: Record<string, unknown>) => ValidateFunction }>
+  | undefined;
 
 async function load() {
   const response = await fetch(`${inject("baseUrl")}/api/openapi`);

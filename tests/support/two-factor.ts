@@ -60,7 +60,10 @@ export async function callback(user: Pick<CreatedUser, "email" | "password">, co
 }
 
 export const sessionCookieOf = (response: ApiResponse) =>
-  response.headers.getSetCookie().find((c) => c.startsWith("remix-auth.session-token="))?.split(";")[0];
+  response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("remix-auth.session-token="))
+    ?.split(";")[0];
 
 /** Starts TOTP enrolment and answers what setup returned. */
 export async function setupTotp(user: CreatedUser) {

@@ -21,8 +21,7 @@ describe("parseEnv", () => {
   });
 
   it("given bad values, should name each variable in one message", () => {
-    const attempt = () =>
-      parseEnv({ DATA_DIR: dataDir(), PORT: "eighty", DATABASE_URL: "mysql://x", APP_URL: "not a url", SESSION_SECRET: "short" });
+    const attempt = () => parseEnv({ DATA_DIR: dataDir(), PORT: "eighty", DATABASE_URL: "mysql://x", APP_URL: "not a url", SESSION_SECRET: "short" });
     expect(attempt).toThrow(ConfigurationError);
     try {
       attempt();

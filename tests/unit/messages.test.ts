@@ -45,7 +45,12 @@ describe("issueMessage", () => {
 
 describe("pageErrors", () => {
   it("given an error about fields, should place each message by its field in the page's language", () => {
-    const error = new ApiError(400, "VALIDATION_FAILED", "The request is not valid.", fieldProblems(z.object({ name: z.string().min(1) }).safeParse({ name: "" }).error!.issues));
+    const error = new ApiError(
+      400,
+      "VALIDATION_FAILED",
+      "The request is not valid.",
+      fieldProblems(z.object({ name: z.string().min(1) }).safeParse({ name: "" }).error!.issues),
+    );
     expect(pageErrors(dictionaries.es, error)).toEqual({ fieldErrors: { name: "Rellena este campo." }, formError: null });
   });
 

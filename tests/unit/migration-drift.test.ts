@@ -22,11 +22,7 @@ describe("withoutHandWrittenDrops", () => {
   });
 
   it("given a drop of any object not on the list, should keep it as drift", () => {
-    for (const script of [
-      sqliteDropTable("Submission_search_extra"),
-      sqliteDropTable("Student"),
-      `-- DropIndex\nDROP INDEX "Submission_formId_idx";\n`,
-    ]) {
+    for (const script of [sqliteDropTable("Submission_search_extra"), sqliteDropTable("Student"), `-- DropIndex\nDROP INDEX "Submission_formId_idx";\n`]) {
       expect(withoutHandWrittenDrops("sqlite", script), script).toBe(script);
       expect(withoutHandWrittenDrops("postgresql", script), script).toBe(script);
     }

@@ -53,7 +53,11 @@ describe("the dictionaries", () => {
   it("given every string, should not be empty", () => {
     const strings = (value: unknown): string[] =>
       typeof value === "string" ? [value] : typeof value === "object" && value !== null ? Object.values(value).flatMap(strings) : [];
-    for (const locale of LOCALES) expect(strings(dictionaries[locale]).filter((s) => s.trim() === ""), locale).toEqual([]);
+    for (const locale of LOCALES)
+      expect(
+        strings(dictionaries[locale]).filter((s) => s.trim() === ""),
+        locale,
+      ).toEqual([]);
   });
 });
 
@@ -126,7 +130,11 @@ describe("navigationFor", () => {
     expect(keys("TEACHER")).toEqual(["home", "forms", "students", "candidates", "assignments", "reports"]);
     expect(keys("ADMIN")).toContain("admin");
     expect(keys("SUPER_ADMIN")).toContain("admin");
-    expect(navigationFor("ADMIN").find((item) => item.key === "admin")!.href("es")).toBe("/es/admin/users");
+    expect(
+      navigationFor("ADMIN")
+        .find((item) => item.key === "admin")!
+        .href("es"),
+    ).toBe("/es/admin/users");
   });
 });
 

@@ -109,7 +109,13 @@ function ChartDrawing({ points, width, height, fontSize, className }: { points: 
   const dateTicks = span === 0 ? [first] : width < 500 || points.length === 2 ? [first, last] : [first, first + span / 2, last];
   return (
     // biome-ignore lint/a11y/noSvgWithoutTitle: the chart is named by its visible caption (aria-labelledby), and the table below holds every value.
-    <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="history-chart-caption" className={className} data-testid={`history-chart-${width < 500 ? "phone" : "wide"}`}>
+    <svg
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-labelledby="history-chart-caption"
+      className={className}
+      data-testid={`history-chart-${width < 500 ? "phone" : "wide"}`}
+    >
       {[0, 25, 50, 75, 100].map((tick) => (
         <g key={tick}>
           <line x1={pad.left} x2={width - pad.right} y1={y(tick)} y2={y(tick)} stroke="#cbd5e1" strokeWidth={tick === 0 ? 1.5 : 1} />

@@ -98,7 +98,15 @@ export function PersonDetail({
 }
 
 /** The "are you sure?" step: a warning with the POST form that does it, and a way back. */
-export function Confirmation({ title, text, intent, confirmLabel, pendingText, cancelTo, tone = "danger" }: {
+export function Confirmation({
+  title,
+  text,
+  intent,
+  confirmLabel,
+  pendingText,
+  cancelTo,
+  tone = "danger",
+}: {
   title: string;
   text: string;
   intent: string;

@@ -43,12 +43,54 @@ export function PersonForm({
   return (
     <Form method="post" noValidate className="space-y-6 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" key={version}>
       <CsrfInput />
-      {result?.formError ? <Alert tone="error" title={t.people.csrf} /> : Object.keys(errors).length > 0 ? <Alert tone="error" title={t.people.fixErrors} /> : null}
+      {result?.formError ? (
+        <Alert tone="error" title={t.people.csrf} />
+      ) : Object.keys(errors).length > 0 ? (
+        <Alert tone="error" title={t.people.fixErrors} />
+      ) : null}
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label={t.people.name} name="name" required autoComplete="off" maxLength={200} defaultValue={values.name ?? ""} error={message("name")} {...focus("name")} className="sm:col-span-2" />
-        <Field label={t.people.email} name="email" type="email" autoComplete="off" defaultValue={values.email ?? ""} error={message("email")} {...focus("email")} />
-        <Field label={t.people.phone} name="phone" type="tel" autoComplete="off" maxLength={50} defaultValue={values.phone ?? ""} error={message("phone")} {...focus("phone")} />
-        <Field label={t.people.age} name="age" type="number" inputMode="numeric" min={0} max={150} step={1} defaultValue={values.age ?? ""} error={message("age")} {...focus("age")} />
+        <Field
+          label={t.people.name}
+          name="name"
+          required
+          autoComplete="off"
+          maxLength={200}
+          defaultValue={values.name ?? ""}
+          error={message("name")}
+          {...focus("name")}
+          className="sm:col-span-2"
+        />
+        <Field
+          label={t.people.email}
+          name="email"
+          type="email"
+          autoComplete="off"
+          defaultValue={values.email ?? ""}
+          error={message("email")}
+          {...focus("email")}
+        />
+        <Field
+          label={t.people.phone}
+          name="phone"
+          type="tel"
+          autoComplete="off"
+          maxLength={50}
+          defaultValue={values.phone ?? ""}
+          error={message("phone")}
+          {...focus("phone")}
+        />
+        <Field
+          label={t.people.age}
+          name="age"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={150}
+          step={1}
+          defaultValue={values.age ?? ""}
+          error={message("age")}
+          {...focus("age")}
+        />
         <Field label={t.people.grade} name="grade" maxLength={50} defaultValue={values.grade ?? ""} error={message("grade")} {...focus("grade")} />
         <Field label={t.people.gender} name="gender" maxLength={50} defaultValue={values.gender ?? ""} error={message("gender")} {...focus("gender")} />
         {statuses ? (

@@ -86,7 +86,10 @@ export function PersonListPage({
                 return (
                   <tr key={row.id} className="hover:bg-slate-50">
                     <td className="px-4 py-3 sm:px-5">
-                      <Link to={detail(locale, row.id)} className="font-medium wrap-anywhere text-indigo-700 underline-offset-2 hover:text-indigo-900 hover:underline">
+                      <Link
+                        to={detail(locale, row.id)}
+                        className="font-medium wrap-anywhere text-indigo-700 underline-offset-2 hover:text-indigo-900 hover:underline"
+                      >
                         {row.name}
                       </Link>
                       {/* What the hidden columns would say, under the name on narrower screens. */}

@@ -4,7 +4,6 @@ import { historyItem, personFields, personListQuery, personProfileFields } from 
 import { student } from "../students/student-schemas.ts";
 import { CANDIDATE_STATUSES, EDITABLE_CANDIDATE_STATUSES } from "./candidate-statuses.ts";
 
-
 export const createCandidateBody = z
   .strictObject({ ...personProfileFields, status: z.enum(EDITABLE_CANDIDATE_STATUSES).default("NEW") })
   .meta({ id: "CandidateCreate" });
@@ -32,7 +31,5 @@ export const candidate = z
   })
   .meta({ id: "Candidate" });
 export const candidateListResponse = pagedResponse("candidates", candidate);
-export const candidateDetail = candidate
-  .extend({ evaluations: z.array(historyItem) })
-  .meta({ id: "CandidateDetail" });
+export const candidateDetail = candidate.extend({ evaluations: z.array(historyItem) }).meta({ id: "CandidateDetail" });
 export const promotionResponse = z.object({ student, candidate }).meta({ id: "Promotion" });

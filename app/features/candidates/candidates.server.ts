@@ -5,14 +5,7 @@ import { conflict, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
-import {
-  assertEmailFree,
-  personData,
-  personHistory,
-  personHistoryPage,
-  personListWhere,
-  refreshRespondentSearchText,
-} from "../people/people.server.ts";
+import { assertEmailFree, personData, personHistory, personHistoryPage, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
 import { getStudent } from "../students/students.server.ts";
 import type { CreateCandidateInput, ListCandidatesQuery, UpdateCandidateInput } from "./candidate-schemas.ts";
 

@@ -97,10 +97,6 @@ export async function loadDashboard(actor: Actor, options: { locale: Locale; tim
   if (!isStaff(actor)) {
     return { ...base, kind: "student" as const, pending: await pendingAssignments(actor, options) };
   }
-  const [pending, recent, counts] = await Promise.all([
-    pendingAssignments(actor, options),
-    recentResults(actor),
-    dashboardCounts(actor, options),
-  ]);
+  const [pending, recent, counts] = await Promise.all([pendingAssignments(actor, options), recentResults(actor), dashboardCounts(actor, options)]);
   return { ...base, kind: "staff" as const, pending, recent, counts };
 }

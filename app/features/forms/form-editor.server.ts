@@ -147,13 +147,9 @@ export function validateDraft<M extends "create" | "update">(
   draft: FormDraft,
   mode: M,
   t: Dictionary,
-):
-  | { success: true; data: M extends "create" ? z.output<typeof createFormBody> : z.output<typeof updateFormBody> }
-  | { success: false; errors: DraftErrors } {
+): { success: true; data: M extends "create" ? z.output<typeof createFormBody> : z.output<typeof updateFormBody> } | { success: false; errors: DraftErrors } {
   const schema = mode === "create" ? createFormBody : updateFormBody;
   const parsed = schema.safeParse(bodyFromDraft(draft, mode));
   if (parsed.success) return { success: true, data: parsed.data as never };
   return { success: false, errors: issueTexts(t, parsed.error.issues) };
 }
-
-

@@ -1,20 +1,9 @@
 import { z } from "zod";
 import { QUESTION_TYPES } from "./question-types.ts";
-import {
-  booleanParam,
-  idSchema,
-  multiLineText,
-  optionalText,
-  paginationQuery,
-  pagedResponse,
-  searchParam,
-  singleLineText,
-  timestamp,
-} from "~/lib/schemas.ts";
+import { booleanParam, idSchema, multiLineText, optionalText, paginationQuery, pagedResponse, searchParam, singleLineText, timestamp } from "~/lib/schemas.ts";
 
 /** The largest score (and score range bound) a form may use, either sign. */
 export const SCORE_LIMIT = 1_000_000;
-
 
 /** Bounded so that no total of a form's scores can overflow (or lose its precision). */
 const score = z.number().min(-SCORE_LIMIT, "scoreOutOfRange").max(SCORE_LIMIT, "scoreOutOfRange");

@@ -252,11 +252,7 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
  * published and never a template: questions, options and score ranges are copied, submissions
  * are not. The title defaults to "… (copy)"; pages pass their own (translated, or the template's).
  */
-export async function duplicateForm(
-  actor: Actor,
-  id: string,
-  options: { title?: (sourceTitle: string) => string } = {},
-): Promise<FormDetail> {
+export async function duplicateForm(actor: Actor, id: string, options: { title?: (sourceTitle: string) => string } = {}): Promise<FormDetail> {
   const source = await getForm(actor, id);
   const title = (options.title ?? ((sourceTitle) => `${sourceTitle} (copy)`))(source.title).slice(0, 200);
   return createForm(actor, {

@@ -89,9 +89,7 @@ function operationObject(operation: Operation, components: ComponentCollector) {
   const responses: Record<string, unknown> = {
     [operation.success.status]: {
       description: operation.success.description,
-      ...(operation.success.headers
-        ? { headers: Object.fromEntries(operation.success.headers.map((h) => [h, { schema: { type: "string" } }])) }
-        : {}),
+      ...(operation.success.headers ? { headers: Object.fromEntries(operation.success.headers.map((h) => [h, { schema: { type: "string" } }])) } : {}),
       // A redirect has no body to describe.
       ...(operation.success.status >= 300 && operation.success.status < 400
         ? {}
@@ -105,7 +103,10 @@ function operationObject(operation: Operation, components: ComponentCollector) {
     },
   };
   if (operation.formRedirect) {
-    responses["302"] = { description: operation.formRedirect, headers: { Location: { schema: { type: "string" } }, "Set-Cookie": { schema: { type: "string" } } } };
+    responses["302"] = {
+      description: operation.formRedirect,
+      headers: { Location: { schema: { type: "string" } }, "Set-Cookie": { schema: { type: "string" } } },
+    };
   }
   for (const status of errors) {
     responses[status] = {

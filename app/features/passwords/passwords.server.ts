@@ -1,11 +1,6 @@
 import { hashPassword, decoyPasswordHash, verifyPassword } from "~/lib/auth/password.server.ts";
 import { passwordMatchesEmail } from "~/lib/auth/password-policy.server.ts";
-import {
-  CURRENT_PASSWORD_LIMIT,
-  FORGOT_PASSWORD_ADDRESS_LIMIT,
-  FORGOT_PASSWORD_IP_LIMIT,
-  consumeRateLimit,
-} from "~/lib/auth/rate-limit.server.ts";
+import { CURRENT_PASSWORD_LIMIT, FORGOT_PASSWORD_ADDRESS_LIMIT, FORGOT_PASSWORD_IP_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
 import { createSession } from "~/lib/auth/session.server.ts";
 import { consumeToken, issueVerification } from "~/lib/auth/verification.server.ts";
 import type { Actor } from "~/lib/auth/actor.server.ts";
@@ -25,11 +20,9 @@ import { newLinkToken, setPasswordUrl, type LinkRecipient } from "./set-password
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
 
 /** What POST /api/auth/forgot-password and the page answer, whether or not the address is known. */
-export const FORGOT_PASSWORD_MESSAGE =
-  "If an account uses this address, we have sent it a link to choose a new password. The link is valid for one hour.";
+export const FORGOT_PASSWORD_MESSAGE = "If an account uses this address, we have sent it a link to choose a new password. The link is valid for one hour.";
 
-export const invalidToken = () =>
-  new ApiError(400, "INVALID_TOKEN", "This link is not valid: it was already used, it expired, or a newer one was sent.");
+export const invalidToken = () => new ApiError(400, "INVALID_TOKEN", "This link is not valid: it was already used, it expired, or a newer one was sent.");
 
 /**
  * Counts the request (per client address, then per e-mail address) and, for an active account,
@@ -101,17 +94,13 @@ async function setPasswordAndEndSessions(userId: string, passwordHash: string): 
  */
 export async function requireCurrentPassword(actor: Actor, password: string | undefined, field = "currentPassword"): Promise<void> {
   if (!password) {
-    throw badRequest("Enter your current password to make this change.", [
-      fieldProblem(field, "currentPasswordRequired"),
-    ]);
+    throw badRequest("Enter your current password to make this change.", [fieldProblem(field, "currentPasswordRequired")]);
   }
   await consumeRateLimit(CURRENT_PASSWORD_LIMIT, actor.userId);
   const user = await db.user.findUnique({ where: { id: actor.userId }, select: { passwordHash: true } });
   const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
   if (!user?.passwordHash || !matches) {
-    throw new ApiError(400, "INVALID_CURRENT_PASSWORD", "The current password is not correct.", [
-      fieldProblem(field, "currentPasswordWrong"),
-    ]);
+    throw new ApiError(400, "INVALID_CURRENT_PASSWORD", "The current password is not correct.", [fieldProblem(field, "currentPasswordWrong")]);
   }
 }
 

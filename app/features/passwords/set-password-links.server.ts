@@ -17,8 +17,7 @@ export type LinkRecipient = { id: string; name: string; email: string; locale: s
 export const newLinkToken = () => randomBytes(32).toString("base64url");
 
 /** Links are built from APP_URL and a known locale only, never from the request. */
-export const setPasswordUrl = (locale: string, token: string) =>
-  `${env().APP_URL}/${resolveLocale(locale)}/reset-password?token=${encodeURIComponent(token)}`;
+export const setPasswordUrl = (locale: string, token: string) => `${env().APP_URL}/${resolveLocale(locale)}/reset-password?token=${encodeURIComponent(token)}`;
 
 /**
  * E-mails a new user without a password the link to choose one (the reset flow, valid 72 hours).
@@ -43,4 +42,3 @@ export async function issueInvitationLink(user: LinkRecipient): Promise<string> 
 export async function mailInvitation(user: LinkRecipient, organizationName: string, link: string): Promise<void> {
   await sendMail({ to: user.email, ...invitationMail(user.locale, user.name, organizationName, link) });
 }
-

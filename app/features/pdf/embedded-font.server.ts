@@ -57,7 +57,15 @@ type DocumentFontMetadata = ParsedTtf & {
   toUnicode: Record<number, number>;
 };
 
-type FontEntry = { id: string; fontName: string; postScriptName: string; encoding: string; metadata: unknown; objectNumber?: number; isAlreadyPutted?: boolean };
+type FontEntry = {
+  id: string;
+  fontName: string;
+  postScriptName: string;
+  encoding: string;
+  metadata: unknown;
+  objectNumber?: number;
+  isAlreadyPutted?: boolean;
+};
 type PutFontArgs = {
   font: FontEntry;
   out: (line: string) => void;

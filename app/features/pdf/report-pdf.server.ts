@@ -122,7 +122,7 @@ function clean(value: string): string {
     if (code === 10 || code === 32 || supported.has(code)) {
       out += char;
       replaced = false;
-    // biome-ignore lint/suspicious/noMisleadingCharacterClass: the joiners are listed one by one on purpose, each char tested alone.
+      // biome-ignore lint/suspicious/noMisleadingCharacterClass: the joiners are listed one by one on purpose, each char tested alone.
     } else if (/[\p{M}\u200c\u200d\ufe00-\ufe0f]/u.test(char) || (code >= 0x1f3fb && code <= 0x1f3ff)) {
       // Joiners, variation selectors and skin tones belong to the character before them.
       continue;
@@ -142,8 +142,27 @@ function oneLine(value: string): string {
 // File name.
 
 const FOLDED: Record<string, string> = {
-  ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ð: "d", Ð: "D", ħ: "h", Ħ: "H", ı: "i",
-  ß: "ss", ẞ: "SS", æ: "ae", Æ: "AE", œ: "oe", Œ: "OE", þ: "th", Þ: "TH", ŀ: "l", Ŀ: "L",
+  ł: "l",
+  Ł: "L",
+  ø: "o",
+  Ø: "O",
+  đ: "d",
+  Đ: "D",
+  ð: "d",
+  Ð: "D",
+  ħ: "h",
+  Ħ: "H",
+  ı: "i",
+  ß: "ss",
+  ẞ: "SS",
+  æ: "ae",
+  Æ: "AE",
+  œ: "oe",
+  Œ: "OE",
+  þ: "th",
+  Þ: "TH",
+  ŀ: "l",
+  Ŀ: "L",
 };
 
 /** ASCII, lower-case, accents folded, anything else a single '-': "José Muñoz" → "jose-munoz". */
@@ -422,8 +441,7 @@ function drawDetails(pdf: Pdf, report: ReportDetail, f: Formatters) {
     { title: s.assessmentSection, ...layout(assessment, widths[1]!) },
   ];
   const headingHeight = 22;
-  const columnHeight = (rows: { height: number }[]) =>
-    headingHeight + rows.reduce((sum, row) => sum + row.height + rowGap, 0) - rowGap;
+  const columnHeight = (rows: { height: number }[]) => headingHeight + rows.reduce((sum, row) => sum + row.height + rowGap, 0) - rowGap;
   const height = pad * 2 + Math.max(...columns.map((column) => columnHeight(column.rows))) - 4;
 
   const top = pdf.y;
@@ -736,7 +754,10 @@ function layoutAnswer(pdf: Pdf, answer: ReportDetail["answers"][number], index: 
   if (answerLines[0]) answerLines[0] = { ...answerLines[0], height: answerLines[0].height + QA_GAP };
   const all = [...lines, ...answerLines];
   const scoreColumn = 13.5 + 11;
-  const contentHeight = Math.max(all.reduce((sum, line) => sum + line.height, 0), scoreColumn);
+  const contentHeight = Math.max(
+    all.reduce((sum, line) => sum + line.height, 0),
+    scoreColumn,
+  );
   const headLines = lines.length + Math.min(3, answerLines.length);
   const minHeight = BLOCK_PAD * 2 + all.slice(0, headLines).reduce((sum, line) => sum + line.height, 0);
   const scored = answer.type !== "TEXT";

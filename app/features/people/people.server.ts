@@ -20,12 +20,7 @@ export function personListWhere(actor: Actor, query: { search?: string | undefin
  * that are not deleted. Checked here rather than by a database constraint because deleted
  * records keep their address.
  */
-export async function assertEmailFree(
-  kind: "student" | "candidate",
-  organizationId: string,
-  email: string | null | undefined,
-  exceptId?: string,
-) {
+export async function assertEmailFree(kind: "student" | "candidate", organizationId: string, email: string | null | undefined, exceptId?: string) {
   if (!email) return;
   const where = { organizationId, email, deletedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) };
   const taken =
@@ -117,4 +112,3 @@ export async function refreshRespondentSearchText(tx: Prisma.TransactionClient, 
     });
   }
 }
-

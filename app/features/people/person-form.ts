@@ -8,7 +8,15 @@ export type ProfileValues = Partial<Record<ProfileField, string>>;
 export type ProfileFormResult = { values: ProfileValues; errors: Partial<Record<ProfileField, FieldMessage>>; formError: "csrf" | null };
 
 /** A stored profile as the form's starting values. */
-export function profileValues(person: { name: string; email: string | null; phone: string | null; age: number | null; grade: string | null; gender: string | null; status: string }): ProfileValues {
+export function profileValues(person: {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  age: number | null;
+  grade: string | null;
+  gender: string | null;
+  status: string;
+}): ProfileValues {
   return {
     name: person.name,
     email: person.email ?? "",

@@ -20,9 +20,7 @@ export const listReportsQuery = z.strictObject({
 });
 export type ListReportsQuery = z.output<typeof listReportsQuery>;
 
-export const scoreRangeOutput = z
-  .object({ min: z.number(), max: z.number(), label: z.string(), color: z.string() })
-  .meta({ id: "ScoreBand" });
+export const scoreRangeOutput = z.object({ min: z.number(), max: z.number(), label: z.string(), color: z.string() }).meta({ id: "ScoreBand" });
 
 export const reportItem = z
   .object({

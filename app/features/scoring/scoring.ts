@@ -94,9 +94,7 @@ export function answerProblems(questions: ScoringQuestion[], answers: GivenAnswe
     if (!question.required) continue;
     const index = answers.findIndex((a) => a.questionId === question.id);
     const answer = answers[index];
-    const answered = isChoice(question.type)
-      ? (answer?.optionIds?.length ?? 0) > 0
-      : typeof answer?.text === "string" && answer.text.trim() !== "";
+    const answered = isChoice(question.type) ? (answer?.optionIds?.length ?? 0) > 0 : typeof answer?.text === "string" && answer.text.trim() !== "";
     if (!answered) {
       problems.push(fieldProblem(index === -1 ? `questions.${question.id}` : `answers.${index}`, "answerRequired"));
     }
@@ -109,9 +107,7 @@ export function scoreAnswers(questions: ScoringQuestion[], bands: ScoreBand[], a
   const given = new Map(answers.map((a) => [a.questionId, a]));
   const scored = questions.map((question, position): ScoredAnswer => {
     const answer = given.get(question.id);
-    const chosen = isChoice(question.type)
-      ? question.options.filter((o) => answer?.optionIds?.includes(o.id))
-      : [];
+    const chosen = isChoice(question.type) ? question.options.filter((o) => answer?.optionIds?.includes(o.id)) : [];
     const text = !isChoice(question.type) && typeof answer?.text === "string" && answer.text.trim() !== "" ? answer.text : null;
     return {
       questionId: question.id,

@@ -3,10 +3,7 @@ import { STUDENT_STATUSES } from "./student-statuses.ts";
 import { pagedResponse } from "~/lib/schemas.ts";
 import { historyItem, personFields, personListQuery, personProfileFields } from "../people/person-schemas.ts";
 
-
-export const createStudentBody = z
-  .strictObject({ ...personProfileFields, status: z.enum(STUDENT_STATUSES).default("ACTIVE") })
-  .meta({ id: "StudentCreate" });
+export const createStudentBody = z.strictObject({ ...personProfileFields, status: z.enum(STUDENT_STATUSES).default("ACTIVE") }).meta({ id: "StudentCreate" });
 
 export const updateStudentBody = z
   .strictObject({
@@ -24,6 +21,4 @@ export type ListStudentsQuery = z.output<typeof listStudentsQuery>;
 
 export const student = z.object({ ...personFields, status: z.enum(STUDENT_STATUSES) }).meta({ id: "Student" });
 export const studentListResponse = pagedResponse("students", student);
-export const studentDetail = student
-  .extend({ submissions: z.array(historyItem) })
-  .meta({ id: "StudentDetail" });
+export const studentDetail = student.extend({ submissions: z.array(historyItem) }).meta({ id: "StudentDetail" });

@@ -5,14 +5,7 @@ import { notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
-import {
-  assertEmailFree,
-  personData,
-  personHistory,
-  personHistoryPage,
-  personListWhere,
-  refreshRespondentSearchText,
-} from "../people/people.server.ts";
+import { assertEmailFree, personData, personHistory, personHistoryPage, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
 import type { CreateStudentInput, ListStudentsQuery, UpdateStudentInput } from "./student-schemas.ts";
 
 export async function listStudents(actor: Actor, query: ListStudentsQuery) {

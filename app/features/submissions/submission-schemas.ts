@@ -7,10 +7,7 @@ export const createSubmissionBody = z
     formId: idSchema,
     studentId: idSchema.optional(),
     candidateId: idSchema.optional(),
-    expiresAt: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .meta({ description: "When the link stops working (ISO 8601); no expiry when left out." }),
+    expiresAt: z.iso.datetime({ offset: true }).optional().meta({ description: "When the link stops working (ISO 8601); no expiry when left out." }),
   })
   .superRefine((body, ctx) => {
     if ((body.studentId === undefined) === (body.candidateId === undefined)) {
@@ -110,6 +107,4 @@ export const testLinkResponse = z
   })
   .meta({ id: "TestLink" });
 
-export const submitResponse = z
-  .object({ submissionId: idSchema, isCompleted: z.literal(true), completedAt: timestamp })
-  .meta({ id: "TestSubmitted" });
+export const submitResponse = z.object({ submissionId: idSchema, isCompleted: z.literal(true), completedAt: timestamp }).meta({ id: "TestSubmitted" });

@@ -14,9 +14,7 @@ export async function listSessions(actor: Actor) {
     select: { id: true, createdAt: true, lastSeenAt: true, ipAddress: true, userAgent: true },
     orderBy: [{ lastSeenAt: "desc" }, { createdAt: "desc" }],
   });
-  return sessions
-    .map((session) => ({ ...session, current: session.id === actor.sessionId }))
-    .sort((a, b) => Number(b.current) - Number(a.current));
+  return sessions.map((session) => ({ ...session, current: session.id === actor.sessionId })).sort((a, b) => Number(b.current) - Number(a.current));
 }
 
 /** Ends every session of the caller but the one making the request; answers how many ended. */

@@ -19,10 +19,7 @@ export const updateUserBody = z
     name: singleLineText(200).optional(),
     role: z.enum(STAFF_ROLES).optional().meta({ description: "Within what the caller may grant." }),
     isActive: z.boolean().optional().meta({ description: "false ends every session of the user." }),
-    resetTwoFactor: z
-      .literal(true)
-      .optional()
-      .meta({ description: "Turns off the user's second factor (lost phone or mailbox) and ends their sessions." }),
+    resetTwoFactor: z.literal(true).optional().meta({ description: "Turns off the user's second factor (lost phone or mailbox) and ends their sessions." }),
   })
   .meta({ id: "UserUpdate" });
 export type UpdateUserInput = z.output<typeof updateUserBody>;

@@ -13,11 +13,7 @@ export const updateProfileBody = z
   .strictObject({
     name: singleLineText(200),
     email: emailSchema.optional(),
-    currentPassword: z
-      .string()
-      .max(1024)
-      .optional()
-      .meta({ description: "The caller's current password; required when `email` changes." }),
+    currentPassword: z.string().max(1024).optional().meta({ description: "The caller's current password; required when `email` changes." }),
     phone: optionalText(50),
     specialty: optionalText(200).meta({ description: "Teachers only." }),
     age: z.number().int().min(0).max(150).nullable().optional().meta({ description: "Students only." }),

@@ -39,8 +39,7 @@ export async function getProfile(userId: string) {
 
 const emailTaken = () => conflict("Another account already uses this e-mail address.", "EMAIL_TAKEN");
 
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 
 /** The first bytes of each accepted image type; the declared Content-Type is not trusted. */
 async function sniffImageType(file: File): Promise<string | null> {
@@ -88,9 +87,7 @@ export async function updateProfile(actor: Actor, input: UpdateProfileInput) {
           create: { userId: actor.userId, organizationId: actor.organizationId, specialty: input.specialty },
         });
       }
-      const studentFields = Object.fromEntries(
-        (["age", "grade", "gender"] as const).filter((f) => input[f] !== undefined).map((f) => [f, input[f]]),
-      );
+      const studentFields = Object.fromEntries((["age", "grade", "gender"] as const).filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
       if (Object.keys(studentFields).length > 0) {
         await tx.student.updateMany({ where: { userId: actor.userId }, data: studentFields });
       }
@@ -163,12 +160,7 @@ export async function createUser(actor: Actor, input: CreateUserInput) {
   }
 }
 
-async function linkStudentRecord(
-  tx: Prisma.TransactionClient,
-  userId: string,
-  organizationId: string,
-  input: CreateUserInput,
-) {
+async function linkStudentRecord(tx: Prisma.TransactionClient, userId: string, organizationId: string, input: CreateUserInput) {
   const existing = await tx.student.findFirst({
     where: { organizationId, email: input.email, deletedAt: null },
     select: { id: true, userId: true },
@@ -198,4 +190,3 @@ export async function getAvatar(actor: Actor, userId: string) {
   if (!avatar) throw notFound("avatar");
   return avatar;
 }
-

@@ -17,8 +17,7 @@ export const DEFAULT_DEVELOPMENT_PASSWORD = "demo-password";
 
 export type VerifiedUser = { id: string; email: string; twoFactorMethod: "TOTP" | "EMAIL" | null };
 
-const invalidCredentials = () =>
-  new ApiError(401, "INVALID_CREDENTIALS", "The e-mail address or the password is not correct.");
+const invalidCredentials = () => new ApiError(401, "INVALID_CREDENTIALS", "The e-mail address or the password is not correct.");
 
 /**
  * Checks an e-mail and password. Unknown addresses, wrong passwords, users without a password and
@@ -44,11 +43,7 @@ export async function verifyEmailAndPassword(email: string, password: string, cl
   const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
   if (!user || !user.passwordHash || !user.isActive || !passwordMatches) throw invalidCredentials();
   if (env().NODE_ENV === "production" && password === DEFAULT_DEVELOPMENT_PASSWORD) {
-    throw new ApiError(
-      401,
-      "PASSWORD_RESET_REQUIRED",
-      "This password is not accepted in production. Use “Forgot password” to choose a new one.",
-    );
+    throw new ApiError(401, "PASSWORD_RESET_REQUIRED", "This password is not accepted in production. Use “Forgot password” to choose a new one.");
   }
   await resetRateLimit(ACCOUNT_ADDRESS_SIGN_IN_LIMIT, `${address}|${clientAddress}`);
   await refundAttempt(ADDRESS_SIGN_IN_LIMIT, clientAddress);

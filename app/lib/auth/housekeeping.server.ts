@@ -23,8 +23,7 @@ export async function purgeExpired(now = new Date()) {
 
 /** Runs `purgeExpired` now and then every hour, without keeping the process alive. */
 export function scheduleHousekeeping(intervalMs = 60 * 60 * 1000): () => void {
-  const run = () =>
-    purgeExpired().catch((error: unknown) => console.error("[housekeeping] purge failed:", error instanceof Error ? error.message : error));
+  const run = () => purgeExpired().catch((error: unknown) => console.error("[housekeeping] purge failed:", error instanceof Error ? error.message : error));
   void run();
   const timer = setInterval(run, intervalMs);
   timer.unref();

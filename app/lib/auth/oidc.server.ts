@@ -55,8 +55,7 @@ export function oidcConfigured(): boolean {
   return Boolean(env().OIDC_ISSUER && env().OIDC_CLIENT_ID && env().OIDC_CLIENT_SECRET);
 }
 
-export const oidcNotConfigured = () =>
-  new ApiError(404, "OIDC_NOT_CONFIGURED", "Sign-in with an external provider is not configured on this server.");
+export const oidcNotConfigured = () => new ApiError(404, "OIDC_NOT_CONFIGURED", "Sign-in with an external provider is not configured on this server.");
 
 /** The provider's name for the "Sign in with …" button, or null when OIDC is not configured. */
 export function oidcProviderName(): string | null {
@@ -304,11 +303,7 @@ async function findAccount(issuer: string, subject: string, email: { email: stri
   return user;
 }
 
-async function verifyAccount(
-  { request, tokens }: OAuth2Strategy.VerifyOptions,
-  metadata: ProviderMetadata,
-  keys: JWTVerifyGetKey,
-): Promise<SignedInUser> {
+async function verifyAccount({ request, tokens }: OAuth2Strategy.VerifyOptions, metadata: ProviderMetadata, keys: JWTVerifyGetKey): Promise<SignedInUser> {
   const { issuer, clientId } = settings();
   // authenticate() has checked the cookie already; it holds the nonce and the locale.
   const flow = await readFlow(request);

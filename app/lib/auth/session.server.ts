@@ -29,10 +29,7 @@ function cookie() {
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export async function createSession(
-  userId: string,
-  meta: { ipAddress?: string; userAgent?: string | null },
-): Promise<{ setCookie: string; expiresAt: Date }> {
+export async function createSession(userId: string, meta: { ipAddress?: string; userAgent?: string | null }): Promise<{ setCookie: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(Date.now() + env().SESSION_MAX_AGE * 1000);
   await db.$transaction([
@@ -57,8 +54,7 @@ async function tokenFrom(request: Request): Promise<string | null> {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-export const avatarUrl = (userId: string, updatedAt: Date) =>
-  `/api/users/${userId}/avatar?v=${updatedAt.getTime()}`;
+export const avatarUrl = (userId: string, updatedAt: Date) => `/api/users/${userId}/avatar?v=${updatedAt.getTime()}`;
 
 /** The signed-in caller, or null when there is no valid, unexpired session of an active user. */
 export async function readActor(request: Request): Promise<Actor | null> {
@@ -86,12 +82,7 @@ export async function readActor(request: Request): Promise<Actor | null> {
   if (!session) return null;
   const now = Date.now();
   const { user } = session;
-  if (
-    session.expiresAt.getTime() <= now ||
-    session.lastSeenAt.getTime() + SESSION_IDLE_TIMEOUT_MS <= now ||
-    !user.isActive ||
-    user.deletedAt
-  ) {
+  if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + SESSION_IDLE_TIMEOUT_MS <= now || !user.isActive || user.deletedAt) {
     await db.session.deleteMany({ where: { id } });
     return null;
   }

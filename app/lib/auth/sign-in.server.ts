@@ -56,8 +56,7 @@ async function verifySecondFactor(user: VerifiedUser, code: string | undefined):
   await verifySecondFactorCode(user.id, user.twoFactorMethod, code);
 }
 
-const pendingExpired = () =>
-  new ApiError(401, "SIGN_IN_EXPIRED", "Your sign-in took too long. Enter your e-mail and password again.");
+const pendingExpired = () => new ApiError(401, "SIGN_IN_EXPIRED", "Your sign-in took too long. Enter your e-mail and password again.");
 
 /** Verifies the credentials and opens a new session; answers the Set-Cookie header. */
 export async function signInWithCredentials(

@@ -42,7 +42,10 @@ export const CODE_MAX_ATTEMPTS = 5;
 const EMAIL_ENROLMENT = "enrolment";
 
 const methodSchema = z.enum(["TOTP", "EMAIL"]);
-const sixDigitCode = z.string().trim().regex(/^\d{6}$/, "code");
+const sixDigitCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, "code");
 
 export const twoFactorSetupBody = z
   .strictObject({ method: methodSchema.meta({ description: "TOTP (an authenticator app) or EMAIL (a code by e-mail at each sign-in)." }) })
@@ -52,9 +55,7 @@ export const twoFactorEnableBody = z
   .strictObject({ code: sixDigitCode.meta({ description: "A current code from the app, or the code e-mailed by setup." }) })
   .meta({ id: "TwoFactorEnable" });
 
-export const twoFactorDisableBody = z
-  .strictObject({ password: z.string().min(1, "passwordRequired").max(1024) })
-  .meta({ id: "TwoFactorDisable" });
+export const twoFactorDisableBody = z.strictObject({ password: z.string().min(1, "passwordRequired").max(1024) }).meta({ id: "TwoFactorDisable" });
 
 export const twoFactorSetupResponse = z
   .discriminatedUnion("method", [
@@ -73,24 +74,17 @@ export const twoFactorSetupResponse = z
   ])
   .meta({ id: "TwoFactorSetupResult" });
 
-export const twoFactorStatusResponse = z
-  .object({ twoFactorEnabled: z.boolean(), twoFactorMethod: methodSchema.nullable() })
-  .meta({ id: "TwoFactorStatus" });
+export const twoFactorStatusResponse = z.object({ twoFactorEnabled: z.boolean(), twoFactorMethod: methodSchema.nullable() }).meta({ id: "TwoFactorStatus" });
 
 export type TwoFactorSetupResult = z.output<typeof twoFactorSetupResponse>;
 export type TwoFactorStatus = z.output<typeof twoFactorStatusResponse>;
 
 const invalidCode = () => new ApiError(401, "TWO_FACTOR_INVALID", "The code is not correct.");
-const spentCode = () =>
-  new ApiError(401, "TWO_FACTOR_EXPIRED", "This code has expired or has been used. Ask for a new one.");
+const spentCode = () => new ApiError(401, "TWO_FACTOR_EXPIRED", "This code has expired or has been used. Ask for a new one.");
 const locked = (retryAfterSeconds: number) =>
-  new ApiError(
-    429,
-    "TWO_FACTOR_LOCKED",
-    `Too many wrong codes. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
-    undefined,
-    { "Retry-After": String(retryAfterSeconds) },
-  );
+  new ApiError(429, "TWO_FACTOR_LOCKED", `Too many wrong codes. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`, undefined, {
+    "Retry-After": String(retryAfterSeconds),
+  });
 const enrolmentCodeProblem = (key: "codeWrong" | "codeWrongStartAgain") => {
   const problem = fieldProblem("code", key);
   return new ApiError(400, "TWO_FACTOR_INVALID", problem.message, [problem]);
@@ -212,11 +206,7 @@ async function currentMethod(userId: string): Promise<{ email: string; twoFactor
   return user;
 }
 
-const alreadyOn = () =>
-  conflict(
-    "A second factor is already on. Turn it off with your password first to change it.",
-    "TWO_FACTOR_ALREADY_ENABLED",
-  );
+const alreadyOn = () => conflict("A second factor is already on. Turn it off with your password first to change it.", "TWO_FACTOR_ALREADY_ENABLED");
 
 /** Cancels every pending enrolment and e-mailed code of the user. */
 const cancelPendingCodes = (userId: string) =>
@@ -249,8 +239,7 @@ export async function beginTwoFactorSetup(actor: Actor, method: TwoFactorMethod)
   return { method, secret, otpauthUrl, qrCode, expiresAt: new Date(Date.now() + TOTP_SETUP_TTL_MS).toISOString() };
 }
 
-const noPendingSetup = () =>
-  conflict("No setup is waiting for a code (it may have expired). Start the setup again.", "TWO_FACTOR_SETUP_MISSING");
+const noPendingSetup = () => conflict("No setup is waiting for a code (it may have expired). Start the setup again.", "TWO_FACTOR_SETUP_MISSING");
 
 /**
  * Finishes an enrolment with one valid code: 400 for a wrong code (5 wrong codes spend the
@@ -286,11 +275,7 @@ export async function enableTwoFactor(actor: Actor, code: string): Promise<TwoFa
     });
     throw enrolmentCodeProblem(tries >= CODE_MAX_ATTEMPTS ? "codeWrongStartAgain" : "codeWrong");
   }
-  await turnOn(
-    actor.userId,
-    { twoFactorMethod: "TOTP", totpSecretEncrypted: pending.payload, totpLastUsedStep: step },
-    pending.id,
-  );
+  await turnOn(actor.userId, { twoFactorMethod: "TOTP", totpSecretEncrypted: pending.payload, totpLastUsedStep: step }, pending.id);
   return { twoFactorEnabled: true, twoFactorMethod: "TOTP" };
 }
 

@@ -29,21 +29,14 @@ export async function issueVerification(
   ]);
 }
 
-export type ConsumeResult =
-  | { ok: true; userId: string; payload: string | null }
-  | { ok: false; reason: "missing" | "expired" | "wrong" | "exhausted" };
+export type ConsumeResult = { ok: true; userId: string; payload: string | null } | { ok: false; reason: "missing" | "expired" | "wrong" | "exhausted" };
 
 /**
  * Checks the user's current code of `purpose` (e-mailed second-factor codes, TOTP enrolment).
  * A wrong code counts one try; after `maxAttempts` the code is spent. The right code is claimed
  * with a conditional update, so it works exactly once even when sent twice at the same moment.
  */
-export async function consumeUserCode(
-  userId: string,
-  purpose: VerificationPurpose,
-  code: string,
-  maxAttempts: number,
-): Promise<ConsumeResult> {
+export async function consumeUserCode(userId: string, purpose: VerificationPurpose, code: string, maxAttempts: number): Promise<ConsumeResult> {
   const now = new Date();
   const current = await db.verification.findFirst({
     where: { userId, purpose, usedAt: null },

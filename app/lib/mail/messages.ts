@@ -7,8 +7,7 @@ import type { OutgoingMail } from "./mailer.server.ts";
  */
 type Message = Omit<OutgoingMail, "to">;
 
-const escapeHtml = (text: string) =>
-  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+const escapeHtml = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 function compose(subject: string, paragraphs: string[], action?: { label: string; url: string }): Message {
   const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : [])].join("\n\n");
@@ -16,8 +15,10 @@ function compose(subject: string, paragraphs: string[], action?: { label: string
     `<div style="font-family:system-ui,sans-serif;font-size:16px;line-height:1.5;color:#0f172a">`,
     ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
     ...(action
-      ? [`<p><a href="${escapeHtml(action.url)}" style="background:#4338ca;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>`,
-         `<p style="font-size:13px;color:#475569">${escapeHtml(action.url)}</p>`]
+      ? [
+          `<p><a href="${escapeHtml(action.url)}" style="background:#4338ca;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>`,
+          `<p style="font-size:13px;color:#475569">${escapeHtml(action.url)}</p>`,
+        ]
       : []),
     `</div>`,
   ].join("");

@@ -19,21 +19,26 @@ const sessionResponse = z
   ])
   .meta({ id: "Session" });
 
-const handle = endpoint({
-  GET: async ({ context }) => {
-    const actor = actorOf(context);
-    if (!actor) return json({});
-    const { userId: id, name, email, role, image, sessionExpiresAt } = actor;
-    return json({ user: { id, name, email, role, image }, expires: sessionExpiresAt.toISOString() });
+const handle = endpoint(
+  {
+    GET: async ({ context }) => {
+      const actor = actorOf(context);
+      if (!actor) return json({});
+      const { userId: id, name, email, role, image, sessionExpiresAt } = actor;
+      return json({ user: { id, name, email, role, image }, expires: sessionExpiresAt.toISOString() });
+    },
   },
-}, {
-  GET: {
-    operationId: "getSession", tag: "Authentication", auth: "public",
-    summary: "The current session's user and expiry, or {} without a session.",
-    success: { status: 200, description: "The session.", schema: sessionResponse },
-    errors: [],
+  {
+    GET: {
+      operationId: "getSession",
+      tag: "Authentication",
+      auth: "public",
+      summary: "The current session's user and expiry, or {} without a session.",
+      success: { status: 200, description: "The session.", schema: sessionResponse },
+      errors: [],
+    },
   },
-});
+);
 
 export const loader = handle;
 export const action = handle;

@@ -4,21 +4,26 @@ import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 
 /** POST /api/auth/two-factor/disable {password}: turns the second factor off; needs the current password. */
-const handle = endpoint({
-  POST: async ({ request, context }) => {
-    const actor = requireActor(actorOf(context));
-    const { password } = await readJsonBody(request, twoFactorDisableBody);
-    return json(await disableTwoFactor(actor, password));
+const handle = endpoint(
+  {
+    POST: async ({ request, context }) => {
+      const actor = requireActor(actorOf(context));
+      const { password } = await readJsonBody(request, twoFactorDisableBody);
+      return json(await disableTwoFactor(actor, password));
+    },
   },
-}, {
-  POST: {
-    operationId: "disableTwoFactor", tag: "Authentication", auth: "session",
-    summary: "Turn the second factor off (the TOTP secret is erased); needs the current password (401 INVALID_PASSWORD when wrong).",
-    body: { schema: twoFactorDisableBody, types: ["json"] },
-    success: { status: 200, description: "The second factor is off.", schema: twoFactorStatusResponse },
-    errors: [400, 401, 413, 415, 429],
+  {
+    POST: {
+      operationId: "disableTwoFactor",
+      tag: "Authentication",
+      auth: "session",
+      summary: "Turn the second factor off (the TOTP secret is erased); needs the current password (401 INVALID_PASSWORD when wrong).",
+      body: { schema: twoFactorDisableBody, types: ["json"] },
+      success: { status: 200, description: "The second factor is off.", schema: twoFactorStatusResponse },
+      errors: [400, 401, 413, 415, 429],
+    },
   },
-});
+);
 
 export const loader = handle;
 export const action = handle;

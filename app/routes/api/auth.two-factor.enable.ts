@@ -4,21 +4,26 @@ import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 
 /** POST /api/auth/two-factor/enable {code}: turns on the factor started by setup with one valid code. */
-const handle = endpoint({
-  POST: async ({ request, context }) => {
-    const actor = requireActor(actorOf(context));
-    const { code } = await readJsonBody(request, twoFactorEnableBody);
-    return json(await enableTwoFactor(actor, code));
+const handle = endpoint(
+  {
+    POST: async ({ request, context }) => {
+      const actor = requireActor(actorOf(context));
+      const { code } = await readJsonBody(request, twoFactorEnableBody);
+      return json(await enableTwoFactor(actor, code));
+    },
   },
-}, {
-  POST: {
-    operationId: "enableTwoFactor", tag: "Authentication", auth: "session",
-    summary: "Turn on the factor started by setup with one valid code (400 when wrong; 5 wrong codes spend the setup; 409 without a pending setup).",
-    body: { schema: twoFactorEnableBody, types: ["json"] },
-    success: { status: 200, description: "The second factor is on.", schema: twoFactorStatusResponse },
-    errors: [400, 401, 409, 413, 415],
+  {
+    POST: {
+      operationId: "enableTwoFactor",
+      tag: "Authentication",
+      auth: "session",
+      summary: "Turn on the factor started by setup with one valid code (400 when wrong; 5 wrong codes spend the setup; 409 without a pending setup).",
+      body: { schema: twoFactorEnableBody, types: ["json"] },
+      success: { status: 200, description: "The second factor is on.", schema: twoFactorStatusResponse },
+      errors: [400, 401, 409, 413, 415],
+    },
   },
-});
+);
 
 export const loader = handle;
 export const action = handle;

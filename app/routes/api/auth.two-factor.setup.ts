@@ -7,21 +7,27 @@ import { json, readJsonBody } from "~/lib/http.server.ts";
  * POST /api/auth/two-factor/setup {method}: starts enrolling the signed-in user's second factor.
  * TOTP answers the secret, its otpauth URI and a QR code (this once); EMAIL e-mails a code.
  */
-const handle = endpoint({
-  POST: async ({ request, context }) => {
-    const actor = requireActor(actorOf(context));
-    const { method } = await readJsonBody(request, twoFactorSetupBody);
-    return json(await beginTwoFactorSetup(actor, method));
+const handle = endpoint(
+  {
+    POST: async ({ request, context }) => {
+      const actor = requireActor(actorOf(context));
+      const { method } = await readJsonBody(request, twoFactorSetupBody);
+      return json(await beginTwoFactorSetup(actor, method));
+    },
   },
-}, {
-  POST: {
-    operationId: "setupTwoFactor", tag: "Authentication", auth: "session",
-    summary: "Start enrolling a second factor. TOTP answers the secret, otpauth URI and QR code (only this once; valid 15 minutes); EMAIL e-mails a confirmation code (3 codes per 10 minutes). 409 while a factor is on.",
-    body: { schema: twoFactorSetupBody, types: ["json"] },
-    success: { status: 200, description: "The pending enrolment.", schema: twoFactorSetupResponse },
-    errors: [400, 401, 409, 413, 415, 429],
+  {
+    POST: {
+      operationId: "setupTwoFactor",
+      tag: "Authentication",
+      auth: "session",
+      summary:
+        "Start enrolling a second factor. TOTP answers the secret, otpauth URI and QR code (only this once; valid 15 minutes); EMAIL e-mails a confirmation code (3 codes per 10 minutes). 409 while a factor is on.",
+      body: { schema: twoFactorSetupBody, types: ["json"] },
+      success: { status: 200, description: "The pending enrolment.", schema: twoFactorSetupResponse },
+      errors: [400, 401, 409, 413, 415, 429],
+    },
   },
-});
+);
 
 export const loader = handle;
 export const action = handle;

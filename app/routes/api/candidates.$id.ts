@@ -7,34 +7,46 @@ import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
 
-const handle = endpoint<Route.LoaderArgs>({
-  GET: async ({ params, context }) => json(await getCandidate(requireStaff(actorOf(context)), params.id)),
-  PUT: async ({ request, params, context }) => {
-    const actor = requireStaff(actorOf(context));
-    return json(await updateCandidate(actor, params.id, await readJsonOrFormBody(request, updateCandidateBody)));
+const handle = endpoint<Route.LoaderArgs>(
+  {
+    GET: async ({ params, context }) => json(await getCandidate(requireStaff(actorOf(context)), params.id)),
+    PUT: async ({ request, params, context }) => {
+      const actor = requireStaff(actorOf(context));
+      return json(await updateCandidate(actor, params.id, await readJsonOrFormBody(request, updateCandidateBody)));
+    },
+    DELETE: async ({ params, context }) => json(await deleteCandidate(requireStaff(actorOf(context)), params.id)),
   },
-  DELETE: async ({ params, context }) => json(await deleteCandidate(requireStaff(actorOf(context)), params.id)),
-}, {
-  GET: {
-    operationId: "getCandidate", tag: "Candidates", auth: "session", roles: STAFF,
-    summary: "Read a candidate with the evaluations the caller may see.",
-    success: { status: 200, description: "The candidate.", schema: candidateDetail },
-    errors: [401, 403, 404],
+  {
+    GET: {
+      operationId: "getCandidate",
+      tag: "Candidates",
+      auth: "session",
+      roles: STAFF,
+      summary: "Read a candidate with the evaluations the caller may see.",
+      success: { status: 200, description: "The candidate.", schema: candidateDetail },
+      errors: [401, 403, 404],
+    },
+    PUT: {
+      operationId: "updateCandidate",
+      tag: "Candidates",
+      auth: "session",
+      roles: STAFF,
+      summary: "Update the fields sent (JSON, urlencoded or multipart).",
+      body: { schema: updateCandidateBody, types: browserBody },
+      success: { status: 200, description: "The updated candidate.", schema: candidateDetail },
+      errors: [400, 401, 403, 404, 409, 413, 415],
+    },
+    DELETE: {
+      operationId: "deleteCandidate",
+      tag: "Candidates",
+      auth: "session",
+      roles: ADMINS,
+      summary: "Soft-delete a candidate.",
+      success: { status: 200, description: "Deleted.", schema: deletedResponse },
+      errors: [401, 403, 404],
+    },
   },
-  PUT: {
-    operationId: "updateCandidate", tag: "Candidates", auth: "session", roles: STAFF,
-    summary: "Update the fields sent (JSON, urlencoded or multipart).",
-    body: { schema: updateCandidateBody, types: browserBody },
-    success: { status: 200, description: "The updated candidate.", schema: candidateDetail },
-    errors: [400, 401, 403, 404, 409, 413, 415],
-  },
-  DELETE: {
-    operationId: "deleteCandidate", tag: "Candidates", auth: "session", roles: ADMINS,
-    summary: "Soft-delete a candidate.",
-    success: { status: 200, description: "Deleted.", schema: deletedResponse },
-    errors: [401, 403, 404],
-  },
-});
+);
 
 export const loader = handle;
 export const action = handle;

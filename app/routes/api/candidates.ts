@@ -5,31 +5,40 @@ import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonOrFormBody, readQuery } from "~/lib/http.server.ts";
 
-const handle = endpoint({
-  GET: async ({ request, context }) => {
-    const actor = requireStaff(actorOf(context));
-    return json(await listCandidates(actor, readQuery(request, listCandidatesQuery)));
+const handle = endpoint(
+  {
+    GET: async ({ request, context }) => {
+      const actor = requireStaff(actorOf(context));
+      return json(await listCandidates(actor, readQuery(request, listCandidatesQuery)));
+    },
+    POST: async ({ request, context }) => {
+      const actor = requireStaff(actorOf(context));
+      return json(await createCandidate(actor, await readJsonOrFormBody(request, createCandidateBody)), 201);
+    },
   },
-  POST: async ({ request, context }) => {
-    const actor = requireStaff(actorOf(context));
-    return json(await createCandidate(actor, await readJsonOrFormBody(request, createCandidateBody)), 201);
+  {
+    GET: {
+      operationId: "listCandidates",
+      tag: "Candidates",
+      auth: "session",
+      roles: STAFF,
+      summary: "List the organization's candidates.",
+      query: listCandidatesQuery,
+      success: { status: 200, description: "A page of candidates, newest first.", schema: candidateListResponse },
+      errors: [400, 401, 403],
+    },
+    POST: {
+      operationId: "createCandidate",
+      tag: "Candidates",
+      auth: "session",
+      roles: STAFF,
+      summary: "Create a candidate (JSON, urlencoded or multipart).",
+      body: { schema: createCandidateBody, types: browserBody },
+      success: { status: 201, description: "The created candidate.", schema: candidateDetail },
+      errors: [400, 401, 403, 409, 413, 415],
+    },
   },
-}, {
-  GET: {
-    operationId: "listCandidates", tag: "Candidates", auth: "session", roles: STAFF,
-    summary: "List the organization's candidates.",
-    query: listCandidatesQuery,
-    success: { status: 200, description: "A page of candidates, newest first.", schema: candidateListResponse },
-    errors: [400, 401, 403],
-  },
-  POST: {
-    operationId: "createCandidate", tag: "Candidates", auth: "session", roles: STAFF,
-    summary: "Create a candidate (JSON, urlencoded or multipart).",
-    body: { schema: createCandidateBody, types: browserBody },
-    success: { status: 201, description: "The created candidate.", schema: candidateDetail },
-    errors: [400, 401, 403, 409, 413, 415],
-  },
-});
+);
 
 export const loader = handle;
 export const action = handle;

@@ -7,34 +7,46 @@ import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 
-const handle = endpoint<Route.LoaderArgs>({
-  GET: async ({ params, context }) => json(await getForm(requireStaff(actorOf(context)), params.id)),
-  PUT: async ({ request, params, context }) => {
-    const actor = requireStaff(actorOf(context));
-    return json(await updateForm(actor, params.id, await readJsonBody(request, updateFormBody)));
+const handle = endpoint<Route.LoaderArgs>(
+  {
+    GET: async ({ params, context }) => json(await getForm(requireStaff(actorOf(context)), params.id)),
+    PUT: async ({ request, params, context }) => {
+      const actor = requireStaff(actorOf(context));
+      return json(await updateForm(actor, params.id, await readJsonBody(request, updateFormBody)));
+    },
+    DELETE: async ({ params, context }) => json(await deleteForm(requireStaff(actorOf(context)), params.id)),
   },
-  DELETE: async ({ params, context }) => json(await deleteForm(requireStaff(actorOf(context)), params.id)),
-}, {
-  GET: {
-    operationId: "getForm", tag: "Forms", auth: "session", roles: STAFF,
-    summary: "Read a form with its questions, options (with scores) and score ranges.",
-    success: { status: 200, description: "The form.", schema: formDetail },
-    errors: [401, 403, 404],
+  {
+    GET: {
+      operationId: "getForm",
+      tag: "Forms",
+      auth: "session",
+      roles: STAFF,
+      summary: "Read a form with its questions, options (with scores) and score ranges.",
+      success: { status: 200, description: "The form.", schema: formDetail },
+      errors: [401, 403, 404],
+    },
+    PUT: {
+      operationId: "updateForm",
+      tag: "Forms",
+      auth: "session",
+      roles: `${STAFF} (teachers: own forms)`,
+      summary: "Update the fields sent; `questions` replaces the list (ids keep, no id creates, missing removes).",
+      body: { schema: updateFormBody, types: ["json"] },
+      success: { status: 200, description: "The updated form.", schema: formDetail },
+      errors: [400, 401, 403, 404, 413, 415],
+    },
+    DELETE: {
+      operationId: "deleteForm",
+      tag: "Forms",
+      auth: "session",
+      roles: `${STAFF} (teachers: own forms)`,
+      summary: "Soft-delete a form: it leaves lists and reads, pending links stop, completed results stay.",
+      success: { status: 200, description: "Deleted.", schema: deletedResponse },
+      errors: [401, 403, 404],
+    },
   },
-  PUT: {
-    operationId: "updateForm", tag: "Forms", auth: "session", roles: `${STAFF} (teachers: own forms)`,
-    summary: "Update the fields sent; `questions` replaces the list (ids keep, no id creates, missing removes).",
-    body: { schema: updateFormBody, types: ["json"] },
-    success: { status: 200, description: "The updated form.", schema: formDetail },
-    errors: [400, 401, 403, 404, 413, 415],
-  },
-  DELETE: {
-    operationId: "deleteForm", tag: "Forms", auth: "session", roles: `${STAFF} (teachers: own forms)`,
-    summary: "Soft-delete a form: it leaves lists and reads, pending links stop, completed results stay.",
-    success: { status: 200, description: "Deleted.", schema: deletedResponse },
-    errors: [401, 403, 404],
-  },
-});
+);
 
 export const loader = handle;
 export const action = handle;

@@ -5,31 +5,40 @@ import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody, readQuery } from "~/lib/http.server.ts";
 
-const handle = endpoint({
-  GET: async ({ request, context }) => {
-    const actor = requireStaff(actorOf(context));
-    return json(await listForms(actor, readQuery(request, listFormsQuery)));
+const handle = endpoint(
+  {
+    GET: async ({ request, context }) => {
+      const actor = requireStaff(actorOf(context));
+      return json(await listForms(actor, readQuery(request, listFormsQuery)));
+    },
+    POST: async ({ request, context }) => {
+      const actor = requireStaff(actorOf(context));
+      return json(await createForm(actor, await readJsonBody(request, createFormBody)), 201);
+    },
   },
-  POST: async ({ request, context }) => {
-    const actor = requireStaff(actorOf(context));
-    return json(await createForm(actor, await readJsonBody(request, createFormBody)), 201);
+  {
+    GET: {
+      operationId: "listForms",
+      tag: "Forms",
+      auth: "session",
+      roles: STAFF,
+      summary: "List the caller's forms (administrators: the organization's; teachers: their own plus templates).",
+      query: listFormsQuery,
+      success: { status: 200, description: "A page of forms, newest first.", schema: formListResponse },
+      errors: [400, 401, 403],
+    },
+    POST: {
+      operationId: "createForm",
+      tag: "Forms",
+      auth: "session",
+      roles: STAFF,
+      summary: "Create a form with its questions, options and score ranges.",
+      body: { schema: createFormBody, types: ["json"] },
+      success: { status: 201, description: "The created form.", schema: formDetail },
+      errors: [400, 401, 403, 413, 415],
+    },
   },
-}, {
-  GET: {
-    operationId: "listForms", tag: "Forms", auth: "session", roles: STAFF,
-    summary: "List the caller's forms (administrators: the organization's; teachers: their own plus templates).",
-    query: listFormsQuery,
-    success: { status: 200, description: "A page of forms, newest first.", schema: formListResponse },
-    errors: [400, 401, 403],
-  },
-  POST: {
-    operationId: "createForm", tag: "Forms", auth: "session", roles: STAFF,
-    summary: "Create a form with its questions, options and score ranges.",
-    body: { schema: createFormBody, types: ["json"] },
-    success: { status: 201, description: "The created form.", schema: formDetail },
-    errors: [400, 401, 403, 413, 415],
-  },
-});
+);
 
 export const loader = handle;
 export const action = handle;

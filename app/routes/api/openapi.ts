@@ -5,20 +5,25 @@ import { json, readQuery } from "~/lib/http.server.ts";
 
 export const openApiQuery = z.strictObject({ format: z.enum(["json"]).default("json") });
 
-const handle = endpoint({
-  GET: async ({ request }) => {
-    readQuery(request, openApiQuery);
-    return json(await openApiDocument(), { headers: { "Cache-Control": "public, max-age=300" } });
+const handle = endpoint(
+  {
+    GET: async ({ request }) => {
+      readQuery(request, openApiQuery);
+      return json(await openApiDocument(), { headers: { "Cache-Control": "public, max-age=300" } });
+    },
   },
-}, {
-  GET: {
-    operationId: "getOpenApi", tag: "Service", auth: "public",
-    summary: "This document.",
-    query: openApiQuery,
-    success: { status: 200, description: "The OpenAPI 3.1 document.", schema: z.object({ openapi: z.string() }).loose() },
-    errors: [400],
+  {
+    GET: {
+      operationId: "getOpenApi",
+      tag: "Service",
+      auth: "public",
+      summary: "This document.",
+      query: openApiQuery,
+      success: { status: 200, description: "The OpenAPI 3.1 document.", schema: z.object({ openapi: z.string() }).loose() },
+      errors: [400],
+    },
   },
-});
+);
 
 export const loader = handle;
 export const action = handle;

@@ -7,29 +7,35 @@ import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { readJsonBody } from "~/lib/http.server.ts";
 
-const handle = endpoint({
-  POST: async ({ request, context }) => {
-    const actor = requireStaff(actorOf(context));
-    const { submissionId } = await readJsonBody(request, exportReportBody);
-    const report = await getReport(actor, submissionId);
-    const pdf = await renderPdf(context, report, { locale: actor.locale });
-    return new Response(pdf, {
-      headers: {
-        "Content-Type": "application/pdf",
-        "Content-Disposition": `attachment; filename="${reportPdfFilename(report)}"`,
-        "Cache-Control": "no-store",
-      },
-    });
+const handle = endpoint(
+  {
+    POST: async ({ request, context }) => {
+      const actor = requireStaff(actorOf(context));
+      const { submissionId } = await readJsonBody(request, exportReportBody);
+      const report = await getReport(actor, submissionId);
+      const pdf = await renderPdf(context, report, { locale: actor.locale });
+      return new Response(pdf, {
+        headers: {
+          "Content-Type": "application/pdf",
+          "Content-Disposition": `attachment; filename="${reportPdfFilename(report)}"`,
+          "Cache-Control": "no-store",
+        },
+      });
+    },
   },
-}, {
-  POST: {
-    operationId: "exportReport", tag: "Reports", auth: "session", roles: STAFF,
-    summary: "The report of one completed submission as a PDF download.",
-    body: { schema: exportReportBody, types: ["json"] },
-    success: { status: 200, description: "The PDF (Content-Disposition: attachment).", contentType: "application/pdf", headers: ["Content-Disposition"] },
-    errors: [400, 401, 403, 404, 409, 413, 415],
+  {
+    POST: {
+      operationId: "exportReport",
+      tag: "Reports",
+      auth: "session",
+      roles: STAFF,
+      summary: "The report of one completed submission as a PDF download.",
+      body: { schema: exportReportBody, types: ["json"] },
+      success: { status: 200, description: "The PDF (Content-Disposition: attachment).", contentType: "application/pdf", headers: ["Content-Disposition"] },
+      errors: [400, 401, 403, 404, 409, 413, 415],
+    },
   },
-});
+);
 
 export const loader = handle;
 export const action = handle;

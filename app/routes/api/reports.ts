@@ -5,20 +5,26 @@ import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readQuery } from "~/lib/http.server.ts";
 
-const handle = endpoint({
-  GET: async ({ request, context }) => {
-    const actor = requireStaff(actorOf(context));
-    return json(await listReports(actor, readQuery(request, listReportsQuery)));
+const handle = endpoint(
+  {
+    GET: async ({ request, context }) => {
+      const actor = requireStaff(actorOf(context));
+      return json(await listReports(actor, readQuery(request, listReportsQuery)));
+    },
   },
-}, {
-  GET: {
-    operationId: "listReports", tag: "Reports", auth: "session", roles: STAFF,
-    summary: "Completed submissions with their scores: teachers see the ones they assigned, administrators all.",
-    query: listReportsQuery,
-    success: { status: 200, description: "A page of reports, most recently completed first.", schema: reportListResponse },
-    errors: [400, 401, 403],
+  {
+    GET: {
+      operationId: "listReports",
+      tag: "Reports",
+      auth: "session",
+      roles: STAFF,
+      summary: "Completed submissions with their scores: teachers see the ones they assigned, administrators all.",
+      query: listReportsQuery,
+      success: { status: 200, description: "A page of reports, most recently completed first.", schema: reportListResponse },
+      errors: [400, 401, 403],
+    },
   },
-});
+);
 
 export const loader = handle;
 export const action = handle;

@@ -5,31 +5,40 @@ import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonOrFormBody, readQuery } from "~/lib/http.server.ts";
 
-const handle = endpoint({
-  GET: async ({ request, context }) => {
-    const actor = requireStaff(actorOf(context));
-    return json(await listStudents(actor, readQuery(request, listStudentsQuery)));
+const handle = endpoint(
+  {
+    GET: async ({ request, context }) => {
+      const actor = requireStaff(actorOf(context));
+      return json(await listStudents(actor, readQuery(request, listStudentsQuery)));
+    },
+    POST: async ({ request, context }) => {
+      const actor = requireStaff(actorOf(context));
+      return json(await createStudent(actor, await readJsonOrFormBody(request, createStudentBody)), 201);
+    },
   },
-  POST: async ({ request, context }) => {
-    const actor = requireStaff(actorOf(context));
-    return json(await createStudent(actor, await readJsonOrFormBody(request, createStudentBody)), 201);
+  {
+    GET: {
+      operationId: "listStudents",
+      tag: "Students",
+      auth: "session",
+      roles: STAFF,
+      summary: "List the organization's students.",
+      query: listStudentsQuery,
+      success: { status: 200, description: "A page of students, newest first.", schema: studentListResponse },
+      errors: [400, 401, 403],
+    },
+    POST: {
+      operationId: "createStudent",
+      tag: "Students",
+      auth: "session",
+      roles: STAFF,
+      summary: "Create a student (JSON, urlencoded or multipart).",
+      body: { schema: createStudentBody, types: browserBody },
+      success: { status: 201, description: "The created student.", schema: studentDetail },
+      errors: [400, 401, 403, 409, 413, 415],
+    },
   },
-}, {
-  GET: {
-    operationId: "listStudents", tag: "Students", auth: "session", roles: STAFF,
-    summary: "List the organization's students.",
-    query: listStudentsQuery,
-    success: { status: 200, description: "A page of students, newest first.", schema: studentListResponse },
-    errors: [400, 401, 403],
-  },
-  POST: {
-    operationId: "createStudent", tag: "Students", auth: "session", roles: STAFF,
-    summary: "Create a student (JSON, urlencoded or multipart).",
-    body: { schema: createStudentBody, types: browserBody },
-    success: { status: 201, description: "The created student.", schema: studentDetail },
-    errors: [400, 401, 403, 409, 413, 415],
-  },
-});
+);
 
 export const loader = handle;
 export const action = handle;

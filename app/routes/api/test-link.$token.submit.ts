@@ -6,21 +6,26 @@ import { TEST_LINK_SUBMIT_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
 
-const handle = endpoint<Route.LoaderArgs>({
-  POST: async ({ request, params, context }) => {
-    await consumeRateLimit(TEST_LINK_SUBMIT_LIMIT, clientAddressOf(context));
-    const answers = await readJsonOrFormBody(request, submitAnswersBody);
-    return json(await submitTestLink(params.token, answers), { headers: { "Referrer-Policy": "no-referrer" } });
+const handle = endpoint<Route.LoaderArgs>(
+  {
+    POST: async ({ request, params, context }) => {
+      await consumeRateLimit(TEST_LINK_SUBMIT_LIMIT, clientAddressOf(context));
+      const answers = await readJsonOrFormBody(request, submitAnswersBody);
+      return json(await submitTestLink(params.token, answers), { headers: { "Referrer-Policy": "no-referrer" } });
+    },
   },
-}, {
-  POST: {
-    operationId: "submitTestLink", tag: "Public test links", auth: "public",
-    summary: "Submit the answers, once. Scores are computed on the server; a second submit is 409.",
-    body: { schema: submitAnswersBody, types: browserBody },
-    success: { status: 200, description: "Completed.", schema: submitResponse },
-    errors: [400, 404, 409, 410, 413, 415, 429],
+  {
+    POST: {
+      operationId: "submitTestLink",
+      tag: "Public test links",
+      auth: "public",
+      summary: "Submit the answers, once. Scores are computed on the server; a second submit is 409.",
+      body: { schema: submitAnswersBody, types: browserBody },
+      success: { status: 200, description: "Completed.", schema: submitResponse },
+      errors: [400, 404, 409, 410, 413, 415, 429],
+    },
   },
-});
+);
 
 export const loader = handle;
 export const action = handle;

@@ -8,19 +8,24 @@ import { json } from "~/lib/http.server.ts";
 /** Public: the token is the credential. Never cached, never leaked through Referer. */
 const privateHeaders = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
-const handle = endpoint<Route.LoaderArgs>({
-  GET: async ({ params, context }) => {
-    await consumeRateLimit(TEST_LINK_READ_LIMIT, clientAddressOf(context));
-    return json(await openTestLink(params.token), { headers: privateHeaders });
+const handle = endpoint<Route.LoaderArgs>(
+  {
+    GET: async ({ params, context }) => {
+      await consumeRateLimit(TEST_LINK_READ_LIMIT, clientAddressOf(context));
+      return json(await openTestLink(params.token), { headers: privateHeaders });
+    },
   },
-}, {
-  GET: {
-    operationId: "openTestLink", tag: "Public test links", auth: "public",
-    summary: "The test behind a private link, without scores or score ranges.",
-    success: { status: 200, description: "The test.", schema: testLinkResponse },
-    errors: [404, 409, 410, 429],
+  {
+    GET: {
+      operationId: "openTestLink",
+      tag: "Public test links",
+      auth: "public",
+      summary: "The test behind a private link, without scores or score ranges.",
+      success: { status: 200, description: "The test.", schema: testLinkResponse },
+      errors: [404, 409, 410, 429],
+    },
   },
-});
+);
 
 export const loader = handle;
 export const action = handle;

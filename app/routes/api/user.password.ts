@@ -8,27 +8,32 @@ import { json, readJsonBody } from "~/lib/http.server.ts";
  * POST /api/user/password {currentPassword, newPassword}: every session of the user ends and the
  * caller gets a new session cookie in the answer.
  */
-const handle = endpoint({
-  POST: async ({ request, context }) => {
-    const actor = requireActor(actorOf(context));
-    const input = await readJsonBody(request, changePasswordBody);
-    const { setCookie } = await changePassword(actor, input, {
-      ipAddress: clientAddressOf(context),
-      userAgent: request.headers.get("user-agent"),
-    });
-    return json({ ok: true }, { headers: { "Set-Cookie": setCookie } });
+const handle = endpoint(
+  {
+    POST: async ({ request, context }) => {
+      const actor = requireActor(actorOf(context));
+      const input = await readJsonBody(request, changePasswordBody);
+      const { setCookie } = await changePassword(actor, input, {
+        ipAddress: clientAddressOf(context),
+        userAgent: request.headers.get("user-agent"),
+      });
+      return json({ ok: true }, { headers: { "Set-Cookie": setCookie } });
+    },
   },
-}, {
-  POST: {
-    operationId: "changePassword", tag: "Users", auth: "session",
-    summary:
-      "Change the caller's password. A wrong current password is 400 INVALID_CURRENT_PASSWORD naming `currentPassword` " +
-      "(10 checks per 15 minutes per user). Every session of the user ends; the answer sets a new session cookie for the caller.",
-    body: { schema: changePasswordBody, types: ["json"] },
-    success: { status: 200, description: "Changed; the new session cookie is set.", schema: passwordSetResponse, headers: ["Set-Cookie"] },
-    errors: [400, 401, 413, 415, 429],
+  {
+    POST: {
+      operationId: "changePassword",
+      tag: "Users",
+      auth: "session",
+      summary:
+        "Change the caller's password. A wrong current password is 400 INVALID_CURRENT_PASSWORD naming `currentPassword` " +
+        "(10 checks per 15 minutes per user). Every session of the user ends; the answer sets a new session cookie for the caller.",
+      body: { schema: changePasswordBody, types: ["json"] },
+      success: { status: 200, description: "Changed; the new session cookie is set.", schema: passwordSetResponse, headers: ["Set-Cookie"] },
+      errors: [400, 401, 413, 415, 429],
+    },
   },
-});
+);
 
 export const loader = handle;
 export const action = handle;

@@ -6,16 +6,22 @@ import { requireActor } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json } from "~/lib/http.server.ts";
 
-const handle = endpoint<Route.LoaderArgs>({
-  POST: async ({ params, context }) => json(await revokeSessions(requireActor(actorOf(context)), params.id)),
-}, {
-  POST: {
-    operationId: "revokeUserSessions", tag: "Users", auth: "session", roles: ADMINS,
-    summary: "End every session of a user.",
-    success: { status: 200, description: "How many sessions ended.", schema: revokeSessionsResponse },
-    errors: [401, 403, 404],
+const handle = endpoint<Route.LoaderArgs>(
+  {
+    POST: async ({ params, context }) => json(await revokeSessions(requireActor(actorOf(context)), params.id)),
   },
-});
+  {
+    POST: {
+      operationId: "revokeUserSessions",
+      tag: "Users",
+      auth: "session",
+      roles: ADMINS,
+      summary: "End every session of a user.",
+      success: { status: 200, description: "How many sessions ended.", schema: revokeSessionsResponse },
+      errors: [401, 403, 404],
+    },
+  },
+);
 
 export const loader = handle;
 export const action = handle;

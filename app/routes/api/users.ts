@@ -7,28 +7,37 @@ import { requireActor, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody, readQuery } from "~/lib/http.server.ts";
 
-const handle = endpoint({
-  GET: async ({ request, context }) => json(await listUsers(requireActor(actorOf(context)), readQuery(request, listUsersQuery))),
-  POST: async ({ request, context }) => {
-    const actor = requireAdmin(actorOf(context));
-    return json(await createUser(actor, await readJsonBody(request, createUserBody)), 201);
+const handle = endpoint(
+  {
+    GET: async ({ request, context }) => json(await listUsers(requireActor(actorOf(context)), readQuery(request, listUsersQuery))),
+    POST: async ({ request, context }) => {
+      const actor = requireAdmin(actorOf(context));
+      return json(await createUser(actor, await readJsonBody(request, createUserBody)), 201);
+    },
   },
-}, {
-  POST: {
-    operationId: "createUser", tag: "Users", auth: "session", roles: ADMINS,
-    summary: "Create a user. Administrators create in their organization and never a SUPER_ADMIN.",
-    body: { schema: createUserBody, types: ["json"] },
-    success: { status: 201, description: "The user, in the profile format.", schema: profileResponse },
-    errors: [400, 401, 403, 404, 409, 413, 415],
+  {
+    POST: {
+      operationId: "createUser",
+      tag: "Users",
+      auth: "session",
+      roles: ADMINS,
+      summary: "Create a user. Administrators create in their organization and never a SUPER_ADMIN.",
+      body: { schema: createUserBody, types: ["json"] },
+      success: { status: 201, description: "The user, in the profile format.", schema: profileResponse },
+      errors: [400, 401, 403, 404, 409, 413, 415],
+    },
+    GET: {
+      operationId: "listUsers",
+      tag: "Users",
+      auth: "session",
+      roles: ADMINS,
+      summary: "List the logins of the caller's organization (SUPER_ADMIN: every organization, or one with organizationId).",
+      query: listUsersQuery,
+      success: { status: 200, description: "A page of users, newest first.", schema: userListResponse },
+      errors: [400, 401, 403],
+    },
   },
-  GET: {
-    operationId: "listUsers", tag: "Users", auth: "session", roles: ADMINS,
-    summary: "List the logins of the caller's organization (SUPER_ADMIN: every organization, or one with organizationId).",
-    query: listUsersQuery,
-    success: { status: 200, description: "A page of users, newest first.", schema: userListResponse },
-    errors: [400, 401, 403],
-  },
-});
+);
 
 export const loader = handle;
 export const action = handle;
