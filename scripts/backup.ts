@@ -15,8 +15,8 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from "node:
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { describeDatabase, resolveDatabaseUrl } from "./lib/database-url.ts";
-import { providerOf, sqliteFilePath } from "./lib/migrations.ts";
+import { describeDatabase, resolveDatabaseUrl } from "../server/database/database-url.ts";
+import { providerOf, sqliteFilePath } from "../server/database/migrations.ts";
 
 const [mode, file] = process.argv.slice(2);
 if ((mode !== "backup" && mode !== "restore") || !file) {

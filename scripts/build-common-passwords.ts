@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /**
- * Rebuilds app/lib/auth/common-passwords.txt, the list of common passwords that new passwords are
+ * Rebuilds app/features/auth/common-passwords.txt, the list of common passwords that new passwords are
  * checked against (docs/decisions/0006-passwords-and-recovery.md).
  *
  * Source: the ranked "passwords" dictionary of the npm package @zxcvbn-ts/language-common (MIT),
@@ -43,7 +43,7 @@ for (const entry of ranked as string[]) {
 
 const header = [
   `# The ${selected.length} most common passwords of at least ${MIN_LENGTH} characters, most common first.`,
-  "# New passwords on this list are refused (app/lib/auth/password-policy.server.ts).",
+  "# New passwords on this list are refused (app/features/auth/password-policy.server.ts).",
   `# Derived by scripts/build-common-passwords.ts from ${SOURCE},`,
   "# https://github.com/zxcvbn-ts/zxcvbn, under the MIT licence:",
   "#",
@@ -65,6 +65,6 @@ const header = [
   "# OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN",
   "# CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.",
 ];
-const output = path.resolve(import.meta.dirname, "../app/lib/auth/common-passwords.txt");
+const output = path.resolve(import.meta.dirname, "../app/features/auth/common-passwords.txt");
 writeFileSync(output, `${[...header, ...selected].join("\n")}\n`);
 console.log(`Wrote ${selected.length} passwords to ${path.relative(process.cwd(), output)}.`);

@@ -5,12 +5,12 @@
 // Fails when prisma/schema.prisma has changes that the committed migrations of either database do
 // not contain (someone edited the schema but did not run `npm run db:migration:create`), or when the
 // migrations no longer replay cleanly. Prints the SQL that is missing. The hand-written objects
-// (HAND_WRITTEN_OBJECTS in scripts/lib/migrations.ts: the search index of
+// (HAND_WRITTEN_OBJECTS in server/database/migrations.ts: the search index of
 // docs/decisions/0011-substring-search.md, the version triggers of docs/decisions/0013-report-totals.md)
 // are not in the schema: the check ignores exactly them in the diff, and instead fails when a
 // database built from the migrations lacks one of them.
 
-import { diffSchemaAgainstMigrations, handWrittenObjectsMissingAfterMigrations, providers } from "./lib/migrations.ts";
+import { diffSchemaAgainstMigrations, handWrittenObjectsMissingAfterMigrations, providers } from "../server/database/migrations.ts";
 
 async function main(): Promise<void> {
   let drift = false;

@@ -11,8 +11,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { diffSchemaAgainstMigrations, lockfileContent, migrationSlug, migrationTimestamp, providers, type Provider } from "./lib/migrations.ts";
-import { paths } from "./lib/schemas.ts";
+import { diffSchemaAgainstMigrations, lockfileContent, migrationSlug, migrationTimestamp, providers, type Provider } from "../server/database/migrations.ts";
+import { paths } from "../server/database/schemas.ts";
 
 function usage(): never {
   console.error("Usage: npm run db:migration:create -- <name>   (e.g. add_student_notes)");

@@ -5,8 +5,8 @@
 //
 // Needs no Prisma engine binary; the history is kept in Prisma's `_prisma_migrations` table.
 
-import { applyPendingMigrations, MigrationError, providerOf, sqliteFilePath } from "./lib/migrations.ts";
-import { refreshSearchTextAfter } from "./lib/search-text.ts";
+import { applyPendingMigrations, MigrationError, providerOf, sqliteFilePath } from "../server/database/migrations.ts";
+import { refreshSearchTextAfter } from "../server/database/search-text.ts";
 
 const DEFAULT_DATABASE_URL = "file:./data/app.db";
 

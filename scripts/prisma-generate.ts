@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { derivePostgresqlSchema, paths } from "./lib/schemas.ts";
+import { derivePostgresqlSchema, paths } from "../server/database/schemas.ts";
 
 /** Writes prisma/postgresql/schema.prisma when its content changed; returns its path. */
 export function writePostgresqlSchema(): string {

@@ -1,4 +1,4 @@
-// Fills an empty database with the demo world (scripts/lib/seed.ts).
+// Fills an empty database with the demo world (server/demo-world.ts).
 //
 //   npm run db:seed
 //
@@ -9,8 +9,8 @@
 // A database that already has an organization is left alone: the seed prints so and exits 0.
 
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../app/lib/auth/password.server.ts";
-import { describeDatabase, resolveDatabaseUrl } from "./lib/database-url.ts";
-import { DEMO_LOGINS, isDatabaseEmpty, seedDemoWorld } from "./lib/seed.ts";
+import { describeDatabase, resolveDatabaseUrl } from "../server/database/database-url.ts";
+import { DEMO_LOGINS, isDatabaseEmpty, seedDemoWorld } from "../server/demo-world.ts";
 
 const DEFAULT_DATABASE_URL = "file:./data/app.db";
 
@@ -31,7 +31,7 @@ async function main(): Promise<number> {
   let defaultPassword: string;
   try {
     ({ createDatabase } = await import("../app/lib/db.server.ts"));
-    ({ DEFAULT_DEVELOPMENT_PASSWORD: defaultPassword } = await import("../app/lib/auth/credentials.server.ts"));
+    ({ DEFAULT_DEVELOPMENT_PASSWORD: defaultPassword } = await import("../app/features/auth/credentials.server.ts"));
   } catch (error) {
     if (error instanceof Error && error.name === "ConfigurationError") {
       console.error(error.message);

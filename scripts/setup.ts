@@ -13,7 +13,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { assertNodeVersion } from "./lib/node-version.ts";
+import { assertNodeVersion } from "../server/node-version.ts";
 
 assertNodeVersion();
 process.chdir(path.resolve(import.meta.dirname, ".."));
@@ -82,10 +82,10 @@ try {
 process.env.NODE_ENV = env.NODE_ENV;
 if (!printLink && !env.SMTP_URL) fail("SMTP_URL is not set: the invitation cannot be e-mailed. Set SMTP_URL, or add --print-link.");
 
-const { describeDatabase } = await import("./lib/database-url.ts");
-const { providerOf, sqliteFilePath, applyPendingMigrations } = await import("./lib/migrations.ts");
-const { InstallationError, verifyEncryptionKey, withStartupLock } = await import("./lib/installation.ts");
-const { refreshSearchTextAfter } = await import("./lib/search-text.ts");
+const { describeDatabase } = await import("../server/database/database-url.ts");
+const { providerOf, sqliteFilePath, applyPendingMigrations } = await import("../server/database/migrations.ts");
+const { InstallationError, verifyEncryptionKey, withStartupLock } = await import("../server/installation.ts");
+const { refreshSearchTextAfter } = await import("../server/database/search-text.ts");
 const { createDatabase } = await import("../app/lib/db.server.ts");
 const { foldForSearch } = await import("../app/lib/search.ts");
 const { issueInvitationLink, mailInvitation } = await import("../app/features/passwords/set-password-links.server.ts");

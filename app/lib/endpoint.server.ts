@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import type { OperationDeclaration } from "~/features/openapi/operation.ts";
+import type { OperationDeclaration } from "~/lib/api-operation.ts";
 import { ApiError, internalError, problemResponse } from "./problem.server.ts";
 import { actorContext, clientAddressContext } from "./context.server.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, noteDatabaseFailure } from "./database-health.server.ts";

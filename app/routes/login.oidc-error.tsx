@@ -5,7 +5,7 @@ import { AuthLayout } from "~/components/auth-layout.tsx";
 import { buttonClasses } from "~/components/button.tsx";
 import { documentTitle, translations, type Dictionary } from "~/i18n/dictionaries.ts";
 import { useT } from "~/i18n/hooks.ts";
-import { OIDC_FAILURES, oidcProviderName, type OidcFailure } from "~/lib/auth/oidc.server.ts";
+import { OIDC_FAILURES, oidcProviderName, type OidcFailure } from "~/features/auth/oidc.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => [

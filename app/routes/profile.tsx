@@ -22,7 +22,7 @@ import {
   twoFactorDisableBody,
   twoFactorEnableBody,
   type TwoFactorSetupResult,
-} from "~/lib/auth/two-factor.server.ts";
+} from "~/features/auth/two-factor.server.ts";
 import { clientAddressContext } from "~/lib/context.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { hashPassword } from "../../app/lib/auth/password.server.ts";
 import { foldForSearch } from "../../app/lib/search.ts";
-import { applyPendingMigrations } from "../lib/migrations.ts";
+import { applyPendingMigrations } from "../../server/database/migrations.ts";
 import { COMMON_FRAGMENT, FIRST_NAMES, FORM_TOPICS, LAST_NAMES, RARE_RESPONDENT, seededRandom } from "./names.ts";
 import { dialectOf, openSqlClient, type SqlClient } from "./sql-client.ts";
 

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { assertNodeVersion } from "../lib/node-version.ts";
+import { assertNodeVersion } from "../../server/node-version.ts";
 import { BENCH_PASSWORD, createPendingAssignments, ensureBenchDatabase, type BenchWorld } from "./dataset.ts";
 import type { LoadJob, LoadRequest, LoadResult } from "./load.ts";
 import { residentMemoryMiB, root, runLoadProcess, startServer, type Server } from "./processes.ts";
@@ -66,7 +66,7 @@ const appTokens = await createPendingAssignments(databaseUrl, world, pendingPerS
 const baselineTokens = await createPendingAssignments(databaseUrl, world, pendingPerServer);
 
 const serverEnv = { DATABASE_URL: databaseUrl, NODE_ENV: "production" };
-const app = await startServer("app", "scripts/start.ts", {
+const app = await startServer("app", "server/start.ts", {
   ...serverEnv,
   BUILD_DIR: buildDir,
   SESSION_SECRET: randomBytes(32).toString("hex"),

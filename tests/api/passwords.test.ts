@@ -222,7 +222,7 @@ describe("rules for new passwords (one schema: POST /api/users, reset, change)",
     api("POST", "/api/users", { as: "admin@demo.test", json: { email, name: "Rule Check", role: "TEACHER", password } });
 
   it("given the shipped list, should contain the ~10,000 most common passwords, password123 among them", () => {
-    const file = readFileSync(path.resolve(import.meta.dirname, "../../app/lib/auth/common-passwords.txt"), "utf8");
+    const file = readFileSync(path.resolve(import.meta.dirname, "../../app/features/auth/common-passwords.txt"), "utf8");
     const entries = file.split("\n").filter((line) => line !== "" && !line.startsWith("#"));
     expect(entries.length).toBe(10_000);
     expect(entries).toContain("password123");

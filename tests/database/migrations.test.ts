@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffSchemaAgainstMigrations, providerOf, handWrittenObjectsMissingAfterMigrations } from "../../scripts/lib/migrations.ts";
+import { diffSchemaAgainstMigrations, providerOf, handWrittenObjectsMissingAfterMigrations } from "../../server/database/migrations.ts";
 import { inject } from "vitest";
 
 describe("migrations", () => {

@@ -52,19 +52,19 @@ async function started(databaseUrl: string, env: Record<string, string>): Promis
 describe("production start-up", { timeout: 180_000 }, () => {
   it("given no SMTP_URL, should exit with a message naming it", async () => {
     const { SMTP_URL: _, ...withoutSmtp } = PRODUCTION;
-    const result = run("scripts/start.ts", [], { ...withoutSmtp, SMTP_URL: "", DATABASE_URL: await scratchDatabase(), PORT: String(await freePort()) });
+    const result = run("server/start.ts", [], { ...withoutSmtp, SMTP_URL: "", DATABASE_URL: await scratchDatabase(), PORT: String(await freePort()) });
     expect(result.status).toBe(1);
     expect(result.output).toContain("SMTP_URL");
   });
 
   it("given a database that does not exist, should exit without creating it and point to the setup command", async () => {
     const mistyped = path.join(mkdtempSync(path.join(tmpdir(), "assessment-typo-")), "dta", "app.db");
-    const result = run("scripts/start.ts", [], { ...PRODUCTION, DATABASE_URL: `file:${mistyped}`, PORT: String(await freePort()) });
+    const result = run("server/start.ts", [], { ...PRODUCTION, DATABASE_URL: `file:${mistyped}`, PORT: String(await freePort()) });
     expect(result.status).toBe(1);
     expect(result.output).toContain("npm run setup");
     expect(existsSync(path.dirname(mistyped))).toBe(false);
 
-    const empty = run("scripts/start.ts", [], { ...PRODUCTION, DATABASE_URL: await scratchDatabase(), PORT: String(await freePort()) });
+    const empty = run("server/start.ts", [], { ...PRODUCTION, DATABASE_URL: await scratchDatabase(), PORT: String(await freePort()) });
     expect(empty.status).toBe(1);
     expect(empty.output).toContain("npm run setup");
   });
@@ -133,7 +133,7 @@ describe("production start-up", { timeout: 180_000 }, () => {
     await instance.stop();
 
     // Started again with another ENCRYPTION_KEY (a restore without its key): a clear refusal.
-    const wrongKey = run("scripts/start.ts", [], {
+    const wrongKey = run("server/start.ts", [], {
       ...PRODUCTION,
       ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
       DATABASE_URL: databaseUrl,

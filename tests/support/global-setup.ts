@@ -11,7 +11,7 @@ import { freePort } from "../../scripts/lib/free-port.ts";
 
 /**
  * Starts the real service for the whole suite: a fresh database (a SQLite file, or a PostgreSQL
- * database when TEST_DATABASE=postgresql), migrated and seeded by `scripts/start.ts` exactly as
+ * database when TEST_DATABASE=postgresql), migrated and seeded by `server/start.ts` exactly as
  * `npm start` does, and the built app serving HTTP on a free port. Tests talk to it over HTTP.
  */
 export const SEED_PASSWORD = "test-seed-password";
@@ -122,7 +122,7 @@ export default async function setup(project: TestProject) {
   const oidc = await startOidcProvider(baseUrl);
   const serverLog = path.join(dataDir, "server.log");
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/start.ts"], {
     cwd: root,
     env: {
       ...process.env,

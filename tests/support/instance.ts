@@ -9,7 +9,7 @@ import { TEST_ENCRYPTION_KEY } from "./global-setup.ts";
 const root = path.resolve(import.meta.dirname, "../..");
 
 /**
- * Another instance of the service, started as `npm start` starts it (scripts/start.ts, or `npm
+ * Another instance of the service, started as `npm start` starts it (server/start.ts, or `npm
  * start` itself), on the suite's database unless told otherwise: for what needs its own process
  * (signals, load shedding, a database that goes away).
  */
@@ -42,7 +42,7 @@ export async function startInstance(
     SMTP_URL: "smtp://127.0.0.1:9",
     ...options.env,
   };
-  const [command, args] = options.command === "npm start" ? ["npm", ["start", "--silent"]] : [process.execPath, ["--import", "tsx", "scripts/start.ts"]];
+  const [command, args] = options.command === "npm start" ? ["npm", ["start", "--silent"]] : [process.execPath, ["--import", "tsx", "server/start.ts"]];
   const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));

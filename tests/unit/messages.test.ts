@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { dictionaries } from "../../app/i18n/dictionaries.ts";
 import { en } from "../../app/i18n/en.ts";
-import { newPasswordSchema } from "../../app/lib/auth/password-policy.server.ts";
+import { newPasswordSchema } from "../../app/features/auth/password-policy.server.ts";
 import { LOCALES } from "../../app/lib/i18n.ts";
 import { fieldText, problemText } from "../../app/lib/messages.ts";
 import { ApiError, fieldProblems, issueMessage, pageErrors } from "../../app/lib/problem.server.ts";

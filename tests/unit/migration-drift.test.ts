@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HAND_WRITTEN_OBJECTS, withoutHandWrittenDrops } from "../../scripts/lib/migrations.ts";
+import { HAND_WRITTEN_OBJECTS, withoutHandWrittenDrops } from "../../server/database/migrations.ts";
 
 /** A step as the schema engine writes it for SQLite. */
 const sqliteDropTable = (name: string) => `-- DropTable\nPRAGMA foreign_keys=off;\nDROP TABLE "${name}";\nPRAGMA foreign_keys=on;\n`;

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { IdTokenError, verifyIdToken, type IdTokenExpectations } from "../../app/lib/auth/id-token.server.ts";
+import { IdTokenError, verifyIdToken, type IdTokenExpectations } from "../../app/features/auth/id-token.server.ts";
 
 /** Every check of the ID token, one at a time, with keys made here. */
 const ISSUER = "https://idp.example.test";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { problemSchema } from "~/lib/schemas.ts";
 import { CSRF_COOKIE_NAME } from "~/lib/auth/csrf.server.ts";
 import { SESSION_COOKIE_NAME } from "~/lib/auth/session.server.ts";
-import type { BodyType, Operation, OperationDeclaration } from "./operation.ts";
+import type { BodyType, Operation, OperationDeclaration } from "../../lib/api-operation.ts";
 
 type JsonSchema = Record<string, unknown>;
 

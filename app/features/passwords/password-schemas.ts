@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { newPasswordSchema } from "~/lib/auth/password-policy.server.ts";
+import { newPasswordSchema } from "~/features/auth/password-policy.server.ts";
 
 /** Bodies of the forgotten-password, reset and change-password endpoints (decision 0006). */
 

@@ -1,5 +1,5 @@
 import { hashPassword, decoyPasswordHash, verifyPassword } from "~/lib/auth/password.server.ts";
-import { passwordMatchesEmail } from "~/lib/auth/password-policy.server.ts";
+import { passwordMatchesEmail } from "~/features/auth/password-policy.server.ts";
 import { CURRENT_PASSWORD_LIMIT, FORGOT_PASSWORD_ADDRESS_LIMIT, FORGOT_PASSWORD_IP_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
 import { createSession } from "~/lib/auth/session.server.ts";
 import { consumeToken, issueVerification } from "~/lib/auth/verification.server.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { newPasswordSchema, passwordMatchesEmail } from "~/lib/auth/password-policy.server.ts";
+import { newPasswordSchema, passwordMatchesEmail } from "~/features/auth/password-policy.server.ts";
 import { LOCALES } from "~/lib/i18n.ts";
 import { emailSchema, idSchema, optionalText, singleLineText, timestamp } from "~/lib/schemas.ts";
 import { STUDENT_STATUSES } from "../students/student-statuses.ts";

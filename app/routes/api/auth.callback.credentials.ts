@@ -1,7 +1,7 @@
-import { ok } from "~/features/openapi/operation.ts";
+import { ok } from "~/lib/api-operation.ts";
 import { z } from "zod";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
-import { credentialsBody, signInWithCredentials } from "~/lib/auth/sign-in.server.ts";
+import { credentialsBody, signInWithCredentials } from "~/features/auth/sign-in.server.ts";
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { env } from "~/lib/env.server.ts";
 import { json, parseWith, readJsonOrFormBody } from "~/lib/http.server.ts";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { verifyEmailAndPassword } from "~/lib/auth/credentials.server.ts";
+import { verifyEmailAndPassword } from "~/features/auth/credentials.server.ts";
 import { CHECK_CREDENTIALS_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
-import { checkCredentialsBody } from "~/lib/auth/sign-in.server.ts";
-import { startSecondFactor } from "~/lib/auth/two-factor.server.ts";
+import { checkCredentialsBody } from "~/features/auth/sign-in.server.ts";
+import { startSecondFactor } from "~/features/auth/two-factor.server.ts";
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 

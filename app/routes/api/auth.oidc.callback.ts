@@ -6,7 +6,7 @@ import {
   oidcConfigured,
   oidcNotConfigured,
   OidcSignInError,
-} from "~/lib/auth/oidc.server.ts";
+} from "~/features/auth/oidc.server.ts";
 import { createSession, destroySession } from "~/lib/auth/session.server.ts";
 import { actorOf, clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 

@@ -1,4 +1,4 @@
-import { beginOidcSignIn, oidcConfigured, oidcNotConfigured, oidcStartQuery } from "~/lib/auth/oidc.server.ts";
+import { beginOidcSignIn, oidcConfigured, oidcNotConfigured, oidcStartQuery } from "~/features/auth/oidc.server.ts";
 import { endpoint } from "~/lib/endpoint.server.ts";
 import { readQuery } from "~/lib/http.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";

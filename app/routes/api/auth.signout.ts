@@ -1,7 +1,7 @@
-import { ok } from "~/features/openapi/operation.ts";
+import { ok } from "~/lib/api-operation.ts";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { clearSessionCookie, destroySession } from "~/lib/auth/session.server.ts";
-import { signOutBody } from "~/lib/auth/sign-in.server.ts";
+import { signOutBody } from "~/features/auth/sign-in.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";

@@ -1,5 +1,5 @@
 import { requireActor } from "~/lib/auth/actor.server.ts";
-import { beginTwoFactorSetup, twoFactorSetupBody, twoFactorSetupResponse } from "~/lib/auth/two-factor.server.ts";
+import { beginTwoFactorSetup, twoFactorSetupBody, twoFactorSetupResponse } from "~/features/auth/two-factor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 

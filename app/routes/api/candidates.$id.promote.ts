@@ -1,4 +1,4 @@
-import { ADMINS } from "~/features/openapi/operation.ts";
+import { ADMINS } from "~/lib/api-operation.ts";
 import { promotionResponse } from "~/features/candidates/candidate-schemas.ts";
 import type { Route } from "./+types/candidates.$id.promote";
 import { promoteCandidate } from "~/features/candidates/candidates.server.ts";

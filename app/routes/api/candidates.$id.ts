@@ -1,4 +1,4 @@
-import { ADMINS, browserBody, STAFF } from "~/features/openapi/operation.ts";
+import { ADMINS, browserBody, STAFF } from "~/lib/api-operation.ts";
 import { deletedResponse } from "~/lib/schemas.ts";
 import type { Route } from "./+types/candidates.$id";
 import { candidateDetail, updateCandidateBody } from "~/features/candidates/candidate-schemas.ts";

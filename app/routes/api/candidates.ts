@@ -1,4 +1,4 @@
-import { browserBody, STAFF } from "~/features/openapi/operation.ts";
+import { browserBody, STAFF } from "~/lib/api-operation.ts";
 import { candidateDetail, candidateListResponse, createCandidateBody, listCandidatesQuery } from "~/features/candidates/candidate-schemas.ts";
 import { createCandidate, listCandidates } from "~/features/candidates/candidates.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";

@@ -1,4 +1,4 @@
-import { STAFF } from "~/features/openapi/operation.ts";
+import { STAFF } from "~/lib/api-operation.ts";
 import { deletedResponse } from "~/lib/schemas.ts";
 import type { Route } from "./+types/forms.$id";
 import { formDetail, updateFormBody } from "~/features/forms/form-schemas.ts";

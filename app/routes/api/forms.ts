@@ -1,4 +1,4 @@
-import { STAFF } from "~/features/openapi/operation.ts";
+import { STAFF } from "~/lib/api-operation.ts";
 import { createFormBody, formDetail, formListResponse, listFormsQuery } from "~/features/forms/form-schemas.ts";
 import { createForm, listForms } from "~/features/forms/forms.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";

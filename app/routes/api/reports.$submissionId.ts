@@ -1,4 +1,4 @@
-import { STAFF } from "~/features/openapi/operation.ts";
+import { STAFF } from "~/lib/api-operation.ts";
 import { reportDetail } from "~/features/reports/report-schemas.ts";
 import type { Route } from "./+types/reports.$submissionId";
 import { getReport } from "~/features/reports/reports.server.ts";

@@ -1,4 +1,4 @@
-import { STAFF } from "~/features/openapi/operation.ts";
+import { STAFF } from "~/lib/api-operation.ts";
 import { renderPdf } from "~/features/pdf/pdf-renderer.server.ts";
 import { reportPdfFilename } from "~/features/pdf/report-pdf.server.ts";
 import { exportReportBody } from "~/features/reports/report-schemas.ts";

@@ -1,4 +1,4 @@
-import { STAFF } from "~/features/openapi/operation.ts";
+import { STAFF } from "~/lib/api-operation.ts";
 import { listReportsQuery, reportListResponse } from "~/features/reports/report-schemas.ts";
 import { listReports } from "~/features/reports/reports.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";

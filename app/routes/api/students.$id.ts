@@ -1,4 +1,4 @@
-import { ADMINS, browserBody, STAFF } from "~/features/openapi/operation.ts";
+import { ADMINS, browserBody, STAFF } from "~/lib/api-operation.ts";
 import { deletedResponse } from "~/lib/schemas.ts";
 import type { Route } from "./+types/students.$id";
 import { studentDetail, updateStudentBody } from "~/features/students/student-schemas.ts";

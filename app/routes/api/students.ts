@@ -1,4 +1,4 @@
-import { browserBody, STAFF } from "~/features/openapi/operation.ts";
+import { browserBody, STAFF } from "~/lib/api-operation.ts";
 import { createStudentBody, listStudentsQuery, studentDetail, studentListResponse } from "~/features/students/student-schemas.ts";
 import { createStudent, listStudents } from "~/features/students/students.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";

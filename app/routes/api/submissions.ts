@@ -1,4 +1,4 @@
-import { STAFF } from "~/features/openapi/operation.ts";
+import { STAFF } from "~/lib/api-operation.ts";
 import { createSubmissionBody, listSubmissionsQuery, submissionDetail, submissionListResponse } from "~/features/submissions/submission-schemas.ts";
 import { assignForm, listSubmissions } from "~/features/submissions/submissions.server.ts";
 import { requireActor, requireStaff } from "~/lib/auth/actor.server.ts";

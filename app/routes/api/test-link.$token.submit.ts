@@ -1,4 +1,4 @@
-import { browserBody } from "~/features/openapi/operation.ts";
+import { browserBody } from "~/lib/api-operation.ts";
 import type { Route } from "./+types/test-link.$token.submit";
 import { submitAnswersBody, submitResponse } from "~/features/submissions/submission-schemas.ts";
 import { submitTestLink } from "~/features/submissions/test-link.server.ts";

@@ -1,4 +1,4 @@
-import { ADMINS } from "~/features/openapi/operation.ts";
+import { ADMINS } from "~/lib/api-operation.ts";
 import { revokeSessionsResponse } from "~/features/users/user-admin-schemas.ts";
 import type { Route } from "./+types/users.$id.sessions.revoke";
 import { revokeSessions } from "~/features/users/user-admin.server.ts";

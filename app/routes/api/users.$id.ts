@@ -1,4 +1,4 @@
-import { ADMINS } from "~/features/openapi/operation.ts";
+import { ADMINS } from "~/lib/api-operation.ts";
 import type { Route } from "./+types/users.$id";
 import { updateUserBody, userListItem } from "~/features/users/user-admin-schemas.ts";
 import { updateUser } from "~/features/users/user-admin.server.ts";

@@ -1,4 +1,4 @@
-import { ADMINS } from "~/features/openapi/operation.ts";
+import { ADMINS } from "~/lib/api-operation.ts";
 import { listUsersQuery, userListResponse } from "~/features/users/user-admin-schemas.ts";
 import { listUsers } from "~/features/users/user-admin.server.ts";
 import { createUserBody, profileResponse } from "~/features/users/user-schemas.ts";

@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
 import { translations } from "~/i18n/dictionaries.ts";
-import type { Locale } from "../i18n.ts";
-import { ApiError, problemTextOf } from "../problem.server.ts";
-import { verifyCsrfToken } from "./csrf.server.ts";
+import type { Locale } from "~/lib/i18n.ts";
+import { ApiError, problemTextOf } from "~/lib/problem.server.ts";
+import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import type { VerifiedUser } from "./credentials.server.ts";
 import { clearPendingSignInCookie, pendingSignInCookie, readPendingSignIn } from "./pending-sign-in.server.ts";
 import { signInWithPendingSecondFactor } from "./sign-in.server.ts";

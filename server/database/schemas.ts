@@ -1,5 +1,5 @@
 // Where the Prisma schemas and migrations live, and how the PostgreSQL schema is derived from the
-// SQLite one. Shared by scripts/prisma-generate.ts and scripts/lib/migrations.ts.
+// SQLite one. Shared by scripts/prisma-generate.ts and server/database/migrations.ts.
 
 import path from "node:path";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ApiError } from "../problem.server.ts";
+import { ApiError } from "~/lib/problem.server.ts";
 import { verifyEmailAndPassword, type VerifiedUser } from "./credentials.server.ts";
 import { readPendingSignIn } from "./pending-sign-in.server.ts";
-import { createSession } from "./session.server.ts";
+import { createSession } from "~/lib/auth/session.server.ts";
 import { verifySecondFactorCode, type TwoFactorMethod } from "./two-factor.server.ts";
 
 export const credentialsBody = z

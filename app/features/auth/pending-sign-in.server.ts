@@ -1,7 +1,7 @@
 import { createCookie } from "react-router";
-import { decryptSecret, encryptSecret, sha256 } from "../crypto.server.ts";
-import { db } from "../db.server.ts";
-import { env } from "../env.server.ts";
+import { decryptSecret, encryptSecret, sha256 } from "~/lib/crypto.server.ts";
+import { db } from "~/lib/db.server.ts";
+import { env } from "~/lib/env.server.ts";
 import type { VerifiedUser } from "./credentials.server.ts";
 
 /**

@@ -1,10 +1,10 @@
 import http from "node:http";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
-import { createApp, type ServerEntryExports } from "../server/app.ts";
-import { LoadShedder } from "../server/load-shedding.ts";
-import { installLogRedaction } from "../server/log-redaction.ts";
-import { createPdfPool } from "../server/pdf-pool.ts";
+import { createApp, type ServerEntryExports } from "./app.ts";
+import { LoadShedder } from "./load-shedding.ts";
+import { installLogRedaction } from "./log-redaction.ts";
+import { createPdfPool } from "./pdf-pool.ts";
 
 /**
  * The production HTTP server: Express with React Router's adapter (server/app.ts), listening on

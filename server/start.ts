@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { assertNodeVersion } from "./lib/node-version.ts";
+import { assertNodeVersion } from "./node-version.ts";
 
 /**
  * `npm start`: validates the configuration, applies pending migrations (under a lock shared by every
@@ -28,13 +28,13 @@ try {
 process.env.NODE_ENV = env.NODE_ENV;
 
 const production = env.NODE_ENV === "production";
-const { InstallationError, ORGANIZATION_MISSING, assertDatabaseInstalled, verifyEncryptionKey, withStartupLock } = await import("./lib/installation.ts");
-const { describeDatabase } = await import("./lib/database-url.ts");
-const { applyPendingMigrations } = await import("./lib/migrations.ts");
-const { refreshSearchTextAfter } = await import("./lib/search-text.ts");
+const { InstallationError, ORGANIZATION_MISSING, assertDatabaseInstalled, verifyEncryptionKey, withStartupLock } = await import("./installation.ts");
+const { describeDatabase } = await import("./database/database-url.ts");
+const { applyPendingMigrations } = await import("./database/migrations.ts");
+const { refreshSearchTextAfter } = await import("./database/search-text.ts");
 const { createDatabase } = await import("../app/lib/db.server.ts");
-const { DEMO_LOGINS, isDatabaseEmpty, seedDemoWorld } = await import("./lib/seed.ts");
-const { DEFAULT_DEVELOPMENT_PASSWORD } = await import("../app/lib/auth/credentials.server.ts");
+const { DEMO_LOGINS, isDatabaseEmpty, seedDemoWorld } = await import("./demo-world.ts");
+const { DEFAULT_DEVELOPMENT_PASSWORD } = await import("../app/features/auth/credentials.server.ts");
 
 /**
  * Everything before serving runs under the start-up lock, so instances started together on one
@@ -79,7 +79,7 @@ if (!existsSync(path.resolve(root, process.env.BUILD_DIR ?? "build", "server/ind
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const { startServer, stopOnSignals } = await import("./server.ts");
+const { startServer, stopOnSignals } = await import("./main.ts");
 const running = await startServer({
   port: env.PORT,
   trustProxy: env.TRUST_PROXY,

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { decryptSecret, encryptSecret } from "../../app/lib/crypto.server.ts";
-import type { Database as AppDatabase } from "../../app/lib/db.server.ts";
-import { providerOf, sqliteFilePath } from "./migrations.ts";
+import { decryptSecret, encryptSecret } from "../app/lib/crypto.server.ts";
+import type { Database as AppDatabase } from "../app/lib/db.server.ts";
+import { providerOf, sqliteFilePath } from "./database/migrations.ts";
 
 /**
  * What `npm start` and `npm run setup` do to a database before the service uses it

@@ -4,9 +4,9 @@
 // Only type imports from app/lib/db.server.ts: importing it for real would create the app's
 // database singleton from the environment, and the caller passes the client it wants seeded.
 
-import type { CandidateStatus, Database, Prisma, QuestionType, Role, StudentStatus } from "../../app/lib/db.server.ts";
-import { hashPassword } from "../../app/lib/auth/password.server.ts";
-import { foldForSearch } from "../../app/lib/search.ts";
+import type { CandidateStatus, Database, Prisma, QuestionType, Role, StudentStatus } from "../app/lib/db.server.ts";
+import { hashPassword } from "../app/lib/auth/password.server.ts";
+import { foldForSearch } from "../app/lib/search.ts";
 
 type Tx = Prisma.TransactionClient;
 

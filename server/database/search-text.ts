@@ -2,7 +2,7 @@
 // Since 20261122080024_submission_form_title_search the reports search reads only that column
 // (docs/decisions/0011-substring-search.md) and renames keep it current; results of people renamed
 // before that migration still hold the name they had at completion. SQL cannot fold text the way
-// app/lib/search.ts does, so the migration leaves them and this runs once after it (scripts/start.ts,
+// app/lib/search.ts does, so the migration leaves them and this runs once after it (server/start.ts,
 // scripts/migrate.ts), or by hand: `npx tsx scripts/refresh-search-text.ts`. Idempotent.
 
 import { createDatabase, type Database } from "../../app/lib/db.server.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import commonPasswordsText from "./common-passwords.txt?raw";
 import { DEFAULT_DEVELOPMENT_PASSWORD } from "./credentials.server.ts";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password.server.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/auth/password.server.ts";
 
 /**
  * The rules for every NEW password (reset, change, invitation, POST /api/users), after NIST

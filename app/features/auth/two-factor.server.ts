@@ -2,13 +2,13 @@ import { randomBytes, randomInt } from "node:crypto";
 import { generateSecret, generateURI, verify as verifyTotp } from "otplib";
 import QRCode from "qrcode";
 import { z } from "zod";
-import { decryptSecret, encryptSecret } from "../crypto.server.ts";
-import { db } from "../db.server.ts";
-import { sendMail } from "../mail/mailer.server.ts";
-import { twoFactorCodeMail } from "../mail/messages.ts";
-import { ApiError, conflict, fieldProblem, notFound } from "../problem.server.ts";
-import type { Actor } from "./actor.server.ts";
-import { verifyPassword } from "./password.server.ts";
+import { decryptSecret, encryptSecret } from "~/lib/crypto.server.ts";
+import { db } from "~/lib/db.server.ts";
+import { sendMail } from "~/lib/mail/mailer.server.ts";
+import { twoFactorCodeMail } from "~/lib/mail/messages.ts";
+import { ApiError, conflict, fieldProblem, notFound } from "~/lib/problem.server.ts";
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { verifyPassword } from "~/lib/auth/password.server.ts";
 import {
   consumeLockingAttempt,
   consumeRateLimit,
@@ -17,8 +17,8 @@ import {
   resetRateLimit,
   TWO_FACTOR_ATTEMPT_LIMIT,
   TWO_FACTOR_EMAIL_SEND_LIMIT,
-} from "./rate-limit.server.ts";
-import { consumeUserCode, issueVerification } from "./verification.server.ts";
+} from "~/lib/auth/rate-limit.server.ts";
+import { consumeUserCode, issueVerification } from "~/lib/auth/verification.server.ts";
 
 /**
  * The second factor: TOTP (RFC 6238: SHA-1, 6 digits, 30-second steps, one step of drift either

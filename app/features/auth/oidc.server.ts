@@ -4,10 +4,10 @@ import { createCookie } from "react-router";
 import { Authenticator } from "remix-auth";
 import { CodeChallengeMethod, OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
-import { db } from "../db.server.ts";
-import { env } from "../env.server.ts";
-import { LOCALES, resolveLocale, type Locale } from "../i18n.ts";
-import { ApiError } from "../problem.server.ts";
+import { db } from "~/lib/db.server.ts";
+import { env } from "~/lib/env.server.ts";
+import { LOCALES, resolveLocale, type Locale } from "~/lib/i18n.ts";
+import { ApiError } from "~/lib/problem.server.ts";
 import { IdTokenError, verifyIdToken, type IdTokenClaims } from "./id-token.server.ts";
 
 /**

@@ -1,7 +1,7 @@
-import { db } from "../db.server.ts";
-import { env } from "../env.server.ts";
-import { ApiError } from "../problem.server.ts";
-import { decoyPasswordHash, verifyPassword } from "./password.server.ts";
+import { db } from "~/lib/db.server.ts";
+import { env } from "~/lib/env.server.ts";
+import { ApiError } from "~/lib/problem.server.ts";
+import { decoyPasswordHash, verifyPassword } from "~/lib/auth/password.server.ts";
 import {
   ACCOUNT_ADDRESS_SIGN_IN_LIMIT,
   ACCOUNT_SIGN_IN_LIMIT,
@@ -10,7 +10,7 @@ import {
   consumeRateLimit,
   refundAttempt,
   resetRateLimit,
-} from "./rate-limit.server.ts";
+} from "~/lib/auth/rate-limit.server.ts";
 
 /** The password every seeded demo user gets when SEED_PASSWORD is unset (development only). */
 export const DEFAULT_DEVELOPMENT_PASSWORD = "demo-password";
