@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mediumAnswers, mixedForm, type CreatedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 
 /**
@@ -15,8 +15,6 @@ import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
  * finds the result in assignments and reports, opens it and downloads the PDF. Once with the
  * teacher's JavaScript off, once on. Screenshots go to $SCREENSHOT_DIR.
  */
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const MEDIUM_COLOR = "#B54708";
 
@@ -38,12 +36,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signedIn(cookie: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: DESKTOP, ...options });
-  const [name, ...value] = cookie.split("=");
-  await context.addCookies([{ name: name!, value: value.join("="), url: baseUrl() }]);
-  return context;
-}
+const signedIn = (cookie: string, options: BrowserContextOptions = {}) => signedInContext(browser, cookie, options);
 
 const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 const today = () => new Date().toISOString().slice(0, 10);
@@ -107,7 +100,7 @@ describe("assignments and reports in a real browser", () => {
       expect(await page.locator("main").textContent()).toContain(student.name);
       const linkBox = page.getByRole("textbox", { name: `Test link for ${student.name}` });
       const link = await linkBox.inputValue();
-      expect(link).toMatch(new RegExp(`/en/test/[A-Za-z0-9_-]{43}$`));
+      expect(link).toMatch(/\/en\/test\/[A-Za-z0-9_-]{43}$/);
       if (javaScriptEnabled) {
         await page.getByRole("button", { name: /^Copy/ }).click();
         await page.getByRole("button", { name: /^Copied/ }).waitFor();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 
@@ -15,8 +15,6 @@ import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
  * templates and delete, with JavaScript off (plain posts with `intent` buttons) and on.
  * Screenshots go to $SCREENSHOT_DIR (default: <tmp>/assessment-screenshots).
  */
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 /** Whole journeys through a real browser: generous, as the machine may be busy with other runs. */
 const LONG = 180_000;
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
@@ -41,12 +39,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signedIn(options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: DESKTOP, ...options });
-  const [name, ...value] = teacher.cookie.split("=");
-  await context.addCookies([{ name: name!, value: value.join("="), url: baseUrl() }]);
-  return context;
-}
+const signedIn = (options: BrowserContextOptions = {}) => signedInContext(browser, teacher.cookie, options);
 
 async function open(context: BrowserContext, pathname: string): Promise<Page> {
   const page = await context.newPage();

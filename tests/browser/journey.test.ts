@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, freshIp, sessionOf, unique } from "../support/api.ts";
 import { completeMedium, mixedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
@@ -23,8 +23,6 @@ import { atLeastLeftInStep, enableTotp, totpCode } from "../support/two-factor.t
  * 403/404, the OpenID error page, confirmations). Screenshots (desktop and phone) go to
  * $SCREENSHOT_DIR/journey-* (default <tmp>/assessment-screenshots), never the repository.
  */
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 /** Whole journeys through a real browser on a busy machine. */
 const LONG = 180_000;
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
@@ -46,12 +44,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function withCookie(cookie: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: DESKTOP, ...options });
-  const [name, ...value] = cookie.split("=");
-  await context.addCookies([{ name: name!, value: value.join("="), url: baseUrl() }]);
-  return context;
-}
+const withCookie = (cookie: string, options: BrowserContextOptions = {}) => signedInContext(browser, cookie, options);
 
 const today = () => new Date().toISOString().slice(0, 10);
 const idFromUrl = (page: Page) => new URL(page.url()).pathname.split("/")[3]!;

@@ -6,15 +6,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
 import { assign, createForm, mediumAnswers, type CreatedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 
 /**
  * The students and candidates pages in real Chromium: the whole journey with JavaScript off (plain
  * forms, post/redirect/get), once more with it on, admin-only actions, the results chart, and
  * axe-core at desktop and phone widths. Screenshots go to $SCREENSHOT_DIR.
  */
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const ADMIN: DemoUser = "admin@demo.test";
 const TEACHER: DemoUser = "teacher@demo.test";
@@ -32,12 +30,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signedIn(user: DemoUser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: DESKTOP, ...options });
-  const [name, ...value] = sessionOf(user).split("=");
-  await context.addCookies([{ name: name!, value: value.join("="), url: baseUrl() }]);
-  return context;
-}
+const signedIn = (user: DemoUser, options: BrowserContextOptions = {}) => signedInContext(browser, sessionOf(user), options);
 
 async function open(context: BrowserContext, pathname: string): Promise<Page> {
   const page = await context.newPage();

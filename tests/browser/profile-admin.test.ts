@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playw
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, signIn, unique } from "../support/api.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 import { createSignedInUser, png } from "../support/fixtures.ts";
 import { atLeastLeftInStep, enableTotp, nextStep, totpCode } from "../support/two-factor.ts";
 
@@ -14,8 +14,6 @@ import { atLeastLeftInStep, enableTotp, nextStep, totpCode } from "../support/tw
  * real Chromium with JavaScript OFF: plain forms, post/redirect/get, flash messages. Screenshots
  * go to $SCREENSHOT_DIR (default <tmp>/assessment-screenshots).
  */
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 
 let browser: Browser;
@@ -31,12 +29,8 @@ afterAll(async () => {
 
 /** A context without JavaScript; bypassCSP only so axe can be injected. */
 async function context(options: BrowserContextOptions = {}, cookie?: string): Promise<BrowserContext> {
-  const created = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false, bypassCSP: true, ...options });
-  if (cookie) {
-    const [name, ...value] = cookie.split("=");
-    await created.addCookies([{ name: name!, value: value.join("="), url: baseUrl() }]);
-  }
-  return created;
+  const settings = { javaScriptEnabled: false, bypassCSP: true, ...options };
+  return cookie ? signedInContext(browser, cookie, settings) : browser.newContext({ viewport: DESKTOP, ...settings });
 }
 
 async function open(ctx: BrowserContext, pathname: string): Promise<Page> {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, signIn, unique } from "../support/api.ts";
 import { mediumAnswers, mixedForm, type CreatedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE } from "../support/browser.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 
 /**
@@ -14,8 +14,6 @@ import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
  * desktop and a phone. A teacher of its own keeps the numbers exact while other files run.
  * Screenshots go to $SCREENSHOT_DIR (default: <tmp>/assessment-screenshots), never the repository.
  */
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 
 let browser: Browser;

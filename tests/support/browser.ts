@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
+import { baseUrl } from "./api.ts";
 
 /**
  * Debian's Chromium, driven by playwright-core; no browser is ever downloaded. `.ci/run` installs
@@ -17,4 +18,18 @@ export async function launchBrowser(): Promise<Browser> {
     // Without the background-networking flags Chromium keeps trying to reach Google's hosts.
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * A browser context signed in with a session cookie the suite already holds (the global setup's
+ * demo users, or a user a test made): no test pays for the sign-in form it is not about.
+ */
+export async function signedInContext(browser: Browser, sessionCookie: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  const [name, ...value] = sessionCookie.split("=");
+  await context.addCookies([{ name: name!, value: value.join("="), url: baseUrl() }]);
+  return context;
 }
