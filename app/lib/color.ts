@@ -32,7 +32,11 @@ export function contrastRatio(a: number, b: number): number {
  */
 export function readableTextOn(background: string): "light" | "dark" {
   const rgb = parseHexColor(background);
-  if (!rgb) return "dark";
-  const luminance = relativeLuminance(rgb);
+  return rgb ? readableTextOnRgb(rgb) : "dark";
+}
+
+/** The same for a colour already parsed (the PDF draws with RGB triples). */
+export function readableTextOnRgb(background: [number, number, number]): "light" | "dark" {
+  const luminance = relativeLuminance(background);
   return contrastRatio(luminance, 1) >= contrastRatio(luminance, 0) ? "light" : "dark";
 }

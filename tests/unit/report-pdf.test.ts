@@ -7,7 +7,8 @@ import { inflateSync } from "node:zlib";
 import { jsPDF } from "jspdf";
 import { afterAll, describe, expect, it } from "vitest";
 import { EmbeddedFont } from "../../app/features/pdf/embedded-font.server.ts";
-import { renderReportPdf, reportPdfFilename } from "../../app/features/pdf/report-pdf.server.ts";
+import { reportPdfFilename } from "../../app/features/pdf/report-pdf-filename.ts";
+import { renderReportPdf } from "../../app/features/pdf/report-pdf.server.ts";
 import type { ReportDetail } from "../../app/features/reports/report-schemas.ts";
 
 const generatedAt = new Date("2026-03-14T10:00:00Z");

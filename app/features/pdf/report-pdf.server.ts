@@ -1,10 +1,36 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { jsPDF } from "jspdf";
+import type { jsPDF } from "jspdf";
 import type { ReportDetail } from "../reports/report-schemas.ts";
-import { addEmbeddedFonts, EmbeddedFont } from "./embedded-font.server.ts";
 import { withNativeFlate } from "./native-flate.server.ts";
+import {
+  ACCENT,
+  ANSWER_BAR,
+  BODY,
+  BLACK,
+  CONTENT_BOTTOM,
+  CONTENT_WIDTH,
+  CONTINUATION_TOP,
+  FAINT,
+  INK,
+  MARGIN,
+  MUTED,
+  NEUTRAL_BAND,
+  PAGE_HEIGHT,
+  PAGE_WIDTH,
+  PANEL,
+  Pdf,
+  RULE,
+  TRACK,
+  WHITE,
+  clean,
+  fonts,
+  luminance,
+  oneLine,
+  parseColor,
+  textColorOn,
+  type Rgb,
+  type TextStyle,
+} from "./pdf-document.server.ts";
 import { reportPdfStrings, type ReportPdfStrings } from "./report-pdf-strings.ts";
 
 /**
@@ -28,161 +54,6 @@ export type ReportPdfOptions = {
   /** The generation date printed in the footer and stored as the PDF's creation date. Default now. */
   generatedAt?: Date;
 };
-
-// ---------------------------------------------------------------------------------------------
-// Fonts: read from node_modules at run time (the server bundle keeps node_modules external) and
-// parsed once per process; every document shares the parse and embeds only the glyphs it draws.
-
-const FONT_PACKAGE = "@expo-google-fonts/noto-sans";
-const FONT_FAMILY = "NotoSans";
-const FONT_FILES = {
-  normal: "400Regular/NotoSans_400Regular.ttf",
-  bold: "700Bold/NotoSans_700Bold.ttf",
-} as const;
-type FontStyle = keyof typeof FONT_FILES;
-
-type Fonts = { faces: Readonly<Record<FontStyle, EmbeddedFont>>; supported: ReadonlySet<number> };
-let fontCache: Fonts | undefined;
-
-/** The parsed fonts, and the code points they draw (both weights cover the same set), loaded once per process. */
-function fonts(): Fonts {
-  if (!fontCache) {
-    const require = createRequire(import.meta.url);
-    const load = (file: string) => new EmbeddedFont(new Uint8Array(readFileSync(require.resolve(`${FONT_PACKAGE}/${file}`))));
-    const faces = Object.freeze({ normal: load(FONT_FILES.normal), bold: load(FONT_FILES.bold) });
-    fontCache = { faces, supported: faces.normal.coverage };
-  }
-  return fontCache;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Page geometry (points) and palette.
-
-const PAGE_WIDTH = 595.28;
-const PAGE_HEIGHT = 841.89;
-const MARGIN = 50;
-const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
-const CONTINUATION_TOP = 66;
-const CONTENT_BOTTOM = PAGE_HEIGHT - 60;
-
-type Rgb = readonly [number, number, number];
-const INK: Rgb = [31, 41, 51];
-const BODY: Rgb = [62, 76, 89];
-const MUTED: Rgb = [110, 122, 135];
-const FAINT: Rgb = [154, 165, 177];
-const RULE: Rgb = [217, 226, 236];
-const PANEL: Rgb = [245, 247, 250];
-const ACCENT: Rgb = [36, 59, 83];
-const ANSWER_BAR: Rgb = [188, 204, 220];
-const TRACK: Rgb = [228, 231, 235];
-const WHITE: Rgb = [255, 255, 255];
-const BLACK: Rgb = [17, 17, 17];
-const NEUTRAL_BAND: Rgb = [154, 165, 177];
-
-/** `#RRGGBB` (or `#RGB`) to RGB; anything else draws in neutral grey. */
-function parseColor(value: string | null | undefined): Rgb {
-  const hex = value?.trim().replace(/^#/, "") ?? "";
-  const full = /^[0-9a-f]{3}$/i.test(hex) ? hex.replace(/./g, (c) => c + c) : hex;
-  if (!/^[0-9a-f]{6}$/i.test(full)) return NEUTRAL_BAND;
-  return [0, 2, 4].map((i) => Number.parseInt(full.slice(i, i + 2), 16)) as unknown as Rgb;
-}
-
-/** WCAG relative luminance, 0 (black) to 1 (white). */
-function luminance(color: Rgb): number {
-  const [r, g, b] = color.map((channel) => {
-    const c = channel / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }) as unknown as Rgb;
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-/** Black or white, whichever contrasts more with the background. */
-function textColorOn(background: Rgb): Rgb {
-  // Contrast with black (L + 0.05) / 0.05 beats contrast with white 1.05 / (L + 0.05) above L ≈ 0.179.
-  return luminance(background) > 0.179 ? BLACK : WHITE;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Text hygiene: composed accents (jsPDF does no shaping), no control characters, and a visible
-// U+FFFD for a character the font cannot draw (an emoji, a CJK ideograph) rather than nothing.
-
-const REPLACEMENT = "\ufffd";
-
-function clean(value: string): string {
-  const text = value
-    .normalize("NFC")
-    .replace(/\r\n?|[\u2028\u2029]/g, "\n")
-    .replace(/\t/g, "    ")
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200e\u200f\ufeff]/g, "");
-  const { supported } = fonts();
-  let out = "";
-  let replaced = false;
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (code === 10 || code === 32 || supported.has(code)) {
-      out += char;
-      replaced = false;
-      // biome-ignore lint/suspicious/noMisleadingCharacterClass: the joiners are listed one by one on purpose, each char tested alone.
-    } else if (/[\p{M}\u200c\u200d\ufe00-\ufe0f]/u.test(char) || (code >= 0x1f3fb && code <= 0x1f3ff)) {
-      // Joiners, variation selectors and skin tones belong to the character before them.
-      continue;
-    } else if (!replaced) {
-      out += REPLACEMENT;
-      replaced = true;
-    }
-  }
-  return out;
-}
-
-function oneLine(value: string): string {
-  return clean(value).replace(/\s+/g, " ").trim();
-}
-
-// ---------------------------------------------------------------------------------------------
-// File name.
-
-const FOLDED: Record<string, string> = {
-  ł: "l",
-  Ł: "L",
-  ø: "o",
-  Ø: "O",
-  đ: "d",
-  Đ: "D",
-  ð: "d",
-  Ð: "D",
-  ħ: "h",
-  Ħ: "H",
-  ı: "i",
-  ß: "ss",
-  ẞ: "SS",
-  æ: "ae",
-  Æ: "AE",
-  œ: "oe",
-  Œ: "OE",
-  þ: "th",
-  Þ: "TH",
-  ŀ: "l",
-  Ŀ: "L",
-};
-
-/** ASCII, lower-case, accents folded, anything else a single '-': "José Muñoz" → "jose-munoz". */
-export function slugify(value: string, fallback = "respondent"): string {
-  const slug = value
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .replace(/[^\u0000-\u007f]/g, (c) => FOLDED[c] ?? "-")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .slice(0, 80)
-    .replace(/^-+|-+$/g, "");
-  return slug || fallback;
-}
-
-/** `report-<respondent-slug>-<yyyy-mm-dd>.pdf`, the date being the completion day in UTC. */
-export function reportPdfFilename(report: { completedAt: Date; respondent: { name: string } }): string {
-  const day = Number.isNaN(report.completedAt.getTime()) ? "undated" : report.completedAt.toISOString().slice(0, 10);
-  return `report-${slugify(report.respondent.name)}-${day}.pdf`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Rendering.
@@ -250,96 +121,6 @@ function formatters(locale: string, timeZone: string): Formatters {
     percent: (value) => percent.format(value / 100),
     dateTime: (value) => (Number.isNaN(value.getTime()) ? "—" : dateTime.format(value)),
   };
-}
-
-type TextStyle = { size: number; bold?: boolean; color?: Rgb };
-
-class Pdf {
-  readonly doc: jsPDF;
-  readonly fonts: ReturnType<typeof addEmbeddedFonts>;
-  y = 0;
-
-  constructor() {
-    this.doc = new jsPDF({ orientation: "portrait", unit: "pt", format: "a4", compress: true, putOnlyUsedFonts: true });
-    this.fonts = addEmbeddedFonts(this.doc, FONT_FAMILY, fonts().faces);
-    this.doc.setLineHeightFactor(1.3);
-  }
-
-  /** The text state last set on the document (jsPDF keeps it until changed and writes it with each text). */
-  private current: { bold: boolean; size: number; color: Rgb } | null = null;
-
-  style({ size, bold = false, color = INK }: TextStyle): this {
-    const current = this.current;
-    if (current?.bold !== bold) this.doc.setFont(FONT_FAMILY, bold ? "bold" : "normal");
-    if (current?.size !== size) this.doc.setFontSize(size);
-    if (!current || current.color[0] !== color[0] || current.color[1] !== color[1] || current.color[2] !== color[2]) {
-      this.doc.setTextColor(color[0], color[1], color[2]);
-    }
-    this.current = { bold, size, color };
-    return this;
-  }
-
-  width(text: string, style: TextStyle): number {
-    this.style(style);
-    return this.doc.getTextWidth(text);
-  }
-
-  /** Wrapped lines of `text` within `width` in the given style; an empty text gives no line. */
-  lines(text: string, width: number, style: TextStyle): string[] {
-    this.style(style);
-    const value = clean(text).trim();
-    if (!value) return [];
-    return (this.doc.splitTextToSize(value, width) as string[]).map((line) => line.trimEnd());
-  }
-
-  /** One line cut with an ellipsis to fit `width`. */
-  fit(text: string, width: number, style: TextStyle): string {
-    const value = oneLine(text);
-    if (this.width(value, style) <= width) return value;
-    const chars = Array.from(value);
-    let low = 0;
-    let high = chars.length;
-    while (low < high) {
-      const mid = Math.ceil((low + high) / 2);
-      if (this.doc.getTextWidth(`${chars.slice(0, mid).join("").trimEnd()}…`) <= width) low = mid;
-      else high = mid - 1;
-    }
-    return `${chars.slice(0, low).join("").trimEnd()}…`;
-  }
-
-  text(text: string | string[], x: number, y: number, style: TextStyle, align: "left" | "right" | "center" = "left", lineHeight?: number) {
-    this.style(style);
-    const lines = Array.isArray(text) ? text : [text];
-    lines.forEach((line, index) => {
-      this.doc.text(line, x, y + index * (lineHeight ?? style.size * 1.3), { align, baseline: "alphabetic" });
-    });
-  }
-
-  fill(color: Rgb) {
-    this.doc.setFillColor(color[0], color[1], color[2]);
-  }
-
-  stroke(color: Rgb, width: number) {
-    this.doc.setDrawColor(color[0], color[1], color[2]);
-    this.doc.setLineWidth(width);
-  }
-
-  rule(y: number, color: Rgb = RULE, width = 0.6, x1 = MARGIN, x2 = PAGE_WIDTH - MARGIN) {
-    this.stroke(color, width);
-    this.doc.line(x1, y, x2, y);
-  }
-
-  newPage() {
-    this.doc.addPage("a4", "portrait");
-    this.y = CONTINUATION_TOP;
-  }
-
-  /** Starts a new page unless `height` more points fit on this one. */
-  ensure(height: number): boolean {
-    if (this.y + height <= CONTENT_BOTTOM) return false;
-    this.newPage();
-    return true;
-  }
 }
 
 /**

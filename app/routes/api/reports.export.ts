@@ -1,6 +1,6 @@
 import { STAFF } from "~/lib/api-operation.ts";
 import { renderPdf } from "~/features/pdf/pdf-renderer.server.ts";
-import { reportPdfFilename } from "~/features/pdf/report-pdf.server.ts";
+import { reportPdfFilename } from "~/features/pdf/report-pdf-filename.ts";
 import { exportReportBody } from "~/features/reports/report-schemas.ts";
 import { getReport } from "~/features/reports/reports.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
