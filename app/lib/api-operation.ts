@@ -21,6 +21,11 @@ export type OperationDeclaration = {
   /** Where a plain HTML form post (not JSON) is redirected instead of the success answer. */
   formRedirect?: string;
   errors: number[];
+  /**
+   * Error codes this operation answers beyond those every operation with that status can answer
+   * (openapi.server.ts: VALIDATION_FAILED for 400, NOT_FOUND for 404, ...), by status.
+   */
+  codes?: Partial<Record<number, readonly string[]>>;
 };
 
 /** A declared operation at its place in the route table. */

@@ -25,6 +25,26 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /**
+ * The `code` values an error response can carry: those the HTTP stack and the shared helpers give
+ * any operation with that status, then the operation's own (its `codes`). The HTTP tests check
+ * every error they meet against this list.
+ */
+function errorCodes(operation: Operation, status: number): string[] {
+  const generic: Record<number, string[]> = {
+    400: ["VALIDATION_FAILED", "MALFORMED_REQUEST", ...(operation.body ? ["MALFORMED_JSON", "MALFORMED_BODY"] : [])],
+    401: operation.auth === "session" ? ["UNAUTHENTICATED"] : [],
+    403: ["FORBIDDEN", "CSRF_FAILED", "CROSS_SITE_REQUEST"],
+    404: ["NOT_FOUND"],
+    413: ["PAYLOAD_TOO_LARGE"],
+    415: ["UNSUPPORTED_MEDIA_TYPE"],
+    429: ["RATE_LIMITED"],
+    500: ["INTERNAL_ERROR"],
+    503: ["SERVER_BUSY", "DATABASE_UNAVAILABLE"],
+  };
+  return [...new Set([...(generic[status] ?? []), ...(operation.codes?.[status] ?? [])])];
+}
+
+/**
  * Renders Zod schemas into one OpenAPI 3.1 document (JSON Schema 2020-12). Schemas with a meta id
  * become named components. Responses are converted first and keep the plain name; a request body
  * whose input shape differs from the response of the same id is named `…Input`, so no response
@@ -109,10 +129,15 @@ function operationObject(operation: Operation, components: ComponentCollector) {
     };
   }
   for (const status of errors) {
+    const codes = errorCodes(operation, status);
     responses[status] = {
-      description: STATUS_TEXT[status] ?? "Unexpected error; nothing about the server is revealed.",
+      description: `${STATUS_TEXT[status] ?? "Unexpected error; nothing about the server is revealed."} Codes: ${codes.join(", ")}.`,
       ...(status === 429 || status === 503 ? { headers: { "Retry-After": { schema: { type: "integer" } } } } : {}),
-      content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+      content: {
+        "application/problem+json": {
+          schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { type: "object", properties: { code: { enum: codes } } }] },
+        },
+      },
     };
   }
   const description = operation.roles ? `Roles: ${operation.roles}.` : undefined;

@@ -41,6 +41,10 @@ const handle = endpoint(
       },
       formRedirect: "A browser form (not JSON) signed in: to /{locale}/home, with the session cookie.",
       errors: [400, 401, 403, 413, 415, 429],
+      codes: {
+        401: ["INVALID_CREDENTIALS", "PASSWORD_RESET_REQUIRED", "TWO_FACTOR_REQUIRED", "TWO_FACTOR_INVALID", "TWO_FACTOR_EXPIRED", "SIGN_IN_EXPIRED"],
+        429: ["TWO_FACTOR_LOCKED"],
+      },
     },
   },
 );

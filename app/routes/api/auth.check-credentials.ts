@@ -33,6 +33,7 @@ const handle = endpoint(
       body: { schema: checkCredentialsBody, types: ["json"] },
       success: { status: 200, description: "The credentials are valid.", schema: checkCredentialsResponse },
       errors: [400, 401, 413, 415, 429],
+      codes: { 401: ["INVALID_CREDENTIALS", "PASSWORD_RESET_REQUIRED"], 429: ["TWO_FACTOR_LOCKED"] },
     },
   },
 );

@@ -64,6 +64,7 @@ const handle = endpoint(
         headers: ["Location", "Set-Cookie"],
       },
       errors: [404],
+      codes: { 404: ["OIDC_NOT_CONFIGURED"] },
     },
   },
 );

@@ -40,6 +40,7 @@ const handle = endpoint(
         headers: ["Location", "Set-Cookie"],
       },
       errors: [400, 404],
+      codes: { 404: ["OIDC_NOT_CONFIGURED"] },
     },
   },
 );

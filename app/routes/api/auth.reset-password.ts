@@ -22,6 +22,7 @@ const handle = endpoint(
       body: { schema: resetPasswordBody, types: ["json"] },
       success: { status: 200, description: "The password is set; sign in with it.", schema: passwordSetResponse },
       errors: [400, 413, 415],
+      codes: { 400: ["INVALID_TOKEN"] },
     },
   },
 );

@@ -21,6 +21,7 @@ const handle = endpoint(
       body: { schema: twoFactorDisableBody, types: ["json"] },
       success: { status: 200, description: "The second factor is off.", schema: twoFactorStatusResponse },
       errors: [400, 401, 413, 415, 429],
+      codes: { 401: ["INVALID_PASSWORD"] },
     },
   },
 );

@@ -21,6 +21,7 @@ const handle = endpoint(
       body: { schema: twoFactorEnableBody, types: ["json"] },
       success: { status: 200, description: "The second factor is on.", schema: twoFactorStatusResponse },
       errors: [400, 401, 409, 413, 415],
+      codes: { 400: ["TWO_FACTOR_INVALID"], 409: ["TWO_FACTOR_ALREADY_ENABLED", "TWO_FACTOR_SETUP_MISSING"] },
     },
   },
 );

@@ -25,6 +25,7 @@ const handle = endpoint(
       body: { schema: twoFactorSetupBody, types: ["json"] },
       success: { status: 200, description: "The pending enrolment.", schema: twoFactorSetupResponse },
       errors: [400, 401, 409, 413, 415, 429],
+      codes: { 409: ["TWO_FACTOR_ALREADY_ENABLED"] },
     },
   },
 );

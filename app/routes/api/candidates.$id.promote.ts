@@ -19,6 +19,7 @@ const handle = endpoint<Route.LoaderArgs>(
       summary: "Promote a candidate to a student in one transaction; the evaluation history moves along.",
       success: { status: 201, description: "The new student and the promoted candidate.", schema: promotionResponse },
       errors: [401, 403, 404, 409],
+      codes: { 409: ["ALREADY_PROMOTED", "EMAIL_TAKEN"] },
     },
   },
 );

@@ -19,6 +19,7 @@ const handle = endpoint<Route.LoaderArgs>(
       summary: "The full report of one completed submission, as scored at completion.",
       success: { status: 200, description: "The report.", schema: reportDetail },
       errors: [401, 403, 404, 409],
+      codes: { 409: ["NOT_COMPLETED"] },
     },
   },
 );

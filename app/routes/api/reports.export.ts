@@ -33,6 +33,7 @@ const handle = endpoint(
       body: { schema: exportReportBody, types: ["json"] },
       success: { status: 200, description: "The PDF (Content-Disposition: attachment).", contentType: "application/pdf", headers: ["Content-Disposition"] },
       errors: [400, 401, 403, 404, 409, 413, 415],
+      codes: { 409: ["NOT_COMPLETED"], 503: ["BUSY"] },
     },
   },
 );

@@ -26,6 +26,7 @@ const handle = endpoint(
       body: { schema: createSubmissionBody, types: ["json"] },
       success: { status: 201, description: "The assignment with its token and absolute url.", schema: submissionDetail },
       errors: [400, 401, 403, 404, 409, 413, 415],
+      codes: { 409: ["FORM_NOT_PUBLISHED"] },
     },
     GET: {
       operationId: "listSubmissions",

@@ -31,6 +31,7 @@ const handle = endpoint(
       body: { schema: changePasswordBody, types: ["json"] },
       success: { status: 200, description: "Changed; the new session cookie is set.", schema: passwordSetResponse, headers: ["Set-Cookie"] },
       errors: [400, 401, 413, 415, 429],
+      codes: { 400: ["INVALID_CURRENT_PASSWORD"] },
     },
   },
 );

@@ -31,6 +31,7 @@ const handle = endpoint(
       body: { schema: updateProfileBody, types: ["multipart", "json", "form"] },
       success: { status: 200, description: "The updated profile.", schema: profileResponse },
       errors: [400, 401, 409, 413, 415, 429],
+      codes: { 400: ["INVALID_CURRENT_PASSWORD"], 409: ["EMAIL_TAKEN"] },
     },
   },
 );

@@ -25,6 +25,7 @@ const handle = endpoint(
       body: { schema: createUserBody, types: ["json"] },
       success: { status: 201, description: "The user, in the profile format.", schema: profileResponse },
       errors: [400, 401, 403, 404, 409, 413, 415],
+      codes: { 409: ["EMAIL_TAKEN", "STUDENT_HAS_LOGIN"] },
     },
     GET: {
       operationId: "listUsers",
