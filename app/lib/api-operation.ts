@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 
 /**
  * What an API route module says about each of its methods, next to the handler
@@ -6,6 +6,8 @@ import { z } from "zod";
  * generated from the routes of app/routes.ts and these declarations (openapi.server.ts); the path
  * and its parameters come from the route itself.
  */
+// Types and plain strings only: route modules import this, and their browser chunks must not
+// evaluate Zod (a module-level schema here would ship Zod to the browser).
 export type BodyType = "json" | "form" | "multipart";
 
 export type OperationDeclaration = {
@@ -33,7 +35,6 @@ export type Operation = OperationDeclaration & { method: "get" | "post" | "put" 
 
 /** Bodies a browser form can send as well as a script. */
 export const browserBody: BodyType[] = ["json", "form", "multipart"];
-export const ok = z.object({ ok: z.literal(true) });
 
 export const STAFF = "SUPER_ADMIN, ADMIN, TEACHER";
 export const ADMINS = "SUPER_ADMIN, ADMIN";

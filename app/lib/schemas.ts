@@ -72,6 +72,9 @@ export const emailSchema = z
 export const pagedResponse = <T extends z.ZodType>(key: string, item: T) =>
   z.object({ [key]: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
 
+/** `{"ok": true}`. */
+export const okResponse = z.object({ ok: z.literal(true) });
+
 export const deletedResponse = z.object({ id: idSchema, deletedAt: timestamp });
 
 export const problemSchema = z

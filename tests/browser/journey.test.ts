@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, freshIp, sessionOf, unique } from "../support/api.ts";
 import { completeMedium, mixedForm } from "../support/assessment.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
-import { actorFor, testDatabase } from "../support/database.ts";
+import { actorFor } from "../support/database.ts";
 
 /**
  * duplicateForm (app/features/forms/forms.server.ts) called directly on the test server's

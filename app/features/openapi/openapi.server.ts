@@ -202,6 +202,9 @@ const TAGS: Record<string, string> = {
   Service: "About the service itself.",
 };
 
+/** GET /api/openapi's query: JSON is the one format. */
+export const openApiQuery = z.strictObject({ format: z.enum(["json"]).default("json") });
+
 let cachedDocument: JsonSchema | undefined;
 
 export async function openApiDocument(): Promise<JsonSchema> {

@@ -1,4 +1,3 @@
-import { ok } from "~/lib/api-operation.ts";
 import { z } from "zod";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { credentialsBody, signInWithCredentials } from "~/features/auth/sign-in.server.ts";

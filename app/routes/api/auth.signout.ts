@@ -1,4 +1,4 @@
-import { ok } from "~/lib/api-operation.ts";
+import { okResponse } from "~/lib/schemas.ts";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { clearSessionCookie, destroySession } from "~/lib/auth/session.server.ts";
 import { signOutBody } from "~/features/auth/sign-in.server.ts";
@@ -28,7 +28,7 @@ const handle = endpoint(
       auth: "public",
       summary: "End the session (its row is deleted) and clear the cookie. HTML forms are redirected to the sign-in page.",
       body: { schema: signOutBody, types: ["json", "form"] },
-      success: { status: 200, description: "Signed out.", schema: ok, headers: ["Set-Cookie"] },
+      success: { status: 200, description: "Signed out.", schema: okResponse, headers: ["Set-Cookie"] },
       formRedirect: "A browser form (not JSON) signed out: to the sign-in page /{locale}/login.",
       errors: [400, 403, 413, 415],
     },

@@ -1,9 +1,7 @@
 import { z } from "zod";
-import { openApiDocument } from "~/features/openapi/openapi.server.ts";
+import { openApiDocument, openApiQuery } from "~/features/openapi/openapi.server.ts";
 import { endpoint } from "~/lib/endpoint.server.ts";
 import { json, readQuery } from "~/lib/http.server.ts";
-
-export const openApiQuery = z.strictObject({ format: z.enum(["json"]).default("json") });
 
 const handle = endpoint(
   {
