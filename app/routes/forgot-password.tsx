@@ -12,6 +12,9 @@ import { issueCsrfToken, verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
+import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import { parseSubmission } from "@conform-to/react/future";
+import { usePageForm } from "~/components/use-page-form.ts";
 
 /**
  * "Forgot your password?": a plain form that asks for the e-mail address and answers with the
@@ -23,20 +26,25 @@ export const meta: Route.MetaFunction = ({ params }) => {
   return [{ title: documentTitle(locale, translations(locale).signIn.forgotTitle) }];
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const { token, setCookie } = await issueCsrfToken(request);
-  return data({ csrfToken: token }, { headers: setCookie ? { "Set-Cookie": setCookie } : {} });
+  const validation = clientValidation(forgotPasswordBody, translations(resolveLocale(params.locale)));
+  return data({ csrfToken: token, validation }, { headers: setCookie ? { "Set-Cookie": setCookie } : {} });
 }
 
-type ActionResult = { sent: true } | { sent: false; fieldErrors: Record<string, string>; formError: string | null; email: string };
+type ActionResult = { sent: true } | { sent: false; result: ReturnType<typeof pageResult> };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const t = translations(resolveLocale(params.locale));
   const form = await request.formData();
+  const submission = parseSubmission(form);
   const email = String(form.get("email") ?? "");
   const parsed = forgotPasswordBody.safeParse({ email });
   if (!parsed.success) {
-    return data<ActionResult>({ sent: false, fieldErrors: issueTexts(t, parsed.error.issues), formError: null, email }, { status: 400 });
+    return data<ActionResult>(
+      { sent: false, result: pageResult(submission, { fieldErrors: issueTexts(t, parsed.error.issues), formError: null }) },
+      { status: 400 },
+    );
   }
   try {
     await verifyCsrfToken(request, String(form.get("csrfToken") ?? ""));
@@ -45,7 +53,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return data<ActionResult>(
-      { sent: false, fieldErrors: {}, formError: problemTextOf(t, error), email },
+      { sent: false, result: pageResult(submission, { fieldErrors: {}, formError: problemTextOf(t, error) }) },
       { status: error.status, headers: error.headers ?? {} },
     );
   }
@@ -55,7 +63,7 @@ export default function ForgotPassword({ loaderData, actionData, params }: Route
   const t = useT();
   const locale = resolveLocale(params.locale);
   const failed = actionData && !actionData.sent ? actionData : null;
-  const formError = failed?.formError;
+  const { form, fields } = usePageForm(loaderData.validation, failed?.result);
   return (
     <AuthLayout
       title={t.signIn.forgotTitle}
@@ -71,17 +79,19 @@ export default function ForgotPassword({ loaderData, actionData, params }: Route
       {actionData?.sent ? (
         <Alert tone="success">{t.signIn.forgotSent}</Alert>
       ) : (
-        <Form method="post" className="space-y-5" noValidate>
+        <Form method="post" className="space-y-5" {...form.props}>
           <input type="hidden" name="csrfToken" value={loaderData.csrfToken} />
-          {formError ? <Alert tone="error">{formError}</Alert> : null}
+          {form.errors?.[0] ? <Alert tone="error">{form.errors[0]}</Alert> : null}
           <Field
             label={t.signIn.email}
             id="email"
-            name="email"
+            name={fields.email.name}
             type="email"
             autoComplete="username"
-            defaultValue={failed?.email}
-            error={failed?.fieldErrors.email}
+            required={fields.email.required}
+            maxLength={fields.email.maxLength}
+            defaultValue={fields.email.defaultValue}
+            error={fields.email.errors}
           />
           <Button type="submit" variant="primary" className="w-full" pendingText={t.signIn.sending}>
             {t.signIn.sendLink}

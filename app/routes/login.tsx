@@ -13,6 +13,9 @@ import { credentialsBody, SecondFactorRequiredError, signInWithCredentials } fro
 import { actorContext, clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
+import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import { parseSubmission } from "@conform-to/react/future";
+import { usePageForm } from "~/components/use-page-form.ts";
 
 /** A throttled sign-in says when to try again (ADR 15). */
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
@@ -33,7 +36,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const notice = new URL(request.url).searchParams.get("notice") === "password-reset" ? translations(locale).signIn.passwordResetNotice : null;
   return data(
     // oidcProvider: the "Sign in with …" button's name, when an OpenID provider is configured.
-    { csrfToken: token, notice, oidcProvider: oidcProviderName() },
+    {
+      csrfToken: token,
+      notice,
+      oidcProvider: oidcProviderName(),
+      validation: clientValidation(credentialsBody.pick({ email: true, password: true }), translations(locale)),
+    },
     { headers: setCookie ? { "Set-Cookie": setCookie } : {} },
   );
 }
@@ -48,7 +56,9 @@ type ActionResult = LoginActionResult;
 export async function action({ request, context, params }: Route.ActionArgs) {
   const locale = resolveLocale(params.locale);
   const t = translations(locale);
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  const form = Object.fromEntries(formData);
+  const submission = parseSubmission(formData);
   if (form.intent === "code" || form.intent === "resend") {
     const meta = { ipAddress: context.get(clientAddressContext), userAgent: request.headers.get("user-agent") };
     return codeStepAction(request, form, meta, locale);
@@ -60,7 +70,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const stale = parsed.error.issues.some((issue) => issue.path[0] === "csrfToken");
     const fieldErrors = stale ? {} : issueTexts(t, parsed.error.issues);
     const formError = stale ? t.signIn.sessionExpired : null;
-    return data<ActionResult>({ step: "credentials", fieldErrors, formError, notice: null, email, method: null }, { status: stale ? 403 : 400 });
+    return data<ActionResult>(
+      { step: "credentials", fieldErrors, formError, notice: null, email, method: null, result: pageResult(submission, { fieldErrors, formError }) },
+      { status: stale ? 403 : 400 },
+    );
   }
   try {
     await verifyCsrfToken(request, parsed.data.csrfToken);
@@ -74,7 +87,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!(error instanceof ApiError)) throw error;
     const formError = error.code === "RATE_LIMITED" ? t.signIn.tooManyAttempts : problemTextOf(t, error);
     return data<ActionResult>(
-      { step: "credentials", fieldErrors: {}, formError, notice: null, email, method: null },
+      { step: "credentials", fieldErrors: {}, formError, notice: null, email, method: null, result: pageResult(submission, { fieldErrors: {}, formError }) },
       { status: error.status, headers: error.headers },
     );
   }
@@ -83,11 +96,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function Login({ loaderData, actionData, params }: Route.ComponentProps) {
   const t = useT();
   const locale = resolveLocale(params.locale);
-  const errors = actionData?.fieldErrors ?? {};
+  const { form, fields } = usePageForm(loaderData.validation, actionData?.step === "credentials" ? actionData.result : undefined);
   if (actionData?.step === "code" && actionData.method) {
     return <CodeStep csrfToken={loaderData.csrfToken} result={actionData} method={actionData.method} locale={locale} />;
   }
-  const formError = actionData?.formError;
+  // A form error the code step sent back here (an expired sign-in) has no Conform result.
+  const formError = form.errors?.[0] ?? actionData?.formError;
   return (
     <AuthLayout
       title={t.signIn.title}
@@ -100,12 +114,29 @@ export default function Login({ loaderData, actionData, params }: Route.Componen
         </p>
       }
     >
-      <Form method="post" className="space-y-5" noValidate>
+      <Form method="post" className="space-y-5" {...form.props}>
         <input type="hidden" name="csrfToken" value={loaderData.csrfToken} />
         {loaderData.notice && !actionData ? <Alert tone="success">{t.signIn.passwordResetNotice}</Alert> : null}
         {formError ? <Alert tone="error">{formError}</Alert> : null}
-        <Field label={t.signIn.email} id="email" name="email" type="email" autoComplete="username" defaultValue={actionData?.email} error={errors.email} />
-        <Field label={t.signIn.password} id="password" name="password" type="password" autoComplete="current-password" error={errors.password} />
+        <Field
+          label={t.signIn.email}
+          id="email"
+          name={fields.email.name}
+          type="email"
+          autoComplete="username"
+          required={fields.email.required}
+          defaultValue={fields.email.defaultValue ?? actionData?.email}
+          error={fields.email.errors}
+        />
+        <Field
+          label={t.signIn.password}
+          id="password"
+          name={fields.password.name}
+          type="password"
+          autoComplete="current-password"
+          required={fields.password.required}
+          error={fields.password.errors}
+        />
         <Button type="submit" variant="primary" className="w-full" pendingText={t.signIn.submitting}>
           {t.signIn.submit}
         </Button>

@@ -1,3 +1,4 @@
+import { pageResult } from "~/lib/client-validation.server.ts";
 import { data, redirect } from "react-router";
 import { translations } from "~/i18n/dictionaries.ts";
 import type { Locale } from "~/lib/i18n.ts";
@@ -21,6 +22,8 @@ export type LoginActionResult = {
   notice: string | null;
   email: string;
   method: TwoFactorMethod | null;
+  /** The credentials step's answer for Conform (usePageForm), when it refused the form. */
+  result?: ReturnType<typeof pageResult>;
 };
 
 type Meta = { ipAddress: string; userAgent: string | null };

@@ -1,0 +1,58 @@
+import { report, type Submission } from "@conform-to/react/future";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { coerceFormValue } from "@conform-to/zod/v4/future";
+import type { z } from "zod";
+import type { Dictionary } from "~/i18n/dictionaries.ts";
+import type { ClientValidation, Violation } from "~/lib/client-validation.ts";
+import { issueTexts } from "./problem.server.ts";
+
+/**
+ * What a page form checks in the browser before it posts (ADR 18): the HTML constraints of the
+ * same Zod schema the action validates with (Conform's `getZodConstraint`), and for each field the
+ * sentence the server itself says when a constraint is broken, found by asking the schema (an
+ * empty value, one character too many, ...). So a form says the same thing with JavaScript and
+ * without it, in the page's language, and no Zod reaches the browser.
+ */
+export function clientValidation<S extends z.ZodObject>(schema: S, t: Dictionary): ClientValidation<keyof S["shape"] & string> {
+  const constraint = getZodConstraint(schema) as ClientValidation["constraint"];
+  const formSchema = coerceFormValue(schema);
+  // An empty field is posted as "" (what the schema itself says of that); other values as a form
+  // sends them, coerced (a number field's text).
+  const said = (field: string, value: string): string | undefined => {
+    const result = (value === "" ? schema : formSchema).safeParse({ [field]: value });
+    if (result.success) return undefined;
+    return issueTexts(
+      t,
+      result.error.issues.filter((issue) => issue.path[0] === field),
+    )[field];
+  };
+  const messages: ClientValidation["messages"] = {};
+  for (const [field, attributes] of Object.entries(constraint)) {
+    const probes: [Violation, string][] = [];
+    if (attributes.required) probes.push(["required", ""]);
+    if (attributes.maxLength !== undefined) probes.push(["tooLong", "x".repeat(attributes.maxLength + 1)]);
+    if (attributes.minLength !== undefined && attributes.minLength > 1) probes.push(["tooShort", "x".repeat(attributes.minLength - 1)]);
+    if (attributes.max !== undefined) probes.push(["tooBig", String(Number(attributes.max) + 1)]);
+    if (attributes.min !== undefined) probes.push(["tooSmall", String(Number(attributes.min) - 1)]);
+    probes.push(["invalid", "\u0000"]);
+    const fieldMessages: Partial<Record<Violation, string>> = {};
+    for (const [violation, value] of probes) {
+      const message = said(field, value);
+      if (message) fieldMessages[violation] = message;
+    }
+    messages[field] = fieldMessages;
+  }
+  return { constraint, messages } as ClientValidation<keyof S["shape"] & string>;
+}
+
+/**
+ * The action's answer to a form it refused, for `usePageForm`: Conform's `report()` with the
+ * messages (already in the page's language) by field and for the whole form. Secrets are never sent back.
+ */
+export function pageResult(submission: Submission, errors: { fieldErrors: Record<string, string>; formError: string | null }) {
+  const fieldErrors = Object.fromEntries(Object.entries(errors.fieldErrors).map(([field, message]) => [field, [message]]));
+  return report<string[]>(submission, {
+    error: { formErrors: errors.formError ? [errors.formError] : null, fieldErrors },
+    hideFields: ["csrfToken", "password", "currentPassword", "newPassword", "code"],
+  });
+}

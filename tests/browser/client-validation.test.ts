@@ -1,0 +1,62 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseUrl } from "../support/api.ts";
+import { launchBrowser } from "../support/browser.ts";
+
+/**
+ * Page forms check what they can in the browser (Conform, with the constraints and sentences of
+ * the action's own schema) and say the same as the server says without JavaScript.
+ */
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const EMAIL_REQUIRED = "Escribe tu dirección de correo.";
+
+/** Each page form in Spanish: the field left empty, the button that sends the form, and what is said. */
+const FORMS = [
+  { path: "/es/forgot-password", label: "Correo electrónico", button: "Enviarme un enlace", message: EMAIL_REQUIRED },
+  { path: "/es/login", label: "Correo electrónico", button: "Iniciar sesión", message: EMAIL_REQUIRED },
+];
+
+describe("client-side validation", () => {
+  it.each(FORMS)(
+    "given $path with JavaScript, should say what is missing when the field is left, without a request; without JavaScript the server says the same",
+    async ({ path, label, button, message }) => {
+      const withScript = await browser.newContext();
+      const page = await withScript.newPage();
+      await page.goto(`${baseUrl()}${path}`);
+      await page.waitForLoadState("networkidle");
+      const posts: string[] = [];
+      page.on("request", (request) => {
+        if (request.method() === "POST") posts.push(request.url());
+      });
+      const field = page.getByLabel(label);
+      await field.focus();
+      await page.keyboard.press("Tab");
+      const errorOf = async () => page.locator(`#${await field.getAttribute("id")}-error`).textContent();
+      await expect.poll(errorOf).toBe(message);
+      await page.getByRole("button", { name: button, exact: true }).click();
+      await expect.poll(errorOf).toBe(message);
+      expect(posts).toEqual([]);
+      await field.fill("x");
+      await expect.poll(async () => page.locator(`#${await field.getAttribute("id")}-error`).count()).toBe(0);
+      await withScript.close();
+
+      const withoutScript = await browser.newContext({ javaScriptEnabled: false });
+      const plain = await withoutScript.newPage();
+      await plain.goto(`${baseUrl()}${path}`);
+      await plain.getByRole("button", { name: button, exact: true }).click();
+      await plain.waitForLoadState();
+      const plainField = plain.getByLabel(label);
+      expect(await plain.locator(`#${await plainField.getAttribute("id")}-error`).textContent()).toBe(message);
+      await withoutScript.close();
+    },
+  );
+});
