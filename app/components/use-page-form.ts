@@ -1,4 +1,4 @@
-import { useForm, type SubmissionResult } from "@conform-to/react/future";
+import { type DefaultValue, type SubmissionResult, useForm } from "@conform-to/react/future";
 import { clientErrors, type ClientValidation } from "~/lib/client-validation.ts";
 
 /**
@@ -11,12 +11,20 @@ import { clientErrors, type ClientValidation } from "~/lib/client-validation.ts"
 // biome-ignore lint/suspicious/noExplicitAny: any JSON value a form posted
 type PageResult = SubmissionResult<string[], any>;
 
-export function usePageForm<Name extends string>(validation: ClientValidation<Name>, lastResult: PageResult | null | undefined) {
+export function usePageForm<Name extends string>(
+  validation: ClientValidation<Name>,
+  lastResult: PageResult | null | undefined,
+  defaultValue?: Partial<Record<Name, string>>,
+) {
   return useForm<Record<Name, unknown>, string[]>({
     lastResult: lastResult as SubmissionResult<string[]> | null | undefined,
+    defaultValue: defaultValue as DefaultValue<Record<Name, unknown>> | undefined,
     constraint: validation.constraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ payload }) => clientErrors(payload, validation),
   });
 }
+
+/** The handle usePageForm returns, for components that render a page's form. */
+export type PageForm<Name extends string> = ReturnType<typeof usePageForm<Name>>;

@@ -1,10 +1,34 @@
 import { report, type Submission } from "@conform-to/react/future";
-import { getZodConstraint } from "@conform-to/zod/v4";
 import { coerceFormValue } from "@conform-to/zod/v4/future";
-import type { z } from "zod";
+import { z } from "zod";
 import type { Dictionary } from "~/i18n/dictionaries.ts";
 import type { ClientValidation, Violation } from "~/lib/client-validation.ts";
 import { issueTexts } from "./problem.server.ts";
+
+type JsonSchema = { type?: string; anyOf?: JsonSchema[]; maxLength?: number; minLength?: number; minimum?: number; maximum?: number; enum?: unknown[] };
+
+/**
+ * The HTML constraints of each field of `schema`, read from its JSON Schema (what a form posts:
+ * `io: "input"`): required, length and range, through `nullable()` and `optional()`.
+ */
+function constraintsOf(schema: z.ZodObject): ClientValidation["constraint"] {
+  type ObjectSchema = { properties?: Record<string, JsonSchema>; required?: string[]; $ref?: string; $defs?: Record<string, ObjectSchema> };
+  const root = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as ObjectSchema;
+  // A schema with a meta id comes back as a reference to its definition.
+  const json = root.$ref ? (root.$defs?.[root.$ref.replace("#/$defs/", "")] ?? root) : root;
+  const constraint: ClientValidation["constraint"] = {};
+  for (const [field, property] of Object.entries(json.properties ?? {})) {
+    const value = property.anyOf?.find((branch) => branch.type !== "null") ?? property;
+    constraint[field] = {
+      required: json.required?.includes(field) ?? false,
+      ...(value.maxLength !== undefined ? { maxLength: value.maxLength } : {}),
+      ...(value.minLength !== undefined ? { minLength: value.minLength } : {}),
+      ...(value.maximum !== undefined ? { max: value.maximum } : {}),
+      ...(value.minimum !== undefined ? { min: value.minimum } : {}),
+    };
+  }
+  return constraint;
+}
 
 /**
  * What a page form checks in the browser before it posts (ADR 18): the HTML constraints of the
@@ -14,7 +38,7 @@ import { issueTexts } from "./problem.server.ts";
  * without it, in the page's language, and no Zod reaches the browser.
  */
 export function clientValidation<S extends z.ZodObject>(schema: S, t: Dictionary): ClientValidation<keyof S["shape"] & string> {
-  const constraint = getZodConstraint(schema) as ClientValidation["constraint"];
+  const constraint = constraintsOf(schema);
   const formSchema = coerceFormValue(schema);
   // An empty field is posted as "" (what the schema itself says of that); other values as a form
   // sends them, coerced (a number field's text).

@@ -118,9 +118,14 @@ export async function readJsonOrFormBody<S extends z.ZodType>(request: Request, 
  * is the client's mistake: 400, whichever form it was sent to.
  */
 export function formPayload(formData: FormData, skipFields: Iterable<string> = []): Record<string, unknown> {
+  return formSubmission(formData, skipFields).payload;
+}
+
+/** The whole submission Conform reads from a form (its payload and intent), with the same 400. */
+export function formSubmission(formData: FormData, skipFields: Iterable<string> = []) {
   const skip = new Set(skipFields);
   try {
-    return parseSubmission(formData, { skipEntry: (name) => skip.has(name) }).payload;
+    return parseSubmission(formData, { skipEntry: (name) => skip.has(name) });
   } catch {
     throw new ApiError(400, "MALFORMED_BODY", "A form field name could not be read.");
   }

@@ -31,9 +31,15 @@ const NO_CONTROL_CHARACTERS_BUT_LINE_BREAKS = /^[^\u0000-\u0008\u000b\u000c\u000
 /** The dictionary key of the message (app/lib/messages.ts). */
 const CONTROL_CHARACTERS_MESSAGE = "invalidCharacters";
 
-/** Required text on one line (a name, a title); `required` is what an empty one is told. */
+/** Required text on one line (a name, a title); `required` is what an empty or missing one is told. */
 export const singleLineText = (max: number, required: FieldMessageKey = "required") =>
-  z.string().trim().min(1, required).max(max).regex(NO_CONTROL_CHARACTERS, CONTROL_CHARACTERS_MESSAGE);
+  z
+    // Only the missing value is told `required` here; the checks below keep their own messages.
+    .string({ error: (issue) => (issue.code === "invalid_type" ? required : undefined) })
+    .trim()
+    .min(1, required)
+    .max(max)
+    .regex(NO_CONTROL_CHARACTERS, CONTROL_CHARACTERS_MESSAGE);
 
 /** Text as typed, which may hold line breaks (an answer). */
 export const typedText = (max: number) => z.string().max(max).regex(NO_CONTROL_CHARACTERS_BUT_LINE_BREAKS, CONTROL_CHARACTERS_MESSAGE);

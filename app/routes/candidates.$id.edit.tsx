@@ -1,9 +1,11 @@
 import type { Route } from "./+types/candidates.$id.edit";
 import { BackLink } from "~/components/people/person-detail.tsx";
 import { PersonForm } from "~/components/people/person-form.tsx";
+import { usePageForm } from "~/components/use-page-form.ts";
+import { clientValidation } from "~/lib/client-validation.server.ts";
 import { EDITABLE_STATUSES } from "~/components/people/status-badge.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
-import { updateCandidateBody } from "~/features/candidates/candidate-schemas.ts";
+import { createCandidateBody, updateCandidateBody } from "~/features/candidates/candidate-schemas.ts";
 import { getCandidate, updateCandidate } from "~/features/candidates/candidates.server.ts";
 import { profileValues } from "~/features/people/person-form.ts";
 import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
@@ -23,7 +25,7 @@ export const meta: Route.MetaFunction = ({ params, loaderData }) => {
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const { evaluations: _, ...candidate } = await forPage(getCandidate(actor, params.id));
-  return { candidate };
+  return { candidate, validation: clientValidation(createCandidateBody, translations(resolveLocale(params.locale))) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -31,17 +33,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const formData = await readPostedForm(request);
   const current = await forPage(getCandidate(actor, params.id));
   // A promoted candidate's status never changes, so its form has none.
-  const parsed = parseProfile(formData, updateCandidateBody, { withStatus: current.status !== "PROMOTED" });
+  const parsed = parseProfile(formData, updateCandidateBody, { withStatus: current.status !== "PROMOTED", t: translations(resolveLocale(params.locale)) });
   if (!parsed.ok) return parsed.reply;
-  const saved = await saveProfile(updateCandidate(actor, params.id, parsed.data), parsed.values);
+  const saved = await saveProfile(updateCandidate(actor, params.id, parsed.data), parsed.submission, translations(resolveLocale(params.locale)));
   if (!saved.ok) return saved.reply;
   throw await redirectWithFlash(paths.candidate(resolveLocale(params.locale), params.id), { kind: "success", key: "saved" });
 }
 
-export default function EditCandidate({ loaderData, actionData }: Route.ComponentProps) {
+export default function EditCandidate({ actionData, loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
   const { candidate } = loaderData;
+  const form = usePageForm(loaderData.validation, actionData?.result, profileValues(candidate));
   const promoted = candidate.status === "PROMOTED";
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -49,8 +52,7 @@ export default function EditCandidate({ loaderData, actionData }: Route.Componen
       <PageHeader title={t.candidates.editTitle(candidate.name)} />
       <PersonForm
         kind="candidates"
-        initial={profileValues(candidate)}
-        result={actionData}
+        form={form}
         statuses={promoted ? null : EDITABLE_STATUSES}
         note={promoted ? t.candidates.promotedStatusNote : undefined}
         submitLabel={t.people.save}

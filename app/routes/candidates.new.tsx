@@ -1,6 +1,8 @@
 import type { Route } from "./+types/candidates.new";
 import { BackLink } from "~/components/people/person-detail.tsx";
 import { PersonForm } from "~/components/people/person-form.tsx";
+import { usePageForm } from "~/components/use-page-form.ts";
+import { clientValidation } from "~/lib/client-validation.server.ts";
 import { PageHeader } from "~/components/page-header.tsx";
 import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
 import { createCandidateBody } from "~/features/candidates/candidate-schemas.ts";
@@ -18,36 +20,30 @@ export const meta: Route.MetaFunction = ({ params }) => {
   return [{ title: documentTitle(locale, translations(locale).candidates.newTitle) }];
 };
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ context, params }: Route.LoaderArgs) {
   staffPageActor(context);
-  return null;
+  return { validation: clientValidation(createCandidateBody, translations(resolveLocale(params.locale))) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const formData = await readPostedForm(request);
-  const parsed = parseProfile(formData, createCandidateBody, { withStatus: true });
+  const parsed = parseProfile(formData, createCandidateBody, { withStatus: true, t: translations(resolveLocale(params.locale)) });
   if (!parsed.ok) return parsed.reply;
-  const saved = await saveProfile(createCandidate(actor, parsed.data), parsed.values);
+  const saved = await saveProfile(createCandidate(actor, parsed.data), parsed.submission, translations(resolveLocale(params.locale)));
   if (!saved.ok) return saved.reply;
   throw await redirectWithFlash(paths.candidate(resolveLocale(params.locale), saved.value.id), { kind: "success", key: "created" });
 }
 
-export default function NewCandidate({ actionData }: Route.ComponentProps) {
+export default function NewCandidate({ actionData, loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
+  const form = usePageForm(loaderData.validation, actionData?.result, { status: "NEW" });
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <BackLink to={paths.candidates(locale)} />
       <PageHeader title={t.candidates.newTitle} />
-      <PersonForm
-        kind="candidates"
-        initial={{ status: "NEW" }}
-        result={actionData}
-        statuses={EDITABLE_STATUSES}
-        submitLabel={t.candidates.create}
-        cancelTo={paths.candidates(locale)}
-      />
+      <PersonForm kind="candidates" form={form} statuses={EDITABLE_STATUSES} submitLabel={t.candidates.create} cancelTo={paths.candidates(locale)} />
     </div>
   );
 }

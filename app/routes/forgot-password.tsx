@@ -1,3 +1,4 @@
+import { formSubmission } from "~/lib/http.server.ts";
 import { Form, Link, data } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { Alert } from "~/components/alert.tsx";
@@ -13,7 +14,6 @@ import { clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
-import { parseSubmission } from "@conform-to/react/future";
 import { usePageForm } from "~/components/use-page-form.ts";
 
 /**
@@ -37,7 +37,7 @@ type ActionResult = { sent: true } | { sent: false; result: ReturnType<typeof pa
 export async function action({ request, context, params }: Route.ActionArgs) {
   const t = translations(resolveLocale(params.locale));
   const form = await request.formData();
-  const submission = parseSubmission(form);
+  const submission = formSubmission(form);
   const email = String(form.get("email") ?? "");
   const parsed = forgotPasswordBody.safeParse({ email });
   if (!parsed.success) {

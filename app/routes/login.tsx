@@ -1,3 +1,4 @@
+import { formSubmission } from "~/lib/http.server.ts";
 import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { Alert } from "~/components/alert.tsx";
@@ -14,7 +15,6 @@ import { actorContext, clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
-import { parseSubmission } from "@conform-to/react/future";
 import { usePageForm } from "~/components/use-page-form.ts";
 
 /** A throttled sign-in says when to try again (ADR 15). */
@@ -58,7 +58,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = translations(locale);
   const formData = await request.formData();
   const form = Object.fromEntries(formData);
-  const submission = parseSubmission(formData);
+  const submission = formSubmission(formData);
   if (form.intent === "code" || form.intent === "resend") {
     const meta = { ipAddress: context.get(clientAddressContext), userAgent: request.headers.get("user-agent") };
     return codeStepAction(request, form, meta, locale);

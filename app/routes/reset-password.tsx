@@ -1,3 +1,4 @@
+import { formSubmission } from "~/lib/http.server.ts";
 import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { Alert } from "~/components/alert.tsx";
@@ -12,6 +13,8 @@ import { issueCsrfToken, verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { PASSWORD_MIN_LENGTH } from "~/lib/auth/password.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, issueTexts, pageErrors } from "~/lib/problem.server.ts";
+import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import { usePageForm } from "~/components/use-page-form.ts";
 
 /**
  * The page behind reset and invitation links (`?token=`): a plain form for the new password that
@@ -27,24 +30,41 @@ export const meta: Route.MetaFunction = ({ params }) => [
   { name: "robots", content: "noindex" },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const usable = token !== "" && token.length <= 200 && (await isResetLinkUsable(token));
   const { token: csrfToken, setCookie } = await issueCsrfToken(request);
   return data(
-    { csrfToken, token: usable ? token : "", usable, minLength: PASSWORD_MIN_LENGTH },
+    {
+      csrfToken,
+      token: usable ? token : "",
+      usable,
+      minLength: PASSWORD_MIN_LENGTH,
+      validation: clientValidation(resetPasswordBody.pick({ password: true }), translations(resolveLocale(params.locale))),
+    },
     { status: usable ? 200 : 400, headers: { ...PRIVATE_HEADERS, ...(setCookie ? { "Set-Cookie": setCookie } : {}) } },
   );
 }
 
-type ActionResult = { invalidLink: boolean; fieldErrors: Record<string, string>; formError: string | null };
+type ActionResult = { invalidLink: boolean; result: ReturnType<typeof pageResult> | null };
 
 export async function action({ request, params }: Route.ActionArgs) {
   const t = translations(resolveLocale(params.locale));
   const form = await request.formData();
+  const submission = formSubmission(form);
   const input = { token: String(form.get("token") ?? ""), password: String(form.get("password") ?? "") };
-  const fail = (result: Partial<ActionResult>, status: number, headers: Record<string, string> = {}) =>
-    data<ActionResult>({ invalidLink: false, fieldErrors: {}, formError: null, ...result }, { status, headers: { ...PRIVATE_HEADERS, ...headers } });
+  const fail = (
+    answer: { invalidLink?: boolean; fieldErrors?: Record<string, string>; formError?: string | null },
+    status: number,
+    headers: Record<string, string> = {},
+  ) =>
+    data<ActionResult>(
+      {
+        invalidLink: answer.invalidLink ?? false,
+        result: pageResult(submission, { fieldErrors: answer.fieldErrors ?? {}, formError: answer.formError ?? null }),
+      },
+      { status, headers: { ...PRIVATE_HEADERS, ...headers } },
+    );
   try {
     await verifyCsrfToken(request, String(form.get("csrfToken") ?? ""));
     const parsed = resetPasswordBody.safeParse(input);
@@ -66,9 +86,8 @@ export default function ResetPassword({ loaderData, actionData, params }: Route.
   const t = useT();
   const format = useFormat();
   const locale = resolveLocale(params.locale);
-  const errors = actionData?.fieldErrors ?? {};
   const usable = loaderData.usable && !actionData?.invalidLink;
-  const formError = actionData?.formError;
+  const { form, fields } = usePageForm(loaderData.validation, actionData?.result);
   return (
     <AuthLayout
       title={t.signIn.resetTitle}
@@ -81,19 +100,20 @@ export default function ResetPassword({ loaderData, actionData, params }: Route.
       }
     >
       {usable ? (
-        <Form method="post" className="space-y-5" noValidate>
+        <Form method="post" className="space-y-5" {...form.props}>
           <input type="hidden" name="csrfToken" value={loaderData.csrfToken} />
           <input type="hidden" name="token" value={loaderData.token} />
-          {formError ? <Alert tone="error">{formError}</Alert> : null}
+          {form.errors?.[0] ? <Alert tone="error">{form.errors[0]}</Alert> : null}
           <Field
             label={t.signIn.newPassword}
             description={t.signIn.resetHint(format.number(loaderData.minLength))}
             id="password"
-            name="password"
+            name={fields.password.name}
             type="password"
             autoComplete="new-password"
+            required={fields.password.required}
             minLength={loaderData.minLength}
-            error={errors.password}
+            error={fields.password.errors}
           />
           <Button type="submit" variant="primary" className="w-full" pendingText={t.signIn.saving}>
             {t.signIn.saveNewPassword}

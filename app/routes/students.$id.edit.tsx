@@ -1,10 +1,12 @@
 import type { Route } from "./+types/students.$id.edit";
 import { BackLink } from "~/components/people/person-detail.tsx";
 import { PersonForm } from "~/components/people/person-form.tsx";
+import { usePageForm } from "~/components/use-page-form.ts";
+import { clientValidation } from "~/lib/client-validation.server.ts";
 import { PageHeader } from "~/components/page-header.tsx";
 import { profileValues } from "~/features/people/person-form.ts";
 import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
-import { updateStudentBody } from "~/features/students/student-schemas.ts";
+import { createStudentBody, updateStudentBody } from "~/features/students/student-schemas.ts";
 import { STUDENT_STATUSES } from "~/features/students/student-statuses.ts";
 import { getStudent, updateStudent } from "~/features/students/students.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
@@ -23,35 +25,29 @@ export const meta: Route.MetaFunction = ({ params, loaderData }) => {
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const { submissions: _, ...student } = await forPage(getStudent(actor, params.id));
-  return { student };
+  return { student, validation: clientValidation(createStudentBody, translations(resolveLocale(params.locale))) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const formData = await readPostedForm(request);
-  const parsed = parseProfile(formData, updateStudentBody, { withStatus: true });
+  const parsed = parseProfile(formData, updateStudentBody, { withStatus: true, t: translations(resolveLocale(params.locale)) });
   if (!parsed.ok) return parsed.reply;
-  const saved = await saveProfile(updateStudent(actor, params.id, parsed.data), parsed.values);
+  const saved = await saveProfile(updateStudent(actor, params.id, parsed.data), parsed.submission, translations(resolveLocale(params.locale)));
   if (!saved.ok) return saved.reply;
   throw await redirectWithFlash(paths.student(resolveLocale(params.locale), params.id), { kind: "success", key: "saved" });
 }
 
-export default function EditStudent({ loaderData, actionData }: Route.ComponentProps) {
+export default function EditStudent({ actionData, loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
   const { student } = loaderData;
+  const form = usePageForm(loaderData.validation, actionData?.result, profileValues(student));
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <BackLink to={paths.students(locale)} />
       <PageHeader title={t.students.editTitle(student.name)} />
-      <PersonForm
-        kind="students"
-        initial={profileValues(student)}
-        result={actionData}
-        statuses={STUDENT_STATUSES}
-        submitLabel={t.people.save}
-        cancelTo={paths.student(locale, student.id)}
-      />
+      <PersonForm kind="students" form={form} statuses={STUDENT_STATUSES} submitLabel={t.people.save} cancelTo={paths.student(locale, student.id)} />
     </div>
   );
 }

@@ -1,6 +1,8 @@
 import type { Route } from "./+types/students.new";
 import { BackLink } from "~/components/people/person-detail.tsx";
 import { PersonForm } from "~/components/people/person-form.tsx";
+import { usePageForm } from "~/components/use-page-form.ts";
+import { clientValidation } from "~/lib/client-validation.server.ts";
 import { PageHeader } from "~/components/page-header.tsx";
 import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
 import { createStudentBody } from "~/features/students/student-schemas.ts";
@@ -18,36 +20,30 @@ export const meta: Route.MetaFunction = ({ params }) => {
   return [{ title: documentTitle(locale, translations(locale).students.newTitle) }];
 };
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ context, params }: Route.LoaderArgs) {
   staffPageActor(context);
-  return null;
+  return { validation: clientValidation(createStudentBody, translations(resolveLocale(params.locale))) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const formData = await readPostedForm(request);
-  const parsed = parseProfile(formData, createStudentBody, { withStatus: true });
+  const parsed = parseProfile(formData, createStudentBody, { withStatus: true, t: translations(resolveLocale(params.locale)) });
   if (!parsed.ok) return parsed.reply;
-  const saved = await saveProfile(createStudent(actor, parsed.data), parsed.values);
+  const saved = await saveProfile(createStudent(actor, parsed.data), parsed.submission, translations(resolveLocale(params.locale)));
   if (!saved.ok) return saved.reply;
   throw await redirectWithFlash(paths.student(resolveLocale(params.locale), saved.value.id), { kind: "success", key: "created" });
 }
 
-export default function NewStudent({ actionData }: Route.ComponentProps) {
+export default function NewStudent({ actionData, loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
+  const form = usePageForm(loaderData.validation, actionData?.result, { status: "ACTIVE" });
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <BackLink to={paths.students(locale)} />
       <PageHeader title={t.students.newTitle} />
-      <PersonForm
-        kind="students"
-        initial={{ status: "ACTIVE" }}
-        result={actionData}
-        statuses={STUDENT_STATUSES}
-        submitLabel={t.students.create}
-        cancelTo={paths.students(locale)}
-      />
+      <PersonForm kind="students" form={form} statuses={STUDENT_STATUSES} submitLabel={t.students.create} cancelTo={paths.students(locale)} />
     </div>
   );
 }

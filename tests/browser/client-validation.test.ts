@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl } from "../support/api.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { baseUrl, sessionOf } from "../support/api.ts";
+import { launchBrowser, signedInContext } from "../support/browser.ts";
 
 /**
  * Page forms check what they can in the browser (Conform, with the constraints and sentences of
@@ -21,15 +21,18 @@ const EMAIL_REQUIRED = "Escribe tu dirección de correo.";
 
 /** Each page form in Spanish: the field left empty, the button that sends the form, and what is said. */
 const FORMS = [
-  { path: "/es/forgot-password", label: "Correo electrónico", button: "Enviarme un enlace", message: EMAIL_REQUIRED },
-  { path: "/es/login", label: "Correo electrónico", button: "Iniciar sesión", message: EMAIL_REQUIRED },
+  { path: "/es/forgot-password", label: "Correo electrónico", button: "Enviarme un enlace", message: EMAIL_REQUIRED, signedIn: false },
+  { path: "/es/login", label: "Correo electrónico", button: "Iniciar sesión", message: EMAIL_REQUIRED, signedIn: false },
+  { path: "/es/students/new", label: "Nombre", button: "Crear estudiante", message: "Escribe un nombre.", signedIn: true },
 ];
 
 describe("client-side validation", () => {
   it.each(FORMS)(
     "given $path with JavaScript, should say what is missing when the field is left, without a request; without JavaScript the server says the same",
-    async ({ path, label, button, message }) => {
-      const withScript = await browser.newContext();
+    async ({ path, label, button, message, signedIn }) => {
+      const contextFor = (javaScriptEnabled: boolean) =>
+        signedIn ? signedInContext(browser, sessionOf("teacher@demo.test"), { javaScriptEnabled }) : browser.newContext({ javaScriptEnabled });
+      const withScript = await contextFor(true);
       const page = await withScript.newPage();
       await page.goto(`${baseUrl()}${path}`);
       await page.waitForLoadState("networkidle");
@@ -49,7 +52,7 @@ describe("client-side validation", () => {
       await expect.poll(async () => page.locator(`#${await field.getAttribute("id")}-error`).count()).toBe(0);
       await withScript.close();
 
-      const withoutScript = await browser.newContext({ javaScriptEnabled: false });
+      const withoutScript = await contextFor(false);
       const plain = await withoutScript.newPage();
       await plain.goto(`${baseUrl()}${path}`);
       await plain.getByRole("button", { name: button, exact: true }).click();

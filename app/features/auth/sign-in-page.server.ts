@@ -1,4 +1,4 @@
-import { pageResult } from "~/lib/client-validation.server.ts";
+import type { pageResult } from "~/lib/client-validation.server.ts";
 import { data, redirect } from "react-router";
 import { translations } from "~/i18n/dictionaries.ts";
 import type { Locale } from "~/lib/i18n.ts";

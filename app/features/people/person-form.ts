@@ -1,11 +1,7 @@
-import type { FieldMessage } from "~/lib/messages.ts";
-
 /** What a student or candidate form posts and what its action answers on an error (shared by server and page). */
 export const PROFILE_FIELDS = ["name", "email", "phone", "age", "grade", "gender", "status"] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
 export type ProfileValues = Partial<Record<ProfileField, string>>;
-/** Errors are dictionary keys (app/lib/messages.ts): the page renders them in its language. */
-export type ProfileFormResult = { values: ProfileValues; errors: Partial<Record<ProfileField, FieldMessage>>; formError: "csrf" | null };
 
 /** A stored profile as the form's starting values. */
 export function profileValues(person: {

@@ -2,12 +2,14 @@ import { coerceFormValue } from "@conform-to/zod/v4/future";
 import { data } from "react-router";
 import type { z } from "zod";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
-import { formPayload } from "~/lib/http.server.ts";
+import { formPayload, formSubmission } from "~/lib/http.server.ts";
 import { pageParam } from "~/lib/schemas.ts";
 import { forPage } from "~/lib/page.server.ts";
-import { fieldMessage } from "~/lib/messages.ts";
-import { ApiError, issueMessage } from "~/lib/problem.server.ts";
-import { PROFILE_FIELDS, type ProfileField, type ProfileFormResult, type ProfileValues } from "./person-form.ts";
+import type { Submission } from "@conform-to/react/future";
+import type { Dictionary } from "~/i18n/dictionaries.ts";
+import { pageResult } from "~/lib/client-validation.server.ts";
+import { ApiError, issueTexts } from "~/lib/problem.server.ts";
+import type { ProfileField } from "./person-form.ts";
 
 /**
  * Shared by the student and candidate pages' actions: read a posted profile form with the same
@@ -30,39 +32,30 @@ export async function readPostedForm(request: Request) {
   return formData;
 }
 
+/** What a refused profile form answers: Conform's result, with the messages in the page's language. */
+export type ProfileFormResult = { result: ReturnType<typeof pageResult> };
+
+export const invalid = (submission: Submission, fieldErrors: Record<string, string>) =>
+  data<ProfileFormResult>({ result: pageResult(submission, { fieldErrors, formError: null }) }, { status: 400 });
+
 /** The profile in `formData`, or the 400 answer with errors per field. */
-export function parseProfile<S extends z.ZodType>(formData: FormData, schema: S, options: { withStatus: boolean }) {
-  const values: ProfileValues = {};
-  for (const field of PROFILE_FIELDS) {
-    const value = formData.get(field);
-    if (typeof value === "string") values[field] = value;
-  }
+export function parseProfile<S extends z.ZodType>(formData: FormData, schema: S, options: { withStatus: boolean; t: Dictionary }) {
+  const submission = formSubmission(formData);
   const payload = formPayload(formData, options.withStatus ? ["csrfToken", "intent"] : ["csrfToken", "intent", "status"]);
   const result = coerceFormValue(schema).safeParse(payload);
-  if (!result.success) {
-    const errors: ProfileFormResult["errors"] = {};
-    for (const issue of result.error.issues) {
-      const field = issue.path[0];
-      if (typeof field === "string" && (PROFILE_FIELDS as readonly string[]).includes(field)) {
-        errors[field as ProfileField] ??= issueMessage(issue);
-      }
-    }
-    return { ok: false as const, reply: invalid({ values, errors, formError: null }) };
-  }
+  if (!result.success) return { ok: false as const, reply: invalid(submission, issueTexts(options.t, result.error.issues)) };
   const parsed = { ...(result.data as Record<string, unknown>) };
   for (const field of OPTIONAL) if (parsed[field] === undefined) parsed[field] = null;
-  return { ok: true as const, data: parsed as z.output<S>, values };
+  return { ok: true as const, data: parsed as z.output<S>, submission };
 }
 
-export const invalid = (result: ProfileFormResult) => data(result, { status: 400 });
-
 /** Runs a create or update; a taken e-mail address becomes the e-mail field's error. */
-export async function saveProfile<T>(work: Promise<T>, values: ProfileValues) {
+export async function saveProfile<T>(work: Promise<T>, submission: Submission, t: Dictionary) {
   try {
     return { ok: true as const, value: await forPage(work) };
   } catch (error) {
     if (error instanceof ApiError && error.code === "EMAIL_TAKEN") {
-      return { ok: false as const, reply: invalid({ values, errors: { email: fieldMessage("emailTaken") }, formError: null }) };
+      return { ok: false as const, reply: invalid(submission, { email: t.fieldProblems.emailTaken }) };
     }
     throw error;
   }
