@@ -135,6 +135,9 @@ export default async function setup(project: TestProject) {
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       // Tests choose their client address with X-Forwarded-For to exercise per-IP limits.
       TRUST_PROXY: "true",
+      // The suite shares two cores with its browsers and PDF workers: a busy moment is not
+      // overload here (load shedding has its own tests, with their own limits).
+      LOAD_SHED_LAG_MS: "5000",
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       MAIL_FROM: "Assessment Service <no-reply@assessment.test>",
       OIDC_ISSUER: oidc.issuer,
