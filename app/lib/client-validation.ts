@@ -31,6 +31,8 @@ export function violationOf(value: unknown, attributes: Attributes): Violation |
 export function clientErrors(payload: Record<string, unknown>, validation: ClientValidation) {
   const fieldErrors: Record<string, string[]> = {};
   for (const [field, attributes] of Object.entries<Attributes>(validation.constraint)) {
+    // A field this form does not show (another role's, say) is not the browser's to check.
+    if (!(field in payload)) continue;
     const violation = violationOf(payload[field], attributes);
     const message = violation ? validation.messages[field]?.[violation] : undefined;
     if (message) fieldErrors[field] = [message];

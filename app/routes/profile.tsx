@@ -29,16 +29,22 @@ import { resolveLocale } from "~/lib/i18n.ts";
 import { forPage, pageActor, pageError } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, issueTexts, pageErrors } from "~/lib/problem.server.ts";
+import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import type { ClientValidation } from "~/lib/client-validation.ts";
+import { formSubmission } from "~/lib/http.server.ts";
+import type { Submission } from "@conform-to/react/future";
+import { usePageForm } from "~/components/use-page-form.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
   return [{ title: documentTitle(locale, translations(locale).profile.title) }];
 };
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = pageActor(context);
   const [profile, sessions] = await Promise.all([forPage(getProfile(actor.userId)), listSessions(actor)]);
-  return { profile, sessions };
+  const t = translations(resolveLocale(params.locale));
+  return { profile, sessions, validation: { password: clientValidation(changePasswordBody, t) } };
 }
 
 type Intent = "details" | "password" | "setup" | "enable" | "disable" | "sessions";
@@ -48,19 +54,26 @@ type ActionData = {
   formError: string | null;
   setup?: TwoFactorSetupResult | null;
   method?: "TOTP" | "EMAIL" | null;
+  /** The refusal for Conform (usePageForm), for the forms that use it. */
+  result?: ReturnType<typeof pageResult>;
 };
 
 const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : undefined);
 
 /** A service's refusal, in the page's language next to the fields it names. */
-function failure(t: Dictionary, intent: Intent, error: unknown, extra: Partial<ActionData> = {}) {
+function failure(t: Dictionary, submission: Submission, intent: Intent, error: unknown, extra: Partial<ActionData> = {}) {
   if (!(error instanceof ApiError)) throw error;
   const { fieldErrors, formError } = pageErrors(t, error);
-  return data<ActionData>({ intent, errors: fieldErrors, formError, ...extra }, { status: error.status === 401 ? 400 : error.status });
+  const result = pageResult(submission, { fieldErrors, formError });
+  return data<ActionData>({ intent, errors: fieldErrors, formError, result, ...extra }, { status: error.status === 401 ? 400 : error.status });
 }
 
-function invalid(t: Dictionary, intent: Intent, issues: readonly z.core.$ZodIssue[], extra: Partial<ActionData> = {}) {
-  return data<ActionData>({ intent, errors: issueTexts(t, issues), formError: null, ...extra }, { status: 400 });
+function invalid(t: Dictionary, submission: Submission, intent: Intent, issues: readonly z.core.$ZodIssue[], extra: Partial<ActionData> = {}) {
+  const errors = issueTexts(t, issues);
+  return data<ActionData>(
+    { intent, errors, formError: null, result: pageResult(submission, { fieldErrors: errors, formError: null }), ...extra },
+    { status: 400 },
+  );
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -68,6 +81,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const locale = resolveLocale(params.locale);
   const t = translations(locale);
   const formData = await request.formData();
+  const submission = formSubmission(formData);
   // A missing or stale token (a form left open for long, a forged post): the friendly 403 page, not a 500.
   await verifyCsrfToken(request, text(formData.get("csrfToken"))).catch(() => {
     throw pageError(403);
@@ -95,11 +109,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         ...(image instanceof File && image.size > 0 ? { image } : {}),
       };
       const parsed = updateProfileBody.safeParse(input);
-      if (!parsed.success) return invalid(t, "details", parsed.error.issues);
+      if (!parsed.success) return invalid(t, submission, "details", parsed.error.issues);
       try {
         await updateProfile(actor, parsed.data);
       } catch (error) {
-        return failure(t, "details", error);
+        return failure(t, submission, "details", error);
       }
       throw await redirectWithFlash(back, { kind: "success", key: "profileSaved" });
     }
@@ -108,7 +122,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         currentPassword: text(formData.get("currentPassword")) ?? "",
         newPassword: text(formData.get("newPassword")) ?? "",
       });
-      if (!parsed.success) return invalid(t, "password", parsed.error.issues);
+      if (!parsed.success) return invalid(t, submission, "password", parsed.error.issues);
       let setCookie: string;
       try {
         ({ setCookie } = await changePassword(actor, parsed.data, {
@@ -116,7 +130,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
           userAgent: request.headers.get("user-agent"),
         }));
       } catch (error) {
-        return failure(t, "password", error);
+        return failure(t, submission, "password", error);
       }
       throw await redirectWithFlash(back, { kind: "success", key: "passwordChanged" }, { headers: { "Set-Cookie": setCookie } });
     }
@@ -126,30 +140,30 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         const setup = await beginTwoFactorSetup(actor, method);
         return data<ActionData>({ intent, errors: {}, formError: null, setup, method });
       } catch (error) {
-        return failure(t, "setup", error);
+        return failure(t, submission, "setup", error);
       }
     }
     case "enable": {
       const method = text(formData.get("method")) === "EMAIL" ? "EMAIL" : "TOTP";
       const parsed = twoFactorEnableBody.safeParse({ code: text(formData.get("code")) ?? "" });
-      if (!parsed.success) return invalid(t, "enable", parsed.error.issues, { method });
+      if (!parsed.success) return invalid(t, submission, "enable", parsed.error.issues, { method });
       try {
         await enableTwoFactor(actor, parsed.data.code);
       } catch (error) {
-        return failure(t, "enable", error, { method });
+        return failure(t, submission, "enable", error, { method });
       }
       throw await redirectWithFlash(back, { kind: "success", key: "twoFactorOn" });
     }
     case "disable": {
       const parsed = twoFactorDisableBody.safeParse({ password: text(formData.get("password")) ?? "" });
-      if (!parsed.success) return invalid(t, "disable", parsed.error.issues);
+      if (!parsed.success) return invalid(t, submission, "disable", parsed.error.issues);
       try {
         await disableTwoFactor(actor, parsed.data.password);
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
           return data<ActionData>({ intent, errors: { password: t.profile.wrongPassword }, formError: null }, { status: 400 });
         }
-        return failure(t, "disable", error);
+        return failure(t, submission, "disable", error);
       }
       throw await redirectWithFlash(back, { kind: "success", key: "twoFactorOff" });
     }
@@ -171,7 +185,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
         <DetailsSection profile={profile} result={actionData?.intent === "details" ? actionData : undefined} />
         <div className="space-y-6">
-          <PasswordSection result={actionData?.intent === "password" ? actionData : undefined} />
+          <PasswordSection result={actionData?.intent === "password" ? actionData : undefined} validation={loaderData.validation.password} />
           <TwoFactorSection profile={profile} result={actionData && ["setup", "enable", "disable"].includes(actionData.intent) ? actionData : undefined} />
         </div>
       </div>
@@ -256,33 +270,33 @@ function DetailsSection({ profile, result }: { profile: Profile; result: ActionD
   );
 }
 
-function PasswordSection({ result }: { result: ActionData | undefined }) {
+function PasswordSection({ result, validation }: { result: ActionData | undefined; validation: ClientValidation<"currentPassword" | "newPassword"> }) {
   const t = useT();
-  const errors = result?.errors ?? {};
+  const { form, fields } = usePageForm(validation, result?.result);
   return (
     <Section id="password" title={t.profile.passwordTitle} description={t.profile.passwordRules}>
-      <Form method="post" className="space-y-5 px-4 py-5 sm:px-5" noValidate>
+      <Form method="post" className="space-y-5 px-4 py-5 sm:px-5" {...form.props}>
         <CsrfInput />
-        <FormError message={result?.formError} />
+        <FormError message={form.errors?.[0]} />
         <Field
           label={t.profile.currentPassword}
           id="password-current"
-          name="currentPassword"
+          name={fields.currentPassword.name}
           type="password"
           required
           autoComplete="current-password"
-          error={errors.currentPassword}
+          error={fields.currentPassword.errors}
         />
         <Field
           label={t.profile.newPassword}
           id="password-new"
-          name="newPassword"
+          name={fields.newPassword.name}
           type="password"
           required
           autoComplete="new-password"
           minLength={8}
           maxLength={128}
-          error={errors.newPassword}
+          error={fields.newPassword.errors}
         />
         <Button type="submit" name="intent" value="password" variant="primary" pendingText={t.common.saving}>
           {t.profile.changePassword}

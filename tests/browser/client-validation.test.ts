@@ -24,6 +24,8 @@ const FORMS = [
   { path: "/es/forgot-password", label: "Correo electrónico", button: "Enviarme un enlace", message: EMAIL_REQUIRED, signedIn: false },
   { path: "/es/login", label: "Correo electrónico", button: "Iniciar sesión", message: EMAIL_REQUIRED, signedIn: false },
   { path: "/es/students/new", label: "Nombre", button: "Crear estudiante", message: "Escribe un nombre.", signedIn: true },
+  // The profile has two "current password" fields (e-mail change, password change): the second one.
+  { path: "/es/profile", label: "#password-current", button: "Cambiar la contraseña", message: "Escribe tu contraseña actual.", signedIn: true },
 ];
 
 describe("client-side validation", () => {
@@ -40,7 +42,7 @@ describe("client-side validation", () => {
       page.on("request", (request) => {
         if (request.method() === "POST") posts.push(request.url());
       });
-      const field = page.getByLabel(label);
+      const field = label.startsWith("#") ? page.locator(label) : page.getByLabel(label);
       await field.focus();
       await page.keyboard.press("Tab");
       const errorOf = async () => page.locator(`#${await field.getAttribute("id")}-error`).textContent();
@@ -57,7 +59,7 @@ describe("client-side validation", () => {
       await plain.goto(`${baseUrl()}${path}`);
       await plain.getByRole("button", { name: button, exact: true }).click();
       await plain.waitForLoadState();
-      const plainField = plain.getByLabel(label);
+      const plainField = label.startsWith("#") ? plain.locator(label) : plain.getByLabel(label);
       expect(await plain.locator(`#${await plainField.getAttribute("id")}-error`).textContent()).toBe(message);
       await withoutScript.close();
     },
