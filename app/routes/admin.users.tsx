@@ -22,6 +22,10 @@ import { resolveLocale } from "~/lib/i18n.ts";
 import { adminPageActor, forPage, pageError } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, issueTexts, pageErrors, problemTextOf } from "~/lib/problem.server.ts";
+import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import type { ClientValidation } from "~/lib/client-validation.ts";
+import { formSubmission } from "~/lib/http.server.ts";
+import { usePageForm } from "~/components/use-page-form.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -37,7 +41,7 @@ const STATUSES = { active: "true", inactive: "false" } as const;
 /** The roles `role` may give: only a SUPER_ADMIN grants SUPER_ADMIN. */
 const grantable = (role: Role): readonly Role[] => (role === "SUPER_ADMIN" ? ROLES : ROLES.filter((r) => r !== "SUPER_ADMIN"));
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = adminPageActor(context);
   const url = new URL(request.url);
   const status = url.searchParams.get("status");
@@ -50,10 +54,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const list = await forPage(listUsers(actor, query.success ? query.data : listUsersQuery.parse({})));
   const confirmId = url.searchParams.get("confirmReset");
   const confirmReset = confirmId ? (list.users.find((user) => user.id === confirmId) ?? null) : null;
-  return { ...list, me: { id: actor.userId, role: actor.role }, grantable: grantable(actor.role), confirmReset };
+  const validation = clientValidation(createUserBody, translations(resolveLocale(params.locale)));
+  return { ...list, me: { id: actor.userId, role: actor.role }, grantable: grantable(actor.role), confirmReset, validation };
 }
 
-type ActionData = { intent: "create" | "manage"; errors: Record<string, string>; formError: string | null; values?: Record<string, string> };
+type ActionData = { intent: "create" | "manage"; errors: Record<string, string>; formError: string | null; result?: ReturnType<typeof pageResult> };
 
 const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : undefined);
 
@@ -61,6 +66,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = adminPageActor(context);
   const locale = resolveLocale(params.locale);
   const formData = await request.formData();
+  const submission = formSubmission(formData);
   // A missing or stale token (a form left open for long, a forged post): the friendly 403 page, not a 500.
   await verifyCsrfToken(request, text(formData.get("csrfToken"))).catch(() => {
     throw pageError(403);
@@ -84,24 +90,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       locale,
       ...(values.password ? { password: values.password } : {}),
     });
-    const { password: _, ...kept } = values;
-    if (!parsed.success) {
-      return data<ActionData>(
-        { intent: "create", errors: issueTexts(translations(locale), parsed.error.issues), formError: null, values: kept },
-        { status: 400 },
-      );
-    }
+    const refused = (fieldErrors: Record<string, string>, formError: string | null, status: number) =>
+      data<ActionData>({ intent: "create", errors: fieldErrors, formError, result: pageResult(submission, { fieldErrors, formError }) }, { status });
+    if (!parsed.success) return refused(issueTexts(translations(locale), parsed.error.issues), null, 400);
     try {
       await createUser(actor, parsed.data);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const { fieldErrors: errors, formError } = pageErrors(translations(locale), error);
-      if (error.code === "EMAIL_TAKEN")
-        return data<ActionData>(
-          { intent: "create", errors: { email: translations(locale).adminUsers.emailTaken }, formError: null, values: kept },
-          { status: 409 },
-        );
-      return data<ActionData>({ intent: "create", errors, formError, values: kept }, { status: error.status === 409 ? 409 : 400 });
+      const { fieldErrors, formError } = pageErrors(translations(locale), error);
+      if (error.code === "EMAIL_TAKEN") return refused({ email: translations(locale).adminUsers.emailTaken }, null, 409);
+      return refused(fieldErrors, formError, error.status === 409 ? 409 : 400);
     }
     throw await redirectWithFlash(back, { kind: "success", key: parsed.data.password ? "userCreated" : "userInvited" });
   }
@@ -206,7 +204,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
           </Section>
           <Pagination total={loaderData.total} page={loaderData.page} limit={loaderData.limit} />
         </div>
-        <CreateUser result={actionData?.intent === "create" ? actionData : undefined} grantable={loaderData.grantable} />
+        <CreateUser result={actionData?.intent === "create" ? actionData : undefined} grantable={loaderData.grantable} validation={loaderData.validation} />
       </div>
     </div>
   );
@@ -295,34 +293,49 @@ function UserRow({ user, data }: { user: User; data: Data }) {
   );
 }
 
-function CreateUser({ result, grantable }: { result: ActionData | undefined; grantable: readonly Role[] }) {
+function CreateUser({
+  result,
+  grantable,
+  validation,
+}: {
+  result: ActionData | undefined;
+  grantable: readonly Role[];
+  validation: ClientValidation<"name" | "email" | "role" | "password">;
+}) {
   const t = useT();
-  const errors = result?.errors ?? {};
-  const values = result?.values ?? {};
+  const { form, fields } = usePageForm(validation, result?.result, { role: "TEACHER" });
   return (
     <Section id="create-user" title={t.adminUsers.createTitle} description={t.adminUsers.createDescription}>
-      <Form method="post" className="space-y-4 px-4 py-5 sm:px-5" noValidate>
+      <Form method="post" className="space-y-4 px-4 py-5 sm:px-5" {...form.props}>
         <CsrfInput />
-        {result?.formError ? <Alert tone="error">{result.formError}</Alert> : null}
-        <Field label={t.adminUsers.name} id="new-name" name="name" required defaultValue={values.name} error={errors.name} />
-        <Field label={t.adminUsers.email} id="new-email" name="email" type="email" required defaultValue={values.email} error={errors.email} />
+        {form.errors?.[0] ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+        <Field label={t.adminUsers.name} id="new-name" name={fields.name.name} required defaultValue={fields.name.defaultValue} error={fields.name.errors} />
+        <Field
+          label={t.adminUsers.email}
+          id="new-email"
+          name={fields.email.name}
+          type="email"
+          required
+          defaultValue={fields.email.defaultValue}
+          error={fields.email.errors}
+        />
         <Select
           label={t.adminUsers.role}
           id="new-role"
-          name="role"
+          name={fields.role.name}
           required
-          defaultValue={values.role ?? "TEACHER"}
-          error={errors.role}
+          defaultValue={fields.role.defaultValue ?? "TEACHER"}
+          error={fields.role.errors}
           options={grantable.map((role) => ({ value: role, label: t.user.roles[role] }))}
         />
         <Field
           label={t.adminUsers.password}
           description={t.adminUsers.passwordHint}
           id="new-password"
-          name="password"
+          name={fields.password.name}
           type="password"
           autoComplete="new-password"
-          error={errors.password}
+          error={fields.password.errors}
         />
         <Button type="submit" name="intent" value="create" variant="primary" pendingText={t.common.saving}>
           {t.adminUsers.create}

@@ -26,6 +26,7 @@ const FORMS = [
   { path: "/es/students/new", label: "Nombre", button: "Crear estudiante", message: "Escribe un nombre.", signedIn: true },
   // The profile has two "current password" fields (e-mail change, password change): the second one.
   { path: "/es/profile", label: "#password-current", button: "Cambiar la contraseña", message: "Escribe tu contraseña actual.", signedIn: true },
+  { path: "/es/admin/users", label: "#new-name", button: "Añadir usuario", message: "Rellena este campo.", signedIn: true },
 ];
 
 describe("client-side validation", () => {
@@ -33,7 +34,9 @@ describe("client-side validation", () => {
     "given $path with JavaScript, should say what is missing when the field is left, without a request; without JavaScript the server says the same",
     async ({ path, label, button, message, signedIn }) => {
       const contextFor = (javaScriptEnabled: boolean) =>
-        signedIn ? signedInContext(browser, sessionOf("teacher@demo.test"), { javaScriptEnabled }) : browser.newContext({ javaScriptEnabled });
+        signedIn
+          ? signedInContext(browser, sessionOf(path.includes("/admin/") ? "admin@demo.test" : "teacher@demo.test"), { javaScriptEnabled })
+          : browser.newContext({ javaScriptEnabled });
       const withScript = await contextFor(true);
       const page = await withScript.newPage();
       await page.goto(`${baseUrl()}${path}`);
