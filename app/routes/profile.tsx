@@ -44,7 +44,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = pageActor(context);
   const [profile, sessions] = await Promise.all([forPage(getProfile(actor.userId)), listSessions(actor)]);
   const t = translations(resolveLocale(params.locale));
-  return { profile, sessions, validation: { password: clientValidation(changePasswordBody, t) } };
+  return { profile, sessions, validation: { details: clientValidation(updateProfileBody, t), password: clientValidation(changePasswordBody, t) } };
 }
 
 type Intent = "details" | "password" | "setup" | "enable" | "disable" | "sessions";
@@ -183,7 +183,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
     <div className="space-y-8">
       <PageHeader title={t.profile.title} description={t.profile.description} />
       <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
-        <DetailsSection profile={profile} result={actionData?.intent === "details" ? actionData : undefined} />
+        <DetailsSection profile={profile} result={actionData?.intent === "details" ? actionData : undefined} validation={loaderData.validation.details} />
         <div className="space-y-6">
           <PasswordSection result={actionData?.intent === "password" ? actionData : undefined} validation={loaderData.validation.password} />
           <TwoFactorSection profile={profile} result={actionData && ["setup", "enable", "disable"].includes(actionData.intent) ? actionData : undefined} />
@@ -200,14 +200,26 @@ function FormError({ message }: { message: string | null | undefined }) {
   return message ? <Alert tone="error">{message}</Alert> : null;
 }
 
-function DetailsSection({ profile, result }: { profile: Profile; result: ActionData | undefined }) {
+type DetailsField = "image" | "name" | "email" | "currentPassword" | "phone" | "specialty" | "age" | "grade" | "gender";
+
+function DetailsSection({ profile, result, validation }: { profile: Profile; result: ActionData | undefined; validation: ClientValidation<DetailsField> }) {
   const t = useT();
-  const errors = result?.errors ?? {};
+  const { form, fields } = usePageForm(validation, result?.result, {
+    name: profile.name,
+    email: profile.email,
+    phone: profile.phone ?? "",
+    specialty: profile.teacher?.specialty ?? "",
+    age: profile.student?.age === null || profile.student?.age === undefined ? "" : String(profile.student.age),
+    grade: profile.student?.grade ?? "",
+    gender: profile.student?.gender ?? "",
+  });
+  const input = (field: DetailsField) => ({ name: fields[field].name, error: fields[field].errors });
+  const value = (field: DetailsField) => ({ ...input(field), defaultValue: fields[field].defaultValue ?? "" });
   return (
     <Section id="details" title={t.profile.detailsTitle} description={t.profile.detailsDescription}>
-      <Form method="post" encType="multipart/form-data" className="space-y-5 px-4 py-5 sm:px-5" noValidate>
+      <Form method="post" encType="multipart/form-data" className="space-y-5 px-4 py-5 sm:px-5" {...form.props}>
         <CsrfInput />
-        <FormError message={result?.formError} />
+        <FormError message={form.errors?.[0]} />
         <div className="flex items-center gap-4">
           {profile.image ? (
             <img
@@ -226,40 +238,27 @@ function DetailsSection({ profile, result }: { profile: Profile; result: ActionD
             className="min-w-0 flex-1"
             label={t.profile.avatar}
             description={t.profile.avatarHint}
-            name="image"
             type="file"
             accept="image/png,image/jpeg,image/webp"
-            error={errors.image}
+            {...input("image")}
           />
         </div>
-        <Field label={t.profile.name} name="name" required defaultValue={profile.name} autoComplete="name" error={errors.name} />
-        <Field label={t.profile.email} name="email" type="email" required defaultValue={profile.email} autoComplete="email" error={errors.email} />
+        <Field label={t.profile.name} required autoComplete="name" {...value("name")} />
+        <Field label={t.profile.email} type="email" required autoComplete="email" {...value("email")} />
         <Field
           label={t.profile.currentPassword}
           description={t.profile.emailPasswordHint}
-          name="currentPassword"
           type="password"
           autoComplete="current-password"
-          error={errors.currentPassword}
+          {...input("currentPassword")}
         />
-        <Field label={t.profile.phone} name="phone" type="tel" defaultValue={profile.phone ?? ""} autoComplete="tel" error={errors.phone} />
-        {profile.role === "TEACHER" ? (
-          <Field label={t.profile.specialty} name="specialty" defaultValue={profile.teacher?.specialty ?? ""} error={errors.specialty} />
-        ) : null}
+        <Field label={t.profile.phone} type="tel" autoComplete="tel" {...value("phone")} />
+        {profile.role === "TEACHER" ? <Field label={t.profile.specialty} {...value("specialty")} /> : null}
         {profile.role === "STUDENT" ? (
           <div className="grid gap-4 sm:grid-cols-3">
-            <Field
-              label={t.profile.age}
-              name="age"
-              type="number"
-              min={0}
-              max={150}
-              inputMode="numeric"
-              defaultValue={profile.student?.age ?? ""}
-              error={errors.age}
-            />
-            <Field label={t.profile.grade} name="grade" defaultValue={profile.student?.grade ?? ""} error={errors.grade} />
-            <Field label={t.profile.gender} name="gender" defaultValue={profile.student?.gender ?? ""} error={errors.gender} />
+            <Field label={t.profile.age} type="number" min={0} max={150} inputMode="numeric" {...value("age")} />
+            <Field label={t.profile.grade} {...value("grade")} />
+            <Field label={t.profile.gender} {...value("gender")} />
           </div>
         ) : null}
         <Button type="submit" name="intent" value="details" variant="primary" pendingText={t.common.saving}>

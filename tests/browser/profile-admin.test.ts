@@ -257,7 +257,13 @@ describe("the users' administration", () => {
     for (const text of roles) expect(text).toContain("Student");
 
     await page.locator("section#create-user").getByLabel("E-mail").fill("not-an-address");
-    await page.locator("section#create-user").getByRole("button", { name: "Add user" }).click();
+    // Wait for the action's answer, not just for the click: the errors come with the new page.
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === "POST"),
+      page.locator("section#create-user").getByRole("button", { name: "Add user" }).click(),
+    ]);
+    expect(answer.status()).toBe(400);
+    await page.waitForLoadState();
     expect(await page.locator("section#create-user [aria-invalid=true]").count()).toBe(2);
     await ctx.close();
   });
