@@ -38,6 +38,17 @@ function constraintsOf(schema: z.ZodObject): ClientValidation["constraint"] {
  * without it, in the page's language, and no Zod reaches the browser.
  */
 export function clientValidation<S extends z.ZodObject>(schema: S, t: Dictionary): ClientValidation<keyof S["shape"] & string> {
+  // The answer depends only on the schema and the language: derived once, not on every page load.
+  let byLanguage = derived.get(schema);
+  if (!byLanguage) derived.set(schema, (byLanguage = new Map()));
+  let validation = byLanguage.get(t);
+  if (!validation) byLanguage.set(t, (validation = deriveClientValidation(schema, t)));
+  return validation as ClientValidation<keyof S["shape"] & string>;
+}
+
+const derived = new WeakMap<z.ZodObject, Map<Dictionary, ClientValidation>>();
+
+function deriveClientValidation(schema: z.ZodObject, t: Dictionary): ClientValidation {
   const constraint = constraintsOf(schema);
   const formSchema = coerceFormValue(schema);
   // An empty field is posted as "" (what the schema itself says of that); other values as a form
@@ -66,7 +77,7 @@ export function clientValidation<S extends z.ZodObject>(schema: S, t: Dictionary
     }
     messages[field] = fieldMessages;
   }
-  return { constraint, messages } as ClientValidation<keyof S["shape"] & string>;
+  return { constraint, messages };
 }
 
 /**
