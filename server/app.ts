@@ -9,7 +9,7 @@ import { redactPath } from "../app/lib/log-redaction.ts";
 import { serviceStatusResponse } from "../app/lib/service-status.server.ts";
 import { accessLog, requestId } from "./access-log.ts";
 import { bodyLimits } from "./body-limits.ts";
-import { LoadShedder } from "./load-shedding.ts";
+import type { LoadShedder } from "./load-shedding.ts";
 import { sendPlain } from "./plain-response.ts";
 
 /** What the app's server entry (app/entry.server.tsx) exports for the HTTP server. */

@@ -1,7 +1,17 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { type FieldMetadata, type IntentDispatcher, type SubmissionResult, useForm, useFormData } from "@conform-to/react/future";
+import { useEffect, useRef, type ReactNode } from "react";
 import { Form } from "react-router";
-import { previewBands, rangesFromForm, type DraftErrors, type DraftQuestion, type DraftRange, type FormDraft } from "~/features/forms/form-draft.ts";
-import { QUESTION_TYPES } from "~/features/forms/question-types.ts";
+import {
+  LIST_INTENT,
+  emptyOption,
+  emptyQuestion,
+  emptyRange,
+  previewBands,
+  type DraftQuestion,
+  type DraftRange,
+  type FormDraft,
+} from "~/features/forms/form-draft.ts";
+import { QUESTION_TYPES, type QuestionType } from "~/features/forms/question-types.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { Alert } from "./alert.tsx";
 import { ScoreBadge } from "./badge.tsx";
@@ -10,44 +20,76 @@ import { CsrfInput } from "./csrf-input.tsx";
 import { cx } from "./cx.ts";
 import { Checkbox, Field, Select, TextArea } from "./field.tsx";
 import { PlusIcon } from "./icons.tsx";
+import { clientErrors, type ClientValidation } from "~/lib/client-validation.ts";
+
+// The action's answer as the page receives it: serialized, so its values are JSON.
+// biome-ignore lint/suspicious/noExplicitAny: any JSON value a form posted
+export type EditorResult = SubmissionResult<string[], any>;
+
+type Intent = IntentDispatcher<FormDraft>;
+type QuestionField = FieldMetadata<DraftQuestion, string[]>;
+type RangeField = FieldMetadata<DraftRange, string[]>;
 
 /**
- * The form editor: one plain POST form. Without JavaScript every change to the structure (add,
- * remove, move a question, an option or a score range) is a submit button with an `intent` that
- * the action applies and answers with the re-rendered editor, values kept; "Save" validates with
- * the API's schema and redirects. With JavaScript the same posts happen without a page load, and
- * the preview of the bands follows the fields as you type.
+ * The form editor: one Conform form over the draft. Adding, removing and moving questions, options
+ * and score ranges are Conform's list intents (`insert`, `remove`, `reorder`) on submit buttons:
+ * with JavaScript Conform applies them in the page at once; without it the button posts and the
+ * action applies the same intent and answers the editor, values kept. "Save" is the action's to
+ * validate, with the API's schema; its errors come back next to their fields.
  */
-export function FormEditor({ draft, errors, submitLabel, focus }: { draft: FormDraft; errors: DraftErrors; submitLabel: string; focus?: string | undefined }) {
+export function FormEditor({
+  draft,
+  result,
+  validation,
+  submitLabel,
+}: {
+  draft: FormDraft;
+  result: EditorResult | undefined;
+  validation: ClientValidation;
+  submitLabel: string;
+}) {
   const t = useT();
   const formRef = useRef<HTMLFormElement>(null);
-  // The editor is mounted afresh for each answer of the action (its key): put the focus where the
-  // change happened, or on the first field with an error, instead of losing it to the page.
+  const { form, fields, intent } = useForm<FormDraft, string[]>({
+    defaultValue: draft,
+    lastResult: result as SubmissionResult<string[]> | undefined,
+    constraint: validation.constraint,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    // The details (title, ...) are checked in the browser; the lists, whose rules span items
+    // (overlapping ranges, options per type), by the action.
+    onValidate: ({ payload }) => clientErrors(payload, validation),
+  });
+  // Where the focus goes once an editing intent has redrawn the editor (with JavaScript; without
+  // it the page loads afresh): the field the change made or moved, not the top of the page.
+  const focusNext = useRef<string | null>(null);
+  const focusOn = (name: string) => () => {
+    focusNext.current = name;
+  };
   useEffect(() => {
-    const form = formRef.current;
-    if (!form) return;
-    const target = focus
-      ? form.querySelector<HTMLElement>(`[name="${focus}"]`)
-      : form.querySelector<HTMLElement>('[aria-invalid="true"], fieldset[aria-describedby] input:not([type="hidden"])');
-    target?.focus();
-  }, [focus]);
-  const [ranges, setRanges] = useState<DraftRange[]>(draft.scoreRanges);
-  const [types, setTypes] = useState(() => draft.questions.map((q) => q.type));
-  const errorCount = Object.keys(errors).length;
+    if (!focusNext.current) return;
+    formRef.current?.querySelector<HTMLElement>(`[name="${focusNext.current}"]`)?.focus();
+    focusNext.current = null;
+  });
+  // After a refused save, the first field to fix takes the focus.
+  useEffect(() => {
+    if (result?.error) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], fieldset[aria-describedby] input:not([type="hidden"])')?.focus();
+  }, [result]);
+
+  const questions = fields.questions.getFieldList();
+  const ranges = fields.scoreRanges.getFieldList();
+  // With JavaScript, the options shown and the preview of the bands follow the fields as typed.
+  const types = useFormData(
+    formRef,
+    (data) => questions.map((question, i) => (data.get(`questions[${i}].type`) ?? question.getFieldset().type.defaultValue) as QuestionType),
+    { fallback: questions.map((question) => question.getFieldset().type.defaultValue as QuestionType) },
+  );
+  const typedRanges = useFormData(formRef, (data) => ranges.map((_, i) => rangeOf((name) => data.get(`scoreRanges[${i}].${name}`) ?? "")), {
+    fallback: ranges.map((range) => rangeOf((name) => range.getFieldset()[name].defaultValue)),
+  });
+  const errorCount = Object.keys(form.fieldErrors).length;
   return (
-    <Form
-      ref={formRef}
-      method="post"
-      noValidate
-      className="space-y-8"
-      onChange={(event) => {
-        // With JavaScript the preview and the options shown follow the fields at once.
-        const form = event.currentTarget;
-        const values = new FormData(form);
-        setRanges(rangesFromForm(form));
-        setTypes(draft.questions.map((question, i) => (values.get(`questions.${i}.type`) as DraftQuestion["type"] | null) ?? question.type));
-      }}
-    >
+    <Form ref={formRef} method="post" className="space-y-8" {...form.props}>
       {/* The first submit button is the one Enter presses: make it Save, not "Move down". */}
       <button type="submit" name="intent" value="save" className="sr-only" tabIndex={-1} aria-hidden="true">
         {submitLabel}
@@ -60,60 +102,82 @@ export function FormEditor({ draft, errors, submitLabel, focus }: { draft: FormD
           <Field
             className="sm:col-span-2"
             label={t.forms.fields.title}
-            name="title"
-            id="title"
+            {...control(fields.title)}
+            defaultValue={fields.title.defaultValue}
             required
-            defaultValue={draft.title}
-            error={errors.title}
             maxLength={200}
           />
           <TextArea
             className="sm:col-span-2"
             label={t.forms.fields.description}
-            name="description"
-            id="description"
-            defaultValue={draft.description}
-            error={errors.description}
+            {...control(fields.description)}
+            defaultValue={fields.description.defaultValue}
             rows={3}
           />
-          <Field label={t.forms.fields.category} name="category" id="category" defaultValue={draft.category} error={errors.category} />
-          <Field label={t.forms.fields.type} name="type" id="type" defaultValue={draft.type} error={errors.type} />
+          <Field label={t.forms.fields.category} {...control(fields.category)} defaultValue={fields.category.defaultValue} />
+          <Field label={t.forms.fields.type} {...control(fields.type)} defaultValue={fields.type.defaultValue} />
           <Field
             className="sm:col-span-2"
             label={t.forms.fields.targetAudience}
-            name="targetAudience"
-            id="targetAudience"
-            defaultValue={draft.targetAudience}
-            error={errors.targetAudience}
+            {...control(fields.targetAudience)}
+            defaultValue={fields.targetAudience.defaultValue}
           />
         </div>
       </EditorSection>
 
       <EditorSection title={t.forms.editor.questions} description={t.forms.editor.questionsHelp}>
         <ol className="space-y-5">
-          {draft.questions.map((question, i) => (
-            <QuestionEditor key={i} question={question} index={i} count={draft.questions.length} errors={errors} type={types[i] ?? question.type} />
+          {questions.map((question, i) => (
+            <QuestionEditor
+              key={question.key}
+              question={question}
+              index={i}
+              count={questions.length}
+              type={types[i] ?? "SINGLE_CHOICE"}
+              intent={intent}
+              listName={fields.questions.name}
+              focusOn={focusOn}
+            />
           ))}
         </ol>
-        {errors.questions ? <p className="mt-3 text-sm font-medium text-red-700">{errors.questions}</p> : null}
-        <Button type="submit" name="intent" value="add-question" variant="secondary" className="mt-4" icon={<PlusIcon className="size-4" />} formNoValidate>
+        {fields.questions.errors ? <p className="mt-3 text-sm font-medium text-red-700">{fields.questions.errors[0]}</p> : null}
+        <Button
+          type="submit"
+          name={LIST_INTENT}
+          value={intent.insert.serialize({ name: fields.questions.name, defaultValue: emptyQuestion() })}
+          onClick={focusOn(`questions[${questions.length}].text`)}
+          disabled={questions.length >= 200}
+          variant="secondary"
+          className="mt-4"
+          icon={<PlusIcon className="size-4" />}
+          formNoValidate
+        >
           {t.forms.editor.addQuestion}
         </Button>
       </EditorSection>
 
       <EditorSection title={t.forms.editor.scoreRanges} description={t.forms.editor.scoreRangesHelp}>
         <ol className="space-y-4">
-          {draft.scoreRanges.map((range, i) => (
-            <RangeEditor key={i} range={range} index={i} errors={errors} />
+          {ranges.map((range, i) => (
+            <RangeEditor key={range.key} range={range} index={i} intent={intent} listName={fields.scoreRanges.name} />
           ))}
         </ol>
-        {errors.scoreRanges ? <p className="mt-3 text-sm font-medium text-red-700">{errors.scoreRanges}</p> : null}
+        {fields.scoreRanges.errors ? <p className="mt-3 text-sm font-medium text-red-700">{fields.scoreRanges.errors[0]}</p> : null}
         <div className="mt-4 flex flex-wrap gap-2">
-          <Button type="submit" name="intent" value="add-range" variant="secondary" icon={<PlusIcon className="size-4" />} formNoValidate>
+          <Button
+            type="submit"
+            name={LIST_INTENT}
+            value={intent.insert.serialize({ name: fields.scoreRanges.name, defaultValue: emptyRange(ranges.length) })}
+            onClick={focusOn(`scoreRanges[${ranges.length}].label`)}
+            disabled={ranges.length >= 20}
+            variant="secondary"
+            icon={<PlusIcon className="size-4" />}
+            formNoValidate
+          >
             {t.forms.editor.addRange}
           </Button>
         </div>
-        <BandPreview ranges={ranges} />
+        <BandPreview ranges={typedRanges} />
       </EditorSection>
 
       <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6">
@@ -124,6 +188,18 @@ export function FormEditor({ draft, errors, submitLabel, focus }: { draft: FormD
     </Form>
   );
 }
+
+/** A control's name, id and errors from its Conform field (the id is its name, so a label or a test finds it). */
+function control(field: { name: string; errors: string[] | undefined }) {
+  return { name: field.name, id: field.name, error: field.errors };
+}
+
+const rangeOf = (value: (name: keyof DraftRange) => string): DraftRange => ({
+  min: value("min"),
+  max: value("max"),
+  label: value("label"),
+  color: value("color"),
+});
 
 function EditorSection({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
   return (
@@ -137,10 +213,33 @@ function EditorSection({ title, description, children }: { title: string; descri
   );
 }
 
-/** A small structure-editing button: its visible text is short, its name says what it acts on. */
-function IntentButton({ intent, label, children, disabled }: { intent: string; label: string; children: ReactNode; disabled?: boolean }) {
+/** A small list-editing button: its visible text is short, its name says what it acts on. */
+function IntentButton({
+  value,
+  label,
+  children,
+  disabled,
+  onClick,
+}: {
+  value: string;
+  label: string;
+  children: ReactNode;
+  disabled?: boolean;
+  onClick?: () => void;
+}) {
   return (
-    <Button type="submit" name="intent" value={intent} size="sm" variant="ghost" formNoValidate aria-label={label} title={label} disabled={disabled}>
+    <Button
+      type="submit"
+      name={LIST_INTENT}
+      value={value}
+      size="sm"
+      variant="ghost"
+      formNoValidate
+      aria-label={label}
+      title={label}
+      disabled={disabled}
+      onClick={onClick}
+    >
       {children}
     </Button>
   );
@@ -150,88 +249,120 @@ function QuestionEditor({
   question,
   index: i,
   count,
-  errors,
   type,
+  intent,
+  listName,
+  focusOn,
 }: {
-  question: DraftQuestion;
+  question: QuestionField;
   index: number;
   count: number;
-  errors: DraftErrors;
-  type: DraftQuestion["type"];
+  type: QuestionType;
+  intent: Intent;
+  listName: string;
+  focusOn: (name: string) => () => void;
 }) {
   const t = useT();
   const n = i + 1;
-  const prefix = `questions.${i}`;
-  const optionsError = errors[`${prefix}.options`];
+  const fields = question.getFieldset();
+  const options = fields.options.getFieldList();
+  const optionsError = fields.options.errors?.[0];
+  const optionsErrorId = `${fields.options.name}-error`;
+  const textOf = (index: number) => `${listName}[${index}].text`;
   return (
     <li className="rounded-lg border border-slate-300 bg-slate-50 p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 id={`${prefix}-heading`} className="font-semibold text-slate-900">
-          {t.forms.editor.question(n)}
-        </h3>
+        <h3 className="font-semibold text-slate-900">{t.forms.editor.question(n)}</h3>
         <div className="flex flex-wrap gap-1">
-          <IntentButton intent={`move-up:${i}`} label={t.forms.editor.moveQuestionUp(n)} disabled={i === 0}>
+          <IntentButton
+            value={intent.reorder.serialize({ name: listName, from: i, to: i - 1 })}
+            label={t.forms.editor.moveQuestionUp(n)}
+            disabled={i === 0}
+            onClick={focusOn(textOf(i - 1))}
+          >
             ↑ {t.forms.editor.up}
           </IntentButton>
-          <IntentButton intent={`move-down:${i}`} label={t.forms.editor.moveQuestionDown(n)} disabled={i === count - 1}>
+          <IntentButton
+            value={intent.reorder.serialize({ name: listName, from: i, to: i + 1 })}
+            label={t.forms.editor.moveQuestionDown(n)}
+            disabled={i === count - 1}
+            onClick={focusOn(textOf(i + 1))}
+          >
             ↓ {t.forms.editor.down}
           </IntentButton>
-          <IntentButton intent={`remove-question:${i}`} label={t.forms.editor.removeQuestion(n)}>
+          <IntentButton
+            value={intent.remove.serialize({ name: listName, index: i })}
+            label={t.forms.editor.removeQuestion(n)}
+            onClick={focusOn(textOf(Math.min(i, count - 2)))}
+          >
             {t.forms.editor.remove}
           </IntentButton>
         </div>
       </div>
-      <input type="hidden" name={`${prefix}.id`} value={question.id} />
+      <input type="hidden" name={fields.id.name} defaultValue={fields.id.defaultValue} />
       <div className="mt-3 grid gap-4 sm:grid-cols-3">
         <TextArea
           className="sm:col-span-2"
           label={t.forms.fields.questionText(n)}
-          name={`${prefix}.text`}
-          id={`${prefix}.text`}
-          defaultValue={question.text}
-          error={errors[`${prefix}.text`]}
+          {...control(fields.text)}
+          defaultValue={fields.text.defaultValue}
           rows={2}
           required
         />
         <div className="space-y-3">
           <Select
             label={t.forms.fields.questionType(n)}
-            name={`${prefix}.type`}
-            id={`${prefix}.type`}
-            defaultValue={question.type}
+            {...control(fields.type)}
+            defaultValue={fields.type.defaultValue}
             options={QUESTION_TYPES.map((value) => ({ value, label: t.forms.questionTypes[value] }))}
           />
-          <Checkbox label={t.forms.fields.required} name={`${prefix}.required`} id={`${prefix}.required`} defaultChecked={question.required} />
+          <Checkbox label={t.forms.fields.required} name={fields.required.name} id={fields.required.name} defaultChecked={fields.required.defaultChecked} />
         </div>
       </div>
       <div hidden={type === "TEXT"} className="mt-4">
-        <fieldset aria-describedby={optionsError ? `${prefix}.options-error` : undefined}>
+        <fieldset aria-describedby={optionsError ? optionsErrorId : undefined}>
           <legend className="text-sm font-medium text-slate-900">{t.forms.editor.options(n)}</legend>
           <ol className="mt-2 space-y-2">
-            {question.options.map((option, j) => {
-              const o = `${prefix}.options.${j}`;
+            {options.map((option, j) => {
               const m = j + 1;
+              const o = option.getFieldset();
+              const optionText = (index: number) => `${fields.options.name}[${index}].text`;
               return (
-                <li key={j} className="grid grid-cols-[1fr_6rem] items-start gap-2 rounded-md bg-white p-2 ring-1 ring-slate-200 sm:grid-cols-[1fr_7rem_10rem]">
-                  <input type="hidden" name={`${o}.id`} value={option.id} />
-                  <Field label={t.forms.fields.optionText(n, m)} name={`${o}.text`} id={`${o}.text`} defaultValue={option.text} error={errors[`${o}.text`]} />
+                <li
+                  key={option.key}
+                  className="grid grid-cols-[1fr_6rem] items-start gap-2 rounded-md bg-white p-2 ring-1 ring-slate-200 sm:grid-cols-[1fr_7rem_10rem]"
+                >
+                  <input type="hidden" name={o.id.name} defaultValue={o.id.defaultValue} />
+                  <Field label={t.forms.fields.optionText(n, m)} {...control(o.text)} defaultValue={o.text.defaultValue} />
                   <Field
                     label={t.forms.fields.score}
-                    name={`${o}.score`}
-                    id={`${o}.score`}
-                    defaultValue={option.score}
-                    error={errors[`${o}.score`]}
+                    {...control(o.score)}
+                    defaultValue={o.score.defaultValue}
                     inputMode="decimal"
                     aria-label={t.forms.fields.optionScore(n, m)}
                   />
                   <div className="col-span-2 flex flex-wrap justify-end gap-1 sm:col-span-1 sm:mt-6">
-                    <IntentButton intent={`option-up:${i}:${j}`} label={t.forms.editor.moveOptionUp(n, m)} disabled={j === 0}>
+                    <IntentButton
+                      value={intent.reorder.serialize({ name: fields.options.name, from: j, to: j - 1 })}
+                      label={t.forms.editor.moveOptionUp(n, m)}
+                      disabled={j === 0}
+                      onClick={focusOn(optionText(j - 1))}
+                    >
                       ↑
                     </IntentButton>
-                    <IntentButton intent={`option-down:${i}:${j}`} label={t.forms.editor.moveOptionDown(n, m)} disabled={j === question.options.length - 1}>
+                    <IntentButton
+                      value={intent.reorder.serialize({ name: fields.options.name, from: j, to: j + 1 })}
+                      label={t.forms.editor.moveOptionDown(n, m)}
+                      disabled={j === options.length - 1}
+                      onClick={focusOn(optionText(j + 1))}
+                    >
                       ↓
                     </IntentButton>
-                    <IntentButton intent={`remove-option:${i}:${j}`} label={t.forms.editor.removeOption(n, m)}>
+                    <IntentButton
+                      value={intent.remove.serialize({ name: fields.options.name, index: j })}
+                      label={t.forms.editor.removeOption(n, m)}
+                      onClick={focusOn(optionText(Math.min(j, options.length - 2)))}
+                    >
                       {t.forms.editor.remove}
                     </IntentButton>
                   </div>
@@ -240,14 +371,16 @@ function QuestionEditor({
             })}
           </ol>
           {optionsError ? (
-            <p id={`${prefix}.options-error`} className="mt-2 text-sm font-medium text-red-700">
+            <p id={optionsErrorId} className="mt-2 text-sm font-medium text-red-700">
               {optionsError}
             </p>
           ) : null}
           <Button
             type="submit"
-            name="intent"
-            value={`add-option:${i}`}
+            name={LIST_INTENT}
+            value={intent.insert.serialize({ name: fields.options.name, defaultValue: emptyOption() })}
+            onClick={focusOn(`${fields.options.name}[${options.length}].text`)}
+            disabled={options.length >= 50}
             variant="secondary"
             size="sm"
             className="mt-2"
@@ -264,17 +397,18 @@ function QuestionEditor({
   );
 }
 
-function RangeEditor({ range, index: i, errors }: { range: DraftRange; index: number; errors: DraftErrors }) {
+function RangeEditor({ range, index: i, intent, listName }: { range: RangeField; index: number; intent: Intent; listName: string }) {
   const t = useT();
   const n = i + 1;
-  const prefix = `scoreRanges.${i}`;
-  const rangeError = errors[prefix];
+  const fields = range.getFieldset();
+  const rangeError = range.errors?.[0];
+  const rangeErrorId = `${range.name}-error`;
   return (
     <li className={cx("rounded-lg border bg-slate-50 p-4", rangeError ? "border-red-600" : "border-slate-300")}>
-      <fieldset aria-describedby={rangeError ? `${prefix}-error` : undefined}>
+      <fieldset aria-describedby={rangeError ? rangeErrorId : undefined}>
         <legend className="font-semibold text-slate-900">{t.forms.editor.range(n)}</legend>
         {rangeError ? (
-          <p id={`${prefix}-error`} className="mt-1 text-sm font-medium text-red-700">
+          <p id={rangeErrorId} className="mt-1 text-sm font-medium text-red-700">
             {rangeError}
           </p>
         ) : null}
@@ -282,47 +416,41 @@ function RangeEditor({ range, index: i, errors }: { range: DraftRange; index: nu
           <Field
             className="col-span-2 sm:col-span-1"
             label={t.forms.fields.rangeLabel}
-            name={`${prefix}.label`}
-            id={`${prefix}.label`}
-            defaultValue={range.label}
-            error={errors[`${prefix}.label`]}
+            {...control(fields.label)}
+            defaultValue={fields.label.defaultValue}
             aria-label={t.forms.fields.rangeLabelOf(n)}
           />
           <Field
             label={t.forms.fields.min}
-            name={`${prefix}.min`}
-            id={`${prefix}.min`}
-            defaultValue={range.min}
-            error={errors[`${prefix}.min`]}
+            {...control(fields.min)}
+            defaultValue={fields.min.defaultValue}
             inputMode="decimal"
             aria-label={t.forms.fields.minOf(n)}
           />
           <Field
             label={t.forms.fields.max}
-            name={`${prefix}.max`}
-            id={`${prefix}.max`}
-            defaultValue={range.max}
-            error={errors[`${prefix}.max`]}
+            {...control(fields.max)}
+            defaultValue={fields.max.defaultValue}
             inputMode="decimal"
             aria-label={t.forms.fields.maxOf(n)}
           />
           <div>
-            <label htmlFor={`${prefix}.color`} className="block text-sm font-medium text-slate-900">
+            <label htmlFor={fields.color.name} className="block text-sm font-medium text-slate-900">
               {t.forms.fields.color}
             </label>
             <input
               type="color"
-              id={`${prefix}.color`}
-              name={`${prefix}.color`}
-              defaultValue={range.color}
+              id={fields.color.name}
+              name={fields.color.name}
+              defaultValue={fields.color.defaultValue}
               aria-label={t.forms.fields.colorOf(n)}
-              aria-invalid={errors[`${prefix}.color`] ? true : undefined}
+              aria-invalid={fields.color.errors ? true : undefined}
               className="mt-1.5 block h-10 w-16 cursor-pointer rounded-md border border-slate-400 bg-white p-1"
             />
-            {errors[`${prefix}.color`] ? <p className="mt-1.5 text-sm font-medium text-red-700">{errors[`${prefix}.color`]}</p> : null}
+            {fields.color.errors ? <p className="mt-1.5 text-sm font-medium text-red-700">{fields.color.errors[0]}</p> : null}
           </div>
           <div className="flex justify-end sm:mt-6">
-            <IntentButton intent={`remove-range:${i}`} label={t.forms.editor.removeRange(n)}>
+            <IntentButton value={intent.remove.serialize({ name: listName, index: i })} label={t.forms.editor.removeRange(n)}>
               {t.forms.editor.remove}
             </IntentButton>
           </div>

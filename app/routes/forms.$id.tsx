@@ -6,7 +6,7 @@ import { CsrfInput } from "~/components/csrf-input.tsx";
 import { FormEditor } from "~/components/form-editor.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
 import { draftFromForm } from "~/features/forms/form-editor.server.ts";
-import { editableForm, editorPost, readPost } from "~/features/forms/form-pages.server.ts";
+import { editableForm, editorPost, editorValidation, readPost } from "~/features/forms/form-pages.server.ts";
 import { duplicateForm, updateForm } from "~/features/forms/forms.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
@@ -26,6 +26,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return {
     form: { id: form.id, title: form.title, isPublished: form.isPublished, isTemplate: form.isTemplate, updatedAt: form.updatedAt },
     draft: draftFromForm(form),
+    validation: editorValidation(resolveLocale(params.locale)),
   };
 }
 
@@ -92,13 +93,7 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
           </>
         }
       />
-      <FormEditor
-        key={actionData?.revision ?? String(form.updatedAt)}
-        draft={actionData?.draft ?? loaderData.draft}
-        errors={actionData?.errors ?? {}}
-        focus={actionData?.focus}
-        submitLabel={t.common.save}
-      />
+      <FormEditor key={String(form.updatedAt)} draft={loaderData.draft} result={actionData} validation={loaderData.validation} submitLabel={t.common.save} />
     </div>
   );
 }

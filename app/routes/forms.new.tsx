@@ -3,7 +3,7 @@ import type { Route } from "./+types/forms.new";
 import { FormEditor } from "~/components/form-editor.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
 import { emptyDraft } from "~/features/forms/form-draft.ts";
-import { editorPost, readPost } from "~/features/forms/form-pages.server.ts";
+import { editorPost, editorValidation, readPost } from "~/features/forms/form-pages.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
@@ -15,9 +15,9 @@ export const meta: Route.MetaFunction = ({ params }) => {
   return [{ title: documentTitle(locale, translations(locale).forms.newTitle) }];
 };
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ context, params }: Route.LoaderArgs) {
   staffPageActor(context);
-  return { draft: emptyDraft() };
+  return { draft: emptyDraft(), validation: editorValidation(resolveLocale(params.locale)) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -36,13 +36,7 @@ export default function NewForm({ loaderData, actionData }: Route.ComponentProps
         </Link>
       </p>
       <PageHeader title={t.forms.newTitle} description={t.forms.editor.intro} />
-      <FormEditor
-        key={actionData?.revision ?? "new"}
-        draft={actionData?.draft ?? loaderData.draft}
-        errors={actionData?.errors ?? {}}
-        focus={actionData?.focus}
-        submitLabel={t.forms.editor.create}
-      />
+      <FormEditor draft={loaderData.draft} result={actionData} validation={loaderData.validation} submitLabel={t.forms.editor.create} />
     </div>
   );
 }

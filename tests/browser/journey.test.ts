@@ -73,47 +73,47 @@ async function buildForm(page: Page, title: string) {
   await field(page, "category").fill("Screening");
   await field(page, "type").fill("Questionnaire");
   await field(page, "targetAudience").fill("Grade 5");
-  await field(page, "questions.0.text").fill("Pick one");
-  await field(page, "questions.0.type").selectOption("SINGLE_CHOICE");
+  await field(page, "questions[0].text").fill("Pick one");
+  await field(page, "questions[0].type").selectOption("SINGLE_CHOICE");
   await fillOptions(page, 0, [
     ["A", "3"],
     ["B", "-2"],
   ]);
-  await field(page, "questions.0.required").check();
+  await field(page, "questions[0].required").check();
 
-  await edit(page, "add-question", "questions.1.text");
-  await field(page, "questions.1.text").fill("Pick any");
-  await field(page, "questions.1.type").selectOption("MULTIPLE_CHOICE");
-  await edit(page, "add-option:1", "questions.1.options.2.text");
+  await edit(page, "add-question", "questions[1].text");
+  await field(page, "questions[1].text").fill("Pick any");
+  await field(page, "questions[1].type").selectOption("MULTIPLE_CHOICE");
+  await edit(page, "add-option:1", "questions[1].options[2].text");
   await fillOptions(page, 1, [
     ["two", "2"],
     ["minus one", "-1"],
     ["one and a half", "1.5"],
   ]);
 
-  await edit(page, "add-question", "questions.2.text");
-  await field(page, "questions.2.text").fill("Rate it");
-  await field(page, "questions.2.type").selectOption("SCALE");
-  await edit(page, "add-option:2", "questions.2.options.2.text");
-  await edit(page, "add-option:2", "questions.2.options.3.text");
+  await edit(page, "add-question", "questions[2].text");
+  await field(page, "questions[2].text").fill("Rate it");
+  await field(page, "questions[2].type").selectOption("SCALE");
+  await edit(page, "add-option:2", "questions[2].options[2].text");
+  await edit(page, "add-option:2", "questions[2].options[3].text");
   await fillOptions(page, 2, [
     ["0", "0"],
     ["1", "1"],
     ["2", "2"],
     ["3", "3"],
   ]);
-  await field(page, "questions.2.required").check();
+  await field(page, "questions[2].required").check();
 
-  await edit(page, "add-question", "questions.3.text");
-  await field(page, "questions.3.text").fill("Say something");
-  await field(page, "questions.3.type").selectOption("TEXT");
+  await edit(page, "add-question", "questions[3].text");
+  await field(page, "questions[3].text").fill("Say something");
+  await field(page, "questions[3].type").selectOption("TEXT");
 
-  for (let i = 0; i < BANDS.length; i++) await edit(page, "add-range", `scoreRanges.${i}.label`);
+  for (let i = 0; i < BANDS.length; i++) await edit(page, "add-range", `scoreRanges[${i}].label`);
   for (const [i, band] of BANDS.entries()) {
-    await field(page, `scoreRanges.${i}.label`).fill(band.label);
-    await field(page, `scoreRanges.${i}.min`).fill(band.min);
-    await field(page, `scoreRanges.${i}.max`).fill(band.max);
-    await field(page, `scoreRanges.${i}.color`).fill(band.color);
+    await field(page, `scoreRanges[${i}].label`).fill(band.label);
+    await field(page, `scoreRanges[${i}].min`).fill(band.min);
+    await field(page, `scoreRanges[${i}].max`).fill(band.max);
+    await field(page, `scoreRanges[${i}].color`).fill(band.color);
   }
 }
 

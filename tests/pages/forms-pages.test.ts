@@ -40,22 +40,46 @@ describe("the Forms pages over HTTP", () => {
     const title = unique("Intent");
     const response = await post("/en/forms/new", {
       title,
-      "questions.0.id": "",
-      "questions.0.text": "First",
-      "questions.0.type": "SINGLE_CHOICE",
-      "questions.0.options.0.id": "",
-      "questions.0.options.0.text": "Yes",
-      "questions.0.options.0.score": "1",
-      "questions.1.id": "",
-      "questions.1.text": "Second",
-      "questions.1.type": "TEXT",
-      intent: "move-up:1",
+      "questions[0].id": "",
+      "questions[0].text": "First",
+      "questions[0].type": "SINGLE_CHOICE",
+      "questions[0].options[0].id": "",
+      "questions[0].options[0].text": "Yes",
+      "questions[0].options[0].score": "1",
+      "questions[1].id": "",
+      "questions[1].text": "Second",
+      "questions[1].type": "TEXT",
+      // Conform's list intent, as the "Move question 2 up" button sends it.
+      __INTENT__: 'reorder({"name":"questions","from":1,"to":0})',
     });
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain(`value="${title}"`);
     expect(html.indexOf(">Second</textarea>")).toBeLessThan(html.indexOf(">First</textarea>"));
-    expect(html).toMatch(/name="questions\.1\.options\.0\.text"[^>]*value="Yes"|value="Yes"[^>]*name="questions\.1\.options\.0\.text"/);
+    expect(html).toMatch(/name="questions\[1\]\.options\[0\]\.text"[^>]*value="Yes"|value="Yes"[^>]*name="questions\[1\]\.options\[0\]\.text"/);
+    const list = await api("GET", `/api/forms?search=${encodeURIComponent(title)}`, { as: "teacher@demo.test" });
+    expect(list.body.total).toBe(0);
+  });
+
+  it("given an intent no button sends, or items beyond the API's limits, should answer the editor as posted and save nothing", async () => {
+    const title = unique("Tampered");
+    const tampered = await post("/en/forms/new", { title, "questions[0].text": "Kept", __INTENT__: "explode({})" });
+    expect(tampered.status).toBe(400);
+    const html = await tampered.text();
+    expect(html).toContain(`value="${title}"`);
+    expect(html).toContain(">Kept</textarea>");
+    // Question 201 is past the API's 200: not read, so it neither shows nor costs the server.
+    const beyond = await post("/en/forms/new", {
+      title,
+      "questions[0].text": "First",
+      "questions[200].text": "Too far",
+      __INTENT__: 'insert({"name":"questions"})',
+    });
+    expect(beyond.status).toBe(200);
+    const page = await beyond.text();
+    expect(page).not.toContain("Too far");
+    expect(page).toContain('name="questions[1].text"');
+    expect(page).not.toContain('name="questions[2].text"');
     const list = await api("GET", `/api/forms?search=${encodeURIComponent(title)}`, { as: "teacher@demo.test" });
     expect(list.body.total).toBe(0);
   });
@@ -64,12 +88,12 @@ describe("the Forms pages over HTTP", () => {
     const title = unique("Saved by post");
     const response = await post("/en/forms/new", {
       title,
-      "questions.0.text": "Only text",
-      "questions.0.type": "TEXT",
-      "scoreRanges.0.label": "All",
-      "scoreRanges.0.min": "0",
-      "scoreRanges.0.max": "0",
-      "scoreRanges.0.color": "#1a7f37",
+      "questions[0].text": "Only text",
+      "questions[0].type": "TEXT",
+      "scoreRanges[0].label": "All",
+      "scoreRanges[0].min": "0",
+      "scoreRanges[0].max": "0",
+      "scoreRanges[0].color": "#1a7f37",
       intent: "save",
     });
     expect(response.status).toBe(302);

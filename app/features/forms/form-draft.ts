@@ -18,6 +18,12 @@ export type FormDraft = {
   questions: DraftQuestion[];
 };
 
+/**
+ * The field Conform's list-intent buttons (add, remove, move) post: its default intent name. The
+ * editor's own buttons (save, update the preview) are named `intent`.
+ */
+export const LIST_INTENT = "__INTENT__";
+
 /** Field errors by field name (the Zod path joined with dots). */
 export type DraftErrors = Record<string, string>;
 
@@ -43,15 +49,4 @@ export function previewBands(ranges: DraftRange[]) {
     .map((range) => ({ ...range, minValue: Number(range.min), maxValue: Number(range.max) }))
     .filter((range) => range.label.trim() !== "" && range.min !== "" && range.max !== "" && Number.isFinite(range.minValue) && Number.isFinite(range.maxValue))
     .sort((a, b) => a.minValue - b.minValue);
-}
-
-/** Reads the ranges back from the editor's fields (for the live preview with JavaScript). */
-export function rangesFromForm(form: HTMLFormElement): DraftRange[] {
-  const data = new FormData(form);
-  const ranges: DraftRange[] = [];
-  for (let i = 0; data.has(`scoreRanges.${i}.label`); i++) {
-    const value = (field: string) => String(data.get(`scoreRanges.${i}.${field}`) ?? "");
-    ranges.push({ min: value("min"), max: value("max"), label: value("label"), color: value("color") });
-  }
-  return ranges;
 }

@@ -1,45 +1,65 @@
+import { parseSubmission, report, resolveSubmission, type Submission } from "@conform-to/react/future";
 import type { z } from "zod";
 import type { Dictionary } from "~/i18n/en.ts";
 import { issueTexts } from "~/lib/problem.server.ts";
 import { createFormBody, updateFormBody } from "./form-schemas.ts";
 import { QUESTION_TYPES, type QuestionType } from "./question-types.ts";
 import type { FormDetail } from "./forms.server.ts";
-import { emptyOption, emptyQuestion, emptyRange, type DraftErrors, type FormDraft } from "./form-draft.ts";
+import { LIST_INTENT, type DraftErrors, type FormDraft } from "./form-draft.ts";
 
 /**
- * The form editor's server side: the posted fields back into a draft, the no-JavaScript editing
- * intents (add, remove, move) applied to it, and validation with the API's own schemas, whose
- * issues are mapped to the fields they belong to in the page's language.
+ * The form editor's server side. The page is one Conform form: with JavaScript, adding, removing
+ * and moving questions, options and score ranges are Conform's list intents applied in the
+ * browser; without it, the same intents arrive here, `resolveSubmission` applies them, and the
+ * editor comes back with the change made and every value kept. "Save" validates the draft with the
+ * API's own schema.
  */
-const text = (data: FormData, name: string) => {
-  const value = data.get(name);
-  return typeof value === "string" ? value : "";
-};
 
-export function draftFromFormData(data: FormData): FormDraft {
-  const draft: FormDraft = {
-    title: text(data, "title"),
-    description: text(data, "description"),
-    category: text(data, "category"),
-    type: text(data, "type"),
-    targetAudience: text(data, "targetAudience"),
-    scoreRanges: [],
-    questions: [],
+/** The most items of each list the API accepts; a post naming a later index is not read further. */
+const LIMITS = { questions: 200, options: 50, scoreRanges: 20 } as const;
+const INDEX = /(questions|options|scoreRanges)\[(\d+)\]/g;
+const beyondLimits = (name: string) => [...name.matchAll(INDEX)].some(([, list, index]) => Number(index) >= LIMITS[list as keyof typeof LIMITS]);
+
+/**
+ * The editor's post as Conform reads it: its list intent (`undefined`: a tampered one) and the
+ * draft with that intent applied.
+ */
+export function editorSubmission(formData: FormData) {
+  const submission = parseSubmission(formData, {
+    intentName: LIST_INTENT,
+    skipEntry: (name) => name === "csrfToken" || name === "intent" || beyondLimits(name),
+  });
+  const { intent, targetValue } = resolveSubmission(submission);
+  return { submission, intent, draft: draftFromValue(targetValue) };
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+const list = (value: unknown, limit: number): Record<string, unknown>[] =>
+  Array.isArray(value) ? value.slice(0, limit).map((item) => (item && typeof item === "object" ? (item as Record<string, unknown>) : {})) : [];
+
+/** The posted value as the editor's draft: every value as typed, unknown shapes as empty. */
+export function draftFromValue(value: Record<string, unknown> | undefined): FormDraft {
+  const field = (name: string) => text(value?.[name]);
+  return {
+    title: field("title"),
+    description: field("description"),
+    category: field("category"),
+    type: field("type"),
+    targetAudience: field("targetAudience"),
+    scoreRanges: list(value?.scoreRanges, LIMITS.scoreRanges).map((range) => ({
+      min: text(range.min),
+      max: text(range.max),
+      label: text(range.label),
+      color: text(range.color) || "#000000",
+    })),
+    questions: list(value?.questions, LIMITS.questions).map((question) => ({
+      id: text(question.id),
+      text: text(question.text),
+      type: (QUESTION_TYPES as readonly string[]).includes(text(question.type)) ? (text(question.type) as QuestionType) : "SINGLE_CHOICE",
+      required: question.required === "on",
+      options: list(question.options, LIMITS.options).map((option) => ({ id: text(option.id), text: text(option.text), score: text(option.score) })),
+    })),
   };
-  for (let i = 0; i < 20 && data.has(`scoreRanges.${i}.label`); i++) {
-    const field = (name: string) => text(data, `scoreRanges.${i}.${name}`);
-    draft.scoreRanges.push({ min: field("min"), max: field("max"), label: field("label"), color: field("color") || "#000000" });
-  }
-  for (let i = 0; i < 200 && data.has(`questions.${i}.text`); i++) {
-    const field = (name: string) => text(data, `questions.${i}.${name}`);
-    const type = (QUESTION_TYPES as readonly string[]).includes(field("type")) ? (field("type") as QuestionType) : "SINGLE_CHOICE";
-    const options = [];
-    for (let j = 0; j < 50 && data.has(`questions.${i}.options.${j}.text`); j++) {
-      options.push({ id: field(`options.${j}.id`), text: field(`options.${j}.text`), score: field(`options.${j}.score`) });
-    }
-    draft.questions.push({ id: field("id"), text: field("text"), type, required: data.get(`questions.${i}.required`) === "on", options });
-  }
-  return draft;
 }
 
 export function draftFromForm(form: FormDetail): FormDraft {
@@ -58,63 +78,6 @@ export function draftFromForm(form: FormDetail): FormDraft {
       options: question.options.map((option) => ({ id: option.id, text: option.text, score: String(option.score) })),
     })),
   };
-}
-
-function move<T>(items: T[], from: number, to: number) {
-  if (from < 0 || to < 0 || from >= items.length || to >= items.length) return;
-  const [item] = items.splice(from, 1);
-  items.splice(to, 0, item!);
-}
-
-/**
- * Applies an editing intent (`add-question`, `remove-question:2`, `move-up:1`, `move-down:1`,
- * `add-option:0`, `remove-option:0:1`, `option-up:0:1`, `option-down:0:1`, `add-range`,
- * `remove-range:1`, `preview`). Answers the name of the field to focus next ("" for none), or
- * null when `intent` is not one of them.
- */
-export function applyIntent(draft: FormDraft, intent: string): string | null {
-  const [name, a, b] = intent.split(":");
-  const i = Number(a);
-  const j = Number(b);
-  const question = Number.isInteger(i) ? draft.questions[i] : undefined;
-  const questionText = (index: number) => (draft.questions[index] ? `questions.${index}.text` : "");
-  const optionText = (index: number) => (question?.options[index] ? `questions.${i}.options.${index}.text` : "");
-  switch (name) {
-    case "add-question":
-      if (draft.questions.length < 200) draft.questions.push(emptyQuestion());
-      return questionText(draft.questions.length - 1);
-    case "remove-question":
-      if (question) draft.questions.splice(i, 1);
-      return questionText(Math.min(i, draft.questions.length - 1));
-    case "move-up":
-      move(draft.questions, i, i - 1);
-      return questionText(i - 1);
-    case "move-down":
-      move(draft.questions, i, i + 1);
-      return questionText(i + 1);
-    case "add-option":
-      if (question && question.options.length < 50) question.options.push(emptyOption());
-      return question ? optionText(question.options.length - 1) : "";
-    case "remove-option":
-      if (question && Number.isInteger(j)) question.options.splice(j, 1);
-      return question ? optionText(Math.min(j, question.options.length - 1)) : "";
-    case "option-up":
-      if (question) move(question.options, j, j - 1);
-      return optionText(j - 1);
-    case "option-down":
-      if (question) move(question.options, j, j + 1);
-      return optionText(j + 1);
-    case "add-range":
-      if (draft.scoreRanges.length < 20) draft.scoreRanges.push(emptyRange(draft.scoreRanges.length));
-      return `scoreRanges.${draft.scoreRanges.length - 1}.label`;
-    case "remove-range":
-      if (Number.isInteger(i)) draft.scoreRanges.splice(i, 1);
-      return "";
-    case "preview":
-      return "";
-    default:
-      return null;
-  }
 }
 
 const toNumber = (value: string) => (value.trim() === "" ? undefined : Number(value.replace(",", ".")));
@@ -142,7 +105,7 @@ function bodyFromDraft(draft: FormDraft, mode: "create" | "update") {
   };
 }
 
-/** Validates with the API's schema; errors by field name, in the page's language. */
+/** Validates with the API's schema; errors by API path (`questions.1.options.0.score`), in the page's language. */
 export function validateDraft<M extends "create" | "update">(
   draft: FormDraft,
   mode: M,
@@ -152,4 +115,16 @@ export function validateDraft<M extends "create" | "update">(
   const parsed = schema.safeParse(bodyFromDraft(draft, mode));
   if (parsed.success) return { success: true, data: parsed.data as never };
   return { success: false, errors: issueTexts(t, parsed.error.issues) };
+}
+
+/** An API path (`questions.1.options.0.score`) as the editor's field name (`questions[1].options[0].score`). */
+export const fieldNameOf = (path: string) => path.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+
+/** The editor's answer: the draft as posted (an intent applied), with the errors of a refused save. */
+export function editorResult(submission: Submission, draft: FormDraft, errors: DraftErrors = {}) {
+  const fieldErrors = Object.fromEntries(Object.entries(errors).map(([path, message]) => [fieldNameOf(path), [message]]));
+  return report<string[]>(submission, {
+    targetValue: draft,
+    ...(Object.keys(fieldErrors).length > 0 ? { error: { formErrors: null, fieldErrors } } : {}),
+  });
 }

@@ -8,13 +8,15 @@ import type { Locale } from "~/lib/i18n.ts";
 import { forPage, pageError } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
-import { applyIntent, draftFromFormData, validateDraft } from "./form-editor.server.ts";
-import type { DraftErrors, FormDraft } from "./form-draft.ts";
+import { editorResult, editorSubmission, validateDraft } from "./form-editor.server.ts";
+import type { DraftErrors } from "./form-draft.ts";
 import { createForm, getForm, updateForm } from "./forms.server.ts";
+import { createFormBody } from "./form-schemas.ts";
+import { clientValidation } from "~/lib/client-validation.server.ts";
 
 /**
  * What the form pages' actions share: the CSRF check, and the editor's post (an editing intent
- * re-renders the editor with the values kept; "save" validates and redirects with a message).
+ * answers the editor with the values kept; "save" validates and redirects with a message).
  */
 export async function readPost(request: Request) {
   const formData = await request.formData();
@@ -26,17 +28,18 @@ export async function readPost(request: Request) {
   return formData;
 }
 
-/** `focus`: the field to focus after an editing intent (with JavaScript), "" for none. */
-export type EditorResult = { draft: FormDraft; errors: DraftErrors; revision: string; focus: string };
-
+/**
+ * The editor's post. An editing intent (add, remove, move, or "Update the preview") answers the
+ * editor with the change made and nothing saved; "save" validates with the API's schema, then
+ * creates or updates and redirects with a message, or answers 400 with the errors by field.
+ */
 export async function editorPost(actor: Actor, locale: Locale, formData: FormData, formId: string | null) {
-  const draft = draftFromFormData(formData);
-  const intent = String(formData.get("intent") ?? "save");
-  const revision = crypto.randomUUID();
-  const focus = intent === "save" ? null : applyIntent(draft, intent);
-  if (focus !== null) return data<EditorResult>({ draft, errors: {}, revision, focus });
+  const { submission, intent, draft } = editorSubmission(formData);
+  // An intent no button of the editor sends: the editor back as posted, changed in nothing.
+  if (!intent) return data(editorResult({ ...submission, intent: null }, draft), { status: 400 });
+  if (intent.type !== "submit" || formData.get("intent") === "preview") return editorResult(submission, draft);
   const t = translations(locale);
-  const invalid = (errors: DraftErrors) => data<EditorResult>({ draft, errors, revision, focus: "" }, { status: 400 });
+  const invalid = (errors: DraftErrors) => data(editorResult(submission, draft, errors), { status: 400 });
   try {
     if (formId === null) {
       const parsed = validateDraft(draft, "create", t);
@@ -53,6 +56,9 @@ export async function editorPost(actor: Actor, locale: Locale, formData: FormDat
     throw error;
   }
 }
+
+/** What the editor checks in the browser: the API's own rules for a form's details. */
+export const editorValidation = (locale: Locale) => clientValidation(createFormBody, translations(locale));
 
 /** The form for its editor: teachers only their own (a colleague's template is the 403 page). */
 export async function editableForm(actor: Actor, id: string) {
