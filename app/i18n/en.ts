@@ -137,6 +137,8 @@ export const en = {
     imageType: "Choose a PNG, JPEG or WebP image.",
     color: "Use a colour like #1A7F37.",
     futureDate: "Choose a date in the future.",
+    chooseForm: "Choose a form.",
+    chooseRespondent: "Choose a student or candidate.",
     startAfterEnd: "The start date is after the end date.",
     answerRequired: "This question needs an answer.",
     notAQuestion: "Not a question of this test.",
@@ -367,9 +369,6 @@ export const en = {
     expiresAt: "Expiry date (optional)",
     expiresAtHint: "The link stops working at the end of this day (UTC). Leave empty for no expiry.",
     errors: {
-      form: "Choose a form.",
-      respondent: "Choose a student or candidate.",
-      expiresAt: "Choose a date after today.",
       notPublished: "This form is not published.",
       notFound: "This form or respondent is no longer available.",
     },

@@ -127,6 +127,8 @@ export const es: Dictionary = {
     imageType: "Elige una imagen PNG, JPEG o WebP.",
     color: "Usa un color como #1A7F37.",
     futureDate: "Elige una fecha futura.",
+    chooseForm: "Elige un formulario.",
+    chooseRespondent: "Elige un estudiante o candidato.",
     startAfterEnd: "La fecha de inicio es posterior a la fecha final.",
     answerRequired: "Esta pregunta necesita una respuesta.",
     notAQuestion: "No es una pregunta de esta prueba.",
@@ -354,9 +356,6 @@ export const es: Dictionary = {
     expiresAt: "Fecha de vencimiento (opcional)",
     expiresAtHint: "El enlace deja de funcionar al final de ese día (UTC). Déjalo vacío para que no venza.",
     errors: {
-      form: "Elige un formulario.",
-      respondent: "Elige un estudiante o candidato.",
-      expiresAt: "Elige una fecha posterior a hoy.",
       notPublished: "Este formulario no está publicado.",
       notFound: "Este formulario o esta persona ya no está disponible.",
     },

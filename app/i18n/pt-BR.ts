@@ -127,6 +127,8 @@ export const ptBR: Dictionary = {
     imageType: "Escolha uma imagem PNG, JPEG ou WebP.",
     color: "Use uma cor como #1A7F37.",
     futureDate: "Escolha uma data no futuro.",
+    chooseForm: "Escolha um formulário.",
+    chooseRespondent: "Escolha um aluno ou candidato.",
     startAfterEnd: "A data inicial é posterior à data final.",
     answerRequired: "Esta pergunta precisa de uma resposta.",
     notAQuestion: "Não é uma pergunta deste teste.",
@@ -354,9 +356,6 @@ export const ptBR: Dictionary = {
     expiresAt: "Data de expiração (opcional)",
     expiresAtHint: "O link para de funcionar no fim desse dia (UTC). Deixe vazio para não expirar.",
     errors: {
-      form: "Escolha um formulário.",
-      respondent: "Escolha um aluno ou candidato.",
-      expiresAt: "Escolha uma data depois de hoje.",
       notPublished: "Este formulário não está publicado.",
       notFound: "Este formulário ou esta pessoa não está mais disponível.",
     },

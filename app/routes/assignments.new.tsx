@@ -16,7 +16,12 @@ import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { forPage, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { ApiError } from "~/lib/problem.server.ts";
+import { ApiError, issueTexts } from "~/lib/problem.server.ts";
+import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import { formSubmission } from "~/lib/http.server.ts";
+import { usePageForm } from "~/components/use-page-form.ts";
+import { assignPageForm } from "~/features/assignments/assign-page-form.server.ts";
+import { coerceFormValue } from "@conform-to/zod/v4/future";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -26,7 +31,7 @@ export const meta: Route.MetaFunction = ({ params }) => {
 /** The respondent select's value: `student:<id>` or `candidate:<id>`. */
 const respondentValue = (kind: "student" | "candidate", id: string) => `${kind}:${id}`;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const url = new URL(request.url);
   const { q } = assignmentChoicesQuery.parse({ q: url.searchParams.get("q") ?? undefined });
@@ -44,43 +49,33 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       if (found) list.unshift(found);
     }
   }
-  return { ...choices, q: q ?? "", selected: { formId: url.searchParams.get("formId") ?? "", respondent: selected } };
+  return {
+    ...choices,
+    q: q ?? "",
+    selected: { formId: url.searchParams.get("formId") ?? "", respondent: selected },
+    validation: clientValidation(assignPageForm, translations(resolveLocale(params.locale))),
+  };
 }
-
-type Errors = Partial<Record<"formId" | "respondent" | "expiresAt" | "form", string>>;
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale).assignments;
+  const t = translations(locale);
   const formData = await request.formData();
   await forPage(verifyCsrfToken(request, formData.get("csrfToken") as string | null));
-  const formId = String(formData.get("formId") ?? "");
-  const respondent = String(formData.get("respondent") ?? "");
-  const expiry = String(formData.get("expiresAt") ?? "").trim();
-  const errors: Errors = {};
-  if (!formId) errors.formId = t.errors.form;
-  const [kind, id] = respondent.split(":");
-  if (!id || (kind !== "student" && kind !== "candidate")) errors.respondent = t.errors.respondent;
-  let expiresAt: string | undefined;
-  if (expiry) {
-    const end = /^\d{4}-\d{2}-\d{2}$/.test(expiry) ? new Date(`${expiry}T23:59:59.999Z`) : null;
-    if (!end || Number.isNaN(end.getTime()) || end.toISOString().slice(0, 10) !== expiry || end.getTime() <= Date.now()) errors.expiresAt = t.errors.expiresAt;
-    else expiresAt = end.toISOString();
+  const submission = formSubmission(formData, ["csrfToken"]);
+  const parsed = coerceFormValue(assignPageForm).safeParse(submission.payload);
+  if (!parsed.success) {
+    return data({ result: pageResult(submission, { fieldErrors: issueTexts(t, parsed.error.issues), formError: null }) }, { status: 400 });
   }
-  const values = { formId, respondent, expiresAt: expiry };
-  if (Object.keys(errors).length > 0) return data({ errors, values }, { status: 400 });
+  const { formId, respondent, expiresAt } = parsed.data;
   try {
-    const created = await assignForm(actor, {
-      formId,
-      ...(kind === "student" ? { studentId: id! } : { candidateId: id! }),
-      ...(expiresAt ? { expiresAt } : {}),
-    });
+    const created = await assignForm(actor, { formId, ...respondent, ...(expiresAt ? { expiresAt } : {}) });
     throw await redirectWithFlash(paths.assignment(locale, created.id), { kind: "success", key: "assigned" });
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
-      const message = error.status === 409 ? t.errors.notPublished : t.errors.notFound;
-      return data({ errors: { form: message } satisfies Errors, values }, { status: 400 });
+      const formError = error.status === 409 ? t.assignments.errors.notPublished : t.assignments.errors.notFound;
+      return data({ result: pageResult(submission, { fieldErrors: {}, formError }) }, { status: 400 });
     }
     throw error;
   }
@@ -90,15 +85,15 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
   const t = useT();
   const locale = useLocale();
   const [params] = useSearchParams();
-  const errors: Errors = actionData?.errors ?? {};
-  const values = actionData?.values ?? { formId: loaderData.selected.formId, respondent: loaderData.selected.respondent, expiresAt: "" };
+  const { form, fields } = usePageForm(loaderData.validation, actionData?.result, loaderData.selected);
+  const formError = form.errors?.[0];
   const hasPeople = loaderData.students.length + loaderData.candidates.length > 0;
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   return (
     <div className="mx-auto max-w-2xl space-y-6">
       <PageHeader title={t.assignments.newTitle} description={t.assignments.newDescription} />
 
-      {errors.form ? <Alert tone="error" title={errors.form} /> : null}
+      {formError ? <Alert tone="error" title={formError} /> : null}
 
       <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
         <Form method="get" role="search" className="flex flex-col gap-2 sm:flex-row sm:items-end">
@@ -130,7 +125,7 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
           </Button>
         </Form>
 
-        <Form method="post" className="mt-6 space-y-5 border-t border-slate-200 pt-6" noValidate>
+        <Form method="post" className="mt-6 space-y-5 border-t border-slate-200 pt-6" {...form.props}>
           <CsrfInput />
           {loaderData.forms.length === 0 ? <Alert tone="warning" title={t.assignments.noForms} /> : null}
           <div>
@@ -144,13 +139,12 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
             </label>
             <select
               id="formId"
-              name="formId"
+              name={fields.formId.name}
               required
-              defaultValue={values.formId}
-              key={`form-${values.formId}`}
-              aria-invalid={errors.formId ? true : undefined}
-              aria-describedby={errors.formId ? "formId-error" : undefined}
-              className={cx(controlClasses(!!errors.formId), "mt-1.5 pr-8")}
+              defaultValue={fields.formId.defaultValue}
+              aria-invalid={fields.formId.errors ? true : undefined}
+              aria-describedby={fields.formId.errors ? "formId-error" : undefined}
+              className={cx(controlClasses(!!fields.formId.errors), "mt-1.5 pr-8")}
             >
               <option value="">{t.assignments.chooseForm}</option>
               {loaderData.forms.map((form) => (
@@ -159,9 +153,9 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
                 </option>
               ))}
             </select>
-            {errors.formId ? (
+            {fields.formId.errors ? (
               <p id="formId-error" className="mt-1.5 text-sm font-medium text-red-700">
-                {errors.formId}
+                {fields.formId.errors[0]}
               </p>
             ) : null}
           </div>
@@ -182,15 +176,15 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
             ) : null}
             <select
               id="respondent"
-              name="respondent"
+              name={fields.respondent.name}
               required
-              defaultValue={values.respondent}
-              key={`respondent-${values.respondent}-${loaderData.q}`}
-              aria-invalid={errors.respondent ? true : undefined}
+              defaultValue={fields.respondent.defaultValue}
+              key={`respondent-${loaderData.q}`}
+              aria-invalid={fields.respondent.errors ? true : undefined}
               aria-describedby={
-                [loaderData.truncated ? "respondent-hint" : "", errors.respondent ? "respondent-error" : ""].filter(Boolean).join(" ") || undefined
+                [loaderData.truncated ? "respondent-hint" : "", fields.respondent.errors ? "respondent-error" : ""].filter(Boolean).join(" ") || undefined
               }
-              className={cx(controlClasses(!!errors.respondent), "mt-1.5 pr-8")}
+              className={cx(controlClasses(!!fields.respondent.errors), "mt-1.5 pr-8")}
             >
               <option value="">{hasPeople ? t.assignments.chooseRespondent : t.assignments.noRespondents}</option>
               {loaderData.students.length > 0 ? (
@@ -212,22 +206,22 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
                 </optgroup>
               ) : null}
             </select>
-            {errors.respondent ? (
+            {fields.respondent.errors ? (
               <p id="respondent-error" className="mt-1.5 text-sm font-medium text-red-700">
-                {errors.respondent}
+                {fields.respondent.errors[0]}
               </p>
             ) : null}
           </div>
 
           <Field
             id="expiresAt"
-            name="expiresAt"
+            name={fields.expiresAt.name}
             type="date"
             min={tomorrow}
             label={t.assignments.expiresAt}
             description={t.assignments.expiresAtHint}
-            defaultValue={values.expiresAt}
-            error={errors.expiresAt}
+            defaultValue={fields.expiresAt.defaultValue}
+            error={fields.expiresAt.errors}
             className="max-w-xs"
           />
 

@@ -27,6 +27,8 @@ const FORMS = [
   // The profile has two "current password" fields (e-mail change, password change): the second one.
   { path: "/es/profile", label: "#password-current", button: "Cambiar la contraseña", message: "Escribe tu contraseña actual.", signedIn: true },
   { path: "/es/admin/users", label: "#new-name", button: "Añadir usuario", message: "Rellena este campo.", signedIn: true },
+  { path: "/es/forms/new", label: "#title", button: "Crear el formulario", message: "Rellena este campo.", signedIn: true },
+  { path: "/es/assignments/new", label: "#formId", button: "Asignar", message: "Elige un formulario.", signedIn: true },
 ];
 
 describe("client-side validation", () => {
@@ -53,7 +55,9 @@ describe("client-side validation", () => {
       await page.getByRole("button", { name: button, exact: true }).click();
       await expect.poll(errorOf).toBe(message);
       expect(posts).toEqual([]);
-      await field.fill("x");
+      // A select is fixed by choosing, a text field by typing.
+      if ((await field.evaluate((element) => element.tagName)) === "SELECT") await field.selectOption({ index: 1 });
+      else await field.fill("x");
       await expect.poll(async () => page.locator(`#${await field.getAttribute("id")}-error`).count()).toBe(0);
       await withScript.close();
 

@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+/**
+ * The "Assign a test" page's form. Its respondent select posts `student:<id>` or
+ * `candidate:<id>`, and its expiry is a day: the link works to the end of that day (UTC), so the
+ * API's body (`createSubmissionBody`) is built from it, not posted as is.
+ */
+export const assignPageForm = z.object({
+  formId: z.string({ error: "chooseForm" }).min(1, "chooseForm"),
+  respondent: z
+    .string({ error: "chooseRespondent" })
+    .regex(/^(student|candidate):[^:\s]+$/, "chooseRespondent")
+    .transform((value) => {
+      const [kind, id] = value.split(":") as ["student" | "candidate", string];
+      return kind === "student" ? { studentId: id } : { candidateId: id };
+    }),
+  expiresAt: z.iso
+    .date({ error: "date" })
+    .transform((day) => `${day}T23:59:59.999Z`)
+    .refine((end) => new Date(end).getTime() > Date.now(), "futureDate")
+    .optional(),
+});
