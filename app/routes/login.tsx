@@ -16,6 +16,8 @@ import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 import { usePageForm } from "~/components/use-page-form.ts";
+import type { ClientValidation } from "~/lib/client-validation.ts";
+import { signInCodeForm } from "~/features/auth/two-factor.server.ts";
 
 /** A throttled sign-in says when to try again (ADR 15). */
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
@@ -41,6 +43,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       notice,
       oidcProvider: oidcProviderName(),
       validation: clientValidation(credentialsBody.pick({ email: true, password: true }), translations(locale)),
+      codeValidation: clientValidation(signInCodeForm, translations(locale)),
     },
     { headers: setCookie ? { "Set-Cookie": setCookie } : {} },
   );
@@ -61,7 +64,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = formSubmission(formData);
   if (form.intent === "code" || form.intent === "resend") {
     const meta = { ipAddress: context.get(clientAddressContext), userAgent: request.headers.get("user-agent") };
-    return codeStepAction(request, form, meta, locale);
+    return codeStepAction(request, form, submission, meta, locale);
   }
   const email = typeof form.email === "string" ? form.email : "";
   const parsed = credentialsBody.safeParse({ ...form, code: form.code || undefined });
@@ -98,7 +101,7 @@ export default function Login({ loaderData, actionData, params }: Route.Componen
   const locale = resolveLocale(params.locale);
   const { form, fields } = usePageForm(loaderData.validation, actionData?.step === "credentials" ? actionData.result : undefined);
   if (actionData?.step === "code" && actionData.method) {
-    return <CodeStep csrfToken={loaderData.csrfToken} result={actionData} method={actionData.method} locale={locale} />;
+    return <CodeStep csrfToken={loaderData.csrfToken} result={actionData} method={actionData.method} locale={locale} validation={loaderData.codeValidation} />;
   }
   // A form error the code step sent back here (an expired sign-in) has no Conform result.
   const formError = form.errors?.[0] ?? actionData?.formError;
@@ -160,9 +163,10 @@ export default function Login({ loaderData, actionData, params }: Route.Componen
  * The second step: only the code is asked for. The password stays out of the HTML; the pending
  * cookie set with this answer stands for it. Pressing Enter submits the first button (intent=code).
  */
-function CodeStep(props: { csrfToken: string; result: ActionResult; method: "TOTP" | "EMAIL"; locale: string }) {
+function CodeStep(props: { csrfToken: string; result: ActionResult; method: "TOTP" | "EMAIL"; locale: string; validation: ClientValidation<"code"> }) {
   const t = useT();
   const { result, method } = props;
+  const { form, fields } = usePageForm(props.validation, result.result);
   return (
     <AuthLayout
       title={t.signIn.codeTitle}
@@ -175,7 +179,7 @@ function CodeStep(props: { csrfToken: string; result: ActionResult; method: "TOT
         </p>
       }
     >
-      <Form method="post" className="space-y-5" noValidate>
+      <Form method="post" className="space-y-5" {...form.props}>
         <input type="hidden" name="csrfToken" value={props.csrfToken} />
         {result.notice ? <Alert tone="success">{result.notice}</Alert> : null}
         {result.formError ? <Alert tone="error">{result.formError}</Alert> : null}
@@ -183,12 +187,12 @@ function CodeStep(props: { csrfToken: string; result: ActionResult; method: "TOT
         <Field
           label={method === "TOTP" ? t.signIn.totpLabel : t.signIn.emailLabel}
           id="code"
-          name="code"
+          name={fields.code.name}
           type="text"
           autoComplete="one-time-code"
           inputMode="numeric"
           autoFocus
-          error={result.fieldErrors.code}
+          error={fields.code.errors}
         />
         <Button type="submit" name="intent" value="code" variant="primary" className="w-full" pendingText={t.signIn.checking}>
           {t.signIn.verify}

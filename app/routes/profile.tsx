@@ -44,7 +44,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = pageActor(context);
   const [profile, sessions] = await Promise.all([forPage(getProfile(actor.userId)), listSessions(actor)]);
   const t = translations(resolveLocale(params.locale));
-  return { profile, sessions, validation: { details: clientValidation(updateProfileBody, t), password: clientValidation(changePasswordBody, t) } };
+  const validation = {
+    details: clientValidation(updateProfileBody, t),
+    password: clientValidation(changePasswordBody, t),
+    enable: clientValidation(twoFactorEnableBody, t),
+    disable: clientValidation(twoFactorDisableBody, t),
+  };
+  return { profile, sessions, validation };
 }
 
 type Intent = "details" | "password" | "setup" | "enable" | "disable" | "sessions";
@@ -161,7 +167,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         await disableTwoFactor(actor, parsed.data.password);
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
-          return data<ActionData>({ intent, errors: { password: t.profile.wrongPassword }, formError: null }, { status: 400 });
+          const errors = { password: t.profile.wrongPassword };
+          return data<ActionData>(
+            { intent, errors, formError: null, result: pageResult(submission, { fieldErrors: errors, formError: null }) },
+            { status: 400 },
+          );
         }
         return failure(t, submission, "disable", error);
       }
@@ -186,7 +196,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <DetailsSection profile={profile} result={actionData?.intent === "details" ? actionData : undefined} validation={loaderData.validation.details} />
         <div className="space-y-6">
           <PasswordSection result={actionData?.intent === "password" ? actionData : undefined} validation={loaderData.validation.password} />
-          <TwoFactorSection profile={profile} result={actionData && ["setup", "enable", "disable"].includes(actionData.intent) ? actionData : undefined} />
+          <TwoFactorSection
+            profile={profile}
+            result={actionData && ["setup", "enable", "disable"].includes(actionData.intent) ? actionData : undefined}
+            validation={loaderData.validation}
+          />
         </div>
       </div>
       <SessionsSection sessions={loaderData.sessions} />
@@ -305,9 +319,16 @@ function PasswordSection({ result, validation }: { result: ActionData | undefine
   );
 }
 
-function TwoFactorSection({ profile, result }: { profile: Profile; result: ActionData | undefined }) {
+function TwoFactorSection({
+  profile,
+  result,
+  validation,
+}: {
+  profile: Profile;
+  result: ActionData | undefined;
+  validation: Route.ComponentProps["loaderData"]["validation"];
+}) {
   const t = useT();
-  const errors = result?.errors ?? {};
   const setup = result?.setup ?? null;
   const awaitingCode = !profile.twoFactorEnabled && (setup !== null || result?.intent === "enable");
   const method = setup?.method ?? result?.method ?? "TOTP";
@@ -321,35 +342,7 @@ function TwoFactorSection({ profile, result }: { profile: Profile; result: Actio
         {!profile.twoFactorEnabled && result?.intent === "setup" ? <FormError message={result.formError} /> : null}
 
         {awaitingCode ? (
-          <Form method="post" className="space-y-4" noValidate>
-            <CsrfInput />
-            <input type="hidden" name="method" value={method} />
-            <FormError message={result?.formError} />
-            {setup?.method === "TOTP" ? (
-              <>
-                <p className="text-sm text-slate-700">{t.profile.totpInstructions}</p>
-                <img src={setup.qrCode} alt={t.profile.qrAlt} width={192} height={192} className="size-48 rounded-lg border border-slate-200" />
-                <div>
-                  <p className="text-sm font-medium text-slate-900" id="totp-secret-label">
-                    {t.profile.secret}
-                  </p>
-                  <code id="totp-secret" className="mt-1 block rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900">
-                    {setup.secret}
-                  </code>
-                </div>
-              </>
-            ) : setup?.method === "EMAIL" ? (
-              <p className="text-sm text-slate-700">{t.profile.emailSent(setup.sentTo)}</p>
-            ) : (
-              <p className="text-sm text-slate-700">{method === "TOTP" ? t.profile.enterTotp : t.profile.enterEmailCode}</p>
-            )}
-            <Field label={t.profile.code} name="code" inputMode="numeric" autoComplete="one-time-code" required maxLength={6} error={errors.code} />
-            <div className="flex flex-wrap gap-2">
-              <Button type="submit" name="intent" value="enable" variant="primary" pendingText={t.common.working}>
-                {t.profile.enable}
-              </Button>
-            </div>
-          </Form>
+          <EnableTwoFactorForm setup={setup} method={method} result={result?.intent === "enable" ? result : undefined} validation={validation.enable} />
         ) : null}
 
         {!profile.twoFactorEnabled && !awaitingCode ? (
@@ -374,27 +367,90 @@ function TwoFactorSection({ profile, result }: { profile: Profile; result: Actio
           </Form>
         ) : null}
 
-        {profile.twoFactorEnabled ? (
-          <Form method="post" className="space-y-4" noValidate>
-            <CsrfInput />
-            <FormError message={result?.intent === "disable" ? result.formError : null} />
-            <Field
-              label={t.profile.password}
-              description={t.profile.disableHint}
-              id="disable-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              error={errors.password}
-            />
-            <Button type="submit" name="intent" value="disable" variant="danger" pendingText={t.common.working}>
-              {t.profile.disable}
-            </Button>
-          </Form>
-        ) : null}
+        {profile.twoFactorEnabled ? <DisableTwoFactorForm result={result?.intent === "disable" ? result : undefined} validation={validation.disable} /> : null}
       </div>
     </Section>
+  );
+}
+
+/** The code that turns the second factor on: from the authenticator app, or the one just e-mailed. */
+function EnableTwoFactorForm({
+  setup,
+  method,
+  result,
+  validation,
+}: {
+  setup: TwoFactorSetupResult | null;
+  method: "TOTP" | "EMAIL";
+  result: ActionData | undefined;
+  validation: ClientValidation<"code">;
+}) {
+  const t = useT();
+  const { form, fields } = usePageForm(validation, result?.result);
+  return (
+    <Form method="post" className="space-y-4" {...form.props}>
+      <CsrfInput />
+      <input type="hidden" name="method" value={method} />
+      <FormError message={form.errors?.[0]} />
+      {setup?.method === "TOTP" ? (
+        <>
+          <p className="text-sm text-slate-700">{t.profile.totpInstructions}</p>
+          <img src={setup.qrCode} alt={t.profile.qrAlt} width={192} height={192} className="size-48 rounded-lg border border-slate-200" />
+          <div>
+            <p className="text-sm font-medium text-slate-900" id="totp-secret-label">
+              {t.profile.secret}
+            </p>
+            <code id="totp-secret" className="mt-1 block rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900">
+              {setup.secret}
+            </code>
+          </div>
+        </>
+      ) : setup?.method === "EMAIL" ? (
+        <p className="text-sm text-slate-700">{t.profile.emailSent(setup.sentTo)}</p>
+      ) : (
+        <p className="text-sm text-slate-700">{method === "TOTP" ? t.profile.enterTotp : t.profile.enterEmailCode}</p>
+      )}
+      <Field
+        label={t.profile.code}
+        id="two-factor-code"
+        name={fields.code.name}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        required
+        maxLength={6}
+        error={fields.code.errors}
+      />
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" name="intent" value="enable" variant="primary" pendingText={t.common.working}>
+          {t.profile.enable}
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+/** Turning the second factor off asks for the password again. */
+function DisableTwoFactorForm({ result, validation }: { result: ActionData | undefined; validation: ClientValidation<"password"> }) {
+  const t = useT();
+  const { form, fields } = usePageForm(validation, result?.result);
+  return (
+    <Form method="post" className="space-y-4" {...form.props}>
+      <CsrfInput />
+      <FormError message={form.errors?.[0]} />
+      <Field
+        label={t.profile.password}
+        description={t.profile.disableHint}
+        id="disable-password"
+        name={fields.password.name}
+        type="password"
+        autoComplete="current-password"
+        required
+        error={fields.password.errors}
+      />
+      <Button type="submit" name="intent" value="disable" variant="danger" pendingText={t.common.working}>
+        {t.profile.disable}
+      </Button>
+    </Form>
   );
 }
 

@@ -1,4 +1,5 @@
-import type { pageResult } from "~/lib/client-validation.server.ts";
+import type { Submission } from "@conform-to/react/future";
+import { pageResult } from "~/lib/client-validation.server.ts";
 import { data, redirect } from "react-router";
 import { translations } from "~/i18n/dictionaries.ts";
 import type { Locale } from "~/lib/i18n.ts";
@@ -7,7 +8,8 @@ import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import type { VerifiedUser } from "./credentials.server.ts";
 import { clearPendingSignInCookie, pendingSignInCookie, readPendingSignIn } from "./pending-sign-in.server.ts";
 import { signInWithPendingSecondFactor } from "./sign-in.server.ts";
-import { resendSignInCode, startSecondFactor, type TwoFactorMethod } from "./two-factor.server.ts";
+import { resendSignInCode, signInCodeForm, startSecondFactor, type TwoFactorMethod } from "./two-factor.server.ts";
+import { issueTexts } from "~/lib/problem.server.ts";
 
 /**
  * The sign-in page's second step (every message in the page's language) (docs/decisions/0007-second-factor.md). A plain form works
@@ -22,7 +24,7 @@ export type LoginActionResult = {
   notice: string | null;
   email: string;
   method: TwoFactorMethod | null;
-  /** The credentials step's answer for Conform (usePageForm), when it refused the form. */
+  /** The answer for Conform (usePageForm) when a step refused its form. */
   result?: ReturnType<typeof pageResult>;
 };
 
@@ -69,8 +71,11 @@ export async function beginCodeStep(user: VerifiedUser & { twoFactorMethod: TwoF
 }
 
 /** The code step's post: `intent=code` signs in, `intent=resend` e-mails a new code. */
-export async function codeStepAction(request: Request, form: Record<string, FormDataEntryValue>, meta: Meta, locale: Locale) {
+export async function codeStepAction(request: Request, form: Record<string, FormDataEntryValue>, submission: Submission, meta: Meta, locale: Locale) {
   const t = translations(locale);
+  /** The code step again, with `message` next to the code field. */
+  const refused = (user: Pick<VerifiedUser, "email">, method: TwoFactorMethod, message: string) =>
+    codeStepResult(user, method, { fieldErrors: { code: message }, result: pageResult(submission, { fieldErrors: { code: message }, formError: null }) });
   try {
     await verifyCsrfToken(request, typeof form.csrfToken === "string" ? form.csrfToken : null);
   } catch {
@@ -87,7 +92,7 @@ export async function codeStepAction(request: Request, form: Record<string, Form
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const message = error.code === "RATE_LIMITED" ? t.signIn.tooManyCodes(String(minutes(retryAfterOf(error)))) : problemTextOf(t, error);
-      return data<LoginActionResult>(codeStepResult(user, method, { fieldErrors: { code: message } }), {
+      return data<LoginActionResult>(refused(user, method, message), {
         status: error.status,
         headers: error.headers ?? {},
       });
@@ -95,13 +100,10 @@ export async function codeStepAction(request: Request, form: Record<string, Form
     return data<LoginActionResult>(codeStepResult(user, method, { notice: t.signIn.newCodeSent(user.email) }));
   }
 
-  // Authenticator apps show "123 456"; the space is not part of the code.
-  const code = typeof form.code === "string" ? form.code.replace(/\s+/g, "") : "";
-  if (!/^\d{6}$/.test(code)) {
-    return data<LoginActionResult>(codeStepResult(user, method, { fieldErrors: { code: t.fieldProblems.code } }), { status: 400 });
-  }
+  const parsed = signInCodeForm.safeParse({ code: typeof form.code === "string" ? form.code : "" });
+  if (!parsed.success) return data<LoginActionResult>(refused(user, method, issueTexts(t, parsed.error.issues).code ?? t.fieldProblems.code), { status: 400 });
   try {
-    const { setCookie } = await signInWithPendingSecondFactor(request, code, meta);
+    const { setCookie } = await signInWithPendingSecondFactor(request, parsed.data.code, meta);
     const headers = new Headers();
     headers.append("Set-Cookie", setCookie);
     headers.append("Set-Cookie", await clearPendingSignInCookie());
@@ -109,7 +111,7 @@ export async function codeStepAction(request: Request, form: Record<string, Form
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === "SIGN_IN_EXPIRED") return backToCredentials(problemTextOf(t, error), 401);
-    return data<LoginActionResult>(codeStepResult(user, method, { fieldErrors: { code: problemTextOf(t, error) } }), {
+    return data<LoginActionResult>(refused(user, method, problemTextOf(t, error)), {
       status: error.status,
       headers: error.headers ?? {},
     });

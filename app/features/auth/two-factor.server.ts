@@ -42,10 +42,14 @@ export const CODE_MAX_ATTEMPTS = 5;
 const EMAIL_ENROLMENT = "enrolment";
 
 const methodSchema = z.enum(["TOTP", "EMAIL"]);
+/** A six-digit code. Authenticator apps show "123 456": the space is not part of the code. */
 const sixDigitCode = z
   .string()
-  .trim()
-  .regex(/^\d{6}$/, "code");
+  .transform((value) => value.replace(/\s+/g, ""))
+  .pipe(z.string().regex(/^\d{6}$/, "code"));
+
+/** The sign-in page's second step: the code alone (the pending cookie stands for the password). */
+export const signInCodeForm = z.object({ code: sixDigitCode });
 
 export const twoFactorSetupBody = z
   .strictObject({ method: methodSchema.meta({ description: "TOTP (an authenticator app) or EMAIL (a code by e-mail at each sign-in)." }) })
