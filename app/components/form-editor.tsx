@@ -58,7 +58,7 @@ export function FormEditor({
     shouldRevalidate: "onInput",
     // The details (title, ...) are checked in the browser; the lists, whose rules span items
     // (overlapping ranges, options per type), by the action.
-    onValidate: ({ payload }) => clientErrors(payload, validation),
+    onValidate: ({ payload, formElement }) => clientErrors(payload, validation, formElement),
   });
   // Where the focus goes once an editing intent has redrawn the editor (with JavaScript; without
   // it the page loads afresh): the field the change made or moved, not the top of the page.

@@ -22,7 +22,7 @@ export function usePageForm<Name extends string>(
     constraint: validation.constraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ payload }) => clientErrors(payload, validation),
+    onValidate: ({ payload, formElement }) => clientErrors(payload, validation, formElement),
   });
 }
 

@@ -17,7 +17,8 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** The first constraint `value` breaks, checked as the server would. */
 export function violationOf(value: unknown, attributes: Attributes): Violation | null {
-  const text = typeof value === "string" ? value : "";
+  // Several values (checkboxes of one name): what was chosen, together.
+  const text = typeof value === "string" ? value : Array.isArray(value) ? value.filter((item) => typeof item === "string").join("") : "";
   if (text.trim() === "") return attributes.required ? "required" : null;
   if (attributes.maxLength !== undefined && text.length > attributes.maxLength) return "tooLong";
   if (attributes.minLength !== undefined && text.trim().length < attributes.minLength) return "tooShort";
@@ -27,12 +28,15 @@ export function violationOf(value: unknown, attributes: Attributes): Violation |
   return null;
 }
 
-/** The errors the browser finds in a payload, as Conform's `FormError`. */
-export function clientErrors(payload: Record<string, unknown>, validation: ClientValidation) {
+/**
+ * The errors the browser finds in a payload, as Conform's `FormError`. `form`: the form element,
+ * whose fields are checked even when they post nothing (radio buttons none of which is chosen).
+ */
+export function clientErrors(payload: Record<string, unknown>, validation: ClientValidation, form?: HTMLFormElement) {
   const fieldErrors: Record<string, string[]> = {};
   for (const [field, attributes] of Object.entries<Attributes>(validation.constraint)) {
     // A field this form does not show (another role's, say) is not the browser's to check.
-    if (!(field in payload)) continue;
+    if (!(field in payload) && !form?.elements.namedItem(field)) continue;
     const violation = violationOf(payload[field], attributes);
     const message = violation ? validation.messages[field]?.[violation] : undefined;
     if (message) fieldErrors[field] = [message];

@@ -2,11 +2,15 @@ import { Form, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/test";
 import { LanguageSwitcher } from "~/components/language-switcher.tsx";
 import { openTestLink, submitTestLink } from "~/features/submissions/test-link.server.ts";
-import { translations, type Dictionary } from "~/i18n/dictionaries.ts";
+import { translations } from "~/i18n/dictionaries.ts";
 import { useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { fieldText } from "~/lib/messages.ts";
-import { ApiError, type FieldProblem } from "~/lib/problem.server.ts";
+import { ApiError } from "~/lib/problem.server.ts";
+import { answerField, answersFrom, answersValidation, errorsByQuestion } from "~/features/submissions/test-link-page.ts";
+import { pageResult } from "~/lib/client-validation.server.ts";
+import type { ClientValidation } from "~/lib/client-validation.ts";
+import { formSubmission } from "~/lib/http.server.ts";
+import { usePageForm } from "~/components/use-page-form.ts";
 
 /**
  * The respondent's page: a plain HTML form that works without JavaScript, posting to this route's
@@ -22,18 +26,19 @@ export const meta: Route.MetaFunction = ({ loaderData, params }) => [
 ];
 
 type Unavailable = { state: "completed" | "expired" | "not-found" };
+type Test = Awaited<ReturnType<typeof openTestLink>>;
+type Question = Test["form"]["questions"][number];
 
 export async function loader({ params }: Route.LoaderArgs) {
   try {
-    return { test: await openTestLink(params.token) };
+    const test = await openTestLink(params.token);
+    return { test, validation: answersValidation(test, translations(resolveLocale(params.locale))) };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const state: Unavailable["state"] = error.status === 409 ? "completed" : error.status === 410 ? "expired" : "not-found";
     return data<Unavailable>({ state }, { status: state === "completed" ? 200 : error.status, headers: PRIVATE_HEADERS });
   }
 }
-
-type ActionData = { errors: Record<string, string>; values: Record<string, string[]> };
 
 export async function action({ request, params }: Route.ActionArgs) {
   // Built from the params: with JavaScript the request URL is the `.data` endpoint, not the page.
@@ -47,40 +52,21 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (error instanceof ApiError) throw redirect(page);
     throw error;
   }
-  const values: Record<string, string[]> = {};
-  const answers = test.form.questions.map((question) => {
-    const given = formData.getAll(`q_${question.id}`).filter((v): v is string => typeof v === "string");
-    values[question.id] = given;
-    return question.type === "TEXT" ? { questionId: question.id, text: given[0] ?? "" } : { questionId: question.id, optionIds: given.filter(Boolean) };
-  });
+  const answers = answersFrom(test.form.questions, formData);
   try {
     await submitTestLink(params.token, { answers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status !== 400) throw redirect(page);
-    return data<ActionData>(
-      { errors: errorsByQuestion(translations(resolveLocale(params.locale)), error.errors ?? [], answers), values },
-      { status: 400, headers: PRIVATE_HEADERS },
-    );
+    const fieldErrors = errorsByQuestion(translations(resolveLocale(params.locale)), error.errors ?? [], answers);
+    return data({ result: pageResult(formSubmission(formData), { fieldErrors, formError: null }) }, { status: 400, headers: PRIVATE_HEADERS });
   }
   // Post/redirect/get: reloading the end page never submits again.
   throw redirect(page, { headers: PRIVATE_HEADERS });
 }
 
-/** The problems of each question, in the page's language. */
-function errorsByQuestion(t: Dictionary, problems: FieldProblem[], answers: { questionId: string }[]) {
-  const errors: Record<string, string> = {};
-  for (const problem of problems) {
-    const [root, key] = problem.path.split(".");
-    const questionId = root === "questions" ? key : answers[Number(key)]?.questionId;
-    if (questionId) errors[questionId] ??= fieldText(t, problem.key);
-  }
-  return errors;
-}
-
 export default function TestPage({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT().testLink;
-  const navigation = useNavigation();
   if (!("test" in loaderData)) {
     const [title, text] =
       loaderData.state === "completed"
@@ -98,10 +84,16 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
       </>
     );
   }
-  const { test } = loaderData;
-  const errors = actionData?.errors ?? {};
-  const values = actionData?.values;
-  const errorIds = test.form.questions.filter((q) => errors[q.id]);
+  return <TestForm test={loaderData.test} validation={loaderData.validation} result={actionData?.result} />;
+}
+
+/** The test itself: one Conform form, each required question checked in the browser as the server checks it. */
+function TestForm({ test, validation, result }: { test: Test; validation: ClientValidation; result: Parameters<typeof usePageForm>[1] }) {
+  const t = useT().testLink;
+  const navigation = useNavigation();
+  const { form, fields } = usePageForm(validation, result);
+  const errorOf = (question: Question) => fields[answerField(question.id)]?.errors?.[0];
+  const errorIds = test.form.questions.filter((q) => errorOf(q));
   return (
     <>
       <RespondentHeader />
@@ -118,7 +110,7 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
               {errorIds.map((q) => (
                 <li key={q.id}>
                   <a className="underline" href={`#question-${q.id}`}>
-                    {t.question(test.form.questions.indexOf(q) + 1)}: {errors[q.id]}
+                    {t.question(test.form.questions.indexOf(q) + 1)}: {errorOf(q)}
                   </a>
                 </li>
               ))}
@@ -126,11 +118,12 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
           </div>
         ) : null}
 
-        <Form method="post" className="mt-8 space-y-6" noValidate>
+        <Form method="post" className="mt-8 space-y-6" {...form.props}>
           {test.form.questions.map((question, index) => {
-            const error = errors[question.id];
+            const field = fields[answerField(question.id)];
+            const error = field?.errors?.[0];
             const errorId = `error-${question.id}`;
-            const chosen = values?.[question.id] ?? [];
+            const chosen = field?.defaultOptions ?? [];
             const legend = (
               <>
                 <span className="text-slate-500">{index + 1}. </span>
@@ -155,7 +148,7 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
                     id={`q_${question.id}`}
                     name={`q_${question.id}`}
                     rows={4}
-                    defaultValue={chosen[0] ?? ""}
+                    defaultValue={field?.defaultValue ?? ""}
                     aria-invalid={error ? true : undefined}
                     aria-describedby={error ? errorId : undefined}
                     aria-required={question.required || undefined}

@@ -1,7 +1,8 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, sessionOf } from "../support/api.ts";
-import { launchBrowser, signedInContext } from "../support/browser.ts";
+import { assign, createForm, createStudent } from "../support/assessment.ts";
+import { launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 
 /**
  * Page forms check what they can in the browser (Conform, with the constraints and sentences of
@@ -71,4 +72,42 @@ describe("client-side validation", () => {
       await withoutScript.close();
     },
   );
+
+  it("given the respondent's test page on a phone, should say which required question is unanswered before posting, as the server says without JavaScript", async () => {
+    const form = await createForm("teacher@demo.test");
+    const student = await createStudent("teacher@demo.test");
+    const { token } = await assign("teacher@demo.test", { formId: form.id, studentId: student.id });
+    const required = form.questions.find((question) => question.required)!;
+    const message = "Esta pregunta necesita una respuesta.";
+    const errorOf = (page: import("playwright-core").Page) => page.locator(`#error-${required.id}`);
+
+    const withScript = await browser.newContext({ viewport: PHONE });
+    const page = await withScript.newPage();
+    await page.goto(`${baseUrl()}/es/test/${token}`);
+    await page.waitForLoadState("networkidle");
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+    await page.getByRole("button", { name: "Enviar respuestas" }).click();
+    await expect.poll(() => errorOf(page).textContent()).toBe(message);
+    expect(await page.getByRole("alert").textContent()).toContain(message);
+    expect(posts).toEqual([]);
+    // Choosing an option clears the message.
+    await page
+      .getByRole("group", { name: new RegExp(required.text) })
+      .getByRole("radio")
+      .first()
+      .check();
+    await expect.poll(() => errorOf(page).count()).toBe(0);
+    await withScript.close();
+
+    const withoutScript = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
+    const plain = await withoutScript.newPage();
+    await plain.goto(`${baseUrl()}/es/test/${token}`);
+    await plain.getByRole("button", { name: "Enviar respuestas" }).click();
+    await plain.waitForLoadState();
+    expect(await errorOf(plain).textContent()).toBe(message);
+    await withoutScript.close();
+  });
 });

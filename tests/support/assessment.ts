@@ -57,7 +57,7 @@ export function mixedForm(title = unique("Mixed test")) {
 export type CreatedForm = {
   id: string;
   title: string;
-  questions: { id: string; type: string; options: { id: string; text: string; score: number }[] }[];
+  questions: { id: string; text: string; type: string; required: boolean; options: { id: string; text: string; score: number }[] }[];
 };
 
 export async function createForm(as: DemoUser, body: unknown = mixedForm()): Promise<CreatedForm> {

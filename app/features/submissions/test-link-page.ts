@@ -1,0 +1,45 @@
+import type { Dictionary } from "~/i18n/dictionaries.ts";
+import type { ClientValidation } from "~/lib/client-validation.ts";
+import { fieldMessage, fieldText } from "~/lib/messages.ts";
+import type { FieldProblem } from "~/lib/problem.server.ts";
+import type { openTestLink } from "./test-link.server.ts";
+
+/**
+ * The respondent's page form: one field per question, `q_<questionId>` (the option ids chosen,
+ * or the text written). Its rules come from the test itself, so they are derived per test rather
+ * than from a fixed schema; the answers are then checked by the same service as the API.
+ */
+type Test = Awaited<ReturnType<typeof openTestLink>>;
+type Question = Test["form"]["questions"][number];
+
+export const answerField = (questionId: string) => `q_${questionId}`;
+
+/** What the browser checks before posting: each required question answered, said as the server says it. */
+export function answersValidation(test: Test, t: Dictionary): ClientValidation {
+  const required = fieldText(t, fieldMessage("answerRequired"));
+  const validation: ClientValidation = { constraint: {}, messages: {} };
+  for (const question of test.form.questions) {
+    validation.constraint[answerField(question.id)] = { required: question.required };
+    if (question.required) validation.messages[answerField(question.id)] = { required };
+  }
+  return validation;
+}
+
+/** The posted fields as the API's answers. */
+export function answersFrom(questions: readonly Question[], formData: FormData) {
+  return questions.map((question) => {
+    const given = formData.getAll(answerField(question.id)).filter((value): value is string => typeof value === "string");
+    return question.type === "TEXT" ? { questionId: question.id, text: given[0] ?? "" } : { questionId: question.id, optionIds: given.filter(Boolean) };
+  });
+}
+
+/** The service's problems by answer field, in the page's language (the first one of each question). */
+export function errorsByQuestion(t: Dictionary, problems: readonly FieldProblem[], answers: readonly { questionId: string }[]) {
+  const errors: Record<string, string> = {};
+  for (const problem of problems) {
+    const [root, key] = problem.path.split(".");
+    const questionId = root === "questions" ? key : answers[Number(key)]?.questionId;
+    if (questionId) errors[answerField(questionId)] ??= fieldText(t, problem.key);
+  }
+  return errors;
+}
