@@ -1,4 +1,4 @@
-import { type FieldMetadata, type IntentDispatcher, type SubmissionResult, useForm, useFormData } from "@conform-to/react/future";
+import { type FieldMetadata, type IntentDispatcher, useForm, useFormData } from "@conform-to/react/future";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Form } from "react-router";
 import {
@@ -20,11 +20,8 @@ import { CsrfInput } from "./csrf-input.tsx";
 import { cx } from "./cx.ts";
 import { Checkbox, Field, Select, TextArea } from "./field.tsx";
 import { PlusIcon } from "./icons.tsx";
-import { clientErrors, type ClientValidation } from "~/lib/client-validation.ts";
-
-// The action's answer as the page receives it: serialized, so its values are JSON.
-// biome-ignore lint/suspicious/noExplicitAny: any JSON value a form posted
-export type EditorResult = SubmissionResult<string[], any>;
+import type { ClientValidation } from "~/lib/client-validation.ts";
+import { type PageResult, pageFormOptions } from "./page-form.ts";
 
 type Intent = IntentDispatcher<FormDraft>;
 type QuestionField = FieldMetadata<DraftQuestion, string[]>;
@@ -44,22 +41,15 @@ export function FormEditor({
   submitLabel,
 }: {
   draft: FormDraft;
-  result: EditorResult | undefined;
+  result: PageResult | undefined;
   validation: ClientValidation;
   submitLabel: string;
 }) {
   const t = useT();
   const formRef = useRef<HTMLFormElement>(null);
-  const { form, fields, intent } = useForm<FormDraft, string[]>({
-    defaultValue: draft,
-    lastResult: result as SubmissionResult<string[]> | undefined,
-    constraint: validation.constraint,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    // The details (title, ...) are checked in the browser; the lists, whose rules span items
-    // (overlapping ranges, options per type), by the action.
-    onValidate: ({ payload, formElement }) => clientErrors(payload, validation, formElement),
-  });
+  // The details (title, ...) are checked in the browser; the lists, whose rules span items
+  // (overlapping ranges, options per type), by the action.
+  const { form, fields, intent } = useForm<FormDraft, string[]>({ ...pageFormOptions(validation, result), defaultValue: draft });
   // Where the focus goes once an editing intent has redrawn the editor (with JavaScript; without
   // it the page loads afresh): the field the change made or moved, not the top of the page.
   const focusNext = useRef<string | null>(null);

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { FocusEventHandler, FormEventHandler, ReactNode } from "react";
 import { Form, Link, useLocation, useSearchParams } from "react-router";
 import { useT } from "~/i18n/hooks.ts";
 import { Button } from "./button.tsx";
@@ -20,6 +20,7 @@ export function SearchForm({
   placeholder,
   children,
   keep = [],
+  form,
 }: {
   label: string;
   name?: string;
@@ -28,6 +29,16 @@ export function SearchForm({
   children?: ReactNode;
   /** Parameters to carry over unchanged (e.g. a sort order); page is always reset. */
   keep?: readonly string[];
+  /** The page's Conform form, when its filters have rules to check (dates, say). */
+  form?: {
+    props: {
+      id: string;
+      onSubmit: FormEventHandler<HTMLFormElement>;
+      onBlur: FocusEventHandler<HTMLFormElement>;
+      onInput: FormEventHandler<HTMLFormElement>;
+      noValidate: boolean;
+    };
+  };
 }) {
   const t = useT();
   const [params] = useSearchParams();
@@ -36,7 +47,7 @@ export function SearchForm({
   const hasQuery = [...params.keys()].some((key) => key !== "page");
   const inputId = `${name}-input`;
   return (
-    <Form method="get" role="search" className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
+    <Form method="get" role="search" className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end" {...form?.props}>
       {keep.map((key) => params.getAll(key).map((value, index) => <input key={`${key}-${index}`} type="hidden" name={key} value={value} />))}
       <div className="min-w-0 flex-1 sm:min-w-64">
         <label htmlFor={inputId} className="block text-sm font-medium text-slate-900">

@@ -81,7 +81,7 @@ function deriveClientValidation(schema: z.ZodObject, t: Dictionary): ClientValid
 }
 
 /**
- * The action's answer to a form it refused, for `usePageForm`: Conform's `report()` with the
+ * The action's answer to a form it refused, for `useForm(pageFormOptions(...))`: Conform's `report()` with the
  * messages (already in the page's language) by field and for the whole form. Secrets are never sent back.
  */
 export function pageResult(submission: Submission, errors: { fieldErrors: Record<string, string>; formError: string | null }) {

@@ -25,7 +25,8 @@ import { ApiError, issueTexts, pageErrors, problemTextOf } from "~/lib/problem.s
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
 import { formSubmission } from "~/lib/http.server.ts";
-import { usePageForm } from "~/components/use-page-form.ts";
+import { useForm } from "@conform-to/react/future";
+import { pageFormOptions } from "~/components/page-form.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -303,7 +304,7 @@ function CreateUser({
   validation: ClientValidation<"name" | "email" | "role" | "password">;
 }) {
   const t = useT();
-  const { form, fields } = usePageForm(validation, result?.result, { role: "TEACHER" });
+  const { form, fields } = useForm(pageFormOptions(validation, result?.result, { role: "TEACHER" }));
   return (
     <Section id="create-user" title={t.adminUsers.createTitle} description={t.adminUsers.createDescription}>
       <Form method="post" className="space-y-4 px-4 py-5 sm:px-5" {...form.props}>

@@ -19,7 +19,8 @@ import { paths } from "~/lib/paths.ts";
 import { ApiError, issueTexts } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 import { formSubmission } from "~/lib/http.server.ts";
-import { usePageForm } from "~/components/use-page-form.ts";
+import { useForm } from "@conform-to/react/future";
+import { pageFormOptions } from "~/components/page-form.ts";
 import { assignPageForm } from "~/features/assignments/assign-page-form.server.ts";
 import { coerceFormValue } from "@conform-to/zod/v4/future";
 
@@ -85,7 +86,7 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
   const t = useT();
   const locale = useLocale();
   const [params] = useSearchParams();
-  const { form, fields } = usePageForm(loaderData.validation, actionData?.result, loaderData.selected);
+  const { form, fields } = useForm(pageFormOptions(loaderData.validation, actionData?.result, loaderData.selected));
   const formError = form.errors?.[0];
   const hasPeople = loaderData.students.length + loaderData.candidates.length > 0;
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);

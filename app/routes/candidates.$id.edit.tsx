@@ -1,7 +1,8 @@
 import type { Route } from "./+types/candidates.$id.edit";
 import { BackLink } from "~/components/people/person-detail.tsx";
 import { PersonForm } from "~/components/people/person-form.tsx";
-import { usePageForm } from "~/components/use-page-form.ts";
+import { useForm } from "@conform-to/react/future";
+import { pageFormOptions } from "~/components/page-form.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { EDITABLE_STATUSES } from "~/components/people/status-badge.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
@@ -44,7 +45,7 @@ export default function EditCandidate({ actionData, loaderData }: Route.Componen
   const t = useT();
   const locale = useLocale();
   const { candidate } = loaderData;
-  const form = usePageForm(loaderData.validation, actionData?.result, profileValues(candidate));
+  const form = useForm(pageFormOptions(loaderData.validation, actionData?.result, profileValues(candidate)));
   const promoted = candidate.status === "PROMOTED";
   return (
     <div className="mx-auto max-w-3xl space-y-6">

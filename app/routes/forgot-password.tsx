@@ -14,7 +14,8 @@ import { clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
-import { usePageForm } from "~/components/use-page-form.ts";
+import { useForm } from "@conform-to/react/future";
+import { pageFormOptions } from "~/components/page-form.ts";
 
 /**
  * "Forgot your password?": a plain form that asks for the e-mail address and answers with the
@@ -63,7 +64,7 @@ export default function ForgotPassword({ loaderData, actionData, params }: Route
   const t = useT();
   const locale = resolveLocale(params.locale);
   const failed = actionData && !actionData.sent ? actionData : null;
-  const { form, fields } = usePageForm(loaderData.validation, failed?.result);
+  const { form, fields } = useForm(pageFormOptions(loaderData.validation, failed?.result));
   return (
     <AuthLayout
       title={t.signIn.forgotTitle}

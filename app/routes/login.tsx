@@ -15,7 +15,8 @@ import { actorContext, clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
-import { usePageForm } from "~/components/use-page-form.ts";
+import { useForm } from "@conform-to/react/future";
+import { pageFormOptions } from "~/components/page-form.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
 import { signInCodeForm } from "~/features/auth/two-factor.server.ts";
 
@@ -99,7 +100,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function Login({ loaderData, actionData, params }: Route.ComponentProps) {
   const t = useT();
   const locale = resolveLocale(params.locale);
-  const { form, fields } = usePageForm(loaderData.validation, actionData?.step === "credentials" ? actionData.result : undefined);
+  const { form, fields } = useForm(pageFormOptions(loaderData.validation, actionData?.step === "credentials" ? actionData.result : undefined));
   if (actionData?.step === "code" && actionData.method) {
     return <CodeStep csrfToken={loaderData.csrfToken} result={actionData} method={actionData.method} locale={locale} validation={loaderData.codeValidation} />;
   }
@@ -166,7 +167,7 @@ export default function Login({ loaderData, actionData, params }: Route.Componen
 function CodeStep(props: { csrfToken: string; result: ActionResult; method: "TOTP" | "EMAIL"; locale: string; validation: ClientValidation<"code"> }) {
   const t = useT();
   const { result, method } = props;
-  const { form, fields } = usePageForm(props.validation, result.result);
+  const { form, fields } = useForm(pageFormOptions(props.validation, result.result));
   return (
     <AuthLayout
       title={t.signIn.codeTitle}

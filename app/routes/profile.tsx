@@ -33,7 +33,8 @@ import { clientValidation, pageResult } from "~/lib/client-validation.server.ts"
 import type { ClientValidation } from "~/lib/client-validation.ts";
 import { formSubmission } from "~/lib/http.server.ts";
 import type { Submission } from "@conform-to/react/future";
-import { usePageForm } from "~/components/use-page-form.ts";
+import { useForm } from "@conform-to/react/future";
+import { pageFormOptions } from "~/components/page-form.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -60,7 +61,7 @@ type ActionData = {
   formError: string | null;
   setup?: TwoFactorSetupResult | null;
   method?: "TOTP" | "EMAIL" | null;
-  /** The refusal for Conform (usePageForm), for the forms that use it. */
+  /** The refusal for Conform (useForm with pageFormOptions), for the forms that use it. */
   result?: ReturnType<typeof pageResult>;
 };
 
@@ -218,15 +219,17 @@ type DetailsField = "image" | "name" | "email" | "currentPassword" | "phone" | "
 
 function DetailsSection({ profile, result, validation }: { profile: Profile; result: ActionData | undefined; validation: ClientValidation<DetailsField> }) {
   const t = useT();
-  const { form, fields } = usePageForm(validation, result?.result, {
-    name: profile.name,
-    email: profile.email,
-    phone: profile.phone ?? "",
-    specialty: profile.teacher?.specialty ?? "",
-    age: profile.student?.age === null || profile.student?.age === undefined ? "" : String(profile.student.age),
-    grade: profile.student?.grade ?? "",
-    gender: profile.student?.gender ?? "",
-  });
+  const { form, fields } = useForm(
+    pageFormOptions(validation, result?.result, {
+      name: profile.name,
+      email: profile.email,
+      phone: profile.phone ?? "",
+      specialty: profile.teacher?.specialty ?? "",
+      age: profile.student?.age === null || profile.student?.age === undefined ? "" : String(profile.student.age),
+      grade: profile.student?.grade ?? "",
+      gender: profile.student?.gender ?? "",
+    }),
+  );
   const input = (field: DetailsField) => ({ name: fields[field].name, error: fields[field].errors });
   const value = (field: DetailsField) => ({ ...input(field), defaultValue: fields[field].defaultValue ?? "" });
   return (
@@ -285,7 +288,7 @@ function DetailsSection({ profile, result, validation }: { profile: Profile; res
 
 function PasswordSection({ result, validation }: { result: ActionData | undefined; validation: ClientValidation<"currentPassword" | "newPassword"> }) {
   const t = useT();
-  const { form, fields } = usePageForm(validation, result?.result);
+  const { form, fields } = useForm(pageFormOptions(validation, result?.result));
   return (
     <Section id="password" title={t.profile.passwordTitle} description={t.profile.passwordRules}>
       <Form method="post" className="space-y-5 px-4 py-5 sm:px-5" {...form.props}>
@@ -386,7 +389,7 @@ function EnableTwoFactorForm({
   validation: ClientValidation<"code">;
 }) {
   const t = useT();
-  const { form, fields } = usePageForm(validation, result?.result);
+  const { form, fields } = useForm(pageFormOptions(validation, result?.result));
   return (
     <Form method="post" className="space-y-4" {...form.props}>
       <CsrfInput />
@@ -432,7 +435,7 @@ function EnableTwoFactorForm({
 /** Turning the second factor off asks for the password again. */
 function DisableTwoFactorForm({ result, validation }: { result: ActionData | undefined; validation: ClientValidation<"password"> }) {
   const t = useT();
-  const { form, fields } = usePageForm(validation, result?.result);
+  const { form, fields } = useForm(pageFormOptions(validation, result?.result));
   return (
     <Form method="post" className="space-y-4" {...form.props}>
       <CsrfInput />

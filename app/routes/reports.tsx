@@ -14,6 +14,9 @@ import { resolveLocale } from "~/lib/i18n.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
+import { parseSubmission, useForm } from "@conform-to/react/future";
+import { pageFormOptions } from "~/components/page-form.ts";
+import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -22,10 +25,20 @@ export const meta: Route.MetaFunction = ({ params }) => {
 
 type DateErrors = { from?: string; to?: string };
 
+/** The filters the page shows, checked in the browser as the loader checks them. */
+const reportFilters = listReportsQuery.pick({ search: true, from: true, to: true });
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const t = translations(resolveLocale(params.locale));
   const url = new URL(request.url);
+  // Conform reads the filters as a GET form's submission, so a refusal shows like a post's.
+  const submission = parseSubmission(url.searchParams);
+  const answer = (list: Awaited<ReturnType<typeof listReports>>, errors: DateErrors) => ({
+    ...list,
+    errors,
+    filters: { validation: clientValidation(reportFilters, t), result: pageResult(submission, { fieldErrors: { ...errors }, formError: null }) },
+  });
   // Empty date inputs arrive as `from=`: leave them out rather than call them invalid.
   const raw = Object.fromEntries([...url.searchParams].filter(([key, value]) => value !== "" && ["search", "from", "to", "page", "limit"].includes(key)));
   const parsed = listReportsQuery.safeParse(raw);
@@ -36,19 +49,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       if (issue.path[0] === "from") errors.from = t.fieldProblems.date;
       if (issue.path[0] === "to") errors.to = t.fieldProblems.date;
     }
-    if (errors.from || errors.to) return { ...empty, errors };
+    if (errors.from || errors.to) return answer(empty, errors);
     // Any other hand-edited value (a search too long or with control characters) is left out,
     // as the other lists do.
     const withSearch = listReportsQuery.safeParse({ search: raw.search?.slice(0, 200) });
     const fallback = withSearch.success ? withSearch.data : listReportsQuery.parse({});
-    return { ...(await listReports(actor, fallback)), errors: {} as DateErrors };
+    return answer(await listReports(actor, fallback), {});
   }
   try {
-    return { ...(await listReports(actor, parsed.data)), errors: {} as DateErrors };
+    return answer(await listReports(actor, parsed.data), {});
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 400) throw error;
     const { from, to } = fieldTexts(t, error.errors);
-    return { ...empty, errors: { from, to } as DateErrors };
+    return answer(empty, { ...(from ? { from } : {}), ...(to ? { to } : {}) });
   }
 }
 
@@ -59,30 +72,31 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const { errors } = loaderData;
   const hasErrors = Boolean(errors.from || errors.to);
+  const { form, fields } = useForm(pageFormOptions(loaderData.filters.validation, loaderData.filters.result));
   return (
     <div className="space-y-6">
       <PageHeader title={t.reports.title} description={t.reports.description} />
 
-      <SearchForm label={t.reports.search}>
+      <SearchForm label={t.reports.search} form={form}>
         <div className="grid grid-cols-2 gap-3 sm:flex sm:items-start">
           <Field
             id="from"
-            name="from"
+            name={fields.from.name}
             type="date"
             label={t.reports.from}
             defaultValue={params.get("from") ?? ""}
             key={`from-${params.get("from") ?? ""}`}
-            error={errors.from}
+            error={fields.from.errors}
             className="sm:w-44"
           />
           <Field
             id="to"
-            name="to"
+            name={fields.to.name}
             type="date"
             label={t.reports.to}
             defaultValue={params.get("to") ?? ""}
             key={`to-${params.get("to") ?? ""}`}
-            error={errors.to}
+            error={fields.to.errors}
             className="sm:w-44"
           />
         </div>

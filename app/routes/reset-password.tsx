@@ -14,7 +14,8 @@ import { PASSWORD_MIN_LENGTH } from "~/lib/auth/password.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, issueTexts, pageErrors } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
-import { usePageForm } from "~/components/use-page-form.ts";
+import { useForm } from "@conform-to/react/future";
+import { pageFormOptions } from "~/components/page-form.ts";
 
 /**
  * The page behind reset and invitation links (`?token=`): a plain form for the new password that
@@ -87,7 +88,7 @@ export default function ResetPassword({ loaderData, actionData, params }: Route.
   const format = useFormat();
   const locale = resolveLocale(params.locale);
   const usable = loaderData.usable && !actionData?.invalidLink;
-  const { form, fields } = usePageForm(loaderData.validation, actionData?.result);
+  const { form, fields } = useForm(pageFormOptions(loaderData.validation, actionData?.result));
   return (
     <AuthLayout
       title={t.signIn.resetTitle}

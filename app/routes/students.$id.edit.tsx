@@ -1,7 +1,8 @@
 import type { Route } from "./+types/students.$id.edit";
 import { BackLink } from "~/components/people/person-detail.tsx";
 import { PersonForm } from "~/components/people/person-form.tsx";
-import { usePageForm } from "~/components/use-page-form.ts";
+import { useForm } from "@conform-to/react/future";
+import { pageFormOptions } from "~/components/page-form.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { PageHeader } from "~/components/page-header.tsx";
 import { profileValues } from "~/features/people/person-form.ts";
@@ -42,7 +43,7 @@ export default function EditStudent({ actionData, loaderData }: Route.ComponentP
   const t = useT();
   const locale = useLocale();
   const { student } = loaderData;
-  const form = usePageForm(loaderData.validation, actionData?.result, profileValues(student));
+  const form = useForm(pageFormOptions(loaderData.validation, actionData?.result, profileValues(student)));
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <BackLink to={paths.students(locale)} />

@@ -1,7 +1,8 @@
 import type { Route } from "./+types/students.new";
 import { BackLink } from "~/components/people/person-detail.tsx";
 import { PersonForm } from "~/components/people/person-form.tsx";
-import { usePageForm } from "~/components/use-page-form.ts";
+import { useForm } from "@conform-to/react/future";
+import { pageFormOptions } from "~/components/page-form.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { PageHeader } from "~/components/page-header.tsx";
 import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
@@ -38,7 +39,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function NewStudent({ actionData, loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
-  const form = usePageForm(loaderData.validation, actionData?.result, { status: "ACTIVE" });
+  const form = useForm(pageFormOptions(loaderData.validation, actionData?.result, { status: "ACTIVE" }));
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <BackLink to={paths.students(locale)} />

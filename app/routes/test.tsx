@@ -10,7 +10,8 @@ import { answerField, answersFrom, answersValidation, errorsByQuestion } from "~
 import { pageResult } from "~/lib/client-validation.server.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
 import { formSubmission } from "~/lib/http.server.ts";
-import { usePageForm } from "~/components/use-page-form.ts";
+import { useForm } from "@conform-to/react/future";
+import { type PageResult, pageFormOptions } from "~/components/page-form.ts";
 
 /**
  * The respondent's page: a plain HTML form that works without JavaScript, posting to this route's
@@ -88,10 +89,10 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
 }
 
 /** The test itself: one Conform form, each required question checked in the browser as the server checks it. */
-function TestForm({ test, validation, result }: { test: Test; validation: ClientValidation; result: Parameters<typeof usePageForm>[1] }) {
+function TestForm({ test, validation, result }: { test: Test; validation: ClientValidation; result: PageResult | undefined }) {
   const t = useT().testLink;
   const navigation = useNavigation();
-  const { form, fields } = usePageForm(validation, result);
+  const { form, fields } = useForm(pageFormOptions(validation, result));
   const errorOf = (question: Question) => fields[answerField(question.id)]?.errors?.[0];
   const errorIds = test.form.questions.filter((q) => errorOf(q));
   return (

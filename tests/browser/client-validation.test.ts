@@ -110,4 +110,19 @@ describe("client-side validation", () => {
     expect(await errorOf(plain).textContent()).toBe(message);
     await withoutScript.close();
   });
+
+  it.each([true, false])(
+    "given the reports' filters with the start after the end (JavaScript %s), should say so next to the start date",
+    async (javaScriptEnabled) => {
+      const context = await signedInContext(browser, sessionOf("teacher@demo.test"), { javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto(`${baseUrl()}/es/reports`);
+      await page.getByLabel("Desde").fill("2026-05-10");
+      await page.getByLabel("Hasta").fill("2026-05-01");
+      await page.getByRole("search").getByRole("button", { name: "Buscar", exact: true }).click();
+      await expect.poll(() => page.locator("#from-error").textContent()).toBe("La fecha de inicio es posterior a la fecha final.");
+      expect(page.url()).toContain("from=2026-05-10");
+      await context.close();
+    },
+  );
 });

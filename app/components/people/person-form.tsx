@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { useT } from "~/i18n/hooks.ts";
 import { PROFILE_FIELDS as PERSON_FIELDS, type ProfileField as PersonField } from "~/features/people/person-form.ts";
-import type { PageForm } from "../use-page-form.ts";
+import type { PageForm } from "../page-form.ts";
 import { Alert } from "../alert.tsx";
 import { Button, LinkButton } from "../button.tsx";
 import { CsrfInput } from "../csrf-input.tsx";
@@ -10,7 +10,7 @@ import { useStatusLabel, type PersonKind } from "./status-badge.tsx";
 
 /**
  * The create and edit form of a student or candidate: every profile field, wired to the page's
- * Conform form (usePageForm: checked in the browser, and the action's errors next to their
+ * Conform form (useForm with pageFormOptions: checked in the browser, and the action's errors next to their
  * fields, with what was typed kept). `statuses` null hides the status (a promoted candidate's
  * never changes).
  */

@@ -24,7 +24,7 @@ export type LoginActionResult = {
   notice: string | null;
   email: string;
   method: TwoFactorMethod | null;
-  /** The answer for Conform (usePageForm) when a step refused its form. */
+  /** The answer for Conform (useForm with pageFormOptions) when a step refused its form. */
   result?: ReturnType<typeof pageResult>;
 };
 

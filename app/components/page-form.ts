@@ -1,0 +1,34 @@
+import type { DefaultValue, FormHandle, SubmissionResult } from "@conform-to/react/future";
+import { type ClientValidation, clientErrors } from "~/lib/client-validation.ts";
+
+/**
+ * The options every page form gives Conform's `useForm`:
+ *
+ *   const { form, fields } = useForm(pageFormOptions(loaderData.validation, actionData?.result));
+ *
+ * the constraints and sentences the loader derived from the action's Zod schema
+ * (client-validation.server.ts), checked in the browser on blur and while correcting, and the
+ * action's `report()` shown the same way. Without JavaScript the action answers the same sentences.
+ */
+// The action's result as the page receives it: serialized, so its values are JSON.
+// biome-ignore lint/suspicious/noExplicitAny: any JSON value a form posted
+export type PageResult = SubmissionResult<string[], any>;
+
+export function pageFormOptions<Name extends string>(
+  validation: ClientValidation<Name>,
+  lastResult: PageResult | null | undefined,
+  defaultValue?: Partial<Record<Name, string>>,
+) {
+  return {
+    lastResult: lastResult as SubmissionResult<string[]> | null | undefined,
+    defaultValue: defaultValue as DefaultValue<Record<Name, unknown>> | undefined,
+    constraint: validation.constraint,
+    shouldValidate: "onBlur" as const,
+    shouldRevalidate: "onInput" as const,
+    onValidate: ({ payload, formElement }: { payload: Record<string, unknown>; formElement: HTMLFormElement }) =>
+      clientErrors(payload, validation, formElement),
+  };
+}
+
+/** What `useForm(pageFormOptions(...))` returns, for components that render a page's form. */
+export type PageForm<Name extends string> = FormHandle<Record<Name, unknown>, string[]>;
