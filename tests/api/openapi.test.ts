@@ -1,4 +1,6 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes.ts";
 import { api, freshIp } from "../support/api.ts";
@@ -163,6 +165,33 @@ describe("GET /api/openapi", () => {
         expect(Object.keys(operation.responses[status]!.content ?? {}), `${where} ${status}`).not.toContain("application/problem+json");
       }
     }
+  });
+
+  it("given every body and every response with content, should give an example that its own schema accepts", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    const withExamples: string[] = [];
+    const refused: string[] = [];
+    for (const { path, method, operation } of operationsOf()) {
+      const contents = [
+        ...Object.entries(operation.requestBody?.content ?? {}).map(([type, media]) => [`body ${type}`, media] as const),
+        ...Object.entries(operation.responses).flatMap(([status, response]) =>
+          Object.entries(response.content ?? {}).map(([type, media]) => [`${status} ${type}`, media] as const),
+        ),
+      ];
+      for (const [what, media] of contents) {
+        const { schema, example } = media as { schema?: Record<string, unknown>; example?: unknown };
+        const where = `${method} ${path} ${what}`;
+        // A file (a PDF) has nothing to print as an example.
+        if (schema?.format === "binary") continue;
+        expect(example, where).toBeDefined();
+        const validate = ajv.compile({ ...schema, components: document.components });
+        if (!validate(example)) refused.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+        withExamples.push(where);
+      }
+    }
+    expect(refused).toEqual([]);
+    expect(withExamples.length).toBeGreaterThan(300);
   });
 
   it("given the list operations, should document page and limit with their bounds", () => {

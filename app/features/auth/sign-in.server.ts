@@ -15,7 +15,7 @@ export const credentialsBody = z
       .trim()
       .regex(/^\d{6}$/, "code")
       .optional()
-      .meta({ description: "Second-factor code, when check-credentials said one is required." }),
+      .meta({ description: "Second-factor code, when check-credentials said one is required.", examples: ["123456"] }),
     locale: z.string().optional().meta({ description: "Locale of the page to land on (browser forms)." }),
   })
   .meta({ id: "CredentialsSignIn" });

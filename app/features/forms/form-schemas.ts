@@ -37,7 +37,10 @@ export const scoreRangeSchema = z
     min: score,
     max: score,
     label: singleLineText(100),
-    color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "color"),
+    color: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, "color")
+      .meta({ examples: ["#1A7F37"] }),
   })
   .refine((range) => range.min <= range.max, { path: ["max"], message: "maxBelowMin" })
   .meta({ id: "ScoreRange" });

@@ -1,5 +1,9 @@
 import { z } from "zod";
 import { problemSchema } from "~/lib/schemas.ts";
+import { en } from "~/i18n/en.ts";
+import { problemText } from "~/lib/messages.ts";
+import { ApiError, problemBody } from "~/lib/problem.server.ts";
+import { exampleOf } from "./examples.ts";
 import { CSRF_COOKIE_NAME } from "~/lib/auth/csrf.server.ts";
 import { SESSION_COOKIE_NAME } from "~/lib/auth/session.server.ts";
 import type { BodyType, Operation, OperationDeclaration } from "../../lib/api-operation.ts";
@@ -86,6 +90,11 @@ class ComponentCollector {
     for (const [id, definition] of Object.entries(defs)) this.schemas[renamed[id]!] = rewrite(definition) as JsonSchema;
     return rewrite(converted) as JsonSchema;
   }
+
+  /** A media type object: the schema and an example built from it (examples.ts). */
+  withExample(schema: JsonSchema) {
+    return { schema, example: exampleOf(schema, this.schemas) };
+  }
 }
 
 function queryParameters(query: z.ZodObject, components: ComponentCollector) {
@@ -115,9 +124,10 @@ function operationObject(operation: Operation, components: ComponentCollector) {
         ? {}
         : {
             content: {
-              [operation.success.contentType ?? "application/json"]: {
-                schema: operation.success.schema ? components.convert(operation.success.schema, "output") : { type: "string", format: "binary" },
-              },
+              [operation.success.contentType ?? "application/json"]: operation.success.schema
+                ? components.withExample(components.convert(operation.success.schema, "output"))
+                : // A file (a PDF): no example to print.
+                  { schema: { type: "string", format: "binary" } },
             },
           }),
     },
@@ -136,6 +146,8 @@ function operationObject(operation: Operation, components: ComponentCollector) {
       content: {
         "application/problem+json": {
           schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { type: "object", properties: { code: { enum: codes } } }] },
+          // The first code's answer as the service gives it, with the English sentence for it.
+          example: problemBody(new ApiError(status, codes[0] ?? "INTERNAL_ERROR", problemText(en, codes[0] ?? "INTERNAL_ERROR", ["1"]))),
         },
       },
     };
@@ -154,7 +166,7 @@ function operationObject(operation: Operation, components: ComponentCollector) {
           requestBody: {
             required: true,
             content: Object.fromEntries(
-              operation.body.types.map((type) => [MEDIA_TYPES[type], { schema: components.convert(operation.body!.schema, "input") }]),
+              operation.body.types.map((type) => [MEDIA_TYPES[type], components.withExample(components.convert(operation.body!.schema, "input"))]),
             ),
           },
         }
