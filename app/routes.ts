@@ -32,6 +32,10 @@ export default [
     route("candidates/:id", "routes/api/candidates.$id.ts"),
     route("candidates/:id/promote", "routes/api/candidates.$id.promote.ts"),
 
+    route("groups", "routes/api/groups.ts"),
+    route("groups/:id", "routes/api/groups.$id.ts"),
+    route("groups/:id/members", "routes/api/groups.$id.members.ts"),
+
     route("user/profile", "routes/api/user.profile.ts"),
     route("user/role", "routes/api/user.role.ts"),
     route("user/password", "routes/api/user.password.ts"),

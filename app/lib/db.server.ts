@@ -2,7 +2,7 @@ import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as PostgresPrismaClient } from "~/generated/prisma/postgresql/client.ts";
-import { PrismaClient as SqlitePrismaClient } from "~/generated/prisma/sqlite/client.ts";
+import { Prisma as SqlitePrisma, PrismaClient as SqlitePrismaClient } from "~/generated/prisma/sqlite/client.ts";
 import { env } from "./env.server.ts";
 
 export { Prisma } from "~/generated/prisma/sqlite/client.ts";
@@ -64,3 +64,7 @@ export async function disconnectDatabase(): Promise<void> {
   globalForDb.__db = undefined;
   await client?.$disconnect();
 }
+
+/** A write refused by a unique index (two requests racing to create the same row). */
+// Both generated clients share Prisma's runtime, so one error class serves SQLite and PostgreSQL.
+export const isUniqueViolation = (error: unknown) => error instanceof SqlitePrisma.PrismaClientKnownRequestError && error.code === "P2002";

@@ -193,12 +193,12 @@ describe("scores", () => {
       ["csrfToken", csrf.token],
       ["intent", "save"],
       ["title", unique("Huge")],
-      ["questions.0.text", "Pick"],
-      ["questions.0.type", "SINGLE_CHOICE"],
-      ["questions.0.options.0.text", "A"],
-      ["questions.0.options.0.score", "1e308"],
-      ["questions.0.options.1.text", "B"],
-      ["questions.0.options.1.score", "1"],
+      ["questions[0].text", "Pick"],
+      ["questions[0].type", "SINGLE_CHOICE"],
+      ["questions[0].options[0].text", "A"],
+      ["questions[0].options[0].score", "1e308"],
+      ["questions[0].options[1].text", "B"],
+      ["questions[0].options[1].score", "1"],
     ];
     const response = await api("POST", "/pt-BR/forms/new", { cookie: `${session}; ${csrf.cookie}`, ...form(fields) });
     expect(response.status).toBe(400);

@@ -207,6 +207,7 @@ const TAGS: Record<string, string> = {
   Forms: "Scored tests: questions, options with scores, and the score ranges that turn a total into a label and a colour.",
   Students: "An organization's students and their results.",
   Candidates: "An organization's candidates; a candidate can be promoted to a student.",
+  Groups: "Classes and caseloads: students and candidates assigned and followed together.",
   Submissions: "Assigning a form to a student or candidate: each assignment is a private test link.",
   "Public test links": "What the respondent's browser calls: open a test link and submit the answers once, without an account.",
   Reports: "Completed tests: search by person, form and date, read one, export it as a PDF.",

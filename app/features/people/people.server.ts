@@ -6,12 +6,14 @@ import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
 import { historySelect, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
 /** Filters shared by the student and candidate lists: organization, not deleted, search, status. */
-export function personListWhere(actor: Actor, query: { search?: string | undefined; status?: string | undefined }) {
+export function personListWhere(actor: Actor, query: { search?: string | undefined; status?: string | undefined; groupId?: string | undefined }) {
   return {
     deletedAt: null,
     ...organizationScope(actor),
     ...(query.search ? { searchName: { contains: foldForSearch(query.search) } } : {}),
     ...(query.status ? { status: query.status } : {}),
+    // A group of another organization (or a deleted one) has no members here: an empty page.
+    ...(query.groupId ? { groups: { some: { groupId: query.groupId, group: { deletedAt: null, ...organizationScope(actor) } } } } : {}),
   };
 }
 

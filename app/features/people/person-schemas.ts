@@ -25,6 +25,7 @@ export const personListQuery = <S extends readonly [string, ...string[]]>(status
     ...paginationQuery,
     search: searchParam,
     status: z.enum(statuses).optional(),
+    groupId: idSchema.optional().meta({ description: "Only the members of this group." }),
   });
 
 export const personFields = {

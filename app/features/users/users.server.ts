@@ -2,7 +2,7 @@ import type { Actor } from "~/lib/auth/actor.server.ts";
 import { isAdmin, organizationScope } from "~/lib/auth/actor.server.ts";
 import { hashPassword } from "~/lib/auth/password.server.ts";
 import { avatarUrl } from "~/lib/auth/session.server.ts";
-import { db, Prisma } from "~/lib/db.server.ts";
+import { db, isUniqueViolation, type Prisma } from "~/lib/db.server.ts";
 import { badRequest, conflict, fieldProblem, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { requireCurrentPassword } from "../passwords/passwords.server.ts";
@@ -38,8 +38,6 @@ export async function getProfile(userId: string) {
 }
 
 const emailTaken = () => conflict("Another account already uses this e-mail address.", "EMAIL_TAKEN");
-
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 
 /** The first bytes of each accepted image type; the declared Content-Type is not trusted. */
 async function sniffImageType(file: File): Promise<string | null> {

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { STUDENT_STATUSES } from "../students/student-statuses.ts";
+import { CANDIDATE_STATUSES } from "../candidates/candidate-statuses.ts";
+import { idSchema, optionalText, pagedResponse, paginationQuery, searchParam, singleLineText, timestamp } from "~/lib/schemas.ts";
+
+/** Groups (classes, caseloads) of students and candidates: contract §9. */
+export const createGroupBody = z
+  .strictObject({
+    name: singleLineText(200, "nameRequired").meta({ examples: ["5B Reading"] }),
+    description: optionalText(2000),
+  })
+  .meta({ id: "GroupCreate" });
+export type CreateGroupInput = z.output<typeof createGroupBody>;
+
+export const updateGroupBody = z.strictObject({ name: createGroupBody.shape.name.optional(), description: optionalText(2000) }).meta({ id: "GroupUpdate" });
+export type UpdateGroupInput = z.output<typeof updateGroupBody>;
+
+/** At most this many ids in one members call: a large school year, not a whole school. */
+export const MEMBERS_PER_CALL = 1000;
+
+export const groupMembersBody = z
+  .strictObject({
+    studentIds: z.array(idSchema).max(MEMBERS_PER_CALL).default([]),
+    candidateIds: z.array(idSchema).max(MEMBERS_PER_CALL).default([]),
+  })
+  .meta({ id: "GroupMembersChange" });
+export type GroupMembersInput = z.output<typeof groupMembersBody>;
+
+export const listGroupsQuery = z.strictObject({ ...paginationQuery, search: searchParam });
+export type ListGroupsQuery = z.output<typeof listGroupsQuery>;
+
+const groupFields = {
+  id: idSchema,
+  name: z.string(),
+  description: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  createdBy: z.object({ id: idSchema, name: z.string() }).nullable(),
+};
+
+export const groupListItem = z.object({ ...groupFields, _count: z.object({ members: z.number().int() }) }).meta({ id: "GroupListItem" });
+export const groupListResponse = pagedResponse("groups", groupListItem);
+
+export const groupMember = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("student"), id: idSchema, name: z.string(), status: z.enum(STUDENT_STATUSES) }),
+    z.object({ kind: z.literal("candidate"), id: idSchema, name: z.string(), status: z.enum(CANDIDATE_STATUSES) }),
+  ])
+  .meta({ id: "GroupMember" });
+
+export const groupDetail = z.object({ ...groupFields, members: z.array(groupMember) }).meta({ id: "Group" });

@@ -1,0 +1,174 @@
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { isAdmin, organizationScope } from "~/lib/auth/actor.server.ts";
+import { db, isUniqueViolation, type Prisma } from "~/lib/db.server.ts";
+import { forbidden, notFound } from "~/lib/problem.server.ts";
+import { skipTake } from "~/lib/schemas.ts";
+import { foldForSearch } from "~/lib/search.ts";
+import type { CreateGroupInput, GroupMembersInput, ListGroupsQuery, UpdateGroupInput } from "./group-schemas.ts";
+
+/**
+ * Groups (classes, caseloads) of an organization's students and candidates (contract §9). Every
+ * teacher and administrator of the organization reads them all and may assign to them; the one
+ * who created a group and the administrators change and delete it. Members that were deleted
+ * stay out of every answer.
+ */
+
+/** Members whose record still exists. */
+const liveMember: Prisma.GroupMemberWhereInput = { OR: [{ student: { deletedAt: null } }, { candidate: { deletedAt: null } }] };
+
+const summarySelect = {
+  id: true,
+  name: true,
+  description: true,
+  createdAt: true,
+  updatedAt: true,
+  createdBy: { select: { id: true, name: true } },
+} as const;
+
+export async function listGroups(actor: Actor, query: ListGroupsQuery) {
+  const where: Prisma.GroupWhereInput = {
+    deletedAt: null,
+    ...organizationScope(actor),
+    ...(query.search ? { searchName: { contains: foldForSearch(query.search) } } : {}),
+  };
+  const [groups, total] = await Promise.all([
+    db.group.findMany({
+      where,
+      select: { ...summarySelect, _count: { select: { members: { where: liveMember } } } },
+      orderBy: [{ searchName: "asc" }, { id: "asc" }],
+      ...skipTake(query),
+    }),
+    db.group.count({ where }),
+  ]);
+  return { groups, total, page: query.page, limit: query.limit };
+}
+
+async function findGroup(actor: Actor, id: string) {
+  const group = await db.group.findFirst({
+    where: { id, deletedAt: null, ...organizationScope(actor) },
+    select: { id: true, organizationId: true, createdById: true },
+  });
+  if (!group) throw notFound("group");
+  return group;
+}
+
+/** Scope before role: another organization's group is 404; a colleague's group is 403 to a teacher. */
+async function findChangeableGroup(actor: Actor, id: string) {
+  const group = await findGroup(actor, id);
+  if (!isAdmin(actor) && group.createdById !== actor.userId) throw forbidden("Only the group's creator or an administrator may change it.");
+  return group;
+}
+
+export async function getGroup(actor: Actor, id: string) {
+  await findGroup(actor, id);
+  const group = await db.group.findUniqueOrThrow({
+    where: { id },
+    select: {
+      ...summarySelect,
+      members: {
+        where: liveMember,
+        select: {
+          student: { select: { id: true, name: true, status: true } },
+          candidate: { select: { id: true, name: true, status: true } },
+        },
+      },
+    },
+  });
+  const members = group.members
+    .map(({ student, candidate }) => (student ? { kind: "student" as const, ...student } : candidate ? { kind: "candidate" as const, ...candidate } : null))
+    .filter((member) => member !== null)
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  return { ...group, members };
+}
+
+export async function createGroup(actor: Actor, input: CreateGroupInput) {
+  const group = await db.group.create({
+    data: {
+      organizationId: actor.organizationId,
+      createdById: actor.userId,
+      name: input.name,
+      searchName: foldForSearch(input.name),
+      description: input.description ?? null,
+    },
+    select: { id: true },
+  });
+  return getGroup(actor, group.id);
+}
+
+export async function updateGroup(actor: Actor, id: string, input: UpdateGroupInput) {
+  await findChangeableGroup(actor, id);
+  await db.group.update({
+    where: { id },
+    data: {
+      ...(input.name !== undefined ? { name: input.name, searchName: foldForSearch(input.name) } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+    },
+    select: { id: true },
+  });
+  return getGroup(actor, id);
+}
+
+/** Soft delete: the group disappears from lists; its members and their results are untouched. */
+export async function deleteGroup(actor: Actor, id: string) {
+  await findChangeableGroup(actor, id);
+  const deletedAt = new Date();
+  await db.group.update({ where: { id }, data: { deletedAt }, select: { id: true } });
+  return { id, deletedAt };
+}
+
+/**
+ * The people the ids name, all of them in the group's organization and not deleted; any other id
+ * makes the whole request 404 (contract §9: all-or-nothing).
+ */
+async function peopleOf(tx: Prisma.TransactionClient, organizationId: string, input: GroupMembersInput) {
+  const studentIds = [...new Set(input.studentIds)];
+  const candidateIds = [...new Set(input.candidateIds)];
+  const [students, candidates] = await Promise.all([
+    studentIds.length ? tx.student.count({ where: { id: { in: studentIds }, organizationId, deletedAt: null } }) : 0,
+    candidateIds.length ? tx.candidate.count({ where: { id: { in: candidateIds }, organizationId, deletedAt: null } }) : 0,
+  ]);
+  if (students !== studentIds.length) throw notFound("student");
+  if (candidates !== candidateIds.length) throw notFound("candidate");
+  return { studentIds, candidateIds };
+}
+
+/** Adds the people named; those already in the group stay as they are. */
+export async function addGroupMembers(actor: Actor, id: string, input: GroupMembersInput) {
+  const group = await findChangeableGroup(actor, id);
+  try {
+    await insertMembers(group.organizationId, id, input);
+  } catch (error) {
+    // Another request added some of the same people meanwhile: once more sees them and skips them.
+    if (!isUniqueViolation(error)) throw error;
+    await insertMembers(group.organizationId, id, input);
+  }
+  return getGroup(actor, id);
+}
+
+function insertMembers(organizationId: string, id: string, input: GroupMembersInput) {
+  return db.$transaction(async (tx) => {
+    const { studentIds, candidateIds } = await peopleOf(tx, organizationId, input);
+    const present = await tx.groupMember.findMany({
+      where: { groupId: id, OR: [{ studentId: { in: studentIds } }, { candidateId: { in: candidateIds } }] },
+      select: { studentId: true, candidateId: true },
+    });
+    const has = new Set(present.map((member) => member.studentId ?? member.candidateId));
+    const rows = [
+      ...studentIds.filter((personId) => !has.has(personId)).map((studentId) => ({ groupId: id, studentId })),
+      ...candidateIds.filter((personId) => !has.has(personId)).map((candidateId) => ({ groupId: id, candidateId })),
+    ];
+    if (rows.length) await tx.groupMember.createMany({ data: rows });
+    await tx.group.update({ where: { id }, data: { updatedAt: new Date() }, select: { id: true } });
+  });
+}
+
+/** Removes the people named; those not in the group are ignored. */
+export async function removeGroupMembers(actor: Actor, id: string, input: GroupMembersInput) {
+  const group = await findChangeableGroup(actor, id);
+  await db.$transaction(async (tx) => {
+    const { studentIds, candidateIds } = await peopleOf(tx, group.organizationId, input);
+    await tx.groupMember.deleteMany({ where: { groupId: id, OR: [{ studentId: { in: studentIds } }, { candidateId: { in: candidateIds } }] } });
+    await tx.group.update({ where: { id }, data: { updatedAt: new Date() }, select: { id: true } });
+  });
+  return getGroup(actor, id);
+}

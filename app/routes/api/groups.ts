@@ -1,0 +1,41 @@
+import { browserBody, STAFF } from "~/lib/api-operation.ts";
+import { createGroupBody, groupDetail, groupListResponse, listGroupsQuery } from "~/features/groups/group-schemas.ts";
+import { createGroup, listGroups } from "~/features/groups/groups.server.ts";
+import { requireStaff } from "~/lib/auth/actor.server.ts";
+import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
+import { json, readJsonOrFormBody, readQuery } from "~/lib/http.server.ts";
+
+const handle = endpoint(
+  {
+    GET: async ({ request, context }) => json(await listGroups(requireStaff(actorOf(context)), readQuery(request, listGroupsQuery))),
+    POST: async ({ request, context }) => {
+      const actor = requireStaff(actorOf(context));
+      return json(await createGroup(actor, await readJsonOrFormBody(request, createGroupBody)), 201);
+    },
+  },
+  {
+    GET: {
+      operationId: "listGroups",
+      tag: "Groups",
+      auth: "session",
+      roles: STAFF,
+      summary: "List the organization's groups (classes, caseloads), by name.",
+      query: listGroupsQuery,
+      success: { status: 200, description: "A page of groups, in name order.", schema: groupListResponse },
+      errors: [400, 401, 403],
+    },
+    POST: {
+      operationId: "createGroup",
+      tag: "Groups",
+      auth: "session",
+      roles: STAFF,
+      summary: "Create a group.",
+      body: { schema: createGroupBody, types: browserBody },
+      success: { status: 201, description: "The created group, without members.", schema: groupDetail },
+      errors: [400, 401, 403, 413, 415],
+    },
+  },
+);
+
+export const loader = handle;
+export const action = handle;
