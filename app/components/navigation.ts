@@ -11,6 +11,7 @@ const STAFF: NavItem[] = [
   { key: "forms", href: paths.forms },
   { key: "students", href: paths.students },
   { key: "candidates", href: paths.candidates },
+  { key: "groups", href: paths.groups },
   { key: "assignments", href: paths.assignments },
   { key: "reports", href: paths.reports },
 ];

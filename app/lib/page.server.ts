@@ -1,6 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { isAdmin, isStaff, type Actor } from "./auth/actor.server.ts";
 import { actorContext } from "./context.server.ts";
+import { verifyCsrfToken } from "./auth/csrf.server.ts";
 import { ApiError } from "./problem.server.ts";
 
 /**
@@ -48,4 +49,15 @@ export async function forPage<T>(work: Promise<T>): Promise<T> {
     if (error instanceof ApiError && (error.status === 404 || error.status === 403)) throw pageError(error.status);
     throw error;
   }
+}
+
+/**
+ * A page form's post, once its CSRF token checks out; a missing or stale token (a form left open
+ * for long, a forged post) is the friendly 403 page.
+ */
+export async function readPagePost(request: Request) {
+  const formData = await request.formData();
+  const csrf = formData.get("csrfToken");
+  await forPage(verifyCsrfToken(request, typeof csrf === "string" ? csrf : null));
+  return formData;
 }

@@ -25,6 +25,11 @@ export const paths = {
   candidate: (locale: Locale, id: string) => `/${locale}/candidates/${id}`,
   editCandidate: (locale: Locale, id: string) => `/${locale}/candidates/${id}/edit`,
 
+  groups: (locale: Locale) => `/${locale}/groups`,
+  newGroup: (locale: Locale) => `/${locale}/groups/new`,
+  group: (locale: Locale, id: string) => `/${locale}/groups/${id}`,
+  editGroup: (locale: Locale, id: string) => `/${locale}/groups/${id}/edit`,
+
   assignments: (locale: Locale) => `/${locale}/assignments`,
   newAssignment: (locale: Locale) => `/${locale}/assignments/new`,
   assignment: (locale: Locale, id: string) => `/${locale}/assignments/${id}`,

@@ -9,12 +9,12 @@ import { PageHeader } from "~/components/page-header.tsx";
 import { createCandidateBody, updateCandidateBody } from "~/features/candidates/candidate-schemas.ts";
 import { getCandidate, updateCandidate } from "~/features/candidates/candidates.server.ts";
 import { profileValues } from "~/features/people/person-form.ts";
-import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
+import { parseProfile, saveProfile } from "~/features/people/person-page.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 export const meta: Route.MetaFunction = ({ params, loaderData }) => {
@@ -31,7 +31,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
-  const formData = await readPostedForm(request);
+  const formData = await readPagePost(request);
   const current = await forPage(getCandidate(actor, params.id));
   // A promoted candidate's status never changes, so its form has none.
   const parsed = parseProfile(formData, updateCandidateBody, { withStatus: current.status !== "PROMOTED", t: translations(resolveLocale(params.locale)) });

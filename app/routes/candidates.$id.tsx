@@ -4,13 +4,13 @@ import { Alert } from "~/components/alert.tsx";
 import { LinkButton } from "~/components/button.tsx";
 import { Confirmation, PersonDetail } from "~/components/people/person-detail.tsx";
 import { deleteCandidate, getCandidatePage, promoteCandidate } from "~/features/candidates/candidates.server.ts";
-import { historyPageOf, readPostedForm } from "~/features/people/person-page.server.ts";
+import { historyPageOf } from "~/features/people/person-page.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, pageError, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, pageError, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 
@@ -36,7 +36,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
-  const formData = await readPostedForm(request);
+  const formData = await readPagePost(request);
   const intent = formData.get("intent");
   if (intent === "delete") {
     await forPage(deleteCandidate(actor, params.id));

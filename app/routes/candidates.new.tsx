@@ -5,7 +5,7 @@ import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { PageHeader } from "~/components/page-header.tsx";
-import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
+import { parseProfile, saveProfile } from "~/features/people/person-page.server.ts";
 import { createCandidateBody } from "~/features/candidates/candidate-schemas.ts";
 import { createCandidate } from "~/features/candidates/candidates.server.ts";
 import { EDITABLE_STATUSES } from "~/components/people/status-badge.tsx";
@@ -13,7 +13,7 @@ import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { staffPageActor } from "~/lib/page.server.ts";
+import { staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
@@ -28,7 +28,7 @@ export function loader({ context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
-  const formData = await readPostedForm(request);
+  const formData = await readPagePost(request);
   const parsed = parseProfile(formData, createCandidateBody, { withStatus: true, t: translations(resolveLocale(params.locale)) });
   if (!parsed.ok) return parsed.reply;
   const saved = await saveProfile(createCandidate(actor, parsed.data), parsed.submission, translations(resolveLocale(params.locale)));

@@ -4,13 +4,13 @@ import { Alert } from "~/components/alert.tsx";
 import { Button, LinkButton } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
-import { editableForm, readPost } from "~/features/forms/form-pages.server.ts";
+import { editableForm } from "~/features/forms/form-pages.server.ts";
 import { deleteForm } from "~/features/forms/forms.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 /** The confirmation step before a form is deleted: a page of its own, so it works without JavaScript. */
@@ -26,7 +26,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
-  await readPost(request);
+  await readPagePost(request);
   await forPage(deleteForm(actor, params.id));
   return redirectWithFlash(paths.forms(resolveLocale(params.locale)), { kind: "success", key: "deleted" });
 }

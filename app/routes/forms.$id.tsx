@@ -6,13 +6,13 @@ import { CsrfInput } from "~/components/csrf-input.tsx";
 import { FormEditor } from "~/components/form-editor.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
 import { draftFromForm } from "~/features/forms/form-editor.server.ts";
-import { editableForm, editorPost, editorValidation, readPost } from "~/features/forms/form-pages.server.ts";
+import { editableForm, editorPost, editorValidation } from "~/features/forms/form-pages.server.ts";
 import { duplicateForm, updateForm } from "~/features/forms/forms.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 export const meta: Route.MetaFunction = ({ params, loaderData }) => {
@@ -33,7 +33,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
-  const formData = await readPost(request);
+  const formData = await readPagePost(request);
   const intent = String(formData.get("intent") ?? "save");
   if (intent === "publish" || intent === "unpublish") {
     await forPage(updateForm(actor, params.id, { isPublished: intent === "publish" }));

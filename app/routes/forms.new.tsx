@@ -3,11 +3,11 @@ import type { Route } from "./+types/forms.new";
 import { FormEditor } from "~/components/form-editor.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
 import { emptyDraft } from "~/features/forms/form-draft.ts";
-import { editorPost, editorValidation, readPost } from "~/features/forms/form-pages.server.ts";
+import { editorPost, editorValidation } from "~/features/forms/form-pages.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { staffPageActor } from "~/lib/page.server.ts";
+import { staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
@@ -22,7 +22,7 @@ export function loader({ context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
-  return editorPost(actor, resolveLocale(params.locale), await readPost(request), null);
+  return editorPost(actor, resolveLocale(params.locale), await readPagePost(request), null);
 }
 
 export default function NewForm({ loaderData, actionData }: Route.ComponentProps) {

@@ -4,14 +4,13 @@ import { Button } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
 import { EmptyState } from "~/components/empty-state.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
-import { readPost } from "~/features/forms/form-pages.server.ts";
 import { listFormsQuery } from "~/features/forms/form-schemas.ts";
 import { duplicateForm, listForms } from "~/features/forms/forms.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, pageError, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, pageError, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 /** "Start from a template": the templates the caller can see; using one copies it as the caller's own draft. */
@@ -27,7 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
-  const formData = await readPost(request);
+  const formData = await readPagePost(request);
   const id = formData.get("formId");
   if (typeof id !== "string" || id === "") throw pageError(404);
   const copy = await forPage(duplicateForm(actor, id, { title: (title) => title }));

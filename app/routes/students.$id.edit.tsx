@@ -6,7 +6,7 @@ import { pageFormOptions } from "~/components/page-form.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { PageHeader } from "~/components/page-header.tsx";
 import { profileValues } from "~/features/people/person-form.ts";
-import { parseProfile, readPostedForm, saveProfile } from "~/features/people/person-page.server.ts";
+import { parseProfile, saveProfile } from "~/features/people/person-page.server.ts";
 import { createStudentBody, updateStudentBody } from "~/features/students/student-schemas.ts";
 import { STUDENT_STATUSES } from "~/features/students/student-statuses.ts";
 import { getStudent, updateStudent } from "~/features/students/students.server.ts";
@@ -14,7 +14,7 @@ import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 export const meta: Route.MetaFunction = ({ params, loaderData }) => {
@@ -31,7 +31,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
-  const formData = await readPostedForm(request);
+  const formData = await readPagePost(request);
   const parsed = parseProfile(formData, updateStudentBody, { withStatus: true, t: translations(resolveLocale(params.locale)) });
   if (!parsed.ok) return parsed.reply;
   const saved = await saveProfile(updateStudent(actor, params.id, parsed.data), parsed.submission, translations(resolveLocale(params.locale)));

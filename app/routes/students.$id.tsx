@@ -1,14 +1,14 @@
 import type { Route } from "./+types/students.$id";
 import { LinkButton } from "~/components/button.tsx";
 import { Confirmation, PersonDetail } from "~/components/people/person-detail.tsx";
-import { historyPageOf, readPostedForm } from "~/features/people/person-page.server.ts";
+import { historyPageOf } from "~/features/people/person-page.server.ts";
 import { deleteStudent, getStudentPage } from "~/features/students/students.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, pageError, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, pageError, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 export const meta: Route.MetaFunction = ({ params, loaderData }) => {
@@ -27,7 +27,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 /** Delete (administrators only: a teacher's POST gets the service's 403 as the friendly page). */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
-  const formData = await readPostedForm(request);
+  const formData = await readPagePost(request);
   if (formData.get("intent") !== "delete") throw pageError(404);
   await forPage(deleteStudent(actor, params.id));
   throw await redirectWithFlash(paths.students(resolveLocale(params.locale)), { kind: "success", key: "deleted" });

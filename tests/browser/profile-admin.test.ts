@@ -81,7 +81,7 @@ describe("the profile page", () => {
       .fill(await totpCode(otpauth));
     await page.locator("section#two-factor").getByRole("button", { name: "Turn on" }).click();
     await page.waitForURL(`${baseUrl()}/en/profile`);
-    expect((await flash(page)).join(" ")).toContain("The second factor is on.");
+    await expect.poll(async () => (await flash(page)).join(" ")).toContain("The second factor is on.");
     expect(await page.locator("section#two-factor").textContent()).toContain("A code from your authenticator app.");
 
     // Sign out through the account menu (a <details>, so it opens without JavaScript).
@@ -105,7 +105,7 @@ describe("the profile page", () => {
     await page.locator("section#two-factor").getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Turn off the second factor" }).click();
     await page.waitForURL(`${baseUrl()}/en/profile`);
-    expect((await flash(page)).join(" ")).toContain("The second factor is off.");
+    await expect.poll(async () => (await flash(page)).join(" ")).toContain("The second factor is off.");
     await ctx.close();
   }, 120_000);
 
@@ -122,7 +122,7 @@ describe("the profile page", () => {
     await details.getByLabel("Avatar").setInputFiles({ name: "avatar.png", mimeType: "image/png", buffer: Buffer.from(png(48, 48, [79, 70, 229, 255])) });
     await details.getByRole("button", { name: "Save details" }).click();
     await page.waitForURL(`${baseUrl()}/en/profile`);
-    expect((await flash(page)).join(" ")).toContain("Your profile is saved.");
+    await expect.poll(async () => (await flash(page)).join(" ")).toContain("Your profile is saved.");
     expect(await page.locator("section#details").getByLabel("Name").inputValue()).toBe(name);
     expect(await page.locator("section#details").getByLabel("Specialty").inputValue()).toBe("Reading");
     const avatar = page.getByRole("img", { name: "Your current avatar" });
@@ -155,7 +155,7 @@ describe("the profile page", () => {
 
     await sessions.getByRole("button", { name: "Sign out everywhere else" }).click();
     await page.waitForURL(`${baseUrl()}/en/profile`);
-    expect((await flash(page)).join(" ")).toContain("You are signed out everywhere else.");
+    await expect.poll(async () => (await flash(page)).join(" ")).toContain("You are signed out everywhere else.");
     expect(await page.locator("section#sessions li").count()).toBe(1);
     expect(await page.locator("section#sessions").textContent()).toContain("You are signed in on this device only.");
 
@@ -181,7 +181,7 @@ describe("the users' administration", () => {
     await create.getByLabel("Password").fill(`pw-${unique("s")}-long`);
     await create.getByRole("button", { name: "Add user" }).click();
     await page.waitForURL(`${baseUrl()}/en/admin/users`);
-    expect((await flash(page)).join(" ")).toContain("The user is created.");
+    await expect.poll(async () => (await flash(page)).join(" ")).toContain("The user is created.");
 
     // Find them with the search form.
     await page.getByRole("searchbox", { name: "Search by name or e-mail" }).fill(email);
@@ -196,18 +196,18 @@ describe("the users' administration", () => {
     await row().getByLabel("Role").selectOption("ADMIN");
     await row().getByRole("button", { name: "Change role" }).click();
     await page.waitForURL(searchUrl);
-    expect((await flash(page)).join(" ")).toContain("The user is updated.");
+    await expect.poll(async () => (await flash(page)).join(" ")).toContain("The user is updated.");
     expect(await row().textContent()).toContain("Administrator");
 
     // Deactivate, then activate again.
     await row().locator("summary").click();
     await row().getByRole("button", { name: "Deactivate" }).click();
-    expect((await flash(page)).join(" ")).toContain("deactivated");
+    await expect.poll(async () => (await flash(page)).join(" ")).toContain("deactivated");
     expect(await row().textContent()).toContain("Inactive");
     await screenshot(page, "admin-users-manage-desktop");
     await row().locator("summary").click();
     await row().getByRole("button", { name: "Activate" }).click();
-    expect((await flash(page)).join(" ")).toContain("active again");
+    await expect.poll(async () => (await flash(page)).join(" ")).toContain("active again");
     expect(await row().textContent()).toContain("Active");
 
     // A user with TOTP gets it reset after a confirmation step.
@@ -222,7 +222,7 @@ describe("the users' administration", () => {
     await confirm.waitFor();
     await screenshot(page, "admin-users-confirm-reset-desktop");
     await confirm.getByRole("button", { name: "Yes, reset it" }).click();
-    expect((await flash(page)).join(" ")).toContain("second factor is reset");
+    await expect.poll(async () => (await flash(page)).join(" ")).toContain("second factor is reset");
     expect(await page.locator(`li[data-user-email="${enrolled.email}"]`).textContent()).not.toContain("Second factor on");
     const profile = await api("GET", `/api/users?search=${encodeURIComponent(enrolled.email)}`, { as: "admin@demo.test" });
     expect(profile.body.users[0].twoFactorEnabled).toBe(false);
@@ -234,7 +234,7 @@ describe("the users' administration", () => {
     await page.goto(`${baseUrl()}/en/admin/users?search=${encodeURIComponent(signedIn.email)}`);
     await page.locator(`li[data-user-email="${signedIn.email}"] summary`).click();
     await page.locator(`li[data-user-email="${signedIn.email}"]`).getByRole("button", { name: "Sign out everywhere" }).click();
-    expect((await flash(page)).join(" ")).toContain("signed out everywhere");
+    await expect.poll(async () => (await flash(page)).join(" ")).toContain("signed out everywhere");
     expect((await api("GET", "/api/user/role", { cookie: signedIn.cookie })).status).toBe(401);
 
     // Without a password, an invitation goes out.
@@ -245,7 +245,7 @@ describe("the users' administration", () => {
       .getByLabel("E-mail")
       .fill(`${unique("invited")}@fixtures.test`);
     await page.locator("section#create-user").getByRole("button", { name: "Add user" }).click();
-    expect((await flash(page)).join(" ")).toContain("invitation");
+    await expect.poll(async () => (await flash(page)).join(" ")).toContain("invitation");
     await ctx.close();
   }, 90_000);
 

@@ -18,16 +18,6 @@ import { clientValidation } from "~/lib/client-validation.server.ts";
  * What the form pages' actions share: the CSRF check, and the editor's post (an editing intent
  * answers the editor with the values kept; "save" validates and redirects with a message).
  */
-export async function readPost(request: Request) {
-  const formData = await request.formData();
-  try {
-    await verifyCsrfToken(request, formData.get("csrfToken") as string | null);
-  } catch {
-    throw pageError(403);
-  }
-  return formData;
-}
-
 /**
  * The editor's post. An editing intent (add, remove, move, or "Update the preview") answers the
  * editor with the change made and nothing saved; "save" validates with the API's schema, then

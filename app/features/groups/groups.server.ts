@@ -172,3 +172,36 @@ export async function removeGroupMembers(actor: Actor, id: string, input: GroupM
   });
   return getGroup(actor, id);
 }
+
+/** How many people of each kind the "add members" search shows at once. */
+const PEOPLE_TO_ADD = 30;
+
+/**
+ * Students and candidates of the group's organization who are not in it yet, by name, for the
+ * group page's "add members" list.
+ */
+export async function peopleToAdd(actor: Actor, id: string, search: string | undefined) {
+  const group = await findGroup(actor, id);
+  const where = {
+    organizationId: group.organizationId,
+    deletedAt: null,
+    ...(search ? { searchName: { contains: foldForSearch(search) } } : {}),
+  };
+  const select = { id: true, name: true, status: true } as const;
+  const orderBy = [{ searchName: "asc" as const }, { id: "asc" as const }];
+  const [students, candidates] = await Promise.all([
+    db.student.findMany({ where: { ...where, groups: { none: { groupId: id } } }, select, orderBy, take: PEOPLE_TO_ADD + 1 }),
+    db.candidate.findMany({ where: { ...where, groups: { none: { groupId: id } } }, select, orderBy, take: PEOPLE_TO_ADD + 1 }),
+  ]);
+  return {
+    students: students.slice(0, PEOPLE_TO_ADD),
+    candidates: candidates.slice(0, PEOPLE_TO_ADD),
+    truncated: students.length > PEOPLE_TO_ADD || candidates.length > PEOPLE_TO_ADD,
+  };
+}
+
+/** Whether `actor` may change the group (its creator, or an administrator): what its page offers. */
+export async function canChangeGroup(actor: Actor, id: string) {
+  const group = await findGroup(actor, id);
+  return isAdmin(actor) || group.createdById === actor.userId;
+}

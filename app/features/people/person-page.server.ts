@@ -25,13 +25,6 @@ export function historyPageOf(request: Request): number {
   return parsed.success ? parsed.data : 1;
 }
 
-export async function readPostedForm(request: Request) {
-  const formData = await request.formData();
-  const csrf = formData.get("csrfToken");
-  await forPage(verifyCsrfToken(request, typeof csrf === "string" ? csrf : null));
-  return formData;
-}
-
 /** What a refused profile form answers: Conform's result, with the messages in the page's language. */
 export type ProfileFormResult = { result: ReturnType<typeof pageResult> };
 

@@ -1,0 +1,192 @@
+import { Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/groups.$id";
+import { Alert } from "~/components/alert.tsx";
+import { Badge } from "~/components/badge.tsx";
+import { Button, LinkButton } from "~/components/button.tsx";
+import { CsrfInput } from "~/components/csrf-input.tsx";
+import { controlClasses } from "~/components/field.tsx";
+import { SearchIcon } from "~/components/icons.tsx";
+import { PageHeader, Section } from "~/components/page-header.tsx";
+import { BackLink } from "~/components/people/person-detail.tsx";
+import { StatusBadge } from "~/components/people/status-badge.tsx";
+import { addGroupMembers, canChangeGroup, deleteGroup, getGroup, peopleToAdd, removeGroupMembers } from "~/features/groups/groups.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { forPage, readPagePost, staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+
+/**
+ * A group's page: its members, and for its creator and the administrators the ways to change it:
+ * add people found by name (ticked in a list, one post), remove one, edit, delete. Every change
+ * is a plain POST answered by a redirect back here with a message.
+ */
+export const meta: Route.MetaFunction = ({ params, loaderData }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, loaderData?.group.name ?? translations(locale).groups.title) }];
+};
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const actor = staffPageActor(context);
+  const group = await forPage(getGroup(actor, params.id));
+  const canChange = await canChangeGroup(actor, params.id);
+  const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
+  return { group, canChange, q, people: canChange ? await peopleToAdd(actor, params.id, q || undefined) : null };
+}
+
+const ids = (formData: FormData, name: string) => formData.getAll(name).filter((value): value is string => typeof value === "string" && value !== "");
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  const locale = resolveLocale(params.locale);
+  const formData = await readPagePost(request);
+  const back = paths.group(locale, params.id);
+  switch (formData.get("intent")) {
+    case "add": {
+      const input = { studentIds: ids(formData, "studentIds"), candidateIds: ids(formData, "candidateIds") };
+      if (input.studentIds.length + input.candidateIds.length > 0) await forPage(addGroupMembers(actor, params.id, input));
+      return redirectWithFlash(back, { kind: "success", key: "membersAdded" });
+    }
+    case "remove": {
+      const kind = formData.get("kind");
+      const id = String(formData.get("id") ?? "");
+      await forPage(
+        removeGroupMembers(actor, params.id, kind === "candidate" ? { studentIds: [], candidateIds: [id] } : { studentIds: [id], candidateIds: [] }),
+      );
+      return redirectWithFlash(back, { kind: "success", key: "membersRemoved" });
+    }
+    case "delete":
+      await forPage(deleteGroup(actor, params.id));
+      return redirectWithFlash(paths.groups(locale), { kind: "success", key: "deleted" });
+    default:
+      // No button sends anything else: back to the page, unchanged.
+      return redirect(back);
+  }
+}
+
+export default function GroupPage({ loaderData }: Route.ComponentProps) {
+  const t = useT();
+  const format = useFormat();
+  const locale = useLocale();
+  const { group, canChange, people, q } = loaderData;
+  return (
+    <div className="space-y-6">
+      <BackLink to={paths.groups(locale)} />
+      <PageHeader
+        title={group.name}
+        description={group.description ?? undefined}
+        actions={canChange ? <LinkButton to={paths.editGroup(locale, group.id)}>{t.groups.edit}</LinkButton> : null}
+      />
+      {canChange ? null : <Alert tone="info">{t.groups.readOnly}</Alert>}
+
+      <Section id="members" title={`${t.groups.membersTitle} (${format.number(group.members.length)})`}>
+        {group.members.length === 0 ? (
+          <p className="px-4 py-5 text-sm text-slate-600 sm:px-5">{t.groups.noMembers}</p>
+        ) : (
+          <ul className="divide-y divide-slate-200">
+            {group.members.map((member) => (
+              <li key={`${member.kind}-${member.id}`} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 sm:px-5">
+                <div className="flex min-w-0 flex-wrap items-center gap-2">
+                  <Link
+                    to={member.kind === "student" ? paths.student(locale, member.id) : paths.candidate(locale, member.id)}
+                    className="font-medium wrap-anywhere text-indigo-700 underline-offset-2 hover:underline"
+                  >
+                    {member.name}
+                  </Link>
+                  <Badge tone="info">{t.groups.kinds[member.kind]}</Badge>
+                  <StatusBadge kind={member.kind === "student" ? "students" : "candidates"} status={member.status} />
+                </div>
+                {canChange ? (
+                  <Form method="post">
+                    <CsrfInput />
+                    <input type="hidden" name="kind" value={member.kind} />
+                    <input type="hidden" name="id" value={member.id} />
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="remove"
+                      size="sm"
+                      variant="ghost"
+                      aria-label={t.groups.removeNamed(member.name)}
+                      pendingText={t.common.working}
+                    >
+                      {t.groups.remove}
+                    </Button>
+                  </Form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      {people ? (
+        <Section id="add-members" title={t.groups.addTitle} description={t.groups.addHint}>
+          <div className="space-y-4 px-4 py-5 sm:px-5">
+            <Form method="get" role="search" className="flex flex-col gap-2 sm:flex-row sm:items-end">
+              <div className="min-w-0 flex-1">
+                <label htmlFor="people-search" className="block text-sm font-medium text-slate-900">
+                  {t.groups.findPeople}
+                </label>
+                <div className="relative mt-1.5">
+                  <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500" />
+                  <input id="people-search" type="search" name="q" defaultValue={q} key={q} className={`${controlClasses(false)} pl-9`} />
+                </div>
+              </div>
+              <Button type="submit" variant="secondary">
+                {t.common.search}
+              </Button>
+            </Form>
+            {people.students.length + people.candidates.length === 0 ? (
+              <p className="text-sm text-slate-600">{t.groups.nothingFound}</p>
+            ) : (
+              <Form method="post" className="space-y-4">
+                <CsrfInput />
+                {(
+                  [
+                    ["student", "studentIds", people.students],
+                    ["candidate", "candidateIds", people.candidates],
+                  ] as const
+                ).map(([kind, name, list]) =>
+                  list.length > 0 ? (
+                    <fieldset key={kind}>
+                      <legend className="text-sm font-semibold text-slate-900">{kind === "student" ? t.nav.students : t.nav.candidates}</legend>
+                      <ul className="mt-2 grid gap-2 sm:grid-cols-2">
+                        {list.map((person) => (
+                          <li key={person.id}>
+                            <label className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50 has-[:checked]:border-indigo-700 has-[:checked]:bg-indigo-50">
+                              <input type="checkbox" name={name} value={person.id} className="size-5 accent-indigo-700" />
+                              <span className="min-w-0 wrap-anywhere">{person.name}</span>
+                            </label>
+                          </li>
+                        ))}
+                      </ul>
+                    </fieldset>
+                  ) : null,
+                )}
+                {people.truncated ? <p className="text-sm text-slate-600">{t.assignments.truncated}</p> : null}
+                <Button type="submit" name="intent" value="add" variant="primary" pendingText={t.common.working}>
+                  {t.groups.addSelected}
+                </Button>
+              </Form>
+            )}
+          </div>
+        </Section>
+      ) : null}
+
+      {canChange ? (
+        <details className="rounded-xl border border-red-200 bg-white p-4 shadow-sm sm:p-5">
+          <summary className="cursor-pointer font-semibold text-red-800">{t.groups.deleteTitle}</summary>
+          <p className="mt-2 text-sm text-slate-700">{t.groups.deleteText}</p>
+          <Form method="post" className="mt-3">
+            <CsrfInput />
+            <Button type="submit" name="intent" value="delete" variant="danger" pendingText={t.common.working}>
+              {t.groups.confirmDelete}
+            </Button>
+          </Form>
+        </details>
+      ) : null}
+    </div>
+  );
+}
