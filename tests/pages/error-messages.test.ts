@@ -58,6 +58,7 @@ const texts = {
     passwordCommon: "Esta contraseña es una de las más comunes. Elige una más difícil de adivinar.",
     startAfterEnd: "La fecha de inicio es posterior a la fecha final.",
     ageRange: "Escribe una edad entre 0 y 150.",
+    nameRequired: "Escribe un nombre.",
     invalidLink: "Este enlace ya no es válido: ya se usó, caducó o se envió uno más reciente.",
   },
   "pt-BR": {
@@ -70,6 +71,7 @@ const texts = {
     passwordCommon: "Esta senha é uma das mais comuns. Escolha uma mais difícil de adivinhar.",
     startAfterEnd: "A data inicial é posterior à data final.",
     ageRange: "Informe uma idade de 0 a 150.",
+    nameRequired: "Informe um nome.",
     invalidLink: "Este link não é mais válido: já foi usado, expirou ou um mais novo foi enviado.",
   },
 } satisfies Record<"es" | "pt-BR", Record<string, string>>;
@@ -156,7 +158,7 @@ describe.each(["es", "pt-BR"] as const)("error messages on the %s pages", (local
     expectErrorsIn(locale, response.html, text.answerRequired);
   });
 
-  it("given the form editor, the person forms, the assignment form and the user form empty or wrong, should say so in the page's language", async () => {
+  it("given the form editor, the person forms, the assignment form, the user form and the group form empty or wrong, should say so in the page's language", async () => {
     const editor = await send(`/${locale}/forms/new`, { intent: "save", title: "", "questions[0].text": "", "questions[0].type": "SINGLE_CHOICE" }, teacher());
     expect(editor.status).toBe(400);
     expectErrorsIn(locale, editor.html);
@@ -174,6 +176,10 @@ describe.each(["es", "pt-BR"] as const)("error messages on the %s pages", (local
     const user = await send(`/${locale}/admin/users`, { intent: "create", name: "", email: `${unique("x")}`, role: "TEACHER" }, admin());
     expect(user.status).toBe(400);
     expectErrorsIn(locale, user.html);
+
+    const group = await send(`/${locale}/groups/new`, { name: "", description: "x".repeat(2001) }, teacher());
+    expect(group.status).toBe(400);
+    expectErrorsIn(locale, group.html, text.nameRequired);
   });
 
   it("given the reports filtered from a date after the end date, should say so in the page's language", async () => {

@@ -2,7 +2,6 @@ import { data } from "react-router";
 import { translations } from "~/i18n/dictionaries.ts";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
-import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import type { Locale } from "~/lib/i18n.ts";
 import { forPage, pageError } from "~/lib/page.server.ts";

@@ -1,7 +1,6 @@
 import { coerceFormValue } from "@conform-to/zod/v4/future";
 import { data } from "react-router";
 import type { z } from "zod";
-import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { formPayload, formSubmission } from "~/lib/http.server.ts";
 import { pageParam } from "~/lib/schemas.ts";
 import { forPage } from "~/lib/page.server.ts";

@@ -1,0 +1,116 @@
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
+import { createStudent } from "../support/assessment.ts";
+import { seriousAccessibilityViolations } from "../support/axe.ts";
+import { launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
+
+/**
+ * The groups pages in Chromium, with JavaScript off (plain posts, post/redirect/get) and on: create
+ * a class, find and tick its pupils, remove one, rename it, delete it.
+ */
+const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("the groups pages", () => {
+  it.each([false, true])(
+    "given JavaScript %s, should create a group, add pupils found by name, remove one, rename and delete it",
+    async (javaScriptEnabled) => {
+      // A surname no other test uses, so the search finds exactly these three.
+      const surname = unique("Quintero").replaceAll("-", "");
+      const [ana, bruno, carla] = await Promise.all(["Ana", "Bruno", "Carla"].map((first) => createStudent("teacher@demo.test", `${first} ${surname}`)));
+      const context = await signedInContext(browser, sessionOf("teacher@demo.test"), { javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto(`${baseUrl()}/en/groups`);
+      await page.getByRole("link", { name: "New group" }).click();
+
+      // An empty name is refused next to the field.
+      await page.getByRole("button", { name: "Create group" }).click();
+      await expect.poll(() => page.locator("#name-error").textContent()).toBe("Enter a name.");
+      const name = `5B ${surname}`;
+      await page.getByLabel("Name").fill(name);
+      await page.getByLabel("Description (optional)").fill("Reading, Tuesdays");
+      await page.getByRole("button", { name: "Create group" }).click();
+      await page.waitForURL(/\/en\/groups\/[a-z0-9]+$/);
+      await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(name);
+      expect(await page.getByText("No members yet.").count()).toBe(1);
+
+      await page.getByLabel("Find people").fill(surname.toLowerCase());
+      await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+      await page.waitForURL(/q=/);
+      await page.getByRole("checkbox", { name: ana!.name }).check();
+      await page.getByRole("checkbox", { name: carla!.name }).check();
+      await page.getByRole("button", { name: "Add the people ticked" }).click();
+      await page.getByText("Added to the group.").waitFor();
+      const members = page.locator("#members li");
+      await expect.poll(() => members.allTextContents()).toEqual([expect.stringContaining(ana!.name), expect.stringContaining(carla!.name)]);
+      // Bruno is still offered; the two added are not.
+      await page.getByLabel("Find people").fill(surname.toLowerCase());
+      await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+      await page.getByRole("checkbox", { name: bruno!.name }).waitFor();
+      expect(await page.getByRole("checkbox", { name: ana!.name }).count()).toBe(0);
+      if (!javaScriptEnabled) await page.screenshot({ path: path.join(SCREENSHOTS, "group-page-desktop.png"), fullPage: true });
+
+      await page.getByRole("button", { name: `Remove ${carla!.name} from the group` }).click();
+      await page.getByText("Removed from the group.").waitFor();
+      await expect.poll(() => members.allTextContents()).toEqual([expect.stringContaining(ana!.name)]);
+      const groupUrl = page.url().replace(/\?.*$/, "");
+      const groupId = groupUrl.split("/").pop()!;
+      expect((await api("GET", `/api/students?groupId=${groupId}`, { as: "teacher@demo.test" })).body.students.map((s: { id: string }) => s.id)).toEqual([
+        ana!.id,
+      ]);
+
+      await page.getByRole("link", { name: "Edit" }).click();
+      await page.getByLabel("Name").fill(`${name} (Tue)`);
+      await page.getByLabel("Description (optional)").fill("");
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.getByText("Saved.").waitFor();
+      await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(`${name} (Tue)`);
+      expect((await api("GET", `/api/groups/${groupId}`, { as: "teacher@demo.test" })).body.description).toBeNull();
+
+      await page.getByText("Delete this group").click();
+      await page.getByRole("button", { name: "Yes, delete the group" }).click();
+      await page.waitForURL(`${baseUrl()}/en/groups`);
+      await page.getByText("Deleted.").waitFor();
+      expect((await api("GET", `/api/groups/${groupId}`, { as: "teacher@demo.test" })).status).toBe(404);
+      await context.close();
+    },
+  );
+
+  it("given a colleague's group, should show its members but no way to change it", async () => {
+    const group = await api("POST", "/api/groups", { as: "teacher2@demo.test", json: { name: unique("Colleague's class") } });
+    const context = await signedInContext(browser, sessionOf("teacher@demo.test"));
+    const page = await context.newPage();
+    await page.goto(`${baseUrl()}/en/groups/${group.body.id}`);
+    await page.getByText("Only the group's creator or an administrator can change it.").waitFor();
+    expect(await page.getByRole("link", { name: "Edit" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Add the people ticked" }).count()).toBe(0);
+    const edit = await page.goto(`${baseUrl()}/en/groups/${group.body.id}/edit`);
+    expect(edit?.status()).toBe(403);
+    await context.close();
+  });
+
+  it("given the list and a group's page on a phone, should have no serious accessibility violations", async () => {
+    const group = await api("POST", "/api/groups", { as: "teacher@demo.test", json: { name: unique("Phone class") } });
+    const context = await signedInContext(browser, sessionOf("teacher@demo.test"), { viewport: PHONE, bypassCSP: true });
+    const page = await context.newPage();
+    for (const pathname of ["/en/groups", `/en/groups/${group.body.id}`, "/en/groups/new"]) {
+      await page.goto(`${baseUrl()}${pathname}`);
+      expect(await seriousAccessibilityViolations(page), pathname).toEqual([]);
+    }
+    await page.screenshot({ path: path.join(SCREENSHOTS, "group-page-phone.png"), fullPage: true });
+    await context.close();
+  });
+});
