@@ -382,6 +382,9 @@ export const en = {
     readOnly: "Only the group's creator or an administrator can change it.",
     filter: "Group",
     allGroups: "All groups",
+    inNoGroup: "Not in any group yet.",
+    addTo: "Add to a group",
+    add: "Add",
   },
 
   assignments: {

@@ -369,6 +369,9 @@ export const es: Dictionary = {
     readOnly: "Solo quien creó el grupo o un administrador puede cambiarlo.",
     filter: "Grupo",
     allGroups: "Todos los grupos",
+    inNoGroup: "Todavía no está en ningún grupo.",
+    addTo: "Añadir a un grupo",
+    add: "Añadir",
   },
 
   assignments: {

@@ -369,6 +369,9 @@ export const ptBR: Dictionary = {
     readOnly: "Só quem criou o grupo ou um administrador pode alterá-lo.",
     filter: "Grupo",
     allGroups: "Todos os grupos",
+    inNoGroup: "Ainda não está em nenhum grupo.",
+    addTo: "Adicionar a um grupo",
+    add: "Adicionar",
   },
 
   assignments: {

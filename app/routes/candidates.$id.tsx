@@ -10,6 +10,8 @@ import { useLocale, useT } from "~/i18n/hooks.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
+import { addPersonToGroup, personGroups } from "~/features/groups/groups.server.ts";
+import { PersonGroups } from "~/components/groups/person-groups.tsx";
 import { forPage, pageError, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError } from "~/lib/problem.server.ts";
@@ -26,7 +28,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const canPromote = admin && candidate.status !== "PROMOTED";
   const asked = new URL(request.url).searchParams.get("confirm");
   const confirm = admin && asked === "delete" ? "delete" : canPromote && asked === "promote" ? "promote" : null;
-  return { candidate, history, canDelete: admin, canPromote, confirm };
+  return { candidate, history, canDelete: admin, canPromote, confirm, groups: await personGroups(actor, { candidateId: candidate.id }) };
 }
 
 /**
@@ -38,6 +40,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const locale = resolveLocale(params.locale);
   const formData = await readPagePost(request);
   const intent = formData.get("intent");
+  if (intent === "addToGroup") {
+    await forPage(addPersonToGroup(actor, String(formData.get("groupId") ?? ""), { candidateId: params.id }));
+    throw await redirectWithFlash(paths.candidate(locale, params.id), { kind: "success", key: "membersAdded" });
+  }
   if (intent === "delete") {
     await forPage(deleteCandidate(actor, params.id));
     throw await redirectWithFlash(paths.candidates(locale), { kind: "success", key: "deleted" });
@@ -58,13 +64,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function CandidatePage({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
-  const { candidate, history, canDelete, canPromote, confirm } = loaderData;
+  const { candidate, history, canDelete, canPromote, confirm, groups } = loaderData;
   const here = paths.candidate(locale, candidate.id);
   return (
     <PersonDetail
       kind="candidates"
       person={candidate}
       history={history}
+      groups={<PersonGroups {...groups} />}
       actions={
         <>
           <LinkButton to={paths.editCandidate(locale, candidate.id)}>{t.people.edit}</LinkButton>

@@ -5,6 +5,7 @@ import { listCandidatesQuery } from "~/features/candidates/candidate-schemas.ts"
 import { CANDIDATE_STATUSES } from "~/features/candidates/candidate-statuses.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
+import { groupChoices } from "~/features/groups/groups.server.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
@@ -18,8 +19,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A hand-edited query that does not parse (page=abc) shows the first page of everything.
   const parsed = listCandidatesQuery.safeParse(params);
   const query = parsed.success ? parsed.data : listCandidatesQuery.parse({});
-  const { candidates, total, page, limit } = await listCandidates(actor, query);
-  return { rows: candidates, total, page, limit, status: query.status };
+  const [{ candidates, total, page, limit }, groups] = await Promise.all([listCandidates(actor, query), groupChoices(actor)]);
+  return { rows: candidates, total, page, limit, status: query.status, groups, groupId: query.groupId };
 }
 
 export default function Candidates({ loaderData }: Route.ComponentProps) {

@@ -8,6 +8,8 @@ import { useLocale, useT } from "~/i18n/hooks.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
+import { addPersonToGroup, personGroups } from "~/features/groups/groups.server.ts";
+import { PersonGroups } from "~/components/groups/person-groups.tsx";
 import { forPage, pageError, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
@@ -21,13 +23,20 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { student, history } = await forPage(getStudentPage(actor, params.id, historyPageOf(request)));
   const canDelete = isAdmin(actor);
   const confirm = canDelete && new URL(request.url).searchParams.get("confirm") === "delete";
-  return { student, history, canDelete, confirm };
+  return { student, history, canDelete, confirm, groups: await personGroups(actor, { studentId: student.id }) };
 }
 
-/** Delete (administrators only: a teacher's POST gets the service's 403 as the friendly page). */
+/**
+ * Add to a group (the group's creator or an administrator), or delete (administrators only: a
+ * teacher's POST gets the service's 403 as the friendly page).
+ */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const formData = await readPagePost(request);
+  if (formData.get("intent") === "addToGroup") {
+    await forPage(addPersonToGroup(actor, String(formData.get("groupId") ?? ""), { studentId: params.id }));
+    throw await redirectWithFlash(paths.student(resolveLocale(params.locale), params.id), { kind: "success", key: "membersAdded" });
+  }
   if (formData.get("intent") !== "delete") throw pageError(404);
   await forPage(deleteStudent(actor, params.id));
   throw await redirectWithFlash(paths.students(resolveLocale(params.locale)), { kind: "success", key: "deleted" });
@@ -36,13 +45,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function StudentPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
-  const { student, history, canDelete, confirm } = loaderData;
+  const { student, history, canDelete, confirm, groups } = loaderData;
   const here = paths.student(locale, student.id);
   return (
     <PersonDetail
       kind="students"
       person={student}
       history={history}
+      groups={<PersonGroups {...groups} />}
       actions={
         <>
           <LinkButton to={paths.editStudent(locale, student.id)}>{t.people.edit}</LinkButton>

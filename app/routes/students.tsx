@@ -5,6 +5,7 @@ import { listStudentsQuery } from "~/features/students/student-schemas.ts";
 import { STUDENT_STATUSES } from "~/features/students/student-statuses.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
+import { groupChoices } from "~/features/groups/groups.server.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
@@ -18,8 +19,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A hand-edited query that does not parse (page=abc) shows the first page of everything.
   const parsed = listStudentsQuery.safeParse(params);
   const query = parsed.success ? parsed.data : listStudentsQuery.parse({});
-  const { students, total, page, limit } = await listStudents(actor, query);
-  return { rows: students, total, page, limit, status: query.status };
+  const [{ students, total, page, limit }, groups] = await Promise.all([listStudents(actor, query), groupChoices(actor)]);
+  return { rows: students, total, page, limit, status: query.status, groups, groupId: query.groupId };
 }
 
 export default function Students({ loaderData }: Route.ComponentProps) {

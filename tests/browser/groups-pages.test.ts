@@ -89,6 +89,26 @@ describe("the groups pages", () => {
     },
   );
 
+  it("given a student's page, should add the student to a group in one step, and the students list should filter by that group", async () => {
+    const group = await api("POST", "/api/groups", { as: "teacher@demo.test", json: { name: unique("Choir") } });
+    const student = await createStudent("teacher@demo.test", unique("Dario Pinto"));
+    const context = await signedInContext(browser, sessionOf("teacher@demo.test"), { javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl()}/en/students/${student.id}`);
+    await page.getByText("Not in any group yet.").waitFor();
+    await page.getByLabel("Add to a group").selectOption(group.body.id);
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await page.getByText("Added to the group.").waitFor();
+    await page.locator("#groups").getByRole("link", { name: group.body.name }).waitFor();
+
+    await page.goto(`${baseUrl()}/en/students`);
+    await page.getByLabel("Group").selectOption(group.body.id);
+    await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+    await page.waitForURL(/groupId=/);
+    expect(await page.locator("tbody tr").allTextContents()).toEqual([expect.stringContaining(student.name)]);
+    await context.close();
+  });
+
   it("given a colleague's group, should show its members but no way to change it", async () => {
     const group = await api("POST", "/api/groups", { as: "teacher2@demo.test", json: { name: unique("Colleague's class") } });
     const context = await signedInContext(browser, sessionOf("teacher@demo.test"));

@@ -45,6 +45,7 @@ export function PersonDetail({
   actions,
   confirmation,
   notice,
+  groups,
 }: {
   kind: PersonKind;
   person: PersonProfile;
@@ -52,6 +53,8 @@ export function PersonDetail({
   actions: ReactNode;
   confirmation?: ReactNode;
   notice?: ReactNode;
+  /** The groups block, under the profile. */
+  groups?: ReactNode;
 }) {
   const t = useT();
   const format = useFormat();
@@ -79,16 +82,19 @@ export function PersonDetail({
       {confirmation}
       {notice}
       <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
-        <Section id="profile" title={t.people.profile} className="lg:col-span-1">
-          <dl className="divide-y divide-slate-200">
-            {rows.map(([label, value]) => (
-              <div key={label} className="grid grid-cols-3 gap-3 px-4 py-3 text-sm sm:px-5">
-                <dt className="font-medium text-slate-700">{label}</dt>
-                <dd className="col-span-2 wrap-anywhere text-slate-900">{value ?? t.people.notGiven}</dd>
-              </div>
-            ))}
-          </dl>
-        </Section>
+        <div className="space-y-6 lg:col-span-1">
+          <Section id="profile" title={t.people.profile}>
+            <dl className="divide-y divide-slate-200">
+              {rows.map(([label, value]) => (
+                <div key={label} className="grid grid-cols-3 gap-3 px-4 py-3 text-sm sm:px-5">
+                  <dt className="font-medium text-slate-700">{label}</dt>
+                  <dd className="col-span-2 wrap-anywhere text-slate-900">{value ?? t.people.notGiven}</dd>
+                </div>
+              ))}
+            </dl>
+          </Section>
+          {groups}
+        </div>
         <div className="lg:col-span-2">
           <History {...history} />
         </div>

@@ -18,6 +18,8 @@ export function PersonListPage({
   rows,
   statuses,
   status,
+  groups,
+  groupId,
   total,
   page,
   limit,
@@ -26,6 +28,9 @@ export function PersonListPage({
   rows: PersonRow[];
   statuses: readonly string[];
   status: string | undefined;
+  /** The organization's groups, to filter by one. */
+  groups: { id: string; name: string }[];
+  groupId: string | undefined;
   total: number;
   page: number;
   limit: number;
@@ -57,6 +62,17 @@ export function PersonListPage({
           placeholder={t.people.allStatuses}
           options={statuses.map((value) => ({ value, label: statusLabel(value) }))}
         />
+        {groups.length > 0 ? (
+          <Select
+            name="groupId"
+            label={t.groups.filter}
+            className="sm:w-56"
+            defaultValue={groupId ?? ""}
+            key={`group-${groupId ?? ""}`}
+            placeholder={t.groups.allGroups}
+            options={groups.map((group) => ({ value: group.id, label: group.name }))}
+          />
+        ) : null}
       </SearchForm>
       <div className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
         {rows.length === 0 ? (

@@ -205,3 +205,44 @@ export async function canChangeGroup(actor: Actor, id: string) {
   const group = await findGroup(actor, id);
   return isAdmin(actor) || group.createdById === actor.userId;
 }
+
+/** How many groups a "group" select offers: more than a school year has classes. */
+const GROUP_CHOICES = 200;
+
+/** The organization's groups for a select (filters, "add to a group"), by name. */
+export function groupChoices(actor: Actor) {
+  return db.group.findMany({
+    where: { deletedAt: null, ...organizationScope(actor) },
+    select: { id: true, name: true },
+    orderBy: [{ searchName: "asc" }, { id: "asc" }],
+    take: GROUP_CHOICES,
+  });
+}
+
+/**
+ * A student's or candidate's groups, and the groups `actor` may add them to (those the actor may
+ * change and they are not in yet): the "Groups" block of their page.
+ */
+export async function personGroups(actor: Actor, person: { studentId: string } | { candidateId: string }) {
+  const where = { deletedAt: null, ...organizationScope(actor) };
+  const orderBy = [{ searchName: "asc" as const }, { id: "asc" as const }];
+  const [memberOf, addable] = await Promise.all([
+    db.group.findMany({ where: { ...where, members: { some: person } }, select: { id: true, name: true }, orderBy }),
+    db.group.findMany({
+      where: { ...where, members: { none: person }, ...(isAdmin(actor) ? {} : { createdById: actor.userId }) },
+      select: { id: true, name: true },
+      orderBy,
+      take: GROUP_CHOICES,
+    }),
+  ]);
+  return { memberOf, addable };
+}
+
+/** The page action "add to a group" of a student's or candidate's page. */
+export function addPersonToGroup(actor: Actor, groupId: string, person: { studentId: string } | { candidateId: string }) {
+  return addGroupMembers(
+    actor,
+    groupId,
+    "studentId" in person ? { studentIds: [person.studentId], candidateIds: [] } : { studentIds: [], candidateIds: [person.candidateId] },
+  );
+}
