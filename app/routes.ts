@@ -46,6 +46,7 @@ export default [
 
     route("submissions", "routes/api/submissions.ts"),
     route("submissions/:id", "routes/api/submissions.$id.ts"),
+    route("submissions/:id/revoke", "routes/api/submissions.$id.revoke.ts"),
     route("test-link/:token", "routes/api/test-link.$token.ts"),
     route("test-link/:token/submit", "routes/api/test-link.$token.submit.ts"),
 

@@ -1,15 +1,27 @@
 import type { Route } from "./+types/assignments.$id";
 import { Badge, ScoreBadge } from "~/components/badge.tsx";
-import { LinkButton } from "~/components/button.tsx";
 import { CopyField } from "~/components/copy-field.tsx";
 import { PlusIcon } from "~/components/icons.tsx";
 import { PageHeader, SectionLink } from "~/components/page-header.tsx";
 import { assignmentState } from "~/features/assignments/assignments.server.ts";
-import { getSubmission, testLinkUrl } from "~/features/submissions/submissions.server.ts";
+import { getSubmission, revokeSubmission, testLinkUrl, updateSubmission } from "~/features/submissions/submissions.server.ts";
+import { expiryPageForm } from "~/features/assignments/assign-page-form.server.ts";
+import { useForm } from "@conform-to/react/future";
+import { coerceFormValue } from "@conform-to/zod/v4/future";
+import { Form, data, redirect } from "react-router";
+import { Button, LinkButton } from "~/components/button.tsx";
+import { CsrfInput } from "~/components/csrf-input.tsx";
+import { Field } from "~/components/field.tsx";
+import { type PageResult, pageFormOptions } from "~/components/page-form.ts";
+import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import type { ClientValidation } from "~/lib/client-validation.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { formSubmission } from "~/lib/http.server.ts";
+import { ApiError, issueTexts } from "~/lib/problem.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, readPagePost, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
@@ -20,6 +32,7 @@ export const meta: Route.MetaFunction = ({ params }) => {
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
+  const t = translations(locale);
   const submission = await forPage(getSubmission(actor, params.id));
   const state = assignmentState(submission, new Date());
   const respondent = submission.student
@@ -36,17 +49,46 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     scoreLabel: submission.scoreLabel,
     scoreColor: submission.scoreColor,
     percentage: submission.percentage,
+    openedAt: submission.openedAt,
+    revokedAt: submission.revokedAt,
     // The link in the page's language, for staff, while it still works.
     url: state === "pending" && submission.token ? testLinkUrl(submission.token, locale) : null,
+    expiryValidation: clientValidation(expiryPageForm, t),
   };
 }
 
-const STATE_TONE = { pending: "info", completed: "success", expired: "warning" } as const;
+/** Change the expiry of a link not yet completed, or withdraw it (the assigner or an administrator). */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  const locale = resolveLocale(params.locale);
+  const formData = await readPagePost(request);
+  const here = paths.assignment(locale, params.id);
+  // Completed or withdrawn meanwhile (409, 410): the page itself now says so.
+  const settled = (error: unknown) => {
+    if (error instanceof ApiError && (error.status === 409 || error.status === 410)) return redirect(here);
+    throw error;
+  };
+  if (formData.get("intent") === "revoke") {
+    return forPage(revokeSubmission(actor, params.id)).then(() => redirectWithFlash(here, { kind: "success", key: "linkRevoked" }), settled);
+  }
+  const submission = formSubmission(formData, ["csrfToken", "intent"]);
+  const parsed = coerceFormValue(expiryPageForm).safeParse(submission.payload);
+  if (!parsed.success) {
+    return data({ result: pageResult(submission, { fieldErrors: issueTexts(translations(locale), parsed.error.issues), formError: null }) }, { status: 400 });
+  }
+  return forPage(updateSubmission(actor, params.id, { expiresAt: parsed.data.expiresAt ?? null })).then(
+    () => redirectWithFlash(here, { kind: "success", key: "expiryChanged" }),
+    settled,
+  );
+}
 
-export default function Assignment({ loaderData: a }: Route.ComponentProps) {
+const STATE_TONE = { pending: "info", completed: "success", expired: "warning", revoked: "neutral" } as const;
+
+export default function Assignment({ loaderData: a, actionData }: Route.ComponentProps) {
   const t = useT();
   const format = useFormat();
   const locale = useLocale();
+  const open = a.state === "pending" || a.state === "expired";
   return (
     <div className="mx-auto max-w-2xl space-y-6">
       <PageHeader
@@ -68,6 +110,12 @@ export default function Assignment({ loaderData: a }: Route.ComponentProps) {
         <p className="mt-1 wrap-anywhere text-slate-700">{a.form.title}</p>
         <p className="mt-1 text-sm text-slate-600">
           {t.assignments.assigned(format.date(a.createdAt))}
+          {a.openedAt ? (
+            <>
+              <span aria-hidden="true"> · </span>
+              {t.assignments.opened(format.dateTime(a.openedAt))}
+            </>
+          ) : null}
           <span aria-hidden="true"> · </span>
           {a.expiresAt
             ? a.state === "expired"
@@ -92,9 +140,58 @@ export default function Assignment({ loaderData: a }: Route.ComponentProps) {
           </div>
         ) : null}
       </section>
+      {a.revokedAt ? <p className="text-sm text-slate-700">{t.assignments.revokedNote(format.dateTime(a.revokedAt))}</p> : null}
+      {open ? <LinkControls validation={a.expiryValidation} result={actionData?.result} expiresAt={a.expiresAt} /> : null}
       <p>
         <SectionLink to={paths.assignments(locale)}>{t.assignments.allAssignments}</SectionLink>
       </p>
     </div>
+  );
+}
+
+/** A link's expiry (a Conform form) and its withdrawal (behind a <details>, so it asks first). */
+function LinkControls({
+  validation,
+  result,
+  expiresAt,
+}: {
+  validation: ClientValidation<"expiresAt">;
+  result: PageResult | undefined;
+  expiresAt: string | Date | null;
+}) {
+  const t = useT();
+  const { form, fields } = useForm(pageFormOptions(validation, result, { expiresAt: expiresAt ? new Date(expiresAt).toISOString().slice(0, 10) : "" }));
+  return (
+    <section aria-labelledby="link-controls" className="space-y-5 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+      <h2 id="link-controls" className="text-base font-semibold text-slate-900">
+        {t.assignments.changeExpiry}
+      </h2>
+      <Form method="post" className="flex flex-col gap-3 sm:flex-row sm:items-end" {...form.props}>
+        <CsrfInput />
+        <Field
+          id="expiresAt"
+          name={fields.expiresAt.name}
+          type="date"
+          label={t.assignments.newExpiry}
+          description={t.assignments.newExpiryHint}
+          defaultValue={fields.expiresAt.defaultValue}
+          error={fields.expiresAt.errors}
+          className="min-w-0 flex-1"
+        />
+        <Button type="submit" name="intent" value="extend" variant="secondary" pendingText={t.common.saving}>
+          {t.assignments.saveExpiry}
+        </Button>
+      </Form>
+      <details className="border-t border-slate-200 pt-4">
+        <summary className="cursor-pointer font-medium text-red-800">{t.assignments.revoke}</summary>
+        <p className="mt-2 text-sm text-slate-700">{t.assignments.revokeText}</p>
+        <Form method="post" className="mt-3">
+          <CsrfInput />
+          <Button type="submit" name="intent" value="revoke" variant="danger" pendingText={t.common.working}>
+            {t.assignments.confirmRevoke}
+          </Button>
+        </Form>
+      </details>
+    </section>
   );
 }

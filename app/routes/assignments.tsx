@@ -30,7 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { ...list, forms };
 }
 
-const STATE_TONE = { pending: "info", completed: "success", expired: "warning" } as const;
+const STATE_TONE = { pending: "info", completed: "success", expired: "warning", revoked: "neutral" } as const;
 
 export default function Assignments({ loaderData }: Route.ComponentProps) {
   const t = useT();

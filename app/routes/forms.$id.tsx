@@ -8,6 +8,7 @@ import { PageHeader } from "~/components/page-header.tsx";
 import { draftFromForm } from "~/features/forms/form-editor.server.ts";
 import { editableForm, editorPost, editorValidation } from "~/features/forms/form-pages.server.ts";
 import { duplicateForm, updateForm } from "~/features/forms/forms.server.ts";
+import { openLinkCount } from "~/features/submissions/submissions.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
@@ -24,6 +25,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const form = await editableForm(actor, params.id);
   return {
+    // Unpublishing closes the links still waiting for answers: the page says how many first.
+    openLinks: form.isPublished ? await openLinkCount(form.id) : 0,
     form: { id: form.id, title: form.title, isPublished: form.isPublished, isTemplate: form.isTemplate, updatedAt: form.updatedAt },
     draft: draftFromForm(form),
     validation: editorValidation(resolveLocale(params.locale)),
@@ -69,17 +72,23 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
         }
         actions={
           <>
-            <Form method="post">
+            <Form method="post" className="flex flex-col items-end gap-1">
               <CsrfInput />
               <Button
                 type="submit"
                 name="intent"
                 value={form.isPublished ? "unpublish" : "publish"}
                 variant={form.isPublished ? "secondary" : "primary"}
+                aria-describedby={loaderData.openLinks > 0 ? "unpublish-note" : undefined}
                 pendingText={t.common.working}
               >
                 {form.isPublished ? t.forms.unpublish : t.forms.publish}
               </Button>
+              {loaderData.openLinks > 0 ? (
+                <p id="unpublish-note" className="max-w-xs text-right text-sm text-amber-800">
+                  {t.forms.unpublishCloses(loaderData.openLinks, format.number(loaderData.openLinks))}
+                </p>
+              ) : null}
             </Form>
             <Form method="post">
               <CsrfInput />

@@ -26,7 +26,15 @@ export const meta: Route.MetaFunction = ({ loaderData, params }) => [
   { name: "robots", content: "noindex" },
 ];
 
-type Unavailable = { state: "completed" | "expired" | "not-found" };
+type Unavailable = { state: "completed" | "expired" | "revoked" | "closed" | "not-found" };
+
+/** Why a link takes no answers, by the service's error code. */
+const UNAVAILABLE: Record<string, Unavailable["state"]> = {
+  ALREADY_COMPLETED: "completed",
+  LINK_EXPIRED: "expired",
+  LINK_REVOKED: "revoked",
+  FORM_CLOSED: "closed",
+};
 type Test = Awaited<ReturnType<typeof openTestLink>>;
 type Question = Test["form"]["questions"][number];
 
@@ -36,7 +44,7 @@ export async function loader({ params }: Route.LoaderArgs) {
     return { test, validation: answersValidation(test, translations(resolveLocale(params.locale))) };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    const state: Unavailable["state"] = error.status === 409 ? "completed" : error.status === 410 ? "expired" : "not-found";
+    const state = UNAVAILABLE[error.code] ?? "not-found";
     return data<Unavailable>({ state }, { status: state === "completed" ? 200 : error.status, headers: PRIVATE_HEADERS });
   }
 }
@@ -69,12 +77,13 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function TestPage({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT().testLink;
   if (!("test" in loaderData)) {
-    const [title, text] =
-      loaderData.state === "completed"
-        ? [t.doneTitle, t.doneText]
-        : loaderData.state === "expired"
-          ? [t.expiredTitle, t.expiredText]
-          : [t.notFoundTitle, t.notFoundText];
+    const [title, text] = {
+      completed: [t.doneTitle, t.doneText],
+      expired: [t.expiredTitle, t.expiredText],
+      revoked: [t.revokedTitle, t.revokedText],
+      closed: [t.closedTitle, t.closedText],
+      "not-found": [t.notFoundTitle, t.notFoundText],
+    }[loaderData.state];
     return (
       <>
         <RespondentHeader />

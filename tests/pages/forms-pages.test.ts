@@ -103,6 +103,14 @@ describe("the Forms pages over HTTP", () => {
     expect(list.body.total).toBe(1);
   });
 
+  it("given a published form with links still waiting, should say before unpublishing that it closes them", async () => {
+    const form = await api("POST", "/api/forms", { as: "teacher@demo.test", json: mixedForm(unique("Closing")) });
+    const student = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: unique("Waiting") } });
+    await api("POST", "/api/submissions", { as: "teacher@demo.test", json: { formId: form.body.id, studentId: student.body.id } });
+    const html = await (await fetch(`${baseUrl()}/en/forms/${form.body.id}`, { headers: { cookie: teacher() } })).text();
+    expect(html).toContain("1 link is still waiting for answers: unpublishing closes it until you publish again.");
+  });
+
   it("given a colleague's form, should not publish or delete it", async () => {
     const form = await api("POST", "/api/forms", { as: "teacher2@demo.test", json: { ...mixedForm(), isPublished: false } });
     expect((await post(`/en/forms/${form.body.id}`, { intent: "publish" })).status).toBe(404);

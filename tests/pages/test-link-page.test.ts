@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api, baseUrl } from "../support/api.ts";
 import { assign, createForm, createStudent } from "../support/assessment.ts";
+import { testDatabase } from "../support/database.ts";
 
 async function newLink() {
   const form = await createForm("teacher@demo.test");
@@ -73,6 +74,23 @@ describe("the respondent's page", () => {
     const report = await api("GET", `/api/reports/${assignment.id}`, { as: "teacher@demo.test" });
     expect(report.body).toMatchObject({ totalScore: 1, scoreLabel: "Medium" });
     expect(report.body.answers[3].text).toBe("Bien.");
+  });
+
+  it.each([
+    ["withdrawn", "es", "Este enlace fue retirado"],
+    ["closed", "pt-BR", "Este teste está fechado por enquanto"],
+    ["expired", "en", "This link has expired"],
+  ])("given a %s link, should answer 410 with a page that says so in the respondent's language", async (what, locale, title) => {
+    const { form, assignment } = await newLink();
+    if (what === "withdrawn") await api("POST", `/api/submissions/${assignment.id}/revoke`, { as: "teacher@demo.test" });
+    if (what === "closed") await api("PUT", `/api/forms/${form.id}`, { as: "teacher@demo.test", json: { isPublished: false } });
+    if (what === "expired") await testDatabase().submission.update({ where: { id: assignment.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const response = await fetch(`${baseUrl()}/${locale}/test/${assignment.token}`);
+    expect(response.status).toBe(410);
+    const html = await response.text();
+    expect(html).toContain(`<html lang="${locale}"`);
+    expect(html).toContain(title);
+    expect(html).not.toContain("<fieldset");
   });
 
   it("given an unknown token, should say so with a 404 page", async () => {

@@ -567,8 +567,32 @@ export interface paths {
         };
         /** A submission with its answers; while pending, staff also get its token and url. */
         get: operations["getSubmission"];
-        put?: never;
+        /**
+         * Extend or shorten a link that is not completed (an expired one comes back to life); null for no expiry.
+         * @description Roles: the assigner, ADMIN, SUPER_ADMIN.
+         */
+        put: operations["updateSubmission"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/submissions/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a link: from now on it answers 410 LINK_REVOKED. Revoking twice changes nothing.
+         * @description Roles: the assigner, ADMIN, SUPER_ADMIN.
+         */
+        post: operations["revokeSubmission"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1196,6 +1220,18 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             createdAt: string;
+            /**
+             * @description The life of the link; EXPIRED is derived from expiresAt when read.
+             * @enum {string}
+             */
+            status: "PENDING" | "OPENED" | "IN_PROGRESS" | "COMPLETED" | "EXPIRED" | "REVOKED";
+            /** @description When the respondent first opened the link. */
+            openedAt: string | null;
+            /** @description When the link was last e-mailed. */
+            sentAt: string | null;
+            sendCount: number;
+            remindedAt: string | null;
+            revokedAt: string | null;
             answers: {
                 /** @description CUID. */
                 questionId: string;
@@ -1248,6 +1284,18 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             createdAt: string;
+            /**
+             * @description The life of the link; EXPIRED is derived from expiresAt when read.
+             * @enum {string}
+             */
+            status: "PENDING" | "OPENED" | "IN_PROGRESS" | "COMPLETED" | "EXPIRED" | "REVOKED";
+            /** @description When the respondent first opened the link. */
+            openedAt: string | null;
+            /** @description When the link was last e-mailed. */
+            sentAt: string | null;
+            sendCount: number;
+            remindedAt: string | null;
+            revokedAt: string | null;
         };
         TestLink: {
             form: {
@@ -1539,6 +1587,14 @@ export interface components {
              * @description When the link stops working (ISO 8601); no expiry when left out.
              */
             expiresAt?: string;
+        };
+        SubmissionUpdate: {
+            /** @description The new end of the link (ISO 8601), later or earlier; null for no expiry. */
+            expiresAt: string | null;
+        };
+        SubmissionUpdateInput: {
+            /** @description The new end of the link (ISO 8601), later or earlier; null for no expiry. */
+            expiresAt: string | null;
         };
         TestAnswers: {
             answers: {
@@ -8744,6 +8800,9 @@ export interface operations {
                 candidateId?: string;
                 /** @description true, false, 1 or 0. */
                 isCompleted?: string;
+                status?: "PENDING" | "OPENED" | "IN_PROGRESS" | "COMPLETED" | "EXPIRED" | "REVOKED";
+                /** @description Only the submissions of this group's members. */
+                groupId?: string;
             };
             header?: never;
             path?: never;
@@ -8786,7 +8845,13 @@ export interface operations {
                      *           "scoreLabel": "Medium",
                      *           "scoreColor": "#B54708",
                      *           "expiresAt": "2026-03-14T09:30:00.000Z",
-                     *           "createdAt": "2026-03-14T09:30:00.000Z"
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "status": "PENDING",
+                     *           "openedAt": "2026-03-14T09:30:00.000Z",
+                     *           "sentAt": "2026-03-14T09:30:00.000Z",
+                     *           "sendCount": 1,
+                     *           "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *           "revokedAt": "2026-03-14T09:30:00.000Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -8944,6 +9009,12 @@ export interface operations {
                      *       "scoreColor": "#B54708",
                      *       "expiresAt": "2026-03-14T09:30:00.000Z",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "PENDING",
+                     *       "openedAt": "2026-03-14T09:30:00.000Z",
+                     *       "sentAt": "2026-03-14T09:30:00.000Z",
+                     *       "sendCount": 1,
+                     *       "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *       "revokedAt": "2026-03-14T09:30:00.000Z",
                      *       "answers": [
                      *         {
                      *           "questionId": "text",
@@ -9203,6 +9274,12 @@ export interface operations {
                      *       "scoreColor": "#B54708",
                      *       "expiresAt": "2026-03-14T09:30:00.000Z",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "PENDING",
+                     *       "openedAt": "2026-03-14T09:30:00.000Z",
+                     *       "sentAt": "2026-03-14T09:30:00.000Z",
+                     *       "sendCount": 1,
+                     *       "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *       "revokedAt": "2026-03-14T09:30:00.000Z",
                      *       "answers": [
                      *         {
                      *           "questionId": "text",
@@ -9264,6 +9341,515 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    updateSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SubmissionUpdate"];
+                /**
+                 * @example {
+                 *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["SubmissionUpdateInput"];
+                /**
+                 * @example {
+                 *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["SubmissionUpdateInput"];
+            };
+        };
+        responses: {
+            /** @description The submission with its new expiry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "form": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "title": "Reading habits"
+                     *       },
+                     *       "student": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "candidate": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "assignedBy": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "isCompleted": true,
+                     *       "completedAt": "2026-03-14T09:30:00.000Z",
+                     *       "totalScore": 5,
+                     *       "maxScore": 8,
+                     *       "percentage": 62.5,
+                     *       "scoreLabel": "Medium",
+                     *       "scoreColor": "#B54708",
+                     *       "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "PENDING",
+                     *       "openedAt": "2026-03-14T09:30:00.000Z",
+                     *       "sentAt": "2026-03-14T09:30:00.000Z",
+                     *       "sendCount": 1,
+                     *       "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *       "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *       "answers": [
+                     *         {
+                     *           "questionId": "text",
+                     *           "questionText": "text",
+                     *           "type": "SINGLE_CHOICE",
+                     *           "optionIds": [
+                     *             "text"
+                     *           ],
+                     *           "optionTexts": [
+                     *             "text"
+                     *           ],
+                     *           "text": "How often do you read for pleasure?",
+                     *           "score": 1
+                     *         }
+                     *       ],
+                     *       "token": "k3J9vXq2bW8mZr5tY7uP1sN4aE6cH0dF",
+                     *       "url": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubmissionDetail"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: ALREADY_COMPLETED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:already-completed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This test has already been completed.",
+                     *       "code": "ALREADY_COMPLETED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "ALREADY_COMPLETED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: LINK_REVOKED. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:link-revoked",
+                     *       "title": "Gone",
+                     *       "status": 410,
+                     *       "detail": "This test link was withdrawn by the person who sent it.",
+                     *       "code": "LINK_REVOKED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "LINK_REVOKED";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    revokeSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked submission. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "form": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "title": "Reading habits"
+                     *       },
+                     *       "student": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "candidate": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "assignedBy": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "isCompleted": true,
+                     *       "completedAt": "2026-03-14T09:30:00.000Z",
+                     *       "totalScore": 5,
+                     *       "maxScore": 8,
+                     *       "percentage": 62.5,
+                     *       "scoreLabel": "Medium",
+                     *       "scoreColor": "#B54708",
+                     *       "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "PENDING",
+                     *       "openedAt": "2026-03-14T09:30:00.000Z",
+                     *       "sentAt": "2026-03-14T09:30:00.000Z",
+                     *       "sendCount": 1,
+                     *       "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *       "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *       "answers": [
+                     *         {
+                     *           "questionId": "text",
+                     *           "questionText": "text",
+                     *           "type": "SINGLE_CHOICE",
+                     *           "optionIds": [
+                     *             "text"
+                     *           ],
+                     *           "optionTexts": [
+                     *             "text"
+                     *           ],
+                     *           "text": "How often do you read for pleasure?",
+                     *           "score": 1
+                     *         }
+                     *       ],
+                     *       "token": "k3J9vXq2bW8mZr5tY7uP1sN4aE6cH0dF",
+                     *       "url": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubmissionDetail"];
+                };
+            };
+            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: ALREADY_COMPLETED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:already-completed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This test has already been completed.",
+                     *       "code": "ALREADY_COMPLETED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "ALREADY_COMPLETED";
                     };
                 };
             };
@@ -9401,7 +9987,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected error; nothing about the server is revealed. Codes: LINK_EXPIRED. */
+            /** @description Unexpected error; nothing about the server is revealed. Codes: LINK_EXPIRED, LINK_REVOKED, FORM_CLOSED. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -9418,7 +10004,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "LINK_EXPIRED";
+                        code?: "LINK_EXPIRED" | "LINK_REVOKED" | "FORM_CLOSED";
                     };
                 };
             };
@@ -9624,7 +10210,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected error; nothing about the server is revealed. Codes: LINK_EXPIRED. */
+            /** @description Unexpected error; nothing about the server is revealed. Codes: LINK_EXPIRED, LINK_REVOKED, FORM_CLOSED. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -9641,7 +10227,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "LINK_EXPIRED";
+                        code?: "LINK_EXPIRED" | "LINK_REVOKED" | "FORM_CLOSED";
                     };
                 };
             };

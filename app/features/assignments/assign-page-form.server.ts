@@ -5,6 +5,12 @@ import { z } from "zod";
  * `candidate:<id>`, and its expiry is a day: the link works to the end of that day (UTC), so the
  * API's body (`createSubmissionBody`) is built from it, not posted as is.
  */
+/** A day the link works to the end of (UTC), from a date field. */
+const expiryDay = z.iso
+  .date({ error: "date" })
+  .transform((day) => `${day}T23:59:59.999Z`)
+  .refine((end) => new Date(end).getTime() > Date.now(), "futureDate");
+
 export const assignPageForm = z.object({
   formId: z.string({ error: "chooseForm" }).min(1, "chooseForm"),
   respondent: z
@@ -14,9 +20,8 @@ export const assignPageForm = z.object({
       const [kind, id] = value.split(":") as ["student" | "candidate", string];
       return kind === "student" ? { studentId: id } : { candidateId: id };
     }),
-  expiresAt: z.iso
-    .date({ error: "date" })
-    .transform((day) => `${day}T23:59:59.999Z`)
-    .refine((end) => new Date(end).getTime() > Date.now(), "futureDate")
-    .optional(),
+  expiresAt: expiryDay.optional(),
 });
+
+/** The assignment page's "change the expiry" form: a new last day, or none when left empty. */
+export const expiryPageForm = z.object({ expiresAt: expiryDay.optional() });

@@ -7,7 +7,7 @@ import { idSchema, paginationQuery, searchParam, skipTake } from "~/lib/schemas.
 import { foldForSearch } from "~/lib/search.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
 import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
-import { testLinkUrl } from "../submissions/submissions.server.ts";
+import { statusWhere, testLinkUrl } from "../submissions/submissions.server.ts";
 
 /**
  * What the assignment pages need beyond the submissions API: the choices of the "assign" form
@@ -16,6 +16,7 @@ import { testLinkUrl } from "../submissions/submissions.server.ts";
  */
 
 import { ASSIGNMENT_STATES, type AssignmentState } from "./assignment-states.ts";
+import { type StatusFields, submissionStatus } from "../submissions/submission-status.ts";
 
 export { ASSIGNMENT_STATES, type AssignmentState };
 
@@ -62,16 +63,17 @@ export async function assignmentChoices(actor: Actor, options: { search?: string
   return { forms, students: students.slice(0, CHOICES_LIMIT), candidates: candidates.slice(0, CHOICES_LIMIT), truncated };
 }
 
+/** The pages' states are the API's statuses with the open ones (pending, opened) taken together. */
 function stateWhere(state: AssignmentState, now: Date): Prisma.SubmissionWhereInput {
-  if (state === "completed") return { isCompleted: true };
-  if (state === "expired") return { isCompleted: false, expiresAt: { lte: now } };
-  return { isCompleted: false, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
+  if (state === "pending") return { OR: [statusWhere("PENDING", now), statusWhere("OPENED", now), statusWhere("IN_PROGRESS", now)] };
+  return statusWhere(STATUS_OF_STATE[state], now);
 }
 
-export function assignmentState(row: { isCompleted: boolean; expiresAt: Date | null }, now: Date): AssignmentState {
-  if (row.isCompleted) return "completed";
-  if (row.expiresAt && row.expiresAt <= now) return "expired";
-  return "pending";
+const STATUS_OF_STATE = { completed: "COMPLETED", expired: "EXPIRED", revoked: "REVOKED" } as const;
+
+export function assignmentState(row: StatusFields, now: Date): AssignmentState {
+  const status = submissionStatus(row, now);
+  return status === "COMPLETED" ? "completed" : status === "EXPIRED" ? "expired" : status === "REVOKED" ? "revoked" : "pending";
 }
 
 /** The caller's assignments (the submission scope), newest first; pending rows carry their link for staff. */
@@ -90,6 +92,8 @@ export async function listAssignments(actor: Actor, query: ListAssignmentsQuery,
         isCompleted: true,
         completedAt: true,
         expiresAt: true,
+        revokedAt: true,
+        openedAt: true,
         createdAt: true,
         totalScore: true,
         maxScore: true,

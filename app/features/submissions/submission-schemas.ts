@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
+import { SUBMISSION_STATUSES } from "./submission-status.ts";
 import { booleanParam, idSchema, pagedResponse, paginationQuery, timestamp, typedText } from "~/lib/schemas.ts";
 
 export const createSubmissionBody = z
@@ -26,10 +27,25 @@ export const listSubmissionsQuery = z.strictObject({
   studentId: idSchema.optional(),
   candidateId: idSchema.optional(),
   isCompleted: booleanParam.optional(),
+  status: z.enum(SUBMISSION_STATUSES).optional(),
+  groupId: idSchema.optional().meta({ description: "Only the submissions of this group's members." }),
 });
 export type ListSubmissionsQuery = z.output<typeof listSubmissionsQuery>;
 
 /** Answers sent by the respondent; scores are never accepted from a client. */
+/** PUT /api/submissions/:id: a pending link's new expiry (`null`: none). */
+export const updateSubmissionBody = z
+  .strictObject({
+    expiresAt: z.iso.datetime({ offset: true }).nullable().meta({ description: "The new end of the link (ISO 8601), later or earlier; null for no expiry." }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.expiresAt !== null && new Date(body.expiresAt).getTime() <= Date.now()) {
+      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: "futureDate" });
+    }
+  })
+  .meta({ id: "SubmissionUpdate" });
+export type UpdateSubmissionInput = z.output<typeof updateSubmissionBody>;
+
 export const submitAnswersBody = z
   .strictObject({
     answers: z
@@ -63,6 +79,12 @@ export const submissionItem = z
     scoreColor: z.string().nullable(),
     expiresAt: timestamp.nullable(),
     createdAt: timestamp,
+    status: z.enum(SUBMISSION_STATUSES).meta({ description: "The life of the link; EXPIRED is derived from expiresAt when read." }),
+    openedAt: timestamp.nullable().meta({ description: "When the respondent first opened the link." }),
+    sentAt: timestamp.nullable().meta({ description: "When the link was last e-mailed." }),
+    sendCount: z.number().int(),
+    remindedAt: timestamp.nullable(),
+    revokedAt: timestamp.nullable(),
   })
   .meta({ id: "Submission" });
 

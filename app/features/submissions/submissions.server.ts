@@ -4,11 +4,12 @@ import { isStaff, organizationScope } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { conflict, forbidden, notFound } from "~/lib/problem.server.ts";
+import { ApiError, conflict, forbidden, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
-import type { CreateSubmissionInput, ListSubmissionsQuery } from "./submission-schemas.ts";
+import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput } from "./submission-schemas.ts";
 import { visibleSubmissionsWhere } from "./submission-scope.server.ts";
+import { type StatusFields, type SubmissionStatus, submissionStatus } from "./submission-status.ts";
 
 /** 256 random bits, URL-safe: the whole secret of a public test link. */
 const newToken = () => randomBytes(32).toString("base64url");
@@ -30,7 +31,35 @@ const itemSelect = {
   scoreColor: true,
   expiresAt: true,
   createdAt: true,
+  openedAt: true,
+  sentAt: true,
+  sendCount: true,
+  remindedAt: true,
+  revokedAt: true,
 } satisfies Prisma.SubmissionSelect;
+
+/** A submission as the API answers it: its row and its status now. */
+const withStatus = <Row extends StatusFields>(row: Row, now = new Date()) => ({ ...row, status: submissionStatus(row, now) });
+
+/** The submissions with `status` now, as a condition (the mirror of submissionStatus()). */
+export function statusWhere(status: SubmissionStatus, now: Date): Prisma.SubmissionWhereInput {
+  const live = { isCompleted: false, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
+  switch (status) {
+    case "COMPLETED":
+      return { isCompleted: true };
+    case "REVOKED":
+      return { isCompleted: false, revokedAt: { not: null } };
+    case "EXPIRED":
+      return { isCompleted: false, revokedAt: null, expiresAt: { lte: now } };
+    case "OPENED":
+      return { ...live, openedAt: { not: null } };
+    case "PENDING":
+      return { ...live, openedAt: null };
+    case "IN_PROGRESS":
+      // Answers saved but not sent come with drafts (contract §12): none yet.
+      return { id: { in: [] } };
+  }
+}
 
 /**
  * Assigns a published form the caller can see to a student or candidate of the same
@@ -72,12 +101,18 @@ export async function listSubmissions(actor: Actor, query: ListSubmissionsQuery)
   if (query.studentId) filters.push({ studentId: query.studentId });
   if (query.candidateId) filters.push({ candidateId: query.candidateId });
   if (query.isCompleted !== undefined) filters.push({ isCompleted: query.isCompleted });
+  if (query.status) filters.push(statusWhere(query.status, new Date()));
+  if (query.groupId) {
+    const inGroup = { groups: { some: { groupId: query.groupId } } };
+    filters.push({ OR: [{ student: inGroup }, { candidate: inGroup }] });
+  }
   const where = { AND: filters };
   const [submissions, total] = await Promise.all([
     db.submission.findMany({ where, select: itemSelect, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...skipTake(query) }),
     db.submission.count({ where }),
   ]);
-  return { submissions, total, page: query.page, limit: query.limit };
+  const now = new Date();
+  return { submissions: submissions.map((row) => withStatus(row, now)), total, page: query.page, limit: query.limit };
 }
 
 /** A submission with its answers; while pending, also its link (for staff, to copy it again). */
@@ -94,7 +129,8 @@ export async function getSubmission(actor: Actor, id: string) {
     },
   });
   if (!submission) throw notFound("submission");
-  const { token, answers, ...item } = submission;
+  const { token, answers, ...row } = submission;
+  const item = withStatus(row);
   const pendingLink = !item.isCompleted && isStaff(actor) ? { token, url: testLinkUrl(token, actor.locale) } : {};
   return {
     ...item,
@@ -106,4 +142,47 @@ export async function getSubmission(actor: Actor, id: string) {
     })),
     ...pendingLink,
   };
+}
+
+/**
+ * The submissions a caller may change (revoke, extend): an administrator's organization, a
+ * teacher's own assignments. Others' are 404, as they are to read.
+ */
+async function findChangeableSubmission(actor: Actor, id: string) {
+  if (!isStaff(actor)) throw forbidden();
+  const submission = await db.submission.findFirst({
+    where: { AND: [{ id }, visibleSubmissionsWhere(actor)] },
+    select: { id: true, isCompleted: true, revokedAt: true },
+  });
+  if (!submission) throw notFound("submission");
+  if (submission.isCompleted) throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
+  return submission;
+}
+
+/** Stops a link for good: it answers 410 LINK_REVOKED from now on. Revoking twice changes nothing. */
+export async function revokeSubmission(actor: Actor, id: string) {
+  const submission = await findChangeableSubmission(actor, id);
+  if (!submission.revokedAt) {
+    // Only a link still open is revoked: a submission completed meanwhile keeps its result.
+    const { count } = await db.submission.updateMany({ where: { id, isCompleted: false, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (count === 0) throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
+  }
+  return getSubmission(actor, id);
+}
+
+/** A pending (or expired) link's new expiry, later or earlier, or none. A revoked link stays revoked. */
+export async function updateSubmission(actor: Actor, id: string, input: UpdateSubmissionInput) {
+  const submission = await findChangeableSubmission(actor, id);
+  if (submission.revokedAt) throw new ApiError(410, "LINK_REVOKED", "This test link was revoked.");
+  const { count } = await db.submission.updateMany({
+    where: { id, isCompleted: false, revokedAt: null },
+    data: { expiresAt: input.expiresAt === null ? null : new Date(input.expiresAt) },
+  });
+  if (count === 0) throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
+  return getSubmission(actor, id);
+}
+
+/** How many of a form's links still wait for answers (pending or opened): what unpublishing closes. */
+export function openLinkCount(formId: string, now = new Date()) {
+  return db.submission.count({ where: { formId, deletedAt: null, OR: [statusWhere("PENDING", now), statusWhere("OPENED", now)] } });
 }

@@ -32,6 +32,8 @@ async function loadLink(token: string) {
       id: true,
       isCompleted: true,
       expiresAt: true,
+      revokedAt: true,
+      openedAt: true,
       deletedAt: true,
       student: { select: { id: true, name: true, grade: true, age: true, deletedAt: true } },
       candidate: { select: { id: true, name: true, grade: true, age: true, deletedAt: true } },
@@ -42,6 +44,7 @@ async function loadLink(token: string) {
           description: true,
           category: true,
           type: true,
+          isPublished: true,
           deletedAt: true,
           ...formContentSelect,
         },
@@ -57,17 +60,25 @@ async function loadLink(token: string) {
   return { ...submission, respondent, respondentKind: submission.student ? ("student" as const) : ("candidate" as const) };
 }
 
-function assertOpen(link: { isCompleted: boolean; expiresAt: Date | null }, now = new Date()) {
+/**
+ * Whether the link still takes answers: not completed (409), not revoked by its assigner, not
+ * expired, and its form still published (each 410 with its own code, so the page can say which).
+ */
+function assertOpen(link: { isCompleted: boolean; expiresAt: Date | null; revokedAt: Date | null; form: { isPublished: boolean } }, now = new Date()) {
   if (link.isCompleted) throw alreadyCompleted();
+  if (link.revokedAt) throw new ApiError(410, "LINK_REVOKED", "This test link was withdrawn by the person who sent it.");
   if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) {
     throw new ApiError(410, "LINK_EXPIRED", "This test link has expired. Ask for a new one.");
   }
+  if (!link.form.isPublished) throw new ApiError(410, "FORM_CLOSED", "This test is not accepting answers at the moment.");
 }
 
 /** The test as its respondent sees it: questions and option texts, never scores or bands. */
 export async function openTestLink(token: string) {
   const link = await loadLink(token);
   assertOpen(link);
+  // The first opening moves the link from PENDING to OPENED; later ones change nothing.
+  if (!link.openedAt) await db.submission.updateMany({ where: { id: link.id, openedAt: null }, data: { openedAt: new Date() } });
   return {
     form: {
       title: link.form.title,
@@ -139,7 +150,8 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
     // with SQLITE_BUSY when another connection writes before it does).
     const lockedName = postgres ? await respondentName(tx, link.respondentKind, link.respondent.id) : undefined;
     const claimed = await tx.submission.updateMany({
-      where: { id: link.id, isCompleted: false },
+      // Still open at this instant: a revoke that committed meanwhile wins.
+      where: { id: link.id, isCompleted: false, revokedAt: null },
       data: {
         isCompleted: true,
         completedAt,
@@ -152,7 +164,12 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
         scoredAgainst,
       },
     });
-    if (claimed.count !== 1) throw alreadyCompleted();
+    if (claimed.count !== 1) {
+      // Completed by another submit, or revoked, since the link was read: say which.
+      const now = await tx.submission.findUnique({ where: { id: link.id }, select: { isCompleted: true, revokedAt: true } });
+      if (now?.revokedAt && !now.isCompleted) assertOpen({ ...link, revokedAt: now.revokedAt });
+      throw alreadyCompleted();
+    }
     const name = postgres ? lockedName : await respondentName(tx, link.respondentKind, link.respondent.id);
     await tx.submission.update({
       where: { id: link.id },

@@ -23,7 +23,7 @@ const handle = endpoint<Route.LoaderArgs>(
       body: { schema: submitAnswersBody, types: browserBody },
       success: { status: 200, description: "Completed.", schema: submitResponse },
       errors: [400, 404, 409, 410, 413, 415, 429],
-      codes: { 409: ["ALREADY_COMPLETED"], 410: ["LINK_EXPIRED"] },
+      codes: { 409: ["ALREADY_COMPLETED"], 410: ["LINK_EXPIRED", "LINK_REVOKED", "FORM_CLOSED"] },
     },
   },
 );

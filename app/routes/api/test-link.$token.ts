@@ -23,7 +23,7 @@ const handle = endpoint<Route.LoaderArgs>(
       summary: "The test behind a private link, without scores or score ranges.",
       success: { status: 200, description: "The test.", schema: testLinkResponse },
       errors: [404, 409, 410, 429],
-      codes: { 409: ["ALREADY_COMPLETED"], 410: ["LINK_EXPIRED"] },
+      codes: { 409: ["ALREADY_COMPLETED"], 410: ["LINK_EXPIRED", "LINK_REVOKED", "FORM_CLOSED"] },
     },
   },
 );

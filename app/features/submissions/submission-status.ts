@@ -1,0 +1,17 @@
+/**
+ * The life of a link (contract §10): PENDING until opened, OPENED once the respondent has seen it,
+ * IN_PROGRESS while answers are saved but not sent (drafts, contract §12), COMPLETED, EXPIRED
+ * after its expiry, REVOKED when the assigner stopped it. Expiry is a matter of time, so the
+ * status is derived when read, never stored.
+ */
+export const SUBMISSION_STATUSES = ["PENDING", "OPENED", "IN_PROGRESS", "COMPLETED", "EXPIRED", "REVOKED"] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+export type StatusFields = { isCompleted: boolean; revokedAt: Date | string | null; expiresAt: Date | string | null; openedAt: Date | string | null };
+
+export function submissionStatus(row: StatusFields, now: Date): SubmissionStatus {
+  if (row.isCompleted) return "COMPLETED";
+  if (row.revokedAt) return "REVOKED";
+  if (row.expiresAt && new Date(row.expiresAt).getTime() <= now.getTime()) return "EXPIRED";
+  return row.openedAt ? "OPENED" : "PENDING";
+}

@@ -1,0 +1,62 @@
+import { describe, expect, inject, it } from "vitest";
+import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
+import { assign, createForm, createStudent } from "../support/assessment.ts";
+
+/** The assignment page's link controls over plain HTTP: change the expiry, withdraw the link. */
+const teacher = () => sessionOf("teacher@demo.test");
+
+function post(path: string, fields: Record<string, string>, session = teacher()) {
+  const csrf = inject("csrf")[session]!;
+  return fetch(`${baseUrl()}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: `${session}; ${csrf.cookie}`, origin: baseUrl() },
+    body: new URLSearchParams({ ...fields, csrfToken: csrf.token }),
+    redirect: "manual",
+  });
+}
+
+async function newAssignment() {
+  const form = await createForm("teacher@demo.test");
+  const student = await createStudent("teacher@demo.test", unique("Page respondent"));
+  return assign("teacher@demo.test", { formId: form.id, studentId: student.id });
+}
+
+describe("the assignment page's link controls", () => {
+  it("given a new last day, should set the link to the end of that day and redirect with a message", async () => {
+    const assignment = await newAssignment();
+    const day = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    const response = await post(`/en/assignments/${assignment.id}`, { intent: "extend", expiresAt: day });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`/en/assignments/${assignment.id}`);
+    expect((await api("GET", `/api/submissions/${assignment.id}`, { as: "teacher@demo.test" })).body.expiresAt).toBe(`${day}T23:59:59.999Z`);
+    // Left empty: no expiry.
+    await post(`/en/assignments/${assignment.id}`, { intent: "extend", expiresAt: "" });
+    expect((await api("GET", `/api/submissions/${assignment.id}`, { as: "teacher@demo.test" })).body.expiresAt).toBeNull();
+  });
+
+  it("given a day in the past, should say so next to the field in the page's language", async () => {
+    const assignment = await newAssignment();
+    const response = await post(`/es/assignments/${assignment.id}`, { intent: "extend", expiresAt: "2020-01-01" });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("Elige una fecha futura.");
+  });
+
+  it("given a withdrawal, should revoke the link and show it withdrawn, without the controls", async () => {
+    const assignment = await newAssignment();
+    const response = await post(`/en/assignments/${assignment.id}`, { intent: "revoke" });
+    expect(response.status).toBe(302);
+    expect((await api("GET", `/api/submissions/${assignment.id}`, { as: "teacher@demo.test" })).body.status).toBe("REVOKED");
+    const page = await (await fetch(`${baseUrl()}/en/assignments/${assignment.id}`, { headers: { cookie: teacher() } })).text();
+    expect(page).toContain("Withdrawn");
+    expect(page).not.toContain("Save the expiry");
+    // Withdrawing again, or changing the expiry now, just shows the page as it is.
+    expect((await post(`/en/assignments/${assignment.id}`, { intent: "extend", expiresAt: "" })).status).toBe(302);
+  });
+
+  it("given a colleague's assignment, should answer the 404 page and change nothing", async () => {
+    const assignment = await newAssignment();
+    const response = await post(`/en/assignments/${assignment.id}`, { intent: "revoke" }, sessionOf("teacher2@demo.test"));
+    expect(response.status).toBe(404);
+    expect((await api("GET", `/api/submissions/${assignment.id}`, { as: "teacher@demo.test" })).body.status).toBe("PENDING");
+  });
+});
