@@ -45,6 +45,7 @@ export default [
     route("users/:id/avatar", "routes/api/users.$id.avatar.ts"),
 
     route("submissions", "routes/api/submissions.ts"),
+    route("submissions/bulk", "routes/api/submissions.bulk.ts"),
     route("submissions/:id", "routes/api/submissions.$id.ts"),
     route("submissions/:id/revoke", "routes/api/submissions.$id.revoke.ts"),
     route("test-link/:token", "routes/api/test-link.$token.ts"),

@@ -144,6 +144,8 @@ export const en = {
     futureDate: "Choose a date in the future.",
     chooseForm: "Choose a form.",
     chooseRespondent: "Choose a student or candidate.",
+    chooseRespondents: "Choose a group, or students or candidates.",
+    tooManyRespondents: (max: string) => `Assign at most ${max} people at once.`,
     startAfterEnd: "The start date is after the end date.",
     answerRequired: "This question needs an answer.",
     notAQuestion: "Not a question of this test.",

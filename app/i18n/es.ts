@@ -134,6 +134,8 @@ export const es: Dictionary = {
     futureDate: "Elige una fecha futura.",
     chooseForm: "Elige un formulario.",
     chooseRespondent: "Elige un estudiante o candidato.",
+    chooseRespondents: "Elige un grupo, o estudiantes o candidatos.",
+    tooManyRespondents: (max: string) => `Asigna como máximo a ${max} personas a la vez.`,
     startAfterEnd: "La fecha de inicio es posterior a la fecha final.",
     answerRequired: "Esta pregunta necesita una respuesta.",
     notAQuestion: "No es una pregunta de esta prueba.",

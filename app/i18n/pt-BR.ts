@@ -134,6 +134,8 @@ export const ptBR: Dictionary = {
     futureDate: "Escolha uma data no futuro.",
     chooseForm: "Escolha um formulário.",
     chooseRespondent: "Escolha um aluno ou candidato.",
+    chooseRespondents: "Escolha um grupo, ou alunos ou candidatos.",
+    tooManyRespondents: (max: string) => `Atribua a no máximo ${max} pessoas de uma vez.`,
     startAfterEnd: "A data inicial é posterior à data final.",
     answerRequired: "Esta pergunta precisa de uma resposta.",
     notAQuestion: "Não é uma pergunta deste teste.",

@@ -11,6 +11,7 @@ import { coerceFormValue } from "@conform-to/zod/v4/future";
 import { Form, data, redirect } from "react-router";
 import { Button, LinkButton } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
+import { DangerDetails } from "~/components/danger-details.tsx";
 import { Field } from "~/components/field.tsx";
 import { type PageResult, pageFormOptions } from "~/components/page-form.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
@@ -182,16 +183,13 @@ function LinkControls({
           {t.assignments.saveExpiry}
         </Button>
       </Form>
-      <details className="border-t border-slate-200 pt-4">
-        <summary className="cursor-pointer font-medium text-red-800">{t.assignments.revoke}</summary>
-        <p className="mt-2 text-sm text-slate-700">{t.assignments.revokeText}</p>
-        <Form method="post" className="mt-3">
-          <CsrfInput />
-          <Button type="submit" name="intent" value="revoke" variant="danger" pendingText={t.common.working}>
-            {t.assignments.confirmRevoke}
-          </Button>
-        </Form>
-      </details>
+      <DangerDetails
+        className="border-t border-slate-200 pt-4"
+        summary={t.assignments.revoke}
+        text={t.assignments.revokeText}
+        intent="revoke"
+        confirmLabel={t.assignments.confirmRevoke}
+      />
     </section>
   );
 }

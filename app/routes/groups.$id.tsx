@@ -4,6 +4,7 @@ import { Alert } from "~/components/alert.tsx";
 import { Badge } from "~/components/badge.tsx";
 import { Button, LinkButton } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
+import { DangerDetails } from "~/components/danger-details.tsx";
 import { controlClasses } from "~/components/field.tsx";
 import { SearchIcon } from "~/components/icons.tsx";
 import { PageHeader, Section } from "~/components/page-header.tsx";
@@ -176,16 +177,13 @@ export default function GroupPage({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       {canChange ? (
-        <details className="rounded-xl border border-red-200 bg-white p-4 shadow-sm sm:p-5">
-          <summary className="cursor-pointer font-semibold text-red-800">{t.groups.deleteTitle}</summary>
-          <p className="mt-2 text-sm text-slate-700">{t.groups.deleteText}</p>
-          <Form method="post" className="mt-3">
-            <CsrfInput />
-            <Button type="submit" name="intent" value="delete" variant="danger" pendingText={t.common.working}>
-              {t.groups.confirmDelete}
-            </Button>
-          </Form>
-        </details>
+        <DangerDetails
+          className="rounded-xl border border-red-200 bg-white p-4 shadow-sm sm:p-5"
+          summary={t.groups.deleteTitle}
+          text={t.groups.deleteText}
+          intent="delete"
+          confirmLabel={t.groups.confirmDelete}
+        />
       ) : null}
     </div>
   );

@@ -599,6 +599,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/submissions/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign a form to a group and/or to students and candidates, at most 1,000 at once. Those with a link to it still waiting, and students who are not active, are skipped with the reason.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        post: operations["bulkAssign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/test-link/{token}": {
         parameters: {
             query?: never;
@@ -1297,6 +1317,71 @@ export interface components {
             remindedAt: string | null;
             revokedAt: string | null;
         };
+        BulkAssignmentResult: {
+            created: components["schemas"]["CreatedAssignment"][];
+            skipped: components["schemas"]["SkippedRespondent"][];
+        };
+        CreatedAssignment: {
+            /** @description CUID. */
+            id: string;
+            form: {
+                /** @description CUID. */
+                id: string;
+                title: string;
+            };
+            student: {
+                /** @description CUID. */
+                id: string;
+                name: string;
+            } | null;
+            candidate: {
+                /** @description CUID. */
+                id: string;
+                name: string;
+            } | null;
+            assignedBy: {
+                /** @description CUID. */
+                id: string;
+                name: string;
+            };
+            isCompleted: boolean;
+            completedAt: string | null;
+            totalScore: number | null;
+            maxScore: number | null;
+            percentage: number | null;
+            scoreLabel: string | null;
+            scoreColor: string | null;
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * @description The life of the link; EXPIRED is derived from expiresAt when read.
+             * @enum {string}
+             */
+            status: "PENDING" | "OPENED" | "IN_PROGRESS" | "COMPLETED" | "EXPIRED" | "REVOKED";
+            /** @description When the respondent first opened the link. */
+            openedAt: string | null;
+            /** @description When the link was last e-mailed. */
+            sentAt: string | null;
+            sendCount: number;
+            remindedAt: string | null;
+            revokedAt: string | null;
+            token: string;
+            /** @description The public link, in the caller's language. */
+            url: string;
+        };
+        SkippedRespondent: {
+            /** @enum {string} */
+            kind: "student" | "candidate";
+            /** @description CUID. */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            reason: "ALREADY_PENDING" | "NOT_ACTIVE";
+        };
         TestLink: {
             form: {
                 title: string;
@@ -1595,6 +1680,19 @@ export interface components {
         SubmissionUpdateInput: {
             /** @description The new end of the link (ISO 8601), later or earlier; null for no expiry. */
             expiresAt: string | null;
+        };
+        BulkAssignment: {
+            /** @description CUID. */
+            formId: string;
+            /** @description Every member of this group. */
+            groupId?: string;
+            studentIds?: string[];
+            candidateIds?: string[];
+            /**
+             * Format: date-time
+             * @description When the links stop working (ISO 8601); no expiry when left out.
+             */
+            expiresAt?: string;
         };
         TestAnswers: {
             answers: {
@@ -9850,6 +9948,283 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "ALREADY_COMPLETED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    bulkAssign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "formId": "text",
+                 *       "groupId": "text",
+                 *       "studentIds": [
+                 *         "text"
+                 *       ],
+                 *       "candidateIds": [
+                 *         "text"
+                 *       ],
+                 *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkAssignment"];
+            };
+        };
+        responses: {
+            /** @description The links created, each with its url, and who was skipped. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "form": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "title": "Reading habits"
+                     *           },
+                     *           "student": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "candidate": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "assignedBy": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "isCompleted": true,
+                     *           "completedAt": "2026-03-14T09:30:00.000Z",
+                     *           "totalScore": 5,
+                     *           "maxScore": 8,
+                     *           "percentage": 62.5,
+                     *           "scoreLabel": "Medium",
+                     *           "scoreColor": "#B54708",
+                     *           "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "status": "PENDING",
+                     *           "openedAt": "2026-03-14T09:30:00.000Z",
+                     *           "sentAt": "2026-03-14T09:30:00.000Z",
+                     *           "sendCount": 1,
+                     *           "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *           "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *           "token": "k3J9vXq2bW8mZr5tY7uP1sN4aE6cH0dF",
+                     *           "url": "text"
+                     *         }
+                     *       ],
+                     *       "skipped": [
+                     *         {
+                     *           "kind": "student",
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "name": "Ana Lima",
+                     *           "reason": "ALREADY_PENDING"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkAssignmentResult"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: FORM_NOT_PUBLISHED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:form-not-published",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This form is not published.",
+                     *       "code": "FORM_NOT_PUBLISHED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORM_NOT_PUBLISHED";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };

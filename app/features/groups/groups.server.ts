@@ -246,3 +246,13 @@ export function addPersonToGroup(actor: Actor, groupId: string, person: { studen
     "studentId" in person ? { studentIds: [person.studentId], candidateIds: [] } : { studentIds: [], candidateIds: [person.candidateId] },
   );
 }
+
+/** The ids of a group's live members, for assigning to the whole group; 404 outside the caller's scope. */
+export async function groupMemberIds(actor: Actor, id: string) {
+  await findGroup(actor, id);
+  const members = await db.groupMember.findMany({ where: { groupId: id, ...liveMember }, select: { studentId: true, candidateId: true } });
+  return {
+    studentIds: members.flatMap((member) => (member.studentId ? [member.studentId] : [])),
+    candidateIds: members.flatMap((member) => (member.candidateId ? [member.candidateId] : [])),
+  };
+}

@@ -33,6 +33,33 @@ export const listSubmissionsQuery = z.strictObject({
 export type ListSubmissionsQuery = z.output<typeof listSubmissionsQuery>;
 
 /** Answers sent by the respondent; scores are never accepted from a client. */
+/** At most this many respondents in one bulk assignment (contract §10). */
+export const BULK_LIMIT = 1000;
+
+const futureExpiry = z.iso.datetime({ offset: true }).meta({ description: "When the links stop working (ISO 8601); no expiry when left out." });
+
+export const bulkAssignBody = z
+  .strictObject({
+    formId: idSchema,
+    groupId: idSchema.optional().meta({ description: "Every member of this group." }),
+    studentIds: z.array(idSchema).max(BULK_LIMIT).optional(),
+    candidateIds: z.array(idSchema).max(BULK_LIMIT).optional(),
+    expiresAt: futureExpiry.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.groupId === undefined && !body.studentIds?.length && !body.candidateIds?.length) {
+      ctx.addIssue({ code: "custom", path: ["groupId"], message: "chooseRespondents" });
+    }
+    if (body.expiresAt !== undefined && new Date(body.expiresAt).getTime() <= Date.now()) {
+      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: "futureDate" });
+    }
+  })
+  .meta({ id: "BulkAssignment" });
+export type BulkAssignInput = z.output<typeof bulkAssignBody>;
+
+/** Why a respondent of a bulk assignment got no new link. */
+export const SKIP_REASONS = ["ALREADY_PENDING", "NOT_ACTIVE"] as const;
+
 /** PUT /api/submissions/:id: a pending link's new expiry (`null`: none). */
 export const updateSubmissionBody = z
   .strictObject({
@@ -107,6 +134,19 @@ export const submissionDetail = submissionItem
     url: z.string().optional().meta({ description: "The public link; only while pending." }),
   })
   .meta({ id: "SubmissionDetail" });
+
+export const bulkAssignResponse = z
+  .object({
+    created: z.array(
+      submissionItem
+        .extend({ token: z.string(), url: z.string().meta({ description: "The public link, in the caller's language." }) })
+        .meta({ id: "CreatedAssignment" }),
+    ),
+    skipped: z.array(
+      z.object({ kind: z.enum(["student", "candidate"]), id: idSchema, name: z.string(), reason: z.enum(SKIP_REASONS) }).meta({ id: "SkippedRespondent" }),
+    ),
+  })
+  .meta({ id: "BulkAssignmentResult" });
 
 export const testLinkResponse = z
   .object({

@@ -12,7 +12,7 @@ import { visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { type StatusFields, type SubmissionStatus, submissionStatus } from "./submission-status.ts";
 
 /** 256 random bits, URL-safe: the whole secret of a public test link. */
-const newToken = () => randomBytes(32).toString("base64url");
+export const newToken = () => randomBytes(32).toString("base64url");
 
 export const testLinkUrl = (token: string, locale: string) => `${env().APP_URL}/${resolveLocale(locale)}/test/${token}`;
 
@@ -66,13 +66,7 @@ export function statusWhere(status: SubmissionStatus, now: Date): Prisma.Submiss
  * organization, creating the private link.
  */
 export async function assignForm(actor: Actor, input: CreateSubmissionInput) {
-  if (!isStaff(actor)) throw forbidden();
-  const form = await db.form.findFirst({
-    where: { AND: [{ id: input.formId }, visibleFormsWhere(actor)] },
-    select: { id: true, organizationId: true, isPublished: true },
-  });
-  if (!form) throw notFound("form");
-  if (!form.isPublished) throw conflict("Publish the form before assigning it.", "FORM_NOT_PUBLISHED");
+  const form = await assignableForm(actor, input.formId);
 
   const respondentWhere = { deletedAt: null, organizationId: form.organizationId, ...organizationScope(actor) };
   const respondent = input.studentId
@@ -93,6 +87,29 @@ export async function assignForm(actor: Actor, input: CreateSubmissionInput) {
     select: { id: true },
   });
   return getSubmission(actor, created.id);
+}
+
+/** A published form the caller can see, to assign; 404 when hidden, 409 when not published. */
+export async function assignableForm(actor: Actor, formId: string) {
+  if (!isStaff(actor)) throw forbidden();
+  const form = await db.form.findFirst({
+    where: { AND: [{ id: formId }, visibleFormsWhere(actor)] },
+    select: { id: true, organizationId: true, isPublished: true },
+  });
+  if (!form) throw notFound("form");
+  if (!form.isPublished) throw conflict("Publish the form before assigning it.", "FORM_NOT_PUBLISHED");
+  return form;
+}
+
+/** Submissions as the API lists them, by id, with their status now (and, for staff, their link). */
+export async function submissionItems(actor: Actor, ids: string[]) {
+  const rows = await db.submission.findMany({
+    where: { id: { in: ids } },
+    select: { ...itemSelect, token: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  const now = new Date();
+  return rows.map(({ token, ...row }) => ({ ...withStatus(row, now), token, url: testLinkUrl(token, actor.locale) }));
 }
 
 export async function listSubmissions(actor: Actor, query: ListSubmissionsQuery) {

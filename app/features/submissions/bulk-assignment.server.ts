@@ -1,0 +1,83 @@
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { db } from "~/lib/db.server.ts";
+import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
+import { groupMemberIds } from "../groups/groups.server.ts";
+import { BULK_LIMIT, type BulkAssignInput } from "./submission-schemas.ts";
+import { assignableForm, newToken, statusWhere, submissionItems } from "./submissions.server.ts";
+
+/**
+ * One form assigned to a whole class at once (contract §10): a group's members and the people
+ * named, each once. Someone who already has a link to this form still waiting for answers is
+ * skipped (ALREADY_PENDING), as is a student who is not active or a candidate already promoted
+ * (NOT_ACTIVE); everyone else gets a link, all in one transaction.
+ */
+type Person = { kind: "student" | "candidate"; id: string; name: string; status: string };
+
+export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
+  const form = await assignableForm(actor, input.formId);
+  const fromGroup = input.groupId ? await groupMemberIds(actor, input.groupId) : { studentIds: [], candidateIds: [] };
+  const studentIds = [...new Set([...fromGroup.studentIds, ...(input.studentIds ?? [])])];
+  const candidateIds = [...new Set([...fromGroup.candidateIds, ...(input.candidateIds ?? [])])];
+  if (studentIds.length + candidateIds.length > BULK_LIMIT) {
+    throw badRequest(`Assign at most ${BULK_LIMIT} people at once.`, [fieldProblem(input.groupId ? "groupId" : "studentIds", "tooManyRespondents", "1,000")]);
+  }
+
+  // Everyone named must be a live record of the form's organization: any other id is 404 for all.
+  const where = { organizationId: form.organizationId, deletedAt: null };
+  const select = { id: true, name: true, status: true } as const;
+  const [students, candidates] = await Promise.all([
+    studentIds.length ? db.student.findMany({ where: { ...where, id: { in: studentIds } }, select }) : [],
+    candidateIds.length ? db.candidate.findMany({ where: { ...where, id: { in: candidateIds } }, select }) : [],
+  ]);
+  if (students.length !== studentIds.length) throw notFound("student");
+  if (candidates.length !== candidateIds.length) throw notFound("candidate");
+  const people: Person[] = [
+    ...students.map((person) => ({ kind: "student" as const, ...person })),
+    ...candidates.map((person) => ({ kind: "candidate" as const, ...person })),
+  ].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+
+  const now = new Date();
+  const waiting = await db.submission.findMany({
+    where: {
+      formId: form.id,
+      deletedAt: null,
+      AND: [
+        { OR: [statusWhere("PENDING", now), statusWhere("OPENED", now)] },
+        { OR: [{ studentId: { in: studentIds } }, { candidateId: { in: candidateIds } }] },
+      ],
+    },
+    select: { studentId: true, candidateId: true },
+  });
+  const hasLink = new Set(waiting.map((row) => row.studentId ?? row.candidateId));
+  const skipped: (Omit<Person, "status"> & { reason: "ALREADY_PENDING" | "NOT_ACTIVE" })[] = [];
+  const chosen: Person[] = [];
+  for (const person of people) {
+    const inactive = person.kind === "student" ? person.status !== "ACTIVE" : person.status === "PROMOTED";
+    if (inactive) skipped.push({ kind: person.kind, id: person.id, name: person.name, reason: "NOT_ACTIVE" });
+    else if (hasLink.has(person.id)) skipped.push({ kind: person.kind, id: person.id, name: person.name, reason: "ALREADY_PENDING" });
+    else chosen.push(person);
+  }
+
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  const created = chosen.length
+    ? await db.submission.createManyAndReturn({
+        data: chosen.map((person) => ({
+          organizationId: form.organizationId,
+          formId: form.id,
+          studentId: person.kind === "student" ? person.id : null,
+          candidateId: person.kind === "candidate" ? person.id : null,
+          assignedById: actor.userId,
+          token: newToken(),
+          expiresAt,
+        })),
+        select: { id: true },
+      })
+    : [];
+  return {
+    created: await submissionItems(
+      actor,
+      created.map((row) => row.id),
+    ),
+    skipped,
+  };
+}
