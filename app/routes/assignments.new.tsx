@@ -1,7 +1,6 @@
 import { Form, Link, data, useSearchParams } from "react-router";
 import type { Route } from "./+types/assignments.new";
 import { Alert } from "~/components/alert.tsx";
-import { Button } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
 import { controlClasses, Field } from "~/components/field.tsx";
 import { cx } from "~/components/cx.ts";
@@ -9,8 +8,11 @@ import { SearchIcon } from "~/components/icons.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
 import { assignmentChoices, assignmentChoicesQuery, respondentChoice } from "~/features/assignments/assignments.server.ts";
 import { assignForm } from "~/features/submissions/submissions.server.ts";
+import { bulkAssign } from "~/features/submissions/bulk-assignment.server.ts";
+import { groupChoices } from "~/features/groups/groups.server.ts";
+import { Button, LinkButton } from "~/components/button.tsx";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
-import { useLocale, useT } from "~/i18n/hooks.ts";
+import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
@@ -36,7 +38,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const url = new URL(request.url);
   const { q } = assignmentChoicesQuery.parse({ q: url.searchParams.get("q") ?? undefined });
-  const choices = await assignmentChoices(actor, { search: q });
+  const [choices, groups] = await Promise.all([assignmentChoices(actor, { search: q }), groupChoices(actor)]);
   const studentId = url.searchParams.get("studentId");
   const candidateId = url.searchParams.get("candidateId");
   const respondent = url.searchParams.get("respondent");
@@ -52,6 +54,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   }
   return {
     ...choices,
+    groups,
     q: q ?? "",
     selected: { formId: url.searchParams.get("formId") ?? "", respondent: selected },
     validation: clientValidation(assignPageForm, translations(resolveLocale(params.locale))),
@@ -71,6 +74,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const { formId, respondent, expiresAt } = parsed.data;
   try {
+    if ("groupId" in respondent) {
+      // A whole group: the page shows who got a link and who was skipped, and why.
+      const { created, skipped } = await bulkAssign(actor, { formId, groupId: respondent.groupId, ...(expiresAt ? { expiresAt } : {}) });
+      return data({ bulk: { formId, created: created.length, skipped } });
+    }
     const created = await assignForm(actor, { formId, ...respondent, ...(expiresAt ? { expiresAt } : {}) });
     throw await redirectWithFlash(paths.assignment(locale, created.id), { kind: "success", key: "assigned" });
   } catch (error) {
@@ -86,9 +94,12 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
   const t = useT();
   const locale = useLocale();
   const [params] = useSearchParams();
-  const { form, fields } = useForm(pageFormOptions(loaderData.validation, actionData?.result, loaderData.selected));
+  const { form, fields } = useForm(
+    pageFormOptions(loaderData.validation, actionData && "result" in actionData ? actionData.result : undefined, loaderData.selected),
+  );
   const formError = form.errors?.[0];
-  const hasPeople = loaderData.students.length + loaderData.candidates.length > 0;
+  if (actionData && "bulk" in actionData) return <BulkResult {...actionData.bulk} />;
+  const hasPeople = loaderData.students.length + loaderData.candidates.length + loaderData.groups.length > 0;
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   return (
     <div className="mx-auto max-w-2xl space-y-6">
@@ -188,6 +199,15 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
               className={cx(controlClasses(!!fields.respondent.errors), "mt-1.5 pr-8")}
             >
               <option value="">{hasPeople ? t.assignments.chooseRespondent : t.assignments.noRespondents}</option>
+              {loaderData.groups.length > 0 ? (
+                <optgroup label={t.assignments.wholeGroups}>
+                  {loaderData.groups.map((group) => (
+                    <option key={group.id} value={`group:${group.id}`}>
+                      {t.assignments.wholeGroup(group.name)}
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
               {loaderData.students.length > 0 ? (
                 <optgroup label={t.assignments.students}>
                   {loaderData.students.map((person) => (
@@ -236,6 +256,48 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
           </div>
         </Form>
       </div>
+    </div>
+  );
+}
+
+/** After assigning to a group: how many links were made, and who was skipped and why. */
+function BulkResult({
+  formId,
+  created,
+  skipped,
+}: {
+  formId: string;
+  created: number;
+  skipped: { kind: "student" | "candidate"; id: string; name: string; reason: "ALREADY_PENDING" | "NOT_ACTIVE" }[];
+}) {
+  const t = useT();
+  const format = useFormat();
+  const locale = useLocale();
+  return (
+    <div className="mx-auto max-w-2xl space-y-6">
+      <PageHeader title={t.assignments.bulkTitle} />
+      <Alert tone={created > 0 ? "success" : "warning"} title={t.assignments.bulkCreated(created, format.number(created))} />
+      {skipped.length > 0 ? (
+        <section aria-labelledby="skipped-title" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+          <h2 id="skipped-title" className="font-semibold text-slate-900">
+            {t.assignments.bulkSkipped(skipped.length, format.number(skipped.length))}
+          </h2>
+          <ul className="mt-3 divide-y divide-slate-200">
+            {skipped.map((person) => (
+              <li key={`${person.kind}-${person.id}`} className="flex flex-wrap justify-between gap-2 py-2 text-sm">
+                <span className="font-medium wrap-anywhere text-slate-900">{person.name}</span>
+                <span className="text-slate-700">{t.assignments.skipReasons[person.reason]}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <p className="flex flex-wrap gap-3">
+        <LinkButton to={`${paths.assignments(locale)}?formId=${formId}`} variant="primary">
+          {t.assignments.seeAssignments}
+        </LinkButton>
+        <LinkButton to={paths.newAssignment(locale)}>{t.assignments.assignAnother}</LinkButton>
+      </p>
     </div>
   );
 }

@@ -96,6 +96,11 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
                 {t.forms.duplicate}
               </Button>
             </Form>
+            {form.isPublished ? (
+              <LinkButton to={`${paths.newAssignment(locale)}?formId=${form.id}`} variant="primary">
+                {t.forms.assign}
+              </LinkButton>
+            ) : null}
             <LinkButton to={paths.deleteForm(locale, form.id)} className="text-red-700">
               {t.forms.delete}
             </LinkButton>

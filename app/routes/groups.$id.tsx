@@ -77,7 +77,16 @@ export default function GroupPage({ loaderData }: Route.ComponentProps) {
       <PageHeader
         title={group.name}
         description={group.description ?? undefined}
-        actions={canChange ? <LinkButton to={paths.editGroup(locale, group.id)}>{t.groups.edit}</LinkButton> : null}
+        actions={
+          <>
+            {canChange ? <LinkButton to={paths.editGroup(locale, group.id)}>{t.groups.edit}</LinkButton> : null}
+            {group.members.length > 0 ? (
+              <LinkButton to={`${paths.newAssignment(locale)}?respondent=group:${group.id}`} variant="primary">
+                {t.groups.assign}
+              </LinkButton>
+            ) : null}
+          </>
+        }
       />
       {canChange ? null : <Alert tone="info">{t.groups.readOnly}</Alert>}
 

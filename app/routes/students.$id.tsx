@@ -55,6 +55,9 @@ export default function StudentPage({ loaderData }: Route.ComponentProps) {
       groups={<PersonGroups {...groups} />}
       actions={
         <>
+          <LinkButton to={`${paths.newAssignment(locale)}?studentId=${student.id}`} variant="primary">
+            {t.people.assign}
+          </LinkButton>
           <LinkButton to={paths.editStudent(locale, student.id)}>{t.people.edit}</LinkButton>
           {canDelete && !confirm ? (
             <LinkButton to={`${here}?confirm=delete`} variant="danger" preventScrollReset>

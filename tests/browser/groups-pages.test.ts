@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
-import { createStudent } from "../support/assessment.ts";
+import { createForm, createStudent } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
 import { launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 
@@ -108,6 +108,32 @@ describe("the groups pages", () => {
     expect(await page.locator("tbody tr").allTextContents()).toEqual([expect.stringContaining(student.name)]);
     await context.close();
   });
+
+  it.each([false, true])(
+    "given a group's page (JavaScript %s), should assign a test to the whole group in one step and list who was skipped",
+    async (javaScriptEnabled) => {
+      const form = await createForm("teacher@demo.test");
+      const group = await api("POST", "/api/groups", { as: "teacher@demo.test", json: { name: unique("Assign class") } });
+      const pupils = await Promise.all(["Eva", "Fran"].map((first) => createStudent("teacher@demo.test", unique(first))));
+      const left = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: unique("Gil"), status: "GRADUATED" } });
+      await api("POST", `/api/groups/${group.body.id}/members`, { as: "teacher@demo.test", json: { studentIds: [...pupils.map((p) => p.id), left.body.id] } });
+
+      const context = await signedInContext(browser, sessionOf("teacher@demo.test"), { javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto(`${baseUrl()}/en/groups/${group.body.id}`);
+      await page.getByRole("link", { name: "Assign a test" }).click();
+      await page.waitForURL(/respondent=group/);
+      expect(await page.getByLabel("Respondent").inputValue()).toBe(`group:${group.body.id}`);
+      await page.getByLabel("Form").selectOption(form.id);
+      await page.getByRole("button", { name: "Assign", exact: true }).click();
+      await page.getByText("2 links created.").waitFor();
+      expect(await page.getByText("1 person skipped:").count()).toBe(1);
+      expect(await page.locator("#skipped-title + ul").textContent()).toContain("Not active");
+      const links = await api("GET", `/api/submissions?formId=${form.id}&groupId=${group.body.id}`, { as: "teacher@demo.test" });
+      expect(links.body.total).toBe(2);
+      await context.close();
+    },
+  );
 
   it("given a colleague's group, should show its members but no way to change it", async () => {
     const group = await api("POST", "/api/groups", { as: "teacher2@demo.test", json: { name: unique("Colleague's class") } });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * The "Assign a test" page's form. Its respondent select posts `student:<id>` or
- * `candidate:<id>`, and its expiry is a day: the link works to the end of that day (UTC), so the
+ * The "Assign a test" page's form. Its respondent select posts `student:<id>`, `candidate:<id>`
+ * or `group:<id>` (the whole group at once), and its expiry is a day: the link works to the end of that day (UTC), so the
  * API's body (`createSubmissionBody`) is built from it, not posted as is.
  */
 /** A day the link works to the end of (UTC), from a date field. */
@@ -15,10 +15,10 @@ export const assignPageForm = z.object({
   formId: z.string({ error: "chooseForm" }).min(1, "chooseForm"),
   respondent: z
     .string({ error: "chooseRespondent" })
-    .regex(/^(student|candidate):[^:\s]+$/, "chooseRespondent")
+    .regex(/^(student|candidate|group):[^:\s]+$/, "chooseRespondent")
     .transform((value) => {
-      const [kind, id] = value.split(":") as ["student" | "candidate", string];
-      return kind === "student" ? { studentId: id } : { candidateId: id };
+      const [kind, id] = value.split(":") as ["student" | "candidate" | "group", string];
+      return kind === "student" ? { studentId: id } : kind === "candidate" ? { candidateId: id } : { groupId: id };
     }),
   expiresAt: expiryDay.optional(),
 });
