@@ -63,6 +63,13 @@ describe("GET /api/submissions", () => {
         "scoreLabel",
         "student",
         "totalScore",
+        // The life of the link (contract §10).
+        "status",
+        "openedAt",
+        "sentAt",
+        "sendCount",
+        "remindedAt",
+        "revokedAt",
       ].sort(),
     );
     expect(item).toMatchObject({ id: pending.id, isCompleted: false, totalScore: null, student: { id: student.id, name: student.name } });
