@@ -26,9 +26,11 @@ export default [
     route("forms/:id", "routes/api/forms.$id.ts"),
 
     route("students", "routes/api/students.ts"),
+    route("students/import", "routes/api/students.import.ts"),
     route("students/:id", "routes/api/students.$id.ts"),
 
     route("candidates", "routes/api/candidates.ts"),
+    route("candidates/import", "routes/api/candidates.import.ts"),
     route("candidates/:id", "routes/api/candidates.$id.ts"),
     route("candidates/:id/promote", "routes/api/candidates.$id.promote.ts"),
 

@@ -20,7 +20,9 @@ const PAGE_FORM_LIMIT = JSON_BODY_LIMIT;
 const mediaType = (contentType: string | undefined) => (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 
 function limitFor(contentType: string | undefined): number {
-  return mediaType(contentType) === "multipart/form-data" ? MULTIPART_BODY_LIMIT : PAGE_FORM_LIMIT;
+  // A roster import may also come as a bare CSV body (contract §11): the same 5 MiB as a file.
+  const type = mediaType(contentType);
+  return type === "multipart/form-data" || type === "text/csv" ? MULTIPART_BODY_LIMIT : PAGE_FORM_LIMIT;
 }
 
 /**

@@ -20,6 +20,8 @@ export type OperationDeclaration = {
   query?: z.ZodObject;
   body?: { schema: z.ZodType; types: BodyType[] };
   success: { status: number; description: string; schema?: z.ZodType; contentType?: string; headers?: string[] };
+  /** Another success an option of the call gives (a dry run's 200 beside the import's 201). */
+  alsoSuccess?: { status: number; description: string; schema: z.ZodType };
   /** Where a plain HTML form post (not JSON) is redirected instead of the success answer. */
   formRedirect?: string;
   errors: number[];

@@ -1,7 +1,7 @@
 import { parseSubmission } from "@conform-to/react/future";
 import { coerceFormValue } from "@conform-to/zod/v4/future";
 import type { z } from "zod";
-import { ApiError, validationError } from "./problem.server.ts";
+import { ApiError, badRequest, fieldProblem, validationError } from "./problem.server.ts";
 
 /** Request bodies above these sizes are refused with 413 before they are parsed (contract §1). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -110,6 +110,27 @@ export async function readJsonOrFormBody<S extends z.ZodType>(request: Request, 
     throw new ApiError(400, "MALFORMED_BODY", "The form body could not be read.");
   }
   return parseWith(coerceFormValue(schema), formPayload(formData, options.skipFields));
+}
+
+/**
+ * An uploaded CSV file as text: the multipart field `file`, or a `text/csv` body, at most 5 MiB,
+ * decoded as UTF-8 (a byte order mark is left for the parser to drop).
+ */
+export async function readCsvUpload(request: Request): Promise<string> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "text/csv" && type !== "multipart/form-data") throw unsupportedType("multipart/form-data (the field file) or text/csv");
+  const bytes = await readBytes(request, MULTIPART_BODY_LIMIT);
+  if (type === "text/csv") return new TextDecoder().decode(bytes);
+  let file: FormDataEntryValue | null;
+  try {
+    file = (await new Request(request.url, { method: "POST", headers: { "content-type": request.headers.get("content-type")! }, body: bytes }).formData()).get(
+      "file",
+    );
+  } catch {
+    throw new ApiError(400, "MALFORMED_BODY", "The form body could not be read.");
+  }
+  if (!(file instanceof File)) throw badRequest("Send the CSV file in the field `file`.", [fieldProblem("file", "chooseFile")]);
+  return new TextDecoder().decode(await file.arrayBuffer());
 }
 
 /**

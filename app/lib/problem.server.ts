@@ -7,7 +7,8 @@ import { fieldMessage, fieldText, isFieldMessageKey, problemText, type FieldMess
  * A field-level problem, pointing at the input that caused it (`scoreRanges.1.color`): `key` is
  * what pages render in their language, `message` the English text the API answers.
  */
-export type FieldProblem = { path: string; message: string; key: FieldMessage };
+/** `row` and `field`: where in an imported file (contract §11), besides the path. */
+export type FieldProblem = { path: string; message: string; key: FieldMessage; row?: number; field?: string };
 
 export function fieldProblem(path: string, key: FieldMessageKey, ...params: string[]): FieldProblem {
   const message = fieldMessage(key, ...params);
@@ -128,7 +129,9 @@ export function problemBody(error: ApiError) {
     detail: error.detail,
     code: error.code,
     // The dictionary key stays inside: the API's contract is the path and the English message.
-    ...(error.errors?.length ? { errors: error.errors.map(({ path, message }) => ({ path, message })) } : {}),
+    ...(error.errors?.length
+      ? { errors: error.errors.map(({ path, message, row, field }) => ({ path, message, ...(row !== undefined ? { row, field } : {}) })) }
+      : {}),
   };
 }
 

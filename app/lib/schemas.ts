@@ -90,7 +90,16 @@ export const problemSchema = z
     status: z.number().int(),
     detail: z.string(),
     code: z.string().meta({ description: "Stable UPPER_SNAKE identifier, e.g. VALIDATION_FAILED." }),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    errors: z
+      .array(
+        z.object({
+          path: z.string(),
+          message: z.string(),
+          row: z.number().int().optional().meta({ description: "An imported file's line (the header is line 1)." }),
+          field: z.string().optional().meta({ description: "An imported file's column." }),
+        }),
+      )
+      .optional(),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details." });
 

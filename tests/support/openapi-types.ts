@@ -280,6 +280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/candidates/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import candidates from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, phone, age, grade, gender, status and group, at most 5,000 rows. Every row or none.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        post: operations["importCandidates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/forms": {
         parameters: {
             query?: never;
@@ -532,6 +552,26 @@ export interface paths {
          * @description Roles: SUPER_ADMIN, ADMIN.
          */
         delete: operations["deleteStudent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/students/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import students from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, phone, age, grade, gender, status and group, at most 5,000 rows. Every row or none.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        post: operations["importStudents"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -801,6 +841,10 @@ export interface components {
             errors?: {
                 path: string;
                 message: string;
+                /** @description An imported file's line (the header is line 1). */
+                row?: number;
+                /** @description An imported file's column. */
+                field?: string;
             }[];
         };
         CheckCredentialsResult: {
@@ -960,6 +1004,21 @@ export interface components {
             updatedAt: string;
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE" | "SUSPENDED" | "GRADUATED";
+        };
+        ImportResult: {
+            created: number;
+            groupsCreated: number;
+        };
+        /** @description A dry run: the rows under the header, how many would be imported, and every problem. */
+        ImportPreview: {
+            rows: number;
+            valid: number;
+            errors: {
+                /** @description The file's line; the header is line 1. */
+                row: number;
+                field: string;
+                message: string;
+            }[];
         };
         FormListItem: {
             /** @description CUID. */
@@ -1553,6 +1612,13 @@ export interface components {
             gender?: string | null;
             /** @enum {string} */
             status?: "NEW" | "IN_EVALUATION" | "APPROVED" | "REJECTED";
+        };
+        RosterFile: {
+            /**
+             * Format: binary
+             * @description The CSV file (UTF-8; comma or semicolon separated; header row).
+             */
+            file: string;
         };
         FormCreate: {
             title: string;
@@ -4803,6 +4869,210 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "ALREADY_PROMOTED" | "EMAIL_TAKEN";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    importCandidates: {
+        parameters: {
+            query?: {
+                /** @description true: check the file and write nothing. */
+                dryRun?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "multipart/form-data": components["schemas"]["RosterFile"];
+            };
+        };
+        responses: {
+            /** @description dryRun=true: what the import would do; nothing is written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rows": 1,
+                     *       "valid": 1,
+                     *       "errors": [
+                     *         {
+                     *           "row": 1,
+                     *           "field": "text",
+                     *           "message": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportPreview"];
+                };
+            };
+            /** @description Imported: how many, and how many groups the file created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created": 1,
+                     *       "groupsCreated": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -8835,6 +9105,210 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    importStudents: {
+        parameters: {
+            query?: {
+                /** @description true: check the file and write nothing. */
+                dryRun?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "multipart/form-data": components["schemas"]["RosterFile"];
+            };
+        };
+        responses: {
+            /** @description dryRun=true: what the import would do; nothing is written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rows": 1,
+                     *       "valid": 1,
+                     *       "errors": [
+                     *         {
+                     *           "row": 1,
+                     *           "field": "text",
+                     *           "message": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportPreview"];
+                };
+            };
+            /** @description Imported: how many, and how many groups the file created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created": 1,
+                     *       "groupsCreated": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };

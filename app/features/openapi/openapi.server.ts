@@ -132,6 +132,12 @@ function operationObject(operation: Operation, components: ComponentCollector) {
           }),
     },
   };
+  if (operation.alsoSuccess) {
+    responses[operation.alsoSuccess.status] = {
+      description: operation.alsoSuccess.description,
+      content: { "application/json": components.withExample(components.convert(operation.alsoSuccess.schema, "output")) },
+    };
+  }
   if (operation.formRedirect) {
     responses["302"] = {
       description: operation.formRedirect,
@@ -226,7 +232,10 @@ export async function openApiDocument(): Promise<JsonSchema> {
   const components = new ComponentCollector();
   components.convert(problemSchema, "output");
   // Every response before any request body (see ComponentCollector).
-  for (const operation of operations) if (operation.success.schema) components.convert(operation.success.schema, "output");
+  for (const operation of operations) {
+    if (operation.success.schema) components.convert(operation.success.schema, "output");
+    if (operation.alsoSuccess) components.convert(operation.alsoSuccess.schema, "output");
+  }
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of operations) {
     (paths[operation.path] ??= {})[operation.method] = operationObject(operation, components);

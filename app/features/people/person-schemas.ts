@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailSchema, idSchema, optionalText, paginationQuery, searchParam, singleLineText, timestamp } from "~/lib/schemas.ts";
+import { booleanParam, emailSchema, idSchema, optionalText, paginationQuery, searchParam, singleLineText, timestamp } from "~/lib/schemas.ts";
 
 /**
  * Students and candidates carry the same profile. Each field is optional in updates; an empty
@@ -67,3 +67,23 @@ export const personSelect = {
   createdAt: true,
   updatedAt: true,
 } as const;
+
+/** POST /api/students/import and /api/candidates/import (contract §11). */
+export const importQuery = z.strictObject({ dryRun: booleanParam.optional().meta({ description: "true: check the file and write nothing." }) });
+
+const importProblem = z.object({
+  row: z.number().int().meta({ description: "The file's line; the header is line 1." }),
+  field: z.string(),
+  message: z.string(),
+});
+
+export const importPreview = z
+  .object({ rows: z.number().int(), valid: z.number().int(), errors: z.array(importProblem) })
+  .meta({ id: "ImportPreview", description: "A dry run: the rows under the header, how many would be imported, and every problem." });
+
+export const importResult = z.object({ created: z.number().int(), groupsCreated: z.number().int() }).meta({ id: "ImportResult" });
+
+/** The body of an import: a CSV file, described for the OpenAPI document. */
+export const importFileBody = z
+  .object({ file: z.string().meta({ format: "binary", description: "The CSV file (UTF-8; comma or semicolon separated; header row)." }) })
+  .meta({ id: "RosterFile" });

@@ -1,0 +1,158 @@
+import { randomUUID } from "node:crypto";
+import { coerceFormValue } from "@conform-to/zod/v4/future";
+import { parse } from "csv-parse/sync";
+import type { z } from "zod";
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { db, type Prisma } from "~/lib/db.server.ts";
+import { en } from "~/i18n/en.ts";
+import { fieldMessage, type FieldMessageKey, fieldText } from "~/lib/messages.ts";
+import { badRequest, type FieldProblem, issueMessage } from "~/lib/problem.server.ts";
+import { foldForSearch } from "~/lib/search.ts";
+import { createCandidateBody } from "../candidates/candidate-schemas.ts";
+import { createStudentBody } from "../students/student-schemas.ts";
+
+/**
+ * A class list from a spreadsheet (contract §11): a CSV file, comma or semicolon separated (what
+ * Excel writes depends on the locale), UTF-8 with or without a byte order mark, one person a row,
+ * a header naming the columns. Every row is checked with the same schema as one created by hand;
+ * a dry run answers what the import would do, and the import itself writes every row or none.
+ */
+export const IMPORT_ROW_LIMIT = 5000;
+const PROFILE_COLUMNS = ["name", "email", "phone", "age", "grade", "gender", "status"] as const;
+const COLUMNS = new Set<string>([...PROFILE_COLUMNS, "group"]);
+
+type Kind = "students" | "candidates";
+const SCHEMAS = { students: createStudentBody, candidates: createCandidateBody } as const;
+type Input = z.output<(typeof SCHEMAS)[Kind]>;
+type Row = { line: number; input: Input; group: string | null };
+
+/** A problem at a line and column of the file, said in English for the API (the key for pages). */
+const problemAt = (line: number, field: string, key: FieldMessageKey, ...params: string[]): FieldProblem => {
+  const message = fieldMessage(key, ...params);
+  return { path: `rows.${line}.${field}`, row: line, field, key: message, message: fieldText(en, message) };
+};
+
+/** The separator a header line uses: Excel writes semicolons where the decimal mark is a comma. */
+function separatorOf(text: string) {
+  const header = text.slice(0, text.search(/\r?\n|$/));
+  return (header.match(/;/g)?.length ?? 0) > (header.match(/,/g)?.length ?? 0) ? ";" : ",";
+}
+
+/** The rows of the file, checked; problems by line and column, every one of them. */
+async function checkRoster(actor: Actor, kind: Kind, text: string) {
+  let records: string[][];
+  try {
+    records = parse(text, { bom: true, delimiter: separatorOf(text.replace(/^\uFEFF/, "")), relax_column_count: true, skip_empty_lines: true });
+  } catch (error) {
+    const line = (error as { lines?: number }).lines ?? 1;
+    return { rows: [], total: 0, problems: [problemAt(line, "file", "unreadableRow")] };
+  }
+  const [header = [], ...body] = records;
+  const columns = header.map((name) => name.trim().toLowerCase());
+  const problems: FieldProblem[] = [];
+  columns.forEach((column, index) => {
+    if (!COLUMNS.has(column)) problems.push(problemAt(1, header[index]!.trim() || `#${index + 1}`, "unknownColumn"));
+  });
+  if (!columns.includes("name")) problems.push(problemAt(1, "name", "nameColumn"));
+  if (body.length === 0) problems.push(problemAt(1, "file", "noRows"));
+  if (body.length > IMPORT_ROW_LIMIT) problems.push(problemAt(1, "file", "tooManyRows", "5,000"));
+  if (problems.length > 0) return { rows: [], total: body.length, problems };
+
+  const schema = coerceFormValue(SCHEMAS[kind]);
+  const rows: Row[] = [];
+  body.forEach((cells, index) => {
+    const line = index + 2;
+    const value: Record<string, string> = {};
+    columns.forEach((column, position) => {
+      const cell = (cells[position] ?? "").trim();
+      if (column !== "group") value[column] = column === "status" ? cell.toUpperCase() : cell;
+    });
+    const group = cells[columns.indexOf("group")]?.trim() || null;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) rows.push({ line, input: parsed.data as Input, group });
+    else
+      for (const issue of parsed.error.issues)
+        problems.push(problemAt(line, String(issue.path[0] ?? "file"), issueMessage(issue).key, ...issueMessage(issue).params));
+  });
+
+  // An e-mail address is one person's: not twice in the file, not already in the organization.
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const email = row.input.email;
+    if (!email) continue;
+    if (seen.has(email)) problems.push(problemAt(row.line, "email", "emailTwice"));
+    else seen.set(email, row.line);
+  }
+  if (seen.size > 0) {
+    const where = { organizationId: actor.organizationId, deletedAt: null, email: { in: [...seen.keys()] } };
+    const taken =
+      kind === "students" ? await db.student.findMany({ where, select: { email: true } }) : await db.candidate.findMany({ where, select: { email: true } });
+    for (const { email } of taken) problems.push(problemAt(seen.get(email!)!, "email", "emailTaken"));
+  }
+  problems.sort((a, b) => a.row! - b.row! || a.field!.localeCompare(b.field!));
+  return { rows, total: body.length, problems };
+}
+
+const asResponse = (problem: FieldProblem) => ({ row: problem.row!, field: problem.field!, message: problem.message });
+
+/** `?dryRun=true`: how many rows there are, how many would be imported, and every problem. */
+export async function previewRoster(actor: Actor, kind: Kind, text: string) {
+  const { rows, total, problems } = await checkRoster(actor, kind, text);
+  const badLines = new Set(problems.map((problem) => problem.row));
+  return { rows: total, valid: rows.filter((row) => !badLines.has(row.line)).length, errors: problems.map(asResponse), problems };
+}
+
+/** Every row in one transaction, with the groups the file names and that do not exist yet; any problem writes nothing (400). */
+export async function importRoster(actor: Actor, kind: Kind, text: string) {
+  const { rows, problems } = await checkRoster(actor, kind, text);
+  if (problems.length > 0) throw badRequest("Some rows of the file need attention; nothing was imported.", problems);
+  return db.$transaction(async (tx) => {
+    const groupIds = await groupsByName(tx, actor, [...new Set(rows.flatMap((row) => (row.group ? [row.group] : [])))]);
+    // Ids made here, so each membership knows its person without relying on the order rows come back in.
+    const data = rows.map(({ input }) => ({
+      id: randomUUID(),
+      organizationId: actor.organizationId,
+      createdById: actor.userId,
+      name: input.name,
+      searchName: foldForSearch(input.name),
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      age: input.age ?? null,
+      grade: input.grade ?? null,
+      gender: input.gender ?? null,
+      ...(input.status ? { status: input.status } : {}),
+    }));
+    if (kind === "students") await tx.student.createMany({ data: data as Prisma.StudentCreateManyInput[] });
+    else await tx.candidate.createMany({ data: data as Prisma.CandidateCreateManyInput[] });
+    const memberships = rows.flatMap((row, index) => {
+      const groupId = row.group ? groupIds.ids.get(foldForSearch(row.group)) : undefined;
+      const personId = data[index]!.id;
+      return groupId ? [kind === "students" ? { groupId, studentId: personId } : { groupId, candidateId: personId }] : [];
+    });
+    if (memberships.length) await tx.groupMember.createMany({ data: memberships });
+    return { created: data.length, groupsCreated: groupIds.created };
+  });
+}
+
+/** The ids of the groups named (matched without case or accents), creating the missing ones. */
+async function groupsByName(tx: Prisma.TransactionClient, actor: Actor, names: string[]) {
+  const ids = new Map<string, string>();
+  if (names.length === 0) return { ids, created: 0 };
+  const existing = await tx.group.findMany({
+    where: { organizationId: actor.organizationId, deletedAt: null, searchName: { in: names.map(foldForSearch) } },
+    select: { id: true, searchName: true },
+  });
+  for (const group of existing) ids.set(group.searchName, group.id);
+  let created = 0;
+  for (const name of names) {
+    const key = foldForSearch(name);
+    if (ids.has(key)) continue;
+    const group = await tx.group.create({
+      data: { organizationId: actor.organizationId, createdById: actor.userId, name: name.slice(0, 200), searchName: key },
+      select: { id: true },
+    });
+    ids.set(key, group.id);
+    created++;
+  }
+  return { ids, created };
+}
