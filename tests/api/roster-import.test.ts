@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 
 /** Importing a class list from CSV over real HTTP (contract §11). */
-function upload(path: string, csv: string | Uint8Array, as: "teacher@demo.test" | "student@demo.test" = "teacher@demo.test") {
+function upload(path: string, csv: string, as: "teacher@demo.test" | "student@demo.test" = "teacher@demo.test") {
   const body = new FormData();
   body.set("file", new File([csv], "class.csv", { type: "text/csv" }));
   return api("POST", path, { as, body });

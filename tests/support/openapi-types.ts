@@ -1617,6 +1617,8 @@ export interface components {
             /**
              * Format: binary
              * @description The CSV file (UTF-8; comma or semicolon separated; header row).
+             * @example name,email,age,group
+             *     Ana Lima,ana.lima@school.example,11,5B
              */
             file: string;
         };
@@ -4929,7 +4931,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "file": "name,email,age,group\nAna Lima,ana.lima@school.example,11,5B\n"
+                 *     }
+                 */
                 "multipart/form-data": components["schemas"]["RosterFile"];
             };
         };
@@ -9165,7 +9171,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "file": "name,email,age,group\nAna Lima,ana.lima@school.example,11,5B\n"
+                 *     }
+                 */
                 "multipart/form-data": components["schemas"]["RosterFile"];
             };
         };

@@ -85,5 +85,11 @@ export const importResult = z.object({ created: z.number().int(), groupsCreated:
 
 /** The body of an import: a CSV file, described for the OpenAPI document. */
 export const importFileBody = z
-  .object({ file: z.string().meta({ format: "binary", description: "The CSV file (UTF-8; comma or semicolon separated; header row)." }) })
+  .object({
+    file: z.string().meta({
+      format: "binary",
+      description: "The CSV file (UTF-8; comma or semicolon separated; header row).",
+      examples: ["name,email,age,group\nAna Lima,ana.lima@school.example,11,5B\n"],
+    }),
+  })
   .meta({ id: "RosterFile" });

@@ -1,39 +1,7 @@
-import { STAFF } from "~/lib/api-operation.ts";
-import { importFileBody, importPreview, importQuery, importResult } from "~/features/people/person-schemas.ts";
-import { importRoster, previewRoster } from "~/features/people/roster-import.server.ts";
-import { requireStaff } from "~/lib/auth/actor.server.ts";
-import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
-import { json, readCsvUpload, readQuery } from "~/lib/http.server.ts";
+import { rosterImportEndpoint } from "~/features/people/roster-import-endpoint.server.ts";
 
-const handle = endpoint(
-  {
-    POST: async ({ request, context }) => {
-      const actor = requireStaff(actorOf(context));
-      const { dryRun } = readQuery(request, importQuery);
-      const text = await readCsvUpload(request);
-      if (dryRun) {
-        const { problems: _, ...preview } = await previewRoster(actor, "candidates", text);
-        return json(preview);
-      }
-      return json(await importRoster(actor, "candidates", text), 201);
-    },
-  },
-  {
-    POST: {
-      operationId: "importCandidates",
-      tag: "Candidates",
-      auth: "session",
-      roles: STAFF,
-      summary:
-        "Import candidates from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, phone, age, grade, gender, status and group, at most 5,000 rows. Every row or none.",
-      query: importQuery,
-      body: { schema: importFileBody, types: ["multipart"] },
-      success: { status: 201, description: "Imported: how many, and how many groups the file created.", schema: importResult },
-      alsoSuccess: { status: 200, description: "dryRun=true: what the import would do; nothing is written.", schema: importPreview },
-      errors: [400, 401, 403, 413, 415],
-    },
-  },
-);
+/** Import candidates from CSV (contract §11); declared with its handler in rosterImportEndpoint. */
+const handle = rosterImportEndpoint("candidates");
 
 export const loader = handle;
 export const action = handle;
