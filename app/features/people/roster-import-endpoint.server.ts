@@ -10,6 +10,7 @@ export function rosterImportEndpoint(kind: "students" | "candidates") {
   const tag = kind === "students" ? "Students" : "Candidates";
   return endpoint(
     {
+      // biome-ignore lint/correctness/noComponentHookFactories: an HTTP method handler, not a React component
       POST: async ({ request, context }) => {
         const actor = requireStaff(actorOf(context));
         const { dryRun } = readQuery(request, importQuery);
