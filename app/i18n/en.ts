@@ -111,6 +111,7 @@ export const en = {
     membersRemoved: "Removed from the group.",
     linkRevoked: "The link is withdrawn.",
     expiryChanged: "The expiry is changed.",
+    imported: "The file is imported.",
   },
 
   /**
@@ -363,6 +364,23 @@ export const en = {
     promotedTo: "Promoted to a student:",
     openStudent: "Open the student",
     promotedStatusNote: "A promoted candidate's status no longer changes.",
+  },
+
+  rosterImport: {
+    title: (what: string) => `Import ${what} from a file`,
+    action: "Import from a file",
+    intro:
+      "A CSV file with a header row: name (required), and any of email, phone, age, grade, gender, status and group (a group is created when it does not exist). Comma or semicolon separated, as spreadsheets save it; at most 5,000 rows.",
+    file: "CSV file",
+    check: "Check the file",
+    checking: "Checking…",
+    summary: (rows: string, valid: string) => `${rows} rows read; ${valid} can be imported.`,
+    problemsTitle: "Fix these rows in the file and check it again:",
+    row: "Row",
+    column: "Column",
+    problem: "Problem",
+    importAll: (count: string) => `Import ${count} rows`,
+    importing: "Importing…",
   },
 
   groups: {

@@ -106,6 +106,7 @@ export const es: Dictionary = {
     membersRemoved: "Quitados del grupo.",
     linkRevoked: "El enlace está retirado.",
     expiryChanged: "El vencimiento está cambiado.",
+    imported: "El archivo está importado.",
   },
 
   fieldProblems: {
@@ -350,6 +351,23 @@ export const es: Dictionary = {
     promotedTo: "Promovido a estudiante:",
     openStudent: "Abrir el estudiante",
     promotedStatusNote: "El estado de un candidato promovido ya no cambia.",
+  },
+
+  rosterImport: {
+    title: (what: string) => `Importar ${what} desde un archivo`,
+    action: "Importar desde un archivo",
+    intro:
+      "Un archivo CSV con una fila de cabecera: name (obligatoria) y cualquiera de email, phone, age, grade, gender, status y group (el grupo se crea si no existe). Separado por comas o por punto y coma, como lo guardan las hojas de cálculo; como máximo 5.000 filas.",
+    file: "Archivo CSV",
+    check: "Revisar el archivo",
+    checking: "Revisando…",
+    summary: (rows: string, valid: string) => `Se leyeron ${rows} filas; se pueden importar ${valid}.`,
+    problemsTitle: "Corrige estas filas en el archivo y vuelve a revisarlo:",
+    row: "Fila",
+    column: "Columna",
+    problem: "Problema",
+    importAll: (count: string) => `Importar ${count} filas`,
+    importing: "Importando…",
   },
 
   groups: {

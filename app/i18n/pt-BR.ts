@@ -106,6 +106,7 @@ export const ptBR: Dictionary = {
     membersRemoved: "Removidos do grupo.",
     linkRevoked: "O link foi retirado.",
     expiryChanged: "A validade foi alterada.",
+    imported: "O arquivo foi importado.",
   },
 
   fieldProblems: {
@@ -350,6 +351,23 @@ export const ptBR: Dictionary = {
     promotedTo: "Promovido a aluno:",
     openStudent: "Abrir o aluno",
     promotedStatusNote: "A situação de um candidato promovido não muda mais.",
+  },
+
+  rosterImport: {
+    title: (what: string) => `Importar ${what} de um arquivo`,
+    action: "Importar de um arquivo",
+    intro:
+      "Um arquivo CSV com uma linha de cabeçalho: name (obrigatória) e qualquer uma de email, phone, age, grade, gender, status e group (o grupo é criado se não existir). Separado por vírgula ou ponto e vírgula, como as planilhas salvam; no máximo 5.000 linhas.",
+    file: "Arquivo CSV",
+    check: "Verificar o arquivo",
+    checking: "Verificando…",
+    summary: (rows: string, valid: string) => `${rows} linhas lidas; ${valid} podem ser importadas.`,
+    problemsTitle: "Corrija estas linhas no arquivo e verifique de novo:",
+    row: "Linha",
+    column: "Coluna",
+    problem: "Problema",
+    importAll: (count: string) => `Importar ${count} linhas`,
+    importing: "Importando…",
   },
 
   groups: {

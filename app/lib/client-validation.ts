@@ -18,7 +18,9 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 /** The first constraint `value` breaks, checked as the server would. */
 export function violationOf(value: unknown, attributes: Attributes): Violation | null {
   // Several values (checkboxes of one name): what was chosen, together.
-  const text = typeof value === "string" ? value : Array.isArray(value) ? value.filter((item) => typeof item === "string").join("") : "";
+  // A chosen file counts by its name; a file input left empty posts an empty, nameless file.
+  const file = typeof File !== "undefined" && value instanceof File ? (value.size > 0 ? value.name : "") : undefined;
+  const text = file ?? (typeof value === "string" ? value : Array.isArray(value) ? value.filter((item) => typeof item === "string").join("") : "");
   if (text.trim() === "") return attributes.required ? "required" : null;
   if (attributes.maxLength !== undefined && text.length > attributes.maxLength) return "tooLong";
   if (attributes.minLength !== undefined && text.trim().length < attributes.minLength) return "tooShort";

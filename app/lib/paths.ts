@@ -17,11 +17,13 @@ export const paths = {
 
   students: (locale: Locale) => `/${locale}/students`,
   newStudent: (locale: Locale) => `/${locale}/students/new`,
+  importStudents: (locale: Locale) => `/${locale}/students/import`,
   student: (locale: Locale, id: string) => `/${locale}/students/${id}`,
   editStudent: (locale: Locale, id: string) => `/${locale}/students/${id}/edit`,
 
   candidates: (locale: Locale) => `/${locale}/candidates`,
   newCandidate: (locale: Locale) => `/${locale}/candidates/new`,
+  importCandidates: (locale: Locale) => `/${locale}/candidates/import`,
   candidate: (locale: Locale, id: string) => `/${locale}/candidates/${id}`,
   editCandidate: (locale: Locale, id: string) => `/${locale}/candidates/${id}/edit`,
 

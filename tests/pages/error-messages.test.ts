@@ -180,6 +180,18 @@ describe.each(["es", "pt-BR"] as const)("error messages on the %s pages", (local
     const group = await send(`/${locale}/groups/new`, { name: "", description: "x".repeat(2001) }, teacher());
     expect(group.status).toBe(400);
     expectErrorsIn(locale, group.html, text.nameRequired);
+
+    // The import: no file, then a file whose rows are wrong (the problems table is in the page's language too).
+    const noFile = await send(`/${locale}/students/import`, { intent: "check", file: new File([], "") }, teacher());
+    expect(noFile.status).toBe(400);
+    expectErrorsIn(locale, noFile.html);
+    const badRows = await send(
+      `/${locale}/students/import`,
+      { intent: "check", file: new File(["name,age\n,300\n"], "c.csv", { type: "text/csv" }) },
+      teacher(),
+    );
+    expect(badRows.html).toContain(text.ageRange);
+    expect(badRows.html).toContain(text.nameRequired);
   });
 
   it("given the reports filtered from a date after the end date, should say so in the page's language", async () => {

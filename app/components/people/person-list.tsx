@@ -47,9 +47,12 @@ export function PersonListPage({
         title={t[kind].title}
         description={t[kind].description}
         actions={
-          <LinkButton to={newHref} variant="primary" icon={<PlusIcon className="size-4" />}>
-            {t[kind].new}
-          </LinkButton>
+          <>
+            <LinkButton to={kind === "students" ? paths.importStudents(locale) : paths.importCandidates(locale)}>{t.rosterImport.action}</LinkButton>
+            <LinkButton to={newHref} variant="primary" icon={<PlusIcon className="size-4" />}>
+              {t[kind].new}
+            </LinkButton>
+          </>
         }
       />
       <SearchForm label={t.people.searchLabel}>
