@@ -72,7 +72,7 @@ describe("the profile page", () => {
     // A wrong code first: the error is by the field and the code step stays.
     await twoFactor.getByLabel("6-digit code").fill("12345");
     await twoFactor.getByRole("button", { name: "Turn on" }).click();
-    expect(await page.locator("section#two-factor [aria-invalid=true]").count()).toBe(1);
+    await expect.poll(() => page.locator("section#two-factor [aria-invalid=true]").count()).toBe(1);
 
     await atLeastLeftInStep(8);
     await page
@@ -134,7 +134,7 @@ describe("the profile page", () => {
       .getByLabel("E-mail")
       .fill(`${unique("changed")}@fixtures.test`);
     await page.locator("section#details").getByRole("button", { name: "Save details" }).click();
-    expect(await page.locator("section#details #currentPassword-error, section#details [aria-invalid=true]").count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator("section#details #currentPassword-error, section#details [aria-invalid=true]").count()).toBeGreaterThan(0);
 
     const profile = await api("GET", "/api/user/profile", { cookie: user.cookie });
     expect(profile.body.name).toBe(name);
@@ -264,7 +264,7 @@ describe("the users' administration", () => {
     ]);
     expect(answer.status()).toBe(400);
     await page.waitForLoadState();
-    expect(await page.locator("section#create-user [aria-invalid=true]").count()).toBe(2);
+    await expect.poll(() => page.locator("section#create-user [aria-invalid=true]").count()).toBe(2);
     await ctx.close();
   });
 
