@@ -50,6 +50,7 @@ export default [
     route("submissions/bulk", "routes/api/submissions.bulk.ts"),
     route("submissions/:id", "routes/api/submissions.$id.ts"),
     route("submissions/:id/revoke", "routes/api/submissions.$id.revoke.ts"),
+    route("submissions/:id/send", "routes/api/submissions.$id.send.ts"),
     route("test-link/:token", "routes/api/test-link.$token.ts"),
     route("test-link/:token/submit", "routes/api/test-link.$token.submit.ts"),
 

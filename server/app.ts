@@ -17,6 +17,7 @@ export type ServerEntryExports = {
   clientAddressContext: RouterContext<string>;
   pdfRendererContext: RouterContext<PdfRenderer>;
   scheduleHousekeeping: () => () => void;
+  startBackgroundJobs: () => () => void;
   isDatabaseAvailable: () => boolean;
   stopDatabaseProbe: () => void;
   disconnectDatabase: () => Promise<void>;

@@ -57,6 +57,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   loadShedder.start();
   const stopHousekeeping = entry.scheduleHousekeeping();
+  const stopJobs = entry.startBackgroundJobs();
 
   let stopping: Promise<void> | undefined;
   const stop = (reason: string) =>
@@ -73,6 +74,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       clearTimeout(deadline);
       loadShedder.stop();
       stopHousekeeping();
+      stopJobs();
       entry.stopDatabaseProbe();
       await pdfPool.close();
       await entry.disconnectDatabase();

@@ -224,6 +224,7 @@ export const en = {
     LINK_EXPIRED: "This test link has expired. Ask for a new one.",
     LINK_REVOKED: "This test link was withdrawn by the person who sent it.",
     FORM_CLOSED: "This test is not accepting answers at the moment.",
+    NO_EMAIL: "This person has no e-mail address: give one on their page first.",
     BUSY: "The service is busy. Please try again in a moment.",
     OIDC_NOT_CONFIGURED: "Sign-in with an external provider is not configured on this server.",
   },

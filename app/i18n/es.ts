@@ -210,6 +210,7 @@ export const es: Dictionary = {
     LINK_EXPIRED: "Este enlace de la prueba caducó. Pide uno nuevo.",
     LINK_REVOKED: "Quien envió este enlace de la prueba lo retiró.",
     FORM_CLOSED: "Esta prueba no acepta respuestas en este momento.",
+    NO_EMAIL: "Esta persona no tiene correo: añade uno en su página primero.",
     BUSY: "El servicio está ocupado. Inténtalo de nuevo en un momento.",
     OIDC_NOT_CONFIGURED: "El inicio de sesión con un proveedor externo no está configurado en este servidor.",
   },

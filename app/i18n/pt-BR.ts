@@ -210,6 +210,7 @@ export const ptBR: Dictionary = {
     LINK_EXPIRED: "Este link do teste expirou. Peça um novo.",
     LINK_REVOKED: "Quem enviou este link do teste o retirou.",
     FORM_CLOSED: "Este teste não está aceitando respostas no momento.",
+    NO_EMAIL: "Esta pessoa não tem e-mail: informe um na página dela primeiro.",
     BUSY: "O serviço está ocupado. Tente novamente em instantes.",
     OIDC_NOT_CONFIGURED: "A entrada com um provedor externo não está configurada neste servidor.",
   },

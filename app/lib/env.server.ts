@@ -46,6 +46,8 @@ const envSchema = z
       .min(1)
       .max(64)
       .default(Math.max(1, availableParallelism() - 1)),
+    /** How often this instance looks for due background jobs, e-mails of links (ADR 20). */
+    JOB_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
     /** One line per request on standard output (server/access-log.ts). */
     ACCESS_LOG: booleanFlag.default(true),
     /** 32 bytes, base64 or hex: encrypts second-factor secrets at rest. */

@@ -29,6 +29,7 @@ declare module "vitest" {
     csrf: Record<string, { cookie: string; token: string }>;
     /** Folder where the loopback SMTP server stores what the app sends (see tests/support/mail.ts). */
     smtpInbox: string;
+    smtpUrl: string;
     /** The loopback OpenID provider the service signs in with (see tests/support/oidc-provider.ts). */
     oidcIssuer: string;
     /** The server's process id, to measure its memory. */
@@ -138,6 +139,8 @@ export default async function setup(project: TestProject) {
       // The suite shares two cores with its browsers and PDF workers: a busy moment is not
       // overload here (load shedding has its own tests, with their own limits).
       LOAD_SHED_LAG_MS: "5000",
+      // Queued e-mails go out within a tenth of a second, so tests wait for them only briefly.
+      JOB_POLL_MS: "100",
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       MAIL_FROM: "Assessment Service <no-reply@assessment.test>",
       OIDC_ISSUER: oidc.issuer,
@@ -169,6 +172,7 @@ export default async function setup(project: TestProject) {
   project.provide("sessions", sessions);
   project.provide("csrf", csrf);
   project.provide("smtpInbox", smtpInbox);
+  project.provide("smtpUrl", `smtp://127.0.0.1:${smtp.port}`);
   project.provide("oidcIssuer", oidc.issuer);
   project.provide("serverPid", child.pid!);
   project.provide("serverLog", serverLog);

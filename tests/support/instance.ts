@@ -40,6 +40,9 @@ export async function startInstance(
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     TRUST_PROXY: "true",
     SMTP_URL: "smtp://127.0.0.1:9",
+    // Its job worker stays idle unless a test wants it: it must not take the suite's e-mails to a
+    // mail server that is not there.
+    JOB_POLL_MS: "600000",
     ...options.env,
   };
   const [command, args] = options.command === "npm start" ? ["npm", ["start", "--silent"]] : [process.execPath, ["--import", "tsx", "server/start.ts"]];

@@ -639,6 +639,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/submissions/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a waiting link to its respondent (again); queued, at most once every 10 minutes per link.
+         * @description Roles: the assigner, ADMIN, SUPER_ADMIN.
+         */
+        post: operations["sendSubmissionLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/submissions/bulk": {
         parameters: {
             query?: never;
@@ -1431,6 +1451,11 @@ export interface components {
             token: string;
             /** @description The public link, in the caller's language. */
             url: string;
+            /**
+             * @description With send: the e-mail is queued, or the respondent has no address.
+             * @enum {string}
+             */
+            delivery?: "QUEUED" | "NO_EMAIL";
         };
         SkippedRespondent: {
             /** @enum {string} */
@@ -1761,6 +1786,8 @@ export interface components {
              * @description When the links stop working (ISO 8601); no expiry when left out.
              */
             expiresAt?: string;
+            /** @description true: e-mail each link to its respondent (through the job queue). */
+            send?: boolean;
         };
         TestAnswers: {
             answers: {
@@ -10480,6 +10507,251 @@ export interface operations {
             };
         };
     };
+    sendSubmissionLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; sentAt and sendCount change once it has gone out. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "form": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "title": "Reading habits"
+                     *       },
+                     *       "student": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "candidate": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "assignedBy": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "isCompleted": true,
+                     *       "completedAt": "2026-03-14T09:30:00.000Z",
+                     *       "totalScore": 5,
+                     *       "maxScore": 8,
+                     *       "percentage": 62.5,
+                     *       "scoreLabel": "Medium",
+                     *       "scoreColor": "#B54708",
+                     *       "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "PENDING",
+                     *       "openedAt": "2026-03-14T09:30:00.000Z",
+                     *       "sentAt": "2026-03-14T09:30:00.000Z",
+                     *       "sendCount": 1,
+                     *       "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *       "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *       "answers": [
+                     *         {
+                     *           "questionId": "text",
+                     *           "questionText": "text",
+                     *           "type": "SINGLE_CHOICE",
+                     *           "optionIds": [
+                     *             "text"
+                     *           ],
+                     *           "optionTexts": [
+                     *             "text"
+                     *           ],
+                     *           "text": "How often do you read for pleasure?",
+                     *           "score": 1
+                     *         }
+                     *       ],
+                     *       "token": "k3J9vXq2bW8mZr5tY7uP1sN4aE6cH0dF",
+                     *       "url": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubmissionDetail"];
+                };
+            };
+            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: ALREADY_COMPLETED, NO_EMAIL. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:already-completed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This test has already been completed.",
+                     *       "code": "ALREADY_COMPLETED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "ALREADY_COMPLETED" | "NO_EMAIL";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: LINK_REVOKED, LINK_EXPIRED. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:link-revoked",
+                     *       "title": "Gone",
+                     *       "status": 410,
+                     *       "detail": "This test link was withdrawn by the person who sent it.",
+                     *       "code": "LINK_REVOKED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "LINK_REVOKED" | "LINK_EXPIRED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     bulkAssign: {
         parameters: {
             query?: never;
@@ -10499,7 +10771,8 @@ export interface operations {
                  *       "candidateIds": [
                  *         "text"
                  *       ],
-                 *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                 *       "expiresAt": "2026-03-14T09:30:00.000Z",
+                 *       "send": true
                  *     }
                  */
                 "application/json": components["schemas"]["BulkAssignment"];
@@ -10549,7 +10822,8 @@ export interface operations {
                      *           "remindedAt": "2026-03-14T09:30:00.000Z",
                      *           "revokedAt": "2026-03-14T09:30:00.000Z",
                      *           "token": "k3J9vXq2bW8mZr5tY7uP1sN4aE6cH0dF",
-                     *           "url": "text"
+                     *           "url": "text",
+                     *           "delivery": "QUEUED"
                      *         }
                      *       ],
                      *       "skipped": [

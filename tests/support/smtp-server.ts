@@ -6,7 +6,7 @@ import { SMTPServer } from "smtp-server";
  * A real SMTP server on loopback for the test run. Every message the app sends is written to
  * `inbox` as an .eml file (named by arrival order) for the tests to read.
  */
-export async function startSmtpServer(inbox: string): Promise<{ port: number; close: () => Promise<void> }> {
+export async function startSmtpServer(inbox: string, port = 0): Promise<{ port: number; close: () => Promise<void> }> {
   mkdirSync(inbox, { recursive: true });
   let count = 0;
   const server = new SMTPServer({
@@ -24,7 +24,7 @@ export async function startSmtpServer(inbox: string): Promise<{ port: number; cl
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as { port: number }).port;
-  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const listening = (server.server.address() as { port: number }).port;
+  return { port: listening, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -4,6 +4,7 @@ import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import { groupMemberIds } from "../groups/groups.server.ts";
 import { BULK_LIMIT, type BulkAssignInput } from "./submission-schemas.ts";
 import { assignableForm, newToken, statusWhere, submissionItems } from "./submissions.server.ts";
+import { enqueueJobs } from "../jobs/jobs.server.ts";
 
 /**
  * One form assigned to a whole class at once (contract §10): a group's members and the people
@@ -11,7 +12,7 @@ import { assignableForm, newToken, statusWhere, submissionItems } from "./submis
  * skipped (ALREADY_PENDING), as is a student who is not active or a candidate already promoted
  * (NOT_ACTIVE); everyone else gets a link, all in one transaction.
  */
-type Person = { kind: "student" | "candidate"; id: string; name: string; status: string };
+type Person = { kind: "student" | "candidate"; id: string; name: string; status: string; email: string | null };
 
 export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
   const form = await assignableForm(actor, input.formId);
@@ -24,7 +25,7 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
 
   // Everyone named must be a live record of the form's organization: any other id is 404 for all.
   const where = { organizationId: form.organizationId, deletedAt: null };
-  const select = { id: true, name: true, status: true } as const;
+  const select = { id: true, name: true, status: true, email: true } as const;
   const [students, candidates] = await Promise.all([
     studentIds.length ? db.student.findMany({ where: { ...where, id: { in: studentIds } }, select }) : [],
     candidateIds.length ? db.candidate.findMany({ where: { ...where, id: { in: candidateIds } }, select }) : [],
@@ -49,35 +50,53 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
     select: { studentId: true, candidateId: true },
   });
   const hasLink = new Set(waiting.map((row) => row.studentId ?? row.candidateId));
-  const skipped: (Omit<Person, "status"> & { reason: "ALREADY_PENDING" | "NOT_ACTIVE" })[] = [];
+  const skipped: (Pick<Person, "kind" | "id" | "name"> & { reason: "ALREADY_PENDING" | "NOT_ACTIVE" })[] = [];
   const chosen: Person[] = [];
   for (const person of people) {
     const inactive = person.kind === "student" ? person.status !== "ACTIVE" : person.status === "PROMOTED";
-    if (inactive) skipped.push({ kind: person.kind, id: person.id, name: person.name, reason: "NOT_ACTIVE" });
-    else if (hasLink.has(person.id)) skipped.push({ kind: person.kind, id: person.id, name: person.name, reason: "ALREADY_PENDING" });
+    const who = { kind: person.kind, id: person.id, name: person.name };
+    if (inactive) skipped.push({ ...who, reason: "NOT_ACTIVE" });
+    else if (hasLink.has(person.id)) skipped.push({ ...who, reason: "ALREADY_PENDING" });
     else chosen.push(person);
   }
 
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  const created = chosen.length
-    ? await db.submission.createManyAndReturn({
-        data: chosen.map((person) => ({
-          organizationId: form.organizationId,
-          formId: form.id,
-          studentId: person.kind === "student" ? person.id : null,
-          candidateId: person.kind === "candidate" ? person.id : null,
-          assignedById: actor.userId,
-          token: newToken(),
-          expiresAt,
-        })),
-        select: { id: true },
-      })
-    : [];
+  // The links and their e-mails are written together: a link is never queued without its row.
+  const created = await db.$transaction(async (tx) => {
+    const rows = chosen.length
+      ? await tx.submission.createManyAndReturn({
+          data: chosen.map((person) => ({
+            organizationId: form.organizationId,
+            formId: form.id,
+            studentId: person.kind === "student" ? person.id : null,
+            candidateId: person.kind === "candidate" ? person.id : null,
+            assignedById: actor.userId,
+            token: newToken(),
+            expiresAt,
+          })),
+          select: { id: true, studentId: true, candidateId: true },
+        })
+      : [];
+    if (input.send) {
+      const reachable = new Set(chosen.filter((person) => person.email).map((person) => person.id));
+      const jobs = rows.filter((row) => reachable.has((row.studentId ?? row.candidateId)!));
+      await enqueueJobs(
+        tx,
+        jobs.map((row) => ({ kind: "sendLink" as const, payload: { submissionId: row.id } })),
+      );
+    }
+    return rows;
+  });
+  const emailOf = new Map(chosen.map((person) => [person.id, person.email]));
+  const items = await submissionItems(
+    actor,
+    created.map((row) => row.id),
+  );
   return {
-    created: await submissionItems(
-      actor,
-      created.map((row) => row.id),
-    ),
+    created: items.map((item) => {
+      const personId = item.student?.id ?? item.candidate?.id ?? "";
+      return input.send ? { ...item, delivery: emailOf.get(personId) ? ("QUEUED" as const) : ("NO_EMAIL" as const) } : item;
+    }),
     skipped,
   };
 }

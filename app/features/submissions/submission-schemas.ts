@@ -45,6 +45,7 @@ export const bulkAssignBody = z
     studentIds: z.array(idSchema).max(BULK_LIMIT).optional(),
     candidateIds: z.array(idSchema).max(BULK_LIMIT).optional(),
     expiresAt: futureExpiry.optional(),
+    send: z.boolean().optional().meta({ description: "true: e-mail each link to its respondent (through the job queue)." }),
   })
   .superRefine((body, ctx) => {
     if (body.groupId === undefined && !body.studentIds?.length && !body.candidateIds?.length) {
@@ -139,7 +140,11 @@ export const bulkAssignResponse = z
   .object({
     created: z.array(
       submissionItem
-        .extend({ token: z.string(), url: z.string().meta({ description: "The public link, in the caller's language." }) })
+        .extend({
+          token: z.string(),
+          url: z.string().meta({ description: "The public link, in the caller's language." }),
+          delivery: z.enum(["QUEUED", "NO_EMAIL"]).optional().meta({ description: "With send: the e-mail is queued, or the respondent has no address." }),
+        })
         .meta({ id: "CreatedAssignment" }),
     ),
     skipped: z.array(

@@ -46,6 +46,13 @@ const strings = {
       `An account has been created for you in the Assessment Service of ${organization}. Choose your password with the link below; it is valid for 72 hours and works once.`,
     ],
     inviteAction: "Choose your password",
+    linkSubject: (form: string) => `A test for you: ${form}`,
+    link: (name: string, organization: string, form: string, expiry: string | null) => [
+      `Hello ${name},`,
+      `${organization} asks you to answer “${form}”. Open the link below on any phone or computer; no account is needed.`,
+      expiry ? `The link works until ${expiry}.` : "The link does not expire.",
+    ],
+    linkAction: "Open the test",
   },
   es: {
     codeSubject: (code: string) => `${code} es tu código de acceso`,
@@ -67,6 +74,13 @@ const strings = {
       `Se ha creado una cuenta para ti en el Assessment Service de ${organization}. Elige tu contraseña con el enlace; es válido durante 72 horas y solo funciona una vez.`,
     ],
     inviteAction: "Elegir mi contraseña",
+    linkSubject: (form: string) => `Una prueba para ti: ${form}`,
+    link: (name: string, organization: string, form: string, expiry: string | null) => [
+      `Hola, ${name}:`,
+      `${organization} te pide que respondas «${form}». Abre el enlace en cualquier teléfono u ordenador; no necesitas una cuenta.`,
+      expiry ? `El enlace funciona hasta el ${expiry}.` : "El enlace no caduca.",
+    ],
+    linkAction: "Abrir la prueba",
   },
   "pt-BR": {
     codeSubject: (code: string) => `${code} é o seu código de acesso`,
@@ -88,6 +102,13 @@ const strings = {
       `Uma conta foi criada para você no Assessment Service de ${organization}. Escolha sua senha pelo link abaixo; ele vale por 72 horas e funciona uma única vez.`,
     ],
     inviteAction: "Escolher minha senha",
+    linkSubject: (form: string) => `Um teste para você: ${form}`,
+    link: (name: string, organization: string, form: string, expiry: string | null) => [
+      `Olá, ${name},`,
+      `${organization} pede que você responda “${form}”. Abra o link em qualquer celular ou computador; não é preciso ter conta.`,
+      expiry ? `O link funciona até ${expiry}.` : "O link não expira.",
+    ],
+    linkAction: "Abrir o teste",
   },
 } satisfies Record<Locale, unknown>;
 
@@ -104,4 +125,10 @@ export function passwordResetMail(locale: string, name: string, url: string): Me
 export function invitationMail(locale: string, name: string, organization: string, url: string): Message {
   const t = strings[resolveLocale(locale)];
   return compose(t.inviteSubject(organization), t.invite(name, organization), { label: t.inviteAction, url });
+}
+
+/** A test link for its respondent; `expiry` already written in the organization's time zone and the language. */
+export function testLinkMail(locale: string, name: string, organization: string, form: string, expiry: string | null, url: string): Message {
+  const t = strings[resolveLocale(locale)];
+  return compose(t.linkSubject(form), t.link(name, organization, form, expiry), { label: t.linkAction, url });
 }

@@ -1,0 +1,99 @@
+import { randomUUID } from "node:crypto";
+import { db, type Prisma } from "~/lib/db.server.ts";
+
+/**
+ * Durable background jobs (ADR 20): rows of the Job table, so work queued in a request survives a
+ * restart and is done by whichever instance claims it first. A claim is one conditional UPDATE
+ * (free, due, not done) that sets a lease: on PostgreSQL two instances racing for a row are
+ * serialized by its row lock and the loser's WHERE no longer matches; SQLite has one writer. A
+ * failed run is tried again with growing back-off until MAX_ATTEMPTS; a run cut off by a crash is
+ * taken again when its lease ends.
+ */
+export const MAX_ATTEMPTS = 8;
+const LEASE_MS = 5 * 60_000;
+const FIRST_RETRY_MS = 30_000;
+const LONGEST_RETRY_MS = 60 * 60_000;
+
+export type JobKind = "sendLink";
+export type JobHandler = (payload: Prisma.JsonValue) => Promise<void>;
+
+type Client = Pick<Prisma.TransactionClient, "job">;
+
+/** Queues a job, in the caller's transaction when given one, so it exists exactly when its cause does. */
+export function enqueueJobs(client: Client, jobs: { kind: JobKind; payload: Prisma.InputJsonValue; runAt?: Date }[]) {
+  if (jobs.length === 0) return Promise.resolve({ count: 0 });
+  return client.job.createMany({
+    data: jobs.map((job) => ({ id: randomUUID(), kind: job.kind, payload: job.payload, ...(job.runAt ? { runAt: job.runAt } : {}) })),
+  });
+}
+
+/** How long to wait before attempt `attempts + 1`: 30 s, 1 min, 2 min, ... at most an hour. */
+export const retryDelayMs = (attempts: number) => Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
+
+const due = (now: Date): Prisma.JobWhereInput => ({
+  doneAt: null,
+  failedAt: null,
+  runAt: { lte: now },
+  OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }],
+});
+
+/** Claims one due job, or none: the conditional update is the whole claim. */
+async function claimJob(now: Date) {
+  const candidates = await db.job.findMany({ where: due(now), select: { id: true }, orderBy: { runAt: "asc" }, take: 5 });
+  for (const { id } of candidates) {
+    const { count } = await db.job.updateMany({
+      where: { id, ...due(now) },
+      data: { lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: { increment: 1 } },
+    });
+    if (count === 1) return db.job.findUniqueOrThrow({ where: { id } });
+  }
+  return null;
+}
+
+/** Runs due jobs until none is left (or `limit` ran); answers how many ran. */
+export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options: { now?: () => Date; limit?: number } = {}) {
+  const now = options.now ?? (() => new Date());
+  let ran = 0;
+  while (ran < (options.limit ?? 100)) {
+    const job = await claimJob(now());
+    if (!job) break;
+    ran++;
+    try {
+      await handlers[job.kind as JobKind](job.payload);
+      await db.job.update({ where: { id: job.id }, data: { doneAt: now(), lockedUntil: null, lastError: null }, select: { id: true } });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const givingUp = job.attempts >= MAX_ATTEMPTS;
+      await db.job.update({
+        where: { id: job.id },
+        data: {
+          lockedUntil: null,
+          lastError: message.slice(0, 1000),
+          ...(givingUp ? { failedAt: now() } : { runAt: new Date(now().getTime() + retryDelayMs(job.attempts)) }),
+        },
+        select: { id: true },
+      });
+      console.error(`[jobs] ${job.kind} ${job.id} failed (attempt ${job.attempts}${givingUp ? ", giving up" : ""}): ${message}`);
+    }
+  }
+  return ran;
+}
+
+/**
+ * Polls for due jobs every `intervalMs` in this process; one run at a time. Answers the function
+ * that stops it (on shutdown).
+ */
+export function startJobWorker(handlers: Record<JobKind, JobHandler>, intervalMs: number) {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    runDueJobs(handlers)
+      .catch((error) => console.error("[jobs] poll failed:", error instanceof Error ? error.message : error))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,79 @@
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { db } from "~/lib/db.server.ts";
+import { createFormat } from "~/i18n/format.ts";
+import { sendMail } from "~/lib/mail/mailer.server.ts";
+import { testLinkMail } from "~/lib/mail/messages.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { ApiError, conflict, notFound, rateLimited } from "~/lib/problem.server.ts";
+import { enqueueJobs, type JobHandler } from "../jobs/jobs.server.ts";
+import { visibleSubmissionsWhere } from "./submission-scope.server.ts";
+import { submissionStatus } from "./submission-status.ts";
+import { getSubmission, testLinkUrl } from "./submissions.server.ts";
+
+/**
+ * Links sent by e-mail (contract §10) through the durable job queue (ADR 20): a request only
+ * queues the message; the worker writes it in the language of the teacher who assigned the link
+ * (the respondent's own is not known), with the organization's name, the form's title and the
+ * expiry in the organization's time zone, then records `sentAt` and `sendCount`.
+ */
+const RESEND_INTERVAL_MS = 10 * 60_000;
+
+export type SendLinkPayload = { submissionId: string };
+
+/** The job: e-mails one link, unless it stopped taking answers meanwhile (then there is nothing to send). */
+export const sendLinkJob: JobHandler = async (payload) => {
+  const { submissionId } = payload as SendLinkPayload;
+  const submission = await db.submission.findUnique({
+    where: { id: submissionId },
+    select: {
+      token: true,
+      isCompleted: true,
+      revokedAt: true,
+      expiresAt: true,
+      openedAt: true,
+      deletedAt: true,
+      form: { select: { title: true } },
+      organization: { select: { name: true, timeZone: true } },
+      assignedBy: { select: { locale: true } },
+      student: { select: { name: true, email: true, deletedAt: true } },
+      candidate: { select: { name: true, email: true, deletedAt: true } },
+    },
+  });
+  const respondent = submission?.student ?? submission?.candidate;
+  if (!submission || submission.deletedAt || !respondent?.email || respondent.deletedAt) return;
+  const status = submissionStatus(submission, new Date());
+  if (status !== "PENDING" && status !== "OPENED") return;
+  const locale = resolveLocale(submission.assignedBy.locale);
+  const expiry = submission.expiresAt ? createFormat(locale, submission.organization.timeZone).dateTime(submission.expiresAt) : null;
+  await sendMail({
+    to: respondent.email,
+    ...testLinkMail(locale, respondent.name, submission.organization.name, submission.form.title, expiry, testLinkUrl(submission.token, locale)),
+  });
+  await db.submission.update({ where: { id: submissionId }, data: { sentAt: new Date(), sendCount: { increment: 1 } }, select: { id: true } });
+};
+
+/** POST /api/submissions/:id/send: e-mails one waiting link again (at most once every 10 minutes). */
+export async function resendLink(actor: Actor, id: string) {
+  const submission = await db.submission.findFirst({
+    where: { AND: [{ id }, visibleSubmissionsWhere(actor)] },
+    select: {
+      isCompleted: true,
+      revokedAt: true,
+      expiresAt: true,
+      openedAt: true,
+      sentAt: true,
+      student: { select: { email: true } },
+      candidate: { select: { email: true } },
+    },
+  });
+  if (!submission) throw notFound("submission");
+  const status = submissionStatus(submission, new Date());
+  if (status === "COMPLETED") throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
+  if (status === "REVOKED") throw new ApiError(410, "LINK_REVOKED", "This test link was withdrawn.");
+  if (status === "EXPIRED") throw new ApiError(410, "LINK_EXPIRED", "This test link has expired; give it a later expiry first.");
+  if (!(submission.student ?? submission.candidate)?.email) throw conflict("The respondent has no e-mail address.", "NO_EMAIL");
+  const since = submission.sentAt ? Date.now() - submission.sentAt.getTime() : Number.POSITIVE_INFINITY;
+  if (since < RESEND_INTERVAL_MS) throw rateLimited(Math.ceil((RESEND_INTERVAL_MS - since) / 1000));
+  await enqueueJobs(db, [{ kind: "sendLink", payload: { submissionId: id } }]);
+  return getSubmission(actor, id);
+}
