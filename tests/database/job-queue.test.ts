@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { api, unique } from "../support/api.ts";
-import { assign, createForm } from "../support/assessment.ts";
+import { assign, createForm, mediumAnswers } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 import { startSmtpServer } from "../support/smtp-server.ts";
 
@@ -38,19 +38,20 @@ describe("the job queue", () => {
     const inAYear = new Date(Date.now() + 365 * 86_400_000);
     const job = await testDatabase().job.create({ data: { kind: "sendLink", payload: { submissionId: link.id }, runAt: inAYear } });
 
+    const only = [job.id];
     // Down: the attempt fails and the job waits 30 s.
-    expect(await runDueJobs(JOB_HANDLERS, { now: () => inAYear })).toBe(1);
+    expect(await runDueJobs(JOB_HANDLERS, { now: () => inAYear, only })).toBe(1);
     const failed = await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } });
     expect(failed).toMatchObject({ attempts: 1, doneAt: null, failedAt: null, lockedUntil: null });
     expect(failed.lastError).toMatch(/ECONNREFUSED|connect/i);
     expect(failed.runAt.getTime()).toBe(inAYear.getTime() + retryDelayMs(1));
     // Not due yet a second later.
-    expect(await runDueJobs(JOB_HANDLERS, { now: () => new Date(inAYear.getTime() + 1000) })).toBe(0);
+    expect(await runDueJobs(JOB_HANDLERS, { now: () => new Date(inAYear.getTime() + 1000), only })).toBe(0);
 
     // Back: the next attempt, once due, delivers, and the link counts one send.
     const smtp = await startSmtpServer(inbox, smtpPort);
     try {
-      expect(await runDueJobs(JOB_HANDLERS, { now: () => new Date(inAYear.getTime() + retryDelayMs(1)) })).toBe(1);
+      expect(await runDueJobs(JOB_HANDLERS, { now: () => new Date(inAYear.getTime() + retryDelayMs(1)), only })).toBe(1);
     } finally {
       await smtp.close();
     }
@@ -60,21 +61,64 @@ describe("the job queue", () => {
     expect(readdirSync(inbox)).toHaveLength(1);
     expect((await testDatabase().submission.findUniqueOrThrow({ where: { id: link.id } })).sendCount).toBe(1);
     // Done is done.
-    expect(await runDueJobs(JOB_HANDLERS, { now: () => new Date(inAYear.getTime() + 86_400_000) })).toBe(0);
+    expect(await runDueJobs(JOB_HANDLERS, { now: () => new Date(inAYear.getTime() + 86_400_000), only })).toBe(0);
   });
 
   it("given a job that keeps failing, should give up after the last attempt and say why", async () => {
     const { runDueJobs, MAX_ATTEMPTS, retryDelayMs } = await services();
     let when = new Date(Date.now() + 400 * 86_400_000);
     const job = await testDatabase().job.create({ data: { kind: "sendLink", payload: { submissionId: "gone" }, runAt: when } });
-    const failing = { sendLink: async () => Promise.reject(new Error("mail server says no")) };
+    const fail = async () => Promise.reject(new Error("mail server says no"));
+    const failing = { sendLink: fail, remind: fail };
+    const only = [job.id];
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      expect(await runDueJobs(failing, { now: () => when })).toBe(1);
+      expect(await runDueJobs(failing, { now: () => when, only })).toBe(1);
       when = new Date(when.getTime() + retryDelayMs(attempt));
     }
     const given = await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } });
     expect(given).toMatchObject({ attempts: MAX_ATTEMPTS, lastError: "mail server says no", doneAt: null });
     expect(given.failedAt).not.toBeNull();
-    expect(await runDueJobs(failing, { now: () => new Date(when.getTime() + 86_400_000) })).toBe(0);
+    expect(await runDueJobs(failing, { now: () => new Date(when.getTime() + 86_400_000), only })).toBe(0);
+  });
+
+  it("given remindAfterDays, should remind once, after that many days, only those still waiting", async () => {
+    const { runDueJobs, JOB_HANDLERS } = await services();
+    const form = await createForm("teacher@demo.test");
+    const people = await Promise.all(
+      ["Waiting", "Answered"].map(async (name) => {
+        const email = `${unique(name).toLowerCase()}@pupils.test`;
+        const student = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name, email } });
+        return { id: student.body.id as string, email };
+      }),
+    );
+    const bulk = await api("POST", "/api/submissions/bulk", {
+      as: "teacher@demo.test",
+      json: { formId: form.id, studentIds: people.map((p) => p.id), remindAfterDays: 3 },
+    });
+    const linkOf = (studentId: string) => bulk.body.created.find((s: { student: { id: string } }) => s.student.id === studentId);
+    const answered = linkOf(people[1]!.id);
+    expect((await api("POST", `/api/test-link/${answered.token}/submit`, { json: mediumAnswers(form) })).status).toBe(200);
+
+    const ids = bulk.body.created.map((s: { id: string }) => s.id);
+    const jobs = await testDatabase().job.findMany({ where: { kind: "remind" }, select: { id: true, payload: true } });
+    const only = jobs.filter((j) => ids.includes((j.payload as { submissionId: string }).submissionId)).map((j) => j.id);
+    expect(only).toHaveLength(2);
+    const reminders = mkdtempSync(path.join(tmpdir(), "reminders-"));
+    const smtp = await startSmtpServer(reminders, smtpPort);
+    try {
+      // Two days on: not yet.
+      expect(await runDueJobs(JOB_HANDLERS, { now: () => new Date(Date.now() + 2 * 86_400_000), only })).toBe(0);
+      // Three days on: both jobs run; only the one still waiting gets an e-mail.
+      expect(await runDueJobs(JOB_HANDLERS, { now: () => new Date(Date.now() + 3 * 86_400_000 + 60_000), only })).toBe(2);
+      expect(await runDueJobs(JOB_HANDLERS, { now: () => new Date(Date.now() + 30 * 86_400_000), only })).toBe(0);
+    } finally {
+      await smtp.close();
+    }
+    const files = readdirSync(reminders);
+    expect(files).toHaveLength(1);
+    expect(readFileSync(path.join(reminders, files[0]!), "utf8")).toContain(people[0]!.email);
+    const waiting = await api("GET", `/api/submissions/${linkOf(people[0]!.id).id}`, { as: "teacher@demo.test" });
+    expect(waiting.body.remindedAt).not.toBeNull();
+    expect((await api("GET", `/api/submissions/${answered.id}`, { as: "teacher@demo.test" })).body.remindedAt).toBeNull();
   });
 });

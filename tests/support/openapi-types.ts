@@ -1788,6 +1788,8 @@ export interface components {
             expiresAt?: string;
             /** @description true: e-mail each link to its respondent (through the job queue). */
             send?: boolean;
+            /** @description Once this many days have passed, e-mail one reminder to each respondent of this call still waiting who has an address. */
+            remindAfterDays?: number;
         };
         TestAnswers: {
             answers: {
@@ -10772,7 +10774,8 @@ export interface operations {
                  *         "text"
                  *       ],
                  *       "expiresAt": "2026-03-14T09:30:00.000Z",
-                 *       "send": true
+                 *       "send": true,
+                 *       "remindAfterDays": 1
                  *     }
                  */
                 "application/json": components["schemas"]["BulkAssignment"];

@@ -1,9 +1,9 @@
-import { sendLinkJob } from "../submissions/delivery.server.ts";
+import { remindJob, sendLinkJob } from "../submissions/delivery.server.ts";
 import { type JobHandler, type JobKind, startJobWorker } from "./jobs.server.ts";
 import { env } from "~/lib/env.server.ts";
 
 /** Every kind of job and what does it. */
-export const JOB_HANDLERS: Record<JobKind, JobHandler> = { sendLink: sendLinkJob };
+export const JOB_HANDLERS: Record<JobKind, JobHandler> = { sendLink: sendLinkJob, remind: remindJob };
 
 /** The worker of this instance (server/main.ts starts it after listening); answers its stop. */
 export const startBackgroundJobs = () => startJobWorker(JOB_HANDLERS, env().JOB_POLL_MS);

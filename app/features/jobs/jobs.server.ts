@@ -14,7 +14,7 @@ const LEASE_MS = 5 * 60_000;
 const FIRST_RETRY_MS = 30_000;
 const LONGEST_RETRY_MS = 60 * 60_000;
 
-export type JobKind = "sendLink";
+export type JobKind = "sendLink" | "remind";
 export type JobHandler = (payload: Prisma.JsonValue) => Promise<void>;
 
 type Client = Pick<Prisma.TransactionClient, "job">;
@@ -37,9 +37,14 @@ const due = (now: Date): Prisma.JobWhereInput => ({
   OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }],
 });
 
-/** Claims one due job, or none: the conditional update is the whole claim. */
-async function claimJob(now: Date) {
-  const candidates = await db.job.findMany({ where: due(now), select: { id: true }, orderBy: { runAt: "asc" }, take: 5 });
+/** Claims one due job (of `only`, when given), or none: the conditional update is the whole claim. */
+async function claimJob(now: Date, only?: string[]) {
+  const candidates = await db.job.findMany({
+    where: { ...due(now), ...(only ? { id: { in: only } } : {}) },
+    select: { id: true },
+    orderBy: { runAt: "asc" },
+    take: 5,
+  });
   for (const { id } of candidates) {
     const { count } = await db.job.updateMany({
       where: { id, ...due(now) },
@@ -50,12 +55,15 @@ async function claimJob(now: Date) {
   return null;
 }
 
-/** Runs due jobs until none is left (or `limit` ran); answers how many ran. */
-export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options: { now?: () => Date; limit?: number } = {}) {
+/**
+ * Runs due jobs until none is left (or `limit` ran); answers how many ran. `now` is the clock and
+ * `only` a set of job ids: a test runs its own jobs at the time it chooses, leaving the others.
+ */
+export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options: { now?: () => Date; limit?: number; only?: string[] } = {}) {
   const now = options.now ?? (() => new Date());
   let ran = 0;
   while (ran < (options.limit ?? 100)) {
-    const job = await claimJob(now());
+    const job = await claimJob(now(), options.only);
     if (!job) break;
     ran++;
     try {

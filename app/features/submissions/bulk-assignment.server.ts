@@ -77,12 +77,19 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
           select: { id: true, studentId: true, candidateId: true },
         })
       : [];
-    if (input.send) {
-      const reachable = new Set(chosen.filter((person) => person.email).map((person) => person.id));
-      const jobs = rows.filter((row) => reachable.has((row.studentId ?? row.candidateId)!));
+    const reachable = new Set(chosen.filter((person) => person.email).map((person) => person.id));
+    const mailed = rows.filter((row) => reachable.has((row.studentId ?? row.candidateId)!));
+    if (input.send)
       await enqueueJobs(
         tx,
-        jobs.map((row) => ({ kind: "sendLink" as const, payload: { submissionId: row.id } })),
+        mailed.map((row) => ({ kind: "sendLink" as const, payload: { submissionId: row.id } })),
+      );
+    if (input.remindAfterDays) {
+      // One reminder each, due that many days from now; whoever has answered by then gets none.
+      const runAt = new Date(Date.now() + input.remindAfterDays * 86_400_000);
+      await enqueueJobs(
+        tx,
+        mailed.map((row) => ({ kind: "remind" as const, payload: { submissionId: row.id }, runAt })),
       );
     }
     return rows;

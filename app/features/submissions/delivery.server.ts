@@ -2,7 +2,7 @@ import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { createFormat } from "~/i18n/format.ts";
 import { sendMail } from "~/lib/mail/mailer.server.ts";
-import { testLinkMail } from "~/lib/mail/messages.ts";
+import { reminderMail, testLinkMail } from "~/lib/mail/messages.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, conflict, notFound, rateLimited } from "~/lib/problem.server.ts";
 import { enqueueJobs, type JobHandler } from "../jobs/jobs.server.ts";
@@ -20,9 +20,8 @@ const RESEND_INTERVAL_MS = 10 * 60_000;
 
 export type SendLinkPayload = { submissionId: string };
 
-/** The job: e-mails one link, unless it stopped taking answers meanwhile (then there is nothing to send). */
-export const sendLinkJob: JobHandler = async (payload) => {
-  const { submissionId } = payload as SendLinkPayload;
+/** E-mails one link, unless it stopped taking answers meanwhile (then there is nothing to send). */
+async function mailLink(submissionId: string, kind: "link" | "reminder") {
   const submission = await db.submission.findUnique({
     where: { id: submissionId },
     select: {
@@ -31,6 +30,7 @@ export const sendLinkJob: JobHandler = async (payload) => {
       revokedAt: true,
       expiresAt: true,
       openedAt: true,
+      remindedAt: true,
       deletedAt: true,
       form: { select: { title: true } },
       organization: { select: { name: true, timeZone: true } },
@@ -43,14 +43,24 @@ export const sendLinkJob: JobHandler = async (payload) => {
   if (!submission || submission.deletedAt || !respondent?.email || respondent.deletedAt) return;
   const status = submissionStatus(submission, new Date());
   if (status !== "PENDING" && status !== "OPENED") return;
+  if (kind === "reminder" && submission.remindedAt) return;
   const locale = resolveLocale(submission.assignedBy.locale);
   const expiry = submission.expiresAt ? createFormat(locale, submission.organization.timeZone).dateTime(submission.expiresAt) : null;
-  await sendMail({
-    to: respondent.email,
-    ...testLinkMail(locale, respondent.name, submission.organization.name, submission.form.title, expiry, testLinkUrl(submission.token, locale)),
+  const url = testLinkUrl(submission.token, locale);
+  const write = kind === "reminder" ? reminderMail : testLinkMail;
+  await sendMail({ to: respondent.email, ...write(locale, respondent.name, submission.organization.name, submission.form.title, expiry, url) });
+  await db.submission.update({
+    where: { id: submissionId },
+    data: kind === "reminder" ? { remindedAt: new Date() } : { sentAt: new Date(), sendCount: { increment: 1 } },
+    select: { id: true },
   });
-  await db.submission.update({ where: { id: submissionId }, data: { sentAt: new Date(), sendCount: { increment: 1 } }, select: { id: true } });
-};
+}
+
+/** The job of a link to e-mail. */
+export const sendLinkJob: JobHandler = (payload) => mailLink((payload as SendLinkPayload).submissionId, "link");
+
+/** The job of a reminder, due `remindAfterDays` after a bulk assignment: only to those still waiting. */
+export const remindJob: JobHandler = (payload) => mailLink((payload as SendLinkPayload).submissionId, "reminder");
 
 /** POST /api/submissions/:id/send: e-mails one waiting link again (at most once every 10 minutes). */
 export async function resendLink(actor: Actor, id: string) {

@@ -46,6 +46,13 @@ export const bulkAssignBody = z
     candidateIds: z.array(idSchema).max(BULK_LIMIT).optional(),
     expiresAt: futureExpiry.optional(),
     send: z.boolean().optional().meta({ description: "true: e-mail each link to its respondent (through the job queue)." }),
+    remindAfterDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(60)
+      .optional()
+      .meta({ description: "Once this many days have passed, e-mail one reminder to each respondent of this call still waiting who has an address." }),
   })
   .superRefine((body, ctx) => {
     if (body.groupId === undefined && !body.studentIds?.length && !body.candidateIds?.length) {

@@ -53,6 +53,12 @@ const strings = {
       expiry ? `The link works until ${expiry}.` : "The link does not expire.",
     ],
     linkAction: "Open the test",
+    reminderSubject: (form: string) => `Reminder: ${form} is waiting for your answers`,
+    reminder: (name: string, organization: string, form: string, expiry: string | null) => [
+      `Hello ${name},`,
+      `${organization} is still waiting for your answers to “${form}”. It takes a few minutes; the link is below.`,
+      expiry ? `The link works until ${expiry}.` : "The link does not expire.",
+    ],
   },
   es: {
     codeSubject: (code: string) => `${code} es tu código de acceso`,
@@ -81,6 +87,12 @@ const strings = {
       expiry ? `El enlace funciona hasta el ${expiry}.` : "El enlace no caduca.",
     ],
     linkAction: "Abrir la prueba",
+    reminderSubject: (form: string) => `Recordatorio: «${form}» espera tus respuestas`,
+    reminder: (name: string, organization: string, form: string, expiry: string | null) => [
+      `Hola, ${name}:`,
+      `${organization} todavía espera tus respuestas a «${form}». Son unos minutos; el enlace está abajo.`,
+      expiry ? `El enlace funciona hasta el ${expiry}.` : "El enlace no caduca.",
+    ],
   },
   "pt-BR": {
     codeSubject: (code: string) => `${code} é o seu código de acesso`,
@@ -109,6 +121,12 @@ const strings = {
       expiry ? `O link funciona até ${expiry}.` : "O link não expira.",
     ],
     linkAction: "Abrir o teste",
+    reminderSubject: (form: string) => `Lembrete: “${form}” aguarda suas respostas`,
+    reminder: (name: string, organization: string, form: string, expiry: string | null) => [
+      `Olá, ${name},`,
+      `${organization} ainda aguarda suas respostas a “${form}”. Leva poucos minutos; o link está abaixo.`,
+      expiry ? `O link funciona até ${expiry}.` : "O link não expira.",
+    ],
   },
 } satisfies Record<Locale, unknown>;
 
@@ -131,4 +149,10 @@ export function invitationMail(locale: string, name: string, organization: strin
 export function testLinkMail(locale: string, name: string, organization: string, form: string, expiry: string | null, url: string): Message {
   const t = strings[resolveLocale(locale)];
   return compose(t.linkSubject(form), t.link(name, organization, form, expiry), { label: t.linkAction, url });
+}
+
+/** A reminder of a link still waiting for answers, like the link's own e-mail. */
+export function reminderMail(locale: string, name: string, organization: string, form: string, expiry: string | null, url: string): Message {
+  const t = strings[resolveLocale(locale)];
+  return compose(t.reminderSubject(form), t.reminder(name, organization, form, expiry), { label: t.linkAction, url });
 }
