@@ -112,6 +112,10 @@ export const en = {
     linkRevoked: "The link is withdrawn.",
     expiryChanged: "The expiry is changed.",
     imported: "The file is imported.",
+    assignedAndSent: "Test assigned; the e-mail is on its way.",
+    linkQueued: "The e-mail is on its way.",
+    noEmail: "This person has no e-mail address: give one on their page first.",
+    sentRecently: "This link was e-mailed less than 10 minutes ago: try again later.",
   },
 
   /**
@@ -461,6 +465,14 @@ export const en = {
     expired: (date: string) => `Expired ${date}`,
     completed: (date: string) => `Completed ${date}`,
     noExpiry: "No expiry",
+    deliveryTitle: "E-mail",
+    sendByEmail: "E-mail the link now",
+    sendByEmailHint: "To the respondent's address, in your language, with the organization's name, the test's title and the expiry.",
+    remindAfterDays: "Remind after this many days (optional)",
+    remindAfterDaysHint: "One reminder to whoever has not answered by then and has an e-mail address; 1 to 60.",
+    bulkNoEmail: (count: number, formatted: string) =>
+      count === 1 ? "1 person has no e-mail address: give them the link yourself." : `${formatted} people have no e-mail address: give them the link yourself.`,
+    sendNow: "E-mail the link",
     wholeGroups: "Groups (everyone in them)",
     wholeGroup: (name: string) => `${name} (whole group)`,
     bulkTitle: "Test assigned to the group",

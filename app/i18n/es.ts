@@ -107,6 +107,10 @@ export const es: Dictionary = {
     linkRevoked: "El enlace está retirado.",
     expiryChanged: "El vencimiento está cambiado.",
     imported: "El archivo está importado.",
+    assignedAndSent: "Prueba asignada; el correo está en camino.",
+    linkQueued: "El correo está en camino.",
+    noEmail: "Esta persona no tiene correo: añade uno en su página primero.",
+    sentRecently: "Este enlace se envió hace menos de 10 minutos: inténtalo más tarde.",
   },
 
   fieldProblems: {
@@ -448,6 +452,14 @@ export const es: Dictionary = {
     expired: (date: string) => `Venció el ${date}`,
     completed: (date: string) => `Completada el ${date}`,
     noExpiry: "Sin vencimiento",
+    deliveryTitle: "Correo electrónico",
+    sendByEmail: "Enviar el enlace por correo ahora",
+    sendByEmailHint: "A la dirección de la persona, en tu idioma, con el nombre de la organización, el título de la prueba y el vencimiento.",
+    remindAfterDays: "Recordar pasados estos días (opcional)",
+    remindAfterDaysHint: "Un recordatorio a quien no haya respondido para entonces y tenga correo; de 1 a 60.",
+    bulkNoEmail: (count: number, formatted: string) =>
+      count === 1 ? "1 persona no tiene correo: dale tú el enlace." : `${formatted} personas no tienen correo: dales tú el enlace.`,
+    sendNow: "Enviar el enlace por correo",
     wholeGroups: "Grupos (todos sus miembros)",
     wholeGroup: (name: string) => `${name} (grupo completo)`,
     bulkTitle: "Prueba asignada al grupo",

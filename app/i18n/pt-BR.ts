@@ -107,6 +107,10 @@ export const ptBR: Dictionary = {
     linkRevoked: "O link foi retirado.",
     expiryChanged: "A validade foi alterada.",
     imported: "O arquivo foi importado.",
+    assignedAndSent: "Teste atribuído; o e-mail está a caminho.",
+    linkQueued: "O e-mail está a caminho.",
+    noEmail: "Esta pessoa não tem e-mail: informe um na página dela primeiro.",
+    sentRecently: "Este link foi enviado há menos de 10 minutos: tente mais tarde.",
   },
 
   fieldProblems: {
@@ -448,6 +452,14 @@ export const ptBR: Dictionary = {
     expired: (date: string) => `Expirou em ${date}`,
     completed: (date: string) => `Concluído em ${date}`,
     noExpiry: "Sem expiração",
+    deliveryTitle: "E-mail",
+    sendByEmail: "Enviar o link por e-mail agora",
+    sendByEmailHint: "Para o endereço da pessoa, no seu idioma, com o nome da organização, o título do teste e a validade.",
+    remindAfterDays: "Lembrar depois destes dias (opcional)",
+    remindAfterDaysHint: "Um lembrete para quem ainda não respondeu até lá e tem e-mail; de 1 a 60.",
+    bulkNoEmail: (count: number, formatted: string) =>
+      count === 1 ? "1 pessoa não tem e-mail: entregue o link você mesmo." : `${formatted} pessoas não têm e-mail: entregue o link você mesmo.`,
+    sendNow: "Enviar o link por e-mail",
     wholeGroups: "Grupos (todos os membros)",
     wholeGroup: (name: string) => `${name} (grupo inteiro)`,
     bulkTitle: "Teste atribuído ao grupo",

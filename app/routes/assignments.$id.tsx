@@ -5,6 +5,7 @@ import { PlusIcon } from "~/components/icons.tsx";
 import { PageHeader, SectionLink } from "~/components/page-header.tsx";
 import { assignmentState } from "~/features/assignments/assignments.server.ts";
 import { getSubmission, revokeSubmission, testLinkUrl, updateSubmission } from "~/features/submissions/submissions.server.ts";
+import { resendLink } from "~/features/submissions/delivery.server.ts";
 import { expiryPageForm } from "~/features/assignments/assign-page-form.server.ts";
 import { useForm } from "@conform-to/react/future";
 import { coerceFormValue } from "@conform-to/zod/v4/future";
@@ -69,6 +70,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (error instanceof ApiError && (error.status === 409 || error.status === 410)) return redirect(here);
     throw error;
   };
+  if (formData.get("intent") === "send") {
+    return forPage(resendLink(actor, params.id)).then(
+      () => redirectWithFlash(here, { kind: "success", key: "linkQueued" }),
+      (error: unknown) => {
+        if (error instanceof ApiError && error.code === "NO_EMAIL") return redirectWithFlash(here, { kind: "error", key: "noEmail" });
+        if (error instanceof ApiError && error.status === 429) return redirectWithFlash(here, { kind: "error", key: "sentRecently" });
+        return settled(error);
+      },
+    );
+  }
   if (formData.get("intent") === "revoke") {
     return forPage(revokeSubmission(actor, params.id)).then(() => redirectWithFlash(here, { kind: "success", key: "linkRevoked" }), settled);
   }
@@ -142,7 +153,7 @@ export default function Assignment({ loaderData: a, actionData }: Route.Componen
         ) : null}
       </section>
       {a.revokedAt ? <p className="text-sm text-slate-700">{t.assignments.revokedNote(format.dateTime(a.revokedAt))}</p> : null}
-      {open ? <LinkControls validation={a.expiryValidation} result={actionData?.result} expiresAt={a.expiresAt} /> : null}
+      {open ? <LinkControls validation={a.expiryValidation} result={actionData?.result} expiresAt={a.expiresAt} canSend={a.state === "pending"} /> : null}
       <p>
         <SectionLink to={paths.assignments(locale)}>{t.assignments.allAssignments}</SectionLink>
       </p>
@@ -155,15 +166,25 @@ function LinkControls({
   validation,
   result,
   expiresAt,
+  canSend,
 }: {
   validation: ClientValidation<"expiresAt">;
   result: PageResult | undefined;
   expiresAt: string | Date | null;
+  canSend: boolean;
 }) {
   const t = useT();
   const { form, fields } = useForm(pageFormOptions(validation, result, { expiresAt: expiresAt ? new Date(expiresAt).toISOString().slice(0, 10) : "" }));
   return (
     <section aria-labelledby="link-controls" className="space-y-5 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+      {canSend ? (
+        <Form method="post">
+          <CsrfInput />
+          <Button type="submit" name="intent" value="send" variant="secondary" pendingText={t.common.working}>
+            {t.assignments.sendNow}
+          </Button>
+        </Form>
+      ) : null}
       <h2 id="link-controls" className="text-base font-semibold text-slate-900">
         {t.assignments.changeExpiry}
       </h2>

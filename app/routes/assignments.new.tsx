@@ -2,14 +2,17 @@ import { Form, Link, data, useSearchParams } from "react-router";
 import type { Route } from "./+types/assignments.new";
 import { Alert } from "~/components/alert.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
-import { controlClasses, Field } from "~/components/field.tsx";
+import { Checkbox, controlClasses, Field } from "~/components/field.tsx";
 import { cx } from "~/components/cx.ts";
 import { SearchIcon } from "~/components/icons.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
 import { assignmentChoices, assignmentChoicesQuery, respondentChoice } from "~/features/assignments/assignments.server.ts";
 import { assignForm } from "~/features/submissions/submissions.server.ts";
 import { bulkAssign } from "~/features/submissions/bulk-assignment.server.ts";
-import { groupChoices } from "~/features/groups/groups.server.ts";
+import { deliveryJobs } from "~/features/submissions/delivery.server.ts";
+import { enqueueJobs } from "~/features/jobs/jobs.server.ts";
+import { db } from "~/lib/db.server.ts";
+import { groupChoice, groupChoices } from "~/features/groups/groups.server.ts";
 import { Button, LinkButton } from "~/components/button.tsx";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
@@ -38,13 +41,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const url = new URL(request.url);
   const { q } = assignmentChoicesQuery.parse({ q: url.searchParams.get("q") ?? undefined });
-  const [choices, groups] = await Promise.all([assignmentChoices(actor, { search: q }), groupChoices(actor)]);
+  const [choices, groups] = await Promise.all([assignmentChoices(actor, { search: q }), groupChoices(actor, q)]);
   const studentId = url.searchParams.get("studentId");
   const candidateId = url.searchParams.get("candidateId");
   const respondent = url.searchParams.get("respondent");
   const selected = studentId ? respondentValue("student", studentId) : candidateId ? respondentValue("candidate", candidateId) : (respondent ?? "");
   // A preselected person stays in the list even when a search (or the list's cap) would leave them out.
   const [kind, id] = selected.split(":");
+  if (kind === "group" && id && !groups.some((group) => group.id === id)) {
+    const found = await groupChoice(actor, id);
+    if (found) groups.unshift(found);
+  }
   if ((kind === "student" || kind === "candidate") && id) {
     const list = kind === "student" ? choices.students : choices.candidates;
     if (!list.some((person) => person.id === id)) {
@@ -72,15 +79,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!parsed.success) {
     return data({ result: pageResult(submission, { fieldErrors: issueTexts(t, parsed.error.issues), formError: null }) }, { status: 400 });
   }
-  const { formId, respondent, expiresAt } = parsed.data;
+  const { formId, respondent, expiresAt, send, remindAfterDays } = parsed.data;
+  const delivery = { send: send ?? false, ...(remindAfterDays ? { remindAfterDays } : {}) };
   try {
     if ("groupId" in respondent) {
       // A whole group: the page shows who got a link and who was skipped, and why.
-      const { created, skipped } = await bulkAssign(actor, { formId, groupId: respondent.groupId, ...(expiresAt ? { expiresAt } : {}) });
-      return data({ bulk: { formId, created: created.length, skipped } });
+      const { created, skipped } = await bulkAssign(actor, { formId, groupId: respondent.groupId, ...(expiresAt ? { expiresAt } : {}), ...delivery });
+      const noEmail = created.filter((link) => "delivery" in link && link.delivery === "NO_EMAIL").length;
+      return data({ bulk: { formId, created: created.length, skipped, noEmail } });
     }
     const created = await assignForm(actor, { formId, ...respondent, ...(expiresAt ? { expiresAt } : {}) });
-    throw await redirectWithFlash(paths.assignment(locale, created.id), { kind: "success", key: "assigned" });
+    await enqueueJobs(db, deliveryJobs([created.id], delivery));
+    throw await redirectWithFlash(paths.assignment(locale, created.id), { kind: "success", key: send ? "assignedAndSent" : "assigned" });
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
       const formError = error.status === 409 ? t.assignments.errors.notPublished : t.assignments.errors.notFound;
@@ -246,6 +256,30 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
             className="max-w-xs"
           />
 
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-medium text-slate-900">{t.assignments.deliveryTitle}</legend>
+            <Checkbox
+              id="send"
+              name={fields.send.name}
+              label={t.assignments.sendByEmail}
+              description={t.assignments.sendByEmailHint}
+              defaultChecked={fields.send.defaultChecked}
+            />
+            <Field
+              id="remindAfterDays"
+              name={fields.remindAfterDays.name}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={60}
+              label={t.assignments.remindAfterDays}
+              description={t.assignments.remindAfterDaysHint}
+              defaultValue={fields.remindAfterDays.defaultValue}
+              error={fields.remindAfterDays.errors}
+              className="max-w-xs"
+            />
+          </fieldset>
+
           <div className="flex flex-wrap items-center gap-3">
             <Button type="submit" variant="primary" pendingText={t.assignments.assigning}>
               {t.assignments.assign}
@@ -265,10 +299,12 @@ function BulkResult({
   formId,
   created,
   skipped,
+  noEmail,
 }: {
   formId: string;
   created: number;
   skipped: { kind: "student" | "candidate"; id: string; name: string; reason: "ALREADY_PENDING" | "NOT_ACTIVE" }[];
+  noEmail: number;
 }) {
   const t = useT();
   const format = useFormat();
@@ -277,6 +313,7 @@ function BulkResult({
     <div className="mx-auto max-w-2xl space-y-6">
       <PageHeader title={t.assignments.bulkTitle} />
       <Alert tone={created > 0 ? "success" : "warning"} title={t.assignments.bulkCreated(created, format.number(created))} />
+      {noEmail > 0 ? <Alert tone="warning" title={t.assignments.bulkNoEmail(noEmail, format.number(noEmail))} /> : null}
       {skipped.length > 0 ? (
         <section aria-labelledby="skipped-title" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
           <h2 id="skipped-title" className="font-semibold text-slate-900">

@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
 import { assign, createForm, createStudent } from "../support/assessment.ts";
+import { waitForMail } from "../support/mail.ts";
 
 /** The assignment page's link controls over plain HTTP: change the expiry, withdraw the link. */
 const teacher = () => sessionOf("teacher@demo.test");
@@ -58,5 +59,31 @@ describe("the assignment page's link controls", () => {
     const response = await post(`/en/assignments/${assignment.id}`, { intent: "revoke" }, sessionOf("teacher2@demo.test"));
     expect(response.status).toBe(404);
     expect((await api("GET", `/api/submissions/${assignment.id}`, { as: "teacher@demo.test" })).body.status).toBe("PENDING");
+  });
+
+  it("given the e-mail buttons, should queue the link for a respondent with an address, and say why not for one without", async () => {
+    const form = await createForm("teacher@demo.test");
+    const email = `${unique("page").toLowerCase()}@pupils.test`;
+    const withAddress = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: "Paula Page", email } });
+    const link = await assign("teacher@demo.test", { formId: form.id, studentId: withAddress.body.id });
+    const sent = await post(`/en/assignments/${link.id}`, { intent: "send" });
+    expect(sent.status).toBe(302);
+    const mail = await waitForMail(email);
+    expect(mail.text).toContain(link.token);
+    // Again at once: too soon, said as a message on the page.
+    await expect.poll(async () => (await api("GET", `/api/submissions/${link.id}`, { as: "teacher@demo.test" })).body.sendCount).toBe(1);
+    const again = await post(`/en/assignments/${link.id}`, { intent: "send" });
+    expect(again.status).toBe(302);
+    expect(again.headers.getSetCookie().some((cookie) => cookie.startsWith("flash="))).toBe(true);
+
+    const silent = await newAssignment();
+    const refused = await post(`/en/assignments/${silent.id}`, { intent: "send" });
+    expect(refused.status).toBe(302);
+    const page = await (
+      await fetch(`${baseUrl()}${refused.headers.get("location")}`, {
+        headers: { cookie: `${teacher()}; ${refused.headers.getSetCookie()[0]!.split(";")[0]}` },
+      })
+    ).text();
+    expect(page).toContain("This person has no e-mail address: give one on their page first.");
   });
 });

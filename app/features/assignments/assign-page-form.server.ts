@@ -21,6 +21,9 @@ export const assignPageForm = z.object({
       return kind === "student" ? { studentId: id } : kind === "candidate" ? { candidateId: id } : { groupId: id };
     }),
   expiresAt: expiryDay.optional(),
+  /** E-mail the link(s) now, and remind those still waiting after so many days. */
+  send: z.boolean().optional(),
+  remindAfterDays: z.number({ error: "wholeNumber" }).int("wholeNumber").min(1, "tooSmall").max(60, "tooBig").optional(),
 });
 
 /** The assignment page's "change the expiry" form: a new last day, or none when left empty. */

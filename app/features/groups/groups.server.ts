@@ -209,10 +209,10 @@ export async function canChangeGroup(actor: Actor, id: string) {
 /** How many groups a "group" select offers: more than a school year has classes. */
 const GROUP_CHOICES = 200;
 
-/** The organization's groups for a select (filters, "add to a group"), by name. */
-export function groupChoices(actor: Actor) {
+/** The organization's groups for a select (filters, "add to a group"), by name; `search` narrows them. */
+export function groupChoices(actor: Actor, search?: string) {
   return db.group.findMany({
-    where: { deletedAt: null, ...organizationScope(actor) },
+    where: { deletedAt: null, ...organizationScope(actor), ...(search ? { searchName: { contains: foldForSearch(search) } } : {}) },
     select: { id: true, name: true },
     orderBy: [{ searchName: "asc" }, { id: "asc" }],
     take: GROUP_CHOICES,
@@ -255,4 +255,9 @@ export async function groupMemberIds(actor: Actor, id: string) {
     studentIds: members.flatMap((member) => (member.studentId ? [member.studentId] : [])),
     candidateIds: members.flatMap((member) => (member.candidateId ? [member.candidateId] : [])),
   };
+}
+
+/** One group for a select, when a page preselects it (null outside the caller's scope). */
+export function groupChoice(actor: Actor, id: string) {
+  return db.group.findFirst({ where: { id, deletedAt: null, ...organizationScope(actor) }, select: { id: true, name: true } });
 }

@@ -5,6 +5,7 @@ import { groupMemberIds } from "../groups/groups.server.ts";
 import { BULK_LIMIT, type BulkAssignInput } from "./submission-schemas.ts";
 import { assignableForm, newToken, statusWhere, submissionItems } from "./submissions.server.ts";
 import { enqueueJobs } from "../jobs/jobs.server.ts";
+import { deliveryJobs } from "./delivery.server.ts";
 
 /**
  * One form assigned to a whole class at once (contract §10): a group's members and the people
@@ -79,19 +80,13 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
       : [];
     const reachable = new Set(chosen.filter((person) => person.email).map((person) => person.id));
     const mailed = rows.filter((row) => reachable.has((row.studentId ?? row.candidateId)!));
-    if (input.send)
-      await enqueueJobs(
-        tx,
-        mailed.map((row) => ({ kind: "sendLink" as const, payload: { submissionId: row.id } })),
-      );
-    if (input.remindAfterDays) {
-      // One reminder each, due that many days from now; whoever has answered by then gets none.
-      const runAt = new Date(Date.now() + input.remindAfterDays * 86_400_000);
-      await enqueueJobs(
-        tx,
-        mailed.map((row) => ({ kind: "remind" as const, payload: { submissionId: row.id }, runAt })),
-      );
-    }
+    await enqueueJobs(
+      tx,
+      deliveryJobs(
+        mailed.map((row) => row.id),
+        input,
+      ),
+    );
     return rows;
   });
   const emailOf = new Map(chosen.map((person) => [person.id, person.email]));

@@ -62,6 +62,18 @@ export const sendLinkJob: JobHandler = (payload) => mailLink((payload as SendLin
 /** The job of a reminder, due `remindAfterDays` after a bulk assignment: only to those still waiting. */
 export const remindJob: JobHandler = (payload) => mailLink((payload as SendLinkPayload).submissionId, "reminder");
 
+/**
+ * The e-mails a new link asks for: the link itself (`send`), and one reminder `remindAfterDays`
+ * later. Queued by the caller, in its transaction.
+ */
+export function deliveryJobs(submissionIds: string[], options: { send?: boolean | undefined; remindAfterDays?: number | undefined }) {
+  const remindAt = options.remindAfterDays ? new Date(Date.now() + options.remindAfterDays * 86_400_000) : null;
+  return submissionIds.flatMap((submissionId) => [
+    ...(options.send ? [{ kind: "sendLink" as const, payload: { submissionId } }] : []),
+    ...(remindAt ? [{ kind: "remind" as const, payload: { submissionId }, runAt: remindAt }] : []),
+  ]);
+}
+
 /** POST /api/submissions/:id/send: e-mails one waiting link again (at most once every 10 minutes). */
 export async function resendLink(actor: Actor, id: string) {
   const submission = await db.submission.findFirst({
