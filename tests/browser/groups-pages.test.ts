@@ -35,6 +35,7 @@ describe("the groups pages", () => {
       const page = await context.newPage();
       await page.goto(`${baseUrl()}/en/groups`);
       await page.getByRole("link", { name: "New group" }).click();
+      await page.getByRole("heading", { level: 1, name: "New group" }).waitFor();
 
       // An empty name is refused next to the field.
       await page.getByRole("button", { name: "Create group" }).click();
@@ -73,7 +74,8 @@ describe("the groups pages", () => {
       ]);
 
       await page.getByRole("link", { name: "Edit" }).click();
-      await page.getByLabel("Name").fill(`${name} (Tue)`);
+      await page.getByRole("heading", { level: 1, name: `Edit ${name}` }).waitFor();
+      await page.locator("#name").fill(`${name} (Tue)`);
       await page.getByLabel("Description (optional)").fill("");
       await page.getByRole("button", { name: "Save" }).click();
       await page.getByText("Saved.").waitFor();
@@ -123,8 +125,10 @@ describe("the groups pages", () => {
       await page.goto(`${baseUrl()}/en/groups/${group.body.id}`);
       await page.getByRole("link", { name: "Assign a test" }).click();
       await page.waitForURL(/respondent=group/);
-      expect(await page.getByLabel("Respondent").inputValue()).toBe(`group:${group.body.id}`);
-      await page.getByLabel("Form").selectOption(form.id);
+      // With JavaScript the URL changes before the new page is drawn: wait for the page itself.
+      await page.getByRole("heading", { level: 1, name: "Assign a test" }).waitFor();
+      expect(await page.locator("#respondent").inputValue()).toBe(`group:${group.body.id}`);
+      await page.locator("#formId").selectOption(form.id);
       await page.getByRole("button", { name: "Assign", exact: true }).click();
       await page.getByText("2 links created.").waitFor();
       expect(await page.getByText("1 person skipped:").count()).toBe(1);
