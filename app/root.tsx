@@ -1,28 +1,14 @@
-import { useEffect } from "react";
-import {
-  Link,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  data,
-  useRevalidator,
-  useRouteError,
-  useRouteLoaderData,
-  type ShouldRevalidateFunction,
-} from "react-router";
+import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, data, useRouteError, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/root";
 import { developmentDetails, ErrorPage, errorStatus } from "./components/error-page.tsx";
 import { LogoMark } from "./components/icons.tsx";
 import { LanguageSwitcher } from "./components/language-switcher.tsx";
 import { SkipLink } from "./components/app-shell.tsx";
-import { isValidTimeZone } from "./i18n/format.ts";
 import { useLocale, useT } from "./i18n/hooks.ts";
 import { readFlash } from "./lib/flash.server.ts";
 import { useNonce } from "./lib/nonce.ts";
 import { paths } from "./lib/paths.ts";
-import { timeZoneCookie, timeZoneFromCookie } from "./lib/time-zone.ts";
+import { actorContext } from "./lib/context.server.ts";
 import { actorMiddleware, crossSiteRequestGuard, failureStatus, noStoreWhenSignedIn, securityHeaders } from "./lib/middleware.server.ts";
 import "./styles/app.css";
 
@@ -32,10 +18,10 @@ export const middleware: Route.MiddlewareFunction[] = [securityHeaders, failureS
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
-/** What every page needs: the browser's time zone for dates, and a one-time flash message. */
-export async function loader({ request }: Route.LoaderArgs) {
+/** What every page needs: the time zone dates are shown in (the signed-in organization's), and a one-time flash message. */
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { flash, setCookie } = await readFlash(request);
-  const timeZone = timeZoneFromCookie(request.headers.get("cookie"));
+  const timeZone = context.get(actorContext)?.timeZone ?? "UTC";
   return data({ timeZone, flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
@@ -64,25 +50,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  useTimeZoneCookie();
   return <Outlet />;
-}
-
-/**
- * Tells the server the browser's time zone (the `tz` cookie) and reloads the data once when it
- * differs, so dates are rendered in local time from then on. Without JavaScript they stay in UTC.
- */
-function useTimeZoneCookie() {
-  const serverTimeZone = useRouteLoaderData<typeof loader>("root")?.timeZone;
-  const { revalidate } = useRevalidator();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per time zone the server reports; `revalidate` is a new function on every render.
-  useEffect(() => {
-    const browserTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (!serverTimeZone || !isValidTimeZone(browserTimeZone) || browserTimeZone === serverTimeZone) return;
-    document.cookie = timeZoneCookie(browserTimeZone);
-    void revalidate();
-    // Once per time zone the server reports.
-  }, [serverTimeZone]);
 }
 
 /**

@@ -38,6 +38,8 @@ export default [
     route("groups/:id", "routes/api/groups.$id.ts"),
     route("groups/:id/members", "routes/api/groups.$id.members.ts"),
 
+    route("organization", "routes/api/organization.ts"),
+
     route("user/profile", "routes/api/user.profile.ts"),
     route("user/role", "routes/api/user.role.ts"),
     route("user/password", "routes/api/user.password.ts"),
@@ -48,6 +50,7 @@ export default [
 
     route("submissions", "routes/api/submissions.ts"),
     route("submissions/bulk", "routes/api/submissions.bulk.ts"),
+    route("submissions/remind", "routes/api/submissions.remind.ts"),
     route("submissions/:id", "routes/api/submissions.$id.ts"),
     route("submissions/:id/revoke", "routes/api/submissions.$id.revoke.ts"),
     route("submissions/:id/send", "routes/api/submissions.$id.send.ts"),
@@ -91,6 +94,7 @@ export default [
       route("groups/:id/edit", "routes/groups.$id.edit.tsx"),
       route("profile", "routes/profile.tsx"),
       route("admin/users", "routes/admin.users.tsx"),
+      route("admin/organization", "routes/admin.organization.tsx"),
       route("assignments", "routes/assignments.tsx"),
       route("assignments/new", "routes/assignments.new.tsx"),
       route("assignments/:id", "routes/assignments.$id.tsx"),

@@ -100,6 +100,8 @@ type FormSeed = {
 
 type WorldSeed = {
   name: string;
+  /** IANA zone: the school is on UTC, the clinic far from it, so whole-day rules are seen to work. */
+  timeZone: string;
   students: StudentSeed[];
   candidates: CandidateSeed[];
   forms: FormSeed[];
@@ -126,6 +128,7 @@ const BEHAVIOUR_FREQUENCY: [string, number][] = [
 
 const demoSchool: WorldSeed = {
   name: DEMO_SCHOOL,
+  timeZone: "UTC",
   // Teachers: 0 = teacher@demo.test, 1 = teacher2@demo.test.
   students: [
     { name: "José Muñoz", age: 12, gender: "Male", status: "ACTIVE", email: "jose.munoz@families.demo.test", phone: "+34 612 345 678" },
@@ -402,6 +405,7 @@ const demoSchool: WorldSeed = {
 
 const otherClinic: WorldSeed = {
   name: OTHER_CLINIC,
+  timeZone: "Asia/Tokyo",
   students: [
     { name: "Ingrid Sørensen", age: 9, gender: "Female", status: "ACTIVE", email: "ingrid.sorensen@families.other.test" },
     { name: "Mehmet Öztürk", age: 14, gender: "Male", status: "ACTIVE" },
@@ -502,7 +506,7 @@ function gradeFor(age: number): string {
 }
 
 async function createOrganization(tx: Tx, world: WorldSeed, hashes: Map<string, string>): Promise<string> {
-  const organization = await tx.organization.create({ data: { name: world.name }, select: { id: true } });
+  const organization = await tx.organization.create({ data: { name: world.name, timeZone: world.timeZone }, select: { id: true } });
   const organizationId = organization.id;
   const userIds = new Map<string, string>();
   const teacherUserIds: string[] = [];

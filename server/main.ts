@@ -6,6 +6,9 @@ import { LoadShedder } from "./load-shedding.ts";
 import { installLogRedaction } from "./log-redaction.ts";
 import { createPdfPool } from "./pdf-pool.ts";
 
+/** How long an idle keep-alive connection stays open: longer than the 60 s of common reverse proxies. */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /**
  * The production HTTP server: Express with React Router's adapter (server/app.ts), listening on
  * PORT, and stopping like a service: on SIGTERM or SIGINT it stops accepting connections, lets the
@@ -44,10 +47,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     isShuttingDown: () => shuttingDown,
   });
   const server = http.createServer(app);
-  // Slow or idle clients must not hold sockets forever.
+  // Slow clients must not hold sockets forever. An idle keep-alive connection is kept longer than
+  // the reverse proxies and clients that reuse it do (nginx and cloud load balancers: 60 s): when
+  // the server closes first, a request already on its way over that socket fails ("other side
+  // closed", a 502 behind a proxy).
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {

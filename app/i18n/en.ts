@@ -83,6 +83,7 @@ export const en = {
   },
 
   flash: {
+    settingsSaved: "The settings are saved.",
     formCreated: "The form is created.",
     formPublished: "The form is published.",
     formUnpublished: "The form is no longer published.",
@@ -147,6 +148,7 @@ export const en = {
     imageType: "Choose a PNG, JPEG or WebP image.",
     color: "Use a colour like #1A7F37.",
     futureDate: "Choose a date in the future.",
+    timeZone: "Choose a time zone from the list.",
     chooseForm: "Choose a form.",
     chooseRespondent: "Choose a student or candidate.",
     chooseRespondents: "Choose a group, or students or candidates.",
@@ -425,6 +427,35 @@ export const en = {
     add: "Add",
   },
 
+  progress: {
+    title: "Progress",
+    assignmentsDescription: "The forms with links still waiting, newest first: who has answered, and a reminder for the others.",
+    groupDescription: "Each form given to this group's members: who has answered, and a reminder for the others.",
+    form: "Form",
+    assigned: "Assigned",
+    sent: "E-mailed",
+    statuses: { PENDING: "Not opened", OPENED: "Opened", IN_PROGRESS: "In progress", COMPLETED: "Completed", EXPIRED: "Expired", REVOKED: "Withdrawn" },
+    completedOf: (completed: string, assigned: string) => `${completed} of ${assigned} completed`,
+    waitingTitle: (count: number, formatted: string) => (count === 1 ? "1 person still to answer" : `${formatted} people still to answer`),
+    seeWaiting: "See who is still to answer",
+    noEmail: "no e-mail address",
+    sentOn: (date: string) => `e-mailed ${date}`,
+    remindedOn: (date: string) => `reminded ${date}`,
+    notSent: "not e-mailed",
+    moreWaiting: (formatted: string) => `and ${formatted} more in the assignments list`,
+    remindNow: "Remind now",
+    remindHint: "One e-mail to each person still to answer who has an address; nobody gets two within 10 minutes.",
+    remindedTitle: "Reminders",
+    remindQueued: (count: number, formatted: string) => (count === 1 ? "1 reminder is on its way." : `${formatted} reminders are on their way.`),
+    remindNoEmail: (count: number, formatted: string) =>
+      count === 1 ? "1 person has no e-mail address: remind them yourself." : `${formatted} people have no e-mail address: remind them yourself.`,
+    remindRecent: (count: number, formatted: string) =>
+      count === 1
+        ? "1 person was e-mailed in the last 10 minutes and was left out."
+        : `${formatted} people were e-mailed in the last 10 minutes and were left out.`,
+    groupEmpty: "No form has been given to this group's members yet.",
+  },
+
   assignments: {
     title: "Assignments",
     description: "Tests you have sent, and where each one stands.",
@@ -646,6 +677,15 @@ export const en = {
     endOthers: "Sign out everywhere else",
     onlyThisDevice: "You are signed in on this device only.",
     unknownAction: "This form could not be understood. Please try again.",
+  },
+
+  organizationSettings: {
+    title: "Organization settings",
+    description:
+      "Your organization's name, and the time zone its dates are read in: a link that expires on a day works to the end of that day there, and report dates are whole days there.",
+    name: "Organization name",
+    timeZone: "Time zone",
+    timeZoneHint: (now: string) => `Now it is ${now} in the current time zone.`,
   },
 
   adminUsers: {

@@ -78,6 +78,7 @@ export const es: Dictionary = {
   },
 
   flash: {
+    settingsSaved: "Los ajustes están guardados.",
     formCreated: "El formulario está creado.",
     formPublished: "El formulario está publicado.",
     formUnpublished: "El formulario ya no está publicado.",
@@ -137,6 +138,7 @@ export const es: Dictionary = {
     imageType: "Elige una imagen PNG, JPEG o WebP.",
     color: "Usa un color como #1A7F37.",
     futureDate: "Elige una fecha futura.",
+    timeZone: "Elige una zona horaria de la lista.",
     chooseForm: "Elige un formulario.",
     chooseRespondent: "Elige un estudiante o candidato.",
     chooseRespondents: "Elige un grupo, o estudiantes o candidatos.",
@@ -412,6 +414,35 @@ export const es: Dictionary = {
     add: "Añadir",
   },
 
+  progress: {
+    title: "Progreso",
+    assignmentsDescription: "Los formularios con enlaces aún pendientes, los más recientes primero: quién ha respondido y un recordatorio para los demás.",
+    groupDescription: "Cada formulario dado a los miembros de este grupo: quién ha respondido y un recordatorio para los demás.",
+    form: "Formulario",
+    assigned: "Asignados",
+    sent: "Enviados por correo",
+    statuses: { PENDING: "Sin abrir", OPENED: "Abiertos", IN_PROGRESS: "En curso", COMPLETED: "Completados", EXPIRED: "Caducados", REVOKED: "Retirados" },
+    completedOf: (completed: string, assigned: string) => `${completed} de ${assigned} completados`,
+    waitingTitle: (count: number, formatted: string) => (count === 1 ? "Falta 1 persona por responder" : `Faltan ${formatted} personas por responder`),
+    seeWaiting: "Ver quién falta por responder",
+    noEmail: "sin correo electrónico",
+    sentOn: (date: string) => `enviado el ${date}`,
+    remindedOn: (date: string) => `recordado el ${date}`,
+    notSent: "no enviado por correo",
+    moreWaiting: (formatted: string) => `y ${formatted} más en la lista de asignaciones`,
+    remindNow: "Recordar ahora",
+    remindHint: "Un correo a cada persona que falta por responder y tiene dirección; nadie recibe dos en 10 minutos.",
+    remindedTitle: "Recordatorios",
+    remindQueued: (count: number, formatted: string) => (count === 1 ? "1 recordatorio está en camino." : `${formatted} recordatorios están en camino.`),
+    remindNoEmail: (count: number, formatted: string) =>
+      count === 1 ? "1 persona no tiene correo electrónico: recuérdaselo tú." : `${formatted} personas no tienen correo electrónico: recuérdaselo tú.`,
+    remindRecent: (count: number, formatted: string) =>
+      count === 1
+        ? "1 persona recibió un correo en los últimos 10 minutos y se ha omitido."
+        : `${formatted} personas recibieron un correo en los últimos 10 minutos y se han omitido.`,
+    groupEmpty: "Todavía no se ha dado ningún formulario a los miembros de este grupo.",
+  },
+
   assignments: {
     title: "Asignaciones",
     description: "Las pruebas que enviaste y en qué estado está cada una.",
@@ -634,6 +665,15 @@ export const es: Dictionary = {
     endOthers: "Cerrar sesión en los demás lugares",
     onlyThisDevice: "Solo tienes la sesión iniciada en este dispositivo.",
     unknownAction: "No se pudo entender este formulario. Inténtalo de nuevo.",
+  },
+
+  organizationSettings: {
+    title: "Ajustes de la organización",
+    description:
+      "El nombre de tu organización y la zona horaria en la que se leen sus fechas: un enlace que caduca un día funciona hasta el final de ese día allí, y las fechas de los informes son días completos allí.",
+    name: "Nombre de la organización",
+    timeZone: "Zona horaria",
+    timeZoneHint: (now: string) => `Ahora son las ${now} en la zona horaria actual.`,
   },
 
   adminUsers: {

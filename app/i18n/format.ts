@@ -2,8 +2,8 @@ import type { Locale } from "~/lib/i18n.ts";
 
 /**
  * Dates and numbers for a locale with Intl. The server and the browser must produce the same text
- * (hydration), so the time zone is explicit: the one the browser reported in the `tz` cookie
- * (app/lib/time-zone.ts), UTC until it has.
+ * (hydration), so the time zone is explicit: the organization's (`Organization.timeZone`), which the
+ * loaders hand down (app/i18n/hooks.ts `useFormat`).
  */
 export type DateInput = Date | string | number;
 
@@ -56,37 +56,4 @@ export function createFormat(locale: Locale, timeZone = "UTC"): Format {
       options ? new Intl.NumberFormat(locale, options).format(value) : cached(`n|${locale}`, () => new Intl.NumberFormat(locale)).format(value),
     percent: (value) => percentFormat.format(value / 100),
   };
-}
-
-/**
- * The instant the current month began in a time zone (for "this month" counts): midnight of the
- * 1st there, as a Date.
- */
-export function startOfMonthIn(timeZone: string, now = new Date()): Date {
-  const zone = isValidTimeZone(timeZone) ? timeZone : "UTC";
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone: zone, year: "numeric", month: "numeric" }).formatToParts(now).map((part) => [part.type, part.value]),
-  );
-  const guess = Date.UTC(Number(parts.year), Number(parts.month) - 1, 1);
-  return new Date(guess - offsetMinutes(zone, new Date(guess)) * 60_000);
-}
-
-/** The zone's offset from UTC at an instant, in minutes (east positive). */
-function offsetMinutes(timeZone: string, at: Date): number {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    })
-      .formatToParts(at)
-      .map((part) => [part.type, part.value]),
-  );
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
 }

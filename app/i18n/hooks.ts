@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { useLocation, useRouteLoaderData } from "react-router";
-import { localeFromPath, type Locale } from "~/lib/i18n.ts";
 import type { loader as rootLoader } from "~/root.tsx";
+import { localeFromPath, type Locale } from "~/lib/i18n.ts";
 import { dictionaries, type Dictionary } from "./dictionaries.ts";
 import { createFormat, type Format } from "./format.ts";
 
@@ -18,7 +18,7 @@ export function useT(): Dictionary {
   return dictionaries[useLocale()];
 }
 
-/** Date and number formatting for the page's language and the browser's time zone. */
+/** Date and number formatting for the page's language and the signed-in organization's time zone. */
 export function useFormat(): Format {
   const locale = useLocale();
   const timeZone = useRouteLoaderData<typeof rootLoader>("root")?.timeZone ?? "UTC";

@@ -78,6 +78,7 @@ export const ptBR: Dictionary = {
   },
 
   flash: {
+    settingsSaved: "As configurações foram salvas.",
     formCreated: "O formulário foi criado.",
     formPublished: "O formulário foi publicado.",
     formUnpublished: "O formulário não está mais publicado.",
@@ -137,6 +138,7 @@ export const ptBR: Dictionary = {
     imageType: "Escolha uma imagem PNG, JPEG ou WebP.",
     color: "Use uma cor como #1A7F37.",
     futureDate: "Escolha uma data no futuro.",
+    timeZone: "Escolha um fuso horário da lista.",
     chooseForm: "Escolha um formulário.",
     chooseRespondent: "Escolha um aluno ou candidato.",
     chooseRespondents: "Escolha um grupo, ou alunos ou candidatos.",
@@ -412,6 +414,35 @@ export const ptBR: Dictionary = {
     add: "Adicionar",
   },
 
+  progress: {
+    title: "Progresso",
+    assignmentsDescription: "Os formulários com links ainda aguardando, os mais recentes primeiro: quem respondeu e um lembrete para os demais.",
+    groupDescription: "Cada formulário dado aos membros deste grupo: quem respondeu e um lembrete para os demais.",
+    form: "Formulário",
+    assigned: "Atribuídos",
+    sent: "Enviados por e-mail",
+    statuses: { PENDING: "Não abertos", OPENED: "Abertos", IN_PROGRESS: "Em andamento", COMPLETED: "Concluídos", EXPIRED: "Expirados", REVOKED: "Retirados" },
+    completedOf: (completed: string, assigned: string) => `${completed} de ${assigned} concluídos`,
+    waitingTitle: (count: number, formatted: string) => (count === 1 ? "Falta 1 pessoa responder" : `Faltam ${formatted} pessoas responder`),
+    seeWaiting: "Ver quem ainda não respondeu",
+    noEmail: "sem e-mail",
+    sentOn: (date: string) => `enviado em ${date}`,
+    remindedOn: (date: string) => `lembrado em ${date}`,
+    notSent: "não enviado por e-mail",
+    moreWaiting: (formatted: string) => `e mais ${formatted} na lista de atribuições`,
+    remindNow: "Lembrar agora",
+    remindHint: "Um e-mail para cada pessoa que ainda não respondeu e tem endereço; ninguém recebe dois em 10 minutos.",
+    remindedTitle: "Lembretes",
+    remindQueued: (count: number, formatted: string) => (count === 1 ? "1 lembrete está a caminho." : `${formatted} lembretes estão a caminho.`),
+    remindNoEmail: (count: number, formatted: string) =>
+      count === 1 ? "1 pessoa não tem e-mail: lembre-a você mesmo." : `${formatted} pessoas não têm e-mail: lembre-as você mesmo.`,
+    remindRecent: (count: number, formatted: string) =>
+      count === 1
+        ? "1 pessoa recebeu um e-mail nos últimos 10 minutos e ficou de fora."
+        : `${formatted} pessoas receberam um e-mail nos últimos 10 minutos e ficaram de fora.`,
+    groupEmpty: "Nenhum formulário foi dado aos membros deste grupo ainda.",
+  },
+
   assignments: {
     title: "Atribuições",
     description: "Os testes que você enviou e a situação de cada um.",
@@ -632,6 +663,15 @@ export const ptBR: Dictionary = {
     endOthers: "Sair de todos os outros lugares",
     onlyThisDevice: "Você está conectado apenas neste dispositivo.",
     unknownAction: "Não foi possível entender este formulário. Tente novamente.",
+  },
+
+  organizationSettings: {
+    title: "Configurações da organização",
+    description:
+      "O nome da sua organização e o fuso horário em que as datas dela são lidas: um link que expira em um dia funciona até o fim desse dia lá, e as datas dos relatórios são dias inteiros lá.",
+    name: "Nome da organização",
+    timeZone: "Fuso horário",
+    timeZoneHint: (now: string) => `Agora são ${now} no fuso horário atual.`,
   },
 
   adminUsers: {

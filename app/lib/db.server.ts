@@ -24,6 +24,29 @@ export type Database = SqlitePrismaClient;
  */
 export const SQLITE_CONNECTION_PRAGMAS = ["mmap_size = 8589934592", "cache_size = -65536"] as const;
 
+/**
+ * SQLite's limit on the values one statement may bind: 32,766 since SQLite 3.32, which
+ * better-sqlite3 bundles. The adapter does not declare it, so Prisma assumes the old 999 and
+ * refuses a query with more (P2029) instead of splitting it when the values sit inside an `OR` or
+ * go with an `orderBy`: a bulk assignment of 1,000 respondents failed on SQLite.
+ */
+export const SQLITE_MAX_BIND_VALUES = 32_766;
+
+/**
+ * For the transactions that write thousands of rows at once (a roster import, a bulk assignment):
+ * Prisma's default 5 s limit is reached on a busy server, and on PostgreSQL the commit is then
+ * refused and the teacher's import lost. These finish in about a second on an idle machine.
+ */
+export const LONG_WRITE = { maxWait: 10_000, timeout: 60_000 } as const;
+
+/** The better-sqlite3 adapter, declaring what the bundled SQLite really allows. */
+class SqliteAdapterFactory extends PrismaBetterSqlite3 {
+  override async connect() {
+    const adapter = await super.connect();
+    return Object.assign(adapter, { getConnectionInfo: () => ({ maxBindValues: SQLITE_MAX_BIND_VALUES, supportsRelationJoins: false }) });
+  }
+}
+
 export function createDatabase(databaseUrl: string): Database {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     // A connection attempt gives up after 5 s, so an unreachable server fails requests (503)
@@ -34,7 +57,7 @@ export function createDatabase(databaseUrl: string): Database {
   const file = path.resolve(databaseUrl.replace(/^file:/, ""));
   // A 5 s busy timeout lets a second process (a migration, the seed) wait for a write lock
   // instead of failing at once.
-  const adapter = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 });
+  const adapter = new SqliteAdapterFactory({ url: `file:${file}`, timeout: 5000 });
   const client = new SqlitePrismaClient({ adapter });
   // The adapter has one connection, so settings made through the client apply to every query;
   // they are issued first, and a query that overtakes them merely runs with the defaults.

@@ -41,6 +41,7 @@ export const paths = {
   reportPdf: (locale: Locale, submissionId: string) => `/${locale}/reports/${submissionId}/pdf`,
 
   adminUsers: (locale: Locale) => `/${locale}/admin/users`,
+  organizationSettings: (locale: Locale) => `/${locale}/admin/organization`,
 
   /** Not a page: the sign-out endpoint the user menu posts to. */
   signOut: () => "/api/auth/signout",

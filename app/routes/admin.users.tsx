@@ -6,7 +6,7 @@ import { Button, LinkButton } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
 import { EmptyState } from "~/components/empty-state.tsx";
 import { Field, Select } from "~/components/field.tsx";
-import { PageHeader, Section } from "~/components/page-header.tsx";
+import { PageHeader, Section, SectionLink } from "~/components/page-header.tsx";
 import { Pagination } from "~/components/pagination.tsx";
 import { SearchForm } from "~/components/search-form.tsx";
 import { listUsersQuery, updateUserBody } from "~/features/users/user-admin-schemas.ts";
@@ -153,7 +153,11 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
   const cancelHref = `${paths.adminUsers(locale)}${params.size > 0 ? `?${params}` : ""}`;
   return (
     <div className="space-y-8">
-      <PageHeader title={t.adminUsers.title} description={t.adminUsers.description} />
+      <PageHeader
+        title={t.adminUsers.title}
+        description={t.adminUsers.description}
+        actions={<SectionLink to={paths.organizationSettings(locale)}>{t.organizationSettings.title}</SectionLink>}
+      />
       {actionData?.intent === "manage" && actionData.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
       {loaderData.confirmReset ? (
         <section aria-labelledby="confirm-reset-title" className="rounded-xl border border-amber-300 bg-amber-50 p-4 sm:p-5">

@@ -19,12 +19,13 @@ import { clientValidation, pageResult } from "~/lib/client-validation.server.ts"
 import type { ClientValidation } from "~/lib/client-validation.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { formSubmission } from "~/lib/http.server.ts";
-import { ApiError, issueTexts } from "~/lib/problem.server.ts";
+import { ApiError, fieldTexts, issueTexts } from "~/lib/problem.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { forPage, readPagePost, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
+import { dayIn } from "~/lib/zoned-time.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -90,7 +91,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   return forPage(updateSubmission(actor, params.id, { expiresAt: parsed.data.expiresAt ?? null })).then(
     () => redirectWithFlash(here, { kind: "success", key: "expiryChanged" }),
-    settled,
+    (error: unknown) => {
+      // A day already past in the organization's time zone.
+      if (error instanceof ApiError && error.status === 400) {
+        return data({ result: pageResult(submission, { fieldErrors: fieldTexts(translations(locale), error.errors), formError: null }) }, { status: 400 });
+      }
+      return settled(error);
+    },
   );
 }
 
@@ -174,7 +181,8 @@ function LinkControls({
   canSend: boolean;
 }) {
   const t = useT();
-  const { form, fields } = useForm(pageFormOptions(validation, result, { expiresAt: expiresAt ? new Date(expiresAt).toISOString().slice(0, 10) : "" }));
+  const format = useFormat();
+  const { form, fields } = useForm(pageFormOptions(validation, result, { expiresAt: expiresAt ? dayIn(new Date(expiresAt), format.timeZone) : "" }));
   return (
     <section aria-labelledby="link-controls" className="space-y-5 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
       {canSend ? (

@@ -21,7 +21,7 @@ import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { forPage, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { ApiError, issueTexts } from "~/lib/problem.server.ts";
+import { ApiError, fieldTexts, issueTexts } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 import { formSubmission } from "~/lib/http.server.ts";
 import { useForm } from "@conform-to/react/future";
@@ -92,6 +92,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     await enqueueJobs(db, deliveryJobs([created.id], delivery));
     throw await redirectWithFlash(paths.assignment(locale, created.id), { kind: "success", key: send ? "assignedAndSent" : "assigned" });
   } catch (error) {
+    // A day already past in the organization's time zone.
+    if (error instanceof ApiError && error.status === 400) {
+      return data({ result: pageResult(submission, { fieldErrors: fieldTexts(t, error.errors), formError: null }) }, { status: 400 });
+    }
     if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
       const formError = error.status === 409 ? t.assignments.errors.notPublished : t.assignments.errors.notFound;
       return data({ result: pageResult(submission, { fieldErrors: {}, formError }) }, { status: 400 });

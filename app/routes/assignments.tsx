@@ -6,14 +6,17 @@ import { CopyField } from "~/components/copy-field.tsx";
 import { EmptyState } from "~/components/empty-state.tsx";
 import { Select } from "~/components/field.tsx";
 import { SendIcon } from "~/components/icons.tsx";
-import { PageHeader } from "~/components/page-header.tsx";
+import { PageHeader, Section } from "~/components/page-header.tsx";
 import { Pagination } from "~/components/pagination.tsx";
 import { ASSIGNMENT_STATES } from "~/features/assignments/assignment-states.ts";
 import { assignedForms, listAssignments, listAssignmentsQuery } from "~/features/assignments/assignments.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { staffPageActor } from "~/lib/page.server.ts";
+import { readPagePost, staffPageActor } from "~/lib/page.server.ts";
+import { progressForPage } from "~/features/submissions/progress.server.ts";
+import { remindFromPage } from "~/features/submissions/remind-page.server.ts";
+import { FormProgressList } from "~/components/assignments/form-progress.tsx";
 import { paths } from "~/lib/paths.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
@@ -26,13 +29,24 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const parsed = listAssignmentsQuery.safeParse(Object.fromEntries(url.searchParams));
   const query = parsed.success ? parsed.data : listAssignmentsQuery.parse({});
-  const [list, forms] = await Promise.all([listAssignments(actor, query, { locale: resolveLocale(params.locale) }), assignedForms(actor)]);
-  return { ...list, forms };
+  // Progress at a glance: the chosen form's, or the forms with links still waiting.
+  const [list, forms, progress] = await Promise.all([
+    listAssignments(actor, query, { locale: resolveLocale(params.locale) }),
+    assignedForms(actor),
+    progressForPage(actor, { formId: query.formId }),
+  ]);
+  return { ...list, forms, progress };
+}
+
+/** "Remind now" on one form's card. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  return remindFromPage(actor, await readPagePost(request));
 }
 
 const STATE_TONE = { pending: "info", completed: "success", expired: "warning", revoked: "neutral" } as const;
 
-export default function Assignments({ loaderData }: Route.ComponentProps) {
+export default function Assignments({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const format = useFormat();
   const locale = useLocale();
@@ -49,6 +63,12 @@ export default function Assignments({ loaderData }: Route.ComponentProps) {
           </LinkButton>
         }
       />
+
+      {loaderData.progress.length > 0 ? (
+        <Section id="progress" title={t.progress.title} description={t.progress.assignmentsDescription}>
+          <FormProgressList items={loaderData.progress} reminded={actionData?.reminded} />
+        </Section>
+      ) : null}
 
       <Form method="get" aria-label={t.assignments.filterLabel} className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
         <Select

@@ -17,6 +17,9 @@ import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { forPage, readPagePost, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
+import { FormProgressList } from "~/components/assignments/form-progress.tsx";
+import { progressForPage } from "~/features/submissions/progress.server.ts";
+import { remindFromPage } from "~/features/submissions/remind-page.server.ts";
 
 /**
  * A group's page: its members, and for its creator and the administrators the ways to change it:
@@ -33,7 +36,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const group = await forPage(getGroup(actor, params.id));
   const canChange = await canChangeGroup(actor, params.id);
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
-  return { group, canChange, q, people: canChange ? await peopleToAdd(actor, params.id, q || undefined) : null };
+  const [people, progress] = await Promise.all([
+    canChange ? peopleToAdd(actor, params.id, q || undefined) : null,
+    progressForPage(actor, { groupId: params.id }),
+  ]);
+  return { group, canChange, q, people, progress };
 }
 
 const ids = (formData: FormData, name: string) => formData.getAll(name).filter((value): value is string => typeof value === "string" && value !== "");
@@ -44,6 +51,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const formData = await readPagePost(request);
   const back = paths.group(locale, params.id);
   switch (formData.get("intent")) {
+    // Any teacher who may assign to the group may remind its members of their links.
+    case "remind":
+      return remindFromPage(actor, formData);
     case "add": {
       const input = { studentIds: ids(formData, "studentIds"), candidateIds: ids(formData, "candidateIds") };
       if (input.studentIds.length + input.candidateIds.length > 0) await forPage(addGroupMembers(actor, params.id, input));
@@ -66,7 +76,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
-export default function GroupPage({ loaderData }: Route.ComponentProps) {
+export default function GroupPage({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const format = useFormat();
   const locale = useLocale();
@@ -89,6 +99,20 @@ export default function GroupPage({ loaderData }: Route.ComponentProps) {
         }
       />
       {canChange ? null : <Alert tone="info">{t.groups.readOnly}</Alert>}
+
+      {group.members.length > 0 ? (
+        <Section id="progress" title={t.progress.title} description={t.progress.groupDescription}>
+          {loaderData.progress.length === 0 ? (
+            <p className="px-4 py-5 text-sm text-slate-600 sm:px-5">{t.progress.groupEmpty}</p>
+          ) : (
+            <FormProgressList
+              items={loaderData.progress}
+              groupId={group.id}
+              reminded={actionData && "reminded" in actionData ? actionData.reminded : undefined}
+            />
+          )}
+        </Section>
+      ) : null}
 
       <Section id="members" title={`${t.groups.membersTitle} (${format.number(group.members.length)})`}>
         {group.members.length === 0 ? (

@@ -12,18 +12,14 @@ import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { pageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { timeZoneFromCookie } from "~/lib/time-zone.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
   return [{ title: documentTitle(locale, translations(locale).home.title) }];
 };
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  return loadDashboard(pageActor(context), {
-    locale: resolveLocale(params.locale),
-    timeZone: timeZoneFromCookie(request.headers.get("cookie")),
-  });
+export async function loader({ context, params }: Route.LoaderArgs) {
+  return loadDashboard(pageActor(context), { locale: resolveLocale(params.locale) });
 }
 
 type Dashboard = Route.ComponentProps["loaderData"];

@@ -8,7 +8,6 @@ import { actorContext } from "~/lib/context.server.ts";
 import { isStaff } from "~/lib/auth/actor.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { pageError } from "~/lib/page.server.ts";
-import { timeZoneFromCookie } from "~/lib/time-zone.ts";
 
 /**
  * `GET /{locale}/reports/:submissionId/pdf`: the report as a PDF download, in the page's language
@@ -31,7 +30,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     try {
       pdf = await renderPdf(context, found.report, {
         locale: resolveLocale(params.locale),
-        timeZone: timeZoneFromCookie(request.headers.get("cookie")),
+        timeZone: actor.timeZone,
       });
     } catch (error) {
       // Every PDF worker busy: the friendly "busy" page, with Retry-After.

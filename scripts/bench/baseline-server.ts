@@ -1,6 +1,9 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
+import { parse } from "csv-parse/sync";
 import { answerProblems, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
+import { STUDENT_STATUSES } from "../../app/features/students/student-statuses.ts";
+import { resolveLocale } from "../../app/lib/i18n.ts";
 import { foldForSearch } from "../../app/lib/search.ts";
 import { openSqlClient, type SqlClient } from "./sql-client.ts";
 
@@ -15,7 +18,7 @@ import { openSqlClient, type SqlClient } from "./sql-client.ts";
 const SESSION_COOKIE = "remix-auth.session-token";
 export const REPORTS_SEARCH_TABLE = "Submission_search";
 
-type Caller = { userId: string; organizationId: string; role: string; name: string; email: string; locale: string };
+type Caller = { userId: string; organizationId: string; role: string; name: string; email: string; locale: string; timeZone: string };
 
 async function callerOf(client: SqlClient, request: http.IncomingMessage): Promise<Caller | null> {
   const cookie = request.headers.cookie?.split(/;\s*/).find((part) => part.startsWith(`${SESSION_COOKIE}=`));
@@ -25,8 +28,8 @@ async function callerOf(client: SqlClient, request: http.IncomingMessage): Promi
   const token = JSON.parse(Buffer.from(signed.slice(0, signed.lastIndexOf(".")), "base64").toString("utf8")) as string;
   const id = createHash("sha256").update(token).digest("hex");
   const rows = await client.all<Caller & { expiresAt: unknown }>(
-    `SELECT u."id" AS "userId", u."organizationId", u."role", u."name", u."email", u."locale", se."expiresAt"
-       FROM "Session" se JOIN "User" u ON u."id" = se."userId"
+    `SELECT u."id" AS "userId", u."organizationId", u."role", u."name", u."email", u."locale", o."timeZone", se."expiresAt"
+       FROM "Session" se JOIN "User" u ON u."id" = se."userId" JOIN "Organization" o ON o."id" = u."organizationId"
       WHERE se."id" = ? AND u."isActive" = true AND u."deletedAt" IS NULL`,
     [id],
   );
@@ -244,6 +247,271 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
   return { submissionId: link.id, isCompleted: true, completedAt: completedAt.toISOString() };
 }
 
+const placeholders = (values: readonly unknown[]) => values.map(() => "?").join(", ");
+const isStaff = (caller: Caller) => caller.role !== "STUDENT";
+
+type BulkBody = { formId: string; studentIds?: string[]; candidateIds?: string[] };
+type Respondent = { kind: "student" | "candidate"; id: string; name: string; status: string };
+
+/**
+ * POST /api/submissions/bulk without send or expiry: the form, the people named, those of them
+ * with a link to it still waiting, then one link each for the others, in one transaction and one
+ * statement. The database's triggers renew the organization's SubmissionsVersion and index the
+ * rows for search, for these inserts as for the app's. The answer is made from the inserted values
+ * and the names already read, in the app's shape.
+ */
+async function bulkAssign(client: SqlClient, caller: Caller, body: BulkBody, appUrl: string) {
+  if (!isStaff(caller)) throw new HttpError(403, "forbidden");
+  const studentIds = [...new Set(body.studentIds ?? [])];
+  const candidateIds = [...new Set(body.candidateIds ?? [])];
+  if (studentIds.length + candidateIds.length === 0 || studentIds.length + candidateIds.length > 1000) throw new HttpError(400, "1 to 1,000 people");
+  const visible = caller.role === "ADMIN" || caller.role === "SUPER_ADMIN" ? "" : ` AND ("createdById" = ? OR "isTemplate" = true)`;
+  const [form] = await client.all<{ id: string; organizationId: string; title: string; isPublished: unknown }>(
+    `SELECT "id", "organizationId", "title", "isPublished" FROM "Form" WHERE "id" = ? AND "organizationId" = ? AND "deletedAt" IS NULL${visible}`,
+    visible ? [body.formId, caller.organizationId, caller.userId] : [body.formId, caller.organizationId],
+  );
+  if (!form) throw new HttpError(404, "form not found");
+  if (!bool(form.isPublished)) throw new HttpError(409, "FORM_NOT_PUBLISHED");
+
+  const people = async (table: "Student" | "Candidate", ids: string[]) =>
+    ids.length === 0
+      ? []
+      : client.all<Omit<Respondent, "kind">>(
+          `SELECT "id", "name", "status" FROM "${table}" WHERE "organizationId" = ? AND "deletedAt" IS NULL AND "id" IN (${placeholders(ids)})`,
+          [form.organizationId, ...ids],
+        );
+  const [students, candidates] = await Promise.all([people("Student", studentIds), people("Candidate", candidateIds)]);
+  if (students.length !== studentIds.length || candidates.length !== candidateIds.length) throw new HttpError(404, "respondent not found");
+  const respondents: Respondent[] = [
+    ...students.map((person) => ({ kind: "student" as const, ...person })),
+    ...candidates.map((person) => ({ kind: "candidate" as const, ...person })),
+  ].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+
+  const now = new Date();
+  const named: string[] = [];
+  if (studentIds.length) named.push(`"studentId" IN (${placeholders(studentIds)})`);
+  if (candidateIds.length) named.push(`"candidateId" IN (${placeholders(candidateIds)})`);
+  // Pending or opened: not completed, not revoked, not expired.
+  const waiting = await client.all<{ studentId: string | null; candidateId: string | null }>(
+    `SELECT "studentId", "candidateId" FROM "Submission"
+      WHERE "formId" = ? AND "deletedAt" IS NULL AND "isCompleted" = false AND "revokedAt" IS NULL
+        AND ("expiresAt" IS NULL OR "expiresAt" > ?) AND (${named.join(" OR ")})`,
+    [form.id, now, ...studentIds, ...candidateIds],
+  );
+  const hasLink = new Set(waiting.map((row) => row.studentId ?? row.candidateId));
+  const skipped: { kind: Respondent["kind"]; id: string; name: string; reason: string }[] = [];
+  const chosen: Respondent[] = [];
+  for (const person of respondents) {
+    const inactive = person.kind === "student" ? person.status !== "ACTIVE" : person.status === "PROMOTED";
+    if (inactive) skipped.push({ kind: person.kind, id: person.id, name: person.name, reason: "NOT_ACTIVE" });
+    else if (hasLink.has(person.id)) skipped.push({ kind: person.kind, id: person.id, name: person.name, reason: "ALREADY_PENDING" });
+    else chosen.push(person);
+  }
+
+  const rows = chosen.map((person) => ({ person, id: randomUUID(), token: randomBytes(32).toString("base64url") }));
+  if (rows.length > 0) {
+    await client.transaction((tx) =>
+      tx.run(
+        `INSERT INTO "Submission" ("id", "organizationId", "formId", "studentId", "candidateId", "assignedById", "token", "expiresAt", "isCompleted", "sendCount", "createdAt", "updatedAt")
+         VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, false, 0, ?, ?)").join(", ")}`,
+        rows.flatMap(({ person, id, token }) => [
+          id,
+          form.organizationId,
+          form.id,
+          person.kind === "student" ? person.id : null,
+          person.kind === "candidate" ? person.id : null,
+          caller.userId,
+          token,
+          null,
+          now,
+          now,
+        ]),
+      ),
+    );
+  }
+  const locale = resolveLocale(caller.locale);
+  const created = rows.map(({ person, id, token }) => ({
+    id,
+    form: { id: form.id, title: form.title },
+    student: person.kind === "student" ? { id: person.id, name: person.name } : null,
+    candidate: person.kind === "candidate" ? { id: person.id, name: person.name } : null,
+    assignedBy: { id: caller.userId, name: caller.name },
+    isCompleted: false,
+    completedAt: null,
+    totalScore: null,
+    maxScore: null,
+    percentage: null,
+    scoreLabel: null,
+    scoreColor: null,
+    expiresAt: null,
+    createdAt: now.toISOString(),
+    openedAt: null,
+    sentAt: null,
+    sendCount: 0,
+    remindedAt: null,
+    revokedAt: null,
+    status: "PENDING",
+    token,
+    url: `${appUrl}/${locale}/test/${token}`,
+  }));
+  return { created, skipped };
+}
+
+const ROSTER_COLUMNS = new Set(["name", "email", "phone", "age", "grade", "gender", "status", "group"]);
+const STUDENT_STATUS = new Set<string>(STUDENT_STATUSES);
+// Zod's e-mail pattern (z.email()), which the app's schema checks with.
+const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+type RosterProblem = { row: number; field: string; message: string };
+type RosterRow = {
+  line: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  age: number | null;
+  grade: string | null;
+  gender: string | null;
+  status: string;
+  group: string | null;
+};
+
+/**
+ * POST /api/students/import with a text/csv body: parsed with the same parser and options as the
+ * app's, every row checked as the app's schema does (one problem per field), e-mail addresses
+ * checked once against the file and once, in one query, against the organization; then, unless a
+ * dry run, the groups named, the students and their memberships written in one transaction.
+ */
+async function importStudents(client: SqlClient, caller: Caller, text: string, dryRun: boolean) {
+  if (!isStaff(caller)) throw new HttpError(403, "forbidden");
+  const unmarked = text.replace(/^\uFEFF/, "");
+  const header = unmarked.slice(0, unmarked.search(/\r?\n|$/));
+  const delimiter = (header.match(/;/g)?.length ?? 0) > (header.match(/,/g)?.length ?? 0) ? ";" : ",";
+  const [head = [], ...records] = parse(text, { bom: true, delimiter, relax_column_count: true, skip_empty_lines: true }) as string[][];
+  const columns = head.map((name) => name.trim().toLowerCase());
+  const problems: RosterProblem[] = [];
+  const problem = (row: number, field: string, message: string) => problems.push({ row, field, message });
+  columns.forEach((column, index) => {
+    if (!ROSTER_COLUMNS.has(column)) problem(1, head[index]!.trim() || `#${index + 1}`, "Unknown column.");
+  });
+  if (!columns.includes("name")) problem(1, "name", "The file needs a name column.");
+  if (records.length === 0) problem(1, "file", "The file has no rows.");
+  if (records.length > 5000) problem(1, "file", "At most 5,000 rows.");
+  if (problems.length > 0) {
+    if (dryRun) return { status: 200, body: { rows: records.length, valid: 0, errors: problems } };
+    throw new HttpError(400, "Some rows of the file need attention; nothing was imported.");
+  }
+
+  const at = Object.fromEntries(columns.map((column, index) => [column, index]));
+  const rows: RosterRow[] = [];
+  records.forEach((cells, index) => {
+    const line = index + 2;
+    const cell = (column: string) => (at[column] === undefined ? "" : (cells[at[column]] ?? "").trim());
+    const before = problems.length;
+    const optional = (column: string, max: number) => {
+      const value = cell(column);
+      if (value.length > max) problem(line, column, `At most ${max} characters.`);
+      else if (CONTROL.test(value.replace(/[\r\n\t]/g, ""))) problem(line, column, "Control characters.");
+      return value || null;
+    };
+    const name = cell("name");
+    if (!name) problem(line, "name", "Enter a name.");
+    else if (name.length > 200) problem(line, "name", "At most 200 characters.");
+    else if (CONTROL.test(name)) problem(line, "name", "Control characters.");
+    const email = cell("email").toLowerCase() || null;
+    if (email && (email.length > 254 || !EMAIL.test(email))) problem(line, "email", "Enter a valid e-mail address.");
+    const ageText = cell("age");
+    const age = ageText === "" ? null : Number(ageText);
+    if (age !== null && (!Number.isInteger(age) || age < 0 || age > 150)) problem(line, "age", "Age between 0 and 150.");
+    const phone = optional("phone", 50);
+    const grade = optional("grade", 50);
+    const gender = optional("gender", 50);
+    const status = cell("status").toUpperCase() || "ACTIVE";
+    if (!STUDENT_STATUS.has(status)) problem(line, "status", "Unknown status.");
+    if (problems.length === before) rows.push({ line, name, email, phone, age, grade, gender, status, group: cell("group") || null });
+  });
+
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    if (!row.email) continue;
+    if (seen.has(row.email)) problem(row.line, "email", "This e-mail address is in the file twice.");
+    else seen.set(row.email, row.line);
+  }
+  if (seen.size > 0) {
+    const emails = [...seen.keys()];
+    const taken = await client.all<{ email: string }>(
+      `SELECT "email" FROM "Student" WHERE "organizationId" = ? AND "deletedAt" IS NULL AND "email" IN (${placeholders(emails)})`,
+      [caller.organizationId, ...emails],
+    );
+    for (const { email } of taken) problem(seen.get(email)!, "email", "A student with this e-mail address already exists.");
+  }
+  problems.sort((a, b) => a.row - b.row || a.field.localeCompare(b.field));
+  if (dryRun) {
+    const badLines = new Set(problems.map((p) => p.row));
+    return { status: 200, body: { rows: records.length, valid: rows.filter((row) => !badLines.has(row.line)).length, errors: problems } };
+  }
+  if (problems.length > 0) throw new HttpError(400, "Some rows of the file need attention; nothing was imported.");
+
+  const now = new Date();
+  const groupNames = new Map<string, string>();
+  for (const row of rows) if (row.group && !groupNames.has(foldForSearch(row.group))) groupNames.set(foldForSearch(row.group), row.group);
+  const ids = rows.map(() => randomUUID());
+  const insertRows = async (tx: SqlClient, table: string, columnNames: string[], values: unknown[][]) => {
+    // At most 500 rows a statement: under either database's limit on parameters.
+    for (let from = 0; from < values.length; from += 500) {
+      const batch = values.slice(from, from + 500);
+      const tuple = `(${columnNames.map(() => "?").join(", ")})`;
+      await tx.run(`INSERT INTO "${table}" (${columnNames.map((c) => `"${c}"`).join(", ")}) VALUES ${batch.map(() => tuple).join(", ")}`, batch.flat());
+    }
+  };
+  const groupsCreated = await client.transaction(async (tx) => {
+    const groupIds = new Map<string, string>();
+    if (groupNames.size > 0) {
+      const keys = [...groupNames.keys()];
+      const existing = await tx.all<{ id: string; searchName: string }>(
+        `SELECT "id", "searchName" FROM "Group" WHERE "organizationId" = ? AND "deletedAt" IS NULL AND "searchName" IN (${placeholders(keys)})`,
+        [caller.organizationId, ...keys],
+      );
+      for (const group of existing) groupIds.set(group.searchName, group.id);
+    }
+    const missing = [...groupNames].filter(([key]) => !groupIds.has(key)).map(([key, name]) => [randomUUID(), key, name.slice(0, 200)] as const);
+    for (const [id, key] of missing) groupIds.set(key, id);
+    await insertRows(
+      tx,
+      "Group",
+      ["id", "organizationId", "createdById", "name", "searchName", "createdAt", "updatedAt"],
+      missing.map(([id, key, name]) => [id, caller.organizationId, caller.userId, name, key, now, now]),
+    );
+    await insertRows(
+      tx,
+      "Student",
+      ["id", "organizationId", "createdById", "name", "searchName", "email", "phone", "age", "grade", "gender", "status", "createdAt", "updatedAt"],
+      rows.map((row, index) => [
+        ids[index],
+        caller.organizationId,
+        caller.userId,
+        row.name,
+        foldForSearch(row.name),
+        row.email,
+        row.phone,
+        row.age,
+        row.grade,
+        row.gender,
+        row.status,
+        now,
+        now,
+      ]),
+    );
+    await insertRows(
+      tx,
+      "GroupMember",
+      ["id", "groupId", "studentId", "createdAt"],
+      rows.flatMap((row, index) => (row.group ? [[randomUUID(), groupIds.get(foldForSearch(row.group)), ids[index], now]] : [])),
+    );
+    return missing.length;
+  });
+  return { status: 201, body: { created: rows.length, groupsCreated } };
+}
+
 async function readBody(request: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -254,6 +522,7 @@ export type PageRenderer = (client: SqlClient, caller: Caller, url: URL) => Prom
 
 export function createBaselineServer(databaseUrl: string, renderReportsPage?: PageRenderer) {
   const client = openSqlClient(databaseUrl);
+  const appUrl = process.env.APP_URL ?? "http://127.0.0.1";
   const send = (response: http.ServerResponse, status: number, body: string, type = "application/json; charset=utf-8") => {
     response.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store" });
     response.end(body);
@@ -269,6 +538,14 @@ export function createBaselineServer(databaseUrl: string, renderReportsPage?: Pa
       }
       const caller = await callerOf(client, request);
       if (!caller) return send(response, 401, `{"status":401}`);
+      if (request.method === "POST" && url.pathname === "/api/submissions/bulk") {
+        const body = JSON.parse(await readBody(request)) as BulkBody;
+        return send(response, 201, JSON.stringify(await bulkAssign(client, caller, body, appUrl)));
+      }
+      if (request.method === "POST" && url.pathname === "/api/students/import") {
+        const answer = await importStudents(client, caller, await readBody(request), url.searchParams.get("dryRun") === "true");
+        return send(response, answer.status, JSON.stringify(answer.body));
+      }
       const search = url.searchParams.get("search") ?? "";
       const page = Number(url.searchParams.get("page") ?? 1);
       const limit = Number(url.searchParams.get("limit") ?? 20);

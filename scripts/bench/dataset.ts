@@ -440,3 +440,83 @@ export async function createPendingAssignments(databaseUrl: string, world: Bench
   await client.close();
   return tokens;
 }
+
+const BULK_FORM_TITLE = "Benchmark bulk assignment";
+
+/**
+ * Fresh published forms for the bulk assignment scenario, one per call: a respondent with a link
+ * still waiting is skipped, so every measured call needs a form none of its 1,000 has a link to.
+ * Forms (and their links) left by an earlier run that stopped half way are removed first.
+ */
+export async function createBulkAssignmentForms(databaseUrl: string, world: BenchWorld, count: number): Promise<string[]> {
+  await removeBulkAssignmentForms(databaseUrl, world);
+  const client = openSqlClient(databaseUrl);
+  const insert = new BulkInserter(client);
+  const now = new Date();
+  const ids: string[] = [];
+  await client.transaction(async () => {
+    for (let i = 0; i < count; i += 1) {
+      ids.push((await insertForm(insert, world.organizationId, world.teacherId, `${BULK_FORM_TITLE} ${i + 1}`, 5, now)).id);
+    }
+    await insert.flush();
+  });
+  await client.close();
+  return ids;
+}
+
+/** Removes the bulk assignment scenario's forms and every link made to them. */
+export async function removeBulkAssignmentForms(databaseUrl: string, world: BenchWorld): Promise<void> {
+  const client = openSqlClient(databaseUrl);
+  const forms = `SELECT "id" FROM "Form" WHERE "organizationId" = ? AND "title" LIKE ?`;
+  const params = [world.organizationId, `${BULK_FORM_TITLE} %`];
+  await client.transaction(async (tx) => {
+    await tx.run(`DELETE FROM "Submission" WHERE "formId" IN (${forms})`, params);
+    // Questions, their options and the score bands go with the form (ON DELETE CASCADE).
+    await tx.run(`DELETE FROM "Option" WHERE "questionId" IN (SELECT "id" FROM "Question" WHERE "formId" IN (${forms}))`, params);
+    await tx.run(`DELETE FROM "Question" WHERE "formId" IN (${forms})`, params);
+    await tx.run(`DELETE FROM "ScoreRange" WHERE "formId" IN (${forms})`, params);
+    await tx.run(`DELETE FROM "Form" WHERE "id" IN (${forms})`, params);
+  });
+  await client.close();
+}
+
+/** The roster import scenario's people are told apart by this e-mail domain, its groups by this prefix. */
+export const ROSTER_EMAIL_DOMAIN = "roster.bench.test";
+export const ROSTER_GROUP_PREFIX = "Bench import class";
+
+/**
+ * A class list of `rows` students as a school's spreadsheet has it: accented names, an e-mail
+ * address each (unique to `tag`, and in no organization of the data set), ages, grades and classes
+ * of 25. `semicolon`: as Excel writes it where the decimal mark is a comma, with a byte order mark.
+ */
+export function rosterCsv(rows: number, tag: string, options: { semicolon?: boolean } = {}): string {
+  const random = seededRandom(rows);
+  const separator = options.semicolon ? ";" : ",";
+  const lines = [["name", "email", "age", "grade", "group"].join(separator)];
+  for (let i = 0; i < rows; i += 1) {
+    const name = `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}${random.next() < 0.3 ? ` ${random.pick(LAST_NAMES)}` : ""}`;
+    const age = random.int(6, 18);
+    const local = foldForSearch(name)
+      .replace(/[^a-z]+/g, ".")
+      .replace(/^\.|\.$/g, "");
+    const email = `${local}.${tag}.${i}@${ROSTER_EMAIL_DOMAIN}`;
+    lines.push(
+      [name, email, age, `Grade ${Math.max(1, age - 5)}`, `${ROSTER_GROUP_PREFIX} ${String(Math.floor(i / 25) + 1).padStart(3, "0")}`].join(separator),
+    );
+  }
+  return `${options.semicolon ? "\uFEFF" : ""}${lines.join("\r\n")}\r\n`;
+}
+
+/** Removes what the roster import scenario wrote: its students, their memberships and its groups. */
+export async function removeRosterImports(databaseUrl: string, world: BenchWorld): Promise<void> {
+  const client = openSqlClient(databaseUrl);
+  const students = `SELECT "id" FROM "Student" WHERE "organizationId" = ? AND "email" LIKE ?`;
+  const groups = `SELECT "id" FROM "Group" WHERE "organizationId" = ? AND "name" LIKE ?`;
+  await client.transaction(async (tx) => {
+    await tx.run(`DELETE FROM "GroupMember" WHERE "studentId" IN (${students})`, [world.organizationId, `%@${ROSTER_EMAIL_DOMAIN}`]);
+    await tx.run(`DELETE FROM "GroupMember" WHERE "groupId" IN (${groups})`, [world.organizationId, `${ROSTER_GROUP_PREFIX} %`]);
+    await tx.run(`DELETE FROM "Student" WHERE "id" IN (${students})`, [world.organizationId, `%@${ROSTER_EMAIL_DOMAIN}`]);
+    await tx.run(`DELETE FROM "Group" WHERE "id" IN (${groups})`, [world.organizationId, `${ROSTER_GROUP_PREFIX} %`]);
+  });
+  await client.close();
+}

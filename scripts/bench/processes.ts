@@ -8,7 +8,13 @@ import type { LoadJob, LoadResult } from "./load.ts";
 export const root = path.resolve(import.meta.dirname, "../..");
 const tsxLoader = ["--import", "tsx"];
 
-export type Server = { url: string; process: ChildProcess; stop: () => Promise<void> };
+export type Server = {
+  url: string;
+  process: ChildProcess;
+  stop: () => Promise<void>;
+  /** What the server has written to stdout and stderr so far (the last MiB), to tell why a request failed. */
+  output: () => string;
+};
 
 export async function startServer(name: string, script: string, env: Record<string, string>): Promise<Server> {
   const port = await freePort();
@@ -18,8 +24,12 @@ export async function startServer(name: string, script: string, env: Record<stri
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 2 ** 21) output = output.slice(-(2 ** 20));
+  };
+  child.stdout!.on("data", collect);
+  child.stderr!.on("data", collect);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -36,6 +46,7 @@ export async function startServer(name: string, script: string, env: Record<stri
   return {
     url,
     process: child,
+    output: () => output,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -4,7 +4,16 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { assertNodeVersion } from "../../server/node-version.ts";
-import { BENCH_PASSWORD, createPendingAssignments, ensureBenchDatabase, type BenchWorld } from "./dataset.ts";
+import {
+  BENCH_PASSWORD,
+  createBulkAssignmentForms,
+  createPendingAssignments,
+  ensureBenchDatabase,
+  removeBulkAssignmentForms,
+  removeRosterImports,
+  rosterCsv,
+  type BenchWorld,
+} from "./dataset.ts";
 import type { LoadJob, LoadRequest, LoadResult } from "./load.ts";
 import { residentMemoryMiB, root, runLoadProcess, startServer, type Server } from "./processes.ts";
 import { machineDescription, renderMarkdown, renderTable, type ScenarioOutcome } from "./report.ts";
@@ -38,6 +47,8 @@ const rows = Number(options.rows);
 const quick = options.quick;
 const timing = quick ? { warmupMs: 1500, roundMs: 2000, rounds: 2, latencyMs: 3000 } : { warmupMs: 3000, roundMs: 5000, rounds: 3, latencyMs: 8000 };
 const CONNECTIONS = 8;
+/** Single requests (bulk assignment, roster import), each timed on its own: this many per server, after one warm-up call each. */
+const REPETITIONS = 5;
 
 const log = (message: string) => console.log(`[bench] ${message}`);
 const started = Date.now();
@@ -81,7 +92,7 @@ const app = await startServer("app", "server/start.ts", {
   TRUST_PROXY: "1",
   APP_URL: "http://127.0.0.1",
 });
-const baseline = await startServer("baseline", "scripts/bench/baseline.ts", serverEnv);
+const baseline = await startServer("baseline", "scripts/bench/baseline.ts", { ...serverEnv, APP_URL: "http://127.0.0.1" });
 log(`app at ${app.url}, baseline at ${baseline.url}`);
 
 const { cookie, csrfToken } = await signIn(app, world);
@@ -275,6 +286,8 @@ async function runScenarios() {
   });
 
   await exportScenarios();
+  await bulkAssignmentScenario();
+  await rosterImportScenarios();
 }
 
 async function exportScenarios() {
@@ -324,4 +337,205 @@ async function exportScenarios() {
     errors: withExports.errors,
     targets: { p99Ratio: 1.5 },
   });
+}
+
+type Sent = { method: string; path: string; headers: Record<string, string>; body: string };
+type Timed = { ms: number; status: number; body: string };
+
+/** One request, timed from sending it to the last byte of the answer. */
+async function timedRequest(server: Server, request: Sent): Promise<Timed> {
+  const started = performance.now();
+  const response = await fetch(`${server.url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+  const body = await response.text();
+  return { ms: performance.now() - started, status: response.status, body };
+}
+
+/**
+ * A write that is one long request (bulk assignment, roster import): each server answers a warm-up
+ * call, which has to agree with the other server's (`agree` picks what must be equal), then the
+ * two take turns, one request at a time. `prepare` makes the n-th request for a server (a call must
+ * not depend on an earlier one's writes), `after` tidies up after each call, untimed. An app answer
+ * with another status is counted as an error and kept in the note (the run goes on); a baseline
+ * one stops the run, since it means the bench itself is wrong.
+ */
+async function singleRequests(scenario: {
+  name: string;
+  status: number;
+  prepare: (server: Server, index: number) => Sent;
+  agree: (body: Record<string, unknown>) => unknown;
+  after?: () => Promise<void>;
+  targets: ScenarioOutcome["targets"];
+}): Promise<void> {
+  const servers = [app, baseline] as const;
+  let errors = 0;
+  let firstError: string | undefined;
+  const call = async (server: Server, index: number) => {
+    const request = scenario.prepare(server, index);
+    const logged = server.output().length;
+    const answer = await timedRequest(server, request);
+    await scenario.after?.();
+    if (answer.status === scenario.status) return { ...answer, agreed: JSON.stringify(scenario.agree(JSON.parse(answer.body) as Record<string, unknown>)) };
+    // The server's own account of the failure (a 500 says only that it was logged).
+    const reason = server
+      .output()
+      .slice(logged)
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith("at "))
+      .slice(0, 4)
+      .join(" ")
+      .slice(0, 400);
+    const error = `answered ${answer.status} (expected ${scenario.status}) after ${answer.ms.toFixed(0)} ms: ${reason || answer.body.slice(0, 300)}`;
+    if (server === baseline) throw new Error(`${scenario.name}: the baseline ${error}`);
+    errors += 1;
+    firstError ??= `the app ${error}`;
+    return { ...answer, agreed: undefined };
+  };
+  log(`${scenario.name}: warm-up and check`);
+  const [fromApp, fromBaseline] = [await call(app, 0), await call(baseline, 0)];
+  if (fromApp.agreed !== undefined && fromApp.agreed !== fromBaseline.agreed)
+    throw new Error(
+      `app and baseline disagree on ${scenario.name}:\n app      ${fromApp.agreed.slice(0, 400)}\n baseline ${fromBaseline.agreed?.slice(0, 400)}`,
+    );
+  const times = new Map<Server, number[]>(servers.map((server) => [server, []]));
+  for (let repetition = 1; repetition <= REPETITIONS; repetition += 1) {
+    // Alternate which server goes first, as the load rounds do.
+    for (const server of repetition % 2 === 1 ? servers : [...servers].reverse()) times.get(server)!.push((await call(server, repetition)).ms);
+  }
+  const side = (server: Server) => {
+    const values = times.get(server)!;
+    const slowest = Math.max(...values);
+    const latency = {
+      mean: values.reduce((sum, value) => sum + value, 0) / values.length,
+      p50: median(values),
+      p90: slowest,
+      p95: slowest,
+      p99: slowest,
+      max: slowest,
+    };
+    return { rps: 1000 / latency.p50, rate: 0, latency };
+  };
+  const list = (server: Server) =>
+    `${times
+      .get(server)!
+      .map((ms) => ms.toFixed(0))
+      .join(", ")} ms`;
+  const outcome: ScenarioOutcome = {
+    name: scenario.name,
+    app: side(app),
+    baseline: side(baseline),
+    errors,
+    targets: { ...scenario.targets, zeroErrors: true },
+    repetitions: REPETITIONS,
+    note: `${firstError ? `${errors} of ${REPETITIONS + 1} calls failed, the first: ${firstError}; ` : `each answered ${fromBaseline.agreed}; `}app ${list(app)}, baseline ${list(baseline)}`,
+  };
+  log(
+    `${scenario.name}: app median ${outcome.app.latency.p50.toFixed(0)} ms, max ${outcome.app.latency.max.toFixed(0)} ms; baseline median ${outcome.baseline!.latency.p50.toFixed(0)} ms, max ${outcome.baseline!.latency.max.toFixed(0)} ms${errors ? `; ${errors} app errors` : ""}`,
+  );
+  outcomes.push(outcome);
+}
+
+function write(target: string, contentType: string, body: string): Sent {
+  return { method: "POST", path: target, headers: { cookie, "content-type": contentType, "x-csrf-token": csrfToken, accept: "application/json" }, body };
+}
+
+async function bulkAssignmentScenario() {
+  const name = "POST /api/submissions/bulk (1,000 respondents)";
+  if (!selected(name)) return;
+  // A form per call: a respondent with a link to the form still waiting would be skipped.
+  const calls = 1 + REPETITIONS;
+  const formIds = await createBulkAssignmentForms(databaseUrl, world, calls * 2);
+  const studentIds = world.studentIds.slice(0, 1000);
+  try {
+    await singleRequests({
+      name,
+      status: 201,
+      prepare: (server, index) =>
+        write("/api/submissions/bulk", "application/json", JSON.stringify({ formId: formIds[(server === app ? 0 : calls) + index], studentIds })),
+      agree: (body) => {
+        const created = body.created as { student: { id: string } | null; status: string; token: string }[];
+        return {
+          created: created.length,
+          skipped: (body.skipped as unknown[]).length,
+          pending: created.every((row) => row.status === "PENDING" && row.token.length >= 43),
+          students:
+            created
+              .map((row) => row.student?.id)
+              .sort()
+              .join() === [...studentIds].sort().join(),
+        };
+      },
+      targets: { maxMs: 2000 },
+    });
+  } finally {
+    await removeBulkAssignmentForms(databaseUrl, world);
+  }
+}
+
+async function rosterImportScenarios() {
+  const dryRunName = "POST /api/students/import?dryRun=true (5,000 rows, semicolons, BOM)";
+  const importName = "POST /api/students/import (5,000 rows)";
+  if (!selected(dryRunName) && !selected(importName)) return;
+  const rows = 5000;
+  // Addresses unique to each file (and to this run), so no row is refused as already taken.
+  const run = Date.now().toString(36);
+  const tag = (server: Server, index: number, kind: string) => `${run}${kind}${server === app ? "a" : "b"}${index}`;
+  const csv = "text/csv; charset=utf-8";
+  await removeRosterImports(databaseUrl, world);
+  try {
+    // Both check a file the same way: one wrong field in each of a few rows, one address the organization has.
+    const someone = await fetch(`${app.url}/api/students?limit=1`, { headers: { cookie, accept: "application/json" } });
+    const taken = ((await someone.json()) as { students: { email: string }[] }).students[0]!.email;
+    const faulty = [
+      "name,email,age,grade,group",
+      "Ana Lima,ana.lima@roster.bench.test,11,5B,",
+      ",nameless@roster.bench.test,11,5B,",
+      "Ana Lima Duplicate,ana.lima@roster.bench.test,11,5B,",
+      "Bea Ruiz,not-an-address,12,6A,",
+      "Caio Dias,caio.dias@roster.bench.test,200,6A,",
+      `Taken Address,${taken},12,6A,`,
+    ].join("\n");
+    const errors = (body: Record<string, unknown>) => ({
+      rows: body.rows,
+      valid: body.valid,
+      errors: (body.errors as { row: number; field: string }[]).map((e) => `${e.row}:${e.field}`),
+    });
+    await assertSameWrite(write("/api/students/import?dryRun=true", csv, faulty), errors);
+
+    const preview = (body: Record<string, unknown>) => ({ rows: body.rows, valid: body.valid, errors: (body.errors as unknown[]).length });
+    if (selected(dryRunName))
+      await singleRequests({
+        name: dryRunName,
+        status: 200,
+        prepare: (server, index) => write("/api/students/import?dryRun=true", csv, rosterCsv(rows, tag(server, index, "p"), { semicolon: true })),
+        agree: preview,
+        targets: { maxMs: 2000 },
+      });
+    if (selected(importName))
+      await singleRequests({
+        name: importName,
+        status: 201,
+        prepare: (server, index) => write("/api/students/import", csv, rosterCsv(rows, tag(server, index, "i"))),
+        agree: (body) => body,
+        // Every call imports into the same organization as the first one: the same groups to create, the same rows to check against.
+        after: () => removeRosterImports(databaseUrl, world),
+        targets: { maxMs: 2000 },
+      });
+  } finally {
+    await removeRosterImports(databaseUrl, world);
+  }
+}
+
+/** A write both servers must answer alike (a dry run); not timed. */
+async function assertSameWrite(request: Sent, pick: (body: Record<string, unknown>) => unknown) {
+  const [fromApp, fromBaseline] = await Promise.all(
+    [app, baseline].map(async (server) => {
+      const answer = await timedRequest(server, request);
+      return `${answer.status} ${JSON.stringify(pick(JSON.parse(answer.body) as Record<string, unknown>))}`;
+    }),
+  );
+  if (fromApp !== fromBaseline)
+    throw new Error(
+      `app and baseline disagree on ${request.method} ${request.path}:\n app      ${fromApp!.slice(0, 400)}\n baseline ${fromBaseline!.slice(0, 400)}`,
+    );
 }

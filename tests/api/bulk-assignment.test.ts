@@ -11,6 +11,25 @@ async function classOf(size: number) {
 }
 
 describe("bulk assignment", () => {
+  it("given 1,000 respondents (the most one call takes), should create 1,000 links, and skip all 1,000 when asked again", async () => {
+    // A class list imported in one go, as a school would (SQLite once refused more than 999 values in one query).
+    const tag = unique("thousand").replaceAll("-", "");
+    const csv = ["name,group", ...Array.from({ length: 1000 }, (_, i) => `Pupil ${i} ${tag},Year ${tag}`)].join("\n");
+    const imported = await api("POST", "/api/students/import", { as: "teacher@demo.test", body: csv, headers: { "content-type": "text/csv" } });
+    expect(imported.status, JSON.stringify(imported.body).slice(0, 300)).toBe(201);
+    const group = (await api("GET", `/api/groups?search=${tag}`, { as: "teacher@demo.test" })).body.groups[0];
+    const form = await createForm("teacher@demo.test");
+    const first = await api("POST", "/api/submissions/bulk", { as: "teacher@demo.test", json: { formId: form.id, groupId: group.id } });
+    expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(201);
+    expect(first.body.created).toHaveLength(1000);
+    expect(new Set(first.body.created.map((s: { token: string }) => s.token)).size).toBe(1000);
+    const again = await api("POST", "/api/submissions/bulk", { as: "teacher@demo.test", json: { formId: form.id, groupId: group.id } });
+    expect(again.status).toBe(201);
+    expect(again.body.created).toEqual([]);
+    expect(again.body.skipped).toHaveLength(1000);
+    expect(new Set(again.body.skipped.map((s: { reason: string }) => s.reason))).toEqual(new Set(["ALREADY_PENDING"]));
+  });
+
   it("given a group of 30, should create 30 working links at once, and skip the ones already pending when assigned again", async () => {
     const form = await createForm("teacher@demo.test");
     const { groupId, students } = await classOf(30);

@@ -81,6 +81,7 @@ function actorOf(world: World & { teacherId: string }, role: Actor["role"]): Act
     email: "test@totals.test",
     image: null,
     locale: "en",
+    timeZone: "UTC",
     sessionExpiresAt: new Date(Date.now() + 3_600_000),
   };
 }

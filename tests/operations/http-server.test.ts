@@ -218,3 +218,11 @@ async function logLine(id: string): Promise<string> {
   }
   throw new Error(`no access-log line for ${id}`);
 }
+
+describe("keep-alive", () => {
+  test("an idle connection is announced open for longer than the 60 s reverse proxies keep theirs, so the server never closes one under them", async () => {
+    const response = await fetch(`${baseUrl()}/healthz`);
+    await response.text();
+    expect(response.headers.get("keep-alive")).toBe("timeout=65");
+  });
+});

@@ -1,20 +1,12 @@
-import { describe, expect, inject, it } from "vitest";
-import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
+import { describe, expect, it } from "vitest";
+import { api, baseUrl, postPageForm, sessionOf, unique } from "../support/api.ts";
 import { assign, createForm, createStudent } from "../support/assessment.ts";
 import { waitForMail } from "../support/mail.ts";
 
 /** The assignment page's link controls over plain HTTP: change the expiry, withdraw the link. */
 const teacher = () => sessionOf("teacher@demo.test");
 
-function post(path: string, fields: Record<string, string>, session = teacher()) {
-  const csrf = inject("csrf")[session]!;
-  return fetch(`${baseUrl()}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: `${session}; ${csrf.cookie}`, origin: baseUrl() },
-    body: new URLSearchParams({ ...fields, csrfToken: csrf.token }),
-    redirect: "manual",
-  });
-}
+const post = (path: string, fields: Record<string, string>, session = teacher()) => postPageForm(path, fields, session);
 
 async function newAssignment() {
   const form = await createForm("teacher@demo.test");

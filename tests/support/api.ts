@@ -89,3 +89,14 @@ export function withCsrf(session: string): Record<string, string> {
   const csrf = csrfFor(session);
   return csrf ? { cookie: `${session}; ${csrf.cookie}`, "x-csrf-token": csrf.token } : { cookie: session };
 }
+
+/** A page form posted as a browser without JavaScript does: the session, its CSRF token in the form, no redirect followed. */
+export function postPageForm(path: string, fields: Record<string, string>, session: string) {
+  const csrf = inject("csrf")[session]!;
+  return fetch(`${baseUrl()}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: `${session}; ${csrf.cookie}`, origin: baseUrl() },
+    body: new URLSearchParams({ ...fields, csrfToken: csrf.token }),
+    redirect: "manual",
+  });
+}

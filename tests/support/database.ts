@@ -15,7 +15,7 @@ export function testDatabase(): Database {
 
 /** The Actor a service sees for a seeded user, for tests that call services directly. */
 export async function actorFor(email: string): Promise<Actor> {
-  const user = await testDatabase().user.findFirstOrThrow({ where: { email } });
+  const user = await testDatabase().user.findFirstOrThrow({ where: { email }, include: { organization: { select: { timeZone: true } } } });
   return {
     userId: user.id,
     sessionId: "test",
@@ -25,6 +25,7 @@ export async function actorFor(email: string): Promise<Actor> {
     email: user.email,
     image: null,
     locale: "en",
+    timeZone: user.organization.timeZone,
     sessionExpiresAt: new Date(Date.now() + 3_600_000),
   };
 }

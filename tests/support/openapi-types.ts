@@ -445,6 +445,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's organization: its name and the time zone its dates are read in. */
+        get: operations["getOrganization"];
+        /**
+         * Rename the organization or change its time zone (an IANA name such as Europe/Madrid).
+         * @description Roles: SUPER_ADMIN, ADMIN.
+         */
+        put: operations["updateOrganization"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports": {
         parameters: {
             query?: never;
@@ -673,6 +694,26 @@ export interface paths {
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         post: operations["bulkAssign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/submissions/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remind now: queue one reminder e-mail to each respondent of a form (optionally of a group) whose link the caller can see and who has not answered yet; respondents e-mailed in the last 10 minutes and those without an address are counted, not e-mailed.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        post: operations["remindWaiting"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1175,6 +1216,18 @@ export interface components {
             /** @enum {string} */
             status: "NEW" | "IN_EVALUATION" | "APPROVED" | "REJECTED" | "PROMOTED";
         };
+        Organization: {
+            /** @description CUID. */
+            id: string;
+            name: string;
+            /** @description Date-only inputs are whole days in this zone, and pages show dates in it. */
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            updatedAt: string;
+        };
         ReportItem: {
             /** @description The submission's id. */
             id: string;
@@ -1466,6 +1519,14 @@ export interface components {
             /** @enum {string} */
             reason: "ALREADY_PENDING" | "NOT_ACTIVE";
         };
+        RemindResult: {
+            /** @description Reminders queued, one per waiting respondent with an e-mail address. */
+            queued: number;
+            /** @description Waiting respondents without an e-mail address. */
+            noEmail: number;
+            /** @description Waiting respondents e-mailed in the last 10 minutes, left out. */
+            recentlySent: number;
+        };
         TestLink: {
             form: {
                 title: string;
@@ -1726,6 +1787,12 @@ export interface components {
             /** @default [] */
             candidateIds?: string[];
         };
+        OrganizationUpdate: {
+            /** @example Escola Aurora */
+            name?: string;
+            /** @description IANA time zone name. */
+            timeZone?: string;
+        };
         ReportExport: {
             /** @description CUID. */
             submissionId: string;
@@ -1760,19 +1827,16 @@ export interface components {
             studentId?: string;
             /** @description CUID. */
             candidateId?: string;
-            /**
-             * Format: date-time
-             * @description When the link stops working (ISO 8601); no expiry when left out.
-             */
+            /** @description When the link stops working; no expiry when left out. */
             expiresAt?: string;
         };
         SubmissionUpdate: {
-            /** @description The new end of the link (ISO 8601), later or earlier; null for no expiry. */
-            expiresAt: string | null;
+            /** @description The new end of the link, later or earlier; null for no expiry. */
+            expiresAt: (string) | null;
         };
         SubmissionUpdateInput: {
-            /** @description The new end of the link (ISO 8601), later or earlier; null for no expiry. */
-            expiresAt: string | null;
+            /** @description The new end of the link, later or earlier; null for no expiry. */
+            expiresAt: (string) | null;
         };
         BulkAssignment: {
             /** @description CUID. */
@@ -1781,15 +1845,18 @@ export interface components {
             groupId?: string;
             studentIds?: string[];
             candidateIds?: string[];
-            /**
-             * Format: date-time
-             * @description When the links stop working (ISO 8601); no expiry when left out.
-             */
+            /** @description When the links stop working; no expiry when left out. */
             expiresAt?: string;
             /** @description true: e-mail each link to its respondent (through the job queue). */
             send?: boolean;
             /** @description Once this many days have passed, e-mail one reminder to each respondent of this call still waiting who has an address. */
             remindAfterDays?: number;
+        };
+        RemindWaiting: {
+            /** @description CUID. */
+            formId: string;
+            /** @description Only the links of this group's members. */
+            groupId?: string;
         };
         TestAnswers: {
             answers: {
@@ -7595,6 +7662,298 @@ export interface operations {
             };
         };
     };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "name": "Ana Lima",
+                     *       "timeZone": "text",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Escola Aurora",
+                 *       "timeZone": "text"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OrganizationUpdate"];
+                /**
+                 * @example {
+                 *       "name": "Escola Aurora",
+                 *       "timeZone": "text"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["OrganizationUpdate"];
+                /**
+                 * @example {
+                 *       "name": "Escola Aurora",
+                 *       "timeZone": "text"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["OrganizationUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated organization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "name": "Ana Lima",
+                     *       "timeZone": "text",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     listReports: {
         parameters: {
             query?: {
@@ -9579,7 +9938,7 @@ export interface operations {
                  *       "formId": "text",
                  *       "studentId": "text",
                  *       "candidateId": "text",
-                 *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                 *       "expiresAt": "2026-03-14"
                  *     }
                  */
                 "application/json": components["schemas"]["AssignmentCreate"];
@@ -10013,19 +10372,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                 *       "expiresAt": "2026-03-14"
                  *     }
                  */
                 "application/json": components["schemas"]["SubmissionUpdate"];
                 /**
                  * @example {
-                 *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                 *       "expiresAt": "2026-03-14"
                  *     }
                  */
                 "application/x-www-form-urlencoded": components["schemas"]["SubmissionUpdateInput"];
                 /**
                  * @example {
-                 *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                 *       "expiresAt": "2026-03-14"
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["SubmissionUpdateInput"];
@@ -10773,7 +11132,7 @@ export interface operations {
                  *       "candidateIds": [
                  *         "text"
                  *       ],
-                 *       "expiresAt": "2026-03-14T09:30:00.000Z",
+                 *       "expiresAt": "2026-03-14",
                  *       "send": true,
                  *       "remindAfterDays": 1
                  *     }
@@ -10944,6 +11303,226 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "FORM_NOT_PUBLISHED";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    remindWaiting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "formId": "text",
+                 *       "groupId": "text"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RemindWaiting"];
+                /**
+                 * @example {
+                 *       "formId": "text",
+                 *       "groupId": "text"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["RemindWaiting"];
+                /**
+                 * @example {
+                 *       "formId": "text",
+                 *       "groupId": "text"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["RemindWaiting"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 1,
+                     *       "noEmail": 1,
+                     *       "recentlySent": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RemindResult"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
                     };
                 };
             };

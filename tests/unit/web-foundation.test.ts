@@ -3,10 +3,11 @@ import { developmentDetails } from "../../app/components/error-page.tsx";
 import { navigationFor } from "../../app/components/navigation.ts";
 import { pageWindow } from "../../app/components/pagination.tsx";
 import { dictionaries } from "../../app/i18n/dictionaries.ts";
-import { createFormat, startOfMonthIn } from "../../app/i18n/format.ts";
+import { createFormat } from "../../app/i18n/format.ts";
 import { contrastRatio, parseHexColor, readableTextOn, relativeLuminance } from "../../app/lib/color.ts";
 import { createFlashStore } from "../../app/lib/flash.server.ts";
 import { LOCALES, negotiateLocale, pathInLocale } from "../../app/lib/i18n.ts";
+import { dayIn, endOfDayIn, startOfDayIn, startOfMonthIn } from "../../app/lib/zoned-time.ts";
 
 describe("negotiateLocale", () => {
   it.each([
@@ -85,6 +86,35 @@ describe("createFormat", () => {
     expect(startOfMonthIn("UTC", instant).toISOString()).toBe("2026-03-01T00:00:00.000Z");
     expect(startOfMonthIn("America/Sao_Paulo", instant).toISOString()).toBe("2026-03-01T03:00:00.000Z");
     expect(startOfMonthIn("Asia/Tokyo", new Date("2026-02-28T16:00:00Z")).toISOString()).toBe("2026-02-28T15:00:00.000Z");
+  });
+
+  it("given a day, should give its first and last instant in the organization's time zone", () => {
+    expect(startOfDayIn("2026-03-05", "UTC")?.toISOString()).toBe("2026-03-05T00:00:00.000Z");
+    expect(endOfDayIn("2026-03-05", "UTC")?.toISOString()).toBe("2026-03-05T23:59:59.999Z");
+    expect(endOfDayIn("2026-03-05", "America/Sao_Paulo")?.toISOString()).toBe("2026-03-06T02:59:59.999Z");
+    expect(startOfDayIn("2026-03-05", "Asia/Tokyo")?.toISOString()).toBe("2026-03-04T15:00:00.000Z");
+    expect(endOfDayIn("2026-12-31", "Asia/Tokyo")?.toISOString()).toBe("2026-12-31T14:59:59.999Z");
+  });
+
+  it("given a day next to a daylight-saving change, should follow the zone's clock that day", () => {
+    // Madrid moves from UTC+1 to UTC+2 at 02:00 on 29 March 2026: that day has 23 hours.
+    expect(startOfDayIn("2026-03-29", "Europe/Madrid")?.toISOString()).toBe("2026-03-28T23:00:00.000Z");
+    expect(endOfDayIn("2026-03-29", "Europe/Madrid")?.toISOString()).toBe("2026-03-29T21:59:59.999Z");
+    // New York falls back at 02:00 on 1 November 2026: that day has 25 hours.
+    expect(startOfDayIn("2026-11-01", "America/New_York")?.toISOString()).toBe("2026-11-01T04:00:00.000Z");
+    expect(endOfDayIn("2026-11-01", "America/New_York")?.toISOString()).toBe("2026-11-02T04:59:59.999Z");
+  });
+
+  it("given text that is not a real day, should give null", () => {
+    expect(startOfDayIn("2026-02-30", "UTC")).toBeNull();
+    expect(endOfDayIn("2026-13-01", "Europe/Madrid")).toBeNull();
+    expect(startOfDayIn("yesterday", "UTC")).toBeNull();
+  });
+
+  it("given an instant, should name the day it falls on in a zone", () => {
+    expect(dayIn(new Date("2026-03-06T02:30:00Z"), "America/Sao_Paulo")).toBe("2026-03-05");
+    expect(dayIn(new Date("2026-03-06T02:30:00Z"), "UTC")).toBe("2026-03-06");
+    expect(dayIn(new Date("2026-03-05T16:00:00Z"), "Asia/Tokyo")).toBe("2026-03-06");
   });
 });
 

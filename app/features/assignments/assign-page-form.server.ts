@@ -2,14 +2,11 @@ import { z } from "zod";
 
 /**
  * The "Assign a test" page's form. Its respondent select posts `student:<id>`, `candidate:<id>`
- * or `group:<id>` (the whole group at once), and its expiry is a day: the link works to the end of that day (UTC), so the
- * API's body (`createSubmissionBody`) is built from it, not posted as is.
+ * or `group:<id>` (the whole group at once), so the API's body (`createSubmissionBody`) is built
+ * from it, not posted as is. Its expiry is a day: the link works to the end of that day in the
+ * organization's time zone, which the service resolves (and refuses when already past).
  */
-/** A day the link works to the end of (UTC), from a date field. */
-const expiryDay = z.iso
-  .date({ error: "date" })
-  .transform((day) => `${day}T23:59:59.999Z`)
-  .refine((end) => new Date(end).getTime() > Date.now(), "futureDate");
+const expiryDay = z.iso.date({ error: "date" });
 
 export const assignPageForm = z.object({
   formId: z.string({ error: "chooseForm" }).min(1, "chooseForm"),

@@ -2,7 +2,7 @@ import type { Actor } from "~/lib/auth/actor.server.ts";
 import { isStaff } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import type { Locale } from "~/lib/i18n.ts";
-import { startOfMonthIn } from "~/i18n/format.ts";
+import { startOfMonthIn } from "~/lib/zoned-time.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
 import { personListWhere } from "../people/people.server.ts";
 import { listReports } from "../reports/reports.server.ts";
@@ -74,8 +74,8 @@ export type DashboardCounts = {
   completedThisMonth: number;
 };
 
-/** The home page's numbers; "this month" starts at midnight on the 1st in `timeZone`. */
-export async function dashboardCounts(actor: Actor, options: { timeZone: string; now?: Date }): Promise<DashboardCounts> {
+/** The home page's numbers; "this month" starts at midnight on the 1st in the organization's time zone. */
+export async function dashboardCounts(actor: Actor, options: { now?: Date }): Promise<DashboardCounts> {
   const now = options.now ?? new Date();
   const people = personListWhere(actor, {});
   const [students, candidates, forms, pending, completedThisMonth] = await Promise.all([
@@ -84,14 +84,14 @@ export async function dashboardCounts(actor: Actor, options: { timeZone: string;
     db.form.count({ where: visibleFormsWhere(actor) }),
     db.submission.count({ where: pendingAssignmentsWhere(actor, now) }),
     db.submission.count({
-      where: { AND: [visibleSubmissionsWhere(actor), { isCompleted: true }, { completedAt: { gte: startOfMonthIn(options.timeZone, now) } }] },
+      where: { AND: [visibleSubmissionsWhere(actor), { isCompleted: true }, { completedAt: { gte: startOfMonthIn(actor.timeZone, now) } }] },
     }),
   ]);
   return { students, candidates, forms, pending, completedThisMonth };
 }
 
 /** Everything the home page needs in one call; a student's login gets only their pending tests. */
-export async function loadDashboard(actor: Actor, options: { locale: Locale; timeZone: string; now?: Date }) {
+export async function loadDashboard(actor: Actor, options: { locale: Locale; now?: Date }) {
   const organization = await db.organization.findUnique({ where: { id: actor.organizationId }, select: { name: true } });
   const base = { name: actor.name, organization: organization?.name ?? "" };
   if (!isStaff(actor)) {

@@ -218,6 +218,7 @@ const TAGS: Record<string, string> = {
   "Public test links": "What the respondent's browser calls: open a test link and submit the answers once, without an account.",
   Reports: "Completed tests: search by person, form and date, read one, export it as a PDF.",
   Users: "The signed-in user's profile and password, and the accounts an administrator manages.",
+  Organization: "The organization's settings: its name and the time zone its dates are read in.",
   Service: "About the service itself.",
 };
 

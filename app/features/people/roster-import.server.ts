@@ -3,10 +3,11 @@ import { coerceFormValue } from "@conform-to/zod/v4/future";
 import { parse } from "csv-parse/sync";
 import type { z } from "zod";
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { db, type Prisma } from "~/lib/db.server.ts";
+import { db, LONG_WRITE, type Prisma } from "~/lib/db.server.ts";
 import { en } from "~/i18n/en.ts";
 import { fieldMessage, type FieldMessageKey, fieldText } from "~/lib/messages.ts";
 import { badRequest, type FieldProblem, issueMessage } from "~/lib/problem.server.ts";
+import { insertRows } from "~/lib/insert-rows.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { createCandidateBody } from "../candidates/candidate-schemas.ts";
 import { createStudentBody } from "../students/student-schemas.ts";
@@ -109,29 +110,36 @@ export async function importRoster(actor: Actor, kind: Kind, text: string) {
   return db.$transaction(async (tx) => {
     const groupIds = await groupsByName(tx, actor, [...new Set(rows.flatMap((row) => (row.group ? [row.group] : [])))]);
     // Ids made here, so each membership knows its person without relying on the order rows come back in.
-    const data = rows.map(({ input }) => ({
-      id: randomUUID(),
-      organizationId: actor.organizationId,
-      createdById: actor.userId,
-      name: input.name,
-      searchName: foldForSearch(input.name),
-      email: input.email ?? null,
-      phone: input.phone ?? null,
-      age: input.age ?? null,
-      grade: input.grade ?? null,
-      gender: input.gender ?? null,
-      ...(input.status ? { status: input.status } : {}),
-    }));
-    if (kind === "students") await tx.student.createMany({ data: data as Prisma.StudentCreateManyInput[] });
-    else await tx.candidate.createMany({ data: data as Prisma.CandidateCreateManyInput[] });
+    const now = new Date();
+    const ids = rows.map(() => randomUUID());
+    await insertRows(
+      tx,
+      kind === "students" ? "Student" : "Candidate",
+      ["id", "organizationId", "createdById", "name", "searchName", "email", "phone", "age", "grade", "gender", "status", "createdAt", "updatedAt"],
+      rows.map(({ input }, index) => [
+        ids[index],
+        actor.organizationId,
+        actor.userId,
+        input.name,
+        foldForSearch(input.name),
+        input.email ?? null,
+        input.phone ?? null,
+        input.age ?? null,
+        input.grade ?? null,
+        input.gender ?? null,
+        input.status ?? (kind === "students" ? "ACTIVE" : "NEW"),
+        now,
+        now,
+      ]),
+      { enumTypes: { status: kind === "students" ? "StudentStatus" : "CandidateStatus" } },
+    );
     const memberships = rows.flatMap((row, index) => {
       const groupId = row.group ? groupIds.ids.get(foldForSearch(row.group)) : undefined;
-      const personId = data[index]!.id;
-      return groupId ? [kind === "students" ? { groupId, studentId: personId } : { groupId, candidateId: personId }] : [];
+      return groupId ? [[randomUUID(), groupId, kind === "students" ? ids[index] : null, kind === "candidates" ? ids[index] : null, now]] : [];
     });
-    if (memberships.length) await tx.groupMember.createMany({ data: memberships });
-    return { created: data.length, groupsCreated: groupIds.created };
-  });
+    await insertRows(tx, "GroupMember", ["id", "groupId", "studentId", "candidateId", "createdAt"], memberships);
+    return { created: rows.length, groupsCreated: groupIds.created };
+  }, LONG_WRITE);
 }
 
 /** The ids of the groups named (matched without case or accents), creating the missing ones. */
@@ -143,16 +151,20 @@ async function groupsByName(tx: Prisma.TransactionClient, actor: Actor, names: s
     select: { id: true, searchName: true },
   });
   for (const group of existing) ids.set(group.searchName, group.id);
-  let created = 0;
+  // The missing ones in one statement, with ids made here (names that fold alike are one group).
+  const missing = new Map<string, { id: string; name: string }>();
   for (const name of names) {
     const key = foldForSearch(name);
-    if (ids.has(key)) continue;
-    const group = await tx.group.create({
-      data: { organizationId: actor.organizationId, createdById: actor.userId, name: name.slice(0, 200), searchName: key },
-      select: { id: true },
-    });
-    ids.set(key, group.id);
-    created++;
+    if (!ids.has(key) && !missing.has(key)) missing.set(key, { id: randomUUID(), name: name.slice(0, 200) });
   }
+  const now = new Date();
+  await insertRows(
+    tx,
+    "Group",
+    ["id", "organizationId", "createdById", "name", "searchName", "createdAt", "updatedAt"],
+    [...missing].map(([searchName, group]) => [group.id, actor.organizationId, actor.userId, group.name, searchName, now, now]),
+  );
+  for (const [key, group] of missing) ids.set(key, group.id);
+  const created = missing.size;
   return { ids, created };
 }

@@ -8,6 +8,7 @@ import { visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/s
 import type { ScoredAgainst } from "../submissions/test-link.server.ts";
 import type { ListReportsQuery, ReportDetail } from "./report-schemas.ts";
 import { exactReportTotal } from "./report-totals.server.ts";
+import { DATE_ONLY, endOfDayIn, startOfDayIn } from "~/lib/zoned-time.ts";
 
 /**
  * Reports are completed submissions. Every number, label and colour in them was stored when the
@@ -35,13 +36,15 @@ type ReportRow = Prisma.SubmissionGetPayload<{ select: typeof reportSelect }>;
 /** The bounds of `completedAt` a list asks for (both included). */
 type CompletedAtRange = { gte?: Date; lte?: Date };
 
-/** Date-only bounds cover whole days in UTC; a date-time without a zone is read as UTC. */
-export function completedAtRange(query: Pick<ListReportsQuery, "from" | "to">): CompletedAtRange | undefined {
+/**
+ * Date-only bounds cover whole days in the organization's time zone (contract §10); a date-time
+ * without a zone is read as UTC.
+ */
+export function completedAtRange(query: Pick<ListReportsQuery, "from" | "to">, timeZone: string): CompletedAtRange | undefined {
   const parse = (value: string, endOfDay: boolean) => {
-    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-    const iso = dateOnly ? `${value}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}Z` : /(Z|[+-]\d{2}:\d{2})$/.test(value) ? value : `${value}Z`;
-    const date = new Date(iso);
-    return Number.isNaN(date.getTime()) || (dateOnly && date.toISOString().slice(0, 10) !== value) ? null : date;
+    if (DATE_ONLY.test(value)) return endOfDay ? endOfDayIn(value, timeZone) : startOfDayIn(value, timeZone);
+    const date = new Date(/(Z|[+-]\d{2}:\d{2})$/.test(value) ? value : `${value}Z`);
+    return Number.isNaN(date.getTime()) ? null : date;
   };
   const from = query.from ? parse(query.from, false) : undefined;
   const to = query.to ? parse(query.to, true) : undefined;
@@ -216,7 +219,7 @@ async function countWhere(where: Prisma.Sql): Promise<number> {
  * (docs/decisions/0013-report-totals.md); the page is always read.
  */
 export async function listReports(actor: Actor, query: ListReportsQuery) {
-  const completedAt = completedAtRange(query);
+  const completedAt = completedAtRange(query, actor.timeZone);
   const term = query.search ? foldForSearch(query.search) : "";
   const totalOf: TotalOf = (count) => exactReportTotal(actor, { term, from: completedAt?.gte, to: completedAt?.lte }, count);
   if (term) {

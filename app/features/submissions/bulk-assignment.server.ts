@@ -1,11 +1,12 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { db } from "~/lib/db.server.ts";
+import { db, LONG_WRITE } from "~/lib/db.server.ts";
 import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import { groupMemberIds } from "../groups/groups.server.ts";
 import { BULK_LIMIT, type BulkAssignInput } from "./submission-schemas.ts";
 import { assignableForm, newToken, statusWhere, submissionItems } from "./submissions.server.ts";
 import { enqueueJobs } from "../jobs/jobs.server.ts";
 import { deliveryJobs } from "./delivery.server.ts";
+import { linkExpiry } from "./link-expiry.server.ts";
 
 /**
  * One form assigned to a whole class at once (contract §10): a group's members and the people
@@ -16,6 +17,7 @@ import { deliveryJobs } from "./delivery.server.ts";
 type Person = { kind: "student" | "candidate"; id: string; name: string; status: string; email: string | null };
 
 export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
+  const expiresAt = linkExpiry(input.expiresAt, actor.timeZone);
   const form = await assignableForm(actor, input.formId);
   const fromGroup = input.groupId ? await groupMemberIds(actor, input.groupId) : { studentIds: [], candidateIds: [] };
   const studentIds = [...new Set([...fromGroup.studentIds, ...(input.studentIds ?? [])])];
@@ -61,7 +63,6 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
     else chosen.push(person);
   }
 
-  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   // The links and their e-mails are written together: a link is never queued without its row.
   const created = await db.$transaction(async (tx) => {
     const rows = chosen.length
@@ -88,7 +89,7 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
       ),
     );
     return rows;
-  });
+  }, LONG_WRITE);
   const emailOf = new Map(chosen.map((person) => [person.id, person.email]));
   const items = await submissionItems(
     actor,

@@ -16,12 +16,17 @@ import { getSubmission, testLinkUrl } from "./submissions.server.ts";
  * (the respondent's own is not known), with the organization's name, the form's title and the
  * expiry in the organization's time zone, then records `sentAt` and `sendCount`.
  */
-const RESEND_INTERVAL_MS = 10 * 60_000;
+export const RESEND_INTERVAL_MS = 10 * 60_000;
 
 export type SendLinkPayload = { submissionId: string };
+/** `now`: asked for by a teacher ("remind now"), sent even when a reminder went out before. */
+export type RemindPayload = SendLinkPayload & { now?: boolean };
 
-/** E-mails one link, unless it stopped taking answers meanwhile (then there is nothing to send). */
-async function mailLink(submissionId: string, kind: "link" | "reminder") {
+/**
+ * E-mails one link, unless it stopped taking answers meanwhile (then there is nothing to send). A
+ * scheduled reminder goes out once per link; one asked for now goes out whatever came before.
+ */
+async function mailLink(submissionId: string, kind: "link" | "reminder" | "reminderNow") {
   const submission = await db.submission.findUnique({
     where: { id: submissionId },
     select: {
@@ -47,11 +52,11 @@ async function mailLink(submissionId: string, kind: "link" | "reminder") {
   const locale = resolveLocale(submission.assignedBy.locale);
   const expiry = submission.expiresAt ? createFormat(locale, submission.organization.timeZone).dateTime(submission.expiresAt) : null;
   const url = testLinkUrl(submission.token, locale);
-  const write = kind === "reminder" ? reminderMail : testLinkMail;
+  const write = kind === "link" ? testLinkMail : reminderMail;
   await sendMail({ to: respondent.email, ...write(locale, respondent.name, submission.organization.name, submission.form.title, expiry, url) });
   await db.submission.update({
     where: { id: submissionId },
-    data: kind === "reminder" ? { remindedAt: new Date() } : { sentAt: new Date(), sendCount: { increment: 1 } },
+    data: kind === "link" ? { sentAt: new Date(), sendCount: { increment: 1 } } : { remindedAt: new Date() },
     select: { id: true },
   });
 }
@@ -59,8 +64,11 @@ async function mailLink(submissionId: string, kind: "link" | "reminder") {
 /** The job of a link to e-mail. */
 export const sendLinkJob: JobHandler = (payload) => mailLink((payload as SendLinkPayload).submissionId, "link");
 
-/** The job of a reminder, due `remindAfterDays` after a bulk assignment: only to those still waiting. */
-export const remindJob: JobHandler = (payload) => mailLink((payload as SendLinkPayload).submissionId, "reminder");
+/** The job of a reminder, due `remindAfterDays` after a bulk assignment or now ("remind now"): only to those still waiting. */
+export const remindJob: JobHandler = (payload) => {
+  const { submissionId, now } = payload as RemindPayload;
+  return mailLink(submissionId, now ? "reminderNow" : "reminder");
+};
 
 /**
  * The e-mails a new link asks for: the link itself (`send`), and one reminder `remindAfterDays`

@@ -3,19 +3,24 @@ import { QUESTION_TYPES } from "../forms/question-types.ts";
 import { SUBMISSION_STATUSES } from "./submission-status.ts";
 import { booleanParam, idSchema, pagedResponse, paginationQuery, timestamp, typedText } from "~/lib/schemas.ts";
 
+/**
+ * When a link stops working: a date-time, or a day meaning the end of that day in the organization's
+ * time zone. Resolved, and checked to be in the future, by `linkExpiry` (it needs the zone).
+ */
+const expiryInput = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: "date" })
+  .meta({ description: "ISO 8601 date-time, or a date (2026-12-01) meaning the end of that day in the organization's time zone." });
+
 export const createSubmissionBody = z
   .strictObject({
     formId: idSchema,
     studentId: idSchema.optional(),
     candidateId: idSchema.optional(),
-    expiresAt: z.iso.datetime({ offset: true }).optional().meta({ description: "When the link stops working (ISO 8601); no expiry when left out." }),
+    expiresAt: expiryInput.optional().meta({ description: "When the link stops working; no expiry when left out." }),
   })
   .superRefine((body, ctx) => {
     if ((body.studentId === undefined) === (body.candidateId === undefined)) {
       ctx.addIssue({ code: "custom", path: ["studentId"], message: "respondent" });
-    }
-    if (body.expiresAt !== undefined && new Date(body.expiresAt).getTime() <= Date.now()) {
-      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: "futureDate" });
     }
   })
   .meta({ id: "AssignmentCreate" });
@@ -36,15 +41,13 @@ export type ListSubmissionsQuery = z.output<typeof listSubmissionsQuery>;
 /** At most this many respondents in one bulk assignment (contract §10). */
 export const BULK_LIMIT = 1000;
 
-const futureExpiry = z.iso.datetime({ offset: true }).meta({ description: "When the links stop working (ISO 8601); no expiry when left out." });
-
 export const bulkAssignBody = z
   .strictObject({
     formId: idSchema,
     groupId: idSchema.optional().meta({ description: "Every member of this group." }),
     studentIds: z.array(idSchema).max(BULK_LIMIT).optional(),
     candidateIds: z.array(idSchema).max(BULK_LIMIT).optional(),
-    expiresAt: futureExpiry.optional(),
+    expiresAt: expiryInput.optional().meta({ description: "When the links stop working; no expiry when left out." }),
     send: z.boolean().optional().meta({ description: "true: e-mail each link to its respondent (through the job queue)." }),
     remindAfterDays: z
       .number()
@@ -58,9 +61,6 @@ export const bulkAssignBody = z
     if (body.groupId === undefined && !body.studentIds?.length && !body.candidateIds?.length) {
       ctx.addIssue({ code: "custom", path: ["groupId"], message: "chooseRespondents" });
     }
-    if (body.expiresAt !== undefined && new Date(body.expiresAt).getTime() <= Date.now()) {
-      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: "futureDate" });
-    }
   })
   .meta({ id: "BulkAssignment" });
 export type BulkAssignInput = z.output<typeof bulkAssignBody>;
@@ -71,12 +71,7 @@ export const SKIP_REASONS = ["ALREADY_PENDING", "NOT_ACTIVE"] as const;
 /** PUT /api/submissions/:id: a pending link's new expiry (`null`: none). */
 export const updateSubmissionBody = z
   .strictObject({
-    expiresAt: z.iso.datetime({ offset: true }).nullable().meta({ description: "The new end of the link (ISO 8601), later or earlier; null for no expiry." }),
-  })
-  .superRefine((body, ctx) => {
-    if (body.expiresAt !== null && new Date(body.expiresAt).getTime() <= Date.now()) {
-      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: "futureDate" });
-    }
+    expiresAt: expiryInput.nullable().meta({ description: "The new end of the link, later or earlier; null for no expiry." }),
   })
   .meta({ id: "SubmissionUpdate" });
 export type UpdateSubmissionInput = z.output<typeof updateSubmissionBody>;
@@ -182,3 +177,19 @@ export const testLinkResponse = z
   .meta({ id: "TestLink" });
 
 export const submitResponse = z.object({ submissionId: idSchema, isCompleted: z.literal(true), completedAt: timestamp }).meta({ id: "TestSubmitted" });
+
+/** POST /api/submissions/remind: "remind now" for one form's waiting links, optionally only a group's. */
+export const remindWaitingBody = z
+  .strictObject({
+    formId: idSchema,
+    groupId: idSchema.optional().meta({ description: "Only the links of this group's members." }),
+  })
+  .meta({ id: "RemindWaiting" });
+
+export const remindWaitingResponse = z
+  .object({
+    queued: z.number().int().meta({ description: "Reminders queued, one per waiting respondent with an e-mail address." }),
+    noEmail: z.number().int().meta({ description: "Waiting respondents without an e-mail address." }),
+    recentlySent: z.number().int().meta({ description: "Waiting respondents e-mailed in the last 10 minutes, left out." }),
+  })
+  .meta({ id: "RemindResult" });

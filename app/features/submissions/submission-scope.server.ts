@@ -13,6 +13,12 @@ export function visibleSubmissionsWhere(actor: Actor): Prisma.SubmissionWhereInp
   return { ...base, assignedById: actor.userId };
 }
 
+/** The submissions of a group's current members (students and candidates). */
+export function inGroupWhere(groupId: string): Prisma.SubmissionWhereInput {
+  const inGroup = { groups: { some: { groupId } } };
+  return { OR: [{ student: inGroup }, { candidate: inGroup }] };
+}
+
 /**
  * `visibleSubmissionsWhere` as an SQL condition on the "Submission" row `alias`, for the raw
  * queries Prisma cannot express (the reports search). The same rules, kept next to each other so

@@ -8,8 +8,9 @@ import { ApiError, conflict, forbidden, notFound } from "~/lib/problem.server.ts
 import { skipTake } from "~/lib/schemas.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
 import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput } from "./submission-schemas.ts";
-import { visibleSubmissionsWhere } from "./submission-scope.server.ts";
+import { inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { type StatusFields, type SubmissionStatus, submissionStatus } from "./submission-status.ts";
+import { linkExpiry } from "./link-expiry.server.ts";
 
 /** 256 random bits, URL-safe: the whole secret of a public test link. */
 export const newToken = () => randomBytes(32).toString("base64url");
@@ -66,6 +67,7 @@ export function statusWhere(status: SubmissionStatus, now: Date): Prisma.Submiss
  * organization, creating the private link.
  */
 export async function assignForm(actor: Actor, input: CreateSubmissionInput) {
+  const expiresAt = linkExpiry(input.expiresAt, actor.timeZone);
   const form = await assignableForm(actor, input.formId);
 
   const respondentWhere = { deletedAt: null, organizationId: form.organizationId, ...organizationScope(actor) };
@@ -82,7 +84,7 @@ export async function assignForm(actor: Actor, input: CreateSubmissionInput) {
       candidateId: input.candidateId ?? null,
       assignedById: actor.userId,
       token: newToken(),
-      expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+      expiresAt,
     },
     select: { id: true },
   });
@@ -119,10 +121,7 @@ export async function listSubmissions(actor: Actor, query: ListSubmissionsQuery)
   if (query.candidateId) filters.push({ candidateId: query.candidateId });
   if (query.isCompleted !== undefined) filters.push({ isCompleted: query.isCompleted });
   if (query.status) filters.push(statusWhere(query.status, new Date()));
-  if (query.groupId) {
-    const inGroup = { groups: { some: { groupId: query.groupId } } };
-    filters.push({ OR: [{ student: inGroup }, { candidate: inGroup }] });
-  }
+  if (query.groupId) filters.push(inGroupWhere(query.groupId));
   const where = { AND: filters };
   const [submissions, total] = await Promise.all([
     db.submission.findMany({ where, select: itemSelect, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...skipTake(query) }),
@@ -191,9 +190,10 @@ export async function revokeSubmission(actor: Actor, id: string) {
 export async function updateSubmission(actor: Actor, id: string, input: UpdateSubmissionInput) {
   const submission = await findChangeableSubmission(actor, id);
   if (submission.revokedAt) throw new ApiError(410, "LINK_REVOKED", "This test link was revoked.");
+  const expiresAt = linkExpiry(input.expiresAt, actor.timeZone);
   const { count } = await db.submission.updateMany({
     where: { id, isCompleted: false, revokedAt: null },
-    data: { expiresAt: input.expiresAt === null ? null : new Date(input.expiresAt) },
+    data: { expiresAt },
   });
   if (count === 0) throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
   return getSubmission(actor, id);

@@ -15,6 +15,8 @@ export type Actor = {
   email: string;
   image: string | null;
   locale: string;
+  /** The organization's IANA time zone: date-only inputs are whole days there, and dates are shown in it. */
+  timeZone: string;
   sessionExpiresAt: Date;
 };
 

@@ -75,6 +75,7 @@ export async function readActor(request: Request): Promise<Actor | null> {
           isActive: true,
           deletedAt: true,
           avatar: { select: { updatedAt: true } },
+          organization: { select: { timeZone: true } },
         },
       },
     },
@@ -98,6 +99,7 @@ export async function readActor(request: Request): Promise<Actor | null> {
     email: user.email,
     image: user.avatar ? avatarUrl(user.id, user.avatar.updatedAt) : null,
     locale: user.locale,
+    timeZone: user.organization.timeZone,
     sessionExpiresAt: session.expiresAt,
   };
 }

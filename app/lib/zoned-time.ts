@@ -1,0 +1,81 @@
+import { isValidTimeZone } from "~/i18n/format.ts";
+
+/**
+ * Whole days in an organization's time zone (contract §10): a date-only expiry or report bound
+ * means the end (or start) of that day where the school is, never silently UTC. Intl knows the
+ * zones' rules (daylight saving included), so no time-zone library is needed.
+ */
+
+/** `2026-03-01`: a calendar day, as date inputs post it. */
+export const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The first instant of a calendar day in a zone; null when the text is not a real day. */
+export function startOfDayIn(day: string, timeZone: string): Date | null {
+  if (!DATE_ONLY.test(day)) return null;
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  const midnightUtc = Date.UTC(year, month - 1, date);
+  if (new Date(midnightUtc).toISOString().slice(0, 10) !== day) return null;
+  return wallClockToInstant(midnightUtc, zoneOrUtc(timeZone));
+}
+
+/** The last millisecond of a calendar day in a zone (the day's end, for expiries and `to`). */
+export function endOfDayIn(day: string, timeZone: string): Date | null {
+  const start = startOfDayIn(day, timeZone);
+  if (!start) return null;
+  const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return new Date(startOfDayIn(next, timeZone)!.getTime() - 1);
+}
+
+/** The calendar day an instant falls on in a zone, as a date input shows it (`2026-03-01`). */
+export function dayIn(instant: Date, timeZone: string): string {
+  const parts = zoneParts(zoneOrUtc(timeZone), instant);
+  return `${parts.year}-${String(parts.month).padStart(2, "0")}-${String(parts.day).padStart(2, "0")}`;
+}
+
+/** The instant the current month began in a zone (for "this month" counts): midnight of the 1st there. */
+export function startOfMonthIn(timeZone: string, now = new Date()): Date {
+  const zone = zoneOrUtc(timeZone);
+  const { year, month } = zoneParts(zone, now);
+  return wallClockToInstant(Date.UTC(year, month - 1, 1), zone);
+}
+
+/**
+ * A wall-clock time in a zone (given as if it were UTC) as an instant. The offset is read at the
+ * first guess and again at the result, so a day that starts next to a daylight-saving change
+ * lands on the right side of it.
+ */
+function wallClockToInstant(wallClockAsUtc: number, zone: string): Date {
+  let instant = wallClockAsUtc - offsetMinutes(zone, new Date(wallClockAsUtc)) * 60_000;
+  instant = wallClockAsUtc - offsetMinutes(zone, new Date(instant)) * 60_000;
+  return new Date(instant);
+}
+
+const zoneOrUtc = (timeZone: string) => (isValidTimeZone(timeZone) ? timeZone : "UTC");
+
+const partsFormats = new Map<string, Intl.DateTimeFormat>();
+
+function zoneParts(zone: string, at: Date) {
+  let format = partsFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    partsFormats.set(zone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(at).map((part) => [part.type, Number(part.value)]));
+  return parts as { year: number; month: number; day: number; hour: number; minute: number; second: number };
+}
+
+/** The zone's offset from UTC at an instant, in minutes (east positive). */
+function offsetMinutes(zone: string, at: Date): number {
+  const p = zoneParts(zone, at);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+}

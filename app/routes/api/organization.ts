@@ -1,0 +1,40 @@
+import { ADMINS, browserBody } from "~/lib/api-operation.ts";
+import type { Route } from "./+types/organization";
+import { organizationResponse, updateOrganizationBody } from "~/features/organization/organization-schemas.ts";
+import { getOrganization, updateOrganization } from "~/features/organization/organization.server.ts";
+import { requireActor, requireAdmin } from "~/lib/auth/actor.server.ts";
+import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
+import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
+
+const handle = endpoint<Route.LoaderArgs>(
+  {
+    GET: async ({ context }) => json(await getOrganization(requireActor(actorOf(context)))),
+    PUT: async ({ request, context }) => {
+      const actor = requireAdmin(actorOf(context));
+      return json(await updateOrganization(actor, await readJsonOrFormBody(request, updateOrganizationBody)));
+    },
+  },
+  {
+    GET: {
+      operationId: "getOrganization",
+      tag: "Organization",
+      auth: "session",
+      summary: "The caller's organization: its name and the time zone its dates are read in.",
+      success: { status: 200, description: "The organization.", schema: organizationResponse },
+      errors: [401],
+    },
+    PUT: {
+      operationId: "updateOrganization",
+      tag: "Organization",
+      auth: "session",
+      roles: ADMINS,
+      summary: "Rename the organization or change its time zone (an IANA name such as Europe/Madrid).",
+      body: { schema: updateOrganizationBody, types: browserBody },
+      success: { status: 200, description: "The updated organization.", schema: organizationResponse },
+      errors: [400, 401, 403, 413, 415],
+    },
+  },
+);
+
+export const loader = handle;
+export const action = handle;
