@@ -56,6 +56,7 @@ export default [
     route("submissions/:id/send", "routes/api/submissions.$id.send.ts"),
     route("test-link/:token", "routes/api/test-link.$token.ts"),
     route("test-link/:token/submit", "routes/api/test-link.$token.submit.ts"),
+    route("test-link/:token/draft", "routes/api/test-link.$token.draft.ts"),
 
     route("reports", "routes/api/reports.ts"),
     route("reports/export", "routes/api/reports.export.ts"),

@@ -17,7 +17,7 @@ export type PageResult = SubmissionResult<string[], any>;
 export function pageFormOptions<Name extends string>(
   validation: ClientValidation<Name>,
   lastResult: PageResult | null | undefined,
-  defaultValue?: Partial<Record<Name, string>>,
+  defaultValue?: Partial<Record<Name, string | string[]>>,
 ) {
   return {
     lastResult: lastResult as SubmissionResult<string[]> | null | undefined,
@@ -25,8 +25,11 @@ export function pageFormOptions<Name extends string>(
     constraint: validation.constraint,
     shouldValidate: "onBlur" as const,
     shouldRevalidate: "onInput" as const,
-    onValidate: ({ payload, formElement }: { payload: Record<string, unknown>; formElement: HTMLFormElement }) =>
-      clientErrors(payload, validation, formElement),
+    // A button with `formnovalidate` ("Save and finish later") posts as it is, as the browser does without JavaScript.
+    onValidate: ({ payload, formElement, submitter }: { payload: Record<string, unknown>; formElement: HTMLFormElement; submitter?: HTMLElement | null }) =>
+      submitter instanceof HTMLButtonElement && submitter.formNoValidate
+        ? { formErrors: null, fieldErrors: {} }
+        : clientErrors(payload, validation, formElement),
   };
 }
 

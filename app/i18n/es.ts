@@ -462,7 +462,7 @@ export const es: Dictionary = {
     noForms: "Aún no tienes formularios publicados. Publica uno antes de asignarlo.",
     noRespondents: "Ningún estudiante o candidato activo coincide.",
     expiresAt: "Fecha de vencimiento (opcional)",
-    expiresAtHint: "El enlace deja de funcionar al final de ese día (UTC). Déjalo vacío para que no venza.",
+    expiresAtHint: (zone: string) => `El enlace deja de funcionar al final de ese día, hora de ${zone}. Déjalo vacío para que no venza.`,
     errors: {
       notPublished: "Este formulario no está publicado.",
       notFound: "Este formulario o esta persona ya no está disponible.",
@@ -500,7 +500,8 @@ export const es: Dictionary = {
     seeAssignments: "Ver los enlaces de esta prueba",
     changeExpiry: "Cambiar el vencimiento",
     newExpiry: "Último día del enlace",
-    newExpiryHint: "El enlace funciona hasta el final de este día (UTC); un enlace vencido vuelve a funcionar. Déjalo vacío para que no venza.",
+    newExpiryHint: (zone: string) =>
+      `El enlace funciona hasta el final de este día, hora de ${zone}; un enlace vencido vuelve a funcionar. Déjalo vacío para que no venza.`,
     saveExpiry: "Guardar el vencimiento",
     revoke: "Retirar el enlace",
     revokeText: "El enlace deja de funcionar enseguida y a la persona se le indica que fue retirado. No se puede deshacer.",
@@ -734,6 +735,15 @@ export const es: Dictionary = {
     closedText: "No acepta respuestas en este momento. Pregunta a quien te envió el enlace cuándo vuelve a abrirse.",
     notFoundTitle: "Prueba no encontrada",
     notFoundText: "Este enlace no lleva a ninguna prueba. Comprueba que copiaste la dirección completa.",
+    saveLater: "Guardar y terminar más tarde",
+    savingDraft: "Guardando…",
+    savedTitle: "Tus respuestas están guardadas",
+    savedText: "Abre el mismo enlace otra vez, en este u otro dispositivo, para terminar. No se envía nada hasta que pulses «Enviar respuestas».",
+    autosaved: (time) => `Guardado a las ${time}`,
+    progress: (answered, total) => `${answered} de ${total} respondidas`,
+    alreadyTitle: "Esta prueba ya había sido respondida",
+    alreadyText:
+      "Las respuestas que acabas de enviar no se han registrado: se conservan las primeras que se enviaron. Pregunta a quien te envió el enlace si hay que cambiar algo.",
     question: (n) => `Pregunta ${n}`,
   },
 

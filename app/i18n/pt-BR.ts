@@ -462,7 +462,7 @@ export const ptBR: Dictionary = {
     noForms: "Você ainda não tem formulários publicados. Publique um antes de atribuí-lo.",
     noRespondents: "Nenhum aluno ou candidato ativo corresponde.",
     expiresAt: "Data de expiração (opcional)",
-    expiresAtHint: "O link para de funcionar no fim desse dia (UTC). Deixe vazio para não expirar.",
+    expiresAtHint: (zone: string) => `O link para de funcionar no fim desse dia, horário de ${zone}. Deixe vazio para não expirar.`,
     errors: {
       notPublished: "Este formulário não está publicado.",
       notFound: "Este formulário ou esta pessoa não está mais disponível.",
@@ -500,7 +500,8 @@ export const ptBR: Dictionary = {
     seeAssignments: "Ver os links deste teste",
     changeExpiry: "Alterar a validade",
     newExpiry: "Último dia do link",
-    newExpiryHint: "O link funciona até o fim deste dia (UTC); um link expirado volta a funcionar. Deixe vazio para não expirar.",
+    newExpiryHint: (zone: string) =>
+      `O link funciona até o fim deste dia, horário de ${zone}; um link expirado volta a funcionar. Deixe vazio para não expirar.`,
     saveExpiry: "Salvar a validade",
     revoke: "Retirar o link",
     revokeText: "O link para de funcionar na hora e a pessoa é avisada de que ele foi retirado. Não é possível desfazer.",
@@ -732,6 +733,15 @@ export const ptBR: Dictionary = {
     closedText: "Ele não está aceitando respostas no momento. Pergunte a quem enviou o link quando ele será reaberto.",
     notFoundTitle: "Teste não encontrado",
     notFoundText: "Este link não leva a um teste. Verifique se você copiou o endereço completo.",
+    saveLater: "Salvar e terminar depois",
+    savingDraft: "Salvando…",
+    savedTitle: "Suas respostas estão salvas",
+    savedText: "Abra o mesmo link de novo, neste ou em outro dispositivo, para terminar. Nada é enviado até você tocar em “Enviar respostas”.",
+    autosaved: (time) => `Salvo às ${time}`,
+    progress: (answered, total) => `${answered} de ${total} respondidas`,
+    alreadyTitle: "Este teste já tinha sido respondido",
+    alreadyText:
+      "As respostas que você acabou de enviar não foram registradas: ficam as primeiras enviadas. Pergunte a quem enviou o link se algo precisa mudar.",
     question: (n) => `Pergunta ${n}`,
   },
 

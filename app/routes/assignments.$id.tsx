@@ -203,7 +203,7 @@ function LinkControls({
           name={fields.expiresAt.name}
           type="date"
           label={t.assignments.newExpiry}
-          description={t.assignments.newExpiryHint}
+          description={t.assignments.newExpiryHint(format.timeZone.replaceAll("_", " "))}
           defaultValue={fields.expiresAt.defaultValue}
           error={fields.expiresAt.errors}
           className="min-w-0 flex-1"

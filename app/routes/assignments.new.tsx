@@ -107,6 +107,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function NewAssignment({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
+  const format = useFormat();
   const [params] = useSearchParams();
   const { form, fields } = useForm(
     pageFormOptions(loaderData.validation, actionData && "result" in actionData ? actionData.result : undefined, loaderData.selected),
@@ -254,7 +255,7 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
             type="date"
             min={tomorrow}
             label={t.assignments.expiresAt}
-            description={t.assignments.expiresAtHint}
+            description={t.assignments.expiresAtHint(format.timeZone.replaceAll("_", " "))}
             defaultValue={fields.expiresAt.defaultValue}
             error={fields.expiresAt.errors}
             className="max-w-xs"

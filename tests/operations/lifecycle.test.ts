@@ -1,4 +1,7 @@
+import { mkdtempSync } from "node:fs";
 import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, inject, test } from "vitest";
 import { api } from "../support/api.ts";
@@ -148,7 +151,8 @@ describe("database unavailable", () => {
 /**
  * A database that can be taken away and given back. PostgreSQL: the instance connects through a
  * TCP relay that the test closes (every connection cut, new ones refused). SQLite: another process
- * holds the write lock, so every write waits out its busy timeout and fails.
+ * holds the write lock, so every write waits out its busy timeout and fails; on a copy of the
+ * suite's database, so the server every other test file is using meanwhile is not taken down too.
  */
 async function databaseOutage(): Promise<{
   databaseUrl: string;
@@ -158,9 +162,13 @@ async function databaseOutage(): Promise<{
 }> {
   const databaseUrl = inject("databaseUrl");
   if (databaseUrl.startsWith("file:")) {
-    const holder = new Database(databaseUrl.slice("file:".length));
+    const copy = path.join(mkdtempSync(path.join(tmpdir(), "assessment-outage-")), "outage.db");
+    const shared = new Database(databaseUrl.slice("file:".length), { readonly: true });
+    shared.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
+    shared.close();
+    const holder = new Database(copy);
     return {
-      databaseUrl,
+      databaseUrl: `file:${copy}`,
       begin: async () => void holder.exec("BEGIN IMMEDIATE"),
       end: async () => {
         if (holder.inTransaction) holder.exec("ROLLBACK");

@@ -54,7 +54,7 @@ describe("the respondent's page", () => {
     }
   });
 
-  it("given a complete post, should redirect to the end page, which never submits again", async () => {
+  it("given a complete post, should redirect to the end page; posting again records nothing and says so (409)", async () => {
     const { form, assignment, path } = await newLink();
     const [q1, q2, q3, q4] = form.questions;
     const body = new URLSearchParams();
@@ -70,7 +70,10 @@ describe("the respondent's page", () => {
     expect(end.status).toBe(200);
     expect(await end.text()).toContain("Gracias");
     const again = await post(path, body);
-    expect(again.status).toBe(302);
+    expect(again.status).toBe(409);
+    const said = await again.text();
+    expect(said).toContain("Esta prueba ya había sido respondida");
+    expect(said).toContain("no se han registrado");
     const report = await api("GET", `/api/reports/${assignment.id}`, { as: "teacher@demo.test" });
     expect(report.body).toMatchObject({ totalScore: 1, scoreLabel: "Medium" });
     expect(report.body.answers[3].text).toBe("Bien.");

@@ -737,6 +737,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/test-link/{token}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Save the answers so far without sending them (no scoring, no completion; the same checks of question and option ids, none required). They come back with GET /api/test-link/{token} on any device; the link's status becomes IN_PROGRESS; submitting discards them. */
+        put: operations["saveTestDraft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/test-link/{token}/submit": {
         parameters: {
             query?: never;
@@ -1379,6 +1396,8 @@ export interface components {
             status: "PENDING" | "OPENED" | "IN_PROGRESS" | "COMPLETED" | "EXPIRED" | "REVOKED";
             /** @description When the respondent first opened the link. */
             openedAt: string | null;
+            /** @description When the respondent first saved answers without sending them (IN_PROGRESS). */
+            startedAt: string | null;
             /** @description When the link was last e-mailed. */
             sentAt: string | null;
             sendCount: number;
@@ -1443,6 +1462,8 @@ export interface components {
             status: "PENDING" | "OPENED" | "IN_PROGRESS" | "COMPLETED" | "EXPIRED" | "REVOKED";
             /** @description When the respondent first opened the link. */
             openedAt: string | null;
+            /** @description When the respondent first saved answers without sending them (IN_PROGRESS). */
+            startedAt: string | null;
             /** @description When the link was last e-mailed. */
             sentAt: string | null;
             sendCount: number;
@@ -1496,6 +1517,8 @@ export interface components {
             status: "PENDING" | "OPENED" | "IN_PROGRESS" | "COMPLETED" | "EXPIRED" | "REVOKED";
             /** @description When the respondent first opened the link. */
             openedAt: string | null;
+            /** @description When the respondent first saved answers without sending them (IN_PROGRESS). */
+            startedAt: string | null;
             /** @description When the link was last e-mailed. */
             sentAt: string | null;
             sendCount: number;
@@ -1550,6 +1573,34 @@ export interface components {
             };
             isCompleted: boolean;
             expiresAt: string | null;
+            progress: components["schemas"]["TestProgress"];
+            /** @description The answers saved but not sent yet, when there are some. */
+            draft?: {
+                answers: {
+                    /** @description CUID. */
+                    questionId: string;
+                    optionIds?: string[];
+                    text?: string | null;
+                }[];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                savedAt: string;
+            };
+        };
+        /** @description How many of the test's questions have an answer. */
+        TestProgress: {
+            answered: number;
+            total: number;
+        };
+        TestDraftSaved: {
+            progress: components["schemas"]["TestProgress"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            savedAt: string;
         };
         TestSubmitted: {
             /** @description CUID. */
@@ -1858,6 +1909,7 @@ export interface components {
             /** @description Only the links of this group's members. */
             groupId?: string;
         };
+        TestDraft: components["schemas"]["TestAnswers"];
         TestAnswers: {
             answers: {
                 /** @description CUID. */
@@ -1866,6 +1918,7 @@ export interface components {
                 text?: string | null;
             }[];
         };
+        TestDraftInput: components["schemas"]["TestAnswers"];
         ChangePassword: {
             currentPassword: string;
             /** @description 8 to 128 characters (Unicode code points), any characters. Refused when it is a common password, the development password or the account's e-mail address. */
@@ -9818,6 +9871,7 @@ export interface operations {
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "status": "PENDING",
                      *           "openedAt": "2026-03-14T09:30:00.000Z",
+                     *           "startedAt": "2026-03-14T09:30:00.000Z",
                      *           "sentAt": "2026-03-14T09:30:00.000Z",
                      *           "sendCount": 1,
                      *           "remindedAt": "2026-03-14T09:30:00.000Z",
@@ -9981,6 +10035,7 @@ export interface operations {
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "status": "PENDING",
                      *       "openedAt": "2026-03-14T09:30:00.000Z",
+                     *       "startedAt": "2026-03-14T09:30:00.000Z",
                      *       "sentAt": "2026-03-14T09:30:00.000Z",
                      *       "sendCount": 1,
                      *       "remindedAt": "2026-03-14T09:30:00.000Z",
@@ -10246,6 +10301,7 @@ export interface operations {
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "status": "PENDING",
                      *       "openedAt": "2026-03-14T09:30:00.000Z",
+                     *       "startedAt": "2026-03-14T09:30:00.000Z",
                      *       "sentAt": "2026-03-14T09:30:00.000Z",
                      *       "sendCount": 1,
                      *       "remindedAt": "2026-03-14T09:30:00.000Z",
@@ -10427,6 +10483,7 @@ export interface operations {
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "status": "PENDING",
                      *       "openedAt": "2026-03-14T09:30:00.000Z",
+                     *       "startedAt": "2026-03-14T09:30:00.000Z",
                      *       "sentAt": "2026-03-14T09:30:00.000Z",
                      *       "sendCount": 1,
                      *       "remindedAt": "2026-03-14T09:30:00.000Z",
@@ -10713,6 +10770,7 @@ export interface operations {
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "status": "PENDING",
                      *       "openedAt": "2026-03-14T09:30:00.000Z",
+                     *       "startedAt": "2026-03-14T09:30:00.000Z",
                      *       "sentAt": "2026-03-14T09:30:00.000Z",
                      *       "sendCount": 1,
                      *       "remindedAt": "2026-03-14T09:30:00.000Z",
@@ -10915,6 +10973,7 @@ export interface operations {
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "status": "PENDING",
                      *       "openedAt": "2026-03-14T09:30:00.000Z",
+                     *       "startedAt": "2026-03-14T09:30:00.000Z",
                      *       "sentAt": "2026-03-14T09:30:00.000Z",
                      *       "sendCount": 1,
                      *       "remindedAt": "2026-03-14T09:30:00.000Z",
@@ -11179,6 +11238,7 @@ export interface operations {
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "status": "PENDING",
                      *           "openedAt": "2026-03-14T09:30:00.000Z",
+                     *           "startedAt": "2026-03-14T09:30:00.000Z",
                      *           "sentAt": "2026-03-14T09:30:00.000Z",
                      *           "sendCount": 1,
                      *           "remindedAt": "2026-03-14T09:30:00.000Z",
@@ -11654,7 +11714,23 @@ export interface operations {
                      *         "name": "Ana Lima"
                      *       },
                      *       "isCompleted": true,
-                     *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                     *       "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *       "progress": {
+                     *         "answered": 1,
+                     *         "total": 1
+                     *       },
+                     *       "draft": {
+                     *         "answers": [
+                     *           {
+                     *             "questionId": "text",
+                     *             "optionIds": [
+                     *               "text"
+                     *             ],
+                     *             "text": "How often do you read for pleasure?"
+                     *           }
+                     *         ],
+                     *         "savedAt": "2026-03-14T09:30:00.000Z"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["TestLink"];
@@ -11720,6 +11796,273 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "LINK_EXPIRED" | "LINK_REVOKED" | "FORM_CLOSED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    saveTestDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "answers": [
+                 *         {
+                 *           "questionId": "text",
+                 *           "optionIds": [
+                 *             "text"
+                 *           ],
+                 *           "text": "How often do you read for pleasure?"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestDraft"];
+                /**
+                 * @example {
+                 *       "answers": [
+                 *         {
+                 *           "questionId": "text",
+                 *           "optionIds": [
+                 *             "text"
+                 *           ],
+                 *           "text": "How often do you read for pleasure?"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["TestDraftInput"];
+                /**
+                 * @example {
+                 *       "answers": [
+                 *         {
+                 *           "questionId": "text",
+                 *           "optionIds": [
+                 *             "text"
+                 *           ],
+                 *           "text": "How often do you read for pleasure?"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["TestDraftInput"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "progress": {
+                     *         "answered": 1,
+                     *         "total": 1
+                     *       },
+                     *       "savedAt": "2026-03-14T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestDraftSaved"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: ALREADY_COMPLETED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:already-completed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This test has already been completed.",
+                     *       "code": "ALREADY_COMPLETED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "ALREADY_COMPLETED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: LINK_EXPIRED, LINK_REVOKED, FORM_CLOSED. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:link-expired",
+                     *       "title": "Gone",
+                     *       "status": 410,
+                     *       "detail": "This test link has expired. Ask for a new one.",
+                     *       "code": "LINK_EXPIRED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "LINK_EXPIRED" | "LINK_REVOKED" | "FORM_CLOSED";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };

@@ -7,7 +7,7 @@ import { idSchema, paginationQuery, searchParam, skipTake } from "~/lib/schemas.
 import { foldForSearch } from "~/lib/search.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
 import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
-import { statusWhere, testLinkUrl } from "../submissions/submissions.server.ts";
+import { statusWhere, testLinkUrl, waitingWhere } from "../submissions/submissions.server.ts";
 
 /**
  * What the assignment pages need beyond the submissions API: the choices of the "assign" form
@@ -65,7 +65,7 @@ export async function assignmentChoices(actor: Actor, options: { search?: string
 
 /** The pages' states are the API's statuses with the open ones (pending, opened) taken together. */
 function stateWhere(state: AssignmentState, now: Date): Prisma.SubmissionWhereInput {
-  if (state === "pending") return { OR: [statusWhere("PENDING", now), statusWhere("OPENED", now), statusWhere("IN_PROGRESS", now)] };
+  if (state === "pending") return waitingWhere(now);
   return statusWhere(STATUS_OF_STATE[state], now);
 }
 
@@ -94,6 +94,7 @@ export async function listAssignments(actor: Actor, query: ListAssignmentsQuery,
         expiresAt: true,
         revokedAt: true,
         openedAt: true,
+        startedAt: true,
         createdAt: true,
         totalScore: true,
         maxScore: true,

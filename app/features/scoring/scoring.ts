@@ -1,5 +1,8 @@
 import { fieldProblem, type FieldProblem } from "~/lib/problem.server.ts";
 import type { QuestionType } from "../forms/question-types.ts";
+import { isAnswered, isChoice } from "./answered.ts";
+
+export { answeredCount, isAnswered } from "./answered.ts";
 
 /**
  * The one scoring implementation (contract §3), used when a test is submitted. Reports and PDFs
@@ -33,7 +36,6 @@ export type ScoredResult = {
   scoreColor: string | null;
 };
 
-const isChoice = (type: QuestionType) => type !== "TEXT";
 const single = (type: QuestionType) => type === "SINGLE_CHOICE" || type === "SCALE";
 
 /** Sums without binary fractions creeping in (0.1 + 0.2); option scores are kept to 6 decimals. */
@@ -59,7 +61,7 @@ export function percentageOf(total: number, max: number): number {
  * to: unknown or repeated questions, options of another question, several options for a
  * single-choice question, text for a choice question, and required questions left unanswered.
  */
-export function answerProblems(questions: ScoringQuestion[], answers: GivenAnswer[]): FieldProblem[] {
+export function answerProblems(questions: ScoringQuestion[], answers: GivenAnswer[], options: { complete?: boolean } = {}): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const byId = new Map(questions.map((q) => [q.id, q]));
   const seen = new Set<string>();
@@ -90,12 +92,12 @@ export function answerProblems(questions: ScoringQuestion[], answers: GivenAnswe
     if (new Set(optionIds).size !== optionIds.length) problems.push(fieldProblem(at("optionIds"), "optionTwice"));
     if (single(question.type) && optionIds.length > 1) problems.push(fieldProblem(at("optionIds"), "chooseOne"));
   });
+  // A draft (`complete: false`) may leave required questions for later.
   for (const question of questions) {
-    if (!question.required) continue;
+    if (!question.required || options.complete === false) continue;
     const index = answers.findIndex((a) => a.questionId === question.id);
     const answer = answers[index];
-    const answered = isChoice(question.type) ? (answer?.optionIds?.length ?? 0) > 0 : typeof answer?.text === "string" && answer.text.trim() !== "";
-    if (!answered) {
+    if (!isAnswered(question, answer)) {
       problems.push(fieldProblem(index === -1 ? `questions.${question.id}` : `answers.${index}`, "answerRequired"));
     }
   }

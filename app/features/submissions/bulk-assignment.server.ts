@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db, LONG_WRITE } from "~/lib/db.server.ts";
+import { insertRows } from "~/lib/insert-rows.server.ts";
 import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import { groupMemberIds } from "../groups/groups.server.ts";
 import { BULK_LIMIT, type BulkAssignInput } from "./submission-schemas.ts";
-import { assignableForm, newToken, statusWhere, submissionItems } from "./submissions.server.ts";
+import { assignableForm, newToken, submissionItems, waitingWhere } from "./submissions.server.ts";
 import { enqueueJobs } from "../jobs/jobs.server.ts";
 import { deliveryJobs } from "./delivery.server.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
@@ -45,10 +47,7 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
     where: {
       formId: form.id,
       deletedAt: null,
-      AND: [
-        { OR: [statusWhere("PENDING", now), statusWhere("OPENED", now)] },
-        { OR: [{ studentId: { in: studentIds } }, { candidateId: { in: candidateIds } }] },
-      ],
+      AND: [waitingWhere(now), { OR: [{ studentId: { in: studentIds } }, { candidateId: { in: candidateIds } }] }],
     },
     select: { studentId: true, candidateId: true },
   });
@@ -63,22 +62,33 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
     else chosen.push(person);
   }
 
-  // The links and their e-mails are written together: a link is never queued without its row.
-  const created = await db.$transaction(async (tx) => {
-    const rows = chosen.length
-      ? await tx.submission.createManyAndReturn({
-          data: chosen.map((person) => ({
-            organizationId: form.organizationId,
-            formId: form.id,
-            studentId: person.kind === "student" ? person.id : null,
-            candidateId: person.kind === "candidate" ? person.id : null,
-            assignedById: actor.userId,
-            token: newToken(),
-            expiresAt,
-          })),
-          select: { id: true, studentId: true, candidateId: true },
-        })
-      : [];
+  // The links and their e-mails are written together: a link is never queued without its row. A
+  // few multi-row statements keep this write short (on SQLite every other writer waits for it).
+  const rows = chosen.map((person) => ({
+    id: randomUUID() as string,
+    studentId: person.kind === "student" ? person.id : null,
+    candidateId: person.kind === "candidate" ? person.id : null,
+  }));
+  await db.$transaction(async (tx) => {
+    await insertRows(
+      tx,
+      "Submission",
+      [
+        "id",
+        "organizationId",
+        "formId",
+        "studentId",
+        "candidateId",
+        "assignedById",
+        "token",
+        "expiresAt",
+        "isCompleted",
+        "sendCount",
+        "createdAt",
+        "updatedAt",
+      ],
+      rows.map((row) => [row.id, form.organizationId, form.id, row.studentId, row.candidateId, actor.userId, newToken(), expiresAt, false, 0, now, now]),
+    );
     const reachable = new Set(chosen.filter((person) => person.email).map((person) => person.id));
     const mailed = rows.filter((row) => reachable.has((row.studentId ?? row.candidateId)!));
     await enqueueJobs(
@@ -88,13 +98,16 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
         input,
       ),
     );
-    return rows;
   }, LONG_WRITE);
   const emailOf = new Map(chosen.map((person) => [person.id, person.email]));
-  const items = await submissionItems(
-    actor,
-    created.map((row) => row.id),
-  );
+  // In the order the respondents were given (the ids are random, so the database's order is not).
+  const position = new Map<string, number>(rows.map((row, index) => [row.id, index]));
+  const items = (
+    await submissionItems(
+      actor,
+      rows.map((row) => row.id),
+    )
+  ).sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   return {
     created: items.map((item) => {
       const personId = item.student?.id ?? item.candidate?.id ?? "";

@@ -7,7 +7,7 @@ import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, conflict, notFound, rateLimited } from "~/lib/problem.server.ts";
 import { enqueueJobs, type JobHandler } from "../jobs/jobs.server.ts";
 import { visibleSubmissionsWhere } from "./submission-scope.server.ts";
-import { submissionStatus } from "./submission-status.ts";
+import { isWaiting, submissionStatus } from "./submission-status.ts";
 import { getSubmission, testLinkUrl } from "./submissions.server.ts";
 
 /**
@@ -35,6 +35,7 @@ async function mailLink(submissionId: string, kind: "link" | "reminder" | "remin
       revokedAt: true,
       expiresAt: true,
       openedAt: true,
+      startedAt: true,
       remindedAt: true,
       deletedAt: true,
       form: { select: { title: true } },
@@ -47,7 +48,7 @@ async function mailLink(submissionId: string, kind: "link" | "reminder" | "remin
   const respondent = submission?.student ?? submission?.candidate;
   if (!submission || submission.deletedAt || !respondent?.email || respondent.deletedAt) return;
   const status = submissionStatus(submission, new Date());
-  if (status !== "PENDING" && status !== "OPENED") return;
+  if (!isWaiting(status)) return;
   if (kind === "reminder" && submission.remindedAt) return;
   const locale = resolveLocale(submission.assignedBy.locale);
   const expiry = submission.expiresAt ? createFormat(locale, submission.organization.timeZone).dateTime(submission.expiresAt) : null;
@@ -91,6 +92,7 @@ export async function resendLink(actor: Actor, id: string) {
       revokedAt: true,
       expiresAt: true,
       openedAt: true,
+      startedAt: true,
       sentAt: true,
       student: { select: { email: true } },
       candidate: { select: { email: true } },

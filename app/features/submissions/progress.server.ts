@@ -7,8 +7,8 @@ import { visibleFormsWhere } from "../forms/forms.server.ts";
 import { groupChoice } from "../groups/groups.server.ts";
 import { RESEND_INTERVAL_MS } from "./delivery.server.ts";
 import { inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
-import { SUBMISSION_STATUSES, type SubmissionStatus, submissionStatus } from "./submission-status.ts";
-import { statusWhere } from "./submissions.server.ts";
+import { SUBMISSION_STATUSES, type SubmissionStatus, submissionStatus, WAITING_STATUSES } from "./submission-status.ts";
+import { statusWhere, waitingWhere } from "./submissions.server.ts";
 
 /**
  * Progress at a glance (issue 12): per form, how many links were assigned, sent, opened, are in
@@ -16,11 +16,6 @@ import { statusWhere } from "./submissions.server.ts";
  * Counted by the database (one grouped count per status, each the mirror of `submissionStatus`),
  * over what the caller may see, optionally only a group's members.
  */
-
-/** The statuses of a link that still waits for its respondent. */
-export const WAITING_STATUSES = ["PENDING", "OPENED", "IN_PROGRESS"] as const satisfies readonly SubmissionStatus[];
-
-export const waitingWhere = (now: Date): Prisma.SubmissionWhereInput => ({ OR: WAITING_STATUSES.map((status) => statusWhere(status, now)) });
 
 /** Whose links: a group's members only, and/or one form only. */
 export type ProgressScope = { groupId?: string | undefined; formId?: string | undefined };
@@ -104,6 +99,7 @@ export async function waitingRespondents(actor: Actor, scope: ProgressScope & { 
       revokedAt: true,
       expiresAt: true,
       openedAt: true,
+      startedAt: true,
       sentAt: true,
       remindedAt: true,
       student: { select: { name: true, email: true } },

@@ -91,6 +91,15 @@ export const submitAnswersBody = z
   .meta({ id: "TestAnswers" });
 export type SubmitAnswersInput = z.output<typeof submitAnswersBody>;
 
+/** PUT /api/test-link/:token/draft: answers so far, checked like a submit's but none required (contract §12). */
+export const saveDraftBody = submitAnswersBody.meta({ id: "TestDraft" });
+
+const testProgress = z
+  .object({ answered: z.number().int(), total: z.number().int() })
+  .meta({ id: "TestProgress", description: "How many of the test's questions have an answer." });
+
+export const draftSavedResponse = z.object({ progress: testProgress, savedAt: timestamp }).meta({ id: "TestDraftSaved" });
+
 const personRef = z.object({ id: idSchema, name: z.string() });
 
 export const submissionItem = z
@@ -111,6 +120,7 @@ export const submissionItem = z
     createdAt: timestamp,
     status: z.enum(SUBMISSION_STATUSES).meta({ description: "The life of the link; EXPIRED is derived from expiresAt when read." }),
     openedAt: timestamp.nullable().meta({ description: "When the respondent first opened the link." }),
+    startedAt: timestamp.nullable().meta({ description: "When the respondent first saved answers without sending them (IN_PROGRESS)." }),
     sentAt: timestamp.nullable().meta({ description: "When the link was last e-mailed." }),
     sendCount: z.number().int(),
     remindedAt: timestamp.nullable(),
@@ -173,6 +183,11 @@ export const testLinkResponse = z
     respondent: z.object({ name: z.string() }),
     isCompleted: z.boolean(),
     expiresAt: timestamp.nullable(),
+    progress: testProgress,
+    draft: z
+      .object({ answers: submitAnswersBody.shape.answers, savedAt: timestamp })
+      .optional()
+      .meta({ description: "The answers saved but not sent yet, when there are some." }),
   })
   .meta({ id: "TestLink" });
 

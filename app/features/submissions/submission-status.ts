@@ -7,11 +7,22 @@
 export const SUBMISSION_STATUSES = ["PENDING", "OPENED", "IN_PROGRESS", "COMPLETED", "EXPIRED", "REVOKED"] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
-export type StatusFields = { isCompleted: boolean; revokedAt: Date | string | null; expiresAt: Date | string | null; openedAt: Date | string | null };
+/** The statuses of a link that still waits for its respondent's answers. */
+export const WAITING_STATUSES = ["PENDING", "OPENED", "IN_PROGRESS"] as const satisfies readonly SubmissionStatus[];
+export const isWaiting = (status: SubmissionStatus) => (WAITING_STATUSES as readonly SubmissionStatus[]).includes(status);
+
+export type StatusFields = {
+  isCompleted: boolean;
+  revokedAt: Date | string | null;
+  expiresAt: Date | string | null;
+  openedAt: Date | string | null;
+  startedAt: Date | string | null;
+};
 
 export function submissionStatus(row: StatusFields, now: Date): SubmissionStatus {
   if (row.isCompleted) return "COMPLETED";
   if (row.revokedAt) return "REVOKED";
   if (row.expiresAt && new Date(row.expiresAt).getTime() <= now.getTime()) return "EXPIRED";
+  if (row.startedAt) return "IN_PROGRESS";
   return row.openedAt ? "OPENED" : "PENDING";
 }

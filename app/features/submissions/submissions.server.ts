@@ -9,7 +9,7 @@ import { skipTake } from "~/lib/schemas.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
 import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput } from "./submission-schemas.ts";
 import { inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
-import { type StatusFields, type SubmissionStatus, submissionStatus } from "./submission-status.ts";
+import { type StatusFields, type SubmissionStatus, submissionStatus, WAITING_STATUSES } from "./submission-status.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
 
 /** 256 random bits, URL-safe: the whole secret of a public test link. */
@@ -33,6 +33,7 @@ const itemSelect = {
   expiresAt: true,
   createdAt: true,
   openedAt: true,
+  startedAt: true,
   sentAt: true,
   sendCount: true,
   remindedAt: true,
@@ -41,6 +42,9 @@ const itemSelect = {
 
 /** A submission as the API answers it: its row and its status now. */
 const withStatus = <Row extends StatusFields>(row: Row, now = new Date()) => ({ ...row, status: submissionStatus(row, now) });
+
+/** The links still waiting for their respondent's answers now (PENDING, OPENED or IN_PROGRESS). */
+export const waitingWhere = (now: Date): Prisma.SubmissionWhereInput => ({ OR: WAITING_STATUSES.map((status) => statusWhere(status, now)) });
 
 /** The submissions with `status` now, as a condition (the mirror of submissionStatus()). */
 export function statusWhere(status: SubmissionStatus, now: Date): Prisma.SubmissionWhereInput {
@@ -52,13 +56,12 @@ export function statusWhere(status: SubmissionStatus, now: Date): Prisma.Submiss
       return { isCompleted: false, revokedAt: { not: null } };
     case "EXPIRED":
       return { isCompleted: false, revokedAt: null, expiresAt: { lte: now } };
-    case "OPENED":
-      return { ...live, openedAt: { not: null } };
-    case "PENDING":
-      return { ...live, openedAt: null };
     case "IN_PROGRESS":
-      // Answers saved but not sent come with drafts (contract §12): none yet.
-      return { id: { in: [] } };
+      return { ...live, startedAt: { not: null } };
+    case "OPENED":
+      return { ...live, startedAt: null, openedAt: { not: null } };
+    case "PENDING":
+      return { ...live, startedAt: null, openedAt: null };
   }
 }
 
@@ -201,5 +204,5 @@ export async function updateSubmission(actor: Actor, id: string, input: UpdateSu
 
 /** How many of a form's links still wait for answers (pending or opened): what unpublishing closes. */
 export function openLinkCount(formId: string, now = new Date()) {
-  return db.submission.count({ where: { formId, deletedAt: null, OR: [statusWhere("PENDING", now), statusWhere("OPENED", now)] } });
+  return db.submission.count({ where: { formId, deletedAt: null, ...waitingWhere(now) } });
 }

@@ -2,6 +2,7 @@ import type { Dictionary } from "~/i18n/dictionaries.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
 import { fieldMessage, fieldText } from "~/lib/messages.ts";
 import type { FieldProblem } from "~/lib/problem.server.ts";
+import { answeredCount } from "../scoring/answered.ts";
 import type { openTestLink } from "./test-link.server.ts";
 
 /**
@@ -42,4 +43,21 @@ export function errorsByQuestion(t: Dictionary, problems: readonly FieldProblem[
     if (questionId) errors[answerField(questionId)] ??= fieldText(t, problem.key);
   }
   return errors;
+}
+
+/** The saved draft's answers as the form's default values, so a link opened again shows them. */
+export function draftDefaults(test: Test): Record<string, string | string[]> {
+  const defaults: Record<string, string | string[]> = {};
+  const byId = new Map(test.form.questions.map((question) => [question.id, question]));
+  for (const answer of test.draft?.answers ?? []) {
+    const question = byId.get(answer.questionId);
+    if (!question) continue;
+    defaults[answerField(question.id)] = question.type === "TEXT" ? (answer.text ?? "") : (answer.optionIds ?? []);
+  }
+  return defaults;
+}
+
+/** How many questions the form's current fields answer (the progress bar, updated as the respondent goes). */
+export function answeredInForm(questions: readonly Question[], form: HTMLFormElement): number {
+  return answeredCount(questions, answersFrom(questions, new FormData(form))).answered;
 }

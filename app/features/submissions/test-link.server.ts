@@ -4,7 +4,7 @@ import { env } from "~/lib/env.server.ts";
 import { ApiError, badRequest, conflict, notFound } from "~/lib/problem.server.ts";
 import { submissionSearchText } from "~/lib/search.ts";
 import { formContentSelect } from "../forms/forms.server.ts";
-import { answerProblems, scoreAnswers, type ScoreBand, type ScoringQuestion } from "../scoring/scoring.ts";
+import { answeredCount, answerProblems, type GivenAnswer, scoreAnswers, type ScoreBand, type ScoringQuestion } from "../scoring/scoring.ts";
 import type { SubmitAnswersInput } from "./submission-schemas.ts";
 
 /**
@@ -34,7 +34,9 @@ async function loadLink(token: string) {
       expiresAt: true,
       revokedAt: true,
       openedAt: true,
+      startedAt: true,
       deletedAt: true,
+      draft: { select: { answers: true, savedAt: true } },
       student: { select: { id: true, name: true, grade: true, age: true, deletedAt: true } },
       candidate: { select: { id: true, name: true, grade: true, age: true, deletedAt: true } },
       form: {
@@ -73,12 +75,16 @@ function assertOpen(link: { isCompleted: boolean; expiresAt: Date | null; revoke
   if (!link.form.isPublished) throw new ApiError(410, "FORM_CLOSED", "This test is not accepting answers at the moment.");
 }
 
-/** The test as its respondent sees it: questions and option texts, never scores or bands. */
+/**
+ * The test as its respondent sees it: questions and option texts, never scores or bands; with the
+ * answers saved so far, if any, and how many questions they answer.
+ */
 export async function openTestLink(token: string) {
   const link = await loadLink(token);
   assertOpen(link);
   // The first opening moves the link from PENDING to OPENED; later ones change nothing.
   if (!link.openedAt) await db.submission.updateMany({ where: { id: link.id, openedAt: null }, data: { openedAt: new Date() } });
+  const draftAnswers = link.draft ? (link.draft.answers as GivenAnswer[]) : [];
   return {
     form: {
       title: link.form.title,
@@ -94,7 +100,37 @@ export async function openTestLink(token: string) {
     respondent: { name: link.respondent.name },
     isCompleted: link.isCompleted,
     expiresAt: link.expiresAt,
+    progress: answeredCount(link.form.questions, draftAnswers),
+    ...(link.draft ? { draft: { answers: draftAnswers, savedAt: link.draft.savedAt } } : {}),
   };
+}
+
+/**
+ * Answers saved without sending them (contract §12): checked like a submit's (questions and
+ * options of this test) but none required, never scored. The first save marks the link
+ * IN_PROGRESS; later ones only replace the draft, so saving as the respondent goes costs one small
+ * row, not the submission's (whose triggers renew the organization's report caches).
+ */
+export async function saveTestDraft(token: string, input: SubmitAnswersInput) {
+  const link = await loadLink(token);
+  assertOpen(link);
+  const problems = answerProblems(link.form.questions as ScoringQuestion[], input.answers, { complete: false });
+  if (problems.length > 0) throw badRequest("Some answers need attention.", problems);
+  const answers = input.answers as Prisma.InputJsonValue;
+  const draft = await db.$transaction(async (tx) => {
+    const saved = await tx.submissionDraft.upsert({
+      where: { submissionId: link.id },
+      create: { submissionId: link.id, answers },
+      update: { answers },
+      select: { savedAt: true },
+    });
+    // Submitted (or withdrawn) since the link was read: the draft goes with the rollback.
+    const open = { id: link.id, isCompleted: false, revokedAt: null };
+    if (!link.startedAt) await tx.submission.updateMany({ where: { ...open, startedAt: null }, data: { startedAt: saved.savedAt } });
+    if ((await tx.submission.count({ where: open })) === 0) throw alreadyCompleted();
+    return saved;
+  });
+  return { progress: answeredCount(link.form.questions, input.answers), savedAt: draft.savedAt };
 }
 
 /** The respondent's name as committed now, locked against a concurrent rename on PostgreSQL. */
@@ -177,6 +213,8 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
       select: { id: true },
     });
     await tx.answer.createMany({ data: answerRows });
+    // Submitting discards the draft: what was sent is the answer now.
+    await tx.submissionDraft.deleteMany({ where: { submissionId: link.id } });
   });
   return { submissionId: link.id, isCompleted: true as const, completedAt };
 }

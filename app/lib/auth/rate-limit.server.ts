@@ -29,6 +29,8 @@ export const ACCOUNT_SIGN_IN_LIMIT: RateLimitRule = { name: "sign-in-account", l
  */
 export const TEST_LINK_READ_LIMIT: RateLimitRule = { name: "test-link-read", limit: 600, windowMs: 10 * 60 * 1000 };
 export const TEST_LINK_SUBMIT_LIMIT: RateLimitRule = { name: "test-link-submit", limit: 300, windowMs: 10 * 60 * 1000 };
+/** Drafts are saved as pupils answer (debounced): a class of 30 behind one school address saves often. */
+export const TEST_LINK_DRAFT_LIMIT: RateLimitRule = { name: "test-link-draft", limit: 3000, windowMs: 10 * 60 * 1000 };
 
 /**
  * Counts one attempt against `rule` for `subject` (an IP address, an account) and throws 429 when
