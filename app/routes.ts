@@ -42,6 +42,7 @@ export default [
 
     route("user/profile", "routes/api/user.profile.ts"),
     route("user/role", "routes/api/user.role.ts"),
+    route("user/assignments", "routes/api/user.assignments.ts"),
     route("user/password", "routes/api/user.password.ts"),
     route("users", "routes/api/users.ts"),
     route("users/:id", "routes/api/users.$id.ts"),
@@ -79,6 +80,7 @@ export default [
       route("forms/templates", "routes/forms.templates.tsx"),
       route("forms/:id", "routes/forms.$id.tsx"),
       route("forms/:id/delete", "routes/forms.$id.delete.tsx"),
+      route("forms/:id/preview", "routes/forms.$id.preview.tsx"),
       route("students", "routes/students.tsx"),
       route("students/new", "routes/students.new.tsx"),
       route("students/import", "routes/students.import.tsx"),

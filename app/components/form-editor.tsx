@@ -112,6 +112,14 @@ export function FormEditor({
             {...control(fields.targetAudience)}
             defaultValue={fields.targetAudience.defaultValue}
           />
+          <Checkbox
+            className="sm:col-span-2"
+            label={t.forms.fields.showResultToRespondent}
+            description={t.forms.fields.showResultToRespondentHint}
+            name={fields.showResultToRespondent.name}
+            id={fields.showResultToRespondent.name}
+            defaultChecked={fields.showResultToRespondent.defaultChecked}
+          />
         </div>
       </EditorSection>
 

@@ -25,9 +25,21 @@ export function pageFormOptions<Name extends string>(
     constraint: validation.constraint,
     shouldValidate: "onBlur" as const,
     shouldRevalidate: "onInput" as const,
-    // A button with `formnovalidate` ("Save and finish later") posts as it is, as the browser does without JavaScript.
-    onValidate: ({ payload, formElement, submitter }: { payload: Record<string, unknown>; formElement: HTMLFormElement; submitter?: HTMLElement | null }) =>
-      submitter instanceof HTMLButtonElement && submitter.formNoValidate
+    // A page's own button with `formnovalidate` ("Save and finish later") posts as it is, as the
+    // browser does without JavaScript. Conform's own intents (validating a field on blur) come
+    // through a `formnovalidate` button too, so only a plain submit (no intent) is let through.
+    onValidate: ({
+      payload,
+      formElement,
+      submitter,
+      intent,
+    }: {
+      payload: Record<string, unknown>;
+      formElement: HTMLFormElement;
+      submitter?: HTMLElement | null;
+      intent?: unknown;
+    }) =>
+      !intent && submitter instanceof HTMLButtonElement && submitter.formNoValidate
         ? { formErrors: null, fieldErrors: {} }
         : clientErrors(payload, validation, formElement),
   };

@@ -289,7 +289,13 @@ export const en = {
     studentPendingTitle: "Your tests",
     studentPendingDescription: "Tests your teachers sent you that you have not answered yet.",
     studentPendingEmpty: "You have no tests to answer right now.",
-    studentLinkHint: "Open the test from the link your teacher sent you.",
+    studentInProgress: "Started",
+    studentOpen: "Open the test",
+    studentContinue: "Continue",
+    studentClosed: "Not open at the moment",
+    studentAnsweredTitle: "Answered",
+    studentAnsweredOn: (date: string) => `Answered ${date}`,
+    studentScore: (score: string, max: string) => `${score} of ${max}`,
   },
 
   people: {
@@ -726,6 +732,16 @@ export const en = {
     unknownAction: "This form could not be understood. Please try again.",
   },
 
+  preview: {
+    pageTitle: (title: string) => `Preview: ${title}`,
+    link: "Preview",
+    back: "Back to the form",
+    title: "Preview: what the respondent sees",
+    text: "Answer to try it out, checks included. Nothing is stored: no result, no report.",
+    checked: "These answers would be accepted. Nothing was stored.",
+    respondentName: "respondent",
+  },
+
   testLink: {
     title: "Your test",
     hello: (name: string) => `Hello, ${name}`,
@@ -818,6 +834,8 @@ export const en = {
       category: "Category",
       type: "Type",
       targetAudience: "Target audience",
+      showResultToRespondent: "Show students their result",
+      showResultToRespondentHint: "A student who signs in sees their score and band for this form on their home page. Off: they see only that they answered.",
       questionText: (n: number) => `Question ${n} text`,
       questionType: (n: number) => `Question ${n} type`,
       required: "Answer required",

@@ -276,7 +276,13 @@ export const es: Dictionary = {
     studentPendingTitle: "Tus pruebas",
     studentPendingDescription: "Pruebas que te enviaron tus docentes y que aún no has respondido.",
     studentPendingEmpty: "Ahora mismo no tienes pruebas por responder.",
-    studentLinkHint: "Abre la prueba desde el enlace que te envió tu docente.",
+    studentInProgress: "Empezada",
+    studentOpen: "Abrir la prueba",
+    studentContinue: "Continuar",
+    studentClosed: "No está abierta ahora",
+    studentAnsweredTitle: "Respondidas",
+    studentAnsweredOn: (date) => `Respondida el ${date}`,
+    studentScore: (score, max) => `${score} de ${max}`,
   },
 
   people: {
@@ -715,6 +721,16 @@ export const es: Dictionary = {
     unknownAction: "No se pudo entender este formulario. Inténtalo de nuevo.",
   },
 
+  preview: {
+    pageTitle: (title) => `Vista previa: ${title}`,
+    link: "Vista previa",
+    back: "Volver al formulario",
+    title: "Vista previa: lo que ve quien responde",
+    text: "Responde para probarla, con sus comprobaciones. No se guarda nada: ni resultado ni informe.",
+    checked: "Estas respuestas se aceptarían. No se ha guardado nada.",
+    respondentName: "participante",
+  },
+
   testLink: {
     title: "Tu prueba",
     hello: (name) => `Hola, ${name}`,
@@ -808,6 +824,9 @@ export const es: Dictionary = {
       category: "Categoría",
       type: "Tipo",
       targetAudience: "Público destinatario",
+      showResultToRespondent: "Mostrar el resultado a los alumnos",
+      showResultToRespondentHint:
+        "Un alumno que inicia sesión ve su puntuación y su banda de este formulario en su página de inicio. Desactivado: solo ve que respondió.",
       questionText: (n) => `Texto de la pregunta ${n}`,
       questionType: (n) => `Tipo de la pregunta ${n}`,
       required: "Respuesta obligatoria",

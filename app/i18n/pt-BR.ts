@@ -276,7 +276,13 @@ export const ptBR: Dictionary = {
     studentPendingTitle: "Seus testes",
     studentPendingDescription: "Testes que seus professores enviaram e que você ainda não respondeu.",
     studentPendingEmpty: "Você não tem testes para responder agora.",
-    studentLinkHint: "Abra o teste pelo link que seu professor enviou.",
+    studentInProgress: "Iniciado",
+    studentOpen: "Abrir o teste",
+    studentContinue: "Continuar",
+    studentClosed: "Não está aberto no momento",
+    studentAnsweredTitle: "Respondidos",
+    studentAnsweredOn: (date) => `Respondido em ${date}`,
+    studentScore: (score, max) => `${score} de ${max}`,
   },
 
   people: {
@@ -713,6 +719,16 @@ export const ptBR: Dictionary = {
     unknownAction: "Não foi possível entender este formulário. Tente novamente.",
   },
 
+  preview: {
+    pageTitle: (title) => `Pré-visualização: ${title}`,
+    link: "Pré-visualizar",
+    back: "Voltar ao formulário",
+    title: "Pré-visualização: o que o respondente vê",
+    text: "Responda para experimentar, com as verificações. Nada é guardado: nem resultado, nem relatório.",
+    checked: "Estas respostas seriam aceitas. Nada foi guardado.",
+    respondentName: "respondente",
+  },
+
   testLink: {
     title: "Seu teste",
     hello: (name) => `Olá, ${name}`,
@@ -806,6 +822,8 @@ export const ptBR: Dictionary = {
       category: "Categoria",
       type: "Tipo",
       targetAudience: "Público-alvo",
+      showResultToRespondent: "Mostrar o resultado aos alunos",
+      showResultToRespondentHint: "Um aluno que entra vê a pontuação e a faixa deste formulário na página inicial. Desligado: vê apenas que respondeu.",
       questionText: (n) => `Texto da pergunta ${n}`,
       questionType: (n) => `Tipo da pergunta ${n}`,
       required: "Resposta obrigatória",

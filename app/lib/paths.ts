@@ -13,6 +13,7 @@ export const paths = {
   newForm: (locale: Locale) => `/${locale}/forms/new`,
   form: (locale: Locale, id: string) => `/${locale}/forms/${id}`,
   deleteForm: (locale: Locale, id: string) => `/${locale}/forms/${id}/delete`,
+  formPreview: (locale: Locale, id: string) => `/${locale}/forms/${id}/preview`,
   formTemplates: (locale: Locale) => `/${locale}/forms/templates`,
 
   students: (locale: Locale) => `/${locale}/students`,

@@ -96,6 +96,9 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
                 {t.forms.duplicate}
               </Button>
             </Form>
+            <LinkButton to={paths.formPreview(locale, form.id)} variant="secondary">
+              {t.preview.link}
+            </LinkButton>
             {form.isPublished ? (
               <LinkButton to={`${paths.newAssignment(locale)}?formId=${form.id}`} variant="primary">
                 {t.forms.assign}

@@ -39,7 +39,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </>
         }
       />
-      {loaderData.kind === "staff" ? <StaffHome dashboard={loaderData} /> : <StudentHome pending={loaderData.pending} />}
+      {loaderData.kind === "staff" ? <StaffHome dashboard={loaderData} /> : <StudentHome assignments={loaderData.assignments} />}
     </div>
   );
 }
@@ -152,15 +152,7 @@ function PendingAssignments({ pending, className }: { pending: Staff["pending"];
                 <Badge>{t.respondent[assignment.respondent.kind]}</Badge>
               </div>
               <p className="mt-0.5 text-sm wrap-anywhere text-slate-700">{assignment.form.title}</p>
-              <p className="mt-0.5 text-sm text-slate-600">
-                {t.home.assigned(format.date(assignment.createdAt))}
-                {assignment.expiresAt ? (
-                  <>
-                    <span aria-hidden="true"> · </span>
-                    {t.home.expires(format.dateTime(assignment.expiresAt))}
-                  </>
-                ) : null}
-              </p>
+              <AssignedLine assignedAt={assignment.createdAt} expiresAt={assignment.expiresAt} />
               {assignment.url ? (
                 <div className="mt-3">
                   <CopyField id={`link-${assignment.id}`} value={assignment.url} label={t.home.linkLabel(assignment.respondent.name, assignment.form.title)} />
@@ -211,34 +203,87 @@ function RecentResults({ recent, className }: { recent: Staff["recent"]; classNa
   );
 }
 
-function StudentHome({ pending }: { pending: Dashboard["pending"] }) {
+/** A student's own tests: those to answer, opened from here, and those answered (with the result when the form shows it). */
+function StudentHome({ assignments }: { assignments: Extract<Dashboard, { kind: "student" }>["assignments"] }) {
   const t = useT();
   const format = useFormat();
+  const toAnswer = assignments.filter((assignment) => !assignment.completedAt);
+  const answered = assignments.filter((assignment) => assignment.completedAt);
   return (
-    <Section id="pending" title={t.home.studentPendingTitle} description={t.home.studentPendingDescription}>
-      {pending.length === 0 ? (
-        <EmptyState title={t.home.studentPendingEmpty} />
-      ) : (
-        <>
+    <>
+      <Section id="pending" title={t.home.studentPendingTitle} description={t.home.studentPendingDescription}>
+        {toAnswer.length === 0 ? (
+          <EmptyState title={t.home.studentPendingEmpty} />
+        ) : (
           <ul className="divide-y divide-slate-200">
-            {pending.map((assignment) => (
-              <li key={assignment.id} className="px-4 py-4 sm:px-5">
-                <p className="font-medium wrap-anywhere text-slate-900">{assignment.form.title}</p>
-                <p className="mt-0.5 text-sm text-slate-600">
-                  {t.home.assigned(format.date(assignment.createdAt))}
-                  {assignment.expiresAt ? (
-                    <>
-                      <span aria-hidden="true"> · </span>
-                      {t.home.expires(format.dateTime(assignment.expiresAt))}
-                    </>
-                  ) : null}
-                </p>
+            {toAnswer.map((assignment) => (
+              <li key={assignment.id} className="flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-center sm:justify-between sm:px-5">
+                <div className="min-w-0">
+                  <p className="font-medium wrap-anywhere text-slate-900">
+                    {assignment.form.title}
+                    {assignment.status === "IN_PROGRESS" ? (
+                      <Badge tone="info" className="ml-2 align-middle">
+                        {t.home.studentInProgress}
+                      </Badge>
+                    ) : null}
+                  </p>
+                  <AssignedLine assignedAt={assignment.assignedAt} expiresAt={assignment.expiresAt} />
+                </div>
+                {assignment.url ? (
+                  <a
+                    href={assignment.url}
+                    className="inline-flex min-h-10 shrink-0 items-center justify-center rounded-md bg-indigo-700 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-800"
+                  >
+                    {assignment.status === "IN_PROGRESS" ? t.home.studentContinue : t.home.studentOpen}
+                    <span className="sr-only">: {assignment.form.title}</span>
+                  </a>
+                ) : (
+                  <span className="text-sm text-slate-600">{t.home.studentClosed}</span>
+                )}
               </li>
             ))}
           </ul>
-          <p className="border-t border-slate-200 px-4 py-3 text-sm text-slate-600 sm:px-5">{t.home.studentLinkHint}</p>
+        )}
+      </Section>
+      {answered.length > 0 ? (
+        <Section id="answered" title={t.home.studentAnsweredTitle}>
+          <ul className="divide-y divide-slate-200">
+            {answered.map((assignment) => (
+              <li key={assignment.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-4 sm:px-5">
+                <div className="min-w-0">
+                  <p className="font-medium wrap-anywhere text-slate-900">{assignment.form.title}</p>
+                  <p className="mt-0.5 text-sm text-slate-600">{t.home.studentAnsweredOn(format.date(assignment.completedAt!))}</p>
+                </div>
+                {assignment.result ? (
+                  <div className="flex items-center gap-3">
+                    <ScoreBadge label={assignment.result.scoreLabel} color={assignment.result.scoreColor} />
+                    <span className="text-sm text-slate-700 tabular-nums">
+                      {t.home.studentScore(format.number(assignment.result.totalScore), format.number(assignment.result.maxScore))}
+                    </span>
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
+    </>
+  );
+}
+
+/** "Assigned 3 Mar 2026 · Expires 10 Mar 2026, 23:59" */
+function AssignedLine({ assignedAt, expiresAt }: { assignedAt: string | Date; expiresAt: string | Date | null }) {
+  const t = useT();
+  const format = useFormat();
+  return (
+    <p className="mt-0.5 text-sm text-slate-600">
+      {t.home.assigned(format.date(assignedAt))}
+      {expiresAt ? (
+        <>
+          <span aria-hidden="true"> · </span>
+          {t.home.expires(format.dateTime(expiresAt))}
         </>
-      )}
-    </Section>
+      ) : null}
+    </p>
   );
 }

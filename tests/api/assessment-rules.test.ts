@@ -66,6 +66,7 @@ describe("GET /api/submissions", () => {
         // The life of the link (contract §10).
         "status",
         "openedAt",
+        "startedAt",
         "sentAt",
         "sendCount",
         "remindedAt",

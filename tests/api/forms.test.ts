@@ -120,7 +120,20 @@ describe("GET /api/forms", () => {
     expect(response.body.total).toBeGreaterThan(0);
     const first = response.body.forms[0];
     expect(Object.keys(first).sort()).toEqual(
-      ["_count", "category", "createdAt", "description", "id", "isPublished", "isTemplate", "targetAudience", "title", "type", "updatedAt"].sort(),
+      [
+        "_count",
+        "category",
+        "createdAt",
+        "description",
+        "id",
+        "isPublished",
+        "isTemplate",
+        "showResultToRespondent",
+        "targetAudience",
+        "title",
+        "type",
+        "updatedAt",
+      ].sort(),
     );
     expect(first._count).toEqual({ questions: expect.any(Number), submissions: expect.any(Number) });
     const times = response.body.forms.map((f: { createdAt: string }) => f.createdAt);

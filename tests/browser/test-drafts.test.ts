@@ -1,8 +1,9 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrl, unique } from "../support/api.ts";
+import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
 import { assign, createForm, createStudent } from "../support/assessment.ts";
-import { launchBrowser, PHONE } from "../support/browser.ts";
+import { seriousAccessibilityViolations } from "../support/axe.ts";
+import { launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 
 /**
  * Save and resume on the respondent's page (contract §12), in Chromium with JavaScript off and on:
@@ -66,4 +67,31 @@ describe("the test page's drafts", () => {
       await laptop.close();
     },
   );
+});
+
+describe("the respondent's page and the teacher's preview", () => {
+  it("given a draft on a phone and a preview on a desktop, should have no serious accessibility violations", async () => {
+    const form = await createForm("teacher@demo.test");
+    const student = await createStudent("teacher@demo.test", unique("Accessible"));
+    const { token } = await assign("teacher@demo.test", { formId: form.id, studentId: student.id });
+    await api("PUT", `/api/test-link/${token}/draft`, {
+      json: { answers: [{ questionId: form.questions[0]!.id, optionIds: [form.questions[0]!.options[0]!.id] }] },
+    });
+    const phone = await browser.newContext({ viewport: PHONE, bypassCSP: true });
+    const respondent = await phone.newPage();
+    await respondent.goto(`${baseUrl()}/en/test/${token}`);
+    await respondent.getByText("1 of 4 answered").waitFor();
+    expect(await seriousAccessibilityViolations(respondent)).toEqual([]);
+    await phone.close();
+
+    const desktop = await signedInContext(browser, sessionOf("teacher@demo.test"), { bypassCSP: true });
+    const preview = await desktop.newPage();
+    await preview.goto(`${baseUrl()}/en/forms/${form.id}`);
+    await preview.getByRole("link", { name: "Preview" }).click();
+    await preview.getByText("Preview: what the respondent sees").waitFor();
+    await preview.getByRole("radio", { name: "B" }).check();
+    await preview.getByText("1 of 4 answered").waitFor();
+    expect(await seriousAccessibilityViolations(preview)).toEqual([]);
+    await desktop.close();
+  });
 });

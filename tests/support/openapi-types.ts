@@ -771,6 +771,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A signed-in student's own tests, newest first: those to answer with their link, and those answered with the date (score and band only when the form allows it).
+         * @description Roles: STUDENT.
+         */
+        get: operations["listMyAssignments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/password": {
         parameters: {
             query?: never;
@@ -1108,6 +1128,7 @@ export interface components {
             targetAudience: string | null;
             isPublished: boolean;
             isTemplate: boolean;
+            showResultToRespondent: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -1133,6 +1154,7 @@ export interface components {
             targetAudience: string | null;
             isPublished: boolean;
             isTemplate: boolean;
+            showResultToRespondent: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -1613,6 +1635,34 @@ export interface components {
              */
             completedAt: string;
         };
+        StudentAssignments: {
+            assignments: {
+                /** @description CUID. */
+                id: string;
+                form: {
+                    title: string;
+                };
+                /** @enum {string} */
+                status: "PENDING" | "OPENED" | "IN_PROGRESS" | "COMPLETED" | "EXPIRED" | "REVOKED";
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                assignedAt: string;
+                expiresAt: string | null;
+                completedAt: string | null;
+                /** @description The test's private link while it waits for answers; null once answered. */
+                url: string | null;
+                /** @description The score and band, only when the form allows it (showResultToRespondent). */
+                result: {
+                    totalScore: number;
+                    maxScore: number;
+                    percentage: number;
+                    scoreLabel: string | null;
+                    scoreColor: string | null;
+                } | null;
+            }[];
+        };
         Profile: {
             /** @description CUID. */
             id: string;
@@ -1769,6 +1819,11 @@ export interface components {
             isPublished?: boolean;
             /** @default false */
             isTemplate?: boolean;
+            /**
+             * @description true: a signed-in student sees their own score and band for this form.
+             * @default false
+             */
+            showResultToRespondent?: boolean;
             /** @default [] */
             scoreRanges?: components["schemas"]["ScoreRange"][];
             /** @default [] */
@@ -1804,6 +1859,8 @@ export interface components {
             targetAudience?: string | null;
             isPublished?: boolean;
             isTemplate?: boolean;
+            /** @description true: a signed-in student sees their own score and band for this form. */
+            showResultToRespondent?: boolean;
             scoreRanges?: components["schemas"]["ScoreRange"][];
             questions?: {
                 /** @description Keep and update this existing question (PUT). */
@@ -5314,6 +5371,7 @@ export interface operations {
                      *           "targetAudience": "Grade 5",
                      *           "isPublished": true,
                      *           "isTemplate": true,
+                     *           "showResultToRespondent": true,
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "updatedAt": "2026-03-14T09:30:00.000Z",
                      *           "_count": {
@@ -5461,6 +5519,7 @@ export interface operations {
                  *       "targetAudience": "Grade 5",
                  *       "isPublished": false,
                  *       "isTemplate": false,
+                 *       "showResultToRespondent": false,
                  *       "scoreRanges": [],
                  *       "questions": []
                  *     }
@@ -5485,6 +5544,7 @@ export interface operations {
                      *       "targetAudience": "Grade 5",
                      *       "isPublished": true,
                      *       "isTemplate": true,
+                     *       "showResultToRespondent": true,
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
                      *       "deletedAt": "2026-03-14T09:30:00.000Z",
@@ -5697,6 +5757,7 @@ export interface operations {
                      *       "targetAudience": "Grade 5",
                      *       "isPublished": true,
                      *       "isTemplate": true,
+                     *       "showResultToRespondent": true,
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
                      *       "deletedAt": "2026-03-14T09:30:00.000Z",
@@ -5860,6 +5921,7 @@ export interface operations {
                  *       "targetAudience": "Grade 5",
                  *       "isPublished": true,
                  *       "isTemplate": true,
+                 *       "showResultToRespondent": true,
                  *       "scoreRanges": [
                  *         {
                  *           "min": -1000000,
@@ -5899,6 +5961,7 @@ export interface operations {
                      *       "targetAudience": "Grade 5",
                      *       "isPublished": true,
                      *       "isTemplate": true,
+                     *       "showResultToRespondent": true,
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
                      *       "deletedAt": "2026-03-14T09:30:00.000Z",
@@ -12350,6 +12413,135 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listMyAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The student's tests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "assignments": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "form": {
+                     *             "title": "Reading habits"
+                     *           },
+                     *           "status": "PENDING",
+                     *           "assignedAt": "2026-03-14T09:30:00.000Z",
+                     *           "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *           "completedAt": "2026-03-14T09:30:00.000Z",
+                     *           "url": "text",
+                     *           "result": {
+                     *             "totalScore": 5,
+                     *             "maxScore": 8,
+                     *             "percentage": 62.5,
+                     *             "scoreLabel": "Medium",
+                     *             "scoreColor": "#B54708"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StudentAssignments"];
+                };
+            };
+            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
                     };
                 };
             };

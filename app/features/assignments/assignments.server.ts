@@ -16,7 +16,7 @@ import { statusWhere, testLinkUrl, waitingWhere } from "../submissions/submissio
  */
 
 import { ASSIGNMENT_STATES, type AssignmentState } from "./assignment-states.ts";
-import { type StatusFields, submissionStatus } from "../submissions/submission-status.ts";
+import { type StatusFields, submissionStatus, STATUS_SELECT } from "../submissions/submission-status.ts";
 
 export { ASSIGNMENT_STATES, type AssignmentState };
 
@@ -89,12 +89,8 @@ export async function listAssignments(actor: Actor, query: ListAssignmentsQuery,
       select: {
         id: true,
         token: true,
-        isCompleted: true,
+        ...STATUS_SELECT,
         completedAt: true,
-        expiresAt: true,
-        revokedAt: true,
-        openedAt: true,
-        startedAt: true,
         createdAt: true,
         totalScore: true,
         maxScore: true,

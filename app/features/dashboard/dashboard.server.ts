@@ -7,6 +7,7 @@ import { visibleFormsWhere } from "../forms/forms.server.ts";
 import { personListWhere } from "../people/people.server.ts";
 import { listReports } from "../reports/reports.server.ts";
 import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import { studentAssignments } from "../submissions/student-portal.server.ts";
 import { testLinkUrl } from "../submissions/submissions.server.ts";
 
 /**
@@ -95,7 +96,7 @@ export async function loadDashboard(actor: Actor, options: { locale: Locale; now
   const organization = await db.organization.findUnique({ where: { id: actor.organizationId }, select: { name: true } });
   const base = { name: actor.name, organization: organization?.name ?? "" };
   if (!isStaff(actor)) {
-    return { ...base, kind: "student" as const, pending: await pendingAssignments(actor, options) };
+    return { ...base, kind: "student" as const, ...(await studentAssignments(actor, options)) };
   }
   const [pending, recent, counts] = await Promise.all([pendingAssignments(actor, options), recentResults(actor), dashboardCounts(actor, options)]);
   return { ...base, kind: "staff" as const, pending, recent, counts };

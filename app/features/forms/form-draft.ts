@@ -14,6 +14,7 @@ export type FormDraft = {
   category: string;
   type: string;
   targetAudience: string;
+  showResultToRespondent: boolean;
   scoreRanges: DraftRange[];
   questions: DraftQuestion[];
 };
@@ -39,6 +40,7 @@ export const emptyDraft = (): FormDraft => ({
   category: "",
   type: "",
   targetAudience: "",
+  showResultToRespondent: false,
   scoreRanges: [],
   questions: [emptyQuestion()],
 });

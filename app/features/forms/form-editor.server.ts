@@ -46,6 +46,7 @@ export function draftFromValue(value: Record<string, unknown> | undefined): Form
     category: field("category"),
     type: field("type"),
     targetAudience: field("targetAudience"),
+    showResultToRespondent: value?.showResultToRespondent === "on",
     scoreRanges: list(value?.scoreRanges, LIMITS.scoreRanges).map((range) => ({
       min: text(range.min),
       max: text(range.max),
@@ -69,6 +70,7 @@ export function draftFromForm(form: FormDetail): FormDraft {
     category: form.category ?? "",
     type: form.type ?? "",
     targetAudience: form.targetAudience ?? "",
+    showResultToRespondent: form.showResultToRespondent,
     scoreRanges: form.scoreRanges.map((range) => ({ min: String(range.min), max: String(range.max), label: range.label, color: range.color })),
     questions: form.questions.map((question) => ({
       id: question.id,
@@ -90,6 +92,7 @@ function bodyFromDraft(draft: FormDraft, mode: "create" | "update") {
     category: draft.category,
     type: draft.type,
     targetAudience: draft.targetAudience,
+    showResultToRespondent: draft.showResultToRespondent,
     ...(mode === "create" ? { isPublished: false } : {}),
     scoreRanges: draft.scoreRanges.map((range) => ({ min: toNumber(range.min), max: toNumber(range.max), label: range.label, color: range.color })),
     questions: draft.questions.map((question) => ({

@@ -77,6 +77,7 @@ const formFields = {
   targetAudience: optionalText(200),
   isPublished: z.boolean(),
   isTemplate: z.boolean(),
+  showResultToRespondent: z.boolean().meta({ description: "true: a signed-in student sees their own score and band for this form." }),
   scoreRanges: z.array(scoreRangeSchema).max(20),
   questions: z.array(questionInput).max(200),
 };
@@ -91,6 +92,7 @@ export const createFormBody = z
     ...formFields,
     isPublished: formFields.isPublished.default(false),
     isTemplate: formFields.isTemplate.default(false),
+    showResultToRespondent: formFields.showResultToRespondent.default(false),
     scoreRanges: formFields.scoreRanges.default([]),
     questions: formFields.questions.default([]),
   })
@@ -107,6 +109,7 @@ export const updateFormBody = z
     targetAudience: formFields.targetAudience,
     isPublished: formFields.isPublished.optional(),
     isTemplate: formFields.isTemplate.optional(),
+    showResultToRespondent: formFields.showResultToRespondent.optional(),
     scoreRanges: formFields.scoreRanges.optional(),
     questions: formFields.questions.optional(),
   })
@@ -136,6 +139,7 @@ const formSummaryFields = {
   targetAudience: z.string().nullable(),
   isPublished: z.boolean(),
   isTemplate: z.boolean(),
+  showResultToRespondent: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
 };

@@ -27,6 +27,7 @@ const listSelect = {
   targetAudience: true,
   isPublished: true,
   isTemplate: true,
+  showResultToRespondent: true,
   createdAt: true,
   updatedAt: true,
 } satisfies Prisma.FormSelect;
@@ -95,6 +96,7 @@ function presentForm(form: Prisma.FormGetPayload<{ include: typeof detailInclude
     targetAudience: form.targetAudience,
     isPublished: form.isPublished,
     isTemplate: form.isTemplate,
+    showResultToRespondent: form.showResultToRespondent,
     createdAt: form.createdAt,
     updatedAt: form.updatedAt,
     deletedAt: form.deletedAt,
@@ -126,6 +128,7 @@ export async function createForm(actor: Actor, input: CreateFormInput): Promise<
         targetAudience: input.targetAudience ?? null,
         isPublished: input.isPublished,
         isTemplate: input.isTemplate,
+        showResultToRespondent: input.showResultToRespondent,
       },
     });
     await replaceScoreRanges(tx, form.id, input.scoreRanges);
@@ -161,6 +164,7 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
     }
     if (input.isPublished !== undefined) data.isPublished = input.isPublished;
     if (input.isTemplate !== undefined) data.isTemplate = input.isTemplate;
+    if (input.showResultToRespondent !== undefined) data.showResultToRespondent = input.showResultToRespondent;
     await tx.form.update({ where: { id }, data });
     if (input.scoreRanges) await replaceScoreRanges(tx, id, input.scoreRanges);
     if (input.questions) await replaceQuestions(tx, id, input.questions);
@@ -263,6 +267,7 @@ export async function duplicateForm(actor: Actor, id: string, options: { title?:
     targetAudience: source.targetAudience,
     isPublished: false,
     isTemplate: false,
+    showResultToRespondent: source.showResultToRespondent,
     scoreRanges: source.scoreRanges.map(({ min, max, label, color }) => ({ min, max, label, color })),
     questions: source.questions.map((question) => ({
       text: question.text,

@@ -7,7 +7,7 @@ import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, conflict, notFound, rateLimited } from "~/lib/problem.server.ts";
 import { enqueueJobs, type JobHandler } from "../jobs/jobs.server.ts";
 import { visibleSubmissionsWhere } from "./submission-scope.server.ts";
-import { isWaiting, submissionStatus } from "./submission-status.ts";
+import { isWaiting, submissionStatus, STATUS_SELECT } from "./submission-status.ts";
 import { getSubmission, testLinkUrl } from "./submissions.server.ts";
 
 /**
@@ -31,11 +31,7 @@ async function mailLink(submissionId: string, kind: "link" | "reminder" | "remin
     where: { id: submissionId },
     select: {
       token: true,
-      isCompleted: true,
-      revokedAt: true,
-      expiresAt: true,
-      openedAt: true,
-      startedAt: true,
+      ...STATUS_SELECT,
       remindedAt: true,
       deletedAt: true,
       form: { select: { title: true } },
@@ -88,11 +84,7 @@ export async function resendLink(actor: Actor, id: string) {
   const submission = await db.submission.findFirst({
     where: { AND: [{ id }, visibleSubmissionsWhere(actor)] },
     select: {
-      isCompleted: true,
-      revokedAt: true,
-      expiresAt: true,
-      openedAt: true,
-      startedAt: true,
+      ...STATUS_SELECT,
       sentAt: true,
       student: { select: { email: true } },
       candidate: { select: { email: true } },

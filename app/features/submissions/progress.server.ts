@@ -7,7 +7,7 @@ import { visibleFormsWhere } from "../forms/forms.server.ts";
 import { groupChoice } from "../groups/groups.server.ts";
 import { RESEND_INTERVAL_MS } from "./delivery.server.ts";
 import { inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
-import { SUBMISSION_STATUSES, type SubmissionStatus, submissionStatus, WAITING_STATUSES } from "./submission-status.ts";
+import { SUBMISSION_STATUSES, type SubmissionStatus, submissionStatus, WAITING_STATUSES, STATUS_SELECT } from "./submission-status.ts";
 import { statusWhere, waitingWhere } from "./submissions.server.ts";
 
 /**
@@ -95,11 +95,7 @@ export async function waitingRespondents(actor: Actor, scope: ProgressScope & { 
     where: { AND: [...filters, waitingWhere(now)] },
     select: {
       id: true,
-      isCompleted: true,
-      revokedAt: true,
-      expiresAt: true,
-      openedAt: true,
-      startedAt: true,
+      ...STATUS_SELECT,
       sentAt: true,
       remindedAt: true,
       student: { select: { name: true, email: true } },

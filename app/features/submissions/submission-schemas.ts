@@ -208,3 +208,30 @@ export const remindWaitingResponse = z
     recentlySent: z.number().int().meta({ description: "Waiting respondents e-mailed in the last 10 minutes, left out." }),
   })
   .meta({ id: "RemindResult" });
+
+/** GET /api/user/assignments: a signed-in student's own tests (contract §12). */
+export const studentAssignmentsResponse = z
+  .object({
+    assignments: z.array(
+      z.object({
+        id: idSchema,
+        form: z.object({ title: z.string() }),
+        status: z.enum(SUBMISSION_STATUSES),
+        assignedAt: timestamp,
+        expiresAt: timestamp.nullable(),
+        completedAt: timestamp.nullable(),
+        url: z.string().nullable().meta({ description: "The test's private link while it waits for answers; null once answered." }),
+        result: z
+          .object({
+            totalScore: z.number(),
+            maxScore: z.number(),
+            percentage: z.number(),
+            scoreLabel: z.string().nullable(),
+            scoreColor: z.string().nullable(),
+          })
+          .nullable()
+          .meta({ description: "The score and band, only when the form allows it (showResultToRespondent)." }),
+      }),
+    ),
+  })
+  .meta({ id: "StudentAssignments" });

@@ -19,6 +19,9 @@ export type StatusFields = {
   startedAt: Date | string | null;
 };
 
+/** The columns `submissionStatus` reads, for a query's `select`. */
+export const STATUS_SELECT = { isCompleted: true, revokedAt: true, expiresAt: true, openedAt: true, startedAt: true } as const;
+
 export function submissionStatus(row: StatusFields, now: Date): SubmissionStatus {
   if (row.isCompleted) return "COMPLETED";
   if (row.revokedAt) return "REVOKED";

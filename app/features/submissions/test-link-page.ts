@@ -3,20 +3,30 @@ import type { ClientValidation } from "~/lib/client-validation.ts";
 import { fieldMessage, fieldText } from "~/lib/messages.ts";
 import type { FieldProblem } from "~/lib/problem.server.ts";
 import { answeredCount } from "../scoring/answered.ts";
-import type { openTestLink } from "./test-link.server.ts";
+import type { QuestionType } from "../forms/question-types.ts";
 
 /**
  * The respondent's page form: one field per question, `q_<questionId>` (the option ids chosen,
  * or the text written). Its rules come from the test itself, so they are derived per test rather
  * than from a fixed schema; the answers are then checked by the same service as the API.
  */
-type Test = Awaited<ReturnType<typeof openTestLink>>;
-type Question = Test["form"]["questions"][number];
+/** What the test form shows: the public link's test (`openTestLink`), or a form a teacher previews. */
+export type TestView = {
+  form: {
+    title: string;
+    description: string | null;
+    questions: { id: string; text: string; type: QuestionType; required: boolean; options: { id: string; text: string }[] }[];
+  };
+  respondent: { name: string };
+  progress: { answered: number; total: number };
+  draft?: { answers: { questionId: string; optionIds?: string[] | undefined; text?: string | null | undefined }[] } | undefined;
+};
+type Question = TestView["form"]["questions"][number];
 
 export const answerField = (questionId: string) => `q_${questionId}`;
 
 /** What the browser checks before posting: each required question answered, said as the server says it. */
-export function answersValidation(test: Test, t: Dictionary): ClientValidation {
+export function answersValidation(test: TestView, t: Dictionary): ClientValidation {
   const required = fieldText(t, fieldMessage("answerRequired"));
   const validation: ClientValidation = { constraint: {}, messages: {} };
   for (const question of test.form.questions) {
@@ -46,7 +56,7 @@ export function errorsByQuestion(t: Dictionary, problems: readonly FieldProblem[
 }
 
 /** The saved draft's answers as the form's default values, so a link opened again shows them. */
-export function draftDefaults(test: Test): Record<string, string | string[]> {
+export function draftDefaults(test: TestView): Record<string, string | string[]> {
   const defaults: Record<string, string | string[]> = {};
   const byId = new Map(test.form.questions.map((question) => [question.id, question]));
   for (const answer of test.draft?.answers ?? []) {

@@ -6,6 +6,7 @@ import { submissionSearchText } from "~/lib/search.ts";
 import { formContentSelect } from "../forms/forms.server.ts";
 import { answeredCount, answerProblems, type GivenAnswer, scoreAnswers, type ScoreBand, type ScoringQuestion } from "../scoring/scoring.ts";
 import type { SubmitAnswersInput } from "./submission-schemas.ts";
+import { STATUS_SELECT } from "./submission-status.ts";
 
 /**
  * The public side of an assignment: anyone holding the token may read the test (without scores or
@@ -30,11 +31,7 @@ async function loadLink(token: string) {
     where: { token },
     select: {
       id: true,
-      isCompleted: true,
-      expiresAt: true,
-      revokedAt: true,
-      openedAt: true,
-      startedAt: true,
+      ...STATUS_SELECT,
       deletedAt: true,
       draft: { select: { answers: true, savedAt: true } },
       student: { select: { id: true, name: true, grade: true, age: true, deletedAt: true } },
