@@ -91,7 +91,9 @@ async function buildForm(page: Page, title: string, posts: boolean) {
   const moved = posts ? page.waitForResponse((response) => response.request().method() === "POST") : Promise.resolve(null);
   await intent(page, "move-up:3").click();
   await moved;
-  await page.waitForFunction(() => (document.querySelector('[name="questions[2].text"]') as HTMLTextAreaElement | null)?.value === "Rate it");
+  // Polled through the locator, which follows the page the post answers with (a function waited
+  // for in the page can be left behind in the document the navigation replaced).
+  await expect.poll(() => field(page, "questions[2].text").inputValue(), { timeout: 30_000 }).toBe("Rate it");
   expect(await field(page, "questions[3].text").inputValue()).toBe("Say something");
   expect(await field(page, "questions[2].options[3].score").inputValue()).toBe("3");
 
