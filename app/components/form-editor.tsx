@@ -58,7 +58,11 @@ export function FormEditor({
   };
   useEffect(() => {
     if (!focusNext.current) return;
-    formRef.current?.querySelector<HTMLElement>(`[name="${focusNext.current}"]`)?.focus();
+    const target = formRef.current?.querySelector<HTMLElement>(`[name="${focusNext.current}"]`);
+    // A render before the list's redraw (a pending button, a validation) finds no field yet: keep
+    // the request for the render that draws it.
+    if (!target) return;
+    target.focus();
     focusNext.current = null;
   });
   // After a refused save, the first field to fix takes the focus.
