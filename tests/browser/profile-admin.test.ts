@@ -186,8 +186,10 @@ describe("the users' administration", () => {
     // Find them with the search form.
     await page.getByRole("searchbox", { name: "Search by name or e-mail" }).fill(email);
     await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+    // The list is read once the search's page has arrived, not while it is on its way.
+    await page.waitForURL(/[?&]search=/);
     const row = () => page.locator(`li[data-user-email="${email}"]`);
-    expect(await page.locator("section#users li").count()).toBe(1);
+    await expect.poll(() => page.locator("section#users li").count()).toBe(1);
     expect(await row().textContent()).toContain("Teacher");
     const searchUrl = page.url();
 
