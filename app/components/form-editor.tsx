@@ -1,8 +1,10 @@
-import { type FieldMetadata, type IntentDispatcher, useForm, useFormData } from "@conform-to/react/future";
+import { type FieldMetadata, type IntentDispatcher, parseSubmission, useForm, useFormData } from "@conform-to/react/future";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Form } from "react-router";
 import {
   LIST_INTENT,
+  draftFromValue,
+  draftTotals,
   emptyOption,
   emptyQuestion,
   emptyRange,
@@ -12,6 +14,7 @@ import {
   type FormDraft,
 } from "~/features/forms/form-draft.ts";
 import { QUESTION_TYPES, type QuestionType } from "~/features/forms/question-types.ts";
+import { type AchievableTotals, uncoveredTotals, unreachableBands } from "~/features/scoring/achievable.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { Alert } from "./alert.tsx";
 import { ScoreBadge } from "./badge.tsx";
@@ -81,6 +84,9 @@ export function FormEditor({
   const typedRanges = useFormData(formRef, (data) => ranges.map((_, i) => rangeOf((name) => data.get(`scoreRanges[${i}].${name}`) ?? "")), {
     fallback: ranges.map((range) => rangeOf((name) => range.getFieldset()[name].defaultValue)),
   });
+  // The totals the questions can give, as typed (with JavaScript) or as last posted (without).
+  const posted = result ? draftFromValue(result.targetValue ?? result.submission.payload) : draft;
+  const totals = useFormData(formRef, (data) => draftTotals(draftFromValue(parseSubmission(data).payload)), { fallback: draftTotals(posted) });
   const errorCount = Object.keys(form.fieldErrors).length;
   return (
     <Form ref={formRef} method="post" className="space-y-8" {...form.props}>
@@ -93,29 +99,11 @@ export function FormEditor({
 
       <EditorSection title={t.forms.editor.details}>
         <div className="grid gap-5 sm:grid-cols-2">
-          <Field
-            className="sm:col-span-2"
-            label={t.forms.fields.title}
-            {...control(fields.title)}
-            defaultValue={fields.title.defaultValue}
-            required
-            maxLength={200}
-          />
-          <TextArea
-            className="sm:col-span-2"
-            label={t.forms.fields.description}
-            {...control(fields.description)}
-            defaultValue={fields.description.defaultValue}
-            rows={3}
-          />
-          <Field label={t.forms.fields.category} {...control(fields.category)} defaultValue={fields.category.defaultValue} />
-          <Field label={t.forms.fields.type} {...control(fields.type)} defaultValue={fields.type.defaultValue} />
-          <Field
-            className="sm:col-span-2"
-            label={t.forms.fields.targetAudience}
-            {...control(fields.targetAudience)}
-            defaultValue={fields.targetAudience.defaultValue}
-          />
+          <Field className="sm:col-span-2" label={t.forms.fields.title} {...control(fields.title)} required maxLength={200} />
+          <TextArea className="sm:col-span-2" label={t.forms.fields.description} {...control(fields.description)} rows={3} />
+          <Field label={t.forms.fields.category} {...control(fields.category)} />
+          <Field label={t.forms.fields.type} {...control(fields.type)} />
+          <Field className="sm:col-span-2" label={t.forms.fields.targetAudience} {...control(fields.targetAudience)} />
           <Checkbox
             className="sm:col-span-2"
             label={t.forms.fields.showResultToRespondent}
@@ -179,6 +167,7 @@ export function FormEditor({
             {t.forms.editor.addRange}
           </Button>
         </div>
+        <ScoreCoverage totals={totals} ranges={typedRanges} />
         <BandPreview ranges={typedRanges} />
       </EditorSection>
 
@@ -191,9 +180,9 @@ export function FormEditor({
   );
 }
 
-/** A control's name, id and errors from its Conform field (the id is its name, so a label or a test finds it). */
-function control(field: { name: string; errors: string[] | undefined }) {
-  return { name: field.name, id: field.name, error: field.errors };
+/** A control's name, id, value and errors from its Conform field (the id is its name, so a label or a test finds it). */
+function control(field: { name: string; errors: string[] | undefined; defaultValue: string | undefined }) {
+  return { name: field.name, id: field.name, error: field.errors, defaultValue: field.defaultValue };
 }
 
 const rangeOf = (value: (name: keyof DraftRange) => string): DraftRange => ({
@@ -272,7 +261,7 @@ function QuestionEditor({
   const optionsErrorId = `${fields.options.name}-error`;
   const textOf = (index: number) => `${listName}[${index}].text`;
   return (
-    <li className="rounded-lg border border-slate-300 bg-slate-50 p-4">
+    <li className="question-editor rounded-lg border border-slate-300 bg-slate-50 p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="font-semibold text-slate-900">{t.forms.editor.question(n)}</h3>
         <div className="flex flex-wrap gap-1">
@@ -303,27 +292,25 @@ function QuestionEditor({
       </div>
       <input type="hidden" name={fields.id.name} defaultValue={fields.id.defaultValue} />
       <div className="mt-3 grid gap-4 sm:grid-cols-3">
-        <TextArea
-          className="sm:col-span-2"
-          label={t.forms.fields.questionText(n)}
-          {...control(fields.text)}
-          defaultValue={fields.text.defaultValue}
-          rows={2}
-          required
-        />
+        <TextArea className="sm:col-span-2" label={t.forms.fields.questionText(n)} {...control(fields.text)} rows={2} required />
         <div className="space-y-3">
           <Select
             label={t.forms.fields.questionType(n)}
             {...control(fields.type)}
-            defaultValue={fields.type.defaultValue}
             options={QUESTION_TYPES.map((value) => ({ value, label: t.forms.questionTypes[value] }))}
           />
           <Checkbox label={t.forms.fields.required} name={fields.required.name} id={fields.required.name} defaultChecked={fields.required.defaultChecked} />
         </div>
       </div>
+      <ScaleEditor question={question} n={n} />
       <div hidden={type === "TEXT"} className="mt-4">
-        <fieldset aria-describedby={optionsError ? optionsErrorId : undefined}>
-          <legend className="text-sm font-medium text-slate-900">{t.forms.editor.options(n)}</legend>
+        <fieldset aria-describedby={[optionsError ? optionsErrorId : "", type === "SCALE" ? `${fields.options.name}-help` : ""].join(" ").trim() || undefined}>
+          <legend className="text-sm font-medium text-slate-900">{type === "SCALE" ? t.forms.editor.points(n) : t.forms.editor.options(n)}</legend>
+          {type === "SCALE" ? (
+            <p id={`${fields.options.name}-help`} className="mt-1 text-sm text-slate-600">
+              {t.forms.editor.pointsHelp}
+            </p>
+          ) : null}
           <ol className="mt-2 space-y-2">
             {options.map((option, j) => {
               const m = j + 1;
@@ -335,14 +322,8 @@ function QuestionEditor({
                   className="grid grid-cols-[1fr_6rem] items-start gap-2 rounded-md bg-white p-2 ring-1 ring-slate-200 sm:grid-cols-[1fr_7rem_10rem]"
                 >
                   <input type="hidden" name={o.id.name} defaultValue={o.id.defaultValue} />
-                  <Field label={t.forms.fields.optionText(n, m)} {...control(o.text)} defaultValue={o.text.defaultValue} />
-                  <Field
-                    label={t.forms.fields.score}
-                    {...control(o.score)}
-                    defaultValue={o.score.defaultValue}
-                    inputMode="decimal"
-                    aria-label={t.forms.fields.optionScore(n, m)}
-                  />
+                  <Field label={t.forms.fields.optionText(n, m)} {...control(o.text)} />
+                  <Field label={t.forms.fields.score} {...control(o.score)} inputMode="decimal" aria-label={t.forms.fields.optionScore(n, m)} />
                   <div className="col-span-2 flex flex-wrap justify-end gap-1 sm:col-span-1 sm:mt-6">
                     <IntentButton
                       value={intent.reorder.serialize({ name: fields.options.name, from: j, to: j - 1 })}
@@ -399,6 +380,64 @@ function QuestionEditor({
   );
 }
 
+/** A scale's range and the meaning of its ends; its points follow unless the teacher names them. */
+function ScaleEditor({ question, n }: { question: QuestionField; n: number }) {
+  const t = useT();
+  const scale = question.getFieldset().scale.getFieldset();
+  return (
+    <fieldset className="scale-fields mt-4">
+      <legend className="text-sm font-medium text-slate-900">{t.forms.editor.scale(n)}</legend>
+      <p className="mt-1 text-sm text-slate-600">{t.forms.editor.scaleHelp}</p>
+      <div className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-[7rem_7rem_1fr_1fr]">
+        <Field label={t.forms.fields.scaleMin} {...control(scale.min)} inputMode="numeric" aria-label={t.forms.fields.scaleMinOf(n)} />
+        <Field label={t.forms.fields.scaleMax} {...control(scale.max)} inputMode="numeric" aria-label={t.forms.fields.scaleMaxOf(n)} />
+        <Field label={t.forms.fields.scaleMinLabel} {...control(scale.minLabel)} maxLength={100} aria-label={t.forms.fields.scaleMinLabelOf(n)} />
+        <Field label={t.forms.fields.scaleMaxLabel} {...control(scale.maxLabel)} maxLength={100} aria-label={t.forms.fields.scaleMaxLabelOf(n)} />
+      </div>
+      {question.getFieldset().scale.errors ? <p className="mt-2 text-sm font-medium text-red-700">{question.getFieldset().scale.errors?.[0]}</p> : null}
+    </fieldset>
+  );
+}
+
+/**
+ * What totals the questions allow, and what the bands leave out: a band no total can reach is
+ * refused on save; totals without a band are only pointed out (a form may leave them on purpose).
+ */
+function ScoreCoverage({ totals, ranges }: { totals: AchievableTotals; ranges: DraftRange[] }) {
+  const t = useT();
+  const format = useFormat();
+  if (!totals.scored) return <p className="mt-4 text-sm text-slate-600">{t.forms.editor.totalsNone}</p>;
+  // Bands as typed, by their position in the list (the numbers the editor shows).
+  const typed = ranges.map((range) => ({
+    min: Number(range.min.replace(",", ".")),
+    max: Number(range.max.replace(",", ".")),
+    complete: range.min.trim() !== "" && range.max.trim() !== "",
+  }));
+  const complete = typed.filter((band) => band.complete && Number.isFinite(band.min) && Number.isFinite(band.max));
+  const unreachable = unreachableBands(
+    typed.map((band) => (band.complete ? band : { min: Number.NaN, max: Number.NaN })),
+    totals,
+  ).filter((index) => typed[index]?.complete);
+  const gaps = uncoveredTotals(complete, totals);
+  return (
+    <div className="mt-4 space-y-1 text-sm" aria-live="polite" data-testid="score-coverage">
+      <p className="font-medium text-slate-900">{t.forms.editor.totals(format.number(totals.min), format.number(totals.max))}</p>
+      {unreachable.map((index) => (
+        <p key={`u${index}`} className="font-medium text-red-700">
+          {t.forms.editor.unreachable(index + 1)}
+        </p>
+      ))}
+      {gaps.map((gap) => (
+        <p key={`g${gap.from}`} className="text-amber-800">
+          {totals.whole
+            ? t.forms.editor.gap(format.number(gap.from), format.number(gap.to))
+            : t.forms.editor.gapBetween(format.number(gap.from), format.number(gap.to))}
+        </p>
+      ))}
+    </div>
+  );
+}
+
 function RangeEditor({ range, index: i, intent, listName }: { range: RangeField; index: number; intent: Intent; listName: string }) {
   const t = useT();
   const n = i + 1;
@@ -419,23 +458,10 @@ function RangeEditor({ range, index: i, intent, listName }: { range: RangeField;
             className="col-span-2 sm:col-span-1"
             label={t.forms.fields.rangeLabel}
             {...control(fields.label)}
-            defaultValue={fields.label.defaultValue}
             aria-label={t.forms.fields.rangeLabelOf(n)}
           />
-          <Field
-            label={t.forms.fields.min}
-            {...control(fields.min)}
-            defaultValue={fields.min.defaultValue}
-            inputMode="decimal"
-            aria-label={t.forms.fields.minOf(n)}
-          />
-          <Field
-            label={t.forms.fields.max}
-            {...control(fields.max)}
-            defaultValue={fields.max.defaultValue}
-            inputMode="decimal"
-            aria-label={t.forms.fields.maxOf(n)}
-          />
+          <Field label={t.forms.fields.min} {...control(fields.min)} inputMode="decimal" aria-label={t.forms.fields.minOf(n)} />
+          <Field label={t.forms.fields.max} {...control(fields.max)} inputMode="decimal" aria-label={t.forms.fields.maxOf(n)} />
           <div>
             <label htmlFor={fields.color.name} className="block text-sm font-medium text-slate-900">
               {t.forms.fields.color}

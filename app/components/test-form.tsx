@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
 import { LanguageSwitcher } from "~/components/language-switcher.tsx";
 import { type PageResult, pageFormOptions } from "~/components/page-form.ts";
+import { ScalePoints } from "~/components/scale-points.tsx";
 import { answerField, answeredInForm, draftDefaults, type TestView } from "~/features/submissions/test-link-page.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
@@ -192,26 +193,33 @@ export function TestForm({
               );
             }
             const inputType = question.type === "MULTIPLE_CHOICE" ? "checkbox" : "radio";
+            const optionList = (
+              <div className="clear-left space-y-2 pt-3">
+                {question.options.map((option) => (
+                  <label
+                    key={option.id}
+                    className="flex cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50 has-[:checked]:border-indigo-700 has-[:checked]:bg-indigo-50"
+                  >
+                    <input
+                      type={inputType}
+                      name={`q_${question.id}`}
+                      value={option.id}
+                      defaultChecked={chosen.includes(option.id)}
+                      className="size-5 accent-indigo-700"
+                    />
+                    <span>{option.text}</span>
+                  </label>
+                ))}
+              </div>
+            );
             return (
               <fieldset key={question.id} id={`question-${question.id}`} className={box} aria-describedby={error ? errorId : undefined}>
                 <legend className="float-left w-full font-medium">{legend}</legend>
-                <div className={`clear-left pt-3 ${question.type === "SCALE" ? "flex flex-wrap gap-2" : "space-y-2"}`}>
-                  {question.options.map((option) => (
-                    <label
-                      key={option.id}
-                      className={`flex cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2 hover:bg-slate-50 has-[:checked]:border-indigo-700 has-[:checked]:bg-indigo-50 ${question.type === "SCALE" ? "min-w-14 justify-center" : ""}`}
-                    >
-                      <input
-                        type={inputType}
-                        name={`q_${question.id}`}
-                        value={option.id}
-                        defaultChecked={chosen.includes(option.id)}
-                        className="size-5 accent-indigo-700"
-                      />
-                      <span>{option.text}</span>
-                    </label>
-                  ))}
-                </div>
+                {question.type === "SCALE" ? (
+                  <ScalePoints questionId={question.id} scale={question.scale} options={question.options} chosen={chosen} fallback={optionList} />
+                ) : (
+                  optionList
+                )}
                 {error ? (
                   <p id={errorId} className="mt-2 text-sm font-medium text-red-800">
                     {error}

@@ -29,11 +29,12 @@ async function previewOf(context: Route.LoaderArgs["context"], id: string, local
     form: {
       title: form.title,
       description: form.description,
-      questions: form.questions.map(({ id, text, type, required, options }) => ({
+      questions: form.questions.map(({ id, text, type, required, scale, options }) => ({
         id,
         text,
         type,
         required,
+        scale,
         options: options.map((o) => ({ id: o.id, text: o.text })),
       })),
     },

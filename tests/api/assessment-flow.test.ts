@@ -101,7 +101,8 @@ describe("assign → open link → submit → report", () => {
 
     const gapForm = await createForm("teacher@demo.test", {
       ...mixedForm(),
-      scoreRanges: [{ min: 100, max: 200, label: "Unreachable", color: "#000000" }],
+      // Reachable (a band no total can reach is refused), but not by a total of 1.
+      scoreRanges: [{ min: 5, max: 9.5, label: "High only", color: "#000000" }],
     });
     const other = await assign("teacher@demo.test", { formId: gapForm.id, studentId: student.id });
     expect((await api("POST", `/api/test-link/${other.token}/submit`, { json: mediumAnswers(gapForm) })).status).toBe(200);

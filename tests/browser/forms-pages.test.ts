@@ -79,6 +79,9 @@ async function buildForm(page: Page, title: string, posts: boolean) {
   await edit(page, "add-question", "questions[3].text");
   await field(page, "questions[3].text").fill("Rate it");
   await field(page, "questions[3].type").selectOption("SCALE");
+  // The scale's fields appear as its type is chosen, with or without JavaScript.
+  await field(page, "questions[3].scale.min").fill("0");
+  await field(page, "questions[3].scale.max").fill("3");
   await edit(page, "add-option:3", "questions[3].options[2].text");
   await edit(page, "add-option:3", "questions[3].options[3].text");
   await fillOptions(page, 3, [

@@ -94,14 +94,9 @@ async function buildForm(page: Page, title: string) {
   await edit(page, "add-question", "questions[2].text");
   await field(page, "questions[2].text").fill("Rate it");
   await field(page, "questions[2].type").selectOption("SCALE");
-  await edit(page, "add-option:2", "questions[2].options[2].text");
-  await edit(page, "add-option:2", "questions[2].options[3].text");
-  await fillOptions(page, 2, [
-    ["0", "0"],
-    ["1", "1"],
-    ["2", "2"],
-    ["3", "3"],
-  ]);
+  // A scale by its range: its points are numbered and scored 0 to 3 without typing each one.
+  await field(page, "questions[2].scale.min").fill("0");
+  await field(page, "questions[2].scale.max").fill("3");
   await field(page, "questions[2].required").check();
 
   await edit(page, "add-question", "questions[3].text");

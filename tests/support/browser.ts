@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { afterAll, beforeAll } from "vitest";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
 import { baseUrl } from "./api.ts";
 
@@ -32,4 +33,19 @@ export async function signedInContext(browser: Browser, sessionCookie: string, o
   const [name, ...value] = sessionCookie.split("=");
   await context.addCookies([{ name: name!, value: value.join("="), url: baseUrl() }]);
   return context;
+}
+
+/** One Chromium for a test file: launched before its tests, closed after them. */
+export function sharedBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("The browser is launched before the file's tests run.");
+    return browser;
+  };
 }

@@ -1184,6 +1184,13 @@ export interface components {
                 /** @enum {string} */
                 type: "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE" | "TEXT";
                 required: boolean;
+                /** @description A SCALE question's range and end labels; null for other questions and for a scale given only by its options. */
+                scale: {
+                    min: number;
+                    max: number;
+                    minLabel: string | null;
+                    maxLabel: string | null;
+                } | null;
                 options: {
                     /** @description CUID. */
                     id: string;
@@ -1583,6 +1590,13 @@ export interface components {
                     /** @enum {string} */
                     type: "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE" | "TEXT";
                     required: boolean;
+                    /** @description A SCALE question's range and end labels; null for other questions and for a scale given only by its options. */
+                    scale: {
+                        min: number;
+                        max: number;
+                        minLabel: string | null;
+                        maxLabel: string | null;
+                    } | null;
                     options: {
                         /** @description CUID. */
                         id: string;
@@ -1826,7 +1840,6 @@ export interface components {
             showResultToRespondent?: boolean;
             /** @default [] */
             scoreRanges?: components["schemas"]["ScoreRange"][];
-            /** @default [] */
             questions?: {
                 /** @description Keep and update this existing question (PUT). */
                 id?: string;
@@ -1835,6 +1848,7 @@ export interface components {
                 type: "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE" | "TEXT";
                 /** @default false */
                 required?: boolean;
+                scale?: components["schemas"]["Scale"];
                 /** @default [] */
                 options?: {
                     /** @description Keep and update this existing option (PUT). */
@@ -1850,6 +1864,17 @@ export interface components {
             label: string;
             /** @example #1A7F37 */
             color: string;
+        };
+        /** @description A SCALE question's range. Without `options` each point becomes an option named by its number and scored by its value; with `options`, one per point in order (a label or a score of the teacher's own). */
+        Scale: {
+            /** @description The lowest point, a whole number. */
+            min: number;
+            /** @description The highest point: 2 to 11 points in all. */
+            max: number;
+            /** @description What the lowest point means, shown under it ("Not at all"). */
+            minLabel?: string | null;
+            /** @description What the highest point means ("Very much"). */
+            maxLabel?: string | null;
         };
         FormUpdate: {
             title?: string;
@@ -1870,6 +1895,7 @@ export interface components {
                 type: "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE" | "TEXT";
                 /** @default false */
                 required?: boolean;
+                scale?: components["schemas"]["Scale"];
                 /** @default [] */
                 options?: {
                     /** @description Keep and update this existing option (PUT). */
@@ -5521,7 +5547,21 @@ export interface operations {
                  *       "isTemplate": false,
                  *       "showResultToRespondent": false,
                  *       "scoreRanges": [],
-                 *       "questions": []
+                 *       "questions": [
+                 *         {
+                 *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *           "text": "How often do you read for pleasure?",
+                 *           "type": "SINGLE_CHOICE",
+                 *           "required": false,
+                 *           "scale": {
+                 *             "min": -100,
+                 *             "max": -100,
+                 *             "minLabel": "text",
+                 *             "maxLabel": "text"
+                 *           },
+                 *           "options": []
+                 *         }
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["FormCreate"];
@@ -5566,6 +5606,12 @@ export interface operations {
                      *           "text": "How often do you read for pleasure?",
                      *           "type": "SINGLE_CHOICE",
                      *           "required": true,
+                     *           "scale": {
+                     *             "min": 1,
+                     *             "max": 1,
+                     *             "minLabel": "text",
+                     *             "maxLabel": "text"
+                     *           },
                      *           "options": [
                      *             {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
@@ -5779,6 +5825,12 @@ export interface operations {
                      *           "text": "How often do you read for pleasure?",
                      *           "type": "SINGLE_CHOICE",
                      *           "required": true,
+                     *           "scale": {
+                     *             "min": 1,
+                     *             "max": 1,
+                     *             "minLabel": "text",
+                     *             "maxLabel": "text"
+                     *           },
                      *           "options": [
                      *             {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
@@ -5936,6 +5988,12 @@ export interface operations {
                  *           "text": "How often do you read for pleasure?",
                  *           "type": "SINGLE_CHOICE",
                  *           "required": false,
+                 *           "scale": {
+                 *             "min": -100,
+                 *             "max": -100,
+                 *             "minLabel": "text",
+                 *             "maxLabel": "text"
+                 *           },
                  *           "options": []
                  *         }
                  *       ]
@@ -5983,6 +6041,12 @@ export interface operations {
                      *           "text": "How often do you read for pleasure?",
                      *           "type": "SINGLE_CHOICE",
                      *           "required": true,
+                     *           "scale": {
+                     *             "min": 1,
+                     *             "max": 1,
+                     *             "minLabel": "text",
+                     *             "maxLabel": "text"
+                     *           },
                      *           "options": [
                      *             {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
@@ -11764,6 +11828,12 @@ export interface operations {
                      *             "text": "How often do you read for pleasure?",
                      *             "type": "SINGLE_CHOICE",
                      *             "required": true,
+                     *             "scale": {
+                     *               "min": 1,
+                     *               "max": 1,
+                     *               "minLabel": "text",
+                     *               "maxLabel": "text"
+                     *             },
                      *             "options": [
                      *               {
                      *                 "id": "cmf3k9x2a0001qz8h4b7c2d1e",

@@ -3,9 +3,8 @@ import type { z } from "zod";
 import type { Dictionary } from "~/i18n/en.ts";
 import { issueTexts } from "~/lib/problem.server.ts";
 import { createFormBody, updateFormBody } from "./form-schemas.ts";
-import { QUESTION_TYPES, type QuestionType } from "./question-types.ts";
 import type { FormDetail } from "./forms.server.ts";
-import { LIST_INTENT, type DraftErrors, type FormDraft } from "./form-draft.ts";
+import { bodyFromDraft, DRAFT_LIMITS, type DraftErrors, draftFromQuestion, draftFromValue, type FormDraft, LIST_INTENT } from "./form-draft.ts";
 
 /**
  * The form editor's server side. The page is one Conform form: with JavaScript, adding, removing
@@ -15,10 +14,8 @@ import { LIST_INTENT, type DraftErrors, type FormDraft } from "./form-draft.ts";
  * API's own schema.
  */
 
-/** The most items of each list the API accepts; a post naming a later index is not read further. */
-const LIMITS = { questions: 200, options: 50, scoreRanges: 20 } as const;
 const INDEX = /(questions|options|scoreRanges)\[(\d+)\]/g;
-const beyondLimits = (name: string) => [...name.matchAll(INDEX)].some(([, list, index]) => Number(index) >= LIMITS[list as keyof typeof LIMITS]);
+const beyondLimits = (name: string) => [...name.matchAll(INDEX)].some(([, list, index]) => Number(index) >= DRAFT_LIMITS[list as keyof typeof DRAFT_LIMITS]);
 
 /**
  * The editor's post as Conform reads it: its list intent (`undefined`: a tampered one) and the
@@ -33,36 +30,6 @@ export function editorSubmission(formData: FormData) {
   return { submission, intent, draft: draftFromValue(targetValue) };
 }
 
-const text = (value: unknown) => (typeof value === "string" ? value : "");
-const list = (value: unknown, limit: number): Record<string, unknown>[] =>
-  Array.isArray(value) ? value.slice(0, limit).map((item) => (item && typeof item === "object" ? (item as Record<string, unknown>) : {})) : [];
-
-/** The posted value as the editor's draft: every value as typed, unknown shapes as empty. */
-export function draftFromValue(value: Record<string, unknown> | undefined): FormDraft {
-  const field = (name: string) => text(value?.[name]);
-  return {
-    title: field("title"),
-    description: field("description"),
-    category: field("category"),
-    type: field("type"),
-    targetAudience: field("targetAudience"),
-    showResultToRespondent: value?.showResultToRespondent === "on",
-    scoreRanges: list(value?.scoreRanges, LIMITS.scoreRanges).map((range) => ({
-      min: text(range.min),
-      max: text(range.max),
-      label: text(range.label),
-      color: text(range.color) || "#000000",
-    })),
-    questions: list(value?.questions, LIMITS.questions).map((question) => ({
-      id: text(question.id),
-      text: text(question.text),
-      type: (QUESTION_TYPES as readonly string[]).includes(text(question.type)) ? (text(question.type) as QuestionType) : "SINGLE_CHOICE",
-      required: question.required === "on",
-      options: list(question.options, LIMITS.options).map((option) => ({ id: text(option.id), text: text(option.text), score: text(option.score) })),
-    })),
-  };
-}
-
 export function draftFromForm(form: FormDetail): FormDraft {
   return {
     title: form.title,
@@ -72,39 +39,7 @@ export function draftFromForm(form: FormDetail): FormDraft {
     targetAudience: form.targetAudience ?? "",
     showResultToRespondent: form.showResultToRespondent,
     scoreRanges: form.scoreRanges.map((range) => ({ min: String(range.min), max: String(range.max), label: range.label, color: range.color })),
-    questions: form.questions.map((question) => ({
-      id: question.id,
-      text: question.text,
-      type: question.type,
-      required: question.required,
-      options: question.options.map((option) => ({ id: option.id, text: option.text, score: String(option.score) })),
-    })),
-  };
-}
-
-const toNumber = (value: string) => (value.trim() === "" ? undefined : Number(value.replace(",", ".")));
-
-/** The draft as the API's request body (text questions lose any options left from another type). */
-function bodyFromDraft(draft: FormDraft, mode: "create" | "update") {
-  return {
-    title: draft.title,
-    description: draft.description,
-    category: draft.category,
-    type: draft.type,
-    targetAudience: draft.targetAudience,
-    showResultToRespondent: draft.showResultToRespondent,
-    ...(mode === "create" ? { isPublished: false } : {}),
-    scoreRanges: draft.scoreRanges.map((range) => ({ min: toNumber(range.min), max: toNumber(range.max), label: range.label, color: range.color })),
-    questions: draft.questions.map((question) => ({
-      ...(question.id ? { id: question.id } : {}),
-      text: question.text,
-      type: question.type,
-      required: question.required,
-      options:
-        question.type === "TEXT"
-          ? []
-          : question.options.map((option) => ({ ...(option.id ? { id: option.id } : {}), text: option.text, score: toNumber(option.score) })),
-    })),
+    questions: form.questions.map(draftFromQuestion),
   };
 }
 

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { achievableTotals, unreachableBands } from "../scoring/achievable.ts";
 import { QUESTION_TYPES } from "./question-types.ts";
+import { SCALE_BOUND, SCALE_MAX_POINTS, scalePoints, storedOptions } from "./scale.ts";
 import { booleanParam, idSchema, multiLineText, optionalText, paginationQuery, pagedResponse, searchParam, singleLineText, timestamp } from "~/lib/schemas.ts";
 
 /** The largest score (and score range bound) a form may use, either sign. */
@@ -14,19 +16,48 @@ export const optionInput = z.strictObject({
   score,
 });
 
+const scaleBound = z.number().int("wholeNumber").min(-SCALE_BOUND).max(SCALE_BOUND);
+
+export const scaleInput = z
+  .strictObject({
+    min: scaleBound.meta({ description: "The lowest point, a whole number." }),
+    max: scaleBound.meta({ description: `The highest point: 2 to ${SCALE_MAX_POINTS} points in all.` }),
+    minLabel: optionalText(100).meta({ description: 'What the lowest point means, shown under it ("Not at all").' }),
+    maxLabel: optionalText(100).meta({ description: 'What the highest point means ("Very much").' }),
+  })
+  .refine((scale) => scale.max > scale.min && scale.max - scale.min < SCALE_MAX_POINTS, {
+    path: ["max"],
+    message: "scaleSize",
+    params: { values: [String(SCALE_MAX_POINTS)] },
+  })
+  .meta({
+    id: "Scale",
+    description:
+      "A SCALE question's range. Without `options` each point becomes an option named by its number and scored by its value; with `options`, one per point in order (a label or a score of the teacher's own).",
+  });
+
 export const questionInput = z
   .strictObject({
     id: idSchema.optional().meta({ description: "Keep and update this existing question (PUT)." }),
     text: multiLineText(2000),
     type: z.enum(QUESTION_TYPES),
     required: z.boolean().default(false),
+    scale: scaleInput.optional(),
     options: z.array(optionInput).max(50).default([]),
   })
   .superRefine((question, ctx) => {
+    if (question.scale && question.type !== "SCALE") {
+      ctx.addIssue({ code: "custom", path: ["scale"], message: "scaleOnlyForScale" });
+    }
     if (question.type === "TEXT" && question.options.length > 0) {
       ctx.addIssue({ code: "custom", path: ["options"], message: "textNoOptions" });
     }
-    if (question.type !== "TEXT" && question.options.length < 2) {
+    if (question.type === "SCALE" && question.scale) {
+      const points = scalePoints(question.scale).length;
+      if (question.options.length > 0 && question.options.length !== points) {
+        ctx.addIssue({ code: "custom", path: ["options"], message: "scalePoints", params: { values: [String(points)] } });
+      }
+    } else if (question.type !== "TEXT" && question.options.length < 2) {
       ctx.addIssue({ code: "custom", path: ["options"], message: "needOptions", params: { values: ["2"] } });
     }
     reportDuplicateIds(question.options, ctx, "options");
@@ -82,9 +113,29 @@ const formFields = {
   questions: z.array(questionInput).max(200),
 };
 
-function refineForm(form: { scoreRanges?: { min: number; max: number }[]; questions?: { id?: string }[] }, ctx: z.RefinementCtx) {
+/**
+ * A band no total can reach names nobody: refused (a band reaching past the lowest or highest total
+ * is kept, as "0 to 4" on a form whose lowest total is 2). Checked here when the body holds both
+ * lists; a PUT that changes only one is checked by the service against the stored other.
+ */
+export function unreachableBandIssues(ranges: { min: number; max: number }[], questions: z.output<typeof questionInput>[]) {
+  const totals = achievableTotals(questions.map((question) => ({ ...question, options: storedOptions(question) })));
+  return unreachableBands(ranges, totals).map((index) => ({
+    path: ["scoreRanges", index] as (string | number)[],
+    message: "bandUnreachable" as const,
+    params: { values: [String(totals.min), String(totals.max)] },
+  }));
+}
+
+function refineForm(form: { scoreRanges?: { min: number; max: number }[]; questions?: z.output<typeof questionInput>[] }, ctx: z.RefinementCtx) {
   if (form.scoreRanges) reportOverlappingRanges(form.scoreRanges, ctx);
   if (form.questions) reportDuplicateIds(form.questions, ctx, "questions");
+  // Only a form whose scores are valid has totals to check the bands against.
+  const valid = (n: number) => Math.abs(n) <= SCORE_LIMIT;
+  const scoresValid = form.questions?.every((q) => q.options.every((o) => valid(o.score)) && (!q.scale || q.scale.max > q.scale.min));
+  if (form.scoreRanges && form.questions && scoresValid && form.scoreRanges.every((r) => valid(r.min) && valid(r.max))) {
+    for (const issue of unreachableBandIssues(form.scoreRanges, form.questions)) ctx.addIssue({ code: "custom", ...issue });
+  }
 }
 
 export const createFormBody = z
@@ -130,6 +181,12 @@ export type ListFormsQuery = z.output<typeof listFormsQuery>;
 
 // ---- responses -------------------------------------------------------------------------------
 
+/** A question's scale as read back (the form and the public test link). */
+export const questionScale = z
+  .object({ min: z.number().int(), max: z.number().int(), minLabel: z.string().nullable(), maxLabel: z.string().nullable() })
+  .nullable()
+  .meta({ description: "A SCALE question's range and end labels; null for other questions and for a scale given only by its options." });
+
 const formSummaryFields = {
   id: idSchema,
   title: z.string(),
@@ -165,6 +222,7 @@ export const formDetail = z
         text: z.string(),
         type: z.enum(QUESTION_TYPES),
         required: z.boolean(),
+        scale: questionScale,
         options: z.array(z.object({ id: idSchema, text: z.string(), score: z.number() })),
       }),
     ),

@@ -4,7 +4,8 @@ import { db, type Prisma } from "~/lib/db.server.ts";
 import { badRequest, fieldProblem, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
-import type { CreateFormInput, ListFormsQuery, UpdateFormInput } from "./form-schemas.ts";
+import { type CreateFormInput, type ListFormsQuery, type UpdateFormInput, unreachableBandIssues } from "./form-schemas.ts";
+import { scaleOf, storedOptions } from "./scale.ts";
 
 type Transaction = Prisma.TransactionClient;
 
@@ -76,10 +77,21 @@ export const formContentSelect = {
       text: true,
       type: true,
       required: true,
+      scaleMin: true,
+      scaleMax: true,
+      scaleMinLabel: true,
+      scaleMaxLabel: true,
       options: { orderBy: { position: "asc" }, select: { id: true, text: true, score: true } },
     },
   },
 } satisfies Prisma.FormSelect;
+
+type StoredQuestion = Prisma.QuestionGetPayload<{ select: (typeof formContentSelect)["questions"]["select"] }>;
+
+/** A stored question as the API shows it: its scale's range and labels as one `scale`. */
+export function presentQuestion({ scaleMin, scaleMax, scaleMinLabel, scaleMaxLabel, ...question }: StoredQuestion) {
+  return { ...question, scale: scaleOf({ scaleMin, scaleMax, scaleMinLabel, scaleMaxLabel }) };
+}
 
 const detailInclude = {
   createdBy: { select: { id: true, name: true } },
@@ -102,7 +114,7 @@ function presentForm(form: Prisma.FormGetPayload<{ include: typeof detailInclude
     deletedAt: form.deletedAt,
     createdBy: form.createdBy,
     scoreRanges: form.scoreRanges,
-    questions: form.questions,
+    questions: form.questions.map(presentQuestion),
   };
 }
 
@@ -153,6 +165,7 @@ async function findEditableForm(actor: Actor, id: string) {
 
 export async function updateForm(actor: Actor, id: string, input: UpdateFormInput): Promise<FormDetail> {
   await findEditableForm(actor, id);
+  if (Boolean(input.scoreRanges) !== Boolean(input.questions)) await assertBandsReachable(id, input);
   await db.$transaction(async (tx) => {
     const data: Prisma.FormUpdateInput = {};
     if (input.title !== undefined) {
@@ -170,6 +183,24 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
     if (input.questions) await replaceQuestions(tx, id, input.questions);
   });
   return getForm(actor, id);
+}
+
+/**
+ * A PUT that changes the bands or the questions, not both: the bands must still name a total the
+ * questions can give (the schema checks a body that holds both).
+ */
+async function assertBandsReachable(id: string, input: UpdateFormInput) {
+  const stored = await db.form.findUniqueOrThrow({ where: { id }, select: formContentSelect });
+  const questions = input.questions ?? stored.questions.map((question) => ({ ...presentQuestion(question), scale: undefined }));
+  const issues = unreachableBandIssues(input.scoreRanges ?? stored.scoreRanges, questions);
+  if (issues.length === 0) return;
+  // The stored bands are not in this body: name the field that changed.
+  const problems = issues.map((issue) =>
+    input.scoreRanges
+      ? fieldProblem(issue.path.join("."), issue.message, ...issue.params.values)
+      : fieldProblem("questions", issue.message, ...issue.params.values),
+  );
+  throw badRequest("Some score ranges cannot be reached.", problems);
 }
 
 /**
@@ -199,9 +230,10 @@ async function replaceScoreRanges(tx: Transaction, formId: string, ranges: Creat
 async function replaceQuestions(tx: Transaction, formId: string, questions: CreateFormInput["questions"]) {
   const existing = await tx.question.findMany({
     where: { formId },
-    select: { id: true, options: { select: { id: true } } },
+    select: { id: true, options: { select: { id: true }, orderBy: { position: "asc" } } },
   });
   const optionIdsByQuestion = new Map(existing.map((q) => [q.id, new Set(q.options.map((o) => o.id))]));
+  const orderedOptionIds = new Map(existing.map((q) => [q.id, q.options.map((o) => o.id)]));
 
   const problems: FieldProblem[] = [];
   questions.forEach((question, qi) => {
@@ -228,22 +260,38 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
   await tx.question.deleteMany({ where: { formId, id: { notIn: [...keptIds] } } });
 
   for (const [position, question] of questions.entries()) {
-    const fields = { text: question.text, type: question.type, required: question.required, position };
+    const scale = question.type === "SCALE" ? question.scale : undefined;
+    const fields = {
+      text: question.text,
+      type: question.type,
+      required: question.required,
+      position,
+      scaleMin: scale?.min ?? null,
+      scaleMax: scale?.max ?? null,
+      scaleMinLabel: scale?.minLabel ?? null,
+      scaleMaxLabel: scale?.maxLabel ?? null,
+    };
+    // A scale numbered from its range keeps its points' ids, in order, so answers saved as a draft
+    // still name them after the teacher saves the form again.
+    const kept = question.id && question.options.length === 0 ? (orderedOptionIds.get(question.id) ?? []) : [];
+    const options: { id?: string | undefined; text: string; score: number }[] = storedOptions(question).map((option, i) =>
+      kept[i] ? { ...option, id: kept[i] } : option,
+    );
     if (!question.id) {
       await tx.question.create({
         data: {
           formId,
           ...fields,
-          options: { create: question.options.map((o, i) => ({ text: o.text, score: o.score, position: i })) },
+          options: { create: options.map((o, i) => ({ text: o.text, score: o.score, position: i })) },
         },
       });
       continue;
     }
     const questionId = question.id;
     await tx.question.update({ where: { id: questionId }, data: fields });
-    const keptOptionIds = question.options.flatMap((o) => (o.id ? [o.id] : []));
+    const keptOptionIds = options.flatMap((o) => (o.id ? [o.id] : []));
     await tx.option.deleteMany({ where: { questionId, id: { notIn: keptOptionIds } } });
-    for (const [i, option] of question.options.entries()) {
+    for (const [i, option] of options.entries()) {
       const optionFields = { text: option.text, score: option.score, position: i };
       if (option.id) await tx.option.update({ where: { id: option.id }, data: optionFields });
       else await tx.option.create({ data: { questionId, ...optionFields } });
@@ -273,6 +321,7 @@ export async function duplicateForm(actor: Actor, id: string, options: { title?:
       text: question.text,
       type: question.type,
       required: question.required,
+      ...(question.scale ? { scale: question.scale } : {}),
       options: question.options.map((option) => ({ text: option.text, score: option.score })),
     })),
   });

@@ -1,5 +1,6 @@
 import { fieldProblem, type FieldProblem } from "~/lib/problem.server.ts";
 import type { QuestionType } from "../forms/question-types.ts";
+import { questionMaxScore, sumScores as sum } from "./achievable.ts";
 import { isAnswered, isChoice } from "./answered.ts";
 
 export { answeredCount, isAnswered } from "./answered.ts";
@@ -37,16 +38,6 @@ export type ScoredResult = {
 };
 
 const single = (type: QuestionType) => type === "SINGLE_CHOICE" || type === "SCALE";
-
-/** Sums without binary fractions creeping in (0.1 + 0.2); option scores are kept to 6 decimals. */
-const sum = (values: number[]) => Math.round(values.reduce((total, value) => total + value, 0) * 1e6) / 1e6;
-
-/** The best score a question can give: its top option, or every positive option of a multiple choice. */
-export function questionMaxScore(question: Pick<ScoringQuestion, "type" | "options">): number {
-  if (!isChoice(question.type) || question.options.length === 0) return 0;
-  if (question.type === "MULTIPLE_CHOICE") return sum(question.options.map((o) => Math.max(0, o.score)));
-  return Math.max(...question.options.map((o) => o.score));
-}
 
 export function bandFor(total: number, bands: ScoreBand[]): ScoreBand | null {
   return bands.find((band) => band.min <= total && total <= band.max) ?? null;

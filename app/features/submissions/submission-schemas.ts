@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { questionScale } from "../forms/form-schemas.ts";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
 import { SUBMISSION_STATUSES } from "./submission-status.ts";
 import { booleanParam, idSchema, pagedResponse, paginationQuery, timestamp, typedText } from "~/lib/schemas.ts";
@@ -176,6 +177,7 @@ export const testLinkResponse = z
           text: z.string(),
           type: z.enum(QUESTION_TYPES),
           required: z.boolean(),
+          scale: questionScale,
           options: z.array(z.object({ id: idSchema, text: z.string() })),
         }),
       ),

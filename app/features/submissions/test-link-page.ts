@@ -4,6 +4,7 @@ import { fieldMessage, fieldText } from "~/lib/messages.ts";
 import type { FieldProblem } from "~/lib/problem.server.ts";
 import { answeredCount } from "../scoring/answered.ts";
 import type { QuestionType } from "../forms/question-types.ts";
+import type { Scale } from "../forms/scale.ts";
 
 /**
  * The respondent's page form: one field per question, `q_<questionId>` (the option ids chosen,
@@ -15,7 +16,14 @@ export type TestView = {
   form: {
     title: string;
     description: string | null;
-    questions: { id: string; text: string; type: QuestionType; required: boolean; options: { id: string; text: string }[] }[];
+    questions: {
+      id: string;
+      text: string;
+      type: QuestionType;
+      required: boolean;
+      scale: Scale | null;
+      options: { id: string; text: string }[];
+    }[];
   };
   respondent: { name: string };
   progress: { answered: number; total: number };

@@ -3,7 +3,7 @@ import { db, Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
 import { ApiError, badRequest, conflict, notFound } from "~/lib/problem.server.ts";
 import { submissionSearchText } from "~/lib/search.ts";
-import { formContentSelect } from "../forms/forms.server.ts";
+import { formContentSelect, presentQuestion } from "../forms/forms.server.ts";
 import { answeredCount, answerProblems, type GivenAnswer, scoreAnswers, type ScoreBand, type ScoringQuestion } from "../scoring/scoring.ts";
 import type { SubmitAnswersInput } from "./submission-schemas.ts";
 import { STATUS_SELECT } from "./submission-status.ts";
@@ -86,11 +86,12 @@ export async function openTestLink(token: string) {
     form: {
       title: link.form.title,
       description: link.form.description,
-      questions: link.form.questions.map((q) => ({
+      questions: link.form.questions.map(presentQuestion).map((q) => ({
         id: q.id,
         text: q.text,
         type: q.type,
         required: q.required,
+        scale: q.scale,
         options: q.options.map((o) => ({ id: o.id, text: o.text })),
       })),
     },
