@@ -5,7 +5,7 @@ import { Spinner } from "./icons.tsx";
 
 /**
  * Buttons and links that look like buttons. A submit button shows a pending state (spinner,
- * optional `pendingText`, disabled against double submits) while its form is being sent; a
+ * optional `pendingText`, refusing double submits) while its form is being sent; a
  * LinkButton shows a spinner while the page it leads to loads. Without JavaScript the browser's
  * own navigation takes over and nothing is lost.
  */
@@ -59,12 +59,23 @@ type ButtonProps = Omit<ComponentProps<"button">, "formAction"> & {
   formAction?: string;
 };
 
-export function Button({ variant, size, pending, pendingText, icon, className, children, type = "button", disabled, ...props }: ButtonProps) {
+export function Button({ variant, size, pending, pendingText, icon, className, children, type = "button", disabled, onClick, ...props }: ButtonProps) {
   const intent = props.name === "intent" && props.value !== undefined ? String(props.value) : undefined;
   const submitting = useIsPending({ formAction: props.formAction, intent });
   const isPending = pending ?? (type === "submit" && submitting);
+  // While pending the button refuses clicks (and Enter in a field, which clicks it) but is not
+  // `disabled`: a disabled button loses the focus to <body>, and an answer that keeps the page
+  // (a refused action) would leave it there.
   return (
-    <button type={type} disabled={disabled || isPending} aria-busy={isPending || undefined} className={buttonClasses({ variant, size, className })} {...props}>
+    <button
+      type={type}
+      disabled={disabled}
+      aria-disabled={isPending || undefined}
+      aria-busy={isPending || undefined}
+      className={buttonClasses({ variant, size, className })}
+      onClick={(event) => (isPending ? event.preventDefault() : onClick?.(event))}
+      {...props}
+    >
       {isPending ? <Spinner /> : icon}
       {isPending && pendingText ? pendingText : children}
     </button>

@@ -1,6 +1,21 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { type RefObject, useEffect, useRef, type ReactNode } from "react";
 import { useLocation } from "react-router";
 import { cx } from "./cx.ts";
+
+/** Escape closes an open <details> (with JavaScript) and gives the focus back to its summary. */
+export function useEscapeCloses(ref: RefObject<HTMLDetailsElement | null>) {
+  useEffect(() => {
+    const details = ref.current;
+    if (!details) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || !details.open) return;
+      details.open = false;
+      details.querySelector("summary")?.focus();
+    };
+    details.addEventListener("keydown", onKeyDown);
+    return () => details.removeEventListener("keydown", onKeyDown);
+  }, [ref]);
+}
 
 /**
  * A dropdown built on <details>/<summary>, so it opens and closes without JavaScript (the phone
@@ -39,18 +54,10 @@ export function Disclosure({
     const onPointerDown = (event: PointerEvent) => {
       if (details.open && event.target instanceof Node && !details.contains(event.target)) details.open = false;
     };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || !details.open) return;
-      details.open = false;
-      details.querySelector("summary")?.focus();
-    };
     document.addEventListener("pointerdown", onPointerDown);
-    details.addEventListener("keydown", onKeyDown);
-    return () => {
-      document.removeEventListener("pointerdown", onPointerDown);
-      details.removeEventListener("keydown", onKeyDown);
-    };
+    return () => document.removeEventListener("pointerdown", onPointerDown);
   }, []);
+  useEscapeCloses(ref);
 
   return (
     <details ref={ref} className={cx("group", className)}>

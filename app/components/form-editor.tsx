@@ -16,11 +16,11 @@ import {
 import { QUESTION_TYPES, type QuestionType } from "~/features/forms/question-types.ts";
 import { type AchievableTotals, uncoveredTotals, unreachableBands } from "~/features/scoring/achievable.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
-import { Alert } from "./alert.tsx";
 import { ScoreBadge } from "./badge.tsx";
 import { Button } from "./button.tsx";
 import { CsrfInput } from "./csrf-input.tsx";
 import { cx } from "./cx.ts";
+import { ErrorSummary } from "./error-summary.tsx";
 import { Checkbox, Field, Select, TextArea } from "./field.tsx";
 import { PlusIcon } from "./icons.tsx";
 import type { ClientValidation } from "~/lib/client-validation.ts";
@@ -68,10 +68,6 @@ export function FormEditor({
     target.focus();
     focusNext.current = null;
   });
-  // After a refused save, the first field to fix takes the focus.
-  useEffect(() => {
-    if (result?.error) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], fieldset[aria-describedby] input:not([type="hidden"])')?.focus();
-  }, [result]);
 
   const questions = fields.questions.getFieldList();
   const ranges = fields.scoreRanges.getFieldList();
@@ -95,7 +91,8 @@ export function FormEditor({
         {submitLabel}
       </button>
       <CsrfInput />
-      {errorCount > 0 ? <Alert tone="error" title={t.forms.editor.fixErrors(errorCount)} /> : null}
+      {/* After a refused save the focus goes here; its links go to the fields to fix. */}
+      <ErrorSummary form={form} title={t.forms.editor.fixErrors(errorCount)} label={(name) => editorLabel(t, name)} target={editorTarget} />
 
       <EditorSection title={t.forms.editor.details}>
         <div className="grid gap-5 sm:grid-cols-2">
@@ -130,7 +127,11 @@ export function FormEditor({
             />
           ))}
         </ol>
-        {fields.questions.errors ? <p className="mt-3 text-sm font-medium text-red-700">{fields.questions.errors[0]}</p> : null}
+        {fields.questions.errors ? (
+          <p id="questions-error" className="mt-3 text-sm font-medium text-red-700">
+            {fields.questions.errors[0]}
+          </p>
+        ) : null}
         <Button
           type="submit"
           name={LIST_INTENT}
@@ -152,7 +153,11 @@ export function FormEditor({
             <RangeEditor key={range.key} range={range} index={i} intent={intent} listName={fields.scoreRanges.name} />
           ))}
         </ol>
-        {fields.scoreRanges.errors ? <p className="mt-3 text-sm font-medium text-red-700">{fields.scoreRanges.errors[0]}</p> : null}
+        {fields.scoreRanges.errors ? (
+          <p id="scoreRanges-error" className="mt-3 text-sm font-medium text-red-700">
+            {fields.scoreRanges.errors[0]}
+          </p>
+        ) : null}
         <div className="mt-4 flex flex-wrap gap-2">
           <Button
             type="submit"
@@ -184,6 +189,32 @@ export function FormEditor({
 function control(field: { name: string; errors: string[] | undefined; defaultValue: string | undefined }) {
   return { name: field.name, id: field.name, error: field.errors, defaultValue: field.defaultValue };
 }
+
+type Dictionary = ReturnType<typeof useT>;
+const DETAILS = ["title", "description", "category", "type", "targetAudience"] as const;
+
+/** What the editor calls a field of the draft, by its name (`questions[0].options[1].text`), for the error summary. */
+function editorLabel(t: Dictionary, name: string): string | undefined {
+  const f = t.forms.fields;
+  const detail = DETAILS.find((field) => field === name);
+  if (detail) return f[detail];
+  if (name === "questions") return t.forms.editor.questions;
+  if (name === "scoreRanges") return t.forms.editor.scoreRanges;
+  const [, list, i, rest] = /^(questions|scoreRanges)\[(\d+)\](.*)$/.exec(name) ?? [];
+  const n = Number(i) + 1;
+  if (list === "scoreRanges") {
+    const labels = { "": t.forms.editor.range(n), ".label": f.rangeLabelOf(n), ".min": f.minOf(n), ".max": f.maxOf(n), ".color": f.colorOf(n) };
+    return labels[rest as keyof typeof labels];
+  }
+  if (list !== "questions") return undefined;
+  const [, j, option] = /^\.options\[(\d+)\]\.(text|score)$/.exec(rest ?? "") ?? [];
+  if (option) return option === "text" ? f.optionText(n, Number(j) + 1) : f.optionScore(n, Number(j) + 1);
+  const labels = { "": t.forms.editor.question(n), ".text": f.questionText(n), ".type": f.questionType(n), ".options": t.forms.editor.options(n) };
+  return labels[rest as keyof typeof labels];
+}
+
+/** A control's id is its name; a list's or a group's error has the id `<name>-error`. */
+const editorTarget = (name: string) => (/^(questions|scoreRanges)$|\]$|\.options$/.test(name) ? `${name}-error` : name);
 
 const rangeOf = (value: (name: keyof DraftRange) => string): DraftRange => ({
   min: value("min"),

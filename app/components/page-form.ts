@@ -1,5 +1,6 @@
 import type { DefaultValue, FormHandle, SubmissionResult } from "@conform-to/react/future";
 import { type ClientValidation, clientErrors } from "~/lib/client-validation.ts";
+import { requestSummaryFocus } from "./error-summary.tsx";
 
 /**
  * The options every page form gives Conform's `useForm`:
@@ -9,6 +10,8 @@ import { type ClientValidation, clientErrors } from "~/lib/client-validation.ts"
  * the constraints and sentences the loader derived from the action's Zod schema
  * (client-validation.server.ts), checked in the browser on blur and while correcting, and the
  * action's `report()` shown the same way. Without JavaScript the action answers the same sentences.
+ * A refused submit moves the focus to the form's ErrorSummary (or, in a form without one, to the
+ * first field to fix, as Conform does by default).
  */
 // The action's result as the page receives it: serialized, so its values are JSON.
 // biome-ignore lint/suspicious/noExplicitAny: any JSON value a form posted
@@ -42,6 +45,26 @@ export function pageFormOptions<Name extends string>(
       !intent && submitter instanceof HTMLButtonElement && submitter.formNoValidate
         ? { formErrors: null, fieldErrors: {} }
         : clientErrors(payload, validation, formElement),
+    onError: ({
+      formElement,
+      error,
+      intent,
+    }: {
+      formElement: HTMLFormElement;
+      error: { fieldErrors: Record<string, unknown> };
+      intent?: { type: string } | undefined;
+    }) => {
+      // A field checked on blur, or a list edited in the form editor, keeps the focus where it is.
+      if (intent && intent.type !== "submit") return;
+      if (requestSummaryFocus(formElement.id)) return;
+      const first = [...formElement.elements].find(
+        (element) =>
+          (element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement) &&
+          element.type !== "hidden" &&
+          !!error.fieldErrors[element.name],
+      );
+      (first as HTMLElement | undefined)?.focus();
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { useForm } from "@conform-to/react/future";
 import { useEffect, useRef, useState } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
+import { ErrorSummary } from "~/components/error-summary.tsx";
 import { LanguageSwitcher } from "~/components/language-switcher.tsx";
 import { type PageResult, pageFormOptions } from "~/components/page-form.ts";
 import { ScalePoints } from "~/components/scale-points.tsx";
@@ -83,8 +84,7 @@ export function TestForm({
     autosave.schedule();
   };
   const progressText = t.progress(format.number(answered), format.number(test.progress.total));
-  const errorOf = (question: Question) => fields[answerField(question.id)]?.errors?.[0];
-  const errorIds = test.form.questions.filter((q) => errorOf(q));
+  const questionFields = test.form.questions.map((question: Question) => answerField(question.id));
   // The signed-in shell around a preview has its own main landmark and language switcher.
   const Main = preview ? "div" : "main";
   return (
@@ -132,20 +132,14 @@ export function TestForm({
           />
         </div>
 
-        {errorIds.length > 0 ? (
-          <div role="alert" className="mt-6 rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
-            <p className="font-semibold">{t.fixErrors}</p>
-            <ul className="mt-2 list-disc pl-5">
-              {errorIds.map((q) => (
-                <li key={q.id}>
-                  <a className="underline" href={`#question-${q.id}`}>
-                    {t.question(test.form.questions.indexOf(q) + 1)}: {errorOf(q)}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        <ErrorSummary
+          form={form}
+          title={t.fixErrors}
+          className="mt-6"
+          fields={questionFields}
+          label={(name) => t.question(questionFields.indexOf(name) + 1)}
+          target={(name) => `question-${test.form.questions[questionFields.indexOf(name)]?.id}`}
+        />
 
         <Form method="post" className="mt-6 space-y-6" {...form.props} ref={formRef} onChange={onChange}>
           {test.form.questions.map((question, index) => {

@@ -32,6 +32,8 @@ export const en = {
     copyFailed: "Copy did not work: select the text and copy it yourself.",
     viewAll: "View all",
     none: "None",
+    errorSummary: "There is a problem",
+    fieldError: (field: string, message: string) => `${field}: ${message}`,
   },
 
   pagination: {

@@ -27,6 +27,8 @@ export const es: Dictionary = {
     copyFailed: "No se pudo copiar: selecciona el texto y cópialo tú.",
     viewAll: "Ver todo",
     none: "Ninguno",
+    errorSummary: "Hay un problema",
+    fieldError: (field: string, message: string) => `${field}: ${message}`,
   },
 
   pagination: {

@@ -27,6 +27,8 @@ export const ptBR: Dictionary = {
     copyFailed: "Não foi possível copiar: selecione o texto e copie você mesmo.",
     viewAll: "Ver tudo",
     none: "Nenhum",
+    errorSummary: "Há um problema",
+    fieldError: (field: string, message: string) => `${field}: ${message}`,
   },
 
   pagination: {

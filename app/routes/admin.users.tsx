@@ -1,6 +1,7 @@
 import { Form, Link, data, useLocation } from "react-router";
 import type { Route } from "./+types/admin.users";
 import { Alert } from "~/components/alert.tsx";
+import { ErrorSummary } from "~/components/error-summary.tsx";
 import { Badge } from "~/components/badge.tsx";
 import { Button, LinkButton } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
@@ -313,7 +314,12 @@ function CreateUser({
     <Section id="create-user" title={t.adminUsers.createTitle} description={t.adminUsers.createDescription}>
       <Form method="post" className="space-y-4 px-4 py-5 sm:px-5" {...form.props}>
         <CsrfInput />
-        {form.errors?.[0] ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+        <ErrorSummary
+          form={form}
+          fields={["name", "email", "role", "password"]}
+          label={(name) => t.adminUsers[name as "name" | "email" | "role" | "password"]}
+          target={(name) => `new-${name}`}
+        />
         <Field label={t.adminUsers.name} id="new-name" name={fields.name.name} required defaultValue={fields.name.defaultValue} error={fields.name.errors} />
         <Field
           label={t.adminUsers.email}

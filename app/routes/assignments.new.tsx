@@ -1,6 +1,7 @@
 import { Form, Link, data, useSearchParams } from "react-router";
 import type { Route } from "./+types/assignments.new";
 import { Alert } from "~/components/alert.tsx";
+import { ErrorSummary } from "~/components/error-summary.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
 import { Checkbox, controlClasses, Field } from "~/components/field.tsx";
 import { cx } from "~/components/cx.ts";
@@ -112,7 +113,6 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
   const { form, fields } = useForm(
     pageFormOptions(loaderData.validation, actionData && "result" in actionData ? actionData.result : undefined, loaderData.selected),
   );
-  const formError = form.errors?.[0];
   if (actionData && "bulk" in actionData) return <BulkResult {...actionData.bulk} />;
   const hasPeople = loaderData.students.length + loaderData.candidates.length + loaderData.groups.length > 0;
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
@@ -120,7 +120,19 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
     <div className="mx-auto max-w-2xl space-y-6">
       <PageHeader title={t.assignments.newTitle} description={t.assignments.newDescription} />
 
-      {formError ? <Alert tone="error" title={formError} /> : null}
+      <ErrorSummary
+        form={form}
+        fields={["formId", "respondent", "expiresAt", "send", "remindAfterDays"]}
+        label={(name) =>
+          ({
+            formId: t.assignments.form,
+            respondent: t.assignments.respondent,
+            expiresAt: t.assignments.expiresAt,
+            send: t.assignments.sendByEmail,
+            remindAfterDays: t.assignments.remindAfterDays,
+          })[name]
+        }
+      />
 
       <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
         <Form method="get" role="search" className="flex flex-col gap-2 sm:flex-row sm:items-end">

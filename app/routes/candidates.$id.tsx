@@ -76,12 +76,12 @@ export default function CandidatePage({ loaderData }: Route.ComponentProps) {
         <>
           <LinkButton to={paths.editCandidate(locale, candidate.id)}>{t.people.edit}</LinkButton>
           {canPromote && !confirm ? (
-            <LinkButton to={`${here}?confirm=promote`} variant="primary" preventScrollReset>
+            <LinkButton id="promote-button" to={`${here}?confirm=promote`} variant="primary" preventScrollReset>
               {t.candidates.promote}
             </LinkButton>
           ) : null}
           {canDelete && !confirm ? (
-            <LinkButton to={`${here}?confirm=delete`} variant="danger" preventScrollReset>
+            <LinkButton id="delete-button" to={`${here}?confirm=delete`} variant="danger" preventScrollReset>
               {t.people.delete}
             </LinkButton>
           ) : null}
@@ -96,6 +96,7 @@ export default function CandidatePage({ loaderData }: Route.ComponentProps) {
             confirmLabel={t.people.confirmDelete}
             pendingText={t.people.deleting}
             cancelTo={here}
+            returnTo="delete-button"
           />
         ) : confirm === "promote" ? (
           <Confirmation
@@ -105,6 +106,7 @@ export default function CandidatePage({ loaderData }: Route.ComponentProps) {
             confirmLabel={t.candidates.confirmPromote}
             pendingText={t.candidates.promoting}
             cancelTo={here}
+            returnTo="promote-button"
             tone="primary"
           />
         ) : null

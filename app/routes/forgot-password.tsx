@@ -2,6 +2,7 @@ import { formSubmission } from "~/lib/http.server.ts";
 import { Form, Link, data } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { Alert } from "~/components/alert.tsx";
+import { ErrorSummary } from "~/components/error-summary.tsx";
 import { AuthLayout, authLinkClasses } from "~/components/auth-layout.tsx";
 import { Button } from "~/components/button.tsx";
 import { Field } from "~/components/field.tsx";
@@ -82,7 +83,7 @@ export default function ForgotPassword({ loaderData, actionData, params }: Route
       ) : (
         <Form method="post" className="space-y-5" {...form.props}>
           <input type="hidden" name="csrfToken" value={loaderData.csrfToken} />
-          {form.errors?.[0] ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+          <ErrorSummary form={form} label={() => t.signIn.email} />
           <Field
             label={t.signIn.email}
             id="email"

@@ -1,8 +1,10 @@
+import { useId, useRef } from "react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/forms.$id.delete";
 import { Alert } from "~/components/alert.tsx";
 import { Button, LinkButton } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
+import { useConfirmationFocus } from "~/components/focus.ts";
 import { PageHeader } from "~/components/page-header.tsx";
 import { editableForm } from "~/features/forms/form-pages.server.ts";
 import { deleteForm } from "~/features/forms/forms.server.ts";
@@ -36,6 +38,10 @@ export default function DeleteForm({ loaderData }: Route.ComponentProps) {
   const format = useFormat();
   const locale = useLocale();
   const { form } = loaderData;
+  // The question and its buttons take the focus when the page opens (the link to it is gone).
+  const ref = useRef<HTMLElement>(null);
+  const questionId = useId();
+  useConfirmationFocus(ref);
   return (
     <div className="mx-auto max-w-2xl space-y-6">
       <p>
@@ -44,16 +50,19 @@ export default function DeleteForm({ loaderData }: Route.ComponentProps) {
         </Link>
       </p>
       <PageHeader title={t.forms.deleteTitle} />
-      <Alert tone="warning" title={t.forms.deleteQuestion(form.title)}>
-        {t.forms.deleteExplanation(format.number(form.questions))}
-      </Alert>
-      <Form method="post" className="flex flex-wrap gap-3">
-        <CsrfInput />
-        <Button type="submit" variant="danger" pendingText={t.common.working}>
-          {t.forms.confirmDelete}
-        </Button>
-        <LinkButton to={paths.form(locale, form.id)}>{t.common.cancel}</LinkButton>
-      </Form>
+      {/* biome-ignore lint/a11y/noAutofocus: without JavaScript too, the page starts at its question */}
+      <section ref={ref} tabIndex={-1} aria-labelledby={questionId} autoFocus className="space-y-6 rounded-lg outline-none focus:ring-2 focus:ring-amber-600">
+        <Alert tone="warning" title={<span id={questionId}>{t.forms.deleteQuestion(form.title)}</span>}>
+          {t.forms.deleteExplanation(format.number(form.questions))}
+        </Alert>
+        <Form method="post" className="flex flex-wrap gap-3">
+          <CsrfInput />
+          <Button type="submit" variant="danger" pendingText={t.common.working}>
+            {t.forms.confirmDelete}
+          </Button>
+          <LinkButton to={paths.form(locale, form.id)}>{t.common.cancel}</LinkButton>
+        </Form>
+      </section>
     </div>
   );
 }

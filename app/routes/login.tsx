@@ -2,6 +2,7 @@ import { formSubmission } from "~/lib/http.server.ts";
 import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { Alert } from "~/components/alert.tsx";
+import { ErrorSummary } from "~/components/error-summary.tsx";
 import { AuthLayout, authLinkClasses } from "~/components/auth-layout.tsx";
 import { Button, buttonClasses } from "~/components/button.tsx";
 import { Field } from "~/components/field.tsx";
@@ -104,8 +105,9 @@ export default function Login({ loaderData, actionData, params }: Route.Componen
   if (actionData?.step === "code" && actionData.method) {
     return <CodeStep csrfToken={loaderData.csrfToken} result={actionData} method={actionData.method} locale={locale} validation={loaderData.codeValidation} />;
   }
-  // A form error the code step sent back here (an expired sign-in) has no Conform result.
-  const formError = form.errors?.[0] ?? actionData?.formError;
+  // A form error the code step sent back here (an expired sign-in) has no Conform result; the
+  // others are in the error summary.
+  const formError = form.errors?.[0] ? null : actionData?.formError;
   return (
     <AuthLayout
       title={t.signIn.title}
@@ -122,6 +124,7 @@ export default function Login({ loaderData, actionData, params }: Route.Componen
         <input type="hidden" name="csrfToken" value={loaderData.csrfToken} />
         {loaderData.notice && !actionData ? <Alert tone="success">{t.signIn.passwordResetNotice}</Alert> : null}
         {formError ? <Alert tone="error">{formError}</Alert> : null}
+        <ErrorSummary form={form} fields={["email", "password"]} label={(name) => (name === "email" ? t.signIn.email : t.signIn.password)} />
         <Field
           label={t.signIn.email}
           id="email"

@@ -2,6 +2,7 @@ import { Form, data } from "react-router";
 import type { Route } from "./+types/profile";
 import type { z } from "zod";
 import { Alert } from "~/components/alert.tsx";
+import { ErrorSummary } from "~/components/error-summary.tsx";
 import { Badge } from "~/components/badge.tsx";
 import { Button } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
@@ -215,6 +216,26 @@ function FormError({ message }: { message: string | null | undefined }) {
   return message ? <Alert tone="error">{message}</Alert> : null;
 }
 
+/** The profile's forms' error summaries: what each field is called and where it is. */
+function useProfileSummary() {
+  const t = useT();
+  const labels: Record<string, string> = {
+    image: t.profile.avatar,
+    name: t.profile.name,
+    email: t.profile.email,
+    currentPassword: t.profile.currentPassword,
+    phone: t.profile.phone,
+    specialty: t.profile.specialty,
+    age: t.profile.age,
+    grade: t.profile.grade,
+    gender: t.profile.gender,
+    newPassword: t.profile.newPassword,
+    code: t.profile.code,
+    password: t.profile.password,
+  };
+  return (ids: Record<string, string> = {}) => ({ label: (name: string) => labels[name], target: (name: string) => ids[name] ?? name });
+}
+
 type DetailsField = "image" | "name" | "email" | "currentPassword" | "phone" | "specialty" | "age" | "grade" | "gender";
 
 function DetailsSection({ profile, result, validation }: { profile: Profile; result: ActionData | undefined; validation: ClientValidation<DetailsField> }) {
@@ -230,13 +251,14 @@ function DetailsSection({ profile, result, validation }: { profile: Profile; res
       gender: profile.student?.gender ?? "",
     }),
   );
-  const input = (field: DetailsField) => ({ name: fields[field].name, error: fields[field].errors });
+  const input = (field: DetailsField) => ({ id: field, name: fields[field].name, error: fields[field].errors });
+  const summary = useProfileSummary();
   const value = (field: DetailsField) => ({ ...input(field), defaultValue: fields[field].defaultValue ?? "" });
   return (
     <Section id="details" title={t.profile.detailsTitle} description={t.profile.detailsDescription}>
       <Form method="post" encType="multipart/form-data" className="space-y-5 px-4 py-5 sm:px-5" {...form.props}>
         <CsrfInput />
-        <FormError message={form.errors?.[0]} />
+        <ErrorSummary form={form} {...summary()} />
         <div className="flex items-center gap-4">
           {profile.image ? (
             <img
@@ -289,11 +311,12 @@ function DetailsSection({ profile, result, validation }: { profile: Profile; res
 function PasswordSection({ result, validation }: { result: ActionData | undefined; validation: ClientValidation<"currentPassword" | "newPassword"> }) {
   const t = useT();
   const { form, fields } = useForm(pageFormOptions(validation, result?.result));
+  const summary = useProfileSummary();
   return (
     <Section id="password" title={t.profile.passwordTitle} description={t.profile.passwordRules}>
       <Form method="post" className="space-y-5 px-4 py-5 sm:px-5" {...form.props}>
         <CsrfInput />
-        <FormError message={form.errors?.[0]} />
+        <ErrorSummary form={form} {...summary({ currentPassword: "password-current", newPassword: "password-new" })} />
         <Field
           label={t.profile.currentPassword}
           id="password-current"
@@ -390,11 +413,12 @@ function EnableTwoFactorForm({
 }) {
   const t = useT();
   const { form, fields } = useForm(pageFormOptions(validation, result?.result));
+  const summary = useProfileSummary();
   return (
     <Form method="post" className="space-y-4" {...form.props}>
       <CsrfInput />
       <input type="hidden" name="method" value={method} />
-      <FormError message={form.errors?.[0]} />
+      <ErrorSummary form={form} {...summary({ code: "two-factor-code" })} />
       {setup?.method === "TOTP" ? (
         <>
           <p className="text-sm text-slate-700">{t.profile.totpInstructions}</p>
@@ -436,10 +460,11 @@ function EnableTwoFactorForm({
 function DisableTwoFactorForm({ result, validation }: { result: ActionData | undefined; validation: ClientValidation<"password"> }) {
   const t = useT();
   const { form, fields } = useForm(pageFormOptions(validation, result?.result));
+  const summary = useProfileSummary();
   return (
     <Form method="post" className="space-y-4" {...form.props}>
       <CsrfInput />
-      <FormError message={form.errors?.[0]} />
+      <ErrorSummary form={form} {...summary({ password: "disable-password" })} />
       <Field
         label={t.profile.password}
         description={t.profile.disableHint}

@@ -2,6 +2,7 @@ import { formSubmission } from "~/lib/http.server.ts";
 import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { Alert } from "~/components/alert.tsx";
+import { ErrorSummary } from "~/components/error-summary.tsx";
 import { AuthLayout, authLinkClasses } from "~/components/auth-layout.tsx";
 import { Button } from "~/components/button.tsx";
 import { Field } from "~/components/field.tsx";
@@ -104,7 +105,7 @@ export default function ResetPassword({ loaderData, actionData, params }: Route.
         <Form method="post" className="space-y-5" {...form.props}>
           <input type="hidden" name="csrfToken" value={loaderData.csrfToken} />
           <input type="hidden" name="token" value={loaderData.token} />
-          {form.errors?.[0] ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+          <ErrorSummary form={form} label={() => t.signIn.newPassword} />
           <Field
             label={t.signIn.newPassword}
             description={t.signIn.resetHint(format.number(loaderData.minLength))}

@@ -60,7 +60,7 @@ export default function StudentPage({ loaderData }: Route.ComponentProps) {
           </LinkButton>
           <LinkButton to={paths.editStudent(locale, student.id)}>{t.people.edit}</LinkButton>
           {canDelete && !confirm ? (
-            <LinkButton to={`${here}?confirm=delete`} variant="danger" preventScrollReset>
+            <LinkButton id="delete-button" to={`${here}?confirm=delete`} variant="danger" preventScrollReset>
               {t.people.delete}
             </LinkButton>
           ) : null}
@@ -75,6 +75,7 @@ export default function StudentPage({ loaderData }: Route.ComponentProps) {
             confirmLabel={t.people.confirmDelete}
             pendingText={t.people.deleting}
             cancelTo={here}
+            returnTo="delete-button"
           />
         ) : null
       }

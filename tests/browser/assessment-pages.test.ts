@@ -83,8 +83,8 @@ describe("assignments and reports in a real browser", () => {
       if (!javaScriptEnabled) {
         // Sent empty: the errors appear by the fields, and nothing is assigned.
         await page.getByRole("button", { name: "Assign", exact: true }).click();
-        await page.getByText("Choose a form.").waitFor();
-        expect(await page.getByText("Choose a student or candidate.").isVisible()).toBe(true);
+        await page.getByText("Choose a form.", { exact: true }).waitFor();
+        expect(await page.getByText("Choose a student or candidate.", { exact: true }).isVisible()).toBe(true);
         expect(await page.getByLabel(/^Form/).getAttribute("aria-invalid")).toBe("true");
         await screenshot(page, "assignment-new-errors");
       }

@@ -270,11 +270,21 @@ describe("the Forms pages", () => {
       await page.getByTestId("band-preview").getByText("Very high").waitFor();
       await field(page, "scoreRanges[2].label").fill("High");
       await saveWithOneFix(page, title, "forms-editor-error-js-desktop");
-      // The focus follows the change: to the new question, and to the first field with an error.
+      // The focus follows the change: to the new question; after the refused save to the error
+      // summary, in view, whose link takes it to the field with the error.
       await edit(page, "add-question", "questions[4].text");
       await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.name === "questions[4].text");
       await page.getByRole("button", { name: "Save", exact: true }).click();
       await page.locator('[id="questions[4].text-error"]').waitFor();
+      await page.waitForFunction(() => {
+        const summary = document.activeElement;
+        const rect = summary?.getBoundingClientRect();
+        return summary?.getAttribute("role") === "alert" && !!rect && rect.top >= 0 && rect.bottom <= window.innerHeight;
+      });
+      await page
+        .getByRole("alert")
+        .getByRole("link", { name: /^Question 5 text: / })
+        .click();
       await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.name === "questions[4].text");
       const row = await findInList(page, title);
       expect(await row.textContent()).toContain("4 questions");

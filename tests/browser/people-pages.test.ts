@@ -76,7 +76,7 @@ async function createEditSearch(page: Page, name: string, shots: string | null) 
 
   // The error by its field, and everything typed kept.
   const age = page.getByLabel("Age", { exact: true });
-  await page.getByText("Enter an age from 0 to 150.").waitFor();
+  await page.getByText("Enter an age from 0 to 150.", { exact: true }).waitFor();
   expect(await age.getAttribute("aria-invalid")).toBe("true");
   const describedBy = (await age.getAttribute("aria-describedby"))!;
   expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe("Enter an age from 0 to 150.");
@@ -285,7 +285,7 @@ describe("the students and candidates pages", () => {
       const page = await open(context, "/en/students/new");
       await page.getByLabel("Age", { exact: true }).fill("200");
       await page.getByRole("button", { name: "Create student" }).click();
-      await page.getByText("Enter an age from 0 to 150.").waitFor();
+      await page.getByText("Enter an age from 0 to 150.", { exact: true }).waitFor();
       expect(await seriousAccessibilityViolations(page), `form errors ${label}`).toEqual([]);
       await screenshot(page, `student-form-errors-${label}`);
       await context.close();

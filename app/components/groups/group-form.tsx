@@ -1,8 +1,8 @@
 import { Form } from "react-router";
 import { useT } from "~/i18n/hooks.ts";
-import { Alert } from "../alert.tsx";
 import { Button, LinkButton } from "../button.tsx";
 import { CsrfInput } from "../csrf-input.tsx";
+import { ErrorSummary } from "../error-summary.tsx";
 import { Field, TextArea } from "../field.tsx";
 import type { PageForm } from "../page-form.ts";
 
@@ -17,11 +17,10 @@ export function GroupForm({
   cancelTo: string;
 }) {
   const t = useT();
-  const firstInvalid = fields.name.errors?.length ? "name" : fields.description.errors?.length ? "description" : null;
   return (
     <Form method="post" className="space-y-6 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" {...form.props}>
       <CsrfInput />
-      {form.errors?.[0] ? <Alert tone="error" title={form.errors[0]} /> : null}
+      <ErrorSummary form={form} fields={["name", "description"]} label={(name) => (name === "name" ? t.groups.name : t.groups.descriptionLabel)} />
       <Field
         label={t.groups.name}
         id="name"
@@ -31,7 +30,6 @@ export function GroupForm({
         required
         maxLength={200}
         autoComplete="off"
-        autoFocus={firstInvalid === "name"}
       />
       <TextArea
         label={t.groups.descriptionLabel}
@@ -40,7 +38,6 @@ export function GroupForm({
         defaultValue={fields.description.defaultValue}
         error={fields.description.errors}
         rows={3}
-        autoFocus={firstInvalid === "description"}
       />
       <div className="flex flex-wrap gap-2 border-t border-slate-200 pt-5">
         <Button type="submit" variant="primary" pendingText={t.common.saving}>

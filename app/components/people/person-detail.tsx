@@ -1,10 +1,11 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useId, useRef } from "react";
 import { Form, Link } from "react-router";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { paths } from "~/lib/paths.ts";
 import { Alert } from "../alert.tsx";
 import { Button, LinkButton } from "../button.tsx";
 import { CsrfInput } from "../csrf-input.tsx";
+import { useConfirmationFocus } from "../focus.ts";
 import { ChevronLeftIcon } from "../icons.tsx";
 import { PageHeader, Section } from "../page-header.tsx";
 import { History, type HistoryPage } from "./history.tsx";
@@ -103,7 +104,11 @@ export function PersonDetail({
   );
 }
 
-/** The "are you sure?" step: a warning with the POST form that does it, and a way back. */
+/**
+ * The "are you sure?" step: a warning with the POST form that does it, and a way back. It takes
+ * the focus when it appears (with JavaScript; without, `autofocus`); Escape cancels, and cancelling
+ * gives the focus back to the button that opened it (`returnTo`, its id).
+ */
 export function Confirmation({
   title,
   text,
@@ -111,6 +116,7 @@ export function Confirmation({
   confirmLabel,
   pendingText,
   cancelTo,
+  returnTo,
   tone = "danger",
 }: {
   title: string;
@@ -119,21 +125,28 @@ export function Confirmation({
   confirmLabel: string;
   pendingText: string;
   cancelTo: string;
+  returnTo: string;
   tone?: "danger" | "primary";
 }) {
   const t = useT();
+  const ref = useRef<HTMLElement>(null);
+  const titleId = useId();
+  useConfirmationFocus(ref, { cancelTo, returnTo });
   return (
-    <Alert tone="warning" title={title}>
-      <p>{text}</p>
-      <Form method="post" className="mt-3 flex flex-wrap gap-2">
-        <CsrfInput />
-        <Button type="submit" name="intent" value={intent} variant={tone} pendingText={pendingText}>
-          {confirmLabel}
-        </Button>
-        <LinkButton to={cancelTo} variant="secondary" replace>
-          {t.people.cancel}
-        </LinkButton>
-      </Form>
-    </Alert>
+    // biome-ignore lint/a11y/noAutofocus: the step the person asked for is where the page should start
+    <section ref={ref} tabIndex={-1} aria-labelledby={titleId} autoFocus className="rounded-lg outline-none focus:ring-2 focus:ring-amber-600">
+      <Alert tone="warning" title={<span id={titleId}>{title}</span>}>
+        <p>{text}</p>
+        <Form method="post" className="mt-3 flex flex-wrap gap-2">
+          <CsrfInput />
+          <Button type="submit" name="intent" value={intent} variant={tone} pendingText={pendingText}>
+            {confirmLabel}
+          </Button>
+          <LinkButton to={cancelTo} variant="secondary" replace preventScrollReset>
+            {t.people.cancel}
+          </LinkButton>
+        </Form>
+      </Alert>
+    </section>
   );
 }

@@ -2,9 +2,9 @@ import { Form } from "react-router";
 import { useT } from "~/i18n/hooks.ts";
 import { PROFILE_FIELDS as PERSON_FIELDS, type ProfileField as PersonField } from "~/features/people/person-form.ts";
 import type { PageForm } from "../page-form.ts";
-import { Alert } from "../alert.tsx";
 import { Button, LinkButton } from "../button.tsx";
 import { CsrfInput } from "../csrf-input.tsx";
+import { ErrorSummary } from "../error-summary.tsx";
 import { Field, Select } from "../field.tsx";
 import { useStatusLabel, type PersonKind } from "./status-badge.tsx";
 
@@ -31,19 +31,16 @@ export function PersonForm({
 }) {
   const t = useT();
   const statusLabel = useStatusLabel(kind);
-  // After an error, the first field to fix takes the focus (with or without JavaScript).
-  const firstInvalid = PERSON_FIELDS.find((field) => fields[field].errors?.length);
-  const focus = (field: PersonField) => (firstInvalid === field ? { autoFocus: true } : {});
   const input = (field: PersonField) => ({
+    id: field,
     name: fields[field].name,
     defaultValue: fields[field].defaultValue ?? "",
     error: fields[field].errors,
-    ...focus(field),
   });
   return (
     <Form method="post" className="space-y-6 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" {...form.props}>
       <CsrfInput />
-      {firstInvalid ? <Alert tone="error" title={t.people.fixErrors} /> : null}
+      <ErrorSummary form={form} title={t.people.fixErrors} fields={PERSON_FIELDS} label={(name) => t.people[name as PersonField]} />
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label={t.people.name} required autoComplete="off" maxLength={200} {...input("name")} className="sm:col-span-2" />
         <Field label={t.people.email} type="email" autoComplete="off" {...input("email")} />
@@ -54,6 +51,7 @@ export function PersonForm({
         {statuses ? (
           <Select
             label={t.people.status}
+            id="status"
             name={fields.status.name}
             defaultValue={fields.status.defaultValue ?? statuses[0]}
             options={statuses.map((value) => ({ value, label: statusLabel(value) }))}
