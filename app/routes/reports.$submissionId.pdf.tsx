@@ -1,6 +1,6 @@
 import type { Route } from "./+types/reports.$submissionId.pdf";
 import { PDF_RETRY_AFTER_SECONDS, renderPdf } from "~/features/pdf/pdf-renderer.server.ts";
-import { reportPdfFilename } from "~/features/pdf/report-pdf-filename.ts";
+import { reportPdfContentDisposition } from "~/features/pdf/report-pdf-filename.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 import { serviceStatusFetchResponse } from "~/lib/service-status.server.ts";
 import { reportForPage } from "~/features/reports/report-page.server.ts";
@@ -42,7 +42,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     return new Response(pdf, {
       headers: {
         "Content-Type": "application/pdf",
-        "Content-Disposition": `attachment; filename="${reportPdfFilename(found.report)}"`,
+        "Content-Disposition": reportPdfContentDisposition(found.report),
         "Cache-Control": "no-store",
         "X-Content-Type-Options": "nosniff",
       },

@@ -83,12 +83,37 @@ describe("POST /api/reports/export", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/pdf");
     expect(response.headers.get("cache-control")).toBe("no-store");
+    const day = submit.completedAt.slice(0, 10);
     expect(response.headers.get("content-disposition")).toBe(
-      `attachment; filename="report-lukasz-wojcik-${tag.toLowerCase()}-${submit.completedAt.slice(0, 10)}.pdf"`,
+      `attachment; filename="report-lukasz-wojcik-${tag.toLowerCase()}-${day}.pdf"; filename*=UTF-8''report-%C5%82ukasz-w%C3%B3jcik-${tag.toLowerCase()}-${day}.pdf`,
     );
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
     expect(bytes.length).toBeGreaterThan(5000);
+  });
+
+  it("given an Arabic respondent, should name the file after them (transliterated, and in Arabic in filename*) and print the name", async () => {
+    const tag = unique("p").replaceAll("-", "").slice(-6).toLowerCase();
+    const name = `محمد الأحمد ${tag}`;
+    const { assignment, submit } = await completeMedium("teacher@demo.test", name);
+    const response = await fetch(`${baseUrl()}/api/reports/export`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...withCsrf(sessionOf("teacher@demo.test")) },
+      body: JSON.stringify({ submissionId: assignment.id }),
+    });
+    expect(response.status).toBe(200);
+    const day = submit.completedAt.slice(0, 10);
+    const disposition = response.headers.get("content-disposition")!;
+    expect(disposition).toContain(`attachment; filename="report-mhmd-lhmd-${tag}-${day}.pdf"`);
+    expect(decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(disposition)![1]!)).toBe(`report-محمد-الأحمد-${tag}-${day}.pdf`);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "assessment-pdfs-")), "arabic.pdf");
+    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+    expect(execFileSync("qpdf", ["--check", file], { encoding: "utf8" })).toContain("No syntax or stream encoding errors");
+    // NFKC as in ADR 23; poppler wraps right-to-left text in embedding marks.
+    const text = execFileSync("pdftotext", ["-enc", "UTF-8", file, "-"], { encoding: "utf8" })
+      .normalize("NFKC")
+      .replace(/[\u202a-\u202e]/g, "");
+    expect(text).toContain("محمد الأحمد");
   });
 
   it("given 12 exports at once, should render every one (in the worker pool) as a valid PDF of its own report", async () => {

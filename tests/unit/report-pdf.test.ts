@@ -9,7 +9,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { EmbeddedFont } from "../../app/features/pdf/embedded-font.server.ts";
 import { reportPdfFilename } from "../../app/features/pdf/report-pdf-filename.ts";
 import { renderReportPdf } from "../../app/features/pdf/report-pdf.server.ts";
+import { loadedScriptFaces } from "../../app/features/pdf/script-fonts.server.ts";
 import type { ReportDetail } from "../../app/features/reports/report-schemas.ts";
+import { sampleReport as report } from "../support/report-detail.ts";
 
 const generatedAt = new Date("2026-03-14T10:00:00Z");
 const scratch = mkdtempSync(path.join(tmpdir(), "report-pdf-test-"));
@@ -29,62 +31,6 @@ function answers(count: number): ReportDetail["answers"] {
       maxScore: type === "TEXT" ? 0 : 4,
     };
   });
-}
-
-function report(overrides: Partial<ReportDetail> = {}): ReportDetail {
-  return {
-    id: "sub_0001",
-    studentName: "José Muñoz",
-    formTitle: "Attention screening",
-    completedAt: new Date("2026-03-12T23:30:00Z"),
-    assignedAt: new Date("2026-03-02T09:15:00Z"),
-    totalScore: -3,
-    maxScore: 12,
-    percentage: -25,
-    scoreLabel: "Needs attention",
-    scoreColor: "#D64545",
-    assignedByName: "Łukasz Wójcik",
-    form: { id: "form_1", title: "Attention screening", category: "Neurodevelopment", type: "Screening" },
-    respondent: { kind: "student", id: "stu_1", name: "José Muñoz", grade: "5º B", age: 11 },
-    assignedBy: { id: "usr_1", name: "Łukasz Wójcik" },
-    organization: { id: "org_1", name: "Clínica Zoë Ørsted" },
-    scoreRanges: [
-      { min: -12, max: -1, label: "Needs attention", color: "#D64545" },
-      { min: 0, max: 5, label: "Monitor", color: "#F0B429" },
-      { min: 6, max: 12, label: "Typical", color: "#3EBD93" },
-    ],
-    answers: [
-      {
-        questionId: "q1",
-        questionText: "How often do you feel worried at school?",
-        type: "SINGLE_CHOICE",
-        optionTexts: ["Almost every day"],
-        text: null,
-        score: -3,
-        maxScore: 3,
-      },
-      {
-        questionId: "q2",
-        questionText: "Which of these help you feel calm?",
-        type: "MULTIPLE_CHOICE",
-        optionTexts: ["Talking with a friend", "Drawing"],
-        text: null,
-        score: 3,
-        maxScore: 6,
-      },
-      { questionId: "q3", questionText: "How well did you sleep this week?", type: "SCALE", optionTexts: [], text: null, score: 0, maxScore: 3 },
-      {
-        questionId: "removed-question",
-        questionText: "Anything else you would like to tell us?",
-        type: "TEXT",
-        optionTexts: [],
-        text: "Thảo Nguyễn and Ana Conceição help me study.",
-        score: 0,
-        maxScore: 0,
-      },
-    ],
-    ...overrides,
-  };
 }
 
 /** The PDF's text as poppler extracts it: proves the embedded font maps glyphs back to Unicode. */
@@ -109,7 +55,7 @@ describe("reportPdfFilename", () => {
     ["Zoë Ørsted", "report-zoe-orsted-2026-03-12.pdf"],
     ["  Ana   Conceição (Jr.) ", "report-ana-conceicao-jr-2026-03-12.pdf"],
     ["Thảo Nguyễn", "report-thao-nguyen-2026-03-12.pdf"],
-    ["李小龍", "report-respondent-2026-03-12.pdf"],
+    ["李小龍", "report-lixiaolong-2026-03-12.pdf"],
     ["", "report-respondent-2026-03-12.pdf"],
   ])("given respondent %j, should be %s", (name, expected) => {
     const base = report();
@@ -188,6 +134,19 @@ describe("renderReportPdf", () => {
     const text = oneLine(pdfText(long));
     for (let page = 1; page <= pages; page++) expect(text).toContain(`Page ${page} of ${pages}`);
     expect(text).toContain("Question 60:");
+  });
+});
+
+describe("renderReportPdf of Latin text beside the script fonts (issue 13)", () => {
+  // Nothing in this file draws a script Noto Sans lacks, so this process never reads a script font.
+  it("given a Latin-only report, should read none of the script fonts and embed only Noto Sans", () => {
+    const bytes = renderReportPdf(report({ answers: answers(30) }), { generatedAt });
+    expect(loadedScriptFaces()).toEqual([]);
+    expect(ascii(bytes)).not.toMatch(/NotoSans(SC|JP|KR|Arabic|Hebrew)|NotoEmoji/);
+  });
+
+  it("given this file's report, should be no larger than before the script fonts (95,002 bytes, measured at the commit before)", () => {
+    expect(renderReportPdf(report(), { generatedAt }).length).toBeLessThanOrEqual(95_002);
   });
 });
 

@@ -66,7 +66,7 @@ type FontEntry = {
   objectNumber?: number;
   isAlreadyPutted?: boolean;
 };
-type PutFontArgs = {
+export type PutFontArgs = {
   font: FontEntry;
   out: (line: string) => void;
   newObject: () => number;
@@ -86,7 +86,7 @@ type PutFontArgs = {
 const SYNC = { level: 6, finishFlush: constants.Z_SYNC_FLUSH } as const;
 
 /** Sum of the big-endian 32-bit words of `bytes` (zero-padded to 4), modulo 2^32: the TrueType table checksum. */
-function checksum(bytes: Uint8Array, start = 0, end = bytes.length): number {
+export function checksum(bytes: Uint8Array, start = 0, end = bytes.length): number {
   let sum = 0;
   let i = start;
   for (; i + 3 < end; i += 4) {
@@ -176,6 +176,27 @@ const MORE_COMPONENTS = 0x0020;
 const WE_HAVE_AN_X_AND_Y_SCALE = 0x0040;
 const WE_HAVE_A_TWO_BY_TWO = 0x0080;
 
+/**
+ * The components of the compound glyph whose data starts at `start` in `bytes`: each one's glyph id,
+ * where that id sits, its flags and where the next component (or, after the last, the glyph's
+ * instructions) starts. None for a simple glyph.
+ */
+export function compoundComponents(bytes: Uint8Array, start: number): { gid: number; at: number; flags: number; end: number }[] {
+  if (((bytes[start]! << 8) | bytes[start + 1]!) !== 0xffff) return [];
+  const out: { gid: number; at: number; flags: number; end: number }[] = [];
+  let at = start + 10;
+  for (;;) {
+    const flags = (bytes[at]! << 8) | bytes[at + 1]!;
+    let end = at + 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2);
+    if (flags & WE_HAVE_A_TWO_BY_TWO) end += 8;
+    else if (flags & WE_HAVE_AN_X_AND_Y_SCALE) end += 4;
+    else if (flags & WE_HAVE_A_SCALE) end += 2;
+    out.push({ gid: (bytes[at + 2]! << 8) | bytes[at + 3]!, at: at + 2, flags, end });
+    if (!(flags & MORE_COMPONENTS)) return out;
+    at = end;
+  }
+}
+
 export class EmbeddedFont {
   /** Unicode code points with a glyph other than .notdef. */
   readonly coverage: ReadonlySet<number>;
@@ -219,20 +240,8 @@ export class EmbeddedFont {
     for (let id = 0; id < this.glyphCount; id++) {
       const start = this.glyfOffset + this.locations[id]!;
       if (this.locations[id + 1]! - this.locations[id]! <= 0) continue;
-      const contours = (file[start]! << 8) | file[start + 1]!;
-      if (contours !== 0xffff) continue;
-      const ids: number[] = [];
-      let at = start + 10;
-      for (;;) {
-        const flags = (file[at]! << 8) | file[at + 1]!;
-        ids.push((file[at + 2]! << 8) | file[at + 3]!);
-        at += 4;
-        if (!(flags & MORE_COMPONENTS)) break;
-        at += flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2;
-        if (flags & WE_HAVE_A_TWO_BY_TWO) at += 8;
-        else if (flags & WE_HAVE_AN_X_AND_Y_SCALE) at += 4;
-        else if (flags & WE_HAVE_A_SCALE) at += 2;
-      }
+      const ids = compoundComponents(file, start).map((component) => component.gid);
+      if (ids.length === 0) continue;
       components.set(id, ids);
     }
     this.components = components;
@@ -398,66 +407,112 @@ export class EmbeddedFont {
   putFont({ font, out, newObject, putStream }: PutFontArgs, metadata: DocumentFontMetadata) {
     const convert = api.PDFObject.convert;
     const program = this.deflatedFontProgram(metadata.glyIdsUsed);
-    const fontTable = newObject();
-    putStream({
-      data: program.data.toString("latin1"),
-      filters: [],
-      alreadyAppliedFilters: ["/FlateDecode"],
-      additionalKeyValues: [{ key: "Length1", value: program.length }],
-      objectId: fontTable,
-    });
-    out("endobj");
-
-    const cmap = newObject();
-    putStream({ data: toUnicodeCmap(metadata.toUnicode), addLength1: true, objectId: cmap });
-    out("endobj");
-
-    const name = toPdfName(font.fontName);
-    const fontDescriptor = newObject();
-    out("<<");
-    out("/Type /FontDescriptor");
-    out(`/FontName /${name}`);
-    out(`/FontFile2 ${fontTable} 0 R`);
-    out(`/FontBBox ${convert(metadata.bbox)}`);
-    out(`/Flags ${metadata.flags}`);
-    out(`/StemV ${metadata.stemV}`);
-    out(`/ItalicAngle ${metadata.italicAngle}`);
-    out(`/Ascent ${metadata.ascender}`);
-    out(`/Descent ${metadata.decender}`);
-    out(`/CapHeight ${metadata.capHeight}`);
-    out(">>");
-    out("endobj");
-
-    const descendantFont = newObject();
-    out("<<");
-    out("/Type /Font");
-    out(`/BaseFont /${name}`);
-    out(`/FontDescriptor ${fontDescriptor} 0 R`);
-    out(`/W ${convert(metadata.Unicode.widths)}`);
-    out("/CIDToGIDMap /Identity");
-    out("/DW 1000");
-    out("/Subtype /CIDFontType2");
-    out("/CIDSystemInfo");
-    out("<<");
-    out("/Supplement 0");
-    out("/Registry (Adobe)");
-    out(`/Ordering (${font.encoding})`);
-    out(">>");
-    out(">>");
-    out("endobj");
-
-    font.objectNumber = newObject();
-    out("<<");
-    out("/Type /Font");
-    out("/Subtype /Type0");
-    out(`/ToUnicode ${cmap} 0 R`);
-    out(`/BaseFont /${name}`);
-    out(`/Encoding /${font.encoding}`);
-    out(`/DescendantFonts [${descendantFont} 0 R]`);
-    out(">>");
-    out("endobj");
-    font.isAlreadyPutted = true;
+    const { fontFile, toUnicode } = putFontStreams({ out, newObject, putStream }, program.data, program.length, toUnicodeCmap(metadata.toUnicode));
+    writeType0Font(
+      { font, out, newObject },
+      {
+        name: toPdfName(font.fontName),
+        fontFile,
+        toUnicode,
+        bbox: convert(metadata.bbox),
+        flags: metadata.flags,
+        stemV: metadata.stemV,
+        italicAngle: metadata.italicAngle,
+        ascent: metadata.ascender,
+        descent: metadata.decender,
+        capHeight: metadata.capHeight,
+        widths: convert(metadata.Unicode.widths),
+      },
+    );
   }
+}
+
+/** The font program (already deflated; `length` uncompressed) and the ToUnicode map, as streams: their object numbers. */
+export function putFontStreams(
+  { out, newObject, putStream }: Pick<PutFontArgs, "out" | "newObject" | "putStream">,
+  program: Uint8Array,
+  length: number,
+  cmap: string,
+): { fontFile: number; toUnicode: number } {
+  const fontFile = newObject();
+  putStream({
+    data: Buffer.from(program.buffer, program.byteOffset, program.byteLength).toString("latin1"),
+    filters: [],
+    alreadyAppliedFilters: ["/FlateDecode"],
+    additionalKeyValues: [{ key: "Length1", value: length }],
+    objectId: fontFile,
+  });
+  out("endobj");
+  const toUnicode = newObject();
+  putStream({ data: cmap, addLength1: true, objectId: toUnicode });
+  out("endobj");
+  return { fontFile, toUnicode };
+}
+
+/**
+ * The font descriptor, CIDFont (CIDToGIDMap Identity) and Type0 font (Identity-H) around an embedded
+ * TrueType program and ToUnicode map, as jsPDF's Identity-H font plugin writes them.
+ */
+export function writeType0Font(
+  { font, out, newObject }: Pick<PutFontArgs, "font" | "out" | "newObject">,
+  fields: {
+    name: string;
+    fontFile: number;
+    toUnicode: number;
+    bbox: string;
+    flags: number;
+    stemV: number;
+    italicAngle: number;
+    ascent: number;
+    descent: number;
+    capHeight: number;
+    widths: string;
+  },
+) {
+  const fontDescriptor = newObject();
+  out("<<");
+  out("/Type /FontDescriptor");
+  out(`/FontName /${fields.name}`);
+  out(`/FontFile2 ${fields.fontFile} 0 R`);
+  out(`/FontBBox ${fields.bbox}`);
+  out(`/Flags ${fields.flags}`);
+  out(`/StemV ${fields.stemV}`);
+  out(`/ItalicAngle ${fields.italicAngle}`);
+  out(`/Ascent ${fields.ascent}`);
+  out(`/Descent ${fields.descent}`);
+  out(`/CapHeight ${fields.capHeight}`);
+  out(">>");
+  out("endobj");
+
+  const descendantFont = newObject();
+  out("<<");
+  out("/Type /Font");
+  out(`/BaseFont /${fields.name}`);
+  out(`/FontDescriptor ${fontDescriptor} 0 R`);
+  out(`/W ${fields.widths}`);
+  out("/CIDToGIDMap /Identity");
+  out("/DW 1000");
+  out("/Subtype /CIDFontType2");
+  out("/CIDSystemInfo");
+  out("<<");
+  out("/Supplement 0");
+  out("/Registry (Adobe)");
+  out(`/Ordering (${font.encoding})`);
+  out(">>");
+  out(">>");
+  out("endobj");
+
+  font.objectNumber = newObject();
+  out("<<");
+  out("/Type /Font");
+  out("/Subtype /Type0");
+  out(`/ToUnicode ${fields.toUnicode} 0 R`);
+  out(`/BaseFont /${fields.name}`);
+  out(`/Encoding /${font.encoding}`);
+  out(`/DescendantFonts [${descendantFont} 0 R]`);
+  out(">>");
+  out("endobj");
+  font.isAlreadyPutted = true;
 }
 
 /**
@@ -487,21 +542,23 @@ class GlyphWidths extends Array<number | number[]> {
 
 /** jsPDF's ToUnicode CMap for the glyphs drawn (glyph id → UTF-16 code unit), as its utf8 plugin writes it. */
 function toUnicodeCmap(map: Record<number, number>): string {
+  const codes = Object.keys(map).sort((a, b) => Number(a) - Number(b));
+  return toUnicodeCmapOf(
+    codes.flatMap((code) => {
+      const unicode = map[Number(code)];
+      return unicode === undefined || unicode === null ? [] : [`<${`0000${(+code).toString(16)}`.slice(-4)}><${`0000${unicode.toString(16)}`.slice(-4)}>`];
+    }),
+  );
+}
+
+/** A ToUnicode CMap of `bfchar` entries ("<0012><0627>"), in blocks of 100, laid out as jsPDF's utf8 plugin lays it out. */
+export function toUnicodeCmapOf(entries: readonly string[]): string {
   let cmap =
     "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo <<\n  /Registry (Adobe)\n  /Ordering (UCS)\n  /Supplement 0\n>> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000><ffff>\nendcodespacerange";
-  const codes = Object.keys(map).sort((a, b) => Number(a) - Number(b));
-  let range: string[] = [];
-  for (const code of codes) {
-    if (range.length >= 100) {
-      cmap += `\n${range.length} beginbfchar\n${range.join("\n")}\nendbfchar`;
-      range = [];
-    }
-    const unicode = map[Number(code)];
-    if (unicode !== undefined && unicode !== null) {
-      range.push(`<${`0000${(+code).toString(16)}`.slice(-4)}><${`0000${unicode.toString(16)}`.slice(-4)}>`);
-    }
+  for (let at = 0; at < entries.length; at += 100) {
+    const block = entries.slice(at, at + 100);
+    cmap += `\n${block.length} beginbfchar\n${block.join("\n")}\nendbfchar${at + 100 >= entries.length ? "\n" : ""}`;
   }
-  if (range.length) cmap += `\n${range.length} beginbfchar\n${range.join("\n")}\nendbfchar\n`;
   return `${cmap}endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend`;
 }
 
@@ -514,18 +571,29 @@ function toPdfName(value: string): string {
 // ---------------------------------------------------------------------------------------------
 // Attaching fonts to a document.
 
+/** The fonts of one document that this module writes, and the way to add more while it is drawn. */
+export type EmbeddedFonts = {
+  /** Rethrows a failure in writing one of the fonts (jsPDF's event bus would only log it). */
+  throwIfFailed(): void;
+  /**
+   * Adds a font written by `put` when the document is written, under `fontName` and `style`, with
+   * `metadata` as the font entry's metadata; returns jsPDF's font key (F3, F4…).
+   */
+  add(fontName: string, style: string, metadata: object, put: (args: PutFontArgs) => void): string;
+};
+
 /**
  * Adds `fonts` to `doc` under `fontName` (one per style, Identity-H), sharing the parsed fonts instead
  * of reading TTF files from the document's virtual file system. Must be called before anything is drawn
  * with them; other fonts in the document keep jsPDF's own handling.
  */
-export function addEmbeddedFonts(doc: jsPDF, fontName: string, fonts: Readonly<Record<string, EmbeddedFont>>): { throwIfFailed(): void } {
+export function addEmbeddedFonts(doc: jsPDF, fontName: string, fonts: Readonly<Record<string, EmbeddedFont>>): EmbeddedFonts {
   const events = doc.internal.events;
   // jsPDF's event bus logs and swallows a handler's exception (the font would silently be missing):
   // keep it for the caller to rethrow once the document is written.
   let failure: unknown;
-  /** Each of this document's font entries' metadata, and the font it views. */
-  const ours = new Map<unknown, EmbeddedFont>();
+  /** Each of this document's font entries' metadata, and how that font is written. */
+  const ours = new Map<unknown, (args: PutFontArgs) => void>();
 
   // jsPDF's addFont handlers would look the font up in the virtual file system and parse it: set
   // the shared parse instead, with the handlers detached for the call and put back in their order.
@@ -538,33 +606,31 @@ export function addEmbeddedFonts(doc: jsPDF, fontName: string, fonts: Readonly<R
     for (const { callback, once } of handlers) events.subscribe(topic, callback, once);
   };
 
-  const addFontHandlers = detach("addFont");
-  let pending: EmbeddedFont | undefined;
-  const token = events.subscribe("addFont", (data: { font: FontEntry }) => {
-    if (!pending) return;
-    const metadata = pending.documentMetadata();
-    data.font.metadata = metadata;
-    ours.set(metadata, pending);
-  });
-  try {
-    for (const [style, font] of Object.entries(fonts)) {
-      pending = font;
-      doc.addFont(`${fontName}-${style}.ttf`, fontName, style, undefined, "Identity-H");
+  const add = (family: string, style: string, metadata: object, put: (args: PutFontArgs) => void): string => {
+    const addFontHandlers = detach("addFont");
+    const token = events.subscribe("addFont", (data: { font: FontEntry }) => {
+      data.font.metadata = metadata;
+    });
+    try {
+      ours.set(metadata, put);
+      return doc.addFont(`${family}-${style}.ttf`, family, style, undefined, "Identity-H");
+    } finally {
+      events.unsubscribe(token);
+      reattach("addFont", addFontHandlers);
     }
-  } finally {
-    pending = undefined;
-    events.unsubscribe(token);
-    reattach("addFont", addFontHandlers);
+  };
+  for (const [style, font] of Object.entries(fonts)) {
+    add(fontName, style, font.documentMetadata(), (args) => font.putFont(args, args.font.metadata as DocumentFontMetadata));
   }
 
-  // When the document is written: our fonts through EmbeddedFont.putFont, any other font through
+  // When the document is written: our fonts through their own writer, any other font through
   // jsPDF's handlers as before.
   const putFontHandlers = detach("putFont");
   events.subscribe("putFont", function (this: unknown, args: PutFontArgs) {
-    const font = ours.get(args.font.metadata);
-    if (font) {
+    const put = ours.get(args.font.metadata);
+    if (put) {
       try {
-        font.putFont(args, args.font.metadata as DocumentFontMetadata);
+        put(args);
       } catch (error) {
         failure ??= error;
       }
@@ -576,5 +642,6 @@ export function addEmbeddedFonts(doc: jsPDF, fontName: string, fonts: Readonly<R
     throwIfFailed() {
       if (failure !== undefined) throw failure;
     },
+    add,
   };
 }

@@ -3,6 +3,8 @@ import { createRequire } from "node:module";
 import { jsPDF } from "jspdf";
 import { parseHexColor, readableTextOnRgb, relativeLuminance } from "~/lib/color.ts";
 import { addEmbeddedFonts, EmbeddedFont } from "./embedded-font.server.ts";
+import { type CjkPreference, number, putScriptFont, type ScriptFace, ScriptFontUse } from "./script-fonts.server.ts";
+import { drawLine, glyphOperators, type LayoutHost, measureLine, needsLayout, type PlacedGlyph, wrapText } from "./text-layout.server.ts";
 
 /**
  * The page every report PDF is drawn on: A4 in points, the palette, the embedded Noto Sans (read
@@ -70,33 +72,15 @@ export const luminance = (color: Rgb): number => relativeLuminance([color[0], co
 export const textColorOn = (background: Rgb): Rgb => (readableTextOnRgb([background[0], background[1], background[2]]) === "dark" ? BLACK : WHITE);
 
 // ---------------------------------------------------------------------------------------------
-// Text hygiene: composed accents (jsPDF does no shaping), no control characters, and a visible
-// U+FFFD for a character the font cannot draw (an emoji, a CJK ideograph) rather than nothing.
-
-const REPLACEMENT = "\ufffd";
+// Text hygiene: composed accents, no control characters. Characters Noto Sans lacks stay: they are
+// drawn in the script fonts (text-layout.server.ts), or as a visible U+FFFD when no font has them.
 
 export function clean(value: string): string {
-  const text = value
+  return value
     .normalize("NFC")
     .replace(/\r\n?|[\u2028\u2029]/g, "\n")
     .replace(/\t/g, "    ")
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200e\u200f\ufeff]/g, "");
-  const { supported } = fonts();
-  let out = "";
-  let replaced = false;
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (code === 10 || code === 32 || supported.has(code)) {
-      out += char;
-      replaced = false;
-      // biome-ignore lint/suspicious/noMisleadingCharacterClass: the joiners are listed one by one on purpose, each char tested alone.
-    } else if (/[\p{M}\u200c\u200d\ufe00-\ufe0f]/u.test(char) || (code >= 0x1f3fb && code <= 0x1f3ff)) {
-    } else if (!replaced) {
-      out += REPLACEMENT;
-      replaced = true;
-    }
-  }
-  return out;
 }
 
 export function oneLine(value: string): string {
@@ -109,6 +93,10 @@ export class Pdf {
   readonly doc: jsPDF;
   readonly fonts: ReturnType<typeof addEmbeddedFonts>;
   y = 0;
+  /** The CJK family for Han characters in text without kana or Hangul of its own (set from the whole report). */
+  cjk: CjkPreference = "sc";
+  /** The script fonts this document draws with, added on first use. */
+  private readonly scriptFonts = new Map<ScriptFace, ScriptFontUse>();
 
   constructor() {
     this.doc = new jsPDF({ orientation: "portrait", unit: "pt", format: "a4", compress: true, putOnlyUsedFonts: true });
@@ -130,16 +118,61 @@ export class Pdf {
     return this;
   }
 
+  /** The layout's view of this document, drawing in `color`. */
+  private host(color: Rgb = INK): LayoutHost {
+    return {
+      baseSupported: fonts().supported,
+      cjk: this.cjk,
+      baseWidth: (text, size, bold) => {
+        this.style({ size, bold, color });
+        return this.doc.getTextWidth(text);
+      },
+      drawBase: (text, x, y, size, bold) => {
+        this.style({ size, bold, color });
+        this.doc.text(text, x, y, { baseline: "alphabetic" });
+      },
+      drawGlyphs: (face, glyphs, x, y, size) => this.drawGlyphs(face, glyphs, x, y, size, color),
+    };
+  }
+
+  /** The script font's use in this document, added to it (and to its pages' resources) the first time. */
+  private scriptFont(face: ScriptFace): ScriptFontUse {
+    let use = this.scriptFonts.get(face);
+    if (!use) {
+      const created = new ScriptFontUse(face);
+      use = created;
+      created.fontKey = this.fonts.add(face.name, "normal", created.metadata, (args) => putScriptFont(created, args));
+      // jsPDF lists a font in the pages' resources once a text has used it: an empty one (no glyph) does.
+      this.doc.setFont(face.name, "normal");
+      this.doc.text("\u0001", 0, 0);
+      this.current = null;
+      this.scriptFonts.set(face, created);
+    }
+    return use;
+  }
+
+  private drawGlyphs(face: ScriptFace, glyphs: readonly PlacedGlyph[], x: number, y: number, size: number, color: Rgb) {
+    const use = this.scriptFont(face);
+    const operators = glyphOperators(face, glyphs, (glyph) => use.cid(glyph.gid, glyph.text), size);
+    const rgb = color.map((value) => number(value / 255)).join(" ");
+    const baseline = this.doc.internal.pageSize.getHeight() - y;
+    (this.doc.internal as unknown as { write(content: string): void }).write(
+      `BT\n/${use.fontKey} ${number(size)} Tf\n${rgb} rg\n${number(x)} ${number(baseline)} Td\n${operators}\nET`,
+    );
+  }
+
   width(text: string, style: TextStyle): number {
+    if (needsLayout(text, fonts().supported)) return measureLine(text, this.host(style.color), style.size, style.bold ?? false);
     this.style(style);
     return this.doc.getTextWidth(text);
   }
 
   /** Wrapped lines of `text` within `width` in the given style; an empty text gives no line. */
   lines(text: string, width: number, style: TextStyle): string[] {
-    this.style(style);
     const value = clean(text).trim();
     if (!value) return [];
+    if (needsLayout(value, fonts().supported)) return wrapText(value, width, this.host(style.color), style.size, style.bold ?? false);
+    this.style(style);
     return (this.doc.splitTextToSize(value, width) as string[]).map((line) => line.trimEnd());
   }
 
@@ -147,22 +180,27 @@ export class Pdf {
   fit(text: string, width: number, style: TextStyle): string {
     const value = oneLine(text);
     if (this.width(value, style) <= width) return value;
-    const chars = Array.from(value);
+    const chars = Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(value), ({ segment }) => segment);
     let low = 0;
     let high = chars.length;
     while (low < high) {
       const mid = Math.ceil((low + high) / 2);
-      if (this.doc.getTextWidth(`${chars.slice(0, mid).join("").trimEnd()}…`) <= width) low = mid;
+      if (this.width(`${chars.slice(0, mid).join("").trimEnd()}…`, style) <= width) low = mid;
       else high = mid - 1;
     }
     return `${chars.slice(0, low).join("").trimEnd()}…`;
   }
 
   text(text: string | string[], x: number, y: number, style: TextStyle, align: "left" | "right" | "center" = "left", lineHeight?: number) {
-    this.style(style);
     const lines = Array.isArray(text) ? text : [text];
     lines.forEach((line, index) => {
-      this.doc.text(line, x, y + index * (lineHeight ?? style.size * 1.3), { align, baseline: "alphabetic" });
+      const baseline = y + index * (lineHeight ?? style.size * 1.3);
+      if (needsLayout(line, fonts().supported)) {
+        drawLine(line, x, baseline, this.host(style.color), style.size, style.bold ?? false, align);
+        return;
+      }
+      this.style(style);
+      this.doc.text(line, x, baseline, { align, baseline: "alphabetic" });
     });
   }
 

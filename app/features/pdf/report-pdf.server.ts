@@ -27,6 +27,7 @@ import {
   type TextStyle,
 } from "./pdf-document.server.ts";
 import { reportPdfStrings, type ReportPdfStrings } from "./report-pdf-strings.ts";
+import { cjkPreferenceOf } from "./script-fonts.server.ts";
 
 /**
  * The PDF of one completed assessment: A4 portrait, a header with the organization and the title,
@@ -126,6 +127,7 @@ export function renderReportPdf(report: ReportDetail, options: ReportPdfOptions 
   const { locale, f } = cachedFormatters(options.locale, options.timeZone);
   const generatedAt = options.generatedAt && !Number.isNaN(options.generatedAt.getTime()) ? options.generatedAt : new Date();
   const pdf = new Pdf();
+  pdf.cjk = cjkPreferenceOf(userText(report)) ?? "sc";
   const { doc } = pdf;
 
   const respondentName = oneLine(report.respondent.name);
@@ -155,6 +157,22 @@ export function renderReportPdf(report: ReportDetail, options: ReportPdfOptions 
   const bytes = new Uint8Array(withNativeFlate(() => doc.output("arraybuffer")));
   pdf.fonts.throwIfFailed();
   return bytes;
+}
+
+/** Everything in the report that people wrote, to choose the Han characters' forms (Japanese with kana, Korean with Hangul) once for the document. */
+function userText(report: ReportDetail): string {
+  return [
+    report.organization.name,
+    report.respondent.name,
+    report.respondent.grade ?? "",
+    report.form.title,
+    report.form.category ?? "",
+    report.form.type ?? "",
+    report.assignedBy.name,
+    report.scoreLabel ?? "",
+    ...report.scoreRanges.map((range) => range.label),
+    ...report.answers.flatMap((answer) => [answer.questionText, answer.text ?? "", ...answer.optionTexts]),
+  ].join("\n");
 }
 
 function drawTitle(pdf: Pdf, report: ReportDetail, f: Formatters) {

@@ -1,6 +1,6 @@
 import { STAFF } from "~/lib/api-operation.ts";
 import { renderPdf } from "~/features/pdf/pdf-renderer.server.ts";
-import { reportPdfFilename } from "~/features/pdf/report-pdf-filename.ts";
+import { reportPdfContentDisposition } from "~/features/pdf/report-pdf-filename.ts";
 import { exportReportBody } from "~/features/reports/report-schemas.ts";
 import { getReport } from "~/features/reports/reports.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
@@ -17,7 +17,7 @@ const handle = endpoint(
       return new Response(pdf, {
         headers: {
           "Content-Type": "application/pdf",
-          "Content-Disposition": `attachment; filename="${reportPdfFilename(report)}"`,
+          "Content-Disposition": reportPdfContentDisposition(report),
           "Cache-Control": "no-store",
         },
       });
