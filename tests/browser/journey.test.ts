@@ -287,7 +287,7 @@ describe("the teacher's and the administrator's journey", () => {
       await axe(page, javaScriptEnabled, "report detail");
       await shots(page, `report-detail-${mode}`);
       const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download PDF" }).click()]);
-      expect(download.suggestedFilename()).toMatch(new RegExp(`^report-agata-nunez-${suffix}-${today()}\\.pdf$`));
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^report-ágata-núñez-${suffix}-${today()}\\.pdf$`));
       expect(
         readFileSync((await download.path())!)
           .subarray(0, 5)
