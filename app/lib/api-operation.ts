@@ -19,7 +19,7 @@ export type OperationDeclaration = {
   roles?: string;
   query?: z.ZodObject;
   body?: { schema: z.ZodType; types: BodyType[] };
-  success: { status: number; description: string; schema?: z.ZodType; contentType?: string; headers?: string[] };
+  success: { status: number; description: string; schema?: z.ZodType; contentType?: string | string[]; headers?: string[] };
   /** Another success an option of the call gives (a dry run's 200 beside the import's 201). */
   alsoSuccess?: { status: number; description: string; schema: z.ZodType };
   /** Where a plain HTML form post (not JSON) is redirected instead of the success answer. */

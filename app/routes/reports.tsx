@@ -2,7 +2,10 @@ import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/reports";
 import { ScoreBadge } from "~/components/badge.tsx";
 import { EmptyState } from "~/components/empty-state.tsx";
-import { Field } from "~/components/field.tsx";
+import { Field, Select } from "~/components/field.tsx";
+import { ExportLinks } from "~/components/reports/export-links.tsx";
+import { assignedForms } from "~/features/assignments/assignments.server.ts";
+import { groupChoices } from "~/features/groups/groups.server.ts";
 import { PageHeader } from "~/components/page-header.tsx";
 import { Pagination } from "~/components/pagination.tsx";
 import { SearchForm } from "~/components/search-form.tsx";
@@ -26,7 +29,7 @@ export const meta: Route.MetaFunction = ({ params }) => {
 type DateErrors = { from?: string; to?: string };
 
 /** The filters the page shows, checked in the browser as the loader checks them. */
-const reportFilters = listReportsQuery.pick({ search: true, from: true, to: true });
+const reportFilters = listReportsQuery.pick({ search: true, from: true, to: true, formId: true, groupId: true });
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
@@ -34,13 +37,18 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = new URL(request.url);
   // Conform reads the filters as a GET form's submission, so a refusal shows like a post's.
   const submission = parseSubmission(url.searchParams);
+  const [forms, groups] = await Promise.all([assignedForms(actor), groupChoices(actor)]);
   const answer = (list: Awaited<ReturnType<typeof listReports>>, errors: DateErrors) => ({
     ...list,
     errors,
+    forms,
+    groups,
     filters: { validation: clientValidation(reportFilters, t), result: pageResult(submission, { fieldErrors: { ...errors }, formError: null }) },
   });
   // Empty date inputs arrive as `from=`: leave them out rather than call them invalid.
-  const raw = Object.fromEntries([...url.searchParams].filter(([key, value]) => value !== "" && ["search", "from", "to", "page", "limit"].includes(key)));
+  const raw = Object.fromEntries(
+    [...url.searchParams].filter(([key, value]) => value !== "" && ["search", "from", "to", "formId", "groupId", "page", "limit"].includes(key)),
+  );
   const parsed = listReportsQuery.safeParse(raw);
   const empty = { reports: [], total: 0, page: 1, limit: 20 };
   if (!parsed.success) {
@@ -59,6 +67,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   try {
     return answer(await listReports(actor, parsed.data), {});
   } catch (error) {
+    // A group since deleted: the list without it.
+    if (error instanceof ApiError && error.status === 404) return answer(await listReports(actor, { ...parsed.data, groupId: undefined }), {});
     if (!(error instanceof ApiError) || error.status !== 400) throw error;
     const { from, to } = fieldTexts(t, error.errors);
     return answer(empty, { ...(from ? { from } : {}), ...(to ? { to } : {}) });
@@ -78,7 +88,7 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
       <PageHeader title={t.reports.title} description={t.reports.description} />
 
       <SearchForm label={t.reports.search} form={form}>
-        <div className="grid grid-cols-2 gap-3 sm:flex sm:items-start">
+        <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-start">
           <Field
             id="from"
             name={fields.from.name}
@@ -99,8 +109,27 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
             error={fields.to.errors}
             className="sm:w-44"
           />
+          <Select
+            name="formId"
+            label={t.reports.form}
+            defaultValue={params.get("formId") ?? ""}
+            key={`form-${params.get("formId") ?? ""}`}
+            placeholder={t.reports.allForms}
+            options={loaderData.forms.map((form) => ({ value: form.id, label: form.title }))}
+            className="col-span-2 min-w-0 sm:w-60"
+          />
+          <Select
+            name="groupId"
+            label={t.reports.group}
+            defaultValue={params.get("groupId") ?? ""}
+            key={`group-${params.get("groupId") ?? ""}`}
+            placeholder={t.reports.allGroups}
+            options={loaderData.groups.map((group) => ({ value: group.id, label: group.name }))}
+            className="col-span-2 min-w-0 sm:w-48"
+          />
         </div>
       </SearchForm>
+      <ExportLinks params={params} />
 
       <section aria-label={t.reports.title} className="rounded-xl border border-slate-200 bg-white shadow-sm">
         {loaderData.reports.length === 0 ? (

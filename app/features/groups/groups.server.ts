@@ -43,7 +43,8 @@ export async function listGroups(actor: Actor, query: ListGroupsQuery) {
   return { groups, total, page: query.page, limit: query.limit };
 }
 
-async function findGroup(actor: Actor, id: string) {
+/** A group of the caller's organization; 404 outside it. */
+export async function findGroup(actor: Actor, id: string) {
   const group = await db.group.findFirst({
     where: { id, deletedAt: null, ...organizationScope(actor) },
     select: { id: true, organizationId: true, createdById: true },

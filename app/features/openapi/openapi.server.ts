@@ -123,12 +123,15 @@ function operationObject(operation: Operation, components: ComponentCollector) {
       ...(operation.success.status >= 300 && operation.success.status < 400
         ? {}
         : {
-            content: {
-              [operation.success.contentType ?? "application/json"]: operation.success.schema
-                ? components.withExample(components.convert(operation.success.schema, "output"))
-                : // A file (a PDF): no example to print.
-                  { schema: { type: "string", format: "binary" } },
-            },
+            content: Object.fromEntries(
+              [operation.success.contentType ?? "application/json"].flat().map((type) => [
+                type,
+                operation.success.schema
+                  ? components.withExample(components.convert(operation.success.schema, "output"))
+                  : // A file (a PDF, a spreadsheet): no example to print.
+                    { schema: { type: "string", format: "binary" } },
+              ]),
+            ),
           }),
     },
   };

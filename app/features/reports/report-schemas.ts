@@ -12,13 +12,32 @@ const dateParam = z
   .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/, "Use an ISO 8601 date or date-time.")
   .optional();
 
-export const listReportsQuery = z.strictObject({
-  ...paginationQuery,
+const reportFilters = {
   search: searchParam.meta({ description: "Respondent name or form title; case- and accent-insensitive." }),
   from: dateParam.meta({ description: "Completed at or after (ISO 8601 date or date-time)." }),
   to: dateParam.meta({ description: "Completed at or before; a date covers that whole day." }),
-});
+  formId: idSchema.optional().meta({ description: "Only the results of this form." }),
+  groupId: idSchema.optional().meta({ description: "Only the results of this group's members (as the group is now)." }),
+};
+
+export const listReportsQuery = z.strictObject({ ...paginationQuery, ...reportFilters });
 export type ListReportsQuery = z.output<typeof listReportsQuery>;
+/** What selects reports, without a page: the list's filters, which the exports share. */
+export type ReportFilters = Omit<ListReportsQuery, "page" | "limit">;
+
+export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
+
+export const exportReportsQuery = z
+  .strictObject({
+    ...reportFilters,
+    format: z.enum(EXPORT_FORMATS).meta({ description: "csv: UTF-8 with a BOM; xlsx: one worksheet." }),
+    delimiter: z
+      .enum(["comma", "semicolon"])
+      .default("comma")
+      .meta({ description: "CSV only: semicolon is what Excel expects where the decimal separator is a comma (es, pt-BR)." }),
+  })
+  .meta({ id: "ReportsExportQuery" });
+export type ExportReportsQuery = z.output<typeof exportReportsQuery>;
 
 export const scoreRangeOutput = z.object({ min: z.number(), max: z.number(), label: z.string(), color: z.string() }).meta({ id: "ScoreBand" });
 

@@ -24,8 +24,12 @@ import { db } from "~/lib/db.server.ts";
 /** How many totals one process keeps; the least recently used one goes first. */
 export const REPORT_TOTALS_CACHE_SIZE = 500;
 
-/** What, besides the caller's scope, decides a total: the folded search term ("" for none) and the completedAt bounds. */
-export type ReportTotalFilter = { term: string; from: Date | undefined; to: Date | undefined };
+/**
+ * What, besides the caller's scope, decides a total: the folded search term ("" for none), the
+ * completedAt bounds, the form and the group. A group's members change without a submission
+ * changing, which the version does not see: those totals are counted every time.
+ */
+export type ReportTotalFilter = { term: string; from: Date | undefined; to: Date | undefined; formId?: string | undefined; groupId?: string | undefined };
 
 type Entry = { version: string; total: Promise<number> };
 
@@ -36,7 +40,15 @@ function cacheKey(actor: Actor, filter: ReportTotalFilter): string | null {
   if (actor.role === "ADMIN") scope = "organization";
   else if (actor.role === "TEACHER") scope = `assignedBy:${actor.userId}`;
   else return null;
-  return JSON.stringify([actor.organizationId, scope, filter.term, filter.from?.toISOString() ?? null, filter.to?.toISOString() ?? null]);
+  if (filter.groupId) return null;
+  return JSON.stringify([
+    actor.organizationId,
+    scope,
+    filter.term,
+    filter.from?.toISOString() ?? null,
+    filter.to?.toISOString() ?? null,
+    filter.formId ?? null,
+  ]);
 }
 
 /** The current version of the organization's submissions; null while it has no row. */

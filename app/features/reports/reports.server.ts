@@ -4,9 +4,10 @@ import { env } from "~/lib/env.server.ts";
 import { badRequest, conflict, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
-import { visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import { inGroupWhere, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import type { ScoredAgainst } from "../submissions/test-link.server.ts";
-import type { ListReportsQuery, ReportDetail } from "./report-schemas.ts";
+import { findGroup } from "../groups/groups.server.ts";
+import type { ListReportsQuery, ReportDetail, ReportFilters } from "./report-schemas.ts";
 import { exactReportTotal } from "./report-totals.server.ts";
 import { DATE_ONLY, endOfDayIn, startOfDayIn } from "~/lib/zoned-time.ts";
 
@@ -132,16 +133,12 @@ type TotalOf = (count: () => Promise<number>) => Promise<number>;
  * (the cache of exact totals); the FTS-driven case has its total for free.
  */
 async function searchReportIds(
-  actor: Actor,
+  conditions: Prisma.Sql[],
   term: string,
-  completedAt: CompletedAtRange | undefined,
   page: { skip: number; take: number },
   totalOf: TotalOf,
 ): Promise<{ ids: string[]; total: number }> {
   const provider = env().databaseProvider;
-  const conditions = [visibleSubmissionsSql(actor, "s"), Prisma.sql`s."isCompleted" = TRUE`];
-  if (completedAt?.gte) conditions.push(Prisma.sql`s."completedAt" >= ${completedAt.gte}`);
-  if (completedAt?.lte) conditions.push(Prisma.sql`s."completedAt" <= ${completedAt.lte}`);
   const order = Prisma.sql`ORDER BY s."completedAt" DESC, s."id" DESC`;
 
   if (provider === "sqlite" && indexable(term)) {
@@ -214,16 +211,48 @@ async function countWhere(where: Prisma.Sql): Promise<number> {
 }
 
 /**
+ * The completed submissions in the caller's scope that the filters select, without the search:
+ * as SQL conditions on the "Submission" row `s` (for the raw queries) and as a Prisma filter, the
+ * same rules side by side. A group outside the caller's organization is 404.
+ */
+export async function reportSelection(actor: Actor, filters: ReportFilters) {
+  const completedAt = completedAtRange(filters, actor.timeZone);
+  if (filters.groupId) await findGroup(actor, filters.groupId);
+  const sql = [visibleSubmissionsSql(actor, "s"), Prisma.sql`s."isCompleted" = TRUE`];
+  const where: Prisma.SubmissionWhereInput[] = [visibleSubmissionsWhere(actor), { isCompleted: true }];
+  if (completedAt?.gte) sql.push(Prisma.sql`s."completedAt" >= ${completedAt.gte}`);
+  if (completedAt?.lte) sql.push(Prisma.sql`s."completedAt" <= ${completedAt.lte}`);
+  if (completedAt) where.push({ completedAt });
+  if (filters.formId) {
+    sql.push(Prisma.sql`s."formId" = ${filters.formId}`);
+    where.push({ formId: filters.formId });
+  }
+  if (filters.groupId) {
+    const members = (column: "studentId" | "candidateId") =>
+      Prisma.sql`SELECT m.${Prisma.raw(`"${column}"`)} FROM "GroupMember" AS m WHERE m."groupId" = ${filters.groupId} AND m.${Prisma.raw(`"${column}"`)} IS NOT NULL`;
+    sql.push(Prisma.sql`(s."studentId" IN (${members("studentId")}) OR s."candidateId" IN (${members("candidateId")}))`);
+    where.push(inGroupWhere(filters.groupId));
+  }
+  const term = filters.search ? foldForSearch(filters.search) : "";
+  return {
+    sql,
+    where: { AND: where },
+    term,
+    totalFilter: { term, from: completedAt?.gte, to: completedAt?.lte, formId: filters.formId, groupId: filters.groupId },
+  };
+}
+
+/**
  * One page of the caller's reports, newest first, and the exact total. The total is served from
  * the cache of exact totals while the organization's submissions are unchanged
  * (docs/decisions/0013-report-totals.md); the page is always read.
  */
 export async function listReports(actor: Actor, query: ListReportsQuery) {
-  const completedAt = completedAtRange(query, actor.timeZone);
-  const term = query.search ? foldForSearch(query.search) : "";
-  const totalOf: TotalOf = (count) => exactReportTotal(actor, { term, from: completedAt?.gte, to: completedAt?.lte }, count);
+  const selection = await reportSelection(actor, query);
+  const { term } = selection;
+  const totalOf: TotalOf = (count) => exactReportTotal(actor, selection.totalFilter, count);
   if (term) {
-    const { ids, total } = await searchReportIds(actor, term, completedAt, skipTake(query), totalOf);
+    const { ids, total } = await searchReportIds(selection.sql, term, skipTake(query), totalOf);
     const rows = ids.length === 0 ? [] : await db.submission.findMany({ where: { id: { in: ids } }, select: reportSelect });
     const byId = new Map(rows.map((row) => [row.id, row]));
     // In the order of the page; a row deleted in between is simply left out.
@@ -234,9 +263,7 @@ export async function listReports(actor: Actor, query: ListReportsQuery) {
     return { reports, total, page: query.page, limit: query.limit };
   }
 
-  const filters: Prisma.SubmissionWhereInput[] = [visibleSubmissionsWhere(actor), { isCompleted: true }];
-  if (completedAt) filters.push({ completedAt });
-  const where = { AND: filters };
+  const { where } = selection;
   const [rows, total] = await Promise.all([
     db.submission.findMany({ where, select: reportSelect, orderBy: [{ completedAt: "desc" }, { id: "desc" }], ...skipTake(query) }),
     totalOf(() => db.submission.count({ where })),

@@ -1,14 +1,19 @@
 import { STAFF } from "~/lib/api-operation.ts";
 import { renderPdf } from "~/features/pdf/pdf-renderer.server.ts";
 import { reportPdfContentDisposition } from "~/features/pdf/report-pdf-filename.ts";
-import { exportReportBody } from "~/features/reports/report-schemas.ts";
+import { exportReportBody, exportReportsQuery } from "~/features/reports/report-schemas.ts";
+import { reportExportResponse } from "~/features/reports/report-export-response.server.ts";
 import { getReport } from "~/features/reports/reports.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
-import { readJsonBody } from "~/lib/http.server.ts";
+import { readJsonBody, readQuery } from "~/lib/http.server.ts";
 
 const handle = endpoint(
   {
+    GET: async ({ request, context }) => {
+      const actor = requireStaff(actorOf(context));
+      return reportExportResponse(actor, readQuery(request, exportReportsQuery));
+    },
     POST: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
       const { submissionId } = await readJsonBody(request, exportReportBody);
@@ -24,6 +29,22 @@ const handle = endpoint(
     },
   },
   {
+    GET: {
+      operationId: "exportReports",
+      tag: "Reports",
+      auth: "session",
+      roles: STAFF,
+      summary:
+        "The reports list, with its filters, as a CSV or XLSX download: one row per completed submission; with formId, the answer and score of every question.",
+      query: exportReportsQuery,
+      success: {
+        status: 200,
+        description: "The file, streamed (Content-Disposition: attachment). CSV is UTF-8 with a BOM.",
+        contentType: ["text/csv", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+        headers: ["Content-Disposition"],
+      },
+      errors: [400, 401, 403, 404],
+    },
     POST: {
       operationId: "exportReport",
       tag: "Reports",

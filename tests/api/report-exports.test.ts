@@ -1,0 +1,185 @@
+import { parse } from "csv-parse/sync";
+import ExcelJS from "exceljs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, baseUrl, unique } from "../support/api.ts";
+import { mixedForm } from "../support/assessment.ts";
+import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
+
+/**
+ * GET /api/reports/export (contract §13) over real HTTP: the CSV and the XLSX hold exactly the rows
+ * of GET /api/reports, in its order, for every combination of its filters; CSV parses back with a
+ * standard parser; scope rules apply. A teacher of its own keeps other test files' results out.
+ */
+let teacher: CreatedUser;
+let form: { id: string; questions: { id: string; options: { id: string }[] }[] };
+let otherForm: { id: string };
+let groupId: string;
+const names = {
+  quoted: `Zoë "Zo" Ørsted, Jr.; ${unique("q")}`,
+  formula: `=SUM(1,2) ${unique("f")}`,
+  plain: `Ana Núñez ${unique("p")}`,
+};
+const essay = 'Line one, with "quotes";\nline two\r\nand a third';
+
+async function as<T = any>(method: string, path: string, json?: unknown) {
+  return api<T>(method, path, { cookie: teacher.cookie, ...(json === undefined ? {} : { json }) });
+}
+
+async function complete(formId: string, studentId: string, answers: (f: typeof form) => unknown) {
+  const link = await as("POST", "/api/submissions", { formId, studentId });
+  expect(link.status, link.text).toBe(201);
+  const submitted = await api("POST", `/api/test-link/${link.body.token}/submit`, { json: answers(form) });
+  expect(submitted.status, submitted.text).toBe(200);
+  return link.body.id as string;
+}
+
+beforeAll(async () => {
+  teacher = await createSignedInUser("TEACHER");
+  form = (await as("POST", "/api/forms", mixedForm(unique("Export check")))).body;
+  otherForm = (await as("POST", "/api/forms", mixedForm(unique("Other check")))).body;
+  const students: Record<string, string> = {};
+  for (const [key, name] of Object.entries(names)) students[key] = (await as("POST", "/api/students", { name })).body.id;
+  groupId = (await as("POST", "/api/groups", { name: unique("Class 4B") })).body.id;
+  expect((await as("POST", `/api/groups/${groupId}/members`, { studentIds: [students.quoted, students.formula] })).status).toBe(200);
+
+  const full = (f: typeof form) => {
+    const [q1, q2, q3, q4] = f.questions;
+    return {
+      answers: [
+        { questionId: q1!.id, optionIds: [q1!.options[0]!.id] },
+        { questionId: q2!.id, optionIds: [q2!.options[0]!.id, q2!.options[2]!.id] },
+        { questionId: q3!.id, optionIds: [q3!.options[3]!.id] },
+        { questionId: q4!.id, text: essay },
+      ],
+    };
+  };
+  for (const key of Object.keys(names)) await complete(form.id, students[key]!, full);
+  await complete(otherForm.id, students.plain!, () => {
+    const other = otherForm as typeof form;
+    return {
+      answers: [
+        { questionId: other.questions[0]!.id, optionIds: [other.questions[0]!.options[1]!.id] },
+        { questionId: other.questions[2]!.id, optionIds: [other.questions[2]!.options[0]!.id] },
+      ],
+    };
+  });
+});
+
+const query = (params: Record<string, string>) => new URLSearchParams(params).toString();
+
+async function listedIds(filters: Record<string, string>) {
+  const listed = await as("GET", `/api/reports?${query({ ...filters, limit: "100" })}`);
+  expect(listed.status, listed.text).toBe(200);
+  return listed.body.reports.map((report: { id: string }) => report.id) as string[];
+}
+
+async function download(filters: Record<string, string>) {
+  const response = await fetch(`${baseUrl()}/api/reports/export?${query(filters)}`, { headers: { cookie: teacher.cookie } });
+  return { response, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+const csvRows = (bytes: Buffer, delimiter = ",") => parse(bytes.toString("utf8"), { bom: true, delimiter, relax_column_count: false }) as string[][];
+
+describe("GET /api/reports/export", () => {
+  it("given every combination of filters, should give the rows of GET /api/reports in its order, as CSV and as XLSX", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const combinations: Record<string, string>[] = [
+      {},
+      { search: "núñez" },
+      { formId: form.id },
+      { groupId },
+      { from: "2020-01-01", to: today },
+      { from: "2020-01-01", to: "2020-12-31" },
+      { formId: form.id, groupId },
+      { formId: form.id, groupId, search: "orsted", from: today },
+      { formId: otherForm.id, search: "ana" },
+    ];
+    for (const filters of combinations) {
+      const expected = await listedIds(filters);
+      const csv = await download({ ...filters, format: "csv" });
+      expect(csv.response.status, JSON.stringify(filters)).toBe(200);
+      const rows = csvRows(csv.bytes);
+      expect(rows[0]!.slice(0, 12)).toEqual([
+        "submissionId",
+        "respondent",
+        "kind",
+        "groups",
+        "form",
+        "assignedBy",
+        "assignedAt",
+        "completedAt",
+        "totalScore",
+        "maxScore",
+        "percentage",
+        "scoreLabel",
+      ]);
+      expect(
+        rows.slice(1).map((row) => row[0]),
+        JSON.stringify(filters),
+      ).toEqual(expected);
+
+      const xlsx = await download({ ...filters, format: "xlsx" });
+      expect(xlsx.response.status).toBe(200);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+      const sheet = workbook.worksheets[0]!;
+      const ids: string[] = [];
+      sheet.eachRow((row, number) => {
+        if (number > 1) ids.push(String(row.getCell(1).value));
+      });
+      expect(ids, JSON.stringify(filters)).toEqual(expected);
+    }
+  });
+
+  it("given a form, should add its questions' answers and scores, and round-trip quotes, commas, semicolons and new lines", async () => {
+    const { response, bytes } = await download({ formId: form.id, format: "csv" });
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="reports-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [header, ...rows] = csvRows(bytes);
+    expect(header).toHaveLength(12 + 4 * 2);
+    expect(header!.slice(12, 14)).toEqual(["1. Pick one", "1. Pick one [score]"]);
+    const quoted = rows.find((row) => row[1] === names.quoted)!;
+    expect(quoted, "the name with quotes, a comma and a semicolon comes back whole").toBeDefined();
+    expect(quoted[2]).toBe("student");
+    expect(quoted[4]).toBe((await as("GET", `/api/forms/${form.id}`)).body.title);
+    expect(quoted.slice(8, 12)).toEqual(["9.5", "9.5", "100", "High"]);
+    expect(quoted.slice(12)).toEqual(["A", "3", "two; one and a half", "3.5", "3", "3", essay, "0"]);
+    expect(quoted[3]).toMatch(/^Class 4B/);
+    // A cell a spreadsheet would run as a formula is kept as text.
+    expect(rows.find((row) => row[1] === `'${names.formula}`)).toBeDefined();
+
+    const semicolons = await download({ formId: form.id, format: "csv", delimiter: "semicolon" });
+    const parsed = csvRows(semicolons.bytes, ";");
+    expect(parsed.find((row) => row[1] === names.quoted)?.[18]).toBe(essay);
+
+    const xlsx = await download({ formId: form.id, format: "xlsx" });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    let found = false;
+    sheet.eachRow((row) => {
+      if (row.getCell(2).value !== names.quoted) return;
+      found = true;
+      expect(row.getCell(9).value).toBe(9.5);
+      // XML reads a CR LF as LF: the lines come back, as lines.
+      expect(row.getCell(19).value).toBe(essay.replaceAll("\r\n", "\n"));
+      expect(row.getCell(8).value).toBeInstanceOf(Date);
+    });
+    expect(found).toBe(true);
+  });
+
+  it("given another teacher, should export none of these results; another organization's group is 404; a bad format 400", async () => {
+    const mine = new Set(await listedIds({}));
+    const other = await api("GET", "/api/reports/export?format=csv", { as: "teacher2@demo.test" });
+    expect(other.status).toBe(200);
+    const theirs = parse(other.text, { bom: true }) as string[][];
+    expect(theirs.slice(1).filter((row) => mine.has(row[0]!))).toEqual([]);
+
+    const foreign = await api("GET", `/api/reports/export?format=csv&groupId=${groupId}`, { as: "teacher@other.test" });
+    expect(foreign.status).toBe(404);
+    const bad = await as("GET", "/api/reports/export?format=pdf");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors?.[0]?.path).toBe("format");
+  });
+});
