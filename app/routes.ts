@@ -24,6 +24,7 @@ export default [
 
     route("forms", "routes/api/forms.ts"),
     route("forms/:id", "routes/api/forms.$id.ts"),
+    route("forms/:id/summary", "routes/api/forms.$id.summary.ts"),
 
     route("students", "routes/api/students.ts"),
     route("students/import", "routes/api/students.import.ts"),
@@ -81,6 +82,7 @@ export default [
       route("forms/:id", "routes/forms.$id.tsx"),
       route("forms/:id/delete", "routes/forms.$id.delete.tsx"),
       route("forms/:id/preview", "routes/forms.$id.preview.tsx"),
+      route("forms/:id/summary", "routes/forms.$id.summary.tsx"),
       route("students", "routes/students.tsx"),
       route("students/new", "routes/students.new.tsx"),
       route("students/import", "routes/students.import.tsx"),

@@ -14,6 +14,7 @@ export const paths = {
   form: (locale: Locale, id: string) => `/${locale}/forms/${id}`,
   deleteForm: (locale: Locale, id: string) => `/${locale}/forms/${id}/delete`,
   formPreview: (locale: Locale, id: string) => `/${locale}/forms/${id}/preview`,
+  formSummary: (locale: Locale, id: string) => `/${locale}/forms/${id}/summary`,
   formTemplates: (locale: Locale) => `/${locale}/forms/templates`,
 
   students: (locale: Locale) => `/${locale}/students`,

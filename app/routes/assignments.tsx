@@ -6,6 +6,7 @@ import { CopyField } from "~/components/copy-field.tsx";
 import { EmptyState } from "~/components/empty-state.tsx";
 import { Select } from "~/components/field.tsx";
 import { SendIcon } from "~/components/icons.tsx";
+import { FilterSelect } from "~/components/filter-select.tsx";
 import { PageHeader, Section } from "~/components/page-header.tsx";
 import { Pagination } from "~/components/pagination.tsx";
 import { ASSIGNMENT_STATES } from "~/features/assignments/assignment-states.ts";
@@ -80,13 +81,11 @@ export default function Assignments({ loaderData, actionData }: Route.ComponentP
           options={ASSIGNMENT_STATES.map((state) => ({ value: state, label: t.assignments.states[state] }))}
           className="sm:w-48"
         />
-        <Select
+        <FilterSelect
           name="formId"
           label={t.assignments.form}
-          defaultValue={params.get("formId") ?? ""}
-          key={`form-${params.get("formId") ?? ""}`}
-          placeholder={t.assignments.allForms}
-          options={loaderData.forms.map((form) => ({ value: form.id, label: form.title }))}
+          all={t.assignments.allForms}
+          choices={loaderData.forms.map((form) => ({ id: form.id, label: form.title }))}
           className="min-w-0 sm:w-72"
         />
         <div className="flex gap-2">

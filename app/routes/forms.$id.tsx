@@ -99,6 +99,9 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
             <LinkButton to={paths.formPreview(locale, form.id)} variant="secondary">
               {t.preview.link}
             </LinkButton>
+            <LinkButton to={paths.formSummary(locale, form.id)} variant="secondary">
+              {t.summary.link}
+            </LinkButton>
             {form.isPublished ? (
               <LinkButton to={`${paths.newAssignment(locale)}?formId=${form.id}`} variant="primary">
                 {t.forms.assign}

@@ -2,7 +2,8 @@ import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/reports";
 import { ScoreBadge } from "~/components/badge.tsx";
 import { EmptyState } from "~/components/empty-state.tsx";
-import { Field, Select } from "~/components/field.tsx";
+import { Field } from "~/components/field.tsx";
+import { FilterSelect } from "~/components/filter-select.tsx";
 import { ExportLinks } from "~/components/reports/export-links.tsx";
 import { assignedForms } from "~/features/assignments/assignments.server.ts";
 import { groupChoices } from "~/features/groups/groups.server.ts";
@@ -109,22 +110,18 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
             error={fields.to.errors}
             className="sm:w-44"
           />
-          <Select
+          <FilterSelect
             name="formId"
             label={t.reports.form}
-            defaultValue={params.get("formId") ?? ""}
-            key={`form-${params.get("formId") ?? ""}`}
-            placeholder={t.reports.allForms}
-            options={loaderData.forms.map((form) => ({ value: form.id, label: form.title }))}
+            all={t.reports.allForms}
+            choices={loaderData.forms.map((form) => ({ id: form.id, label: form.title }))}
             className="col-span-2 min-w-0 sm:w-60"
           />
-          <Select
+          <FilterSelect
             name="groupId"
             label={t.reports.group}
-            defaultValue={params.get("groupId") ?? ""}
-            key={`group-${params.get("groupId") ?? ""}`}
-            placeholder={t.reports.allGroups}
-            options={loaderData.groups.map((group) => ({ value: group.id, label: group.name }))}
+            all={t.reports.allGroups}
+            choices={loaderData.groups.map((group) => ({ id: group.id, label: group.name }))}
             className="col-span-2 min-w-0 sm:w-48"
           />
         </div>

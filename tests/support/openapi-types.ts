@@ -352,6 +352,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/forms/{id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form at a glance over the caller's results: links by state, the totals' spread, the count in each band, and each question's answers.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        get: operations["getFormSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/groups": {
         parameters: {
             query?: never;
@@ -1200,6 +1220,48 @@ export interface components {
                     id: string;
                     text: string;
                     score: number;
+                }[];
+            }[];
+        };
+        FormSummary: {
+            /** @description completed + pending + expired + revoked. */
+            assigned: number;
+            /** @description Completed in the date range. */
+            completed: number;
+            /** @description Assigned in the date range and still waiting (pending, opened or in progress). */
+            pending: number;
+            expired: number;
+            revoked: number;
+            /** @description Over the completed results' total scores (null when there are none); mean and median to 2 decimals. */
+            score: {
+                mean: number | null;
+                median: number | null;
+                min: number | null;
+                max: number | null;
+            };
+            /** @description The form's score ranges now, with how many completed totals fall in each. */
+            bands: {
+                min: number;
+                max: number;
+                label: string;
+                color: string;
+                count: number;
+            }[];
+            questions: {
+                /** @description CUID. */
+                id: string;
+                text: string;
+                /** @enum {string} */
+                type: "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE" | "TEXT";
+                /** @description Completed results that answer the question. */
+                answered: number;
+                /** @description The mean score of those answers (2 decimals); null for text questions or when none. */
+                meanScore: number | null;
+                options: {
+                    /** @description CUID. */
+                    id: string;
+                    text: string;
+                    count: number;
                 }[];
             }[];
         };
@@ -6267,6 +6329,202 @@ export interface operations {
                          * @description ISO 8601 UTC with milliseconds.
                          */
                         deletedAt: string;
+                    };
+                };
+            };
+            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getFormSummary: {
+        parameters: {
+            query?: {
+                /** @description Results completed, and links assigned, at or after (ISO 8601 date or date-time). */
+                from?: string;
+                /** @description … at or before; a date covers that whole day in the organization's time zone. */
+                to?: string;
+                /** @description Only this group's members (as the group is now). */
+                groupId?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "assigned": 1,
+                     *       "completed": 1,
+                     *       "pending": 1,
+                     *       "expired": 1,
+                     *       "revoked": 1,
+                     *       "score": {
+                     *         "mean": 1,
+                     *         "median": 1,
+                     *         "min": 1,
+                     *         "max": 1
+                     *       },
+                     *       "bands": [
+                     *         {
+                     *           "min": 1,
+                     *           "max": 1,
+                     *           "label": "Medium",
+                     *           "color": "#B54708",
+                     *           "count": 1
+                     *         }
+                     *       ],
+                     *       "questions": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "text": "How often do you read for pleasure?",
+                     *           "type": "SINGLE_CHOICE",
+                     *           "answered": 1,
+                     *           "meanScore": 1,
+                     *           "options": [
+                     *             {
+                     *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *               "text": "How often do you read for pleasure?",
+                     *               "count": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FormSummary"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST";
                     };
                 };
             };

@@ -6,7 +6,7 @@ import { idSchema, pagedResponse, paginationQuery, searchParam, timestamp } from
  * `from`/`to` take a date (`2026-03-01`) or a date-time; a date-only `to` covers that whole day.
  * Checked in the service so the error can name the field.
  */
-const dateParam = z
+export const dateParam = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/, "Use an ISO 8601 date or date-time.")

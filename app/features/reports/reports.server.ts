@@ -211,18 +211,14 @@ async function countWhere(where: Prisma.Sql): Promise<number> {
 }
 
 /**
- * The completed submissions in the caller's scope that the filters select, without the search:
- * as SQL conditions on the "Submission" row `s` (for the raw queries) and as a Prisma filter, the
- * same rules side by side. A group outside the caller's organization is 404.
+ * The caller's submissions of one form or group (either optional), as an SQL condition on the
+ * "Submission" row `s` and as a Prisma filter, the same rules side by side. A group outside the
+ * caller's organization is 404.
  */
-export async function reportSelection(actor: Actor, filters: ReportFilters) {
-  const completedAt = completedAtRange(filters, actor.timeZone);
+export async function submissionSelection(actor: Actor, filters: { formId?: string | undefined; groupId?: string | undefined }) {
   if (filters.groupId) await findGroup(actor, filters.groupId);
-  const sql = [visibleSubmissionsSql(actor, "s"), Prisma.sql`s."isCompleted" = TRUE`];
-  const where: Prisma.SubmissionWhereInput[] = [visibleSubmissionsWhere(actor), { isCompleted: true }];
-  if (completedAt?.gte) sql.push(Prisma.sql`s."completedAt" >= ${completedAt.gte}`);
-  if (completedAt?.lte) sql.push(Prisma.sql`s."completedAt" <= ${completedAt.lte}`);
-  if (completedAt) where.push({ completedAt });
+  const sql = [visibleSubmissionsSql(actor, "s")];
+  const where: Prisma.SubmissionWhereInput[] = [visibleSubmissionsWhere(actor)];
   if (filters.formId) {
     sql.push(Prisma.sql`s."formId" = ${filters.formId}`);
     where.push({ formId: filters.formId });
@@ -233,6 +229,18 @@ export async function reportSelection(actor: Actor, filters: ReportFilters) {
     sql.push(Prisma.sql`(s."studentId" IN (${members("studentId")}) OR s."candidateId" IN (${members("candidateId")}))`);
     where.push(inGroupWhere(filters.groupId));
   }
+  return { sql, where };
+}
+
+/** The completed submissions in the caller's scope that the reports list's filters select (without the search, kept apart as `term`). */
+export async function reportSelection(actor: Actor, filters: ReportFilters) {
+  const completedAt = completedAtRange(filters, actor.timeZone);
+  const { sql, where } = await submissionSelection(actor, filters);
+  sql.push(Prisma.sql`s."isCompleted" = TRUE`);
+  where.push({ isCompleted: true });
+  if (completedAt?.gte) sql.push(Prisma.sql`s."completedAt" >= ${completedAt.gte}`);
+  if (completedAt?.lte) sql.push(Prisma.sql`s."completedAt" <= ${completedAt.lte}`);
+  if (completedAt) where.push({ completedAt });
   const term = filters.search ? foldForSearch(filters.search) : "";
   return {
     sql,

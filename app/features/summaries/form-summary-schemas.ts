@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { QUESTION_TYPES } from "../forms/question-types.ts";
+import { dateParam } from "../reports/report-schemas.ts";
+import { idSchema } from "~/lib/schemas.ts";
+
+export const formSummaryQuery = z.strictObject({
+  from: dateParam.meta({ description: "Results completed, and links assigned, at or after (ISO 8601 date or date-time)." }),
+  to: dateParam.meta({ description: "… at or before; a date covers that whole day in the organization's time zone." }),
+  groupId: idSchema.optional().meta({ description: "Only this group's members (as the group is now)." }),
+});
+export type FormSummaryQuery = z.output<typeof formSummaryQuery>;
+
+const nullableNumber = z.number().nullable();
+
+export const formSummary = z
+  .object({
+    assigned: z.number().int().meta({ description: "completed + pending + expired + revoked." }),
+    completed: z.number().int().meta({ description: "Completed in the date range." }),
+    pending: z.number().int().meta({ description: "Assigned in the date range and still waiting (pending, opened or in progress)." }),
+    expired: z.number().int(),
+    revoked: z.number().int(),
+    score: z
+      .object({ mean: nullableNumber, median: nullableNumber, min: nullableNumber, max: nullableNumber })
+      .meta({ description: "Over the completed results' total scores (null when there are none); mean and median to 2 decimals." }),
+    bands: z
+      .array(z.object({ min: z.number(), max: z.number(), label: z.string(), color: z.string(), count: z.number().int() }))
+      .meta({ description: "The form's score ranges now, with how many completed totals fall in each." }),
+    questions: z.array(
+      z.object({
+        id: idSchema,
+        text: z.string(),
+        type: z.enum(QUESTION_TYPES),
+        answered: z.number().int().meta({ description: "Completed results that answer the question." }),
+        meanScore: nullableNumber.meta({ description: "The mean score of those answers (2 decimals); null for text questions or when none." }),
+        options: z.array(z.object({ id: idSchema, text: z.string(), count: z.number().int() })),
+      }),
+    ),
+  })
+  .meta({ id: "FormSummary" });
+export type FormSummary = z.output<typeof formSummary>;

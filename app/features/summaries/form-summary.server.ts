@@ -1,0 +1,117 @@
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { db, Prisma } from "~/lib/db.server.ts";
+import { env } from "~/lib/env.server.ts";
+import { getForm } from "../forms/forms.server.ts";
+import { completedAtRange, submissionSelection } from "../reports/reports.server.ts";
+import type { FormSummary, FormSummaryQuery } from "./form-summary-schemas.ts";
+
+/**
+ * A form at a glance over the caller's results (contract §13): how many links were assigned and
+ * where they stand, the spread of the totals, how many fall in each band, and per question how
+ * often each option was chosen and its mean score. Counted by the database in a few aggregate
+ * queries, whatever the number of results.
+ *
+ * The date range selects each link by the date that matters for it: a completed result by when it
+ * was completed (as the reports list does), a link still waiting, expired or withdrawn by when it
+ * was assigned.
+ */
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const toNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+/** The JSON array of chosen option ids, per provider: its length, and its elements as rows. */
+function optionIdsSql() {
+  return env().databaseProvider === "postgresql"
+    ? {
+        length: Prisma.sql`jsonb_array_length(a."optionIds")`,
+        elements: Prisma.sql`CROSS JOIN LATERAL jsonb_array_elements_text(a."optionIds") AS o(value)`,
+      }
+    : { length: Prisma.sql`json_array_length(a."optionIds")`, elements: Prisma.sql`CROSS JOIN json_each(a."optionIds") AS o` };
+}
+
+export async function formSummary(actor: Actor, formId: string, query: FormSummaryQuery): Promise<FormSummary> {
+  const form = await getForm(actor, formId);
+  const range = completedAtRange(query, actor.timeZone);
+  const { sql: scope } = await submissionSelection(actor, { formId, groupId: query.groupId });
+  const within = (column: "completedAt" | "createdAt") => {
+    const bounds = [Prisma.sql`TRUE`];
+    if (range?.gte) bounds.push(Prisma.sql`s.${Prisma.raw(`"${column}"`)} >= ${range.gte}`);
+    if (range?.lte) bounds.push(Prisma.sql`s.${Prisma.raw(`"${column}"`)} <= ${range.lte}`);
+    return Prisma.join(bounds, " AND ");
+  };
+  const completed = Prisma.join([...scope, Prisma.sql`s."isCompleted" = TRUE`, within("completedAt")], " AND ");
+  const open = Prisma.join([...scope, Prisma.sql`s."isCompleted" = FALSE`, within("createdAt")], " AND ");
+  const now = new Date();
+
+  const [states, spread, questionRows, optionRows] = await Promise.all([
+    db.$queryRaw<{ revoked: unknown; expired: unknown; waiting: unknown }[]>`
+      SELECT
+        SUM(CASE WHEN s."revokedAt" IS NOT NULL THEN 1 ELSE 0 END) AS revoked,
+        SUM(CASE WHEN s."revokedAt" IS NULL AND s."expiresAt" IS NOT NULL AND s."expiresAt" <= ${now} THEN 1 ELSE 0 END) AS expired,
+        SUM(CASE WHEN s."revokedAt" IS NULL AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now}) THEN 1 ELSE 0 END) AS waiting
+      FROM "Submission" AS s WHERE ${open}`,
+    db.$queryRaw<{ count: unknown; mean: unknown; min: unknown; max: unknown }[]>`
+      SELECT COUNT(*) AS count, AVG(s."totalScore") AS mean, MIN(s."totalScore") AS min, MAX(s."totalScore") AS max
+      FROM "Submission" AS s WHERE ${completed}`,
+    db.$queryRaw<{ questionId: string; answered: unknown; mean: unknown }[]>`
+      SELECT a."questionId", COUNT(*) AS answered, AVG(a."score") AS mean
+      FROM "Answer" AS a JOIN "Submission" AS s ON s."id" = a."submissionId"
+      WHERE ${completed} AND (${optionIdsSql().length} > 0 OR a."text" IS NOT NULL)
+      GROUP BY a."questionId"`,
+    db.$queryRaw<{ questionId: string; optionId: string; count: unknown }[]>`
+      SELECT a."questionId", o.value AS "optionId", COUNT(*) AS count
+      FROM "Answer" AS a JOIN "Submission" AS s ON s."id" = a."submissionId" ${optionIdsSql().elements}
+      WHERE ${completed}
+      GROUP BY a."questionId", o.value`,
+  ]);
+
+  const count = Number(spread[0]?.count ?? 0);
+  const [median, bandCounts] = await Promise.all([medianTotal(completed, count), countInBands(completed, form.scoreRanges)]);
+  const answeredBy = new Map(questionRows.map((row) => [row.questionId, row]));
+  const chosen = new Map(optionRows.map((row) => [`${row.questionId}:${row.optionId}`, Number(row.count)]));
+  const state = states[0];
+  const [revoked, expired, pending] = [toNumber(state?.revoked) ?? 0, toNumber(state?.expired) ?? 0, toNumber(state?.waiting) ?? 0];
+  const mean = toNumber(spread[0]?.mean);
+
+  return {
+    assigned: count + pending + expired + revoked,
+    completed: count,
+    pending,
+    expired,
+    revoked,
+    score: { mean: mean === null ? null : round2(mean), median, min: toNumber(spread[0]?.min), max: toNumber(spread[0]?.max) },
+    bands: form.scoreRanges.map((band, i) => ({ ...band, count: bandCounts[i] ?? 0 })),
+    questions: form.questions.map((question) => {
+      const answered = answeredBy.get(question.id);
+      const meanScore = question.type === "TEXT" ? null : toNumber(answered?.mean);
+      return {
+        id: question.id,
+        text: question.text,
+        type: question.type,
+        answered: Number(answered?.answered ?? 0),
+        meanScore: meanScore === null ? null : round2(meanScore),
+        options: question.options.map((option) => ({ id: option.id, text: option.text, count: chosen.get(`${question.id}:${option.id}`) ?? 0 })),
+      };
+    }),
+  };
+}
+
+/** The middle total (the mean of the two middle ones for an even count), read from the index order, not sorted here. */
+async function medianTotal(completed: Prisma.Sql, count: number): Promise<number | null> {
+  if (count === 0) return null;
+  const rows = await db.$queryRaw<{ totalScore: unknown }[]>`
+    SELECT s."totalScore" FROM "Submission" AS s WHERE ${completed}
+    ORDER BY s."totalScore" LIMIT ${count % 2 === 0 ? 2 : 1} OFFSET ${Math.floor((count - 1) / 2)}`;
+  const values = rows.map((row) => Number(row.totalScore));
+  return round2(values.reduce((a, b) => a + b, 0) / values.length);
+}
+
+/** How many completed totals fall in each band (bands never overlap, contract §3): one pass. */
+async function countInBands(completed: Prisma.Sql, bands: { min: number; max: number }[]): Promise<number[]> {
+  if (bands.length === 0) return [];
+  const columns = bands.map(
+    (band, i) => Prisma.sql`SUM(CASE WHEN s."totalScore" >= ${band.min} AND s."totalScore" <= ${band.max} THEN 1 ELSE 0 END) AS ${Prisma.raw(`"b${i}"`)}`,
+  );
+  const rows = await db.$queryRaw<Record<string, unknown>[]>`SELECT ${Prisma.join(columns, ", ")} FROM "Submission" AS s WHERE ${completed}`;
+  return bands.map((_, i) => Number(rows[0]?.[`b${i}`] ?? 0));
+}

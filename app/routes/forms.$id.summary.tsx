@@ -1,0 +1,228 @@
+import { Form, Link, useSearchParams } from "react-router";
+import type { Route } from "./+types/forms.$id.summary";
+import { ScoreBadge } from "~/components/badge.tsx";
+import { Button } from "~/components/button.tsx";
+import { BarTable, StackedBar } from "~/components/charts/bar-table.tsx";
+import { Field } from "~/components/field.tsx";
+import { FilterSelect } from "~/components/filter-select.tsx";
+import { PageHeader } from "~/components/page-header.tsx";
+import { getForm } from "~/features/forms/forms.server.ts";
+import { groupChoices } from "~/features/groups/groups.server.ts";
+import { formSummaryQuery, type FormSummary } from "~/features/summaries/form-summary-schemas.ts";
+import { formSummary } from "~/features/summaries/form-summary.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
+
+/**
+ * A form's results at a glance (contract §13), from the same service as
+ * GET /api/forms/:id/summary: the links by state, the spread of the totals, the results by band
+ * on the band colours, and each question's answers. Charts are SVG drawn here, each with its
+ * numbers as text, so the page works without JavaScript and prints.
+ */
+export const meta: Route.MetaFunction = ({ params, loaderData }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).summary.pageTitle(loaderData?.form.title ?? "")) }];
+};
+
+const STATE_COLORS = { completed: "#1a7f37", waiting: "#64748b", expired: "#b54708", revoked: "#b42318" } as const;
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const actor = staffPageActor(context);
+  const t = translations(resolveLocale(params.locale));
+  const url = new URL(request.url);
+  const [form, groups] = await Promise.all([forPage(getForm(actor, params.id)), groupChoices(actor)]);
+  // Empty inputs arrive as `from=`; a hand-edited value that is not a date, or a group since
+  // deleted, is left out, as the lists do.
+  const raw = Object.fromEntries([...url.searchParams].filter(([key, value]) => value !== "" && ["from", "to", "groupId"].includes(key)));
+  const parsed = formSummaryQuery.safeParse(raw);
+  const query = parsed.success ? parsed.data : {};
+  if (query.groupId && !groups.some((group) => group.id === query.groupId)) delete query.groupId;
+  let summary: FormSummary | null = null;
+  let errors: { from?: string | undefined; to?: string | undefined } = {};
+  try {
+    summary = await formSummary(actor, form.id, query);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 400) throw error;
+    const { from, to } = fieldTexts(t, error.errors);
+    errors = { from, to };
+  }
+  return { form: { id: form.id, title: form.title }, groups, summary, errors };
+}
+
+export default function FormSummaryPage({ loaderData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  const [params] = useSearchParams();
+  const { form, summary, errors } = loaderData;
+  return (
+    <div className="space-y-6">
+      <p className="print:hidden">
+        <Link to={paths.form(locale, form.id)} className="text-sm font-medium text-indigo-700 hover:underline">
+          ← {t.summary.back}
+        </Link>
+      </p>
+      <PageHeader title={t.summary.pageTitle(form.title)} description={t.summary.description} />
+
+      <Form method="get" className="flex flex-wrap items-end gap-3 print:hidden">
+        <Field
+          id="from"
+          name="from"
+          type="date"
+          label={t.reports.from}
+          defaultValue={params.get("from") ?? ""}
+          key={`from-${params.get("from") ?? ""}`}
+          error={errors.from ? [errors.from] : undefined}
+          className="w-44"
+        />
+        <Field
+          id="to"
+          name="to"
+          type="date"
+          label={t.reports.to}
+          defaultValue={params.get("to") ?? ""}
+          key={`to-${params.get("to") ?? ""}`}
+          error={errors.to ? [errors.to] : undefined}
+          className="w-44"
+        />
+        <FilterSelect
+          name="groupId"
+          label={t.reports.group}
+          all={t.reports.allGroups}
+          choices={loaderData.groups.map((group) => ({ id: group.id, label: group.name }))}
+          className="min-w-0 sm:w-56"
+        />
+        <Button type="submit" variant="secondary">
+          {t.summary.show}
+        </Button>
+      </Form>
+
+      {summary ? <SummaryBody summary={summary} /> : null}
+    </div>
+  );
+}
+
+function Panel({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white px-4 py-5 shadow-sm break-inside-avoid sm:px-6 print:border-slate-400 print:shadow-none">
+      <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
+      <div className="mt-3">{children}</div>
+    </section>
+  );
+}
+
+function Numbers({ items }: { items: { label: string; value: string }[] }) {
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5">
+      {items.map((item) => (
+        <div key={item.label} className="rounded-lg bg-slate-50 px-3 py-2">
+          <dt className="text-sm text-slate-600">{item.label}</dt>
+          <dd className="text-xl font-semibold text-slate-900 tabular-nums">{item.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function SummaryBody({ summary }: { summary: FormSummary }) {
+  const t = useT();
+  const format = useFormat();
+  const n = (value: number | null) => (value === null ? "–" : format.number(value));
+  const inBands = summary.bands.reduce((sum, band) => sum + band.count, 0);
+  return (
+    <>
+      <Panel title={t.summary.links}>
+        <Numbers
+          items={[
+            { label: t.summary.assigned, value: n(summary.assigned) },
+            { label: t.summary.completed, value: n(summary.completed) },
+            { label: t.summary.waiting, value: n(summary.pending) },
+            { label: t.summary.expired, value: n(summary.expired) },
+            { label: t.summary.revoked, value: n(summary.revoked) },
+          ]}
+        />
+        <div className="mt-4">
+          <StackedBar
+            label={t.summary.linksChart(n(summary.completed), n(summary.pending), n(summary.expired), n(summary.revoked))}
+            parts={[
+              { key: "completed", value: summary.completed, color: STATE_COLORS.completed },
+              { key: "waiting", value: summary.pending, color: STATE_COLORS.waiting },
+              { key: "expired", value: summary.expired, color: STATE_COLORS.expired },
+              { key: "revoked", value: summary.revoked, color: STATE_COLORS.revoked },
+            ]}
+          />
+        </div>
+      </Panel>
+
+      <Panel title={t.summary.scores}>
+        {summary.completed === 0 ? (
+          <p className="text-slate-600">{t.summary.noResults}</p>
+        ) : (
+          <Numbers
+            items={[
+              { label: t.summary.mean, value: n(summary.score.mean) },
+              { label: t.summary.median, value: n(summary.score.median) },
+              { label: t.summary.lowest, value: n(summary.score.min) },
+              { label: t.summary.highest, value: n(summary.score.max) },
+            ]}
+          />
+        )}
+      </Panel>
+
+      {summary.bands.length > 0 ? (
+        <Panel title={t.summary.bands}>
+          <StackedBar
+            label={t.summary.bandsChart(summary.bands.map((band) => `${band.label} ${format.number(band.count)}`).join(", "))}
+            parts={summary.bands.map((band, i) => ({ key: String(i), value: band.count, color: band.color }))}
+          />
+          <BarTable
+            className="mt-4"
+            caption={t.summary.bandsCaption}
+            headers={[t.summary.band, t.summary.range, t.summary.results, t.summary.share]}
+            total={summary.completed}
+            rows={summary.bands.map((band, i) => ({
+              key: String(i),
+              value: band.count,
+              color: band.color,
+              cells: [<ScoreBadge key="badge" label={band.label} color={band.color} />, t.reports.bandRange(format.number(band.min), format.number(band.max))],
+            }))}
+          />
+          {summary.completed > inBands ? <p className="mt-3 text-sm text-slate-600">{t.summary.noBand(format.number(summary.completed - inBands))}</p> : null}
+        </Panel>
+      ) : null}
+
+      <Panel title={t.summary.questions}>
+        <ol className="space-y-6">
+          {summary.questions.map((question, i) => (
+            <li key={question.id} className="break-inside-avoid">
+              <h3 className="font-medium text-slate-900">
+                <span className="text-slate-500">{i + 1}. </span>
+                {question.text}
+              </h3>
+              {question.type === "TEXT" ? (
+                <p className="mt-1 text-sm text-slate-600">{t.summary.written(format.number(question.answered))}</p>
+              ) : (
+                <BarTable
+                  className="mt-1"
+                  caption={
+                    <span className="text-sm font-normal text-slate-600">
+                      <span className="sr-only">{t.summary.optionsCaption(i + 1)}: </span>
+                      {t.summary.answered(format.number(question.answered))}
+                      {question.meanScore !== null ? `, ${t.summary.meanScore(format.number(question.meanScore))}` : ""}
+                    </span>
+                  }
+                  headers={[t.summary.option, t.summary.chosen, t.summary.share]}
+                  total={question.answered}
+                  rows={question.options.map((option) => ({ key: option.id, value: option.count, cells: [option.text] }))}
+                />
+              )}
+            </li>
+          ))}
+        </ol>
+      </Panel>
+    </>
+  );
+}
