@@ -19,6 +19,8 @@ import { forPage, readPagePost, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { FormProgressList } from "~/components/assignments/form-progress.tsx";
 import { progressForPage } from "~/features/submissions/progress.server.ts";
+import { GroupResultsTable } from "~/components/groups/group-results.tsx";
+import { groupResults } from "~/features/summaries/group-results.server.ts";
 import { remindFromPage } from "~/features/submissions/remind-page.server.ts";
 
 /**
@@ -31,6 +33,9 @@ export const meta: Route.MetaFunction = ({ params, loaderData }) => {
   return [{ title: documentTitle(locale, loaderData?.group.name ?? translations(locale).groups.title) }];
 };
 
+/** How many forms the group's results show side by side. */
+const RESULT_FORMS = 6;
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const group = await forPage(getGroup(actor, params.id));
@@ -40,7 +45,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     canChange ? peopleToAdd(actor, params.id, q || undefined) : null,
     progressForPage(actor, { groupId: params.id }),
   ]);
-  return { group, canChange, q, people, progress };
+  // The grade book's columns: the group's most recently assigned forms.
+  const resultForms = progress.slice(0, RESULT_FORMS).map((item) => item.form);
+  const results = await groupResults(
+    actor,
+    params.id,
+    resultForms.map((form) => form.id),
+  );
+  return { group, canChange, q, people, progress, resultForms, results };
 }
 
 const ids = (formData: FormData, name: string) => formData.getAll(name).filter((value): value is string => typeof value === "string" && value !== "");
@@ -111,6 +123,12 @@ export default function GroupPage({ loaderData, actionData }: Route.ComponentPro
               reminded={actionData && "reminded" in actionData ? actionData.reminded : undefined}
             />
           )}
+        </Section>
+      ) : null}
+
+      {group.members.length > 0 && loaderData.resultForms.length > 0 ? (
+        <Section id="results" title={t.groups.results.title} description={t.groups.results.description}>
+          <GroupResultsTable groupId={group.id} members={group.members} forms={loaderData.resultForms} results={loaderData.results} />
         </Section>
       ) : null}
 

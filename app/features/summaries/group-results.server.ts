@@ -1,0 +1,46 @@
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { db } from "~/lib/db.server.ts";
+import { inGroupWhere, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+
+/**
+ * A group's results at a glance (issue 14): for each of its forms, every member's latest
+ * completed result (the band as captured, the percentage), and how those latest results spread
+ * over the bands: a grade book of the class. Over what the caller may see; read in one query of
+ * the members' completed results on those forms, newest first.
+ */
+
+export type LatestResult = { completedAt: Date; percentage: number; scoreLabel: string | null; scoreColor: string | null };
+export type BandCount = { label: string | null; color: string | null; count: number };
+export type GroupResults = {
+  /** Per form: the members' latest results by band, as captured. */
+  bands: Record<string, BandCount[]>;
+  /** Per member (`student:id` or `candidate:id`) and form, the latest result. */
+  latest: Record<string, Record<string, LatestResult>>;
+};
+
+/** At most this many results are read: a class of 40 with a dozen attempts on each of 10 forms. */
+const RESULTS_READ = 5000;
+
+export async function groupResults(actor: Actor, groupId: string, formIds: string[]): Promise<GroupResults> {
+  const latest: GroupResults["latest"] = {};
+  const bands: GroupResults["bands"] = {};
+  if (formIds.length === 0) return { bands, latest };
+  const rows = await db.submission.findMany({
+    where: { AND: [visibleSubmissionsWhere(actor), inGroupWhere(groupId), { isCompleted: true, formId: { in: formIds } }] },
+    select: { studentId: true, candidateId: true, formId: true, completedAt: true, percentage: true, scoreLabel: true, scoreColor: true },
+    orderBy: [{ completedAt: "desc" }, { id: "desc" }],
+    take: RESULTS_READ,
+  });
+  for (const row of rows) {
+    const key = row.studentId ? `student:${row.studentId}` : `candidate:${row.candidateId}`;
+    const forms = (latest[key] ??= {});
+    // Newest first: the first one read is the latest.
+    if (forms[row.formId] || !row.completedAt) continue;
+    forms[row.formId] = { completedAt: row.completedAt, percentage: row.percentage ?? 0, scoreLabel: row.scoreLabel, scoreColor: row.scoreColor };
+    const counts = (bands[row.formId] ??= []);
+    const band = counts.find((entry) => entry.label === row.scoreLabel && entry.color === row.scoreColor);
+    if (band) band.count++;
+    else counts.push({ label: row.scoreLabel, color: row.scoreColor, count: 1 });
+  }
+  return { bands, latest };
+}
