@@ -60,7 +60,7 @@ export function GroupResultsTable({
       </ul>
       {/* Wide with many forms: it scrolls sideways, and can be scrolled from the keyboard. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t.groups.results.tableLabel}>
+      <section className="overflow-x-auto" tabIndex={0} aria-label={t.groups.results.tableLabel}>
         <table className="w-full text-left text-sm">
           <caption className="sr-only">{t.groups.results.tableLabel}</caption>
           <thead className="border-b border-slate-200 text-slate-700">
@@ -107,7 +107,7 @@ export function GroupResultsTable({
             })}
           </tbody>
         </table>
-      </div>
+      </section>
     </div>
   );
 }
