@@ -45,10 +45,13 @@ export default [
     route("user/role", "routes/api/user.role.ts"),
     route("user/assignments", "routes/api/user.assignments.ts"),
     route("user/password", "routes/api/user.password.ts"),
+    route("user/tokens", "routes/api/user.tokens.ts"),
+    route("user/tokens/:id", "routes/api/user.tokens.$id.ts"),
     route("users", "routes/api/users.ts"),
     route("users/:id", "routes/api/users.$id.ts"),
     route("users/:id/sessions/revoke", "routes/api/users.$id.sessions.revoke.ts"),
     route("users/:id/avatar", "routes/api/users.$id.avatar.ts"),
+    route("users/:id/tokens", "routes/api/users.$id.tokens.ts"),
 
     route("submissions", "routes/api/submissions.ts"),
     route("submissions/bulk", "routes/api/submissions.bulk.ts"),

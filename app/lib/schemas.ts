@@ -108,3 +108,8 @@ export const skipTake = ({ page, limit }: { page: number; limit: number }) => ({
   skip: (page - 1) * limit,
   take: limit,
 });
+
+/** When something stops working (a link, a token): an instant, or a day meaning its end in the organization's time zone. */
+export const expiryInput = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: "date" })
+  .meta({ description: "ISO 8601 date-time, or a date (2026-12-01) meaning the end of that day in the organization's time zone." });

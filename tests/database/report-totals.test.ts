@@ -75,6 +75,7 @@ function actorOf(world: World & { teacherId: string }, role: Actor["role"]): Act
   return {
     userId: role === "TEACHER" ? world.teacherId : world.userId,
     sessionId: "test",
+    via: "session",
     role,
     organizationId: world.organizationId,
     name: "Test",

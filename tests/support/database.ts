@@ -19,6 +19,7 @@ export async function actorFor(email: string): Promise<Actor> {
   return {
     userId: user.id,
     sessionId: "test",
+    via: "session",
     role: user.role,
     organizationId: user.organizationId,
     name: user.name,

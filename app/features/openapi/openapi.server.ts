@@ -168,7 +168,9 @@ function operationObject(operation: Operation, components: ComponentCollector) {
     ...(description ? { description } : {}),
     tags: [operation.tag],
     // A cookie-bearing write also sends the CSRF token as a header (double submit).
-    security: operation.auth === "session" ? [operation.method === "get" ? { sessionCookie: [] } : { sessionCookie: [], csrfHeader: [] }] : [],
+    // Either way in: the session cookie (with the CSRF header on writes), or a personal API token.
+    security:
+      operation.auth === "session" ? [operation.method === "get" ? { sessionCookie: [] } : { sessionCookie: [], csrfHeader: [] }, { bearerToken: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(operation.body
       ? {
@@ -220,7 +222,7 @@ const TAGS: Record<string, string> = {
   Submissions: "Assigning a form to a student or candidate: each assignment is a private test link.",
   "Public test links": "What the respondent's browser calls: open a test link and submit the answers once, without an account.",
   Reports: "Completed tests: search by person, form and date, read one, export it as a PDF.",
-  Users: "The signed-in user's profile and password, and the accounts an administrator manages.",
+  Users: "The signed-in user's profile, password and API tokens, and the accounts an administrator manages.",
   Organization: "The organization's settings: its name and the time zone its dates are read in.",
   Service: "About the service itself.",
 };
@@ -267,6 +269,12 @@ export async function openApiDocument(): Promise<JsonSchema> {
           in: "header",
           name: "X-CSRF-Token",
           description: `The token of GET /api/auth/csrf, sent with its cookie ${CSRF_COOKIE_NAME} on every write made with the session cookie; without it the answer is 403 CSRF_FAILED.`,
+        },
+        bearerToken: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "A personal API token (POST /api/user/tokens, or the profile page): acts as its user with the same role and scope, needs no CSRF token; 401 once deleted or expired, or when its user is deactivated.",
         },
       },
     },

@@ -2,15 +2,12 @@ import { z } from "zod";
 import { questionScale } from "../forms/form-schemas.ts";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
 import { SUBMISSION_STATUSES } from "./submission-status.ts";
-import { booleanParam, idSchema, pagedResponse, paginationQuery, timestamp, typedText } from "~/lib/schemas.ts";
+import { booleanParam, expiryInput, idSchema, pagedResponse, paginationQuery, timestamp, typedText } from "~/lib/schemas.ts";
 
 /**
  * When a link stops working: a date-time, or a day meaning the end of that day in the organization's
  * time zone. Resolved, and checked to be in the future, by `linkExpiry` (it needs the zone).
  */
-const expiryInput = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: "date" })
-  .meta({ description: "ISO 8601 date-time, or a date (2026-12-01) meaning the end of that day in the organization's time zone." });
 
 export const createSubmissionBody = z
   .strictObject({

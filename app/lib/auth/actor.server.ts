@@ -8,7 +8,10 @@ export type Role = "SUPER_ADMIN" | "ADMIN" | "TEACHER" | "STUDENT";
  */
 export type Actor = {
   userId: string;
+  /** The session's id, or `token:<id>` for a personal API token. */
   sessionId: string;
+  /** How the caller proved who they are: a session cookie (CSRF-checked writes) or a bearer token. */
+  via: "session" | "token";
   role: Role;
   organizationId: string;
   name: string;

@@ -1,8 +1,12 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createCookie } from "react-router";
 import { db } from "../db.server.ts";
+import { actorFromUser, actorUserSelect, hashToken, isUsable } from "./actor-user.server.ts";
+import { actorOfApiToken, bearerToken } from "./api-token.server.ts";
+
+export { avatarUrl } from "./actor-user.server.ts";
 import { env } from "../env.server.ts";
-import type { Actor, Role } from "./actor.server.ts";
+import type { Actor } from "./actor.server.ts";
 
 /**
  * Sessions are rows in the database; the cookie carries only a random token whose SHA-256 is the
@@ -26,8 +30,6 @@ function cookie() {
   });
   return sessionCookie;
 }
-
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 export async function createSession(userId: string, meta: { ipAddress?: string; userAgent?: string | null }): Promise<{ setCookie: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
@@ -54,54 +56,29 @@ async function tokenFrom(request: Request): Promise<string | null> {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-export const avatarUrl = (userId: string, updatedAt: Date) => `/api/users/${userId}/avatar?v=${updatedAt.getTime()}`;
-
-/** The signed-in caller, or null when there is no valid, unexpired session of an active user. */
+/**
+ * The caller: the bearer of a personal API token when the request names one (an unknown, expired
+ * or revoked one is refused, never replaced by a cookie), else the signed-in session's user; null
+ * when there is neither a valid, unexpired session nor a token of an active user.
+ */
 export async function readActor(request: Request): Promise<Actor | null> {
+  const bearer = bearerToken(request);
+  if (bearer !== null) return actorOfApiToken(bearer);
   const token = await tokenFrom(request);
   if (!token) return null;
   const id = hashToken(token);
-  const session = await db.session.findUnique({
-    where: { id },
-    include: {
-      user: {
-        select: {
-          id: true,
-          role: true,
-          organizationId: true,
-          name: true,
-          email: true,
-          locale: true,
-          isActive: true,
-          deletedAt: true,
-          avatar: { select: { updatedAt: true } },
-          organization: { select: { timeZone: true } },
-        },
-      },
-    },
-  });
+  const session = await db.session.findUnique({ where: { id }, include: { user: { select: actorUserSelect } } });
   if (!session) return null;
   const now = Date.now();
   const { user } = session;
-  if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + SESSION_IDLE_TIMEOUT_MS <= now || !user.isActive || user.deletedAt) {
+  if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + SESSION_IDLE_TIMEOUT_MS <= now || !isUsable(user)) {
     await db.session.deleteMany({ where: { id } });
     return null;
   }
   if (now - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
     await db.session.updateMany({ where: { id }, data: { lastSeenAt: new Date(now) } });
   }
-  return {
-    userId: user.id,
-    sessionId: id,
-    role: user.role as Role,
-    organizationId: user.organizationId,
-    name: user.name,
-    email: user.email,
-    image: user.avatar ? avatarUrl(user.id, user.avatar.updatedAt) : null,
-    locale: user.locale,
-    timeZone: user.organization.timeZone,
-    sessionExpiresAt: session.expiresAt,
-  };
+  return actorFromUser(user, { sessionId: id, expiresAt: session.expiresAt, via: "session" });
 }
 
 export async function destroySession(sessionId: string): Promise<void> {

@@ -1,0 +1,39 @@
+import { apiTokenList, createApiTokenBody, createdApiToken } from "~/features/tokens/api-token-schemas.ts";
+import { createApiToken, listApiTokens } from "~/features/tokens/api-tokens.server.ts";
+import { requireActor } from "~/lib/auth/actor.server.ts";
+import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
+import { json, readJsonBody } from "~/lib/http.server.ts";
+
+const handle = endpoint(
+  {
+    GET: async ({ context }) => json(await listApiTokens(requireActor(actorOf(context)))),
+    POST: async ({ request, context }) => {
+      const actor = requireActor(actorOf(context));
+      return json(await createApiToken(actor, await readJsonBody(request, createApiTokenBody)), 201);
+    },
+  },
+  {
+    GET: {
+      operationId: "listApiTokens",
+      tag: "Users",
+      auth: "session",
+      roles: "any signed-in user",
+      summary: "The caller's personal API tokens, newest first, without their secret.",
+      success: { status: 200, description: "The tokens, with when each was last used.", schema: apiTokenList },
+      errors: [401],
+    },
+    POST: {
+      operationId: "createApiToken",
+      tag: "Users",
+      auth: "session",
+      roles: "any signed-in user (from a session, not with a token)",
+      summary: "Create a personal API token: `Authorization: Bearer <token>` then acts as the caller, without CSRF token.",
+      body: { schema: createApiTokenBody, types: ["json"] },
+      success: { status: 201, description: "The token, shown this once.", schema: createdApiToken },
+      errors: [400, 401, 403, 413, 415],
+    },
+  },
+);
+
+export const loader = handle;
+export const action = handle;
