@@ -24,7 +24,7 @@ export function AppShell({ user, csrfToken, children }: { user: ShellUser; csrfT
   return (
     <div className="flex min-h-screen flex-col">
       <SkipLink />
-      <header className="border-b border-slate-200 bg-white">
+      <header className="border-b border-slate-200 bg-white print:hidden">
         <div className="relative mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6 lg:px-8">
           <Link to={paths.home(locale)} className="flex min-w-0 items-center gap-2.5 rounded-md font-semibold text-slate-900">
             <LogoMark className="size-8 shrink-0" />
@@ -41,7 +41,11 @@ export function AppShell({ user, csrfToken, children }: { user: ShellUser; csrfT
           </div>
         </div>
       </header>
-      <main id="main-content" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none sm:px-6 sm:py-8 lg:px-8">
+      <main
+        id="main-content"
+        tabIndex={-1}
+        className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none sm:px-6 sm:py-8 lg:px-8 print:max-w-none print:p-0"
+      >
         <FlashMessage className="mb-6" />
         {children}
       </main>

@@ -22,7 +22,8 @@ export function buttonClasses({
   className?: string | undefined;
 } = {}) {
   return cx(
-    "inline-flex items-center justify-center gap-2 rounded-md font-medium whitespace-nowrap transition-colors",
+    // Buttons are for the screen: a printed page has nothing to press.
+    "inline-flex items-center justify-center gap-2 rounded-md font-medium whitespace-nowrap transition-colors print:hidden",
     "disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-not-allowed aria-disabled:opacity-60",
     size === "sm" && "min-h-8 px-2.5 py-1 text-sm",
     size === "md" && "min-h-10 px-3.5 py-2 text-sm",

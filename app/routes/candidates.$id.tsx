@@ -4,7 +4,6 @@ import { Alert } from "~/components/alert.tsx";
 import { LinkButton } from "~/components/button.tsx";
 import { Confirmation, PersonDetail } from "~/components/people/person-detail.tsx";
 import { deleteCandidate, getCandidatePage, promoteCandidate } from "~/features/candidates/candidates.server.ts";
-import { historyPageOf } from "~/features/people/person-page.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
@@ -23,7 +22,7 @@ export const meta: Route.MetaFunction = ({ params, loaderData }) => {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const { candidate, history } = await forPage(getCandidatePage(actor, params.id, historyPageOf(request)));
+  const { candidate, history } = await forPage(getCandidatePage(actor, params.id));
   const admin = isAdmin(actor);
   const canPromote = admin && candidate.status !== "PROMOTED";
   const asked = new URL(request.url).searchParams.get("confirm");

@@ -53,7 +53,7 @@ export default function Report({ loaderData: report }: Route.ComponentProps) {
           <a
             href={paths.reportPdf(locale, report.id)}
             download
-            className="inline-flex min-h-10 items-center justify-center gap-2 rounded-md bg-indigo-700 px-3.5 py-2 text-sm font-medium whitespace-nowrap text-white shadow-sm hover:bg-indigo-800"
+            className="inline-flex min-h-10 items-center justify-center gap-2 rounded-md bg-indigo-700 px-3.5 py-2 text-sm font-medium whitespace-nowrap text-white shadow-sm hover:bg-indigo-800 print:hidden"
           >
             <DownloadIcon />
             {t.reports.downloadPdf}

@@ -133,7 +133,7 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
           <EmptyState title={hasErrors ? (errors.from ?? errors.to) : t.reports.empty} description={hasErrors ? undefined : t.reports.emptyHint} />
         ) : (
           <>
-            <div className="hidden lg:block">
+            <div className="hidden lg:block print:block">
               <table className="w-full text-left text-sm">
                 <caption className="sr-only">{t.reports.title}</caption>
                 <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
@@ -184,7 +184,7 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
                 </tbody>
               </table>
             </div>
-            <ul className="divide-y divide-slate-200 lg:hidden">
+            <ul className="divide-y divide-slate-200 lg:hidden print:hidden">
               {loaderData.reports.map((report) => (
                 <li key={report.id}>
                   <Link to={paths.report(locale, report.id)} className="flex items-start justify-between gap-3 px-4 py-3 hover:bg-slate-50 sm:px-5">

@@ -1,7 +1,6 @@
 import type { Route } from "./+types/students.$id";
 import { LinkButton } from "~/components/button.tsx";
 import { Confirmation, PersonDetail } from "~/components/people/person-detail.tsx";
-import { historyPageOf } from "~/features/people/person-page.server.ts";
 import { deleteStudent, getStudentPage } from "~/features/students/students.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
@@ -20,7 +19,7 @@ export const meta: Route.MetaFunction = ({ params, loaderData }) => {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const { student, history } = await forPage(getStudentPage(actor, params.id, historyPageOf(request)));
+  const { student, history } = await forPage(getStudentPage(actor, params.id));
   const canDelete = isAdmin(actor);
   const confirm = canDelete && new URL(request.url).searchParams.get("confirm") === "delete";
   return { student, history, canDelete, confirm, groups: await personGroups(actor, { studentId: student.id }) };

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
-import { assign, createForm, mediumAnswers, type CreatedForm } from "../support/assessment.ts";
+import { assign, createForm, highAnswers, mediumAnswers, type CreatedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
 import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 
@@ -41,18 +41,6 @@ async function open(context: BrowserContext, pathname: string): Promise<Page> {
 const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 const idFromUrl = (page: Page) => new URL(page.url()).pathname.split("/")[3]!;
 const flash = (page: Page) => page.locator("main [role=status], main [role=alert]").first().textContent();
-
-/** High answers for the mixed form: A, {two, one and a half}, 3 → 9.5 of 9.5 (High). */
-function highAnswers(created: CreatedForm) {
-  const [q1, q2, q3] = created.questions;
-  return {
-    answers: [
-      { questionId: q1!.id, optionIds: [q1!.options[0]!.id] },
-      { questionId: q2!.id, optionIds: [q2!.options[0]!.id, q2!.options[2]!.id] },
-      { questionId: q3!.id, optionIds: [q3!.options[3]!.id] },
-    ],
-  };
-}
 
 async function completeFor(studentId: string, answers: unknown) {
   const assignment = await assign(ADMIN, { formId: form.id, studentId });
@@ -161,8 +149,9 @@ describe("the students and candidates pages", () => {
     const fills = await chart.locator("circle").evaluateAll((circles) => circles.map((c) => c.getAttribute("fill")));
     expect(fills).toEqual(["#B54708", "#1A7F37"]);
     expect(await page.getByTestId("history-chart-phone").locator("circle").count()).toBe(2);
-    expect(await page.locator("figcaption").textContent()).toContain("2 completed results");
-    expect(await chart.locator("text").allTextContents()).toEqual(expect.arrayContaining(["0%", "50%", "100%", "Completion date"]));
+    // One chart for the one form, named by it, in the form's score (0 to 9.5 → ticks 0 to 10).
+    expect(await page.locator("figcaption").textContent()).toContain(`Scores on ${form.title} over time: 2 results`);
+    expect(await chart.locator("text").allTextContents()).toEqual(expect.arrayContaining(["0", "5", "10", "Score", "Completion date"]));
     const history = page.locator("section#history tbody tr");
     expect(await history.count()).toBe(2);
     expect(await history.first().textContent()).toContain("9.5 of 9.5");

@@ -90,44 +90,63 @@ describe("the students and candidates pages", () => {
 });
 
 describe("a long history", () => {
-  it("given a student with 500 results, should show them 20 at a time, newest first, with links to the other pages", async () => {
+  it("given a student with 500 results on one form and 3 on another, should chart and table the latest 50 per form, over the bands each was scored against, and say how many there are", async () => {
     const form = await createForm("teacher@demo.test");
+    const other = await createForm("teacher@demo.test");
     const student = await createStudent("teacher@demo.test", unique("Long history"));
     const db = testDatabase();
     const teacher = await db.user.findFirstOrThrow({ where: { email: "teacher@demo.test" } });
     const start = Date.UTC(2025, 0, 1);
-    // Stored directly: 500 assignments and submits over HTTP would only slow the test down.
+    const oldBands = [{ min: 0, max: 9.5, label: "Old band", color: "#475569" }];
+    const newBands = [
+      { min: -5, max: 4, label: "New low", color: "#B42318" },
+      { min: 4.5, max: 9.5, label: "New high", color: "#1A7F37" },
+    ];
+    const row = (formId: string, title: string, i: number, bands: typeof newBands) => ({
+      organizationId: teacher.organizationId,
+      formId,
+      studentId: student.id,
+      assignedById: teacher.id,
+      token: randomBytes(24).toString("base64url"),
+      isCompleted: true,
+      completedAt: new Date(start + i * 86_400_000),
+      createdAt: new Date(start + i * 86_400_000),
+      totalScore: (i % 10) - 1,
+      maxScore: 9.5,
+      percentage: (((i % 10) - 1) / 9.5) * 100,
+      scoreLabel: `Result number ${i + 1}`,
+      scoreColor: "#1A7F37",
+      formTitle: title,
+      // Only the bands are read back from the snapshot (by the database, not the page).
+      scoredAgainst: { form: { id: formId, title }, scoreRanges: bands },
+    });
+    // Stored directly: 500 assignments and submits over HTTP would only slow the test down. The
+    // form's bands changed before its 481st result.
     await db.submission.createMany({
-      data: Array.from({ length: 500 }, (_, i) => ({
-        organizationId: teacher.organizationId,
-        formId: form.id,
-        studentId: student.id,
-        assignedById: teacher.id,
-        token: randomBytes(24).toString("base64url"),
-        isCompleted: true,
-        completedAt: new Date(start + i * 86_400_000),
-        createdAt: new Date(start + i * 86_400_000),
-        totalScore: i % 10,
-        maxScore: 9.5,
-        percentage: ((i % 10) / 9.5) * 100,
-        scoreLabel: `Result number ${i + 1}`,
-        scoreColor: "#1A7F37",
-        formTitle: form.title,
-      })),
+      data: [
+        ...Array.from({ length: 500 }, (_, i) => row(form.id, form.title, i, i < 480 ? oldBands : newBands)),
+        ...Array.from({ length: 3 }, (_, i) => row(other.id, other.title, 1000 + i, newBands)),
+      ],
     });
 
-    const first = await api("GET", `/en/students/${student.id}`, { as: "teacher@demo.test" });
-    expect(first.status).toBe(200);
-    expect(first.text.length).toBeLessThan(200_000);
-    expect(first.text).toContain("Result number 500<");
-    expect(first.text).toContain("Result number 481<");
-    expect(first.text).not.toContain("Result number 480<");
-    expect(first.text).toMatch(/href="\/en\/students\/[^"?]+\?page=2"/);
-
-    const last = await api("GET", `/en/students/${student.id}?page=25`, { as: "teacher@demo.test" });
-    expect(last.text).toContain("Result number 1<");
-    expect(last.text).not.toContain("Result number 21<");
-    // A hand-edited page number shows the first page rather than an error.
+    const page = await api("GET", `/en/students/${student.id}`, { as: "teacher@demo.test" });
+    expect(page.status).toBe(200);
+    expect(page.text.length).toBeLessThan(200_000);
+    // The latest 50 of the form, and where the rest are.
+    expect(page.text).toContain("Result number 500<");
+    expect(page.text).toContain("Result number 451<");
+    expect(page.text).not.toContain("Result number 450<");
+    expect(page.text).toContain("The latest 50 of 500 results are shown.");
+    expect(page.text).toContain(`/en/reports?formId=${form.id}&amp;search=`);
+    // Drawn over the bands each result was scored against: the old ones, then the new.
+    expect(page.text).toMatch(/data-band="Old band"/);
+    expect(page.text).toMatch(/data-band="New high"/);
+    expect(page.text).toContain("The bands changed between these results");
+    // The other form has its own chart and table, all of its results, no "latest of".
+    expect(page.text).toContain(`Scores on ${other.title} over time: 3 results`);
+    expect(page.text).toContain("Result number 1003<");
+    expect(page.text.match(/The latest 50 of/g)).toHaveLength(1);
+    // A hand-edited page number of the old paginated table changes nothing.
     expect((await api("GET", `/en/students/${student.id}?page=abc`, { as: "teacher@demo.test" })).status).toBe(200);
   });
 });

@@ -94,6 +94,30 @@ export function mediumAnswers(form: CreatedForm) {
   };
 }
 
+/** High answers for the mixed form: A, {two, one and a half}, 3 → 9.5 of 9.5 (High). */
+export function highAnswers(form: CreatedForm) {
+  const [q1, q2, q3] = form.questions;
+  return {
+    answers: [
+      { questionId: q1!.id, optionIds: [q1!.options[0]!.id] },
+      { questionId: q2!.id, optionIds: [q2!.options[0]!.id, q2!.options[2]!.id] },
+      { questionId: q3!.id, optionIds: [q3!.options[3]!.id] },
+    ],
+  };
+}
+
+/** Negative answers for the mixed form: B, {minus one}, 0 → −3 of 9.5, −31.6 % (Low). */
+export function negativeAnswers(form: CreatedForm) {
+  const [q1, q2, q3] = form.questions;
+  return {
+    answers: [
+      { questionId: q1!.id, optionIds: [q1!.options[1]!.id] },
+      { questionId: q2!.id, optionIds: [q2!.options[1]!.id] },
+      { questionId: q3!.id, optionIds: [q3!.options[0]!.id] },
+    ],
+  };
+}
+
 export async function completeMedium(as: DemoUser, respondentName?: string, formBody?: unknown) {
   const form = await createForm(as, formBody ?? mixedForm());
   const student = await createStudent(as, respondentName);

@@ -1,11 +1,14 @@
+import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { parseHexColor } from "~/lib/color.ts";
 import { paths } from "~/lib/paths.ts";
 import { ScoreBadge } from "../badge.tsx";
+import { cx } from "../cx.ts";
 import { EmptyState } from "../empty-state.tsx";
-import { Pagination } from "../pagination.tsx";
 import { Section } from "../page-header.tsx";
+
+export type HistoryBand = { min: number; max: number; label: string; color: string };
 
 export type HistoryEntry = {
   id: string;
@@ -20,192 +23,420 @@ export type HistoryEntry = {
   createdAt: Date | string;
 };
 
-/** One page of a person's results, newest first, and the latest completed ones for the chart. */
-export type HistoryPage = { entries: HistoryEntry[]; charted: HistoryEntry[]; total: number; page: number; limit: number };
+/** A completed result with the bands it was scored against (its snapshot, not today's form). */
+export type HistoryResult = HistoryEntry & { bands: HistoryBand[] };
 
-/** The results of a student or candidate: the chart over time, then a page of entries in a table. */
-export function History({ entries, charted, total, page, limit }: HistoryPage) {
+/** One form's newest results, oldest first, and how many the person has on it in all. */
+export type HistoryForm = { form: { id: string; title: string }; total: number; results: HistoryResult[] };
+
+/** A person's results per form, the assignments not completed yet, and the per-form limit. */
+export type HistoryByForm = { forms: HistoryForm[]; open: HistoryEntry[]; moreOpen: boolean; perForm: number };
+
+/**
+ * The results of a student or candidate, one block per form (instrument): a chart of its scores
+ * over its bands, then a table of every result drawn. Different tests never share a line, since a
+ * line between them would suggest a trend that does not exist. The assignments not completed
+ * follow.
+ */
+export function History({ forms, open, moreOpen, personName }: HistoryByForm & { personName: string }) {
   const t = useT();
+  const format = useFormat();
   return (
     <Section id="history" title={t.people.history.title} description={t.people.history.description}>
-      {total === 0 ? (
+      {forms.length === 0 && open.length === 0 ? (
         <EmptyState title={t.people.history.empty} />
       ) : (
         <>
-          <HistoryChart entries={charted} />
-          <HistoryTable entries={entries} />
-          <Pagination total={total} page={page} limit={limit} className="border-t border-slate-200 px-4 py-3 sm:px-5" />
+          {forms.length === 0 ? <p className="border-b border-slate-200 px-4 py-4 text-sm text-slate-600 sm:px-5">{t.people.history.chartEmpty}</p> : null}
+          {forms.map((form) => (
+            <FormHistory key={form.form.id} history={form} personName={personName} />
+          ))}
+          {open.length > 0 ? (
+            <section aria-labelledby="history-open-title" className="break-inside-avoid-page">
+              <h3 id="history-open-title" className="px-4 pt-4 text-sm font-semibold text-slate-900 sm:px-5">
+                {t.people.history.openTitle}
+              </h3>
+              {moreOpen ? <p className="px-4 pt-1 text-sm text-slate-600 sm:px-5">{t.people.history.openMore(format.number(open.length))}</p> : null}
+              <div className="mt-2">
+                <OpenTable entries={open} />
+              </div>
+            </section>
+          ) : null}
         </>
       )}
     </Section>
   );
 }
 
+function FormHistory({ history, personName }: { history: HistoryForm; personName: string }) {
+  const t = useT();
+  const format = useFormat();
+  const locale = useLocale();
+  const titleId = useId();
+  const { form, results, total } = history;
+  const reportsLink = `${paths.reports(locale)}?${new URLSearchParams({ formId: form.id, search: personName })}`;
+  return (
+    <section aria-labelledby={titleId} className="border-b border-slate-200 last:border-b-0" data-testid="history-form">
+      <h3 id={titleId} className="px-4 pt-4 text-base font-semibold wrap-anywhere text-slate-900 sm:px-5">
+        {form.title}
+      </h3>
+      {total > results.length ? (
+        <p className="px-4 pt-1 text-sm text-slate-600 sm:px-5">
+          {t.people.history.latestOf(format.number(results.length), format.number(total))}{" "}
+          <Link to={reportsLink} className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+            {t.people.history.allInReports}
+          </Link>
+        </p>
+      ) : null}
+      <HistoryChart history={history} />
+      <BandLegend results={results} />
+      <ResultsTable title={form.title} results={results} />
+    </section>
+  );
+}
+
 const NEUTRAL = "#475569";
 
-type Point = { id: string; time: number; percentage: number; color: string; form: string; label: string };
+type Point = { id: string; time: number; score: number; max: number; percentage: number | null; color: string; label: string; bands: HistoryBand[] };
 
-/** Completed results in date order, as the chart draws them. */
-export function chartPoints(entries: HistoryEntry[], noBand: string): Point[] {
-  return entries
-    .filter((entry) => entry.isCompleted && entry.completedAt !== null && entry.percentage !== null)
-    .map((entry) => ({
-      id: entry.id,
-      time: new Date(entry.completedAt!).getTime(),
-      percentage: Math.max(0, Math.min(100, entry.percentage!)),
-      color: parseHexColor(entry.scoreColor) ? entry.scoreColor! : NEUTRAL,
-      form: entry.form.title,
-      label: entry.scoreLabel ?? noBand,
+/** Completed results in date order, as a chart draws them; a colour that is not #rgb/#rrggbb is neutral. */
+export function chartPoints(results: HistoryResult[], noBand: string): Point[] {
+  return results
+    .filter((result) => result.isCompleted && result.completedAt !== null && result.totalScore !== null)
+    .map((result) => ({
+      id: result.id,
+      time: new Date(result.completedAt!).getTime(),
+      score: result.totalScore!,
+      max: result.maxScore ?? result.totalScore!,
+      percentage: result.percentage,
+      color: result.scoreLabel && parseHexColor(result.scoreColor) ? result.scoreColor! : NEUTRAL,
+      label: result.scoreLabel ?? noBand,
+      bands: result.bands,
     }))
     .sort((a, b) => a.time - b.time);
 }
 
+/** 1, 2 or 5 times a power of ten: the tick step for about `count` intervals over `range`. */
+function niceStep(range: number, count: number): number {
+  const raw = range / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const fraction = raw / power;
+  return (fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10) * power;
+}
+
 /**
- * Percentage (0–100) over completion date, each point on its band's colour. Drawn on the server as
- * SVG with `fill`/`stroke` attributes (the CSP forbids inline styles); the figure's caption sums it
- * up and the table under it lists every value, so nothing is told only by the picture. Phones get
- * a narrower drawing so its labels stay readable.
+ * The score axis: from the lowest of 0 and every score to the highest of every score and maximum,
+ * widened to whole ticks. Negative totals and totals past the best band are drawn where they are,
+ * never clipped; bands beyond those bounds are cut at the edge.
  */
-export function HistoryChart({ entries }: { entries: HistoryEntry[] }) {
+export function scoreScale(points: Point[]) {
+  let low = Math.min(0, ...points.map((point) => point.score));
+  let high = Math.max(...points.flatMap((point) => [point.score, point.max]));
+  if (high <= low) high = low + 1;
+  const step = niceStep(high - low, 4);
+  low = Math.floor(low / step) * step;
+  high = Math.ceil(high / step) * step;
+  const ticks: number[] = [];
+  for (let tick = low; tick <= high + step / 2; tick += step) ticks.push(Number(tick.toPrecision(12)));
+  return { low, high, ticks };
+}
+
+/**
+ * The form's score over completion date, each point on its band's colour, over the bands each
+ * result was scored against: the background is cut into one stretch per result (from halfway to
+ * the one before to halfway to the one after), so bands that changed with an edit of the form show
+ * where they changed. Drawn on the server as SVG with presentation attributes (the CSP forbids
+ * inline styles); the caption names and sums it up and the table under it lists every value.
+ */
+export function HistoryChart({ history }: { history: HistoryForm }) {
   const t = useT();
   const format = useFormat();
-  const points = chartPoints(entries, t.score.noBand);
-  if (points.length === 0) {
-    return <p className="border-b border-slate-200 px-4 py-4 text-sm text-slate-600 sm:px-5">{t.people.history.chartEmpty}</p>;
-  }
-  const first = points[0]!.time;
-  const last = points.at(-1)!.time;
+  const captionId = useId();
+  const points = chartPoints(history.results, t.score.noBand);
+  if (points.length === 0) return null;
+  const first = points[0]!;
+  const last = points.at(-1)!;
   const summary =
     points.length === 1
-      ? t.people.history.chartSummaryOne(format.date(first), format.percent(points[0]!.percentage))
-      : t.people.history.chartSummary(format.number(points.length), format.date(first), format.date(last));
+      ? t.people.history.chartSummaryOne(format.date(first.time), t.score.of(format.number(first.score), format.number(first.max)))
+      : t.people.history.chartSummary(format.number(points.length), format.date(first.time), format.date(last.time));
   return (
-    <figure className="border-b border-slate-200 px-2 py-4 sm:px-5">
-      <h3 className="px-2 text-sm font-semibold text-slate-900 sm:px-0">{t.people.history.chartTitle}</h3>
-      <ChartDrawing points={points} width={360} height={250} fontSize={13} className="mt-2 h-auto w-full sm:hidden" />
-      <ChartDrawing points={points} width={640} height={260} fontSize={13} className="mt-2 hidden h-auto w-full max-w-3xl sm:block" />
-      <figcaption id="history-chart-caption" className="mt-2 px-2 text-sm text-slate-600 sm:px-0">
-        {t.people.history.chartTitle}: {summary}
+    <figure className="break-inside-avoid px-2 pt-3 pb-2 sm:px-5">
+      {/* A narrower drawing for phones keeps its labels readable; the wide one names the bands beside them. */}
+      {PHONE_AND_WIDE.map((size) => (
+        <ChartDrawing key={size.width} points={points} captionId={captionId} formId={history.form.id} {...size} />
+      ))}
+      <figcaption id={captionId} className="mt-1 px-2 text-sm text-slate-600 sm:px-0">
+        {`${t.people.history.chartName(history.form.title)}: ${summary}`}
       </figcaption>
     </figure>
   );
 }
 
-function ChartDrawing({ points, width, height, fontSize, className }: { points: Point[]; width: number; height: number; fontSize: number; className: string }) {
+const PHONE_AND_WIDE = [
+  { width: 360, height: 240, labels: false, className: "h-auto w-full sm:hidden" },
+  { width: 660, height: 260, labels: true, className: "hidden h-auto w-full max-w-3xl sm:block" },
+];
+
+/** Consecutive results scored against the same bands share one stretch of background. */
+function bandStretches(points: Point[], x: (time: number) => number, left: number, right: number) {
+  const stretches: { from: number; to: number; bands: HistoryBand[] }[] = [];
+  points.forEach((point, index) => {
+    const from = index === 0 ? left : (x(points[index - 1]!.time) + x(point.time)) / 2;
+    const to = index === points.length - 1 ? right : (x(point.time) + x(points[index + 1]!.time)) / 2;
+    const previous = stretches.at(-1);
+    if (previous && JSON.stringify(previous.bands) === JSON.stringify(point.bands)) previous.to = to;
+    else stretches.push({ from, to, bands: point.bands });
+  });
+  return stretches;
+}
+
+function ChartDrawing({
+  points,
+  captionId,
+  formId,
+  width,
+  height,
+  labels,
+  className,
+}: {
+  points: Point[];
+  captionId: string;
+  formId: string;
+  width: number;
+  height: number;
+  /** Band names in a margin right of the last stretch (wide drawing only; the legend has them too). */
+  labels: boolean;
+  className: string;
+}) {
   const t = useT();
   const format = useFormat();
-  // The left margin holds the tick labels ("100 %") and, clear of them, the rotated axis title.
-  const pad = { top: 16, right: 20, bottom: 44, left: 66 };
+  const fontSize = 13;
+  const pad = { top: 12, right: labels ? 112 : 16, bottom: 44, left: 60 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const first = points[0]!.time;
   const last = points.at(-1)!.time;
   const span = last - first;
-  // Within two days the day alone would repeat itself: show the time as well.
-  const tickLabel = (time: number) => (span > 0 && span < 2 * 86_400_000 ? format.dateTime(time) : format.date(time));
-  const x = (time: number) => (span === 0 ? pad.left + plotW / 2 : pad.left + ((time - first) / span) * plotW);
-  const y = (percentage: number) => pad.top + plotH - (percentage / 100) * plotH;
-  const line = points.map((point) => `${x(point.time).toFixed(1)},${y(point.percentage).toFixed(1)}`).join(" ");
-  const dateTicks = span === 0 ? [first] : width < 500 || points.length === 2 ? [first, last] : [first, first + span / 2, last];
+  // A little room at both ends so the first and last points do not sit on the frame.
+  const inset = span === 0 ? 0 : Math.min(14, plotW / 10);
+  const x = (time: number) => (span === 0 ? pad.left + plotW / 2 : pad.left + inset + ((time - first) / span) * (plotW - 2 * inset));
+  const { low, high, ticks } = scoreScale(points);
+  const y = (score: number) => pad.top + plotH - ((score - low) / (high - low)) * plotH;
+  const clampY = (score: number) => y(Math.max(low, Math.min(high, score)));
+  const stretches = bandStretches(points, x, pad.left, pad.left + plotW);
+  const line = points.map((point) => `${x(point.time).toFixed(1)},${y(point.score).toFixed(1)}`).join(" ");
+  // Dates only (the table and each point's title have the time); a date already labelled is not
+  // repeated, and results all on one day get one label in the middle.
+  const middle = first + span / 2;
+  const oneDay = format.date(first) === format.date(last);
+  const withMiddle = width >= 500 && points.length > 2 && ![first, last].some((end) => format.date(end) === format.date(middle));
+  const dateTicks = oneDay ? [first] : withMiddle ? [first, middle, last] : [first, last];
+  const lastStretch = stretches.at(-1)!;
   return (
     // biome-ignore lint/a11y/noSvgWithoutTitle: the chart is named by its visible caption (aria-labelledby), and the table below holds every value.
     <svg
       viewBox={`0 0 ${width} ${height}`}
       role="img"
-      aria-labelledby="history-chart-caption"
+      aria-labelledby={captionId}
       className={className}
       data-testid={`history-chart-${width < 500 ? "phone" : "wide"}`}
+      data-form-id={formId}
     >
-      {[0, 25, 50, 75, 100].map((tick) => (
+      {stretches.map((stretch) =>
+        stretch.bands
+          .filter((band) => band.max >= low && band.min <= high)
+          .map((band) => (
+            <rect
+              key={`${stretch.from}-${band.min}-${band.max}-${band.label}`}
+              x={stretch.from}
+              width={Math.max(0, stretch.to - stretch.from)}
+              y={clampY(band.max)}
+              height={Math.max(1, clampY(band.min) - clampY(band.max))}
+              fill={parseHexColor(band.color) ? band.color : NEUTRAL}
+              fillOpacity={0.16}
+              data-band={band.label}
+            />
+          )),
+      )}
+      {stretches.slice(1).map((stretch) => (
+        <line key={`change-${stretch.from}`} x1={stretch.from} x2={stretch.from} y1={pad.top} y2={pad.top + plotH} stroke="#94a3b8" strokeDasharray="4 3" />
+      ))}
+      {labels
+        ? lastStretch.bands
+            .filter((band) => band.max >= low && band.min <= high && clampY(band.min) - clampY(band.max) >= fontSize - 2)
+            .map((band) => (
+              <text
+                key={`label-${band.label}-${band.min}`}
+                x={pad.left + plotW + 6}
+                y={(clampY(band.min) + clampY(band.max)) / 2}
+                dominantBaseline="middle"
+                fontSize={fontSize - 1}
+                fill="#334155"
+              >
+                {band.label.length > 15 ? `${band.label.slice(0, 14)}…` : band.label}
+              </text>
+            ))
+        : null}
+      {ticks.map((tick) => (
         <g key={tick}>
-          <line x1={pad.left} x2={width - pad.right} y1={y(tick)} y2={y(tick)} stroke="#cbd5e1" strokeWidth={tick === 0 ? 1.5 : 1} />
+          <line
+            x1={pad.left}
+            x2={pad.left + plotW}
+            y1={y(tick)}
+            y2={y(tick)}
+            stroke={tick === 0 ? "#475569" : "#cbd5e1"}
+            strokeWidth={tick === 0 ? 1.5 : 1}
+            data-tick={tick}
+          />
           <text x={pad.left - 8} y={y(tick)} textAnchor="end" dominantBaseline="middle" fontSize={fontSize} fill="#334155">
-            {format.percent(tick)}
+            {format.number(tick)}
           </text>
         </g>
       ))}
       {dateTicks.map((time, index) => (
         <text
-          key={`${time}-${index}`}
-          x={x(time)}
+          key={time}
+          x={oneDay ? pad.left + plotW / 2 : x(time)}
           y={height - pad.bottom + 20}
-          textAnchor={span === 0 ? "middle" : index === 0 ? "start" : index === dateTicks.length - 1 ? "end" : "middle"}
+          textAnchor={oneDay ? "middle" : index === 0 ? "start" : index === dateTicks.length - 1 ? "end" : "middle"}
           fontSize={fontSize}
           fill="#334155"
         >
-          {tickLabel(time)}
+          {format.date(time)}
         </text>
       ))}
       <text x={pad.left + plotW / 2} y={height - 4} textAnchor="middle" fontSize={fontSize - 1} fill="#475569">
         {t.people.history.axisDate}
       </text>
-      <text x={12} y={pad.top + plotH / 2} textAnchor="middle" fontSize={fontSize - 1} fill="#475569" transform={`rotate(-90 12 ${pad.top + plotH / 2})`}>
-        {t.people.history.axisPercent}
+      <text x={14} y={pad.top + plotH / 2} textAnchor="middle" fontSize={fontSize - 1} fill="#475569" transform={`rotate(-90 14 ${pad.top + plotH / 2})`}>
+        {t.people.history.axisScore}
       </text>
-      {points.length > 1 ? <polyline points={line} fill="none" stroke="#64748b" strokeWidth="2" strokeLinejoin="round" /> : null}
+      {points.length > 1 ? <polyline points={line} fill="none" stroke="#475569" strokeWidth="2" strokeLinejoin="round" /> : null}
       {points.map((point) => (
-        <circle key={point.id} cx={x(point.time)} cy={y(point.percentage)} r="7" fill={point.color} stroke="#ffffff" strokeWidth="2" data-band={point.label}>
-          <title>{t.people.history.point(point.form, format.dateTime(point.time), format.percent(point.percentage), point.label)}</title>
+        <circle
+          key={point.id}
+          cx={x(point.time)}
+          cy={y(point.score)}
+          r="6.5"
+          fill={point.color}
+          stroke="#0f172a"
+          strokeWidth="1.5"
+          data-band={point.label}
+          data-score={point.score}
+        >
+          <title>
+            {t.people.history.point(
+              format.dateTime(point.time),
+              t.score.of(format.number(point.score), format.number(point.max)),
+              point.percentage === null ? t.people.notGiven : format.percent(point.percentage),
+              point.label,
+            )}
+          </title>
         </circle>
       ))}
     </svg>
   );
 }
 
-function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
+/** The bands of the newest result, in words, and a note when older results had other bands. */
+function BandLegend({ results }: { results: HistoryResult[] }) {
+  const t = useT();
+  const format = useFormat();
+  const latest = results.at(-1);
+  if (!latest || latest.bands.length === 0) return null;
+  const changed = results.some((result) => JSON.stringify(result.bands) !== JSON.stringify(latest.bands));
+  return (
+    <div className="px-4 pb-3 text-sm text-slate-700 sm:px-5">
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <span>{t.people.history.bandsOfLatest}</span>
+        {latest.bands.map((band) => (
+          <span key={`${band.label}-${band.min}`} className="inline-flex items-center gap-1.5">
+            <svg aria-hidden="true" focusable="false" viewBox="0 0 12 12" className="size-3 shrink-0">
+              <rect width="12" height="12" rx="2" fill={parseHexColor(band.color) ? band.color : NEUTRAL} />
+            </svg>
+            <span>
+              {band.label} ({t.people.history.bandRange(format.number(band.min), format.number(band.max))})
+            </span>
+          </span>
+        ))}
+      </p>
+      {changed ? <p className="mt-1 text-slate-600">{t.people.history.bandsChanged}</p> : null}
+    </div>
+  );
+}
+
+const cell = "px-3 py-2.5 align-top sm:px-4";
+
+/** A table of the history: its caption for screen readers, its column heads (first one indented like the text), its rows. */
+function HistoryTable({ caption, columns, children }: { caption: string; columns: { label: string; className?: string }[]; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto pb-2">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-y border-slate-200 bg-slate-50 text-slate-700">
+          <tr>
+            {columns.map((column, index) => (
+              <th key={column.label} scope="col" className={cx(cell, "font-semibold", index === 0 && "sm:pl-5", column.className)}>
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+function OpenTable({ entries }: { entries: HistoryEntry[] }) {
+  const t = useT();
+  const format = useFormat();
+  return (
+    <HistoryTable caption={t.people.history.openTitle} columns={[{ label: t.people.history.form }, { label: t.people.history.assigned }]}>
+      {entries.map((entry) => (
+        <tr key={entry.id} className="break-inside-avoid">
+          <td className={`${cell} font-medium wrap-anywhere text-slate-900 sm:pl-5`}>{entry.form.title}</td>
+          <td className={`${cell} text-slate-700`}>{format.date(entry.createdAt)}</td>
+        </tr>
+      ))}
+    </HistoryTable>
+  );
+}
+
+function ResultsTable({ title, results }: { title: string; results: HistoryResult[] }) {
   const t = useT();
   const format = useFormat();
   const locale = useLocale();
-  const cell = "px-4 py-3 align-top";
+  const percentOf = (result: HistoryResult) => (result.percentage !== null ? format.percent(result.percentage) : t.people.notGiven);
+  const columns = [
+    { label: t.people.history.completed },
+    { label: t.people.history.score, className: "text-right" },
+    { label: t.people.history.percentage, className: "hidden text-right sm:table-cell" },
+    { label: t.people.history.band },
+  ];
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">{t.people.history.title}</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-          <tr>
-            <th scope="col" className={`${cell} font-semibold sm:pl-5`}>
-              {t.people.history.form}
-            </th>
-            <th scope="col" className={`${cell} hidden font-semibold sm:table-cell`}>
-              {t.people.history.assigned}
-            </th>
-            <th scope="col" className={`${cell} font-semibold`}>
-              {t.people.history.completed}
-            </th>
-            <th scope="col" className={`${cell} font-semibold`}>
-              {t.people.history.score}
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {entries.map((entry) => (
-            <tr key={entry.id}>
-              <td className={`${cell} sm:pl-5`}>
-                {entry.isCompleted ? (
-                  <Link to={paths.report(locale, entry.id)} className="font-medium wrap-anywhere text-indigo-700 underline-offset-2 hover:underline">
-                    {entry.form.title}
-                  </Link>
-                ) : (
-                  <span className="font-medium wrap-anywhere text-slate-900">{entry.form.title}</span>
-                )}
-              </td>
-              <td className={`${cell} hidden text-slate-700 sm:table-cell`}>{format.date(entry.createdAt)}</td>
-              <td className={`${cell} text-slate-700`}>{entry.completedAt ? format.date(entry.completedAt) : t.people.history.pending}</td>
-              <td className={cell}>
-                {entry.isCompleted && entry.totalScore !== null && entry.maxScore !== null ? (
-                  <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                    <span className="text-slate-900 tabular-nums">{t.score.of(format.number(entry.totalScore), format.number(entry.maxScore))}</span>
-                    {entry.percentage !== null ? <span className="text-slate-700 tabular-nums">({format.percent(entry.percentage)})</span> : null}
-                    <ScoreBadge label={entry.scoreLabel} color={entry.scoreColor} />
-                  </div>
-                ) : (
-                  <span className="text-slate-600">{t.people.notGiven}</span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <HistoryTable caption={t.people.history.tableCaption(title)} columns={columns}>
+      {results.toReversed().map((result) => (
+        <tr key={result.id} className="break-inside-avoid">
+          <td className={`${cell} whitespace-nowrap sm:pl-5`}>
+            <Link to={paths.report(locale, result.id)} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+              {result.completedAt ? format.date(result.completedAt) : t.people.notGiven}
+            </Link>
+          </td>
+          <td className={`${cell} text-right whitespace-nowrap text-slate-900 tabular-nums`}>
+            {result.totalScore !== null && result.maxScore !== null
+              ? t.score.of(format.number(result.totalScore), format.number(result.maxScore))
+              : t.people.notGiven}
+            {/* A phone has no room for the percentage's own column: it goes under the score. */}
+            <span className="block text-slate-700 sm:hidden">{percentOf(result)}</span>
+          </td>
+          <td className={`${cell} hidden text-right text-slate-700 tabular-nums sm:table-cell`}>{percentOf(result)}</td>
+          <td className={cell}>
+            <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />
+          </td>
+        </tr>
+      ))}
+    </HistoryTable>
   );
 }

@@ -8,7 +8,7 @@ import { CsrfInput } from "../csrf-input.tsx";
 import { useConfirmationFocus } from "../focus.ts";
 import { ChevronLeftIcon } from "../icons.tsx";
 import { PageHeader, Section } from "../page-header.tsx";
-import { History, type HistoryPage } from "./history.tsx";
+import { History, type HistoryByForm } from "./history.tsx";
 import { StatusBadge, type PersonKind } from "./status-badge.tsx";
 
 export type PersonProfile = {
@@ -27,7 +27,10 @@ export type PersonProfile = {
 export function BackLink({ to }: { to: string }) {
   const t = useT();
   return (
-    <Link to={to} className="inline-flex min-h-6 items-center gap-1 rounded text-sm font-medium text-indigo-700 hover:text-indigo-900 hover:underline">
+    <Link
+      to={to}
+      className="inline-flex min-h-6 items-center gap-1 rounded text-sm font-medium text-indigo-700 hover:text-indigo-900 hover:underline print:hidden"
+    >
       <ChevronLeftIcon className="size-4" />
       {t.people.back}
     </Link>
@@ -50,7 +53,7 @@ export function PersonDetail({
 }: {
   kind: PersonKind;
   person: PersonProfile;
-  history: HistoryPage;
+  history: HistoryByForm;
   actions: ReactNode;
   confirmation?: ReactNode;
   notice?: ReactNode;
@@ -96,8 +99,8 @@ export function PersonDetail({
           </Section>
           {groups}
         </div>
-        <div className="lg:col-span-2">
-          <History {...history} />
+        <div className="min-w-0 lg:col-span-2">
+          <History {...history} personName={person.name} />
         </div>
       </div>
     </div>

@@ -5,7 +5,7 @@ import { conflict, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
-import { assertEmailFree, personData, personHistory, personHistoryPage, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
+import { assertEmailFree, personData, personHistory, personHistoryByForm, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
 import { getStudent } from "../students/students.server.ts";
 import type { CreateCandidateInput, ListCandidatesQuery, UpdateCandidateInput } from "./candidate-schemas.ts";
 
@@ -35,10 +35,10 @@ async function findCandidate(actor: Actor, id: string) {
 }
 
 /** The candidate with the evaluations the caller may see (also those kept after a promotion). */
-/** The candidate and one page of the results the caller may see (the candidate's page). */
-export async function getCandidatePage(actor: Actor, id: string, page: number) {
+/** The candidate and the results the caller may see, per form (the candidate's page). */
+export async function getCandidatePage(actor: Actor, id: string) {
   const { organizationId: _, ...candidate } = await findCandidate(actor, id);
-  return { candidate, history: await personHistoryPage(actor, { candidateId: id }, page) };
+  return { candidate, history: await personHistoryByForm(actor, { candidateId: id }) };
 }
 
 export async function getCandidate(actor: Actor, id: string) {

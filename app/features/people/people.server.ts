@@ -1,9 +1,11 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { organizationScope } from "~/lib/auth/actor.server.ts";
-import { db, type Prisma } from "~/lib/db.server.ts";
+import { db, Prisma } from "~/lib/db.server.ts";
+import { env } from "~/lib/env.server.ts";
+import type { ScoreBand } from "../scoring/scoring.ts";
 import { conflict } from "~/lib/problem.server.ts";
 import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
-import { historySelect, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import { historySelect, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
 /** Filters shared by the student and candidate lists: organization, not deleted, search, status. */
 export function personListWhere(actor: Actor, query: { search?: string | undefined; status?: string | undefined; groupId?: string | undefined }) {
@@ -62,34 +64,102 @@ export function personHistory(actor: Actor, person: { studentId: string } | { ca
   });
 }
 
-/** Results per page of a person's page, and how many completed ones its chart draws at most. */
-export const HISTORY_PAGE_SIZE = 20;
-export const HISTORY_CHART_LIMIT = 100;
+/** The newest completed results a person's page charts and tables per form, and the newest not completed. */
+export const HISTORY_PER_FORM = 50;
+export const HISTORY_OPEN_LIMIT = 50;
+
+/** A band of a form as a result captured it at completion (`scoredAgainst.scoreRanges`). */
+export type CapturedBand = ScoreBand;
+
+/** `scoreRanges` read back from the snapshot's JSON; anything malformed is left out. */
+function capturedBands(json: unknown): CapturedBand[] {
+  let value = json;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter(
+      (band): band is CapturedBand =>
+        typeof band === "object" &&
+        band !== null &&
+        Number.isFinite(band.min) &&
+        Number.isFinite(band.max) &&
+        typeof band.label === "string" &&
+        typeof band.color === "string",
+    )
+    .map(({ min, max, label, color }) => ({ min, max, label, color }))
+    .sort((a, b) => a.min - b.min);
+}
 
 /**
- * A person's page shows their results a page at a time (a pupil with 500 results is not a 750 KB
- * page), newest first, and a chart of their latest completed results.
+ * A person's page: their completed results grouped by form (instrument), each with the bands it
+ * was scored against, the newest HISTORY_PER_FORM per form and how many there are; then the
+ * newest assignments not completed. Two queries whatever the number of forms: one ranks the
+ * results per form (a window function, with the bands taken out of the snapshot's JSON by the
+ * database so the large questions never leave it), one reads those rows; the open assignments
+ * alongside.
  */
-export async function personHistoryPage(actor: Actor, person: { studentId: string } | { candidateId: string }, page: number) {
+export async function personHistoryByForm(actor: Actor, person: { studentId: string } | { candidateId: string }) {
+  const who = "studentId" in person ? Prisma.sql`s."studentId" = ${person.studentId}` : Prisma.sql`s."candidateId" = ${person.candidateId}`;
+  const bands =
+    env().databaseProvider === "postgresql"
+      ? Prisma.sql`(full_row."scoredAgainst"->'scoreRanges')::text`
+      : Prisma.sql`json_extract(full_row."scoredAgainst", '$.scoreRanges')`;
   const where = { AND: [person, visibleSubmissionsWhere(actor)] };
-  const [entries, total, charted] = await Promise.all([
+  const [ranked, open] = await Promise.all([
+    db.$queryRaw<{ id: string; formId: string; total: number | bigint; bands: unknown }[]>`
+      SELECT ranked."id", ranked."formId", ranked."total", ${bands} AS "bands"
+      FROM (
+        SELECT s."id", s."formId",
+          COUNT(*) OVER (PARTITION BY s."formId") AS "total",
+          ROW_NUMBER() OVER (PARTITION BY s."formId" ORDER BY s."completedAt" DESC, s."id" DESC) AS "rank"
+        FROM "Submission" AS s
+        WHERE ${visibleSubmissionsSql(actor, "s")} AND ${who} AND s."isCompleted" = TRUE
+      ) AS ranked
+      JOIN "Submission" AS full_row ON full_row."id" = ranked."id"
+      WHERE ranked."rank" <= ${HISTORY_PER_FORM}`,
     db.submission.findMany({
-      where,
+      where: { AND: [...where.AND, { isCompleted: false }] },
       select: historySelect,
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: (page - 1) * HISTORY_PAGE_SIZE,
-      take: HISTORY_PAGE_SIZE,
-    }),
-    db.submission.count({ where }),
-    db.submission.findMany({
-      where: { AND: [...where.AND, { isCompleted: true }] },
-      select: historySelect,
-      orderBy: [{ completedAt: "desc" }, { id: "desc" }],
-      take: HISTORY_CHART_LIMIT,
+      take: HISTORY_OPEN_LIMIT + 1,
     }),
   ]);
-  return { entries, charted, total, page, limit: HISTORY_PAGE_SIZE };
+  const rows =
+    ranked.length === 0
+      ? []
+      : await db.submission.findMany({
+          where: { id: { in: ranked.map((row) => row.id) } },
+          select: historySelect,
+          orderBy: [{ completedAt: "asc" }, { id: "asc" }],
+        });
+  const rankedById = new Map(ranked.map((row) => [row.id, row]));
+  const forms = new Map<string, HistoryForm>();
+  for (const row of rows) {
+    const rank = rankedById.get(row.id)!;
+    const form = forms.get(row.form.id) ?? { form: row.form, total: Number(rank.total), results: [] };
+    form.results.push({ ...row, bands: capturedBands(rank.bands) });
+    forms.set(row.form.id, form);
+  }
+  // The form used most recently first.
+  const byForm = [...forms.values()].sort((a, b) => latest(b) - latest(a));
+  return {
+    forms: byForm,
+    open: open.slice(0, HISTORY_OPEN_LIMIT),
+    moreOpen: open.length > HISTORY_OPEN_LIMIT,
+    perForm: HISTORY_PER_FORM,
+  };
 }
+
+type HistoryRow = Prisma.SubmissionGetPayload<{ select: typeof historySelect }>;
+type HistoryForm = { form: HistoryRow["form"]; total: number; results: (HistoryRow & { bands: CapturedBand[] })[] };
+
+const latest = (form: HistoryForm) => form.results.at(-1)?.completedAt?.getTime() ?? 0;
 
 /** Who answers a submission: its student, or its candidate while no student was promoted from them. */
 export type Respondent = { studentId: string } | { candidateId: string };

@@ -2,7 +2,6 @@ import { coerceFormValue } from "@conform-to/zod/v4/future";
 import { data } from "react-router";
 import type { z } from "zod";
 import { formPayload, formSubmission } from "~/lib/http.server.ts";
-import { pageParam } from "~/lib/schemas.ts";
 import { forPage } from "~/lib/page.server.ts";
 import type { Submission } from "@conform-to/react/future";
 import type { Dictionary } from "~/i18n/dictionaries.ts";
@@ -17,12 +16,6 @@ import type { ProfileField } from "./person-form.ts";
  */
 /** Every field the form shows is posted; an empty optional one means "clear it" (null). */
 const OPTIONAL: readonly ProfileField[] = ["email", "phone", "age", "grade", "gender"];
-
-/** The history page asked for (`?page=`); a hand-edited value that does not parse is page 1. */
-export function historyPageOf(request: Request): number {
-  const parsed = pageParam.safeParse(new URL(request.url).searchParams.get("page") ?? undefined);
-  return parsed.success ? parsed.data : 1;
-}
 
 /** What a refused profile form answers: Conform's result, with the messages in the page's language. */
 export type ProfileFormResult = { result: ReturnType<typeof pageResult> };

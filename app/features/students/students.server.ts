@@ -5,7 +5,7 @@ import { notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
-import { assertEmailFree, personData, personHistory, personHistoryPage, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
+import { assertEmailFree, personData, personHistory, personHistoryByForm, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
 import type { CreateStudentInput, ListStudentsQuery, UpdateStudentInput } from "./student-schemas.ts";
 
 export async function listStudents(actor: Actor, query: ListStudentsQuery) {
@@ -26,10 +26,10 @@ async function findStudent(actor: Actor, id: string) {
   return student;
 }
 
-/** The student and one page of the results the caller may see (the student's page). */
-export async function getStudentPage(actor: Actor, id: string, page: number) {
+/** The student and the results the caller may see, per form (the student's page). */
+export async function getStudentPage(actor: Actor, id: string) {
   const { organizationId: _, ...student } = await findStudent(actor, id);
-  return { student, history: await personHistoryPage(actor, { studentId: id }, page) };
+  return { student, history: await personHistoryByForm(actor, { studentId: id }) };
 }
 
 /** The student with the history of results the caller may see. */
