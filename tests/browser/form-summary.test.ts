@@ -66,6 +66,8 @@ describe("the form's results summary", () => {
         await page.getByRole("img", { name: "Links by state: 2 completed, 0 waiting, 0 expired, 0 withdrawn." }).waitFor();
         await page.emulateMedia({ media: "print" });
         expect(await page.getByRole("button", { name: "Show" }).isVisible()).toBe(false);
+        expect(await page.getByRole("navigation").first().isVisible()).toBe(false);
+        expect(await page.getByRole("img", { name: /^Links by state/ }).isVisible()).toBe(true);
       }
       await context.close();
     }
