@@ -101,6 +101,7 @@ export default [
       route("groups/:id", "routes/groups.$id.tsx"),
       route("groups/:id/edit", "routes/groups.$id.edit.tsx"),
       route("profile", "routes/profile.tsx"),
+      route("profile/tokens", "routes/profile.tokens.tsx"),
       route("admin/users", "routes/admin.users.tsx"),
       route("admin/organization", "routes/admin.organization.tsx"),
       route("assignments", "routes/assignments.tsx"),

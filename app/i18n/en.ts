@@ -85,6 +85,7 @@ export const en = {
   },
 
   flash: {
+    apiTokenDeleted: "The token was deleted: it no longer works.",
     settingsSaved: "The settings are saved.",
     formCreated: "The form is created.",
     formPublished: "The form is published.",
@@ -767,6 +768,28 @@ export const en = {
     invalidRole: "Choose one of the roles offered.",
     notYourself: "Not for your own account: ask another administrator.",
     unknownAction: "This form could not be understood. Please try again.",
+  },
+
+  apiTokens: {
+    title: "API tokens",
+    link: "API tokens",
+    description:
+      "A token lets a program (a grade book, a clinic's records, a script) use the API as you, with your role and what you may see. Send it as “Authorization: Bearer …”.",
+    name: "What it is for",
+    expiresAt: "Expires (optional)",
+    expiresHint: "The token stops working at the end of this day. Leave empty to keep it until you delete it.",
+    create: "Create a token",
+    created: "Your new token. Copy it now: it is not shown again.",
+    tokenLabel: "New API token",
+    listTitle: "Your tokens",
+    none: "You have no API tokens.",
+    createdAt: (date: string) => `Created ${date}`,
+    lastUsed: (date: string) => `last used ${date}`,
+    neverUsed: "never used",
+    expires: (date: string) => `expires ${date}`,
+    noExpiry: "no expiry",
+    delete: "Delete",
+    deleteNamed: (name: string) => `Delete the token “${name}”`,
   },
 
   summary: {

@@ -80,6 +80,7 @@ export const es: Dictionary = {
   },
 
   flash: {
+    apiTokenDeleted: "El token se eliminó: ya no funciona.",
     settingsSaved: "Los ajustes están guardados.",
     formCreated: "El formulario está creado.",
     formPublished: "El formulario está publicado.",
@@ -757,6 +758,28 @@ export const es: Dictionary = {
     invalidRole: "Elige uno de los roles ofrecidos.",
     notYourself: "No para tu propia cuenta: pídeselo a otro administrador.",
     unknownAction: "No se pudo entender este formulario. Inténtalo de nuevo.",
+  },
+
+  apiTokens: {
+    title: "Tokens de API",
+    link: "Tokens de API",
+    description:
+      "Un token permite a un programa (un cuaderno de notas, el registro de una clínica, un script) usar la API en tu nombre, con tu rol y lo que puedes ver. Envíalo como “Authorization: Bearer …”.",
+    name: "Para qué es",
+    expiresAt: "Caduca (opcional)",
+    expiresHint: "El token deja de funcionar al final de este día. Déjalo vacío para conservarlo hasta que lo elimines.",
+    create: "Crear un token",
+    created: "Tu nuevo token. Cópialo ahora: no se volverá a mostrar.",
+    tokenLabel: "Nuevo token de API",
+    listTitle: "Tus tokens",
+    none: "No tienes tokens de API.",
+    createdAt: (date) => `Creado el ${date}`,
+    lastUsed: (date) => `usado por última vez el ${date}`,
+    neverUsed: "nunca usado",
+    expires: (date) => `caduca el ${date}`,
+    noExpiry: "sin caducidad",
+    delete: "Eliminar",
+    deleteNamed: (name) => `Eliminar el token “${name}”`,
   },
 
   summary: {

@@ -80,6 +80,7 @@ export const ptBR: Dictionary = {
   },
 
   flash: {
+    apiTokenDeleted: "O token foi excluído: ele não funciona mais.",
     settingsSaved: "As configurações foram salvas.",
     formCreated: "O formulário foi criado.",
     formPublished: "O formulário foi publicado.",
@@ -755,6 +756,28 @@ export const ptBR: Dictionary = {
     invalidRole: "Escolha um dos papéis oferecidos.",
     notYourself: "Não para a sua própria conta: peça a outro administrador.",
     unknownAction: "Não foi possível entender este formulário. Tente novamente.",
+  },
+
+  apiTokens: {
+    title: "Tokens de API",
+    link: "Tokens de API",
+    description:
+      "Um token permite que um programa (um diário de classe, o prontuário de uma clínica, um script) use a API em seu nome, com o seu papel e o que você pode ver. Envie-o como “Authorization: Bearer …”.",
+    name: "Para que serve",
+    expiresAt: "Expira (opcional)",
+    expiresHint: "O token para de funcionar no fim deste dia. Deixe vazio para mantê-lo até excluí-lo.",
+    create: "Criar um token",
+    created: "Seu novo token. Copie-o agora: ele não será mostrado de novo.",
+    tokenLabel: "Novo token de API",
+    listTitle: "Seus tokens",
+    none: "Você não tem tokens de API.",
+    createdAt: (date) => `Criado em ${date}`,
+    lastUsed: (date) => `usado pela última vez em ${date}`,
+    neverUsed: "nunca usado",
+    expires: (date) => `expira em ${date}`,
+    noExpiry: "sem expiração",
+    delete: "Excluir",
+    deleteNamed: (name) => `Excluir o token “${name}”`,
   },
 
   summary: {

@@ -8,6 +8,7 @@ export const paths = {
   home: (locale: Locale) => `/${locale}/home`,
   login: (locale: Locale) => `/${locale}/login`,
   profile: (locale: Locale) => `/${locale}/profile`,
+  apiTokens: (locale: Locale) => `/${locale}/profile/tokens`,
 
   forms: (locale: Locale) => `/${locale}/forms`,
   newForm: (locale: Locale) => `/${locale}/forms/new`,

@@ -7,14 +7,14 @@ import { Badge } from "~/components/badge.tsx";
 import { Button } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
 import { Field } from "~/components/field.tsx";
-import { PageHeader, Section } from "~/components/page-header.tsx";
+import { PageHeader, Section, SectionLink } from "~/components/page-header.tsx";
 import { changePasswordBody } from "~/features/passwords/password-schemas.ts";
 import { changePassword } from "~/features/passwords/passwords.server.ts";
 import { endOtherSessions, listSessions } from "~/features/users/sessions.server.ts";
 import { updateProfileBody } from "~/features/users/user-schemas.ts";
 import { getProfile, updateProfile } from "~/features/users/users.server.ts";
 import { documentTitle, translations, type Dictionary } from "~/i18n/dictionaries.ts";
-import { useFormat, useT } from "~/i18n/hooks.ts";
+import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import {
   beginTwoFactorSetup,
@@ -190,10 +190,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
+  const locale = useLocale();
   const { profile } = loaderData;
   return (
     <div className="space-y-8">
-      <PageHeader title={t.profile.title} description={t.profile.description} />
+      <PageHeader
+        title={t.profile.title}
+        description={t.profile.description}
+        actions={<SectionLink to={paths.apiTokens(locale)}>{t.apiTokens.link}</SectionLink>}
+      />
       <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
         <DetailsSection profile={profile} result={actionData?.intent === "details" ? actionData : undefined} validation={loaderData.validation.details} />
         <div className="space-y-6">

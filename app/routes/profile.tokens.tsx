@@ -1,0 +1,150 @@
+import { useForm } from "@conform-to/react/future";
+import { coerceFormValue } from "@conform-to/zod/v4/future";
+import { Form, Link, data } from "react-router";
+import type { Route } from "./+types/profile.tokens";
+import { Alert } from "~/components/alert.tsx";
+import { Button } from "~/components/button.tsx";
+import { CopyField } from "~/components/copy-field.tsx";
+import { CsrfInput } from "~/components/csrf-input.tsx";
+import { Field } from "~/components/field.tsx";
+import { pageFormOptions } from "~/components/page-form.ts";
+import { PageHeader, Section } from "~/components/page-header.tsx";
+import { createApiTokenBody } from "~/features/tokens/api-token-schemas.ts";
+import { createApiToken, deleteApiToken, listApiTokens } from "~/features/tokens/api-tokens.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { formSubmission } from "~/lib/http.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { forPage, pageActor, readPagePost } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+import { ApiError, fieldTexts, issueTexts } from "~/lib/problem.server.ts";
+
+/**
+ * The signed-in user's personal API tokens (contract §14), from the same service as
+ * /api/user/tokens: create one (shown once, in the answer to the post, never again), see when each
+ * was last used, delete one.
+ */
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).apiTokens.title) }];
+};
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { tokens } = await listApiTokens(pageActor(context));
+  return { tokens, validation: clientValidation(createApiTokenBody, translations(resolveLocale(params.locale))) };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = pageActor(context);
+  const locale = resolveLocale(params.locale);
+  const t = translations(locale);
+  const formData = await readPagePost(request);
+  if (formData.get("intent") === "delete") {
+    await forPage(deleteApiToken(actor, String(formData.get("id") ?? "")));
+    throw await redirectWithFlash(paths.apiTokens(locale), { kind: "success", key: "apiTokenDeleted" });
+  }
+  const submission = formSubmission(formData, ["csrfToken", "intent"]);
+  const parsed = coerceFormValue(createApiTokenBody).safeParse(submission.payload);
+  if (!parsed.success) {
+    return data({ result: pageResult(submission, { fieldErrors: issueTexts(t, parsed.error.issues), formError: null }), created: null }, { status: 400 });
+  }
+  try {
+    const created = await createApiToken(actor, parsed.data);
+    // Answered, not redirected: the token is in this page only, once.
+    return { result: undefined, created: { name: created.name, token: created.token } };
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 400) throw error;
+    return data({ result: pageResult(submission, { fieldErrors: fieldTexts(t, error.errors), formError: null }), created: null }, { status: 400 });
+  }
+}
+
+export default function ApiTokens({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  const format = useFormat();
+  const { form, fields } = useForm(pageFormOptions(loaderData.validation, actionData?.result));
+  const created = actionData?.created ?? null;
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <p className="print:hidden">
+        <Link to={paths.profile(locale)} className="text-sm font-medium text-indigo-700 hover:underline">
+          ← {t.profile.title}
+        </Link>
+      </p>
+      <PageHeader title={t.apiTokens.title} description={t.apiTokens.description} />
+      {created ? (
+        <Alert tone="success" title={t.apiTokens.created}>
+          <div className="mt-3">
+            <CopyField id="new-token" label={`${t.apiTokens.tokenLabel}: ${created.name}`} value={created.token} />
+          </div>
+        </Alert>
+      ) : null}
+
+      <Form method="post" className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" {...form.props}>
+        <CsrfInput />
+        <Field
+          label={t.apiTokens.name}
+          id="name"
+          name={fields.name.name}
+          defaultValue={fields.name.defaultValue}
+          error={fields.name.errors}
+          required
+          maxLength={100}
+        />
+        <Field
+          label={t.apiTokens.expiresAt}
+          description={t.apiTokens.expiresHint}
+          id="expiresAt"
+          name={fields.expiresAt.name}
+          type="date"
+          defaultValue={fields.expiresAt.defaultValue}
+          error={fields.expiresAt.errors}
+          className="sm:w-56"
+        />
+        <Button type="submit" name="intent" value="create" variant="primary" pendingText={t.common.working}>
+          {t.apiTokens.create}
+        </Button>
+      </Form>
+
+      <Section id="tokens" title={t.apiTokens.listTitle}>
+        {loaderData.tokens.length === 0 ? (
+          <p className="px-4 py-5 text-sm text-slate-600 sm:px-5">{t.apiTokens.none}</p>
+        ) : (
+          <ul className="divide-y divide-slate-200">
+            {loaderData.tokens.map((token) => (
+              <li key={token.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 sm:px-5">
+                <div className="min-w-0">
+                  <p className="font-medium wrap-anywhere text-slate-900">{token.name}</p>
+                  <p className="text-sm text-slate-600">
+                    {t.apiTokens.createdAt(format.date(token.createdAt))}
+                    <span aria-hidden="true"> · </span>
+                    {token.lastUsedAt ? t.apiTokens.lastUsed(format.dateTime(token.lastUsedAt)) : t.apiTokens.neverUsed}
+                    <span aria-hidden="true"> · </span>
+                    {token.expiresAt ? t.apiTokens.expires(format.dateTime(token.expiresAt)) : t.apiTokens.noExpiry}
+                  </p>
+                </div>
+                <Form method="post">
+                  <CsrfInput />
+                  <input type="hidden" name="id" value={token.id} />
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value="delete"
+                    size="sm"
+                    variant="ghost"
+                    aria-label={t.apiTokens.deleteNamed(token.name)}
+                    pendingText={t.common.working}
+                  >
+                    {t.apiTokens.delete}
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </div>
+  );
+}
