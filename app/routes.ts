@@ -52,6 +52,10 @@ export default [
     route("users/:id/sessions/revoke", "routes/api/users.$id.sessions.revoke.ts"),
     route("users/:id/avatar", "routes/api/users.$id.avatar.ts"),
     route("users/:id/tokens", "routes/api/users.$id.tokens.ts"),
+    route("webhooks", "routes/api/webhooks.ts"),
+    route("webhooks/:id", "routes/api/webhooks.$id.ts"),
+    route("webhooks/:id/deliveries", "routes/api/webhooks.$id.deliveries.ts"),
+    route("webhooks/:id/deliveries/:deliveryId/resend", "routes/api/webhooks.$id.deliveries.$deliveryId.resend.ts"),
 
     route("submissions", "routes/api/submissions.ts"),
     route("submissions/bulk", "routes/api/submissions.bulk.ts"),

@@ -48,6 +48,11 @@ const envSchema = z
       .default(Math.max(1, availableParallelism() - 1)),
     /** How often this instance looks for due background jobs, e-mails of links (ADR 20). */
     JOB_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+    /**
+     * Lets webhooks post to loopback, private and link-local addresses. Off: an endpoint that is, or
+     * resolves to, such an address is refused (ADR 30). For development and tests only.
+     */
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: booleanFlag.default(false),
     /** One line per request on standard output (server/access-log.ts). */
     ACCESS_LOG: booleanFlag.default(true),
     /** 32 bytes, base64 or hex: encrypts second-factor secrets at rest. */

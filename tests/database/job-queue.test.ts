@@ -69,7 +69,7 @@ describe("the job queue", () => {
     let when = new Date(Date.now() + 400 * 86_400_000);
     const job = await testDatabase().job.create({ data: { kind: "sendLink", payload: { submissionId: "gone" }, runAt: when } });
     const fail = async () => Promise.reject(new Error("mail server says no"));
-    const failing = { sendLink: fail, remind: fail };
+    const failing = { sendLink: fail, remind: fail, webhook: fail };
     const only = [job.id];
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       expect(await runDueJobs(failing, { now: () => when, only })).toBe(1);

@@ -139,6 +139,8 @@ export default async function setup(project: TestProject) {
       // The suite shares two cores with its browsers and PDF workers: a busy moment is not
       // overload here (load shedding has its own tests, with their own limits).
       LOAD_SHED_LAG_MS: "5000",
+      // The webhook tests' receivers listen on loopback (ADR 30); a test instance checks the refusal.
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true",
       // Queued e-mails go out within a tenth of a second, so tests wait for them only briefly.
       JOB_POLL_MS: "100",
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,

@@ -3,6 +3,7 @@ import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { conflict, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
+import { emitWebhookEvent } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
 import { assertEmailFree, personData, personHistory, personHistoryByForm, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
@@ -131,6 +132,11 @@ export async function promoteCandidate(actor: Actor, id: string) {
     // The student is now the respondent of those submissions: their search text follows the
     // student's name (the same name today, but it is the student's from now on).
     await refreshRespondentSearchText(tx, { studentId: student.id }, candidate.name);
+    await emitWebhookEvent(tx, candidate.organizationId, "candidate.promoted", {
+      candidate: { id, name: candidate.name },
+      student: { id: student.id, name: candidate.name },
+      promotedAt: promotedAt.toISOString(),
+    });
     return student.id;
   });
 

@@ -14,7 +14,7 @@ const LEASE_MS = 5 * 60_000;
 const FIRST_RETRY_MS = 30_000;
 const LONGEST_RETRY_MS = 60 * 60_000;
 
-export type JobKind = "sendLink" | "remind";
+export type JobKind = "sendLink" | "remind" | "webhook";
 export type JobHandler = (payload: Prisma.JsonValue) => Promise<void>;
 
 type Client = Pick<Prisma.TransactionClient, "job">;

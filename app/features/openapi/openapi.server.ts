@@ -223,6 +223,7 @@ const TAGS: Record<string, string> = {
   "Public test links": "What the respondent's browser calls: open a test link and submit the answers once, without an account.",
   Reports: "Completed tests: search by person, form and date, read one, export it as a PDF.",
   Users: "The signed-in user's profile, password and API tokens, and the accounts an administrator manages.",
+  Webhooks: "Endpoints an administrator adds to be told about the organization's events, signed per Standard Webhooks.",
   Organization: "The organization's settings: its name and the time zone its dates are read in.",
   Service: "About the service itself.",
 };

@@ -10,6 +10,7 @@ import { visibleFormsWhere } from "../forms/forms.server.ts";
 import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput } from "./submission-schemas.ts";
 import { inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { type StatusFields, type SubmissionStatus, submissionStatus, WAITING_STATUSES } from "./submission-status.ts";
+import { emitWebhookEvent } from "../webhooks/webhooks.server.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
 
 /** 256 random bits, URL-safe: the whole secret of a public test link. */
@@ -79,17 +80,29 @@ export async function assignForm(actor: Actor, input: CreateSubmissionInput) {
     : await db.candidate.findFirst({ where: { id: input.candidateId!, ...respondentWhere }, select: { id: true } });
   if (!respondent) throw notFound(input.studentId ? "student" : "candidate");
 
-  const created = await db.submission.create({
-    data: {
-      organizationId: form.organizationId,
+  const created = await db.$transaction(async (tx) => {
+    const row = await tx.submission.create({
+      data: {
+        organizationId: form.organizationId,
+        formId: form.id,
+        studentId: input.studentId ?? null,
+        candidateId: input.candidateId ?? null,
+        assignedById: actor.userId,
+        token: newToken(),
+        expiresAt,
+      },
+      select: { id: true, createdAt: true },
+    });
+    // Never the link's token: the event says a link exists, not how to open it.
+    await emitWebhookEvent(tx, form.organizationId, "submission.created", {
+      id: row.id,
       formId: form.id,
-      studentId: input.studentId ?? null,
-      candidateId: input.candidateId ?? null,
+      respondent: { kind: input.studentId ? "student" : "candidate", id: respondent.id },
       assignedById: actor.userId,
-      token: newToken(),
-      expiresAt,
-    },
-    select: { id: true },
+      expiresAt: expiresAt?.toISOString() ?? null,
+      createdAt: row.createdAt.toISOString(),
+    });
+    return row;
   });
   return getSubmission(actor, created.id);
 }

@@ -7,6 +7,7 @@ import { formContentSelect, presentQuestion } from "../forms/forms.server.ts";
 import { answeredCount, answerProblems, type GivenAnswer, scoreAnswers, type ScoreBand, type ScoringQuestion } from "../scoring/scoring.ts";
 import type { SubmitAnswersInput } from "./submission-schemas.ts";
 import { STATUS_SELECT } from "./submission-status.ts";
+import { emitWebhookEvent } from "../webhooks/webhooks.server.ts";
 
 /**
  * The public side of an assignment: anyone holding the token may read the test (without scores or
@@ -31,6 +32,8 @@ async function loadLink(token: string) {
     where: { token },
     select: {
       id: true,
+      organizationId: true,
+      assignedBy: { select: { name: true } },
       ...STATUS_SELECT,
       deletedAt: true,
       draft: { select: { answers: true, savedAt: true } },
@@ -213,6 +216,21 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
     await tx.answer.createMany({ data: answerRows });
     // Submitting discards the draft: what was sent is the answer now.
     await tx.submissionDraft.deleteMany({ where: { submissionId: link.id } });
+    // The report item, as GET /api/reports lists it, and the form's id (contract §14).
+    await emitWebhookEvent(tx, link.organizationId, "submission.completed", {
+      id: link.id,
+      studentName: name ?? link.respondent.name,
+      formTitle: link.form.title,
+      completedAt: completedAt.toISOString(),
+      totalScore: result.totalScore,
+      maxScore: result.maxScore,
+      percentage: result.percentage,
+      scoreLabel: result.scoreLabel,
+      scoreColor: result.scoreColor,
+      assignedByName: link.assignedBy.name,
+      formId: link.form.id,
+      respondent: { kind: link.respondentKind, id: link.respondent.id },
+    });
   });
   return { submissionId: link.id, isCompleted: true as const, completedAt };
 }

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { idSchema, timestamp } from "~/lib/schemas.ts";
+
+/** What a webhook can be told about (contract §14). */
+export const WEBHOOK_EVENTS = ["submission.completed", "submission.created", "student.created", "candidate.promoted"] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+const webhookUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .url("webhookUrl")
+  .refine((value) => /^https?:\/\//i.test(value), "webhookUrl")
+  .meta({ description: "Where the events are posted (http or https).", examples: ["https://sis.example.org/hooks/assessments"] });
+
+const events = z
+  .array(z.enum(WEBHOOK_EVENTS))
+  .min(1, "chooseEvents")
+  .max(WEBHOOK_EVENTS.length)
+  .transform((list) => [...new Set(list)]);
+
+export const createWebhookBody = z.strictObject({ url: webhookUrl, events }).meta({ id: "WebhookCreate" });
+export const updateWebhookBody = z.strictObject({ url: webhookUrl.optional(), events: events.optional() }).meta({ id: "WebhookUpdate" });
+export type CreateWebhookInput = z.output<typeof createWebhookBody>;
+export type UpdateWebhookInput = z.output<typeof updateWebhookBody>;
+
+const webhookFields = { id: idSchema, url: z.string(), events: z.array(z.enum(WEBHOOK_EVENTS)), createdAt: timestamp, updatedAt: timestamp };
+export const webhookItem = z.object(webhookFields).meta({ id: "Webhook" });
+export const webhookList = z.object({ webhooks: z.array(webhookItem) }).meta({ id: "WebhookList" });
+export const createdWebhook = z
+  .object({
+    ...webhookFields,
+    secret: z
+      .string()
+      .meta({ description: "The signing secret (`whsec_…`), shown this once: verify each delivery's `webhook-signature` with it (Standard Webhooks)." }),
+  })
+  .meta({ id: "CreatedWebhook" });
+
+export const webhookDelivery = z
+  .object({
+    id: idSchema.meta({ description: "Also the delivery's `webhook-id` header." }),
+    event: z.enum(WEBHOOK_EVENTS),
+    status: z.enum(["PENDING", "SUCCEEDED", "FAILED"]),
+    attempts: z.number().int(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    lastAttemptAt: timestamp.nullable(),
+    deliveredAt: timestamp.nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "WebhookDelivery" });
+export const webhookDeliveryList = z.object({ deliveries: z.array(webhookDelivery) }).meta({ id: "WebhookDeliveryList" });

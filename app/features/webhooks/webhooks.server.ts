@@ -1,0 +1,195 @@
+import { randomBytes } from "node:crypto";
+import { createId } from "@paralleldrive/cuid2";
+import { Webhook as StandardWebhook } from "standardwebhooks";
+import type { Actor } from "~/lib/auth/actor.server.ts";
+import { requireAdmin } from "~/lib/auth/actor.server.ts";
+import { decryptSecret, encryptSecret } from "~/lib/crypto.server.ts";
+import { db, type Prisma } from "~/lib/db.server.ts";
+import { env } from "~/lib/env.server.ts";
+import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
+import { enqueueJobs, MAX_ATTEMPTS } from "../jobs/jobs.server.ts";
+import { isPrivateAddress, literalAddress, safePost } from "./safe-post.server.ts";
+import type { CreateWebhookInput, UpdateWebhookInput, WebhookEvent } from "./webhook-schemas.ts";
+
+/**
+ * Webhooks (contract §14): an administrator's endpoints, told about the organization's events.
+ * An event becomes one delivery per subscribed endpoint in the transaction of the change that
+ * caused it, and a durable job sends it (ADR 20): exactly once queued, retried with back-off
+ * until it is answered 2xx or MAX_ATTEMPTS tries failed. Each delivery is signed per Standard
+ * Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the endpoint's secret;
+ * its body is fixed when queued, so every retry sends the same bytes under the same id.
+ */
+
+const DELIVERY_TIMEOUT_MS = 10_000;
+const DELIVERIES_LISTED = 100;
+
+const itemSelect = { id: true, url: true, events: true, createdAt: true, updatedAt: true } as const;
+type Row = Prisma.WebhookGetPayload<{ select: typeof itemSelect }>;
+const present = (row: Row) => ({ ...row, events: row.events as WebhookEvent[] });
+
+/** `whsec_` and 24 random bytes in base64, the form Standard Webhooks libraries take. */
+const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
+
+/** An endpoint that is a private address is refused at once; a name is checked when it is resolved, at each delivery. */
+function assertAllowedUrl(value: string) {
+  const address = literalAddress(new URL(value));
+  if (!env().WEBHOOK_ALLOW_PRIVATE_ADDRESSES && address && isPrivateAddress(address)) {
+    throw badRequest("Webhooks cannot post to loopback, private or link-local addresses.", [fieldProblem("url", "webhookPrivateAddress")]);
+  }
+}
+
+async function findWebhook(actor: Actor, id: string) {
+  requireAdmin(actor);
+  const row = await db.webhook.findFirst({ where: { id, organizationId: actor.organizationId }, select: itemSelect });
+  if (!row) throw notFound("webhook");
+  return row;
+}
+
+export async function listWebhooks(actor: Actor) {
+  requireAdmin(actor);
+  const rows = await db.webhook.findMany({
+    where: { organizationId: actor.organizationId },
+    select: itemSelect,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return { webhooks: rows.map(present) };
+}
+
+export async function getWebhook(actor: Actor, id: string) {
+  return present(await findWebhook(actor, id));
+}
+
+export async function createWebhook(actor: Actor, input: CreateWebhookInput) {
+  requireAdmin(actor);
+  assertAllowedUrl(input.url);
+  const secret = newSecret();
+  const row = await db.webhook.create({
+    data: { organizationId: actor.organizationId, createdById: actor.userId, url: input.url, events: input.events, secret: encryptSecret(secret) },
+    select: itemSelect,
+  });
+  return { ...present(row), secret };
+}
+
+export async function updateWebhook(actor: Actor, id: string, input: UpdateWebhookInput) {
+  await findWebhook(actor, id);
+  if (input.url) assertAllowedUrl(input.url);
+  const row = await db.webhook.update({
+    where: { id },
+    data: { ...(input.url ? { url: input.url } : {}), ...(input.events ? { events: input.events } : {}) },
+    select: itemSelect,
+  });
+  return present(row);
+}
+
+/** Gone with its deliveries; deliveries still queued find nothing to send. */
+export async function deleteWebhook(actor: Actor, id: string) {
+  await findWebhook(actor, id);
+  await db.webhook.delete({ where: { id } });
+  return { id };
+}
+
+const deliverySelect = {
+  id: true,
+  event: true,
+  status: true,
+  attempts: true,
+  lastStatusCode: true,
+  lastError: true,
+  lastAttemptAt: true,
+  deliveredAt: true,
+  createdAt: true,
+} as const;
+
+export async function listDeliveries(actor: Actor, id: string) {
+  await findWebhook(actor, id);
+  const deliveries = await db.webhookDelivery.findMany({
+    where: { webhookId: id },
+    select: deliverySelect,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: DELIVERIES_LISTED,
+  });
+  return {
+    deliveries: deliveries.map((delivery) => ({
+      ...delivery,
+      event: delivery.event as WebhookEvent,
+      status: delivery.status as "PENDING" | "SUCCEEDED" | "FAILED",
+    })),
+  };
+}
+
+/** "Send again": the same delivery (same id and body, so a receiver can tell it is one event), queued anew. */
+export async function resendDelivery(actor: Actor, id: string, deliveryId: string) {
+  await findWebhook(actor, id);
+  const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId: id }, select: { id: true } });
+  if (!delivery) throw notFound("delivery");
+  await db.$transaction(async (tx) => {
+    await tx.webhookDelivery.update({ where: { id: deliveryId }, data: { status: "PENDING", attempts: 0 } });
+    await enqueueJobs(tx, [{ kind: "webhook", payload: { deliveryId } }]);
+  });
+  return { id: deliveryId, status: "PENDING" as const };
+}
+
+/**
+ * Queues `event` for every endpoint of the organization that asked for it, in the caller's
+ * transaction: the deliveries exist exactly when the change does.
+ */
+export async function emitWebhookEvent(tx: Prisma.TransactionClient, organizationId: string, event: WebhookEvent, data: Record<string, unknown>) {
+  const webhooks = await tx.webhook.findMany({ where: { organizationId }, select: { id: true, events: true } });
+  const subscribed = webhooks.filter((webhook) => (webhook.events as string[]).includes(event));
+  if (subscribed.length === 0) return;
+  const payload = JSON.stringify({ type: event, timestamp: new Date().toISOString(), data });
+  const deliveries = subscribed.map((webhook) => ({ id: createId(), webhookId: webhook.id, event, payload }));
+  await tx.webhookDelivery.createMany({ data: deliveries });
+  await enqueueJobs(
+    tx,
+    deliveries.map((delivery) => ({ kind: "webhook" as const, payload: { deliveryId: delivery.id } })),
+  );
+}
+
+/**
+ * The job: sends one delivery. A 2xx answer is success; anything else (another status, a refused
+ * address, a timeout) is recorded and thrown, for the queue to try again later, until the
+ * delivery's MAX_ATTEMPTS-th try, which marks it FAILED.
+ */
+export async function deliverWebhook(jobPayload: Prisma.JsonValue) {
+  const deliveryId = (jobPayload as { deliveryId?: string } | null)?.deliveryId;
+  if (!deliveryId) return;
+  const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { webhook: { select: { url: true, secret: true } } } });
+  if (!delivery || delivery.status === "SUCCEEDED") return;
+  const attempts = delivery.attempts + 1;
+  const sentAt = new Date();
+  const signature = new StandardWebhook(decryptSecret(delivery.webhook.secret)).sign(delivery.id, sentAt, delivery.payload);
+  let status = 0;
+  let error: string | null = null;
+  try {
+    ({ status } = await safePost(
+      delivery.webhook.url,
+      delivery.payload,
+      {
+        "content-type": "application/json",
+        "user-agent": "assessment-service-webhooks",
+        "webhook-id": delivery.id,
+        "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+        "webhook-signature": signature,
+      },
+      { allowPrivate: env().WEBHOOK_ALLOW_PRIVATE_ADDRESSES, timeoutMs: DELIVERY_TIMEOUT_MS },
+    ));
+    if (status < 200 || status >= 300) error = `answered ${status}`;
+  } catch (failure) {
+    error = failure instanceof Error ? failure.message : String(failure);
+  }
+  const succeeded = error === null;
+  const givingUp = !succeeded && attempts >= MAX_ATTEMPTS;
+  await db.webhookDelivery.update({
+    where: { id: delivery.id },
+    data: {
+      attempts,
+      lastAttemptAt: sentAt,
+      lastStatusCode: status || null,
+      lastError: error?.slice(0, 500) ?? null,
+      status: succeeded ? "SUCCEEDED" : givingUp ? "FAILED" : "PENDING",
+      ...(succeeded ? { deliveredAt: new Date() } : {}),
+    },
+  });
+  if (!succeeded && !givingUp) throw new Error(`webhook delivery ${delivery.id}: ${error}`);
+}
