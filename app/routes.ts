@@ -108,6 +108,7 @@ export default [
       route("profile/tokens", "routes/profile.tokens.tsx"),
       route("admin/users", "routes/admin.users.tsx"),
       route("admin/organization", "routes/admin.organization.tsx"),
+      route("admin/webhooks", "routes/admin.webhooks.tsx"),
       route("assignments", "routes/assignments.tsx"),
       route("assignments/new", "routes/assignments.new.tsx"),
       route("assignments/:id", "routes/assignments.$id.tsx"),

@@ -85,6 +85,8 @@ export const en = {
   },
 
   flash: {
+    webhookRemoved: "The webhook is removed.",
+    webhookResent: "The delivery is queued again.",
     apiTokenDeleted: "The token was deleted: it no longer works.",
     settingsSaved: "The settings are saved.",
     formCreated: "The form is created.",
@@ -724,6 +726,35 @@ export const en = {
     endOthers: "Sign out everywhere else",
     onlyThisDevice: "You are signed in on this device only.",
     unknownAction: "This form could not be understood. Please try again.",
+  },
+
+  adminWebhooks: {
+    title: "Webhooks",
+    description:
+      "Tell another system (a school information system, a clinic's records) when something happens here. Each delivery is signed (Standard Webhooks) and retried until it is answered.",
+    url: "Address",
+    urlHint: "Where the events are posted, starting with https://.",
+    events: "Events",
+    eventNames: {
+      "submission.completed": "A test is completed",
+      "submission.created": "A test is assigned",
+      "student.created": "A student is added",
+      "candidate.promoted": "A candidate is promoted",
+    },
+    add: "Add the webhook",
+    created: "The webhook is added. Copy its signing secret now: it is not shown again.",
+    secretLabel: "Signing secret",
+    listTitle: "Webhooks of the organization",
+    none: "No webhooks yet.",
+    deliveries: "Latest deliveries",
+    noDeliveries: "Nothing sent yet.",
+    statuses: { PENDING: "Waiting", SUCCEEDED: "Delivered", FAILED: "Failed" },
+    attempt: (attempts: string, code: string) => `${attempts === "1" ? "1 attempt" : `${attempts} attempts`}, last answer ${code}`,
+    noAnswer: "no answer",
+    sendAgain: "Send again",
+    sendAgainNamed: (event: string, date: string) => `Send again: ${event}, ${date}`,
+    remove: "Remove",
+    removeNamed: (url: string) => `Remove the webhook ${url}`,
   },
 
   organizationSettings: {

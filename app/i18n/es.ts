@@ -80,6 +80,8 @@ export const es: Dictionary = {
   },
 
   flash: {
+    webhookRemoved: "Se quitó el webhook.",
+    webhookResent: "El envío está en cola de nuevo.",
     apiTokenDeleted: "El token se eliminó: ya no funciona.",
     settingsSaved: "Los ajustes están guardados.",
     formCreated: "El formulario está creado.",
@@ -714,6 +716,35 @@ export const es: Dictionary = {
     endOthers: "Cerrar sesión en los demás lugares",
     onlyThisDevice: "Solo tienes la sesión iniciada en este dispositivo.",
     unknownAction: "No se pudo entender este formulario. Inténtalo de nuevo.",
+  },
+
+  adminWebhooks: {
+    title: "Webhooks",
+    description:
+      "Avisa a otro sistema (un sistema de gestión escolar, el registro de una clínica) cuando algo ocurre aquí. Cada envío va firmado (Standard Webhooks) y se repite hasta que se responde.",
+    url: "Dirección",
+    urlHint: "Dónde se envían los eventos, empezando por https://.",
+    events: "Eventos",
+    eventNames: {
+      "submission.completed": "Se completa una prueba",
+      "submission.created": "Se asigna una prueba",
+      "student.created": "Se añade un estudiante",
+      "candidate.promoted": "Se promueve un candidato",
+    },
+    add: "Añadir el webhook",
+    created: "Se añadió el webhook. Copia ahora su secreto de firma: no se volverá a mostrar.",
+    secretLabel: "Secreto de firma",
+    listTitle: "Webhooks de la organización",
+    none: "Todavía no hay webhooks.",
+    deliveries: "Últimos envíos",
+    noDeliveries: "Todavía no se ha enviado nada.",
+    statuses: { PENDING: "En espera", SUCCEEDED: "Entregado", FAILED: "Fallido" },
+    attempt: (attempts, code) => `${attempts === "1" ? "1 intento" : `${attempts} intentos`}, última respuesta ${code}`,
+    noAnswer: "sin respuesta",
+    sendAgain: "Enviar de nuevo",
+    sendAgainNamed: (event, date) => `Enviar de nuevo: ${event}, ${date}`,
+    remove: "Quitar",
+    removeNamed: (url) => `Quitar el webhook ${url}`,
   },
 
   organizationSettings: {

@@ -80,6 +80,8 @@ export const ptBR: Dictionary = {
   },
 
   flash: {
+    webhookRemoved: "O webhook foi removido.",
+    webhookResent: "O envio está na fila de novo.",
     apiTokenDeleted: "O token foi excluído: ele não funciona mais.",
     settingsSaved: "As configurações foram salvas.",
     formCreated: "O formulário foi criado.",
@@ -712,6 +714,35 @@ export const ptBR: Dictionary = {
     endOthers: "Sair de todos os outros lugares",
     onlyThisDevice: "Você está conectado apenas neste dispositivo.",
     unknownAction: "Não foi possível entender este formulário. Tente novamente.",
+  },
+
+  adminWebhooks: {
+    title: "Webhooks",
+    description:
+      "Avise outro sistema (um sistema de gestão escolar, o prontuário de uma clínica) quando algo acontece aqui. Cada envio é assinado (Standard Webhooks) e repetido até ser respondido.",
+    url: "Endereço",
+    urlHint: "Para onde os eventos são enviados, começando com https://.",
+    events: "Eventos",
+    eventNames: {
+      "submission.completed": "Um teste é concluído",
+      "submission.created": "Um teste é atribuído",
+      "student.created": "Um aluno é adicionado",
+      "candidate.promoted": "Um candidato é promovido",
+    },
+    add: "Adicionar o webhook",
+    created: "O webhook foi adicionado. Copie agora o seu segredo de assinatura: ele não será mostrado de novo.",
+    secretLabel: "Segredo de assinatura",
+    listTitle: "Webhooks da organização",
+    none: "Ainda não há webhooks.",
+    deliveries: "Últimos envios",
+    noDeliveries: "Nada foi enviado ainda.",
+    statuses: { PENDING: "Aguardando", SUCCEEDED: "Entregue", FAILED: "Falhou" },
+    attempt: (attempts, code) => `${attempts === "1" ? "1 tentativa" : `${attempts} tentativas`}, última resposta ${code}`,
+    noAnswer: "sem resposta",
+    sendAgain: "Enviar de novo",
+    sendAgainNamed: (event, date) => `Enviar de novo: ${event}, ${date}`,
+    remove: "Remover",
+    removeNamed: (url) => `Remover o webhook ${url}`,
   },
 
   organizationSettings: {

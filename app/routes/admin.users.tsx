@@ -157,7 +157,12 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
       <PageHeader
         title={t.adminUsers.title}
         description={t.adminUsers.description}
-        actions={<SectionLink to={paths.organizationSettings(locale)}>{t.organizationSettings.title}</SectionLink>}
+        actions={
+          <>
+            <SectionLink to={paths.organizationSettings(locale)}>{t.organizationSettings.title}</SectionLink>
+            <SectionLink to={paths.adminWebhooks(locale)}>{t.adminWebhooks.title}</SectionLink>
+          </>
+        }
       />
       {actionData?.intent === "manage" && actionData.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
       {loaderData.confirmReset ? (

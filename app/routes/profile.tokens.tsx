@@ -1,6 +1,5 @@
 import { useForm } from "@conform-to/react/future";
-import { coerceFormValue } from "@conform-to/zod/v4/future";
-import { Form, Link, data } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/profile.tokens";
 import { Alert } from "~/components/alert.tsx";
 import { Button } from "~/components/button.tsx";
@@ -13,13 +12,12 @@ import { createApiTokenBody } from "~/features/tokens/api-token-schemas.ts";
 import { createApiToken, deleteApiToken, listApiTokens } from "~/features/tokens/api-tokens.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
-import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
-import { formSubmission } from "~/lib/http.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { forPage, pageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { ApiError, fieldTexts, issueTexts } from "~/lib/problem.server.ts";
+import { createShownOnce } from "~/lib/shown-once.server.ts";
 
 /**
  * The signed-in user's personal API tokens (contract §14), from the same service as
@@ -45,19 +43,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     await forPage(deleteApiToken(actor, String(formData.get("id") ?? "")));
     throw await redirectWithFlash(paths.apiTokens(locale), { kind: "success", key: "apiTokenDeleted" });
   }
-  const submission = formSubmission(formData, ["csrfToken", "intent"]);
-  const parsed = coerceFormValue(createApiTokenBody).safeParse(submission.payload);
-  if (!parsed.success) {
-    return data({ result: pageResult(submission, { fieldErrors: issueTexts(t, parsed.error.issues), formError: null }), created: null }, { status: 400 });
-  }
-  try {
-    const created = await createApiToken(actor, parsed.data);
-    // Answered, not redirected: the token is in this page only, once.
-    return { result: undefined, created: { name: created.name, token: created.token } };
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 400) throw error;
-    return data({ result: pageResult(submission, { fieldErrors: fieldTexts(t, error.errors), formError: null }), created: null }, { status: 400 });
-  }
+  return createShownOnce(formData, createApiTokenBody, t, async (input) => {
+    const created = await createApiToken(actor, input);
+    return { name: created.name, token: created.token };
+  });
 }
 
 export default function ApiTokens({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,0 +1,27 @@
+import { coerceFormValue } from "@conform-to/zod/v4/future";
+import { data } from "react-router";
+import type { z } from "zod";
+import type { Dictionary } from "~/i18n/dictionaries.ts";
+import { pageResult } from "./client-validation.server.ts";
+import { formSubmission } from "./http.server.ts";
+import { ApiError, fieldTexts, issueTexts } from "./problem.server.ts";
+
+/**
+ * A page post that creates something with a secret shown once (an API token, a webhook's signing
+ * secret): checked with the API's schema, then created; the answer carries what was created, not a
+ * redirect, so the secret is in this one page and nowhere else (no URL, no flash cookie). Refusals,
+ * from the schema or the service (a 400 naming its field), come back by their fields.
+ */
+export async function createShownOnce<S extends z.ZodType, T>(formData: FormData, schema: S, t: Dictionary, create: (input: z.output<S>) => Promise<T>) {
+  const submission = formSubmission(formData, ["csrfToken", "intent"]);
+  const parsed = coerceFormValue(schema).safeParse(submission.payload);
+  if (!parsed.success) {
+    return data({ result: pageResult(submission, { fieldErrors: issueTexts(t, parsed.error.issues), formError: null }), created: null }, { status: 400 });
+  }
+  try {
+    return { result: undefined, created: await create(parsed.data as z.output<S>) };
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 400) throw error;
+    return data({ result: pageResult(submission, { fieldErrors: fieldTexts(t, error.errors), formError: null }), created: null }, { status: 400 });
+  }
+}

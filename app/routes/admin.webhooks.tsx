@@ -1,0 +1,205 @@
+import { useForm } from "@conform-to/react/future";
+import { Form } from "react-router";
+import type { Route } from "./+types/admin.webhooks";
+import { Alert } from "~/components/alert.tsx";
+import { Badge } from "~/components/badge.tsx";
+import { Button } from "~/components/button.tsx";
+import { CopyField } from "~/components/copy-field.tsx";
+import { CsrfInput } from "~/components/csrf-input.tsx";
+import { Field } from "~/components/field.tsx";
+import { pageFormOptions } from "~/components/page-form.ts";
+import { PageHeader, Section, SectionLink } from "~/components/page-header.tsx";
+import { createWebhookBody, WEBHOOK_EVENTS } from "~/features/webhooks/webhook-schemas.ts";
+import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, resendDelivery } from "~/features/webhooks/webhooks.server.ts";
+import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { clientValidation } from "~/lib/client-validation.server.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
+import { adminPageActor, forPage, readPagePost } from "~/lib/page.server.ts";
+import { paths } from "~/lib/paths.ts";
+import { createShownOnce } from "~/lib/shown-once.server.ts";
+
+/**
+ * The organization's webhooks for administrators (contract §14), from the same service as
+ * /api/webhooks: add one (its signing secret shown once, in the answer to the post), see each
+ * one's latest deliveries with their state and last answer, send one again, remove a webhook.
+ */
+export const meta: Route.MetaFunction = ({ params }) => {
+  const locale = resolveLocale(params.locale);
+  return [{ title: documentTitle(locale, translations(locale).adminWebhooks.title) }];
+};
+
+/** How many deliveries each webhook shows here (the API lists 100). */
+const SHOWN_DELIVERIES = 10;
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const actor = adminPageActor(context);
+  const { webhooks } = await listWebhooks(actor);
+  const withDeliveries = await Promise.all(
+    webhooks.map(async (webhook) => ({ ...webhook, deliveries: (await listDeliveries(actor, webhook.id)).deliveries.slice(0, SHOWN_DELIVERIES) })),
+  );
+  const t = translations(resolveLocale(params.locale));
+  const validation = clientValidation(createWebhookBody, t);
+  // No box ticked is said as the server says it.
+  validation.messages.events = { ...validation.messages.events, required: t.fieldProblems.chooseEvents };
+  return { webhooks: withDeliveries, validation };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = adminPageActor(context);
+  const locale = resolveLocale(params.locale);
+  const t = translations(locale);
+  const formData = await readPagePost(request);
+  const intent = formData.get("intent");
+  const id = String(formData.get("id") ?? "");
+  if (intent === "remove") {
+    await forPage(deleteWebhook(actor, id));
+    throw await redirectWithFlash(paths.adminWebhooks(locale), { kind: "success", key: "webhookRemoved" });
+  }
+  if (intent === "resend") {
+    await forPage(resendDelivery(actor, id, String(formData.get("deliveryId") ?? "")));
+    throw await redirectWithFlash(paths.adminWebhooks(locale), { kind: "success", key: "webhookResent" });
+  }
+  return createShownOnce(formData, createWebhookBody, t, async (input) => {
+    const created = await createWebhook(actor, input);
+    return { url: created.url, secret: created.secret };
+  });
+}
+
+const STATUS_TONES = { PENDING: "neutral", SUCCEEDED: "success", FAILED: "danger" } as const;
+
+export default function AdminWebhooks({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  const format = useFormat();
+  const { form, fields } = useForm(pageFormOptions(loaderData.validation, actionData?.result));
+  const created = actionData?.created ?? null;
+  const eventsError = fields.events.errors?.[0];
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <PageHeader
+        title={t.adminWebhooks.title}
+        description={t.adminWebhooks.description}
+        actions={<SectionLink to={paths.adminUsers(locale)}>{t.adminUsers.title}</SectionLink>}
+      />
+      {created ? (
+        <Alert tone="success" title={t.adminWebhooks.created}>
+          <div className="mt-3">
+            <CopyField id="new-secret" label={`${t.adminWebhooks.secretLabel}: ${created.url}`} value={created.secret} />
+          </div>
+        </Alert>
+      ) : null}
+
+      <Form method="post" className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" {...form.props}>
+        <CsrfInput />
+        <Field
+          label={t.adminWebhooks.url}
+          description={t.adminWebhooks.urlHint}
+          id="url"
+          name={fields.url.name}
+          type="url"
+          defaultValue={fields.url.defaultValue}
+          error={fields.url.errors}
+          required
+          maxLength={2000}
+        />
+        <fieldset aria-describedby={eventsError ? "events-error" : undefined}>
+          <legend className="text-sm font-medium text-slate-900">{t.adminWebhooks.events}</legend>
+          <div className="mt-2 grid gap-2 sm:grid-cols-2">
+            {WEBHOOK_EVENTS.map((event) => (
+              <label key={event} className="flex items-center gap-2 text-sm text-slate-800">
+                <input type="checkbox" name={fields.events.name} value={event} className="size-4 rounded border-slate-400 accent-indigo-700" />
+                {t.adminWebhooks.eventNames[event]}
+              </label>
+            ))}
+          </div>
+          {eventsError ? (
+            <p id="events-error" className="mt-1.5 text-sm font-medium text-red-700">
+              {eventsError}
+            </p>
+          ) : null}
+        </fieldset>
+        <Button type="submit" name="intent" value="add" variant="primary" pendingText={t.common.working}>
+          {t.adminWebhooks.add}
+        </Button>
+      </Form>
+
+      <Section id="webhooks" title={t.adminWebhooks.listTitle}>
+        {loaderData.webhooks.length === 0 ? (
+          <p className="px-4 py-5 text-sm text-slate-600 sm:px-5">{t.adminWebhooks.none}</p>
+        ) : (
+          <ul className="divide-y divide-slate-200">
+            {loaderData.webhooks.map((webhook) => (
+              <li key={webhook.id} className="space-y-3 px-4 py-4 sm:px-5">
+                <div className="flex flex-wrap items-start justify-between gap-2">
+                  <div className="min-w-0">
+                    <p className="font-medium wrap-anywhere text-slate-900">{webhook.url}</p>
+                    <p className="text-sm text-slate-600">{webhook.events.map((event) => t.adminWebhooks.eventNames[event]).join(" · ")}</p>
+                  </div>
+                  <Form method="post">
+                    <CsrfInput />
+                    <input type="hidden" name="id" value={webhook.id} />
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="remove"
+                      size="sm"
+                      variant="ghost"
+                      aria-label={t.adminWebhooks.removeNamed(webhook.url)}
+                      pendingText={t.common.working}
+                    >
+                      {t.adminWebhooks.remove}
+                    </Button>
+                  </Form>
+                </div>
+                <div>
+                  <h3 className="text-sm font-semibold text-slate-900">{t.adminWebhooks.deliveries}</h3>
+                  {webhook.deliveries.length === 0 ? (
+                    <p className="mt-1 text-sm text-slate-600">{t.adminWebhooks.noDeliveries}</p>
+                  ) : (
+                    <ul className="mt-1 divide-y divide-slate-100 text-sm">
+                      {webhook.deliveries.map((delivery) => (
+                        <li key={delivery.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                          <div className="flex min-w-0 flex-wrap items-center gap-2">
+                            <Badge tone={STATUS_TONES[delivery.status]}>{t.adminWebhooks.statuses[delivery.status]}</Badge>
+                            <span className="text-slate-800">{t.adminWebhooks.eventNames[delivery.event]}</span>
+                            <span className="text-slate-600">{format.dateTime(delivery.createdAt)}</span>
+                            <span className="text-slate-600">
+                              {t.adminWebhooks.attempt(
+                                format.number(delivery.attempts),
+                                delivery.lastStatusCode ? String(delivery.lastStatusCode) : t.adminWebhooks.noAnswer,
+                              )}
+                            </span>
+                          </div>
+                          {delivery.status === "PENDING" ? null : (
+                            <Form method="post">
+                              <CsrfInput />
+                              <input type="hidden" name="id" value={webhook.id} />
+                              <input type="hidden" name="deliveryId" value={delivery.id} />
+                              <Button
+                                type="submit"
+                                name="intent"
+                                value="resend"
+                                size="sm"
+                                variant="secondary"
+                                aria-label={t.adminWebhooks.sendAgainNamed(t.adminWebhooks.eventNames[delivery.event], format.dateTime(delivery.createdAt))}
+                                pendingText={t.common.working}
+                              >
+                                {t.adminWebhooks.sendAgain}
+                              </Button>
+                            </Form>
+                          )}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </div>
+  );
+}

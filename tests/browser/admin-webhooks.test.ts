@@ -1,0 +1,89 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
+import { seriousAccessibilityViolations } from "../support/axe.ts";
+import { sharedBrowser, signedInContext } from "../support/browser.ts";
+
+/**
+ * The administrators' webhooks page in Chromium, JavaScript off and on: add an endpoint (its secret
+ * shown once), see a delivery arrive and its state, send it again, remove the endpoint. The
+ * receiver listens on loopback (the suite's server allows it). Screenshots go to $SCREENSHOT_DIR.
+ */
+const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
+const browser = sharedBrowser();
+const admin = "admin@other.test" as const;
+let receiver: Server;
+let port = 0;
+const bodies: string[] = [];
+
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      bodies.push(body);
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  port = (receiver.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+describe("the webhooks page", () => {
+  it.each([false, true])(
+    "given an administrator (JavaScript %s), should add a webhook, show its deliveries, send one again and remove it",
+    async (javaScriptEnabled) => {
+      const url = `http://127.0.0.1:${port}/${unique("hook")}`;
+      // bypassCSP only so axe can be injected.
+      const context = await signedInContext(browser(), sessionOf(admin), { javaScriptEnabled, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${baseUrl()}/en/admin/users`);
+      await page.getByRole("link", { name: "Webhooks" }).click();
+      await page.getByLabel("Address").fill(url);
+      await page.getByRole("button", { name: "Add the webhook" }).click();
+      // No event chosen: said by the events.
+      await page.getByText("Choose at least one event.").waitFor();
+      await page.getByLabel("Address").fill(url);
+      await page.getByLabel("A student is added").check();
+      await page.getByRole("button", { name: "Add the webhook" }).click();
+      await page.getByText("The webhook is added. Copy its signing secret now: it is not shown again.").waitFor();
+      expect(await page.getByLabel(/^Signing secret/).inputValue()).toMatch(/^whsec_/);
+
+      const student = (await api("POST", "/api/students", { as: admin, json: { name: unique("Webhooked") } })).body;
+      await expect.poll(() => bodies.filter((body) => body.includes(student.id)).length, { timeout: 20_000 }).toBe(1);
+      const item = page.locator("li", { hasText: url });
+      await expect
+        .poll(
+          async () => {
+            await page.goto(`${baseUrl()}/en/admin/webhooks`);
+            return item.getByText("Delivered").count();
+          },
+          { timeout: 20_000 },
+        )
+        .toBeGreaterThan(0);
+      if (javaScriptEnabled) expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `admin-webhooks-js-${javaScriptEnabled}.png`), fullPage: true });
+
+      await item
+        .getByRole("button", { name: /^Send again: A student is added/ })
+        .first()
+        .click();
+      await page.getByText("The delivery is queued again.").waitFor();
+      await expect.poll(() => bodies.filter((body) => body.includes(student.id)).length, { timeout: 20_000 }).toBe(2);
+
+      await page
+        .locator("li", { hasText: url })
+        .getByRole("button", { name: `Remove the webhook ${url}` })
+        .click();
+      await page.getByText("The webhook is removed.").waitFor();
+      expect(await page.locator("li", { hasText: url }).count()).toBe(0);
+      await context.close();
+    },
+  );
+});
