@@ -9,6 +9,7 @@ import { CsrfInput } from "~/components/csrf-input.tsx";
 import { Field } from "~/components/field.tsx";
 import { pageFormOptions } from "~/components/page-form.ts";
 import { PageHeader, Section, SectionLink } from "~/components/page-header.tsx";
+import { RowAction } from "~/components/row-action.tsx";
 import { createWebhookBody, WEBHOOK_EVENTS } from "~/features/webhooks/webhook-schemas.ts";
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, resendDelivery } from "~/features/webhooks/webhooks.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
@@ -137,21 +138,7 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
                     <p className="font-medium wrap-anywhere text-slate-900">{webhook.url}</p>
                     <p className="text-sm text-slate-600">{webhook.events.map((event) => t.adminWebhooks.eventNames[event]).join(" · ")}</p>
                   </div>
-                  <Form method="post">
-                    <CsrfInput />
-                    <input type="hidden" name="id" value={webhook.id} />
-                    <Button
-                      type="submit"
-                      name="intent"
-                      value="remove"
-                      size="sm"
-                      variant="ghost"
-                      aria-label={t.adminWebhooks.removeNamed(webhook.url)}
-                      pendingText={t.common.working}
-                    >
-                      {t.adminWebhooks.remove}
-                    </Button>
-                  </Form>
+                  <RowAction intent="remove" values={{ id: webhook.id }} label={t.adminWebhooks.remove} name={t.adminWebhooks.removeNamed(webhook.url)} />
                 </div>
                 <div>
                   <h3 className="text-sm font-semibold text-slate-900">{t.adminWebhooks.deliveries}</h3>
@@ -173,22 +160,13 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
                             </span>
                           </div>
                           {delivery.status === "PENDING" ? null : (
-                            <Form method="post">
-                              <CsrfInput />
-                              <input type="hidden" name="id" value={webhook.id} />
-                              <input type="hidden" name="deliveryId" value={delivery.id} />
-                              <Button
-                                type="submit"
-                                name="intent"
-                                value="resend"
-                                size="sm"
-                                variant="secondary"
-                                aria-label={t.adminWebhooks.sendAgainNamed(t.adminWebhooks.eventNames[delivery.event], format.dateTime(delivery.createdAt))}
-                                pendingText={t.common.working}
-                              >
-                                {t.adminWebhooks.sendAgain}
-                              </Button>
-                            </Form>
+                            <RowAction
+                              intent="resend"
+                              values={{ id: webhook.id, deliveryId: delivery.id }}
+                              variant="secondary"
+                              label={t.adminWebhooks.sendAgain}
+                              name={t.adminWebhooks.sendAgainNamed(t.adminWebhooks.eventNames[delivery.event], format.dateTime(delivery.createdAt))}
+                            />
                           )}
                         </li>
                       ))}

@@ -8,6 +8,7 @@ import { DangerDetails } from "~/components/danger-details.tsx";
 import { controlClasses } from "~/components/field.tsx";
 import { SearchIcon } from "~/components/icons.tsx";
 import { PageHeader, Section } from "~/components/page-header.tsx";
+import { RowAction } from "~/components/row-action.tsx";
 import { BackLink } from "~/components/people/person-detail.tsx";
 import { StatusBadge } from "~/components/people/status-badge.tsx";
 import { addGroupMembers, canChangeGroup, deleteGroup, getGroup, peopleToAdd, removeGroupMembers } from "~/features/groups/groups.server.ts";
@@ -150,22 +151,7 @@ export default function GroupPage({ loaderData, actionData }: Route.ComponentPro
                   <StatusBadge kind={member.kind === "student" ? "students" : "candidates"} status={member.status} />
                 </div>
                 {canChange ? (
-                  <Form method="post">
-                    <CsrfInput />
-                    <input type="hidden" name="kind" value={member.kind} />
-                    <input type="hidden" name="id" value={member.id} />
-                    <Button
-                      type="submit"
-                      name="intent"
-                      value="remove"
-                      size="sm"
-                      variant="ghost"
-                      aria-label={t.groups.removeNamed(member.name)}
-                      pendingText={t.common.working}
-                    >
-                      {t.groups.remove}
-                    </Button>
-                  </Form>
+                  <RowAction intent="remove" values={{ kind: member.kind, id: member.id }} label={t.groups.remove} name={t.groups.removeNamed(member.name)} />
                 ) : null}
               </li>
             ))}

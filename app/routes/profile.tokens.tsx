@@ -8,6 +8,7 @@ import { CsrfInput } from "~/components/csrf-input.tsx";
 import { Field } from "~/components/field.tsx";
 import { pageFormOptions } from "~/components/page-form.ts";
 import { PageHeader, Section } from "~/components/page-header.tsx";
+import { RowAction } from "~/components/row-action.tsx";
 import { createApiTokenBody } from "~/features/tokens/api-token-schemas.ts";
 import { createApiToken, deleteApiToken, listApiTokens } from "~/features/tokens/api-tokens.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
@@ -114,21 +115,7 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
                     {token.expiresAt ? t.apiTokens.expires(format.dateTime(token.expiresAt)) : t.apiTokens.noExpiry}
                   </p>
                 </div>
-                <Form method="post">
-                  <CsrfInput />
-                  <input type="hidden" name="id" value={token.id} />
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value="delete"
-                    size="sm"
-                    variant="ghost"
-                    aria-label={t.apiTokens.deleteNamed(token.name)}
-                    pendingText={t.common.working}
-                  >
-                    {t.apiTokens.delete}
-                  </Button>
-                </Form>
+                <RowAction intent="delete" values={{ id: token.id }} label={t.apiTokens.delete} name={t.apiTokens.deleteNamed(token.name)} />
               </li>
             ))}
           </ul>
