@@ -6,7 +6,7 @@ import { inject } from "vitest";
 import { testDatabase } from "../support/database.ts";
 
 describe("housekeeping", () => {
-  it("given expired and idle sessions, spent secrets and old rate-limit windows, should delete them and keep the rest", async () => {
+  it("given expired and idle sessions, spent secrets, old rate-limit windows and long-finished jobs and deliveries, should delete them and keep the rest", async () => {
     process.env.DATABASE_URL = inject("databaseUrl");
     process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "housekeeping-"));
     const { purgeExpired } = await import("../../app/lib/auth/housekeeping.server.ts");
@@ -27,7 +27,30 @@ describe("housekeeping", () => {
         { key: `${tag}-current`, windowStart: BigInt(now), count: 1 },
       ],
     });
+    const old = new Date(now - 31 * 86_400_000);
+    await db.job.createMany({
+      data: [
+        { id: `${tag}-done-old`, kind: "remind", payload: {}, doneAt: old },
+        { id: `${tag}-failed-old`, kind: "remind", payload: {}, failedAt: old },
+        { id: `${tag}-done-recent`, kind: "remind", payload: {}, doneAt: new Date(now - 86_400_000) },
+      ],
+    });
+    const webhook = await db.webhook.create({
+      data: { organizationId: user.organizationId, url: "https://example.org/hook", events: ["student.created"], secret: "unused" },
+    });
+    await db.webhookDelivery.createMany({
+      data: [
+        { id: `${tag}-delivered-old`, webhookId: webhook.id, event: "student.created", payload: "{}", status: "SUCCEEDED", createdAt: old },
+        { id: `${tag}-pending-old`, webhookId: webhook.id, event: "student.created", payload: "{}", status: "PENDING", createdAt: old },
+        { id: `${tag}-delivered-recent`, webhookId: webhook.id, event: "student.created", payload: "{}", status: "SUCCEEDED" },
+      ],
+    });
     await purgeExpired(new Date(now));
+    const jobs = await db.job.findMany({ where: { id: { startsWith: tag } }, select: { id: true } });
+    expect(jobs.map((j) => j.id)).toEqual([`${tag}-done-recent`]);
+    const deliveries = await db.webhookDelivery.findMany({ where: { webhookId: webhook.id }, select: { id: true }, orderBy: { id: "asc" } });
+    expect(deliveries.map((d) => d.id)).toEqual([`${tag}-delivered-recent`, `${tag}-pending-old`]);
+    await db.webhook.delete({ where: { id: webhook.id } });
     const sessions = await db.session.findMany({ where: { id: { startsWith: tag } }, select: { id: true } });
     expect(sessions.map((s) => s.id)).toEqual([`${tag}-live`]);
     const windows = await db.rateLimit.findMany({ where: { key: { startsWith: tag } }, select: { key: true } });

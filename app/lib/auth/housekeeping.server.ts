@@ -3,13 +3,17 @@ import { SESSION_IDLE_TIMEOUT_MS } from "./session.server.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** How long finished background jobs and webhook deliveries stay, for the delivery log and support questions. */
+const FINISHED_KEPT_MS = 30 * DAY_MS;
+
 /**
  * Deletes what can no longer be used: expired or idle sessions, spent or expired one-time secrets
- * (kept a day for support questions), and rate-limit windows that ended a day ago. Safe to run
- * from several instances at once.
+ * (kept a day for support questions), rate-limit windows that ended a day ago, and background jobs
+ * and webhook deliveries finished 30 days ago. Safe to run from several instances at once.
  */
 export async function purgeExpired(now = new Date()) {
-  const [sessions, verifications, rateLimits] = await Promise.all([
+  const finishedBefore = new Date(now.getTime() - FINISHED_KEPT_MS);
+  const [sessions, verifications, rateLimits, jobs, deliveries] = await Promise.all([
     db.session.deleteMany({
       where: { OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS) } }] },
     }),
@@ -17,8 +21,10 @@ export async function purgeExpired(now = new Date()) {
       where: { OR: [{ expiresAt: { lte: new Date(now.getTime() - DAY_MS) } }, { usedAt: { lte: new Date(now.getTime() - DAY_MS) } }] },
     }),
     db.rateLimit.deleteMany({ where: { windowStart: { lte: BigInt(now.getTime() - DAY_MS) } } }),
+    db.job.deleteMany({ where: { OR: [{ doneAt: { lte: finishedBefore } }, { failedAt: { lte: finishedBefore } }] } }),
+    db.webhookDelivery.deleteMany({ where: { status: { in: ["SUCCEEDED", "FAILED"] }, createdAt: { lte: finishedBefore } } }),
   ]);
-  return { sessions: sessions.count, verifications: verifications.count, rateLimits: rateLimits.count };
+  return { sessions: sessions.count, verifications: verifications.count, rateLimits: rateLimits.count, jobs: jobs.count, deliveries: deliveries.count };
 }
 
 /** Runs `purgeExpired` now and then every hour, without keeping the process alive. */
