@@ -5,6 +5,7 @@ import { answerProblems, scoreAnswers, type ScoringQuestion } from "../../app/fe
 import { STUDENT_STATUSES } from "../../app/features/students/student-statuses.ts";
 import { resolveLocale } from "../../app/lib/i18n.ts";
 import { foldForSearch } from "../../app/lib/search.ts";
+import { BaselineError as HttpError, exportReportsCsv, formSummary } from "./baseline-exports.ts";
 import { openSqlClient, type SqlClient } from "./sql-client.ts";
 
 /**
@@ -97,7 +98,7 @@ async function listForms(client: SqlClient, caller: Caller, search: string) {
   const params = [caller.organizationId, `%${foldForSearch(search)}%`];
   const [rows, counted] = await Promise.all([
     client.all<Record<string, unknown>>(
-      `SELECT f."id", f."title", f."description", f."category", f."type", f."targetAudience", f."isPublished", f."isTemplate", f."createdAt", f."updatedAt",
+      `SELECT f."id", f."title", f."description", f."category", f."type", f."targetAudience", f."isPublished", f."isTemplate", f."showResultToRespondent", f."createdAt", f."updatedAt",
               (SELECT COUNT(*) FROM "Question" q WHERE q."formId" = f."id") AS "questions",
               (SELECT COUNT(*) FROM "Submission" s WHERE s."formId" = f."id" AND s."deletedAt" IS NULL) AS "submissions"
          FROM "Form" f WHERE ${condition}
@@ -111,6 +112,7 @@ async function listForms(client: SqlClient, caller: Caller, search: string) {
       ...form,
       isPublished: bool(form.isPublished),
       isTemplate: bool(form.isTemplate),
+      showResultToRespondent: bool(form.showResultToRespondent),
       createdAt: date(form.createdAt),
       updatedAt: date(form.updatedAt),
       _count: { questions: Number(questions), submissions: Number(submissions) },
@@ -138,15 +140,6 @@ async function listStudents(client: SqlClient, caller: Caller, search: string) {
     page: 1,
     limit: 20,
   };
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 async function submit(client: SqlClient, token: string, body: { answers: { questionId: string; optionIds?: string[] }[] }, clientAddress: string) {
@@ -546,6 +539,9 @@ export function createBaselineServer(databaseUrl: string, renderReportsPage?: Pa
         const answer = await importStudents(client, caller, await readBody(request), url.searchParams.get("dryRun") === "true");
         return send(response, answer.status, JSON.stringify(answer.body));
       }
+      if (request.method === "GET" && url.pathname === "/api/reports/export") return exportReportsCsv(client, caller, url, response);
+      const summaryMatch = /^\/api\/forms\/([\w-]+)\/summary$/.exec(url.pathname);
+      if (request.method === "GET" && summaryMatch) return send(response, 200, JSON.stringify(await formSummary(client, caller, summaryMatch[1]!, url)));
       const search = url.searchParams.get("search") ?? "";
       const page = Number(url.searchParams.get("page") ?? 1);
       const limit = Number(url.searchParams.get("limit") ?? 20);

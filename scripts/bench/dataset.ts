@@ -43,7 +43,12 @@ export type BenchWorld = {
   exportSubmissionIds: string[];
   studentIds: string[];
   search: { selective: string; common: string };
+  /** Added to a data set when first missing (see ensureSummaryWorld). */
+  summary?: SummaryWorld;
 };
+
+/** The form summary scenario's organization: one form answered `rows / 4` times (250,000 at 1,000,000), every answer kept. */
+export type SummaryWorld = { organizationId: string; adminEmail: string; formId: string; completed: number; open: number };
 
 type Row = Record<string, unknown>;
 
@@ -142,7 +147,7 @@ export async function ensureBenchDatabase(databaseUrl: string, rows: number, log
       const applied = await applyPendingMigrations(databaseUrl, { log: () => {} });
       if (applied.length > 0) log(`applied ${applied.length} new migration(s) to the existing data set: ${applied.join(", ")}`);
       log(`reusing the data set with ${rows.toLocaleString("en")} submissions`);
-      return world;
+      return ensureSummaryWorld(databaseUrl, world, log);
     }
   }
   if (dialect === "sqlite") {
@@ -156,7 +161,167 @@ export async function ensureBenchDatabase(databaseUrl: string, rows: number, log
   const started = Date.now();
   const world = await seedWorld(databaseUrl, rows, log);
   log(`seeded ${rows.toLocaleString("en")} submissions in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  return world;
+  return ensureSummaryWorld(databaseUrl, world, log);
+}
+
+export const SUMMARY_ADMIN_EMAIL = "admin@summary.bench.test";
+
+/** An organization's administrator (admin@domain) and `teachers` teachers (teacherN@domain), each teacher with its Teacher row. */
+async function insertStaff(
+  insert: BulkInserter,
+  organizationId: string,
+  domain: string,
+  teachers: number,
+  options: { name: () => string; passwordHash: string; now: Date },
+): Promise<{ adminEmail: string; teachers: string[] }> {
+  const { now } = options;
+  const teacherIds: string[] = [];
+  for (let u = 0; u <= teachers; u += 1) {
+    const userId = newId();
+    const isAdmin = u === 0;
+    const email = isAdmin ? `admin@${domain}` : `teacher${u}@${domain}`;
+    const name = options.name();
+    await insert.add("User", {
+      id: userId,
+      organizationId,
+      email,
+      name,
+      searchName: foldForSearch(`${name} ${email}`),
+      role: isAdmin ? "ADMIN" : "TEACHER",
+      passwordHash: options.passwordHash,
+      locale: "en",
+      isActive: true,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (!isAdmin) {
+      await insert.add("Teacher", { id: newId(), organizationId, userId, createdAt: now, updatedAt: now });
+      teacherIds.push(userId);
+    }
+  }
+  return { adminEmail: `admin@${domain}`, teachers: teacherIds };
+}
+
+/**
+ * The form summary scenario's world, added to a data set that lacks it (seeded before it existed,
+ * or just now): an organization of its own, so the other scenarios' organizations, their counts
+ * and their plans stay as they were, with one 10-question form completed `rows / 4` times (every
+ * answer row kept, as the app writes them), and links still waiting, expired and withdrawn (2 %,
+ * 1 % and 0.5 % as many). Its people's names share no fragment with the searches' terms, so the
+ * search scenarios' matches are the same too; only the tables are bigger.
+ */
+async function ensureSummaryWorld(databaseUrl: string, world: BenchWorld, log: (message: string) => void): Promise<BenchWorld> {
+  if (world.summary) return world;
+  const started = Date.now();
+  const client = openSqlClient(databaseUrl);
+  if (client.dialect === "sqlite") await client.run("PRAGMA synchronous = OFF");
+  const random = seededRandom(2027);
+  const insert = new BulkInserter(client);
+  const now = new Date();
+  const columns = await submissionColumns(client);
+  const organizationId = newId();
+  const teachers: string[] = [];
+  const people: SeedPerson[] = [];
+  const passwordHash = await hashPassword(BENCH_PASSWORD);
+  const searched = [
+    COMMON_FRAGMENT,
+    ...foldForSearch(RARE_RESPONDENT)
+      .split(/[^a-z]+/)
+      .filter(Boolean),
+  ];
+  const unsearched = (names: readonly string[]) => names.filter((name) => !searched.some((term) => foldForSearch(name).includes(term)));
+  const [firstNames, lastNames] = [unsearched(FIRST_NAMES), unsearched(LAST_NAMES)];
+  let form: SeedForm | undefined;
+  await client.transaction(async () => {
+    await insert.add("Organization", { id: organizationId, name: "Summary school", createdAt: now, updatedAt: now });
+    teachers.push(
+      ...(
+        await insertStaff(insert, organizationId, "summary.bench.test", 3, {
+          name: () => `${random.pick(firstNames)} ${random.pick(lastNames)}`,
+          passwordHash,
+          now,
+        })
+      ).teachers,
+    );
+    await insert.flush();
+    form = await insertForm(insert, organizationId, teachers[0]!, "Benchmark summary (10 questions)", 10, now);
+    for (let p = 0; p < 3500; p += 1) {
+      const kind = p < 3000 ? "student" : "candidate";
+      const name = `${random.pick(firstNames)} ${random.pick(lastNames)}`;
+      const age = random.int(6, 18);
+      const person: SeedPerson = { id: newId(), name, kind, age, grade: `Grade ${Math.max(1, age - 5)}`, search: foldForSearch(name) };
+      await insert.add(kind === "student" ? "Student" : "Candidate", {
+        id: person.id,
+        organizationId,
+        name,
+        searchName: person.search,
+        email: `${person.search.replace(/[^a-z]+/g, ".")}.${p}@summary.bench.test`,
+        age,
+        grade: person.grade,
+        status: kind === "student" ? "ACTIVE" : "IN_EVALUATION",
+        createdAt: now,
+        updatedAt: now,
+      });
+      people.push(person);
+    }
+    await insert.flush();
+  });
+  const summaryForm = form!;
+  const completed = Math.round(world.rows / 4);
+  const open = Math.round(completed * 0.035);
+  const fiveYears = 5 * 365 * 86_400_000;
+  // Each respondent leans towards some answers, so the bands and options are not all alike.
+  const leaning = new Map(people.map((person) => [person.id, random.next()]));
+  for (let written = 0; written < completed + open; ) {
+    await client.transaction(async () => {
+      for (let i = 0; i < 20_000 && written < completed + open; i += 1, written += 1) {
+        const person = random.pick(people);
+        const assignedById = random.pick(teachers);
+        if (written >= completed) {
+          // Waiting (2 %), expired (1 %) or withdrawn (0.5 %).
+          const share = (written - completed) / open;
+          const createdAt = new Date(now.getTime() - random.int(2, 60) * 86_400_000);
+          const afterADay = new Date(createdAt.getTime() + 86_400_000);
+          await insert.add("Submission", {
+            id: newId(),
+            organizationId,
+            formId: summaryForm.id,
+            studentId: person.kind === "student" ? person.id : null,
+            candidateId: person.kind === "candidate" ? person.id : null,
+            assignedById,
+            token: newToken(),
+            isCompleted: false,
+            expiresAt: share >= 2 / 3.5 && share < 3 / 3.5 ? afterADay : null,
+            revokedAt: share >= 3 / 3.5 ? afterADay : null,
+            createdAt,
+            updatedAt: createdAt,
+          });
+          continue;
+        }
+        const completedAt = new Date(now.getTime() - Math.floor(random.next() * fiveYears));
+        const createdAt = new Date(completedAt.getTime() - random.int(10, 14 * 86_400) * 1000);
+        const lean = leaning.get(person.id)!;
+        const answers = summaryForm.questions.map((question) => question.options[Math.min(3, Math.floor((random.next() + lean) * 2))]!);
+        const id = newId();
+        await insert.add(
+          "Submission",
+          completedSubmissionRow({ id, organizationId, assignedById, form: summaryForm, person, answers, createdAt, completedAt, columns }),
+        );
+        await insertAnswers(insert, id, summaryForm, answers, completedAt);
+      }
+      await insert.flush();
+    });
+  }
+  const summary: SummaryWorld = { organizationId, adminEmail: SUMMARY_ADMIN_EMAIL, formId: summaryForm.id, completed, open };
+  const extended = { ...world, summary };
+  await client.run(`UPDATE "BenchWorld" SET "world" = ? WHERE "id" = 1`, [JSON.stringify(extended)]);
+  await client.run("ANALYZE");
+  if (client.dialect === "postgresql") await client.run("VACUUM ANALYZE");
+  await client.close();
+  log(
+    `added the summary form: ${completed.toLocaleString("en")} completed results in an organization of its own, in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+  return extended;
 }
 
 type SeedForm = {
@@ -194,31 +359,13 @@ async function seedWorld(databaseUrl: string, rows: number, log: (message: strin
     for (let o = 0; o < ORGANIZATIONS; o += 1) {
       const organizationId = newId();
       await insert.add("Organization", { id: organizationId, name: `School ${o + 1}`, createdAt: now, updatedAt: now });
-      const teachers: string[] = [];
-      for (let u = 0; u <= TEACHERS_PER_ORGANIZATION; u += 1) {
-        const userId = newId();
-        const isAdmin = u === 0;
-        const email = isAdmin ? `admin@school${o + 1}.bench.test` : `teacher${u}@school${o + 1}.bench.test`;
-        const name = `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`;
-        if (o === 0 && isAdmin) adminEmail = email;
-        await insert.add("User", {
-          id: userId,
-          organizationId,
-          email,
-          name,
-          searchName: foldForSearch(`${name} ${email}`),
-          role: isAdmin ? "ADMIN" : "TEACHER",
-          passwordHash,
-          locale: "en",
-          isActive: true,
-          createdAt: now,
-          updatedAt: now,
-        });
-        if (!isAdmin) {
-          await insert.add("Teacher", { id: newId(), organizationId, userId, createdAt: now, updatedAt: now });
-          teachers.push(userId);
-        }
-      }
+      const staff = await insertStaff(insert, organizationId, `school${o + 1}.bench.test`, TEACHERS_PER_ORGANIZATION, {
+        name: () => `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`,
+        passwordHash,
+        now,
+      });
+      if (o === 0) adminEmail = staff.adminEmail;
+      const teachers = staff.teachers;
       await insert.flush();
 
       const forms: SeedForm[] = [];
@@ -281,52 +428,16 @@ async function seedWorld(databaseUrl: string, rows: number, log: (message: strin
         const completedAt = new Date(now.getTime() - Math.floor(random.next() * fiveYears));
         const createdAt = new Date(completedAt.getTime() - random.int(10, 14 * 86_400) * 1000);
         const answers = form.questions.map((question) => question.options[random.int(0, question.options.length - 1)]!);
-        const totalScore = answers.reduce((sum, option) => sum + option.score, 0);
-        const percentage = Math.round((totalScore / form.maxScore) * 10000) / 100;
-        const band = form.bands.find((b) => totalScore >= b.min && totalScore <= b.max) ?? null;
         const id = newId();
-        const respondent = JSON.stringify({ kind: person.kind, id: person.id, name: person.name, grade: person.grade, age: person.age });
-        const row: Row = {
-          id,
-          organizationId: organization.id,
-          formId: form.id,
-          studentId: person.kind === "student" ? person.id : null,
-          candidateId: person.kind === "candidate" ? person.id : null,
-          assignedById: random.pick(organization.teachers),
-          token: newToken(),
-          isCompleted: true,
-          completedAt,
-          totalScore,
-          maxScore: form.maxScore,
-          percentage,
-          scoreLabel: band?.label ?? null,
-          scoreColor: band?.color ?? null,
-          searchText: `${person.search} ${foldForSearch(form.title)}`,
-          scoredAgainst: `{"form":${JSON.stringify({ id: form.id, title: form.title, category: null, type: null })},"respondent":${respondent},"questions":${form.questionsJson},"scoreRanges":${form.bandsJson}}`,
-          createdAt,
-          updatedAt: completedAt,
-        };
-        if (columns.has("formTitle")) row.formTitle = form.title;
-        await insert.add("Submission", row);
+        const assignedById = random.pick(organization.teachers);
+        await insert.add(
+          "Submission",
+          completedSubmissionRow({ id, organizationId: organization.id, assignedById, form, person, answers, createdAt, completedAt, columns }),
+        );
         const keepAnswers = written % ANSWERS_EVERY === 0 || (form === exportForm && exportSubmissionIds.length < 200);
         if (keepAnswers) {
           if (form === exportForm && exportSubmissionIds.length < 200) exportSubmissionIds.push(id);
-          for (const [position, question] of form.questions.entries()) {
-            const option = answers[position]!;
-            await insert.add("Answer", {
-              id: newId(),
-              submissionId: id,
-              questionId: question.id,
-              position,
-              questionText: question.text,
-              questionType: question.type,
-              optionIds: JSON.stringify([option.id]),
-              optionTexts: JSON.stringify([option.text]),
-              score: option.score,
-              maxScore: 3,
-              createdAt: completedAt,
-            });
-          }
+          await insertAnswers(insert, id, form, answers, completedAt);
         }
       }
       await insert.flush();
@@ -356,6 +467,69 @@ async function seedWorld(databaseUrl: string, rows: number, log: (message: strin
   if (dialect === "postgresql") await client.run("VACUUM ANALYZE");
   await client.close();
   return world;
+}
+
+type Option = SeedForm["questions"][number]["options"][number];
+
+/** A completed submission as the app writes it: scores, band, search text, the captured form title and snapshot. */
+function completedSubmissionRow(input: {
+  id: string;
+  organizationId: string;
+  assignedById: string;
+  form: SeedForm;
+  person: SeedPerson;
+  answers: Option[];
+  createdAt: Date;
+  completedAt: Date;
+  columns: Set<string>;
+}): Row {
+  const { form, person, answers } = input;
+  const totalScore = answers.reduce((sum, option) => sum + option.score, 0);
+  const percentage = Math.round((totalScore / form.maxScore) * 10000) / 100;
+  const band = form.bands.find((b) => totalScore >= b.min && totalScore <= b.max) ?? null;
+  const respondent = JSON.stringify({ kind: person.kind, id: person.id, name: person.name, grade: person.grade, age: person.age });
+  const row: Row = {
+    id: input.id,
+    organizationId: input.organizationId,
+    formId: form.id,
+    studentId: person.kind === "student" ? person.id : null,
+    candidateId: person.kind === "candidate" ? person.id : null,
+    assignedById: input.assignedById,
+    token: newToken(),
+    isCompleted: true,
+    completedAt: input.completedAt,
+    totalScore,
+    maxScore: form.maxScore,
+    percentage,
+    scoreLabel: band?.label ?? null,
+    scoreColor: band?.color ?? null,
+    searchText: `${person.search} ${foldForSearch(form.title)}`,
+    scoredAgainst: `{"form":${JSON.stringify({ id: form.id, title: form.title, category: null, type: null })},"respondent":${respondent},"questions":${form.questionsJson},"scoreRanges":${form.bandsJson}}`,
+    createdAt: input.createdAt,
+    updatedAt: input.completedAt,
+  };
+  if (input.columns.has("formTitle")) row.formTitle = form.title;
+  return row;
+}
+
+/** One answer row per question, the chosen option's text and score as the app captures them. */
+async function insertAnswers(insert: BulkInserter, submissionId: string, form: SeedForm, answers: Option[], completedAt: Date) {
+  for (const [position, question] of form.questions.entries()) {
+    const option = answers[position]!;
+    await insert.add("Answer", {
+      id: newId(),
+      submissionId,
+      questionId: question.id,
+      position,
+      questionText: question.text,
+      questionType: question.type,
+      optionIds: JSON.stringify([option.id]),
+      optionTexts: JSON.stringify([option.text]),
+      score: option.score,
+      maxScore: 3,
+      createdAt: completedAt,
+    });
+  }
 }
 
 async function submissionColumns(client: SqlClient): Promise<Set<string>> {

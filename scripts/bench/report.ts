@@ -16,7 +16,18 @@ export type ScenarioOutcome = {
   /** What the second column measured when it is not the bare baseline. */
   baselineLabel?: string;
   errors: number;
-  targets: { throughputRatio?: number; p95Ratio?: number; p95Ms?: number; p99Ratio?: number; maxMs?: number; zeroErrors?: boolean };
+  targets: {
+    throughputRatio?: number;
+    p95Ratio?: number;
+    p95Ms?: number;
+    p99Ratio?: number;
+    maxMs?: number;
+    zeroErrors?: boolean;
+    /** A download's first byte, its slowest timed call (needs `download`). */
+    firstByteMs?: number;
+    /** A download's peak resident memory above the level before (needs `download`). */
+    memoryDeltaMiB?: number;
+  };
   /**
    * A single request timed on its own `repetitions` times, one at a time (bulk assignment, roster
    * import): the latency columns show the median and the slowest, the ratio is the baseline's
@@ -25,7 +36,11 @@ export type ScenarioOutcome = {
   repetitions?: number;
   note?: string | undefined;
   memory?: { before: number; after: number; afterSecond: number };
+  /** A long download (the CSV export): the latency columns are its total time. */
+  download?: { app: DownloadStats; baseline?: DownloadStats };
 };
+
+export type DownloadStats = { firstByteMedianMs: number; firstByteMaxMs: number; idleMiB: number; peakMiB: number };
 
 export function targetVerdicts(outcome: ScenarioOutcome): { text: string; met: boolean }[] {
   const { app, baseline, targets } = outcome;
@@ -51,6 +66,14 @@ export function targetVerdicts(outcome: ScenarioOutcome): { text: string; met: b
   if (targets.p95Ms !== undefined) {
     verdicts.push({ text: `p95 ${app.latency.p95.toFixed(1)} ms < ${targets.p95Ms} ms`, met: app.latency.p95 < targets.p95Ms });
   }
+  if (targets.firstByteMs !== undefined && outcome.download) {
+    const slowest = outcome.download.app.firstByteMaxMs;
+    verdicts.push({ text: `first byte ${slowest.toFixed(0)} ms < ${targets.firstByteMs} ms`, met: slowest < targets.firstByteMs });
+  }
+  if (targets.memoryDeltaMiB !== undefined && outcome.download) {
+    const growth = outcome.download.app.peakMiB - outcome.download.app.idleMiB;
+    verdicts.push({ text: `memory +${growth.toFixed(0)} MiB ≤ ${targets.memoryDeltaMiB} MiB`, met: growth <= targets.memoryDeltaMiB });
+  }
   if (targets.zeroErrors || outcome.errors > 0) verdicts.push({ text: `${outcome.errors} errors`, met: outcome.errors === 0 });
   if (outcome.memory) {
     const growth = outcome.memory.afterSecond - outcome.memory.after;
@@ -62,7 +85,9 @@ export function targetVerdicts(outcome: ScenarioOutcome): { text: string; met: b
 const ms = (value: number) => value.toFixed(1);
 const percentiles = (side: Side | undefined) => (side ? `${ms(side.latency.p50)} / ${ms(side.latency.p95)} / ${ms(side.latency.p99)}` : "—");
 
-const medianAndMax = (side: Side | undefined) => (side ? `${ms(side.latency.p50)} median / ${ms(side.latency.max)} max` : "—");
+/** Repeated single calls: the median and the slowest, and the p95 when there are enough calls for it to differ. */
+const medianAndMax = (side: Side | undefined) =>
+  side ? `${ms(side.latency.p50)} median / ${side.latency.p95 < side.latency.max ? `${ms(side.latency.p95)} p95 / ` : ""}${ms(side.latency.max)} max` : "—";
 
 function rows(outcomes: ScenarioOutcome[]) {
   return outcomes.map((outcome) => {

@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { parse } from "csv-parse/sync";
 import { assertNodeVersion } from "../../server/node-version.ts";
 import {
   BENCH_PASSWORD,
@@ -12,7 +13,6 @@ import {
   removeBulkAssignmentForms,
   removeRosterImports,
   rosterCsv,
-  type BenchWorld,
 } from "./dataset.ts";
 import type { LoadJob, LoadRequest, LoadResult } from "./load.ts";
 import { residentMemoryMiB, root, runLoadProcess, startServer, type Server } from "./processes.ts";
@@ -95,7 +95,7 @@ const app = await startServer("app", "server/start.ts", {
 const baseline = await startServer("baseline", "scripts/bench/baseline.ts", { ...serverEnv, APP_URL: "http://127.0.0.1" });
 log(`app at ${app.url}, baseline at ${baseline.url}`);
 
-const { cookie, csrfToken } = await signIn(app, world);
+const { cookie, csrfToken } = await signIn(app, world.adminEmail);
 const outcomes: ScenarioOutcome[] = [];
 try {
   await runScenarios();
@@ -111,7 +111,7 @@ const out = options.out ?? path.join(root, quick || options.only || rows !== 1_0
 writeFileSync(out, renderMarkdown({ outcomes, machine, database, rows, minutes, timing, connections: CONNECTIONS }));
 log(`wrote ${path.relative(root, out)} (${minutes.toFixed(1)} min in all)`);
 
-async function signIn(server: Server, benchWorld: BenchWorld): Promise<{ cookie: string; csrfToken: string }> {
+async function signIn(server: Server, email: string): Promise<{ cookie: string; csrfToken: string }> {
   const csrfResponse = await fetch(`${server.url}/api/auth/csrf`);
   const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
   const csrfCookie = csrfResponse.headers
@@ -121,7 +121,7 @@ async function signIn(server: Server, benchWorld: BenchWorld): Promise<{ cookie:
   const response = await fetch(`${server.url}/api/auth/callback/credentials`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Cookie: csrfCookie, "X-CSRF-Token": csrfToken },
-    body: JSON.stringify({ email: benchWorld.adminEmail, password: BENCH_PASSWORD, csrfToken }),
+    body: JSON.stringify({ email, password: BENCH_PASSWORD, csrfToken }),
   });
   if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
   const session = response.headers.getSetCookie().find((c) => c.startsWith("remix-auth.session-token="));
@@ -140,6 +140,20 @@ function job(server: Server, requests: LoadRequest[], overrides: Partial<LoadJob
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Percentiles of a few timed calls, by nearest rank (with five calls, p90 to p99 are the slowest). */
+function latencyOf(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = (share: number) => sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)]!;
+  return {
+    mean: values.reduce((sum, value) => sum + value, 0) / values.length,
+    p50: median(values),
+    p90: rank(0.9),
+    p95: rank(0.95),
+    p99: rank(0.99),
+    max: sorted.at(-1)!,
+  };
 }
 
 /** Both servers must answer a read with the same rows before their speed means anything. */
@@ -234,7 +248,8 @@ async function runScenarios() {
     return answer.total;
   };
 
-  await sameReports("page=1&limit=20");
+  // Each check runs only with its scenario (--only): another one's may need data this run does not make.
+  if (selected("GET /api/reports (page 1")) await sameReports("page=1&limit=20");
   await compare({
     name: "GET /api/reports (page 1, with total)",
     requests: () => [get("/api/reports?page=1&limit=20")],
@@ -242,18 +257,22 @@ async function runScenarios() {
   });
 
   const selective = encodeURIComponent(world.search.selective);
-  const selectiveTotal = await sameReports(`search=${selective}`);
-  await compare({
-    name: `GET /api/reports?search= selective (${selectiveTotal} matches)`,
-    requests: () => [get(`/api/reports?search=${selective}`)],
-    targets: { p95Ms: 20 },
-  });
-  const commonTotal = await sameReports(`search=${world.search.common}`);
-  await compare({
-    name: `GET /api/reports?search= common fragment "${world.search.common}" (${commonTotal.toLocaleString("en")} matches)`,
-    requests: () => [get(`/api/reports?search=${world.search.common}`)],
-    targets: { p95Ms: 60 },
-  });
+  if (selected("GET /api/reports?search= selective")) {
+    const selectiveTotal = await sameReports(`search=${selective}`);
+    await compare({
+      name: `GET /api/reports?search= selective (${selectiveTotal} matches)`,
+      requests: () => [get(`/api/reports?search=${selective}`)],
+      targets: { p95Ms: 20 },
+    });
+  }
+  if (selected("GET /api/reports?search= common")) {
+    const commonTotal = await sameReports(`search=${world.search.common}`);
+    await compare({
+      name: `GET /api/reports?search= common fragment "${world.search.common}" (${commonTotal.toLocaleString("en")} matches)`,
+      requests: () => [get(`/api/reports?search=${world.search.common}`)],
+      targets: { p95Ms: 60 },
+    });
+  }
 
   const answers = JSON.stringify({ answers: world.submitForm.questions.map((q) => ({ questionId: q.id, optionIds: [q.optionIds[1]!] })) });
   const submitRequests = (tokens: string[]) =>
@@ -266,13 +285,13 @@ async function runScenarios() {
   });
 
   const formIds = (body: Record<string, unknown>) => ({ total: body.total, forms: body.forms });
-  await assertSameAnswer("/api/forms?search=stress", formIds);
+  if (selected("GET /api/forms?search=")) await assertSameAnswer("/api/forms?search=stress", formIds);
   await compare({
     name: "GET /api/forms?search=",
     requests: () => [get("/api/forms?search=stress")],
     targets: { throughputRatio: 0.7 },
   });
-  await assertSameAnswer("/api/students?search=garcia", (body) => ({ total: body.total, students: body.students }));
+  if (selected("GET /api/students?search=")) await assertSameAnswer("/api/students?search=garcia", (body) => ({ total: body.total, students: body.students }));
   await compare({
     name: "GET /api/students?search=",
     requests: () => [get("/api/students?search=garcia")],
@@ -286,6 +305,8 @@ async function runScenarios() {
   });
 
   await exportScenarios();
+  await csvExportScenario();
+  await formSummaryScenario();
   await bulkAssignmentScenario();
   await rosterImportScenarios();
 }
@@ -339,7 +360,140 @@ async function exportScenarios() {
   });
 }
 
-type Sent = { method: string; path: string; headers: Record<string, string>; body: string };
+type Download = { status: number; firstByteMs: number; totalMs: number; bytes: number; sha256: string; idleMiB: number; peakMiB: number; body?: Buffer };
+
+/**
+ * One download, read as it arrives (as fast as the bench can take it): the time to its first body
+ * byte and to its last, its size and digest, and the server's anonymous resident memory, sampled
+ * every 10 ms while it runs (the peak) and just before (idle).
+ */
+async function timedDownload(server: Server, pathAndQuery: string, keep = false): Promise<Download> {
+  const pid = server.process.pid!;
+  const idleMiB = residentMemoryMiB(pid);
+  let peakMiB = idleMiB;
+  const sample = () => {
+    peakMiB = Math.max(peakMiB, residentMemoryMiB(pid));
+  };
+  const sampler = setInterval(sample, 10);
+  const started = performance.now();
+  try {
+    const response = await fetch(`${server.url}${pathAndQuery}`, { headers: { cookie } });
+    const hash = createHash("sha256");
+    const chunks: Buffer[] = [];
+    let firstByteMs = Number.NaN;
+    let bytes = 0;
+    for await (const chunk of response.body ?? []) {
+      if (bytes === 0) firstByteMs = performance.now() - started;
+      bytes += chunk.length;
+      hash.update(chunk);
+      if (keep) chunks.push(Buffer.from(chunk));
+    }
+    const totalMs = performance.now() - started;
+    sample();
+    return {
+      status: response.status,
+      firstByteMs,
+      totalMs,
+      bytes,
+      sha256: hash.digest("hex"),
+      idleMiB,
+      peakMiB,
+      ...(keep ? { body: Buffer.concat(chunks) } : {}),
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/**
+ * GET /api/reports/export?format=csv of every result of the big organization (250,000 at
+ * 1,000,000 rows): time to the first byte and to the last, and the app's resident memory during
+ * the export above its level just before. Both servers first answer a check call whose bytes must
+ * be the same (BOM, header, every row); then they take turns, one download at a time.
+ */
+async function csvExportScenario() {
+  const name = "GET /api/reports/export?format=csv";
+  if (!selected(name)) return;
+  const target = "/api/reports/export?format=csv";
+  const totalResponse = await fetch(`${app.url}/api/reports?page=1&limit=1`, { headers: { cookie, accept: "application/json" } });
+  const rowCount = ((await totalResponse.json()) as { total: number }).total;
+  log(`${name}: check (${rowCount.toLocaleString("en")} rows)`);
+  const [fromApp, fromBaseline] = [await timedDownload(app, target, true), await timedDownload(baseline, target, true)];
+  for (const [side, answer] of [
+    ["app", fromApp],
+    ["baseline", fromBaseline],
+  ] as const) {
+    if (answer.status !== 200) throw new Error(`${name}: the ${side} answered ${answer.status}: ${answer.body?.toString("utf8").slice(0, 300)}`);
+  }
+  if (fromApp.sha256 !== fromBaseline.sha256) {
+    const [appRows, baselineRows] = [fromApp, fromBaseline].map((answer) => parse(answer.body!, { bom: true, relax_column_count: true }) as string[][]);
+    const at = appRows!.findIndex((row, i) => JSON.stringify(row) !== JSON.stringify(baselineRows![i]));
+    throw new Error(
+      `app and baseline export different CSV (${fromApp.bytes} and ${fromBaseline.bytes} bytes, ${appRows!.length} and ${baselineRows!.length} records), first at record ${at}:\n app      ${JSON.stringify(appRows![at])}\n baseline ${JSON.stringify(baselineRows![at])}`,
+    );
+  }
+  const records = (parse(fromApp.body!, { bom: true }) as unknown[]).length - 1;
+  if (records !== rowCount) throw new Error(`${name}: ${records} rows exported, ${rowCount} in the list`);
+  const calls = new Map<Server, Download[]>([
+    [app, [fromApp]],
+    [baseline, [fromBaseline]],
+  ]);
+  const repetitions = quick ? 2 : 3;
+  for (let repetition = 1; repetition <= repetitions; repetition += 1) {
+    for (const server of repetition % 2 === 1 ? [app, baseline] : [baseline, app]) {
+      const answer = await timedDownload(server, target);
+      if (answer.sha256 !== fromApp.sha256) throw new Error(`${name}: a later download from the ${server === app ? "app" : "baseline"} differs from the first`);
+      calls.get(server)!.push(answer);
+    }
+  }
+  const side = (server: Server) => {
+    const all = calls.get(server)!;
+    const timed = all.slice(1);
+    const latency = latencyOf(timed.map((call) => call.totalMs));
+    const firstBytes = timed.map((call) => call.firstByteMs);
+    // Peak over every call, the check included, above the level before the first.
+    const memory = { idleMiB: all[0]!.idleMiB, peakMiB: Math.max(...all.map((call) => call.peakMiB)) };
+    const perCall = all.map((call) => `${call.idleMiB.toFixed(0)} → ${call.peakMiB.toFixed(0)}`).join(", ");
+    return {
+      side: { rps: 1000 / latency.p50, rate: 0, latency },
+      stream: { firstByteMedianMs: median(firstBytes), firstByteMaxMs: Math.max(...firstBytes), ...memory },
+      calls: perCall,
+    };
+  };
+  const [ofApp, ofBaseline] = [side(app), side(baseline)];
+  const describe = (label: string, of: ReturnType<typeof side>) =>
+    `${label}: first byte ${of.stream.firstByteMedianMs.toFixed(0)} ms median (${of.stream.firstByteMaxMs.toFixed(0)} max), all in ${(of.side.latency.p50 / 1000).toFixed(2)} s median, ${((rowCount / of.side.latency.p50) * 1000).toLocaleString("en", { maximumFractionDigits: 0 })} rows/s; anonymous resident memory ${of.stream.idleMiB.toFixed(0)} MiB before, ${of.stream.peakMiB.toFixed(0)} MiB at most during (each call, before → peak: ${of.calls})`;
+  const outcome: ScenarioOutcome = {
+    name: `${name} (all ${rowCount.toLocaleString("en")} results of the big organization)`,
+    app: ofApp.side,
+    baseline: ofBaseline.side,
+    errors: 0,
+    targets: { firstByteMs: 1000, memoryDeltaMiB: 64 },
+    repetitions,
+    download: { app: ofApp.stream, baseline: ofBaseline.stream },
+    note: `${(fromApp.bytes / 2 ** 20).toFixed(1)} MiB, the same bytes from both; ${describe("app", ofApp)}; ${describe("baseline", ofBaseline)}`,
+  };
+  log(`${outcome.name}: ${outcome.note}`);
+  outcomes.push(outcome);
+}
+
+/** GET /api/forms/:id/summary over the summary organization's form (rows / 4 completed results), as its administrator. */
+async function formSummaryScenario() {
+  const name = "GET /api/forms/:id/summary";
+  if (!selected(name)) return;
+  const summary = world.summary!;
+  const session = await signIn(app, summary.adminEmail);
+  await singleRequests({
+    name: `${name} (${summary.completed.toLocaleString("en")} completed results, ${summary.open.toLocaleString("en")} open links)`,
+    status: 200,
+    prepare: () => ({ method: "GET", path: `/api/forms/${summary.formId}/summary`, headers: { cookie: session.cookie, accept: "application/json" } }),
+    agree: (body) => body,
+    targets: { p95Ms: 300 },
+    repetitions: quick ? 20 : 50,
+  });
+}
+
+type Sent = { method: string; path: string; headers: Record<string, string>; body?: string };
 type Timed = { ms: number; status: number; body: string };
 
 /** One request, timed from sending it to the last byte of the answer. */
@@ -365,8 +519,11 @@ async function singleRequests(scenario: {
   agree: (body: Record<string, unknown>) => unknown;
   after?: () => Promise<void>;
   targets: ScenarioOutcome["targets"];
+  /** Timed calls per server (REPETITIONS unless said). */
+  repetitions?: number;
 }): Promise<void> {
   const servers = [app, baseline] as const;
+  const repetitions = scenario.repetitions ?? REPETITIONS;
   let errors = 0;
   let firstError: string | undefined;
   const call = async (server: Server, index: number) => {
@@ -398,21 +555,12 @@ async function singleRequests(scenario: {
       `app and baseline disagree on ${scenario.name}:\n app      ${fromApp.agreed.slice(0, 400)}\n baseline ${fromBaseline.agreed?.slice(0, 400)}`,
     );
   const times = new Map<Server, number[]>(servers.map((server) => [server, []]));
-  for (let repetition = 1; repetition <= REPETITIONS; repetition += 1) {
+  for (let repetition = 1; repetition <= repetitions; repetition += 1) {
     // Alternate which server goes first, as the load rounds do.
     for (const server of repetition % 2 === 1 ? servers : [...servers].reverse()) times.get(server)!.push((await call(server, repetition)).ms);
   }
   const side = (server: Server) => {
-    const values = times.get(server)!;
-    const slowest = Math.max(...values);
-    const latency = {
-      mean: values.reduce((sum, value) => sum + value, 0) / values.length,
-      p50: median(values),
-      p90: slowest,
-      p95: slowest,
-      p99: slowest,
-      max: slowest,
-    };
+    const latency = latencyOf(times.get(server)!);
     return { rps: 1000 / latency.p50, rate: 0, latency };
   };
   const list = (server: Server) =>
@@ -426,8 +574,8 @@ async function singleRequests(scenario: {
     baseline: side(baseline),
     errors,
     targets: { ...scenario.targets, zeroErrors: true },
-    repetitions: REPETITIONS,
-    note: `${firstError ? `${errors} of ${REPETITIONS + 1} calls failed, the first: ${firstError}; ` : `each answered ${fromBaseline.agreed}; `}app ${list(app)}, baseline ${list(baseline)}`,
+    repetitions,
+    note: `${firstError ? `${errors} of ${repetitions + 1} calls failed, the first: ${firstError}; ` : `each answered ${fromBaseline.agreed!.length > 200 ? `the same (${fromBaseline.agreed!.length} characters of JSON)` : fromBaseline.agreed}; `}app ${list(app)}, baseline ${list(baseline)}`,
   };
   log(
     `${scenario.name}: app median ${outcome.app.latency.p50.toFixed(0)} ms, max ${outcome.app.latency.max.toFixed(0)} ms; baseline median ${outcome.baseline!.latency.p50.toFixed(0)} ms, max ${outcome.baseline!.latency.max.toFixed(0)} ms${errors ? `; ${errors} app errors` : ""}`,

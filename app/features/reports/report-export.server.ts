@@ -5,6 +5,7 @@ import ExcelJS from "exceljs";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db, Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
+import { EXPORT_FIXED_COLUMNS } from "./report-export-columns.ts";
 import type { ExportReportsQuery } from "./report-schemas.ts";
 import { reportSelection, searchTextContains } from "./reports.server.ts";
 
@@ -18,21 +19,6 @@ import { reportSelection, searchTextContains } from "./reports.server.ts";
 
 /** Rows per read: one query for the ids, one for their columns. */
 export const EXPORT_BATCH = 1000;
-
-const FIXED_COLUMNS = [
-  "submissionId",
-  "respondent",
-  "kind",
-  "groups",
-  "form",
-  "assignedBy",
-  "assignedAt",
-  "completedAt",
-  "totalScore",
-  "maxScore",
-  "percentage",
-  "scoreLabel",
-] as const;
 
 type Cell = string | number | Date | null;
 type ExportRow = Cell[];
@@ -67,7 +53,7 @@ async function formQuestions(actor: Actor, formId: string | undefined): Promise<
 export async function reportExport(actor: Actor, query: ExportReportsQuery) {
   const selection = await reportSelection(actor, query);
   const questions = await formQuestions(actor, query.formId);
-  const header = [...FIXED_COLUMNS, ...questions.flatMap((q, i) => [`${i + 1}. ${q.text}`, `${i + 1}. ${q.text} [score]`])];
+  const header = [...EXPORT_FIXED_COLUMNS, ...questions.flatMap((q, i) => [`${i + 1}. ${q.text}`, `${i + 1}. ${q.text} [score]`])];
   const conditions = selection.term ? [...selection.sql, searchTextContains(env().databaseProvider, selection.term)] : selection.sql;
 
   async function* batches(): AsyncGenerator<ExportRow[]> {

@@ -3,6 +3,7 @@ import { db, Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
 import { getForm } from "../forms/forms.server.ts";
 import { completedAtRange, submissionSelection } from "../reports/reports.server.ts";
+import { round2, summaryCounts, summaryQuestion } from "./form-summary-rows.ts";
 import type { FormSummary, FormSummaryQuery } from "./form-summary-schemas.ts";
 
 /**
@@ -15,9 +16,6 @@ import type { FormSummary, FormSummaryQuery } from "./form-summary-schemas.ts";
  * was completed (as the reports list does), a link still waiting, expired or withdrawn by when it
  * was assigned.
  */
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
-const toNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 /** The JSON array of chosen option ids, per provider: its length, and its elements as rows. */
 function optionIdsSql() {
@@ -69,30 +67,13 @@ export async function formSummary(actor: Actor, formId: string, query: FormSumma
   const [median, bandCounts] = await Promise.all([medianTotal(completed, count), countInBands(completed, form.scoreRanges)]);
   const answeredBy = new Map(questionRows.map((row) => [row.questionId, row]));
   const chosen = new Map(optionRows.map((row) => [`${row.questionId}:${row.optionId}`, Number(row.count)]));
-  const state = states[0];
-  const [revoked, expired, pending] = [toNumber(state?.revoked) ?? 0, toNumber(state?.expired) ?? 0, toNumber(state?.waiting) ?? 0];
-  const mean = toNumber(spread[0]?.mean);
 
   return {
-    assigned: count + pending + expired + revoked,
-    completed: count,
-    pending,
-    expired,
-    revoked,
-    score: { mean: mean === null ? null : round2(mean), median, min: toNumber(spread[0]?.min), max: toNumber(spread[0]?.max) },
+    ...summaryCounts(count, states[0], spread[0], median),
     bands: form.scoreRanges.map((band, i) => ({ ...band, count: bandCounts[i] ?? 0 })),
-    questions: form.questions.map((question) => {
-      const answered = answeredBy.get(question.id);
-      const meanScore = question.type === "TEXT" ? null : toNumber(answered?.mean);
-      return {
-        id: question.id,
-        text: question.text,
-        type: question.type,
-        answered: Number(answered?.answered ?? 0),
-        meanScore: meanScore === null ? null : round2(meanScore),
-        options: question.options.map((option) => ({ id: option.id, text: option.text, count: chosen.get(`${question.id}:${option.id}`) ?? 0 })),
-      };
-    }),
+    questions: form.questions.map((question) =>
+      summaryQuestion(question, answeredBy.get(question.id), (optionId) => chosen.get(`${question.id}:${optionId}`) ?? 0),
+    ),
   };
 }
 
