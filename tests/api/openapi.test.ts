@@ -115,14 +115,21 @@ describe("GET /api/openapi", () => {
     }
   });
 
-  it("given a write made with the session cookie, should require the CSRF header X-CSRF-Token with it", () => {
+  it("given a write made with the session cookie, should require the CSRF header X-CSRF-Token with it; a bearer token is the other way in", () => {
     const header = Object.entries(document.components.securitySchemes).find(([, scheme]) => scheme.type === "apiKey" && scheme.in === "header");
     expect(header?.[1].name).toBe("X-CSRF-Token");
     const [schemeName] = header!;
+    const bearer = Object.entries(document.components.securitySchemes).find(([, scheme]) => scheme.type === "http" && scheme.scheme === "bearer");
+    expect(bearer, "the bearer scheme of personal API tokens").toBeDefined();
     for (const { path, method, operation } of operationsOf()) {
       const requirements = operation.security ?? [];
       if (requirements.length === 0) continue;
-      const needsHeader = requirements.every((requirement) => schemeName in requirement);
+      const withCookie = requirements.filter((requirement) => !(bearer![0] in requirement));
+      expect(
+        requirements.some((requirement) => bearer![0] in requirement),
+        `${method} ${path}: the bearer token`,
+      ).toBe(true);
+      const needsHeader = withCookie.every((requirement) => schemeName in requirement);
       expect(needsHeader, `${method} ${path}`).toBe(method !== "get");
       if (method !== "get") expect(Object.keys(operation.responses), `${method} ${path}`).toContain("403");
     }

@@ -236,6 +236,8 @@ describe("another organization's records", () => {
         "GET /api/users/{id}/avatar",
         "PATCH /api/users/{id}",
         "POST /api/users/{id}/sessions/revoke",
+        "GET /api/users/{id}/tokens",
+        "GET /api/forms/{id}/summary",
       ].sort(),
     );
   });

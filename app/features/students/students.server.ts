@@ -3,7 +3,8 @@ import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
-import { emitWebhookEvent } from "../webhooks/webhooks.server.ts";
+import { createId } from "@paralleldrive/cuid2";
+import { webhookEventWrites } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
 import { assertEmailFree, personData, personHistory, personHistoryByForm, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
@@ -42,20 +43,22 @@ export async function getStudent(actor: Actor, id: string) {
 
 export async function createStudent(actor: Actor, input: CreateStudentInput) {
   await assertEmailFree("student", actor.organizationId, input.email);
-  const student = await db.$transaction(async (tx) => {
-    const row = await tx.student.create({
+  // The id and time are chosen here, so that the event can name them in the same batch.
+  const student = { id: createId(), name: input.name, createdAt: new Date() };
+  const event = await webhookEventWrites(actor.organizationId, "student.created", { ...student, createdAt: student.createdAt.toISOString() });
+  await db.$transaction([
+    db.student.create({
       data: {
+        ...student,
         organizationId: actor.organizationId,
         createdById: actor.userId,
         ...personData(input),
-        name: input.name,
         searchName: foldForSearch(input.name),
       },
-      select: { id: true, name: true, status: true, createdAt: true },
-    });
-    await emitWebhookEvent(tx, actor.organizationId, "student.created", { ...row, createdAt: row.createdAt.toISOString() });
-    return row;
-  });
+      select: { id: true },
+    }),
+    ...event,
+  ]);
   return getStudent(actor, student.id);
 }
 

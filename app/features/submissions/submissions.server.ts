@@ -10,7 +10,8 @@ import { visibleFormsWhere } from "../forms/forms.server.ts";
 import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput } from "./submission-schemas.ts";
 import { inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { type StatusFields, type SubmissionStatus, submissionStatus, WAITING_STATUSES } from "./submission-status.ts";
-import { emitWebhookEvent } from "../webhooks/webhooks.server.ts";
+import { createId } from "@paralleldrive/cuid2";
+import { webhookEventWrites } from "../webhooks/webhooks.server.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
 
 /** 256 random bits, URL-safe: the whole secret of a public test link. */
@@ -80,9 +81,21 @@ export async function assignForm(actor: Actor, input: CreateSubmissionInput) {
     : await db.candidate.findFirst({ where: { id: input.candidateId!, ...respondentWhere }, select: { id: true } });
   if (!respondent) throw notFound(input.studentId ? "student" : "candidate");
 
-  const created = await db.$transaction(async (tx) => {
-    const row = await tx.submission.create({
+  // The id and time are chosen here, so that the event can name them in the same batch. The
+  // event never carries the link's token: it says a link exists, not how to open it.
+  const created = { id: createId(), createdAt: new Date() };
+  const event = await webhookEventWrites(form.organizationId, "submission.created", {
+    id: created.id,
+    formId: form.id,
+    respondent: { kind: input.studentId ? "student" : "candidate", id: respondent.id },
+    assignedById: actor.userId,
+    expiresAt: expiresAt?.toISOString() ?? null,
+    createdAt: created.createdAt.toISOString(),
+  });
+  await db.$transaction([
+    db.submission.create({
       data: {
+        ...created,
         organizationId: form.organizationId,
         formId: form.id,
         studentId: input.studentId ?? null,
@@ -91,19 +104,10 @@ export async function assignForm(actor: Actor, input: CreateSubmissionInput) {
         token: newToken(),
         expiresAt,
       },
-      select: { id: true, createdAt: true },
-    });
-    // Never the link's token: the event says a link exists, not how to open it.
-    await emitWebhookEvent(tx, form.organizationId, "submission.created", {
-      id: row.id,
-      formId: form.id,
-      respondent: { kind: input.studentId ? "student" : "candidate", id: respondent.id },
-      assignedById: actor.userId,
-      expiresAt: expiresAt?.toISOString() ?? null,
-      createdAt: row.createdAt.toISOString(),
-    });
-    return row;
-  });
+      select: { id: true },
+    }),
+    ...event,
+  ]);
   return getSubmission(actor, created.id);
 }
 

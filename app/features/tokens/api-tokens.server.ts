@@ -39,11 +39,11 @@ function listTokensOf(userId: string) {
   return db.apiToken.findMany({ where: { userId }, select: listSelect, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }).then((tokens) => ({ tokens }));
 }
 
-/** An administrator's view of a user's tokens (a user of another organization is 404). */
+/** An administrator's view of a user's tokens. Scope before role: a user of another organization is 404 to anyone. */
 export async function listUserApiTokens(actor: Actor, userId: string) {
-  if (!isAdmin(actor)) throw forbidden();
   const user = await db.user.findFirst({ where: { id: userId, ...organizationScope(actor) }, select: { id: true } });
   if (!user) throw notFound("user");
+  if (!isAdmin(actor)) throw forbidden();
   return listTokensOf(user.id);
 }
 

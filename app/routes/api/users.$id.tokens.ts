@@ -1,13 +1,13 @@
 import type { Route } from "./+types/users.$id.tokens";
 import { apiTokenList } from "~/features/tokens/api-token-schemas.ts";
 import { listUserApiTokens } from "~/features/tokens/api-tokens.server.ts";
-import { requireAdmin } from "~/lib/auth/actor.server.ts";
+import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json } from "~/lib/http.server.ts";
 
 const handle = endpoint<Route.LoaderArgs>(
   {
-    GET: async ({ params, context }) => json(await listUserApiTokens(requireAdmin(actorOf(context)), params.id)),
+    GET: async ({ params, context }) => json(await listUserApiTokens(requireStaff(actorOf(context)), params.id)),
   },
   {
     GET: {
