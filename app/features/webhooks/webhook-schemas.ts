@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { idSchema, timestamp } from "~/lib/schemas.ts";
 
-/** What a webhook can be told about (contract §14). */
-export const WEBHOOK_EVENTS = ["submission.completed", "submission.created", "student.created", "candidate.promoted"] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+import { WEBHOOK_EVENTS } from "./webhook-events.ts";
 
 const webhookUrl = z
   .string()

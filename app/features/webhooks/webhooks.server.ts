@@ -9,7 +9,8 @@ import { env } from "~/lib/env.server.ts";
 import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import { enqueueJobs, MAX_ATTEMPTS } from "../jobs/jobs.server.ts";
 import { isPrivateAddress, literalAddress, safePost } from "./safe-post.server.ts";
-import type { CreateWebhookInput, UpdateWebhookInput, WebhookEvent } from "./webhook-schemas.ts";
+import type { WebhookEvent } from "./webhook-events.ts";
+import type { CreateWebhookInput, UpdateWebhookInput } from "./webhook-schemas.ts";
 
 /**
  * Webhooks (contract §14): an administrator's endpoints, told about the organization's events.
