@@ -14,6 +14,8 @@ export default [
     route("auth/callback/credentials", "routes/api/auth.callback.credentials.ts"),
     route("auth/session", "routes/api/auth.session.ts"),
     route("auth/signout", "routes/api/auth.signout.ts"),
+    route("auth/providers", "routes/api/auth.providers.ts"),
+    route("auth/signin/oidc", "routes/api/auth.signin.oidc.ts"),
     route("auth/oidc", "routes/api/auth.oidc.ts"),
     route("auth/oidc/callback", "routes/api/auth.oidc.callback.ts"),
     route("auth/forgot-password", "routes/api/auth.forgot-password.ts"),

@@ -18,7 +18,7 @@ export const CSRF_HEADER = "x-csrf-token";
  * Paths that check a CSRF token in their own body (sign-in and sign-out, which browsers post as
  * plain forms) or never use the session (the public test links).
  */
-const GUARDS_ITSELF = [/^\/api\/auth\/callback\/credentials$/, /^\/api\/auth\/signout$/, /^\/api\/test-link\//];
+const GUARDS_ITSELF = [/^\/api\/auth\/callback\/credentials$/, /^\/api\/auth\/signout$/, /^\/api\/auth\/signin\/oidc$/, /^\/api\/test-link\//];
 
 const crossSite = () => problemResponse(new ApiError(403, "CROSS_SITE_REQUEST", "Requests from other sites may not change data here."));
 

@@ -135,8 +135,9 @@ export function problemBody(error: ApiError) {
   };
 }
 
-export function problemResponse(error: ApiError): Response {
-  return new Response(JSON.stringify(problemBody(error)), {
+/** `members`: extension members beside the standard ones (RFC 9457 §3.2), e.g. NextAuth's `url`. */
+export function problemResponse(error: ApiError, members: Record<string, unknown> = {}): Response {
+  return new Response(JSON.stringify({ ...problemBody(error), ...members }), {
     status: error.status,
     headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store", ...error.headers },
   });

@@ -100,6 +100,9 @@ export const problemSchema = z
         }),
       )
       .optional(),
+    url: z.string().optional().meta({
+      description: "Sign-in and sign-out called by NextAuth's browser client (a form body with json=true): the page to go to, with ?error=CODE.",
+    }),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details." });
 

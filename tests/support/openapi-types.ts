@@ -13,7 +13,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in: verifies the credentials and, for a user with a second factor, the code (401 TWO_FACTOR_REQUIRED / TWO_FACTOR_INVALID / TWO_FACTOR_EXPIRED; 5 wrong codes lock the second step for 15 minutes, 429 TWO_FACTOR_LOCKED), then sets the session cookie. HTML forms are redirected (302) to /{locale}/home. */
+        /** Sign in: verifies the credentials and, for a user with a second factor, the code (401 TWO_FACTOR_REQUIRED / TWO_FACTOR_INVALID / TWO_FACTOR_EXPIRED; 5 wrong codes lock the second step for 15 minutes, 429 TWO_FACTOR_LOCKED), then sets the session cookie. HTML forms are redirected (302) to /{locale}/home or their callbackUrl. NextAuth's browser client (signIn from next-auth/react) posts a form with json=true: it gets JSON, a failure with url (the sign-in page with ?error=CredentialsSignin or ?error=CODE). */
         post: operations["signIn"];
         delete?: never;
         options?: never;
@@ -106,6 +106,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ways to sign in, keyed by id as NextAuth's browser client expects (its signIn reads this first): credentials, and oidc when an external provider is configured. */
+        get: operations["getAuthProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/reset-password": {
         parameters: {
             query?: never;
@@ -140,6 +157,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/signin/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start signing in with the external OpenID Connect provider from a script in the browser (NextAuth's signIn("oidc")): checks the CSRF token, sets the state cookie as GET /api/auth/oidc does and answers the provider's address as {ok, url} (a plain HTML form is redirected there). 404 OIDC_NOT_CONFIGURED when no provider is configured. */
+        post: operations["startOidcSignInForClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/signout": {
         parameters: {
             query?: never;
@@ -149,7 +183,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End the session (its row is deleted) and clear the cookie. HTML forms are redirected to the sign-in page. */
+        /** End the session (its row is deleted) and clear the cookie. HTML forms are redirected to the sign-in page (or their callbackUrl on this origin). NextAuth's browser client (signOut from next-auth/react) posts a form with json=true and gets JSON. */
         post: operations["signOut"];
         delete?: never;
         options?: never;
@@ -1124,6 +1158,8 @@ export interface components {
                 /** @description An imported file's column. */
                 field?: string;
             }[];
+            /** @description Sign-in and sign-out called by NextAuth's browser client (a form body with json=true): the page to go to, with ?error=CODE. */
+            url?: string;
         };
         CheckCredentialsResult: {
             twoFactorRequired: boolean;
@@ -1138,6 +1174,21 @@ export interface components {
             /** @constant */
             ok: true;
             message: string;
+        };
+        AuthProviders: {
+            credentials: components["schemas"]["AuthProvider"];
+            /** @description The external OpenID Connect provider, when one is configured. */
+            oidc?: components["schemas"]["AuthProvider"];
+        };
+        AuthProvider: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "credentials" | "oauth";
+            /** @description Where a browser starts signing in with this provider. */
+            signinUrl: string;
+            /** @description Where the sign-in is completed. */
+            callbackUrl: string;
         };
         PasswordSet: {
             /** @constant */
@@ -1158,6 +1209,11 @@ export interface components {
              */
             expires: string;
         } | Record<string, never>;
+        SignedOut: {
+            /** @constant */
+            ok: true;
+            url: string;
+        };
         TwoFactorStatus: {
             twoFactorEnabled: boolean;
             twoFactorMethod: ("TOTP" | "EMAIL") | null;
@@ -2076,6 +2132,15 @@ export interface components {
             code?: string;
             /** @description Locale of the page to land on (browser forms). */
             locale?: string;
+            /**
+             * @description Where to go afterwards (NextAuth's client sends the current page). Only an address on this service's own origin is used; anything else means the default page.
+             * @example /en/forms
+             */
+            callbackUrl?: string;
+            /** @description NextAuth's client sends json=true: a form is then answered with JSON {ok, url} (a failure: the problem with url) instead of a redirect. */
+            json?: boolean | ("true" | "false");
+            /** @description An option of NextAuth's client, which it posts along; the server does not use it. */
+            redirect?: boolean | ("true" | "false");
         };
         CheckCredentials: {
             email: string;
@@ -2090,10 +2155,33 @@ export interface components {
             /** @description 8 to 128 characters (Unicode code points), any characters. Refused when it is a common password, the development password or the account's e-mail address. */
             password: string;
         };
+        OidcSignIn: {
+            csrfToken: string;
+            /** @description The language to land in after signing in (default: that of callbackUrl, else the account's). */
+            locale?: string;
+            /**
+             * @description Where to go afterwards (NextAuth's client sends the current page). Only an address on this service's own origin is used; anything else means the default page.
+             * @example /en/forms
+             */
+            callbackUrl?: string;
+            /** @description NextAuth's client sends json=true: a form is then answered with JSON {ok, url} (a failure: the problem with url) instead of a redirect. */
+            json?: boolean | ("true" | "false");
+            /** @description An option of NextAuth's client, which it posts along; the server does not use it. */
+            redirect?: boolean | ("true" | "false");
+        };
         SignOut: {
             csrfToken: string;
             /** @description Locale of the sign-in page to land on (browser forms). */
             locale?: string;
+            /**
+             * @description Where to go afterwards (NextAuth's client sends the current page). Only an address on this service's own origin is used; anything else means the default page.
+             * @example /en/forms
+             */
+            callbackUrl?: string;
+            /** @description NextAuth's client sends json=true: a form is then answered with JSON {ok, url} (a failure: the problem with url) instead of a redirect. */
+            json?: boolean | ("true" | "false");
+            /** @description An option of NextAuth's client, which it posts along; the server does not use it. */
+            redirect?: boolean | ("true" | "false");
         };
         TwoFactorDisable: {
             password: string;
@@ -2428,7 +2516,10 @@ export interface operations {
                  *       "password": "text",
                  *       "csrfToken": "text",
                  *       "code": "123456",
-                 *       "locale": "es"
+                 *       "locale": "es",
+                 *       "callbackUrl": "/en/forms",
+                 *       "json": true,
+                 *       "redirect": true
                  *     }
                  */
                 "application/json": components["schemas"]["CredentialsSignIn"];
@@ -2438,14 +2529,17 @@ export interface operations {
                  *       "password": "text",
                  *       "csrfToken": "text",
                  *       "code": "123456",
-                 *       "locale": "es"
+                 *       "locale": "es",
+                 *       "callbackUrl": "/en/forms",
+                 *       "json": true,
+                 *       "redirect": true
                  *     }
                  */
                 "application/x-www-form-urlencoded": components["schemas"]["CredentialsSignIn"];
             };
         };
         responses: {
-            /** @description Signed in; the session cookie is set. */
+            /** @description Signed in; the session cookie is set. url: the callbackUrl when it is on this origin, else /{locale}/home. */
             200: {
                 headers: {
                     "Set-Cookie"?: string;
@@ -2465,7 +2559,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A browser form (not JSON) signed in: to /{locale}/home, with the session cookie. */
+            /** @description A browser form (not JSON, no json=true) signed in: to /{locale}/home or the callbackUrl on this origin, with the session cookie. */
             302: {
                 headers: {
                     Location?: string;
@@ -3266,6 +3360,87 @@ export interface operations {
             };
         };
     };
+    getAuthProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "credentials": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima",
+                     *         "type": "credentials",
+                     *         "signinUrl": "text",
+                     *         "callbackUrl": "text"
+                     *       },
+                     *       "oidc": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima",
+                     *         "type": "credentials",
+                     *         "signinUrl": "text",
+                     *         "callbackUrl": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthProviders"];
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     resetPassword: {
         parameters: {
             query?: never;
@@ -3482,6 +3657,218 @@ export interface operations {
             };
         };
     };
+    startOidcSignInForClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "csrfToken": "text",
+                 *       "locale": "es",
+                 *       "callbackUrl": "/en/forms",
+                 *       "json": true,
+                 *       "redirect": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["OidcSignIn"];
+                /**
+                 * @example {
+                 *       "csrfToken": "text",
+                 *       "locale": "es",
+                 *       "callbackUrl": "/en/forms",
+                 *       "json": true,
+                 *       "redirect": true
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["OidcSignIn"];
+            };
+        };
+        responses: {
+            /** @description Where to send the browser. */
+            200: {
+                headers: {
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "url": "text"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description The provider's authorization address to send the browser to. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description A browser form (not JSON, no json=true): to the provider. */
+            302: {
+                headers: {
+                    Location?: string;
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND, OIDC_NOT_CONFIGURED. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND" | "OIDC_NOT_CONFIGURED";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     signOut: {
         parameters: {
             query?: never;
@@ -3494,21 +3881,27 @@ export interface operations {
                 /**
                  * @example {
                  *       "csrfToken": "text",
-                 *       "locale": "es"
+                 *       "locale": "es",
+                 *       "callbackUrl": "/en/forms",
+                 *       "json": true,
+                 *       "redirect": true
                  *     }
                  */
                 "application/json": components["schemas"]["SignOut"];
                 /**
                  * @example {
                  *       "csrfToken": "text",
-                 *       "locale": "es"
+                 *       "locale": "es",
+                 *       "callbackUrl": "/en/forms",
+                 *       "json": true,
+                 *       "redirect": true
                  *     }
                  */
                 "application/x-www-form-urlencoded": components["schemas"]["SignOut"];
             };
         };
         responses: {
-            /** @description Signed out. */
+            /** @description Signed out. url: the callbackUrl when it is on this origin, else the sign-in page /{locale}/login. */
             200: {
                 headers: {
                     "Set-Cookie"?: string;
@@ -3517,16 +3910,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "ok": true
+                     *       "ok": true,
+                     *       "url": "text"
                      *     }
                      */
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                    };
+                    "application/json": components["schemas"]["SignedOut"];
                 };
             };
-            /** @description A browser form (not JSON) signed out: to the sign-in page /{locale}/login. */
+            /** @description A browser form (not JSON, no json=true) signed out: to the sign-in page /{locale}/login or the callbackUrl on this origin. */
             302: {
                 headers: {
                     Location?: string;

@@ -3,6 +3,7 @@ import { ApiError } from "~/lib/problem.server.ts";
 import { verifyEmailAndPassword, type VerifiedUser } from "./credentials.server.ts";
 import { readPendingSignIn } from "./pending-sign-in.server.ts";
 import { createSession } from "~/lib/auth/session.server.ts";
+import { nextAuthFields } from "./nextauth.server.ts";
 import { verifySecondFactorCode, type TwoFactorMethod } from "./two-factor.server.ts";
 
 export const credentialsBody = z
@@ -17,6 +18,7 @@ export const credentialsBody = z
       .optional()
       .meta({ description: "Second-factor code, when check-credentials said one is required.", examples: ["123456"] }),
     locale: z.string().optional().meta({ description: "Locale of the page to land on (browser forms)." }),
+    ...nextAuthFields,
   })
   .meta({ id: "CredentialsSignIn" });
 
@@ -33,6 +35,7 @@ export const signOutBody = z
   .strictObject({
     csrfToken: z.string().min(1).max(200),
     locale: z.string().optional().meta({ description: "Locale of the sign-in page to land on (browser forms)." }),
+    ...nextAuthFields,
   })
   .meta({ id: "SignOut" });
 
