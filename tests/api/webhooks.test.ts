@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 import { assign, createForm, createStudent, mediumAnswers } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
+import { waitForMail } from "../support/mail.ts";
 import { startInstance, type Instance } from "../support/instance.ts";
 
 /**
@@ -124,6 +125,42 @@ describe("webhooks", () => {
     const again = await api("POST", `/api/webhooks/${hook.id}/deliveries/${deliveryId}/resend`, { as: admin });
     expect(again.status).toBe(202);
     await expect.poll(() => deliveriesAbout("student.created", student.id).length, { timeout: 20_000 }).toBe(3);
+  });
+
+  it("given an endpoint that does not answer, should still e-mail a pupil's link meanwhile (deliveries have lanes of their own)", async () => {
+    // A receiver that holds every request until told to answer.
+    const held: { response: import("node:http").ServerResponse; body: string }[] = [];
+    const slow = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => held.push({ response, body }));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    try {
+      const created = await api("POST", "/api/webhooks", {
+        as: admin,
+        json: { url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`, events: ["student.created"] },
+      });
+      cleanup.push(() => api("DELETE", `/api/webhooks/${created.body.id}`, { as: admin }));
+      const waiting = await createStudent(admin, unique("Waited on"));
+      await expect.poll(() => held.some((entry) => entry.body.includes(waiting.id)), { timeout: 20_000 }).toBe(true);
+
+      // While that delivery waits for its answer, a link is e-mailed.
+      const email = `${unique("pupil")}@lanes.test`.toLowerCase();
+      const pupil = (await api("POST", "/api/students", { as: teacher, json: { name: unique("Emailed"), email } })).body;
+      const form = await createForm(teacher);
+      const link = await assign(teacher, { formId: form.id, studentId: pupil.id });
+      expect((await api("POST", `/api/submissions/${link.id}/send`, { as: teacher })).status).toBe(202);
+      expect((await waitForMail(email)).text).toContain(link.token);
+      // The delivery's attempt is still under way: nothing recorded on it yet. (In one shared lane the
+      // e-mail would only have gone after that attempt ended, recorded as attempt 1.)
+      const log = await api("GET", `/api/webhooks/${created.body.id}/deliveries`, { as: admin });
+      expect(log.body.deliveries.find((d: { id: string; attempts: number }) => d.attempts === 0)).toBeDefined();
+      expect(held.filter((entry) => !entry.response.writableEnded).length).toBeGreaterThan(0);
+    } finally {
+      for (const entry of held) entry.response.writeHead(204).end();
+      await new Promise((resolve) => slow.close(resolve));
+    }
   });
 
   it("given a teacher or another organization's administrator, should refuse (403, 404); a bad address or no event, 400", async () => {

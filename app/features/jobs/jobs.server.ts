@@ -37,10 +37,10 @@ const due = (now: Date): Prisma.JobWhereInput => ({
   OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }],
 });
 
-/** Claims one due job (of `only`, when given), or none: the conditional update is the whole claim. */
-async function claimJob(now: Date, only?: string[]) {
+/** Claims one due job (of `only` and of `kinds`, when given), or none: the conditional update is the whole claim. */
+async function claimJob(now: Date, only?: string[], kinds?: readonly JobKind[]) {
   const candidates = await db.job.findMany({
-    where: { ...due(now), ...(only ? { id: { in: only } } : {}) },
+    where: { ...due(now), ...(only ? { id: { in: only } } : {}), ...(kinds ? { kind: { in: [...kinds] } } : {}) },
     select: { id: true },
     orderBy: { runAt: "asc" },
     take: 5,
@@ -59,11 +59,14 @@ async function claimJob(now: Date, only?: string[]) {
  * Runs due jobs until none is left (or `limit` ran); answers how many ran. `now` is the clock and
  * `only` a set of job ids: a test runs its own jobs at the time it chooses, leaving the others.
  */
-export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options: { now?: () => Date; limit?: number; only?: string[] } = {}) {
+export async function runDueJobs(
+  handlers: Record<JobKind, JobHandler>,
+  options: { now?: () => Date; limit?: number; only?: string[]; kinds?: readonly JobKind[] } = {},
+) {
   const now = options.now ?? (() => new Date());
   let ran = 0;
   while (ran < (options.limit ?? 100)) {
-    const job = await claimJob(now(), options.only);
+    const job = await claimJob(now(), options.only, options.kinds);
     if (!job) break;
     ran++;
     try {
@@ -88,20 +91,32 @@ export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options:
 }
 
 /**
- * Polls for due jobs every `intervalMs` in this process; one run at a time. Answers the function
- * that stops it (on shutdown).
+ * The worker's lanes: e-mails in one, webhook deliveries in four of their own. A delivery may wait
+ * up to its timeout on a slow endpoint; in a lane of their own, a pupil's link or reminder never
+ * waits behind an integrator's server, and four slow endpoints do not stop the other deliveries.
+ */
+const LANES: { kinds: readonly JobKind[] }[] = [{ kinds: ["sendLink", "remind"] }, ...Array.from({ length: 4 }, () => ({ kinds: ["webhook"] as const }))];
+
+/**
+ * Polls for due jobs every `intervalMs` in this process, in each lane; one run at a time per lane.
+ * Answers the function that stops it (on shutdown).
  */
 export function startJobWorker(handlers: Record<JobKind, JobHandler>, intervalMs: number) {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    runDueJobs(handlers)
-      .catch((error) => console.error("[jobs] poll failed:", error instanceof Error ? error.message : error))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  const timers = LANES.map(({ kinds }) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      runDueJobs(handlers, { kinds })
+        .catch((error) => console.error("[jobs] poll failed:", error instanceof Error ? error.message : error))
+        .finally(() => {
+          running = false;
+        });
+    }, intervalMs);
+    timer.unref();
+    return timer;
+  });
+  return () => {
+    for (const timer of timers) clearInterval(timer);
+  };
 }
