@@ -3,7 +3,7 @@ import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { conflict, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
-import { emitWebhookEvent } from "../webhooks/webhooks.server.ts";
+import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
 import { assertEmailFree, personData, personHistory, personHistoryByForm, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
@@ -105,6 +105,7 @@ export async function promoteCandidate(actor: Actor, id: string) {
   if (candidate.status === "PROMOTED") throw alreadyPromoted();
   await assertEmailFree("student", candidate.organizationId, candidate.email);
 
+  const subscribers = await webhookSubscribers(candidate.organizationId, "candidate.promoted");
   const studentId = await db.$transaction(async (tx) => {
     const promotedAt = new Date();
     const claimed = await tx.candidate.updateMany({
@@ -132,7 +133,7 @@ export async function promoteCandidate(actor: Actor, id: string) {
     // The student is now the respondent of those submissions: their search text follows the
     // student's name (the same name today, but it is the student's from now on).
     await refreshRespondentSearchText(tx, { studentId: student.id }, candidate.name);
-    await emitWebhookEvent(tx, candidate.organizationId, "candidate.promoted", {
+    await emitWebhookEvent(tx, subscribers, "candidate.promoted", {
       candidate: { id, name: candidate.name },
       student: { id: student.id, name: candidate.name },
       promotedAt: promotedAt.toISOString(),

@@ -7,7 +7,7 @@ import { formContentSelect, presentQuestion } from "../forms/forms.server.ts";
 import { answeredCount, answerProblems, type GivenAnswer, scoreAnswers, type ScoreBand, type ScoringQuestion } from "../scoring/scoring.ts";
 import type { SubmitAnswersInput } from "./submission-schemas.ts";
 import { STATUS_SELECT } from "./submission-status.ts";
-import { emitWebhookEvent } from "../webhooks/webhooks.server.ts";
+import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 
 /**
  * The public side of an assignment: anyone holding the token may read the test (without scores or
@@ -174,6 +174,7 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
   // Prisma's cuid() default costs ≈0.35 ms an id (20 answers, 7 ms). They are never shown.
   const answerRows = result.answers.map((answer) => ({ id: randomUUID(), submissionId: link.id, ...answer }));
   const postgres = env().databaseProvider === "postgresql";
+  const subscribers = await webhookSubscribers(link.organizationId, "submission.completed");
   await db.$transaction(async (tx) => {
     // The search text holds the respondent's current name, read in this transaction so that a
     // rename committing meanwhile cannot be missed: a rename rewrites the completed submissions
@@ -217,7 +218,7 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
     // Submitting discards the draft: what was sent is the answer now.
     await tx.submissionDraft.deleteMany({ where: { submissionId: link.id } });
     // The report item, as GET /api/reports lists it, and the form's id (contract §14).
-    await emitWebhookEvent(tx, link.organizationId, "submission.completed", {
+    await emitWebhookEvent(tx, subscribers, "submission.completed", {
       id: link.id,
       studentName: name ?? link.respondent.name,
       formTitle: link.form.title,

@@ -130,36 +130,40 @@ export async function resendDelivery(actor: Actor, id: string, deliveryId: strin
   return { id: deliveryId, status: "PENDING" as const };
 }
 
-/** The rows that queue `event` for every endpoint of the organization that asked for it (none: no webhook wants it). */
-async function eventRows(client: Pick<Prisma.TransactionClient, "webhook">, organizationId: string, event: WebhookEvent, data: Record<string, unknown>) {
-  const webhooks = await client.webhook.findMany({ where: { organizationId }, select: { id: true, events: true } });
-  const subscribed = webhooks.filter((webhook) => (webhook.events as string[]).includes(event));
-  if (subscribed.length === 0) return null;
+/**
+ * The organization's endpoints that asked for `event`, read before the change's transaction: on
+ * SQLite a transaction holds the only connection, so the hot writes (a submit) keep only their
+ * own statements inside it, and none at all for webhooks when no endpoint wants the event (the
+ * usual case). An endpoint added between this read and the commit misses that one event.
+ */
+export async function webhookSubscribers(organizationId: string, event: WebhookEvent): Promise<string[]> {
+  const webhooks = await db.webhook.findMany({ where: { organizationId }, select: { id: true, events: true } });
+  return webhooks.filter((webhook) => (webhook.events as string[]).includes(event)).map((webhook) => webhook.id);
+}
+
+function eventRows(subscribers: string[], event: WebhookEvent, data: Record<string, unknown>) {
   const payload = JSON.stringify({ type: event, timestamp: new Date().toISOString(), data });
-  const deliveries = subscribed.map((webhook) => ({ id: createId(), webhookId: webhook.id, event, payload }));
+  const deliveries = subscribers.map((webhookId) => ({ id: createId(), webhookId, event, payload }));
   return { deliveries, jobs: deliveries.map((delivery) => ({ kind: "webhook" as const, payload: { deliveryId: delivery.id } })) };
 }
 
-/**
- * Queues `event` in the caller's interactive transaction: the deliveries exist exactly when the
- * change does.
- */
-export async function emitWebhookEvent(tx: Prisma.TransactionClient, organizationId: string, event: WebhookEvent, data: Record<string, unknown>) {
-  const rows = await eventRows(tx, organizationId, event, data);
-  if (!rows) return;
+/** Queues `event` for `subscribers` in the caller's interactive transaction: the deliveries exist exactly when the change does. */
+export async function emitWebhookEvent(tx: Prisma.TransactionClient, subscribers: string[], event: WebhookEvent, data: Record<string, unknown>) {
+  if (subscribers.length === 0) return;
+  const rows = eventRows(subscribers, event, data);
   await tx.webhookDelivery.createMany({ data: rows.deliveries });
   await enqueueJobs(tx, rows.jobs);
 }
 
 /**
  * The writes that queue `event`, to run in one batch transaction with the change itself (`[]` when
- * no webhook wants it, the usual case): a change that was one statement stays one short
- * transaction, rather than an interactive one holding SQLite's only connection while it awaits.
- * A webhook added between this read and the change's commit misses that one event.
+ * no webhook wants it): a change that was one statement stays one short transaction, rather than
+ * an interactive one holding SQLite's only connection while it awaits.
  */
 export async function webhookEventWrites(organizationId: string, event: WebhookEvent, data: Record<string, unknown>): Promise<Prisma.PrismaPromise<unknown>[]> {
-  const rows = await eventRows(db, organizationId, event, data);
-  if (!rows) return [];
+  const subscribers = await webhookSubscribers(organizationId, event);
+  if (subscribers.length === 0) return [];
+  const rows = eventRows(subscribers, event, data);
   return [db.webhookDelivery.createMany({ data: rows.deliveries }), enqueueJobs(db, rows.jobs) as Prisma.PrismaPromise<unknown>];
 }
 
