@@ -26,6 +26,8 @@ export class LoadShedder {
   private inFlight = 0;
   private lagMs = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Requests shed since shedding began, or 0 while every request is admitted (for the log). */
+  private shed = 0;
   private readonly sampleIntervalMs: number;
 
   constructor(private readonly options: LoadSheddingOptions) {
@@ -56,7 +58,15 @@ export class LoadShedder {
   readonly middleware: RequestHandler = (req, res, next) => {
     const factor = req.method === "POST" && PUBLIC_SUBMIT.test(req.path) ? 2 : 1;
     if (this.lagMs > this.options.maxLagMs * factor || this.inFlight >= this.options.maxInFlight * factor) {
+      // One line when shedding begins and one when it ends: an operator sees why, not every request.
+      if (this.shed++ === 0) {
+        console.warn(`[load] shedding requests: event-loop lag ${Math.round(this.lagMs)} ms, ${this.inFlight} in progress`);
+      }
       return sendPlain(res, serviceStatusResponse("busy", req.path, { retryAfterSeconds: RETRY_AFTER_SECONDS }));
+    }
+    if (this.shed > 0) {
+      console.warn(`[load] admitting requests again after shedding ${this.shed}`);
+      this.shed = 0;
     }
     this.inFlight += 1;
     res.once("close", () => (this.inFlight -= 1));

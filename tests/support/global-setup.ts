@@ -139,6 +139,9 @@ export default async function setup(project: TestProject) {
       // The suite shares two cores with its browsers and PDF workers: a busy moment is not
       // overload here (load shedding has its own tests, with their own limits).
       LOAD_SHED_LAG_MS: "5000",
+      // Files run side by side: one file's 50 concurrent submits plus another's 40 sign-ups once
+      // passed 64 requests in progress and shed a third file's request with 503.
+      LOAD_SHED_MAX_IN_FLIGHT: "10000",
       // The webhook tests' receivers listen on loopback (ADR 30); a test instance checks the refusal.
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true",
       // Queued e-mails go out within a tenth of a second, so tests wait for them only briefly.
@@ -183,6 +186,9 @@ export default async function setup(project: TestProject) {
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
     if (process.env.TEST_SHOW_SERVER_LOG === "1") console.log(output);
+    // Why a request got 503, if one did: the lines the server writes when it sheds load or loses the database.
+    const unavailable = output.split("\n").filter((line) => /^\[(load|database)\]/.test(line));
+    if (unavailable.length > 0) console.log(`The shared server answered 503 for a while:\n${unavailable.join("\n")}`);
     // The whole run's log may not hold a secret the run created (tests/support/log-secrets.ts).
     const leaks = await secretsInLog(database.url, output, smtpInbox);
     await smtp.close();
