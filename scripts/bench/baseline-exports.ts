@@ -1,8 +1,8 @@
 import type http from "node:http";
 import { pipeline, Readable } from "node:stream";
-import { stringify } from "csv-stringify";
+import { stringify } from "csv-stringify/sync";
 import { EXPORT_FIXED_COLUMNS } from "../../app/features/reports/report-export-columns.ts";
-import { round2, summaryCounts, summaryQuestion } from "../../app/features/summaries/form-summary-rows.ts";
+import { type ChoiceTally, fromTallies, summaryCounts, summaryQuestion, type TotalTally } from "../../app/features/summaries/form-summary-rows.ts";
 import type { SqlClient } from "./sql-client.ts";
 
 /**
@@ -63,7 +63,7 @@ type ExportRow = {
   respondentName: string | null;
 };
 
-/** GET /api/reports/export?format=csv: keyset batches of 1,000 ids, their columns and groups, through csv-stringify with backpressure. */
+/** GET /api/reports/export?format=csv: keyset batches of 1,000 rows with their names, then their groups, through csv-stringify with backpressure. */
 export function exportReportsCsv(client: SqlClient, caller: Caller, url: URL, response: http.ServerResponse) {
   refuseOthers(url, ["format", "delimiter", "from", "to"]);
   if (url.searchParams.get("format") !== "csv") throw new BaselineError(400, "the baseline exports CSV only");
@@ -81,32 +81,28 @@ export function exportReportsCsv(client: SqlClient, caller: Caller, url: URL, re
   }
   const condition = sql.join(" AND ");
 
-  async function* rows(): AsyncGenerator<(string | number | null)[]> {
+  async function* batches(): AsyncGenerator<(string | number | null)[][]> {
     let after: { completedAt: Date; id: string } | null = null;
     for (;;) {
       const cursor: string = after ? ` AND (s."completedAt" < ? OR (s."completedAt" = ? AND s."id" < ?))` : "";
-      const ids: { id: string }[] = await client.all<{ id: string }>(
-        `SELECT s."id" FROM "Submission" AS s WHERE ${condition}${cursor} ORDER BY s."completedAt" DESC, s."id" DESC LIMIT ?`,
-        [...params, ...(after ? [after.completedAt, after.completedAt, after.id] : []), EXPORT_BATCH],
-      );
-      if (ids.length === 0) return;
-      const idList: string[] = ids.map((row) => row.id);
       const batch: ExportRow[] = await client.all<ExportRow>(
         `SELECT s."id", s."createdAt", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."formTitle",
-                u."name" AS "assignedByName", st."id" AS "studentId", ca."id" AS "candidateId", COALESCE(st."name", ca."name") AS "respondentName"
+                u."name" AS "assignedByName", s."studentId", s."candidateId", COALESCE(st."name", ca."name") AS "respondentName"
            FROM "Submission" AS s
            JOIN "User" AS u ON u."id" = s."assignedById"
            LEFT JOIN "Student" AS st ON st."id" = s."studentId"
            LEFT JOIN "Candidate" AS ca ON ca."id" = s."candidateId"
-          WHERE s."id" IN (${placeholders(idList.length)})
-          ORDER BY s."completedAt" DESC, s."id" DESC`,
-        idList,
+          WHERE ${condition}${cursor}
+          ORDER BY s."completedAt" DESC, s."id" DESC LIMIT ?`,
+        [...params, ...(after ? [after.completedAt, after.completedAt, after.id] : []), EXPORT_BATCH],
       );
+      if (batch.length === 0) return;
       const people = [...new Set(batch.flatMap((row) => [row.studentId, row.candidateId].filter((id): id is string => id !== null)))];
       const memberships = people.length
         ? await client.all<{ studentId: string | null; candidateId: string | null; name: string }>(
             `SELECT m."studentId", m."candidateId", g."name" FROM "GroupMember" AS m JOIN "Group" AS g ON g."id" = m."groupId" AND g."deletedAt" IS NULL
-              WHERE m."studentId" IN (${placeholders(people.length)}) OR m."candidateId" IN (${placeholders(people.length)})`,
+              WHERE m."studentId" IN (${placeholders(people.length)}) OR m."candidateId" IN (${placeholders(people.length)})
+              ORDER BY g."name", g."id"`,
             [...people, ...people],
           )
         : [];
@@ -115,9 +111,9 @@ export function exportReportsCsv(client: SqlClient, caller: Caller, url: URL, re
         const person = (member.studentId ?? member.candidateId)!;
         groups.set(person, [...(groups.get(person) ?? []), member.name]);
       }
-      for (const row of batch) {
+      yield batch.map((row) => {
         const person = row.studentId ?? row.candidateId;
-        yield [
+        return [
           row.id,
           textCell(row.respondentName ?? ""),
           row.studentId ? "student" : "candidate",
@@ -131,33 +127,30 @@ export function exportReportsCsv(client: SqlClient, caller: Caller, url: URL, re
           row.percentage,
           row.scoreLabel === null ? null : textCell(row.scoreLabel),
         ];
-      }
-      if (ids.length < EXPORT_BATCH) return;
-      const last: ExportRow | undefined = batch.find((row) => row.id === idList.at(-1)) ?? batch.at(-1);
-      if (!last) return;
+      });
+      if (batch.length < EXPORT_BATCH) return;
+      const last = batch.at(-1)!;
       after = { completedAt: new Date(iso(last.completedAt)), id: last.id };
     }
   }
 
-  const csv = stringify({
-    bom: true,
-    header: true,
-    columns: [...EXPORT_FIXED_COLUMNS],
-    delimiter: url.searchParams.get("delimiter") === "semicolon" ? ";" : ",",
-    record_delimiter: "windows",
-  });
+  const options = { delimiter: url.searchParams.get("delimiter") === "semicolon" ? ";" : ",", record_delimiter: "windows" } as const;
   response.writeHead(200, {
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="reports.csv"`,
     "Cache-Control": "no-store",
   });
-  // Backpressure end to end: the generator is read only as fast as the socket drains.
-  pipeline(Readable.from(rows()), csv, response, (error) => {
+  // One chunk per batch, as the app writes them; the next batch is read once the socket drained.
+  const chunks = (async function* () {
+    yield `\uFEFF${stringify([[...EXPORT_FIXED_COLUMNS]], options)}`;
+    for await (const batch of batches()) yield stringify(batch, options);
+  })();
+  pipeline(Readable.from(chunks, { objectMode: false, highWaterMark: 1 }), response, (error) => {
     if (error) console.error(error);
   });
 }
 
-/** GET /api/forms/:id/summary without filters: the form's content, then the app's six aggregate queries. */
+/** GET /api/forms/:id/summary without filters: the form's content, the links by state, then the tallies (as the app reads them). */
 export async function formSummary(client: SqlClient, caller: Caller, formId: string, url: URL) {
   refuseOthers(url, []);
   const scope = scopeOf(caller);
@@ -178,61 +171,36 @@ export async function formSummary(client: SqlClient, caller: Caller, formId: str
       [formId],
     ),
   ]);
-  const where = (completed: boolean) => `${[...scope.sql, `s."formId" = ?`, `s."isCompleted" = ${completed}`].join(" AND ")}`;
-  const params = [...scope.params, formId];
-  const postgres = client.dialect === "postgresql";
-  const optionCount = postgres ? `jsonb_array_length(a."optionIds")` : `json_array_length(a."optionIds")`;
-  const optionElements = postgres ? `CROSS JOIN LATERAL jsonb_array_elements_text(a."optionIds") AS o(value)` : `CROSS JOIN json_each(a."optionIds") AS o`;
+  const where = `${[...scope.sql, `s."formId" = ?`, `s."isCompleted" = false`].join(" AND ")}`;
   const now = new Date();
-  const [states, spread, answered, chosen] = await Promise.all([
+  // The completed results from the tallies the database keeps (ADR 32), as the app reads them.
+  const assigner = isAdmin(caller) ? "" : ` AND "assignedById" = ?`;
+  const tallyParams = isAdmin(caller) ? [formId] : [formId, caller.userId];
+  const [states, totalRows, choiceRows] = await Promise.all([
     client.all<{ revoked: unknown; expired: unknown; waiting: unknown }>(
       `SELECT SUM(CASE WHEN s."revokedAt" IS NOT NULL THEN 1 ELSE 0 END) AS "revoked",
               SUM(CASE WHEN s."revokedAt" IS NULL AND s."expiresAt" IS NOT NULL AND s."expiresAt" <= ? THEN 1 ELSE 0 END) AS "expired",
               SUM(CASE WHEN s."revokedAt" IS NULL AND (s."expiresAt" IS NULL OR s."expiresAt" > ?) THEN 1 ELSE 0 END) AS "waiting"
-         FROM "Submission" AS s WHERE ${where(false)}`,
-      [now, now, ...params],
+         FROM "Submission" AS s WHERE ${where}`,
+      [now, now, ...scope.params, formId],
     ),
-    client.all<{ count: unknown; mean: unknown; min: unknown; max: unknown }>(
-      `SELECT COUNT(*) AS "count", AVG(s."totalScore") AS "mean", MIN(s."totalScore") AS "min", MAX(s."totalScore") AS "max" FROM "Submission" AS s WHERE ${where(true)}`,
-      params,
+    client.all<TotalTally>(
+      `SELECT "totalScore", SUM("results") AS "results" FROM "SummaryTotal" WHERE "formId" = ?${assigner}
+        GROUP BY "totalScore" HAVING SUM("results") > 0 ORDER BY "totalScore"`,
+      tallyParams,
     ),
-    client.all<{ questionId: string; answered: unknown; mean: unknown }>(
-      `SELECT a."questionId", COUNT(*) AS "answered", AVG(a."score") AS "mean"
-         FROM "Answer" AS a JOIN "Submission" AS s ON s."id" = a."submissionId"
-        WHERE ${where(true)} AND (${optionCount} > 0 OR a."text" IS NOT NULL) GROUP BY a."questionId"`,
-      params,
-    ),
-    client.all<{ questionId: string; optionId: string; count: unknown }>(
-      `SELECT a."questionId", o.value AS "optionId", COUNT(*) AS "count"
-         FROM "Answer" AS a JOIN "Submission" AS s ON s."id" = a."submissionId" ${optionElements}
-        WHERE ${where(true)} GROUP BY a."questionId", o.value`,
-      params,
+    client.all<ChoiceTally>(
+      `SELECT "questionId", "optionId", SUM("answers") AS "answers", SUM("scoreSum") AS "scoreSum" FROM "SummaryChoice" WHERE "formId" = ?${assigner}
+        GROUP BY "questionId", "optionId" HAVING SUM("answers") > 0`,
+      tallyParams,
     ),
   ]);
-  const count = Number(spread[0]?.count ?? 0);
-  const bandColumns = bands.map((_, i) => `SUM(CASE WHEN s."totalScore" >= ? AND s."totalScore" <= ? THEN 1 ELSE 0 END) AS "b${i}"`).join(", ");
-  const [middle, inBands] = await Promise.all([
-    count === 0
-      ? []
-      : client.all<{ totalScore: unknown }>(`SELECT s."totalScore" FROM "Submission" AS s WHERE ${where(true)} ORDER BY s."totalScore" LIMIT ? OFFSET ?`, [
-          ...params,
-          count % 2 === 0 ? 2 : 1,
-          Math.floor((count - 1) / 2),
-        ]),
-    bands.length === 0
-      ? []
-      : client.all<Record<string, unknown>>(`SELECT ${bandColumns} FROM "Submission" AS s WHERE ${where(true)}`, [
-          ...bands.flatMap((band) => [band.min, band.max]),
-          ...params,
-        ]),
-  ]);
-  const byQuestion = new Map(answered.map((row) => [row.questionId, row]));
-  const byOption = new Map(chosen.map((row) => [`${row.questionId}:${row.optionId}`, Number(row.count)]));
-  const middleValues = middle.map((row) => Number(row.totalScore));
-  const median = middleValues.length === 0 ? null : round2(middleValues.reduce((a, b) => a + b, 0) / middleValues.length);
+  const results = fromTallies(totalRows, choiceRows, bands);
+  const byQuestion = new Map(results.questionRows.map((row) => [row.questionId, row]));
+  const byOption = new Map(results.optionRows.map((row) => [`${row.questionId}:${row.optionId}`, Number(row.count)]));
   return {
-    ...summaryCounts(count, states[0], spread[0], median),
-    bands: bands.map((band, i) => ({ ...band, count: Number(inBands[0]?.[`b${i}`] ?? 0) })),
+    ...summaryCounts(results.count, states[0], results.spread, results.median),
+    bands: bands.map((band, i) => ({ ...band, count: results.bandCounts[i] ?? 0 })),
     questions: questions.map((question) =>
       summaryQuestion(
         { ...question, options: options.filter((option) => option.questionId === question.id) },

@@ -7,6 +7,11 @@ import type { LoadJob, LoadResult } from "./load.ts";
 /** Child processes of the benchmark: the two servers under test and the load generator. */
 export const root = path.resolve(import.meta.dirname, "../..");
 const tsxLoader = ["--import", "tsx"];
+/**
+ * The V8 heap flags `npm start` gives the server (package.json), given to both servers under test:
+ * the young generation's size decides how much an export's garbage grows the process (ADR 26).
+ */
+const heapFlags: string[] = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.start as string).match(/--max-[a-z-]+=\d+/g) ?? [];
 
 export type Server = {
   url: string;
@@ -18,7 +23,7 @@ export type Server = {
 
 export async function startServer(name: string, script: string, env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...tsxLoader, script], {
+  const child = spawn(process.execPath, [...heapFlags, ...tsxLoader, script], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), TZ: "UTC" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -190,7 +190,7 @@ export async function diffSchemaAgainstMigrations(provider: Provider): Promise<s
 interface HandWrittenObjects {
   /** Tables, including the shadow tables SQLite's FTS5 creates for a virtual table. */
   tables: readonly string[];
-  /** Triggers, all on "Submission". */
+  /** Triggers, each on the table its name begins with ("Answer_summary_insert" is on "Answer"). */
   triggers: readonly string[];
   /** Functions (PostgreSQL), e.g. the ones the triggers execute. */
   functions: readonly string[];
@@ -224,6 +224,13 @@ export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
       // ADR 16: fill "formTitle" from the scoring snapshot when an older writer leaves it out.
       "Submission_form_title_insert",
       "Submission_form_title_update",
+      // ADR 32: keep the form summary's tallies.
+      "Submission_summary_insert",
+      "Submission_summary_update",
+      "Submission_summary_delete",
+      "Answer_summary_insert",
+      "Answer_summary_update",
+      "Answer_summary_delete",
     ],
     functions: [],
     indexes: [],
@@ -239,8 +246,24 @@ export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
       "Submission_version_truncate",
       // ADR 16: fill "formTitle" from the scoring snapshot when an older writer leaves it out.
       "Submission_form_title",
+      // ADR 32: keep the form summary's tallies.
+      "Submission_summary_insert",
+      "Submission_summary_update",
+      "Submission_summary_delete",
+      "Submission_summary_truncate",
+      "Answer_summary_insert",
+      "Answer_summary_update",
+      "Answer_summary_delete",
+      "Answer_summary_truncate",
     ],
-    functions: ["Submission_version_bump", "Submission_form_title_fill"],
+    functions: [
+      "Submission_version_bump",
+      "Submission_form_title_fill",
+      "Submission_summary_tally",
+      "Submission_summary_forget",
+      "Answer_summary_tally",
+      "Summary_tally_truncate",
+    ],
     // ADR 11: the trigram index and its extension.
     indexes: ["Submission_searchText_trgm_idx"],
     extensions: ["pg_trgm"],
@@ -280,9 +303,13 @@ export function withoutHandWrittenDrops(provider: Provider, script: string): str
   return withoutComments.trim() === "" ? "" : rest;
 }
 
+/** The table a hand-written trigger is on: the start of its name. */
+const triggerTable = (trigger: string) => trigger.slice(0, trigger.indexOf("_"));
+
 /**
  * The HAND_WRITTEN_OBJECTS missing from the database at `databaseUrl` (already migrated), as
- * messages; [] when all are there. The triggers and the index must be on "Submission".
+ * messages; [] when all are there. The index must be on "Submission", each trigger on the table
+ * its name begins with.
  */
 export async function missingHandWrittenObjects(databaseUrl: string): Promise<string[]> {
   const provider = providerOf(databaseUrl);
@@ -294,7 +321,7 @@ export async function missingHandWrittenObjects(databaseUrl: string): Promise<st
       const find = db.prepare<[string, string], { tbl_name: string }>("SELECT tbl_name FROM sqlite_master WHERE type = ? AND name = ?");
       for (const name of objects.tables) if (!find.get("table", name)) missing.push(`table "${name}"`);
       for (const name of objects.triggers) {
-        if (find.get("trigger", name)?.tbl_name !== "Submission") missing.push(`trigger "${name}" on "Submission"`);
+        if (find.get("trigger", name)?.tbl_name !== triggerTable(name)) missing.push(`trigger "${name}" on "${triggerTable(name)}"`);
       }
     } finally {
       db.close();
@@ -328,10 +355,10 @@ export async function missingHandWrittenObjects(databaseUrl: string): Promise<st
       // Enabled too: a trigger left disabled (ALTER TABLE ... DISABLE TRIGGER) would be as bad as none.
       const found = await client.query(
         `SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-         WHERE n.nspname = current_schema() AND c.relname = 'Submission' AND t.tgname = $1 AND t.tgenabled <> 'D'`,
-        [name],
+         WHERE n.nspname = current_schema() AND c.relname = $2 AND t.tgname = $1 AND t.tgenabled <> 'D'`,
+        [name, triggerTable(name)],
       );
-      if (found.rowCount === 0) missing.push(`trigger "${name}" on "Submission"`);
+      if (found.rowCount === 0) missing.push(`trigger "${name}" on "${triggerTable(name)}"`);
     }
   } finally {
     await client.end();

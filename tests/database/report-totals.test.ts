@@ -8,6 +8,7 @@ import { api, unique } from "../support/api.ts";
 import { assign, completeMedium, createForm, mediumAnswers } from "../support/assessment.ts";
 import { createDatabase } from "../../app/lib/db.server.ts";
 import { testDatabase } from "../support/database.ts";
+import { newOrganization, resultData, type World } from "../support/result-rows.ts";
 
 /**
  * The versions of the organizations' submissions ("SubmissionsVersion", kept by triggers on
@@ -25,48 +26,6 @@ async function modules() {
     import("../../app/features/reports/reports.server.ts"),
   ]);
   return { ...totals, ...reports };
-}
-
-type World = { organizationId: string; userId: string; formId: string; studentId: string };
-
-/** A new organization with an administrator, a teacher, a form and a student (and no submission). */
-async function newOrganization(label: string): Promise<World & { teacherId: string }> {
-  const db = testDatabase();
-  const tag = unique(label).toLowerCase();
-  const organization = await db.organization.create({ data: { name: `Totals ${tag}` } });
-  const user = await db.user.create({
-    data: { organizationId: organization.id, email: `admin-${tag}@totals.test`, name: `Admin ${tag}`, role: "ADMIN" },
-  });
-  const teacher = await db.user.create({
-    data: { organizationId: organization.id, email: `teacher-${tag}@totals.test`, name: `Teacher ${tag}`, role: "TEACHER" },
-  });
-  const form = await db.form.create({
-    data: { organizationId: organization.id, createdById: user.id, title: `Form ${tag}`, searchTitle: `form ${tag}` },
-  });
-  const student = await db.student.create({
-    data: { organizationId: organization.id, name: `Student ${tag}`, searchName: `student ${tag}` },
-  });
-  return { organizationId: organization.id, userId: user.id, teacherId: teacher.id, formId: form.id, studentId: student.id };
-}
-
-let tokens = 0;
-
-/** A completed result in `world`, assigned by `assignedById` (default: the administrator). */
-function resultData(world: World, options: { completedAt?: Date; searchText?: string; assignedById?: string } = {}) {
-  return {
-    organizationId: world.organizationId,
-    formId: world.formId,
-    studentId: world.studentId,
-    assignedById: options.assignedById ?? world.userId,
-    token: `${unique("totals-token")}-${++tokens}-${"x".repeat(24)}`,
-    isCompleted: true,
-    completedAt: options.completedAt ?? new Date(),
-    totalScore: 1,
-    maxScore: 2,
-    percentage: 50,
-    formTitle: "Form",
-    searchText: options.searchText ?? "student form",
-  };
 }
 
 const version = async (organizationId: string) => (await testDatabase().submissionsVersion.findUnique({ where: { organizationId } }))?.version ?? null;

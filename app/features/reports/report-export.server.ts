@@ -1,6 +1,6 @@
 import { once } from "node:events";
-import { PassThrough, Readable, pipeline } from "node:stream";
-import { stringify } from "csv-stringify";
+import { PassThrough, Readable } from "node:stream";
+import { stringify as stringifyRows } from "csv-stringify/sync";
 import ExcelJS from "exceljs";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db, Prisma } from "~/lib/db.server.ts";
@@ -23,19 +23,26 @@ export const EXPORT_BATCH = 1000;
 type Cell = string | number | Date | null;
 type ExportRow = Cell[];
 
-const rowSelect = {
-  id: true,
-  createdAt: true,
-  completedAt: true,
-  totalScore: true,
-  maxScore: true,
-  percentage: true,
-  scoreLabel: true,
-  formTitle: true,
-  assignedBy: { select: { name: true } },
-  student: { select: { name: true, groups: { where: { group: { deletedAt: null } }, select: { group: { select: { name: true } } } } } },
-  candidate: { select: { name: true, groups: { where: { group: { deletedAt: null } }, select: { group: { select: { name: true } } } } } },
-} satisfies Prisma.SubmissionSelect;
+/** A batch's row as read: the result's columns with its respondent's and assigner's names. */
+type BatchRow = {
+  id: string;
+  createdAt: unknown;
+  completedAt: unknown;
+  totalScore: number | null;
+  maxScore: number | null;
+  percentage: number | null;
+  scoreLabel: string | null;
+  formTitle: string | null;
+  assignedByName: string;
+  studentId: string | null;
+  candidateId: string | null;
+  respondentName: string | null;
+};
+
+/** A DateTime as the driver gives it from a raw query: a Date, or the text SQLite stores. */
+const asDate = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));
+/** A Json column as the driver gives it from a raw query: parsed (PostgreSQL) or as text (SQLite). */
+const asJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
 
 type ExportQuestion = { id: string; text: string };
 
@@ -62,51 +69,86 @@ export async function reportExport(actor: Actor, query: ExportReportsQuery) {
       const cursor: Prisma.Sql = after
         ? Prisma.sql`AND (s."completedAt" < ${after.completedAt} OR (s."completedAt" = ${after.completedAt} AND s."id" < ${after.id}))`
         : Prisma.empty;
-      const ids = await db.$queryRaw<{ id: string }[]>`
-        SELECT s."id" FROM "Submission" AS s WHERE ${Prisma.join(conditions, " AND ")} ${cursor}
-        ORDER BY s."completedAt" DESC, s."id" DESC LIMIT ${EXPORT_BATCH}`;
-      if (ids.length === 0) return;
-      const rows = await db.submission.findMany({
-        where: { id: { in: ids.map((row) => row.id) } },
-        select: {
-          ...rowSelect,
-          ...(questions.length > 0 ? { answers: { select: { questionId: true, optionTexts: true, text: true, score: true } } } : {}),
-        },
-        orderBy: [{ completedAt: "desc" }, { id: "desc" }],
-      });
+      // Raw rows, three queries per 1,000: the ORM's nested reads made ten times the garbage for
+      // the same bytes, and the heap it left behind was most of an export's memory (ADR 26).
+      const rows = await db.$queryRaw<BatchRow[]>`
+        SELECT s."id", s."createdAt", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."formTitle",
+               u."name" AS "assignedByName", s."studentId", s."candidateId", COALESCE(st."name", ca."name") AS "respondentName"
+          FROM "Submission" AS s
+          JOIN "User" AS u ON u."id" = s."assignedById"
+          LEFT JOIN "Student" AS st ON st."id" = s."studentId"
+          LEFT JOIN "Candidate" AS ca ON ca."id" = s."candidateId"
+         WHERE ${Prisma.join(conditions, " AND ")} ${cursor}
+         ORDER BY s."completedAt" DESC, s."id" DESC LIMIT ${EXPORT_BATCH}`;
+      if (rows.length === 0) return;
+      const [groups, answers] = await Promise.all([groupsOf(rows), answersOf(rows, questions)]);
       yield rows.map((row) => {
-        const respondent = row.student ?? row.candidate;
-        const answers = new Map(("answers" in row ? row.answers : []).map((answer) => [answer.questionId, answer]));
+        const person = row.studentId ?? row.candidateId ?? "";
+        const answered = answers.get(row.id);
         return [
           row.id,
-          respondent?.name ?? "",
-          row.student ? "student" : "candidate",
-          (respondent?.groups ?? []).map((member) => member.group.name).join("; "),
+          row.respondentName ?? "",
+          row.studentId ? "student" : "candidate",
+          (groups.get(person) ?? []).join("; "),
           row.formTitle ?? "",
-          row.assignedBy.name,
-          row.createdAt,
-          row.completedAt,
+          row.assignedByName,
+          asDate(row.createdAt),
+          asDate(row.completedAt),
           row.totalScore,
           row.maxScore,
           row.percentage,
           row.scoreLabel,
           ...questions.flatMap((question) => {
-            const answer = answers.get(question.id);
+            const answer = answered?.get(question.id);
             if (!answer) return [null, null];
-            const chosen = answer.optionTexts as string[];
+            const chosen = asJson(answer.optionTexts) as string[];
             return [chosen.length > 0 ? chosen.join("; ") : (answer.text ?? ""), answer.score];
           }),
         ];
       });
-      if (ids.length < EXPORT_BATCH) return;
-      // Go on after the batch's last row (or, deleted between the two reads, the last one still there).
-      const last = rows.find((row) => row.id === ids.at(-1)?.id) ?? rows.at(-1);
-      if (!last?.completedAt) return;
-      after = { completedAt: last.completedAt, id: last.id };
+      if (rows.length < EXPORT_BATCH) return;
+      const last = rows.at(-1)!;
+      after = { completedAt: asDate(last.completedAt), id: last.id };
     }
   }
 
   return { header, batches };
+}
+
+/** The names of the groups (not deleted) each respondent of a batch is in, by respondent id, in name order. */
+async function groupsOf(rows: BatchRow[]): Promise<Map<string, string[]>> {
+  const students = rows.flatMap((row) => (row.studentId ? [row.studentId] : []));
+  const candidates = rows.flatMap((row) => (row.candidateId ? [row.candidateId] : []));
+  const member = [
+    ...(students.length > 0 ? [Prisma.sql`m."studentId" IN (${Prisma.join([...new Set(students)])})`] : []),
+    ...(candidates.length > 0 ? [Prisma.sql`m."candidateId" IN (${Prisma.join([...new Set(candidates)])})`] : []),
+  ];
+  const groups = new Map<string, string[]>();
+  if (member.length === 0) return groups;
+  const memberships = await db.$queryRaw<{ person: string; name: string }[]>`
+    SELECT COALESCE(m."studentId", m."candidateId") AS person, g."name" FROM "GroupMember" AS m
+      JOIN "Group" AS g ON g."id" = m."groupId" AND g."deletedAt" IS NULL
+     WHERE ${Prisma.join(member, " OR ")}
+     ORDER BY g."name", g."id"`;
+  for (const { person, name } of memberships) groups.set(person, [...(groups.get(person) ?? []), name]);
+  return groups;
+}
+
+type AnswerCells = { questionId: string; optionTexts: unknown; text: string | null; score: number };
+
+/** The answers of a batch's results to the chosen form's questions, by result and question (none without a form). */
+async function answersOf(rows: BatchRow[], questions: ExportQuestion[]): Promise<Map<string, Map<string, AnswerCells>>> {
+  const answers = new Map<string, Map<string, AnswerCells>>();
+  if (questions.length === 0) return answers;
+  const found = await db.$queryRaw<(AnswerCells & { submissionId: string })[]>`
+    SELECT a."submissionId", a."questionId", a."optionTexts", a."text", a."score" FROM "Answer" AS a
+     WHERE a."submissionId" IN (${Prisma.join(rows.map((row) => row.id))})`;
+  for (const answer of found) {
+    const byQuestion = answers.get(answer.submissionId) ?? new Map<string, AnswerCells>();
+    byQuestion.set(answer.questionId, answer);
+    answers.set(answer.submissionId, byQuestion);
+  }
+  return answers;
 }
 
 /**
@@ -121,17 +163,40 @@ const csvCell = (cell: Cell) => {
   return cell;
 };
 
-/** The export as CSV: UTF-8 with a BOM (so Excel reads the accents), RFC 4180 quoting by csv-stringify. */
+/**
+ * The export as CSV: UTF-8 with a BOM (so Excel reads the accents), RFC 4180 quoting by
+ * csv-stringify. One chunk per batch of rows rather than one per row: a stream of 100,000 small
+ * chunks spent more time and garbage passing them along than making them. The stream pulls:
+ * the next batch is read only when the client has taken the last one, and a client that goes
+ * away stops the reading.
+ */
 export function csvStream(exported: Awaited<ReturnType<typeof reportExport>>, delimiter: "comma" | "semicolon"): ReadableStream<Uint8Array> {
-  const source = Readable.from(
-    (async function* () {
-      for await (const batch of exported.batches()) for (const row of batch) yield row.map(csvCell);
-    })(),
+  const options = { delimiter: delimiter === "semicolon" ? ";" : ",", record_delimiter: "windows" } as const;
+  const encoder = new TextEncoder();
+  const chunks = (async function* () {
+    yield encoder.encode(`\uFEFF${stringifyRows([exported.header], options)}`);
+    for await (const batch of exported.batches())
+      yield encoder.encode(
+        stringifyRows(
+          batch.map((row) => row.map(csvCell)),
+          options,
+        ),
+      );
+  })();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    },
+    // Nothing read ahead: a batch is made when the client asks for it.
+    { highWaterMark: 0 },
   );
-  const csv = stringify({ bom: true, header: true, columns: exported.header, delimiter: delimiter === "semicolon" ? ";" : ",", record_delimiter: "windows" });
-  // pipeline: a client that goes away destroys the CSV stream, which stops the reading.
-  pipeline(source, csv, () => {});
-  return Readable.toWeb(csv) as ReadableStream<Uint8Array>;
 }
 
 /** The export as one XLSX worksheet, written row by row by ExcelJS's streaming writer. */

@@ -43,3 +43,54 @@ export function summaryCounts(
     score: { mean: mean === null ? null : round2(mean), median, min: toNumber(spread?.min), max: toNumber(spread?.max) },
   };
 }
+
+/** What the summary says about the completed results, whichever way they were counted. */
+export type CompletedResults = {
+  count: number;
+  spread: { mean: unknown; min: unknown; max: unknown } | undefined;
+  median: number | null;
+  bandCounts: number[];
+  questionRows: { questionId: string; answered: unknown; mean: unknown }[];
+  optionRows: { questionId: string; optionId: string; count: unknown }[];
+};
+
+/** A row of "SummaryTotal" summed over the caller's assigners, in total order. */
+export type TotalTally = { totalScore: unknown; results: unknown };
+/** A row of "SummaryChoice" summed over the caller's assigners ("" as optionId: the question itself). */
+export type ChoiceTally = { questionId: string; optionId: string; answers: unknown; scoreSum: unknown };
+
+/**
+ * The completed results from their tallies (ADR 32): the results per distinct total give the
+ * count, mean, median, extremes and bands; the question rows the answers and their mean score.
+ */
+export function fromTallies(totalRows: TotalTally[], choiceRows: ChoiceTally[], bands: { min: number; max: number }[]): CompletedResults {
+  const totals = totalRows.map((row) => ({ total: Number(row.totalScore), results: Number(row.results) }));
+  const count = totals.reduce((sum, row) => sum + row.results, 0);
+  const sum = totals.reduce((acc, row) => acc + row.total * row.results, 0);
+  return {
+    count,
+    spread: count === 0 ? undefined : { mean: sum / count, min: totals[0]!.total, max: totals.at(-1)!.total },
+    median: medianOfTallies(totals, count),
+    bandCounts: bands.map((band) => totals.reduce((n, row) => (band.min <= row.total && row.total <= band.max ? n + row.results : n), 0)),
+    questionRows: choiceRows
+      .filter((row) => row.optionId === "")
+      .map((row) => ({ questionId: row.questionId, answered: row.answers, mean: Number(row.scoreSum) / Number(row.answers) })),
+    optionRows: choiceRows.filter((row) => row.optionId !== "").map((row) => ({ questionId: row.questionId, optionId: row.optionId, count: row.answers })),
+  };
+}
+
+/** The middle total from the tallies in total order (the mean of the two middle ones for an even count). */
+function medianOfTallies(totals: { total: number; results: number }[], count: number): number | null {
+  if (count === 0) return null;
+  // The 0-based positions of the middle one or two results in total order.
+  const middle = count % 2 === 0 ? [count / 2 - 1, count / 2] : [(count - 1) / 2];
+  const values = middle.map((position) => {
+    let seen = 0;
+    for (const row of totals) {
+      seen += row.results;
+      if (position < seen) return row.total;
+    }
+    return totals.at(-1)!.total;
+  });
+  return round2(values.reduce((a, b) => a + b, 0) / values.length);
+}
