@@ -1,5 +1,8 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
+import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, reportTotalKey, VersionedCache } from "./report-totals-cache.ts";
+
+export { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter };
 
 /**
  * Exact totals of the reports list, cached in this process and checked against the database on
@@ -21,35 +24,7 @@ import { db } from "~/lib/db.server.ts";
  *   a row that did not exist is no version to trust.
  */
 
-/** How many totals one process keeps; the least recently used one goes first. */
-export const REPORT_TOTALS_CACHE_SIZE = 500;
-
-/**
- * What, besides the caller's scope, decides a total: the folded search term ("" for none), the
- * completedAt bounds, the form and the group. A group's members change without a submission
- * changing, which the version does not see: those totals are counted every time.
- */
-export type ReportTotalFilter = { term: string; from: Date | undefined; to: Date | undefined; formId?: string | undefined; groupId?: string | undefined };
-
-type Entry = { version: string; total: Promise<number> };
-
-const totals = new Map<string, Entry>();
-
-function cacheKey(actor: Actor, filter: ReportTotalFilter): string | null {
-  let scope: string;
-  if (actor.role === "ADMIN") scope = "organization";
-  else if (actor.role === "TEACHER") scope = `assignedBy:${actor.userId}`;
-  else return null;
-  if (filter.groupId) return null;
-  return JSON.stringify([
-    actor.organizationId,
-    scope,
-    filter.term,
-    filter.from?.toISOString() ?? null,
-    filter.to?.toISOString() ?? null,
-    filter.formId ?? null,
-  ]);
-}
+const totals = new VersionedCache<number>(REPORT_TOTALS_CACHE_SIZE);
 
 /** The current version of the organization's submissions; null while it has no row. */
 async function submissionsVersion(organizationId: string): Promise<string | null> {
@@ -64,34 +39,16 @@ async function submissionsVersion(organizationId: string): Promise<string | null
  * time for the same key and version share one count.
  */
 export async function exactReportTotal(actor: Actor, filter: ReportTotalFilter, count: () => Promise<number>): Promise<number> {
-  const key = cacheKey(actor, filter);
+  const key = reportTotalKey(actor, filter);
   if (key === null) return count();
   // First the version, then the count: see the module comment.
   const version = await submissionsVersion(actor.organizationId);
   if (version === null) return count();
 
-  const cached = totals.get(key);
-  if (cached?.version === version) {
-    // Most recently used last, so the first key is the one to evict.
-    totals.delete(key);
-    totals.set(key, cached);
-    return cached.total;
-  }
-
-  const entry: Entry = { version, total: count() };
-  totals.delete(key);
-  totals.set(key, entry);
-  if (totals.size > REPORT_TOTALS_CACHE_SIZE) totals.delete(totals.keys().next().value!);
-  try {
-    return await entry.total;
-  } catch (error) {
-    // A failed count is not kept: the next request counts again.
-    if (totals.get(key) === entry) totals.delete(key);
-    throw error;
-  }
+  return totals.get(key, version, count);
 }
 
 /** How many totals this process holds (for tests). */
 export function cachedReportTotals(): number {
-  return totals.size;
+  return totals.count;
 }

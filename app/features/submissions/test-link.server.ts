@@ -4,7 +4,7 @@ import { env } from "~/lib/env.server.ts";
 import { ApiError, badRequest, conflict, notFound } from "~/lib/problem.server.ts";
 import { submissionSearchText } from "~/lib/search.ts";
 import { formContentSelect, presentQuestion } from "../forms/forms.server.ts";
-import { answeredCount, answerProblems, type GivenAnswer, scoreAnswers, type ScoreBand, type ScoringQuestion } from "../scoring/scoring.ts";
+import { answeredCount, answerProblems, type GivenAnswer, scoreAnswers, type ScoreBand, type ScoredResult, type ScoringQuestion } from "../scoring/scoring.ts";
 import type { SubmitAnswersInput } from "./submission-schemas.ts";
 import { STATUS_SELECT } from "./submission-status.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
@@ -142,6 +142,28 @@ async function respondentName(tx: Prisma.TransactionClient, kind: "student" | "c
   return rows[0]?.name;
 }
 
+type AnswerRow = ScoredResult["answers"][number] & { id: string; submissionId: string };
+
+/**
+ * A submit's answers in one INSERT. Prisma's `createMany` of 20 rows cost ≈4–5 ms of CPU, 40 % of
+ * it compiling the query (issue 16), inside the transaction that on SQLite holds the only
+ * connection; the statement written out costs a fraction of that.
+ */
+async function insertAnswers(tx: Prisma.TransactionClient, rows: AnswerRow[], createdAt: Date) {
+  if (rows.length === 0) return;
+  const postgres = env().databaseProvider === "postgresql";
+  const json = (value: unknown) => (postgres ? Prisma.sql`${JSON.stringify(value)}::jsonb` : Prisma.sql`${JSON.stringify(value)}`);
+  const questionType = (type: string) => (postgres ? Prisma.sql`${type}::"QuestionType"` : Prisma.sql`${type}`);
+  const values = rows.map(
+    (row) =>
+      Prisma.sql`(${row.id}, ${row.submissionId}, ${row.questionId}, ${row.position}, ${row.questionText}, ${questionType(row.questionType)},
+        ${json(row.optionIds)}, ${json(row.optionTexts)}, ${row.text}, ${row.score}, ${row.maxScore}, ${createdAt})`,
+  );
+  await tx.$executeRaw`
+    INSERT INTO "Answer" ("id", "submissionId", "questionId", "position", "questionText", "questionType", "optionIds", "optionTexts", "text", "score", "maxScore", "createdAt")
+    VALUES ${Prisma.join(values)}`;
+}
+
 /**
  * Scores and stores the answers, once. The submission is claimed with a conditional update
  * (`isCompleted = false`) inside the same transaction that writes the answers: of simultaneous
@@ -214,7 +236,7 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
       data: { searchText: submissionSearchText(name ?? link.respondent.name, link.form.title) },
       select: { id: true },
     });
-    await tx.answer.createMany({ data: answerRows });
+    await insertAnswers(tx, answerRows, completedAt);
     // Submitting discards the draft: what was sent is the answer now.
     await tx.submissionDraft.deleteMany({ where: { submissionId: link.id } });
     // The report item, as GET /api/reports lists it, and the form's id (contract §14).

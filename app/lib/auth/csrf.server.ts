@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createCookie } from "react-router";
 import { env } from "../env.server.ts";
 import { ApiError } from "../problem.server.ts";
+import { readSignedCookie } from "./signed-cookie.server.ts";
 
 /**
  * Double-submit CSRF tokens: the token travels in a signed, HttpOnly cookie and, separately, in
@@ -23,7 +24,7 @@ function cookie() {
 }
 
 async function tokenFromCookie(request: Request): Promise<string | null> {
-  const value: unknown = await cookie().parse(request.headers.get("cookie"));
+  const value = readSignedCookie(request.headers.get("cookie"), CSRF_COOKIE_NAME, [env().SESSION_SECRET]);
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 

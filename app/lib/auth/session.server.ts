@@ -3,6 +3,7 @@ import { createCookie } from "react-router";
 import { db } from "../db.server.ts";
 import { actorFromUser, actorUserSelect, hashToken, isUsable } from "./actor-user.server.ts";
 import { actorOfApiToken, bearerToken } from "./api-token.server.ts";
+import { readSignedCookie } from "./signed-cookie.server.ts";
 
 export { avatarUrl } from "./actor-user.server.ts";
 import { env } from "../env.server.ts";
@@ -49,10 +50,8 @@ export async function createSession(userId: string, meta: { ipAddress?: string; 
   return { setCookie: await cookie().serialize(token, { expires: expiresAt }), expiresAt };
 }
 
-async function tokenFrom(request: Request): Promise<string | null> {
-  const header = request.headers.get("cookie");
-  if (!header) return null;
-  const value: unknown = await cookie().parse(header);
+function tokenFrom(request: Request): string | null {
+  const value = readSignedCookie(request.headers.get("cookie"), SESSION_COOKIE_NAME, [env().SESSION_SECRET]);
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
@@ -64,7 +63,7 @@ async function tokenFrom(request: Request): Promise<string | null> {
 export async function readActor(request: Request): Promise<Actor | null> {
   const bearer = bearerToken(request);
   if (bearer !== null) return actorOfApiToken(bearer);
-  const token = await tokenFrom(request);
+  const token = tokenFrom(request);
   if (!token) return null;
   const id = hashToken(token);
   const session = await db.session.findUnique({ where: { id }, include: { user: { select: actorUserSelect } } });
