@@ -84,7 +84,7 @@ export function exportReportsCsv(client: SqlClient, caller: Caller, url: URL, re
   async function* batches(): AsyncGenerator<(string | number | null)[][]> {
     let after: { completedAt: Date; id: string } | null = null;
     for (;;) {
-      const cursor: string = after ? ` AND (s."completedAt" < ? OR (s."completedAt" = ? AND s."id" < ?))` : "";
+      const cursor: string = after ? ` AND s."completedAt" <= ? AND (s."completedAt" < ? OR s."id" < ?)` : "";
       const batch: ExportRow[] = await client.all<ExportRow>(
         `SELECT s."id", s."createdAt", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."formTitle",
                 u."name" AS "assignedByName", s."studentId", s."candidateId", COALESCE(st."name", ca."name") AS "respondentName"

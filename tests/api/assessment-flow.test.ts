@@ -185,3 +185,36 @@ describe("a completed result never changes", () => {
     expect(listed.body.reports.map((r: { id: string; formTitle: string }) => [r.id, r.formTitle])).toEqual([[assignment.id, form.title]]);
   });
 });
+
+describe("a link's form content (cached per content version, ADR 33)", () => {
+  it("given a form edited after its link was opened, should show and score the new questions and bands at once", async () => {
+    const form = await createForm("teacher@demo.test");
+    const student = await createStudent("teacher@demo.test", unique("Cache student"));
+    const assignment = await assign("teacher@demo.test", { formId: form.id, studentId: student.id });
+    expect((await api("GET", `/api/test-link/${assignment.token}`)).body.form.questions[0].text).toBe("Pick one");
+
+    // Only the first question's text and the bands change; a title change alone keeps the content.
+    const body = mixedForm(form.title);
+    body.questions[0]!.text = "Pick one, reworded";
+    body.scoreRanges = [{ min: -5, max: 9.5, label: "Any", color: "#000000" }];
+    const stored = (await api("GET", `/api/forms/${form.id}`, { as: "teacher@demo.test" })).body;
+    const questions = body.questions.map((question, i) => ({
+      ...question,
+      id: stored.questions[i].id,
+      options: question.options?.map((option, j) => ({ ...option, id: stored.questions[i].options[j]?.id })),
+    }));
+    const put = await api("PUT", `/api/forms/${form.id}`, { as: "teacher@demo.test", json: { questions, scoreRanges: body.scoreRanges } });
+    expect(put.status).toBe(200);
+    expect((await api("GET", `/api/test-link/${assignment.token}`)).body.form.questions[0].text).toBe("Pick one, reworded");
+    expect((await api("PUT", `/api/forms/${form.id}`, { as: "teacher@demo.test", json: { title: `${form.title} (renamed)` } })).status).toBe(200);
+    const renamed = await api("GET", `/api/test-link/${assignment.token}`);
+    expect(renamed.body.form).toMatchObject({
+      title: `${form.title} (renamed)`,
+      questions: expect.arrayContaining([expect.objectContaining({ text: "Pick one, reworded" })]),
+    });
+
+    const submit = await api("POST", `/api/test-link/${assignment.token}/submit`, { json: mediumAnswers(form) });
+    expect(submit.status).toBe(200);
+    expect((await api("GET", `/api/reports/${assignment.id}`, { as: "teacher@demo.test" })).body).toMatchObject({ scoreLabel: "Any", totalScore: 1 });
+  });
+});

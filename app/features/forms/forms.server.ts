@@ -178,6 +178,8 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
     if (input.isPublished !== undefined) data.isPublished = input.isPublished;
     if (input.isTemplate !== undefined) data.isTemplate = input.isTemplate;
     if (input.showResultToRespondent !== undefined) data.showResultToRespondent = input.showResultToRespondent;
+    // In this transaction, so no reader sees the new content with the old version (ADR 33).
+    if (input.scoreRanges || input.questions) data.contentVersion = { increment: 1 };
     await tx.form.update({ where: { id }, data });
     if (input.scoreRanges) await replaceScoreRanges(tx, id, input.scoreRanges);
     if (input.questions) await replaceQuestions(tx, id, input.questions);

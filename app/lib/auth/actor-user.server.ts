@@ -26,7 +26,7 @@ export const actorUserSelect = {
   organization: { select: { timeZone: true } },
 } satisfies Prisma.UserSelect;
 
-type ActorUser = Prisma.UserGetPayload<{ select: typeof actorUserSelect }>;
+export type ActorUser = Prisma.UserGetPayload<{ select: typeof actorUserSelect }>;
 
 export const isUsable = (user: Pick<ActorUser, "isActive" | "deletedAt">) => user.isActive && !user.deletedAt;
 
