@@ -1,8 +1,11 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import { parse } from "csv-parse/sync";
 import { answerProblems, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
 import { STUDENT_STATUSES } from "../../app/features/students/student-statuses.ts";
+import { avatarUrl, hashToken, isUsable } from "../../app/lib/auth/actor-user.server.ts";
+import { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "../../app/lib/auth/session.server.ts";
+import { readSignedCookie } from "../../app/lib/auth/signed-cookie.server.ts";
 import { resolveLocale } from "../../app/lib/i18n.ts";
 import { foldForSearch } from "../../app/lib/search.ts";
 import { BaselineError as HttpError, exportReportsCsv, formSummary } from "./baseline-exports.ts";
@@ -16,29 +19,77 @@ import { openSqlClient, type SqlClient } from "./sql-client.ts";
  * checks that both servers answer with the same rows before it measures them.
  */
 
-const SESSION_COOKIE = "remix-auth.session-token";
 export const REPORTS_SEARCH_TABLE = "Submission_search";
 
-type Caller = { userId: string; organizationId: string; role: string; name: string; email: string; locale: string; timeZone: string };
-
-async function callerOf(client: SqlClient, request: http.IncomingMessage): Promise<Caller | null> {
-  const cookie = request.headers.cookie?.split(/;\s*/).find((part) => part.startsWith(`${SESSION_COOKIE}=`));
-  if (!cookie) return null;
-  // The app signs the cookie; the baseline only decodes it (base64 JSON before the signature).
-  const signed = decodeURIComponent(cookie.slice(SESSION_COOKIE.length + 1));
-  const token = JSON.parse(Buffer.from(signed.slice(0, signed.lastIndexOf(".")), "base64").toString("utf8")) as string;
-  const id = createHash("sha256").update(token).digest("hex");
-  const rows = await client.all<Caller & { expiresAt: unknown }>(
-    `SELECT u."id" AS "userId", u."organizationId", u."role", u."name", u."email", u."locale", o."timeZone", se."expiresAt"
-       FROM "Session" se JOIN "User" u ON u."id" = se."userId" JOIN "Organization" o ON o."id" = u."organizationId"
-      WHERE se."id" = ? AND u."isActive" = true AND u."deletedAt" IS NULL`,
-    [id],
-  );
-  return rows[0] ?? null;
-}
+type Caller = {
+  userId: string;
+  organizationId: string;
+  role: string;
+  name: string;
+  email: string;
+  image: string | null;
+  locale: string;
+  timeZone: string;
+};
 
 const bool = (value: unknown) => value === true || value === 1;
-const date = (value: unknown) => (value instanceof Date ? value : new Date(String(value))).toISOString();
+const asDate = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));
+const date = (value: unknown) => asDate(value).toISOString();
+
+/**
+ * The caller of a request, as the app's readActor (app/lib/auth/session.server.ts) finds them: the
+ * session cookie's signature checked with the app's readSignedCookie and secret, then the session
+ * with its user, the user's avatar and organization in one query; an expired or idle session, or
+ * one of a deactivated or deleted user, is deleted and answers no one; lastSeenAt is refreshed at
+ * most once per LAST_SEEN_RESOLUTION_MS.
+ */
+async function callerOf(client: SqlClient, request: http.IncomingMessage, sessionSecret: string): Promise<Caller | null> {
+  const token = readSignedCookie(request.headers.cookie ?? null, SESSION_COOKIE_NAME, [sessionSecret]);
+  if (typeof token !== "string" || token.length === 0) return null;
+  const id = hashToken(token);
+  const [row] = await client.all<{
+    expiresAt: unknown;
+    lastSeenAt: unknown;
+    userId: string;
+    role: string;
+    organizationId: string;
+    name: string;
+    email: string;
+    locale: string;
+    isActive: unknown;
+    deletedAt: unknown;
+    avatarUpdatedAt: unknown;
+    timeZone: string;
+  }>(
+    `SELECT se."expiresAt", se."lastSeenAt", u."id" AS "userId", u."role", u."organizationId", u."name", u."email", u."locale", u."isActive", u."deletedAt",
+            a."updatedAt" AS "avatarUpdatedAt", o."timeZone"
+       FROM "Session" se
+       JOIN "User" u ON u."id" = se."userId"
+       JOIN "Organization" o ON o."id" = u."organizationId"
+       LEFT JOIN "Avatar" a ON a."userId" = u."id"
+      WHERE se."id" = ?`,
+    [id],
+  );
+  if (!row) return null;
+  const now = Date.now();
+  const lastSeenAt = asDate(row.lastSeenAt).getTime();
+  const usable = isUsable({ isActive: bool(row.isActive), deletedAt: row.deletedAt === null ? null : asDate(row.deletedAt) });
+  if (asDate(row.expiresAt).getTime() <= now || lastSeenAt + SESSION_IDLE_TIMEOUT_MS <= now || !usable) {
+    await client.run(`DELETE FROM "Session" WHERE "id" = ?`, [id]);
+    return null;
+  }
+  if (now - lastSeenAt > LAST_SEEN_RESOLUTION_MS) await client.run(`UPDATE "Session" SET "lastSeenAt" = ? WHERE "id" = ?`, [new Date(now), id]);
+  return {
+    userId: row.userId,
+    organizationId: row.organizationId,
+    role: row.role,
+    name: row.name,
+    email: row.email,
+    image: row.avatarUpdatedAt === null ? null : avatarUrl(row.userId, asDate(row.avatarUpdatedAt)),
+    locale: row.locale,
+    timeZone: row.timeZone,
+  };
+}
 
 export type ReportQuery = { page: number; limit: number; search?: string | undefined };
 
@@ -515,6 +566,9 @@ export type PageRenderer = (client: SqlClient, caller: Caller, url: URL) => Prom
 
 export function createBaselineServer(databaseUrl: string, renderReportsPage?: PageRenderer) {
   const client = openSqlClient(databaseUrl);
+  // The app's secret (run.ts passes the same SESSION_SECRET to both servers): the baseline checks the cookie's signature as the app does.
+  const sessionSecret = process.env.SESSION_SECRET;
+  if (!sessionSecret) throw new Error("the baseline needs SESSION_SECRET, the app's");
   const appUrl = process.env.APP_URL ?? "http://127.0.0.1";
   const send = (response: http.ServerResponse, status: number, body: string, type = "application/json; charset=utf-8") => {
     response.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store" });
@@ -529,7 +583,7 @@ export function createBaselineServer(databaseUrl: string, renderReportsPage?: Pa
         const address = String(request.headers["x-forwarded-for"] ?? request.socket.remoteAddress);
         return send(response, 200, JSON.stringify(await submit(client, submitMatch[1]!, body, address)));
       }
-      const caller = await callerOf(client, request);
+      const caller = await callerOf(client, request, sessionSecret);
       if (!caller) return send(response, 401, `{"status":401}`);
       if (request.method === "POST" && url.pathname === "/api/submissions/bulk") {
         const body = JSON.parse(await readBody(request)) as BulkBody;

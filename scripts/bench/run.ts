@@ -76,11 +76,11 @@ const pendingPerServer = quick ? 15_000 : 40_000;
 const appTokens = await createPendingAssignments(databaseUrl, world, pendingPerServer);
 const baselineTokens = await createPendingAssignments(databaseUrl, world, pendingPerServer);
 
-const serverEnv = { DATABASE_URL: databaseUrl, NODE_ENV: "production" };
+// Both servers check the session cookie's signature with the same secret.
+const serverEnv = { DATABASE_URL: databaseUrl, NODE_ENV: "production", SESSION_SECRET: randomBytes(32).toString("hex") };
 const app = await startServer("app", "server/start.ts", {
   ...serverEnv,
   BUILD_DIR: buildDir,
-  SESSION_SECRET: randomBytes(32).toString("hex"),
   // Fixed: the database keeps a check value of its key (ADR 16), and the bench database is reused.
   ENCRYPTION_KEY: "62656e6368206b65792c206e6f7420666f72207265616c2075736521212121ff",
   // Never sent to (the bench signs in without a second factor); production requires the variable.
