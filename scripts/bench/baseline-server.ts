@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import { parse } from "csv-parse/sync";
+import { FTS_DRIVEN_MAX_MATCHES, ftsPhrase, indexable, newestWindow } from "../../app/features/reports/report-search.ts";
+import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, reportTotalKey, VersionedCache } from "../../app/features/reports/report-totals-cache.ts";
 import { answerProblems, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
 import { STUDENT_STATUSES } from "../../app/features/students/student-statuses.ts";
 import { avatarUrl, hashToken, isUsable } from "../../app/lib/auth/actor-user.server.ts";
@@ -35,6 +37,7 @@ type Caller = {
 const bool = (value: unknown) => value === true || value === 1;
 const asDate = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));
 const date = (value: unknown) => asDate(value).toISOString();
+const isAdmin = (caller: Pick<Caller, "role">) => caller.role === "ADMIN" || caller.role === "SUPER_ADMIN";
 
 /**
  * The caller of a request, as the app's readActor (app/lib/auth/session.server.ts) finds them: the
@@ -93,38 +96,162 @@ async function callerOf(client: SqlClient, request: http.IncomingMessage, sessio
 
 export type ReportQuery = { page: number; limit: number; search?: string | undefined };
 
-/** Reports: one page of completed submissions in the caller's organization, newest first, with the total. */
-export async function queryReports(client: SqlClient, caller: Caller, query: ReportQuery) {
-  const where = [`s."deletedAt" IS NULL`, `s."organizationId" = ?`, `s."isCompleted" = true`];
-  const params: unknown[] = [caller.organizationId];
-  if (caller.role === "TEACHER") {
-    where.push(`s."assignedById" = ?`);
+/** SQL conditions on the "Submission" row `s` and their parameters, in order. */
+type Conditions = { sql: string; params: unknown[] };
+
+/**
+ * The completed submissions the caller may see, as the app's visibleSubmissionsSql and
+ * reportSelection write them: administrators every one of their organization (a SUPER_ADMIN of
+ * every organization), students the ones they answer, teachers the ones they assigned.
+ */
+function reportScope(caller: Caller): Conditions {
+  const sql = [`s."deletedAt" IS NULL`];
+  const params: unknown[] = [];
+  if (caller.role !== "SUPER_ADMIN") {
+    sql.push(`s."organizationId" = ?`);
+    params.push(caller.organizationId);
+  }
+  if (caller.role === "STUDENT") {
+    sql.push(`s."studentId" IN (SELECT "id" FROM "Student" WHERE "userId" = ?)`);
+    params.push(caller.userId);
+  } else if (!isAdmin(caller)) {
+    sql.push(`s."assignedById" = ?`);
     params.push(caller.userId);
   }
-  const term = query.search ? foldForSearch(query.search) : "";
-  if (term.length >= 3 && client.dialect === "sqlite") {
-    where.push(`s."rowid" IN (SELECT "rowid" FROM "${REPORTS_SEARCH_TABLE}" WHERE "${REPORTS_SEARCH_TABLE}" MATCH ?)`);
-    params.push(`"${term.replaceAll('"', '""')}"`);
-  } else if (term) {
-    where.push(`s."searchText" LIKE ?`);
-    params.push(`%${term}%`);
+  sql.push(`s."isCompleted" = TRUE`);
+  return { sql: sql.join(" AND "), params };
+}
+
+/**
+ * Exact totals cached per organization version, as the app's exactReportTotal
+ * (app/features/reports/report-totals.server.ts, ADR 13) with the same cache, key and rules: the
+ * version is read first, and a total is served while it is unchanged; no key or no version row
+ * means counting.
+ */
+const reportTotals = new VersionedCache<number>(REPORT_TOTALS_CACHE_SIZE);
+type TotalOf = (count: () => Promise<number>) => Promise<number>;
+
+async function exactReportTotal(client: SqlClient, caller: Caller, filter: ReportTotalFilter, count: () => Promise<number>): Promise<number> {
+  const key = reportTotalKey(caller, filter);
+  if (key === null) return count();
+  const [row] = await client.all<{ version: string }>(`SELECT "version" FROM "SubmissionsVersion" WHERE "organizationId" = ?`, [caller.organizationId]);
+  if (!row) return count();
+  return reportTotals.get(key, row.version, count);
+}
+
+async function countSubmissions(client: SqlClient, where: Conditions): Promise<number> {
+  const [counted] = await client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Submission" AS s WHERE ${where.sql}`, where.params);
+  return Number(counted?.total ?? 0);
+}
+
+const NEWEST_FIRST = `ORDER BY s."completedAt" DESC, s."id" DESC`;
+
+/**
+ * The ids of one page of searched reports and the exact total, step for step as the app's
+ * searchReportIds (app/features/reports/reports.server.ts): on SQLite, the FTS matches first (up
+ * to FTS_DRIVEN_MAX_MATCHES + 1); when that is all of them, their rows looked up by rowid, the
+ * page a slice and the total its length; otherwise the page from a bounded window of the newest
+ * results when it holds the page, else from the scope filtered by `+rowid IN (MATCH)`, and the
+ * count through the cache of totals. PostgreSQL (and terms too short for the trigram index):
+ * `searchText LIKE '%term%'` for the page and the count.
+ */
+async function searchReportIds(client: SqlClient, scope: Conditions, term: string, page: { skip: number; take: number }, totalOf: TotalOf) {
+  const fts = client.dialect === "sqlite" && indexable(term);
+  if (fts) {
+    const matches = await client.all<{ rowid: number | bigint }>(
+      `SELECT rowid FROM "${REPORTS_SEARCH_TABLE}" WHERE "${REPORTS_SEARCH_TABLE}" MATCH ? LIMIT ?`,
+      [ftsPhrase(term), FTS_DRIVEN_MAX_MATCHES + 1],
+    );
+    if (matches.length === 0) return { ids: [], total: 0 };
+    if (matches.length <= FTS_DRIVEN_MAX_MATCHES) {
+      const rows = await client.all<{ id: string }>(
+        `SELECT s."id" FROM "Submission" AS s NOT INDEXED WHERE ${scope.sql} AND s.rowid IN (${placeholders(matches)}) ${NEWEST_FIRST}`,
+        [...scope.params, ...matches.map((match) => Number(match.rowid))],
+      );
+      return { ids: rows.slice(page.skip, page.skip + page.take).map((row) => row.id), total: rows.length };
+    }
   }
-  const condition = where.join(" AND ");
-  const [rows, counted] = await Promise.all([
-    client.all<Record<string, unknown>>(
-      `SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor", s."formTitle",
+  const where: Conditions = fts
+    ? {
+        sql: `${scope.sql} AND +s.rowid IN (SELECT rowid FROM "${REPORTS_SEARCH_TABLE}" WHERE "${REPORTS_SEARCH_TABLE}" MATCH ?)`,
+        params: [...scope.params, ftsPhrase(term)],
+      }
+    : { sql: `${scope.sql} AND s."searchText" LIKE '%' || ? || '%'`, params: [...scope.params, term] };
+  if (fts) {
+    const newest = await newestMatchingPage(client, scope, term, page);
+    if (newest) return { ids: newest, total: await totalOf(() => countSubmissions(client, where)) };
+  }
+  const [rows, total] = await Promise.all([
+    client.all<{ id: string }>(`SELECT s."id" FROM "Submission" AS s WHERE ${where.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`, [
+      ...where.params,
+      page.take,
+      page.skip,
+    ]),
+    totalOf(() => countSubmissions(client, where)),
+  ]);
+  return { ids: rows.map((row) => row.id), total };
+}
+
+/** The app's newestMatchingPage: the page from a bounded window of the caller's newest results, or null when the window does not hold it. */
+async function newestMatchingPage(client: SqlClient, scope: Conditions, term: string, page: { skip: number; take: number }) {
+  const needed = page.skip + page.take;
+  const window = newestWindow(needed);
+  if (window === null) return null;
+  const rows = await client.all<{ id: string }>(
+    `SELECT "id" FROM (
+       SELECT s."id", s."completedAt", s."searchText" FROM "Submission" AS s
+       WHERE ${scope.sql} ${NEWEST_FIRST} LIMIT ?
+     ) AS newest
+     WHERE newest."searchText" LIKE '%' || ? || '%'
+     ORDER BY newest."completedAt" DESC, newest."id" DESC LIMIT ?`,
+    [...scope.params, window, term, needed],
+  );
+  return rows.length === needed ? rows.slice(page.skip).map((row) => row.id) : null;
+}
+
+const REPORT_COLUMNS = `s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor", s."formTitle",
               COALESCE(st."name", ca."name") AS "studentName", u."name" AS "assignedByName"
          FROM "Submission" s
          LEFT JOIN "Student" st ON st."id" = s."studentId"
          LEFT JOIN "Candidate" ca ON ca."id" = s."candidateId"
-         JOIN "User" u ON u."id" = s."assignedById"
-        WHERE ${condition}
-        ORDER BY s."completedAt" DESC, s."id" DESC
-        LIMIT ? OFFSET ?`,
-      [...params, query.limit, (query.page - 1) * query.limit],
-    ),
-    client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Submission" s WHERE ${condition}`, params),
-  ]);
+         JOIN "User" u ON u."id" = s."assignedById"`;
+
+/**
+ * Reports: one page of completed submissions in the caller's scope, newest first, with the exact
+ * total from the cache of totals (as the app's listReports). A search finds the page's ids first
+ * (searchReportIds) and then reads their rows, in the page's order.
+ */
+export async function queryReports(client: SqlClient, caller: Caller, query: ReportQuery) {
+  const scope = reportScope(caller);
+  const term = query.search ? foldForSearch(query.search) : "";
+  const filter: ReportTotalFilter = { term, from: undefined, to: undefined, formId: undefined, groupId: undefined };
+  const totalOf: TotalOf = (count) => exactReportTotal(client, caller, filter, count);
+  const page = { skip: (query.page - 1) * query.limit, take: query.limit };
+  let rows: Record<string, unknown>[];
+  let total: number;
+  if (term) {
+    const found = await searchReportIds(client, scope, term, page, totalOf);
+    total = found.total;
+    const read =
+      found.ids.length === 0
+        ? []
+        : await client.all<Record<string, unknown>>(`SELECT ${REPORT_COLUMNS} WHERE s."id" IN (${placeholders(found.ids)})`, found.ids);
+    const byId = new Map(read.map((row) => [row.id as string, row]));
+    // In the order of the page; a row deleted in between is left out.
+    rows = found.ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [row] : [];
+    });
+  } else {
+    [rows, total] = await Promise.all([
+      client.all<Record<string, unknown>>(`SELECT ${REPORT_COLUMNS} WHERE ${scope.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`, [
+        ...scope.params,
+        page.take,
+        page.skip,
+      ]),
+      totalOf(() => countSubmissions(client, scope)),
+    ]);
+  }
   return {
     reports: rows.map((row) => ({
       id: row.id,
@@ -138,7 +265,7 @@ export async function queryReports(client: SqlClient, caller: Caller, query: Rep
       scoreColor: row.scoreColor,
       assignedByName: row.assignedByName,
     })),
-    total: Number(counted[0]!.total),
+    total,
     page: query.page,
     limit: query.limit,
   };
