@@ -271,52 +271,91 @@ export async function queryReports(client: SqlClient, caller: Caller, query: Rep
   };
 }
 
-async function listForms(client: SqlClient, caller: Caller, search: string) {
-  const condition = `f."deletedAt" IS NULL AND f."organizationId" = ? AND f."searchTitle" LIKE ?`;
-  const params = [caller.organizationId, `%${foldForSearch(search)}%`];
-  const [rows, counted] = await Promise.all([
-    client.all<Record<string, unknown>>(
-      `SELECT f."id", f."title", f."description", f."category", f."type", f."targetAudience", f."isPublished", f."isTemplate", f."showResultToRespondent", f."createdAt", f."updatedAt",
-              (SELECT COUNT(*) FROM "Question" q WHERE q."formId" = f."id") AS "questions",
-              (SELECT COUNT(*) FROM "Submission" s WHERE s."formId" = f."id" AND s."deletedAt" IS NULL) AS "submissions"
-         FROM "Form" f WHERE ${condition}
-        ORDER BY f."createdAt" DESC, f."id" DESC LIMIT 20 OFFSET 0`,
-      params,
+type ListQuery = { search: string; page: number; limit: number };
+
+/**
+ * Forms, as the app's listForms (app/features/forms/forms.server.ts): the page and the total of
+ * the forms the caller can see (administrators every form of the organization, teachers their
+ * own and the templates), then the question and submission counts of the listed forms only.
+ */
+async function listForms(client: SqlClient, caller: Caller, query: ListQuery) {
+  const conditions = [`"deletedAt" IS NULL`];
+  const params: unknown[] = [];
+  if (caller.role !== "SUPER_ADMIN") {
+    conditions.push(`"organizationId" = ?`);
+    params.push(caller.organizationId);
+  }
+  if (!isAdmin(caller)) {
+    conditions.push(`("createdById" = ? OR "isTemplate" = TRUE)`);
+    params.push(caller.userId);
+  }
+  if (query.search) {
+    conditions.push(`"searchTitle" LIKE ?`);
+    params.push(`%${foldForSearch(query.search)}%`);
+  }
+  const condition = conditions.join(" AND ");
+  const [forms, counted] = await Promise.all([
+    client.all<Record<string, unknown> & { id: string }>(
+      `SELECT "id", "title", "description", "category", "type", "targetAudience", "isPublished", "isTemplate", "showResultToRespondent", "createdAt", "updatedAt"
+         FROM "Form" WHERE ${condition}
+        ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?`,
+      [...params, query.limit, (query.page - 1) * query.limit],
     ),
-    client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Form" f WHERE ${condition}`, params),
+    client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Form" WHERE ${condition}`, params),
   ]);
+  const ids = forms.map((form) => form.id);
+  const countsOf = (table: "Question" | "Submission") =>
+    ids.length === 0
+      ? []
+      : client.all<{ formId: string; count: number | string }>(
+          `SELECT "formId", COUNT(*) AS "count" FROM "${table}" WHERE "formId" IN (${placeholders(ids)})${table === "Submission" ? ` AND "deletedAt" IS NULL` : ""} GROUP BY "formId"`,
+          ids,
+        );
+  const [questions, submissions] = await Promise.all([countsOf("Question"), countsOf("Submission")]);
+  const questionCounts = new Map(questions.map((row) => [row.formId, Number(row.count)]));
+  const submissionCounts = new Map(submissions.map((row) => [row.formId, Number(row.count)]));
   return {
-    forms: rows.map(({ questions, submissions, ...form }) => ({
+    forms: forms.map((form) => ({
       ...form,
       isPublished: bool(form.isPublished),
       isTemplate: bool(form.isTemplate),
       showResultToRespondent: bool(form.showResultToRespondent),
       createdAt: date(form.createdAt),
       updatedAt: date(form.updatedAt),
-      _count: { questions: Number(questions), submissions: Number(submissions) },
+      _count: { questions: questionCounts.get(form.id) ?? 0, submissions: submissionCounts.get(form.id) ?? 0 },
     })),
     total: Number(counted[0]!.total),
-    page: 1,
-    limit: 20,
+    page: query.page,
+    limit: query.limit,
   };
 }
 
-async function listStudents(client: SqlClient, caller: Caller, search: string) {
-  const condition = `"deletedAt" IS NULL AND "organizationId" = ? AND "searchName" LIKE ?`;
-  const params = [caller.organizationId, `%${foldForSearch(search)}%`];
+/** Students, as the app's listStudents (app/features/students/students.server.ts): the page and the total with the same conditions. */
+async function listStudents(client: SqlClient, caller: Caller, query: ListQuery) {
+  const conditions = [`"deletedAt" IS NULL`];
+  const params: unknown[] = [];
+  if (caller.role !== "SUPER_ADMIN") {
+    conditions.push(`"organizationId" = ?`);
+    params.push(caller.organizationId);
+  }
+  if (query.search) {
+    conditions.push(`"searchName" LIKE ?`);
+    params.push(`%${foldForSearch(query.search)}%`);
+  }
+  const condition = conditions.join(" AND ");
   const [rows, counted] = await Promise.all([
     client.all<Record<string, unknown>>(
       `SELECT "id", "name", "email", "phone", "age", "grade", "gender", "status", "createdAt", "updatedAt"
-         FROM "Student" WHERE ${condition} ORDER BY "createdAt" DESC, "id" DESC LIMIT 20 OFFSET 0`,
-      params,
+         FROM "Student" WHERE ${condition} ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?`,
+      [...params, query.limit, (query.page - 1) * query.limit],
     ),
     client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Student" WHERE ${condition}`, params),
   ]);
   return {
     students: rows.map((row) => ({ ...row, createdAt: date(row.createdAt), updatedAt: date(row.updatedAt) })),
     total: Number(counted[0]!.total),
-    page: 1,
-    limit: 20,
+    page: query.page,
+    limit: query.limit,
   };
 }
 
@@ -730,9 +769,9 @@ export function createBaselineServer(databaseUrl: string, renderReportsPage?: Pa
         case "/api/reports":
           return send(response, 200, JSON.stringify(await queryReports(client, caller, { page, limit, search })));
         case "/api/forms":
-          return send(response, 200, JSON.stringify(await listForms(client, caller, search)));
+          return send(response, 200, JSON.stringify(await listForms(client, caller, { search, page, limit })));
         case "/api/students":
-          return send(response, 200, JSON.stringify(await listStudents(client, caller, search)));
+          return send(response, 200, JSON.stringify(await listStudents(client, caller, { search, page, limit })));
         case "/en/reports":
           if (renderReportsPage) return send(response, 200, await renderReportsPage(client, caller, url), "text/html; charset=utf-8");
       }
