@@ -11,6 +11,7 @@ import {
   createPendingAssignments,
   ensureBenchDatabase,
   removeBulkAssignmentForms,
+  removePendingAssignments,
   removeRosterImports,
   rosterCsv,
 } from "./dataset.ts";
@@ -71,8 +72,10 @@ if (!options["no-build"]) {
 
 log(`data set: ${rows.toLocaleString("en")} submissions on ${database}`);
 const world = await ensureBenchDatabase(databaseUrl, rows, log);
-// Each submit consumes an assignment; a run makes fresh ones for both servers.
-const pendingPerServer = quick ? 15_000 : 40_000;
+// Each submit consumes an assignment; a run makes fresh ones for both servers, only when it runs the submits, and removes what is left.
+const removedLinks = await removePendingAssignments(databaseUrl, world);
+if (removedLinks > 0) log(`removed ${removedLinks.toLocaleString("en")} unused links of an earlier run`);
+const pendingPerServer = !selected("POST /api/test-link/:token/submit") ? 0 : quick ? 15_000 : 40_000;
 const appTokens = await createPendingAssignments(databaseUrl, world, pendingPerServer);
 const baselineTokens = await createPendingAssignments(databaseUrl, world, pendingPerServer);
 
@@ -102,6 +105,7 @@ try {
 } finally {
   await app.stop();
   await baseline.stop();
+  await removePendingAssignments(databaseUrl, world);
 }
 
 const minutes = (Date.now() - started) / 60_000;
