@@ -36,7 +36,7 @@ function buildRoutes(client: SqlClient, caller: Caller) {
         {
           id: "routes/signed-in",
           path: ":locale",
-          loader: () => ({ user: { name: caller.name, email: caller.email, role: caller.role, image: null }, csrfToken: "baseline" }),
+          loader: () => ({ user: { name: caller.name, email: caller.email, role: caller.role, image: caller.image }, csrfToken: "baseline" }),
           Component: function Shell() {
             const data = useLoaderData() as { user: Parameters<typeof AppShell>[0]["user"]; csrfToken: string };
             return (

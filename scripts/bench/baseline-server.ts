@@ -1,8 +1,13 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import { parse } from "csv-parse/sync";
+import { FTS_DRIVEN_MAX_MATCHES, ftsPhrase, indexable, newestWindow } from "../../app/features/reports/report-search.ts";
+import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, reportTotalKey, VersionedCache } from "../../app/features/reports/report-totals-cache.ts";
 import { answerProblems, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
 import { STUDENT_STATUSES } from "../../app/features/students/student-statuses.ts";
+import { avatarUrl, hashToken, isUsable } from "../../app/lib/auth/actor-user.server.ts";
+import { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "../../app/lib/auth/session.server.ts";
+import { readSignedCookie } from "../../app/lib/auth/signed-cookie.server.ts";
 import { resolveLocale } from "../../app/lib/i18n.ts";
 import { foldForSearch } from "../../app/lib/search.ts";
 import { BaselineError as HttpError, exportReportsCsv, formSummary } from "./baseline-exports.ts";
@@ -16,64 +21,237 @@ import { openSqlClient, type SqlClient } from "./sql-client.ts";
  * checks that both servers answer with the same rows before it measures them.
  */
 
-const SESSION_COOKIE = "remix-auth.session-token";
 export const REPORTS_SEARCH_TABLE = "Submission_search";
 
-type Caller = { userId: string; organizationId: string; role: string; name: string; email: string; locale: string; timeZone: string };
-
-async function callerOf(client: SqlClient, request: http.IncomingMessage): Promise<Caller | null> {
-  const cookie = request.headers.cookie?.split(/;\s*/).find((part) => part.startsWith(`${SESSION_COOKIE}=`));
-  if (!cookie) return null;
-  // The app signs the cookie; the baseline only decodes it (base64 JSON before the signature).
-  const signed = decodeURIComponent(cookie.slice(SESSION_COOKIE.length + 1));
-  const token = JSON.parse(Buffer.from(signed.slice(0, signed.lastIndexOf(".")), "base64").toString("utf8")) as string;
-  const id = createHash("sha256").update(token).digest("hex");
-  const rows = await client.all<Caller & { expiresAt: unknown }>(
-    `SELECT u."id" AS "userId", u."organizationId", u."role", u."name", u."email", u."locale", o."timeZone", se."expiresAt"
-       FROM "Session" se JOIN "User" u ON u."id" = se."userId" JOIN "Organization" o ON o."id" = u."organizationId"
-      WHERE se."id" = ? AND u."isActive" = true AND u."deletedAt" IS NULL`,
-    [id],
-  );
-  return rows[0] ?? null;
-}
+type Caller = {
+  userId: string;
+  organizationId: string;
+  role: string;
+  name: string;
+  email: string;
+  image: string | null;
+  locale: string;
+  timeZone: string;
+};
 
 const bool = (value: unknown) => value === true || value === 1;
-const date = (value: unknown) => (value instanceof Date ? value : new Date(String(value))).toISOString();
+const asDate = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));
+const date = (value: unknown) => asDate(value).toISOString();
+const isAdmin = (caller: Pick<Caller, "role">) => caller.role === "ADMIN" || caller.role === "SUPER_ADMIN";
+
+/**
+ * The caller of a request, as the app's readActor (app/lib/auth/session.server.ts) finds them: the
+ * session cookie's signature checked with the app's readSignedCookie and secret, then the session
+ * with its user, the user's avatar and organization in one query; an expired or idle session, or
+ * one of a deactivated or deleted user, is deleted and answers no one; lastSeenAt is refreshed at
+ * most once per LAST_SEEN_RESOLUTION_MS.
+ */
+async function callerOf(client: SqlClient, request: http.IncomingMessage, sessionSecret: string): Promise<Caller | null> {
+  const token = readSignedCookie(request.headers.cookie ?? null, SESSION_COOKIE_NAME, [sessionSecret]);
+  if (typeof token !== "string" || token.length === 0) return null;
+  const id = hashToken(token);
+  const [row] = await client.all<{
+    expiresAt: unknown;
+    lastSeenAt: unknown;
+    userId: string;
+    role: string;
+    organizationId: string;
+    name: string;
+    email: string;
+    locale: string;
+    isActive: unknown;
+    deletedAt: unknown;
+    avatarUpdatedAt: unknown;
+    timeZone: string;
+  }>(
+    `SELECT se."expiresAt", se."lastSeenAt", u."id" AS "userId", u."role", u."organizationId", u."name", u."email", u."locale", u."isActive", u."deletedAt",
+            a."updatedAt" AS "avatarUpdatedAt", o."timeZone"
+       FROM "Session" se
+       JOIN "User" u ON u."id" = se."userId"
+       JOIN "Organization" o ON o."id" = u."organizationId"
+       LEFT JOIN "Avatar" a ON a."userId" = u."id"
+      WHERE se."id" = ?`,
+    [id],
+  );
+  if (!row) return null;
+  const now = Date.now();
+  const lastSeenAt = asDate(row.lastSeenAt).getTime();
+  const usable = isUsable({ isActive: bool(row.isActive), deletedAt: row.deletedAt === null ? null : asDate(row.deletedAt) });
+  if (asDate(row.expiresAt).getTime() <= now || lastSeenAt + SESSION_IDLE_TIMEOUT_MS <= now || !usable) {
+    await client.run(`DELETE FROM "Session" WHERE "id" = ?`, [id]);
+    return null;
+  }
+  if (now - lastSeenAt > LAST_SEEN_RESOLUTION_MS) await client.run(`UPDATE "Session" SET "lastSeenAt" = ? WHERE "id" = ?`, [new Date(now), id]);
+  return {
+    userId: row.userId,
+    organizationId: row.organizationId,
+    role: row.role,
+    name: row.name,
+    email: row.email,
+    image: row.avatarUpdatedAt === null ? null : avatarUrl(row.userId, asDate(row.avatarUpdatedAt)),
+    locale: row.locale,
+    timeZone: row.timeZone,
+  };
+}
 
 export type ReportQuery = { page: number; limit: number; search?: string | undefined };
 
-/** Reports: one page of completed submissions in the caller's organization, newest first, with the total. */
-export async function queryReports(client: SqlClient, caller: Caller, query: ReportQuery) {
-  const where = [`s."deletedAt" IS NULL`, `s."organizationId" = ?`, `s."isCompleted" = true`];
-  const params: unknown[] = [caller.organizationId];
-  if (caller.role === "TEACHER") {
-    where.push(`s."assignedById" = ?`);
+/** SQL conditions on the "Submission" row `s` and their parameters, in order. */
+type Conditions = { sql: string; params: unknown[] };
+
+/**
+ * The completed submissions the caller may see, as the app's visibleSubmissionsSql and
+ * reportSelection write them: administrators every one of their organization (a SUPER_ADMIN of
+ * every organization), students the ones they answer, teachers the ones they assigned.
+ */
+function reportScope(caller: Caller): Conditions {
+  const sql = [`s."deletedAt" IS NULL`];
+  const params: unknown[] = [];
+  if (caller.role !== "SUPER_ADMIN") {
+    sql.push(`s."organizationId" = ?`);
+    params.push(caller.organizationId);
+  }
+  if (caller.role === "STUDENT") {
+    sql.push(`s."studentId" IN (SELECT "id" FROM "Student" WHERE "userId" = ?)`);
+    params.push(caller.userId);
+  } else if (!isAdmin(caller)) {
+    sql.push(`s."assignedById" = ?`);
     params.push(caller.userId);
   }
-  const term = query.search ? foldForSearch(query.search) : "";
-  if (term.length >= 3 && client.dialect === "sqlite") {
-    where.push(`s."rowid" IN (SELECT "rowid" FROM "${REPORTS_SEARCH_TABLE}" WHERE "${REPORTS_SEARCH_TABLE}" MATCH ?)`);
-    params.push(`"${term.replaceAll('"', '""')}"`);
-  } else if (term) {
-    where.push(`s."searchText" LIKE ?`);
-    params.push(`%${term}%`);
+  sql.push(`s."isCompleted" = TRUE`);
+  return { sql: sql.join(" AND "), params };
+}
+
+/**
+ * Exact totals cached per organization version, as the app's exactReportTotal
+ * (app/features/reports/report-totals.server.ts, ADR 13) with the same cache, key and rules: the
+ * version is read first, and a total is served while it is unchanged; no key or no version row
+ * means counting.
+ */
+const reportTotals = new VersionedCache<number>(REPORT_TOTALS_CACHE_SIZE);
+type TotalOf = (count: () => Promise<number>) => Promise<number>;
+
+async function exactReportTotal(client: SqlClient, caller: Caller, filter: ReportTotalFilter, count: () => Promise<number>): Promise<number> {
+  const key = reportTotalKey(caller, filter);
+  if (key === null) return count();
+  const [row] = await client.all<{ version: string }>(`SELECT "version" FROM "SubmissionsVersion" WHERE "organizationId" = ?`, [caller.organizationId]);
+  if (!row) return count();
+  return reportTotals.get(key, row.version, count);
+}
+
+async function countSubmissions(client: SqlClient, where: Conditions): Promise<number> {
+  const [counted] = await client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Submission" AS s WHERE ${where.sql}`, where.params);
+  return Number(counted?.total ?? 0);
+}
+
+const NEWEST_FIRST = `ORDER BY s."completedAt" DESC, s."id" DESC`;
+
+/**
+ * The ids of one page of searched reports and the exact total, step for step as the app's
+ * searchReportIds (app/features/reports/reports.server.ts): on SQLite, the FTS matches first (up
+ * to FTS_DRIVEN_MAX_MATCHES + 1); when that is all of them, their rows looked up by rowid, the
+ * page a slice and the total its length; otherwise the page from a bounded window of the newest
+ * results when it holds the page, else from the scope filtered by `+rowid IN (MATCH)`, and the
+ * count through the cache of totals. PostgreSQL (and terms too short for the trigram index):
+ * `searchText LIKE '%term%'` for the page and the count.
+ */
+async function searchReportIds(client: SqlClient, scope: Conditions, term: string, page: { skip: number; take: number }, totalOf: TotalOf) {
+  const fts = client.dialect === "sqlite" && indexable(term);
+  if (fts) {
+    const matches = await client.all<{ rowid: number | bigint }>(
+      `SELECT rowid FROM "${REPORTS_SEARCH_TABLE}" WHERE "${REPORTS_SEARCH_TABLE}" MATCH ? LIMIT ?`,
+      [ftsPhrase(term), FTS_DRIVEN_MAX_MATCHES + 1],
+    );
+    if (matches.length === 0) return { ids: [], total: 0 };
+    if (matches.length <= FTS_DRIVEN_MAX_MATCHES) {
+      const rows = await client.all<{ id: string }>(
+        `SELECT s."id" FROM "Submission" AS s NOT INDEXED WHERE ${scope.sql} AND s.rowid IN (${placeholders(matches)}) ${NEWEST_FIRST}`,
+        [...scope.params, ...matches.map((match) => Number(match.rowid))],
+      );
+      return { ids: rows.slice(page.skip, page.skip + page.take).map((row) => row.id), total: rows.length };
+    }
   }
-  const condition = where.join(" AND ");
-  const [rows, counted] = await Promise.all([
-    client.all<Record<string, unknown>>(
-      `SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor", s."formTitle",
+  const where: Conditions = fts
+    ? {
+        sql: `${scope.sql} AND +s.rowid IN (SELECT rowid FROM "${REPORTS_SEARCH_TABLE}" WHERE "${REPORTS_SEARCH_TABLE}" MATCH ?)`,
+        params: [...scope.params, ftsPhrase(term)],
+      }
+    : { sql: `${scope.sql} AND s."searchText" LIKE '%' || ? || '%'`, params: [...scope.params, term] };
+  if (fts) {
+    const newest = await newestMatchingPage(client, scope, term, page);
+    if (newest) return { ids: newest, total: await totalOf(() => countSubmissions(client, where)) };
+  }
+  const [rows, total] = await Promise.all([
+    client.all<{ id: string }>(`SELECT s."id" FROM "Submission" AS s WHERE ${where.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`, [
+      ...where.params,
+      page.take,
+      page.skip,
+    ]),
+    totalOf(() => countSubmissions(client, where)),
+  ]);
+  return { ids: rows.map((row) => row.id), total };
+}
+
+/** The app's newestMatchingPage: the page from a bounded window of the caller's newest results, or null when the window does not hold it. */
+async function newestMatchingPage(client: SqlClient, scope: Conditions, term: string, page: { skip: number; take: number }) {
+  const needed = page.skip + page.take;
+  const window = newestWindow(needed);
+  if (window === null) return null;
+  const rows = await client.all<{ id: string }>(
+    `SELECT "id" FROM (
+       SELECT s."id", s."completedAt", s."searchText" FROM "Submission" AS s
+       WHERE ${scope.sql} ${NEWEST_FIRST} LIMIT ?
+     ) AS newest
+     WHERE newest."searchText" LIKE '%' || ? || '%'
+     ORDER BY newest."completedAt" DESC, newest."id" DESC LIMIT ?`,
+    [...scope.params, window, term, needed],
+  );
+  return rows.length === needed ? rows.slice(page.skip).map((row) => row.id) : null;
+}
+
+const REPORT_COLUMNS = `s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor", s."formTitle",
               COALESCE(st."name", ca."name") AS "studentName", u."name" AS "assignedByName"
          FROM "Submission" s
          LEFT JOIN "Student" st ON st."id" = s."studentId"
          LEFT JOIN "Candidate" ca ON ca."id" = s."candidateId"
-         JOIN "User" u ON u."id" = s."assignedById"
-        WHERE ${condition}
-        ORDER BY s."completedAt" DESC, s."id" DESC
-        LIMIT ? OFFSET ?`,
-      [...params, query.limit, (query.page - 1) * query.limit],
-    ),
-    client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Submission" s WHERE ${condition}`, params),
-  ]);
+         JOIN "User" u ON u."id" = s."assignedById"`;
+
+/**
+ * Reports: one page of completed submissions in the caller's scope, newest first, with the exact
+ * total from the cache of totals (as the app's listReports). A search finds the page's ids first
+ * (searchReportIds) and then reads their rows, in the page's order.
+ */
+export async function queryReports(client: SqlClient, caller: Caller, query: ReportQuery) {
+  const scope = reportScope(caller);
+  const term = query.search ? foldForSearch(query.search) : "";
+  const filter: ReportTotalFilter = { term, from: undefined, to: undefined, formId: undefined, groupId: undefined };
+  const totalOf: TotalOf = (count) => exactReportTotal(client, caller, filter, count);
+  const page = { skip: (query.page - 1) * query.limit, take: query.limit };
+  let rows: Record<string, unknown>[];
+  let total: number;
+  if (term) {
+    const found = await searchReportIds(client, scope, term, page, totalOf);
+    total = found.total;
+    const read =
+      found.ids.length === 0
+        ? []
+        : await client.all<Record<string, unknown>>(`SELECT ${REPORT_COLUMNS} WHERE s."id" IN (${placeholders(found.ids)})`, found.ids);
+    const byId = new Map(read.map((row) => [row.id as string, row]));
+    // In the order of the page; a row deleted in between is left out.
+    rows = found.ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [row] : [];
+    });
+  } else {
+    [rows, total] = await Promise.all([
+      client.all<Record<string, unknown>>(`SELECT ${REPORT_COLUMNS} WHERE ${scope.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`, [
+        ...scope.params,
+        page.take,
+        page.skip,
+      ]),
+      totalOf(() => countSubmissions(client, scope)),
+    ]);
+  }
   return {
     reports: rows.map((row) => ({
       id: row.id,
@@ -87,58 +265,97 @@ export async function queryReports(client: SqlClient, caller: Caller, query: Rep
       scoreColor: row.scoreColor,
       assignedByName: row.assignedByName,
     })),
-    total: Number(counted[0]!.total),
+    total,
     page: query.page,
     limit: query.limit,
   };
 }
 
-async function listForms(client: SqlClient, caller: Caller, search: string) {
-  const condition = `f."deletedAt" IS NULL AND f."organizationId" = ? AND f."searchTitle" LIKE ?`;
-  const params = [caller.organizationId, `%${foldForSearch(search)}%`];
-  const [rows, counted] = await Promise.all([
-    client.all<Record<string, unknown>>(
-      `SELECT f."id", f."title", f."description", f."category", f."type", f."targetAudience", f."isPublished", f."isTemplate", f."showResultToRespondent", f."createdAt", f."updatedAt",
-              (SELECT COUNT(*) FROM "Question" q WHERE q."formId" = f."id") AS "questions",
-              (SELECT COUNT(*) FROM "Submission" s WHERE s."formId" = f."id" AND s."deletedAt" IS NULL) AS "submissions"
-         FROM "Form" f WHERE ${condition}
-        ORDER BY f."createdAt" DESC, f."id" DESC LIMIT 20 OFFSET 0`,
-      params,
+type ListQuery = { search: string; page: number; limit: number };
+
+/**
+ * Forms, as the app's listForms (app/features/forms/forms.server.ts): the page and the total of
+ * the forms the caller can see (administrators every form of the organization, teachers their
+ * own and the templates), then the question and submission counts of the listed forms only.
+ */
+async function listForms(client: SqlClient, caller: Caller, query: ListQuery) {
+  const conditions = [`"deletedAt" IS NULL`];
+  const params: unknown[] = [];
+  if (caller.role !== "SUPER_ADMIN") {
+    conditions.push(`"organizationId" = ?`);
+    params.push(caller.organizationId);
+  }
+  if (!isAdmin(caller)) {
+    conditions.push(`("createdById" = ? OR "isTemplate" = TRUE)`);
+    params.push(caller.userId);
+  }
+  if (query.search) {
+    conditions.push(`"searchTitle" LIKE ?`);
+    params.push(`%${foldForSearch(query.search)}%`);
+  }
+  const condition = conditions.join(" AND ");
+  const [forms, counted] = await Promise.all([
+    client.all<Record<string, unknown> & { id: string }>(
+      `SELECT "id", "title", "description", "category", "type", "targetAudience", "isPublished", "isTemplate", "showResultToRespondent", "createdAt", "updatedAt"
+         FROM "Form" WHERE ${condition}
+        ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?`,
+      [...params, query.limit, (query.page - 1) * query.limit],
     ),
-    client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Form" f WHERE ${condition}`, params),
+    client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Form" WHERE ${condition}`, params),
   ]);
+  const ids = forms.map((form) => form.id);
+  const countsOf = (table: "Question" | "Submission") =>
+    ids.length === 0
+      ? []
+      : client.all<{ formId: string; count: number | string }>(
+          `SELECT "formId", COUNT(*) AS "count" FROM "${table}" WHERE "formId" IN (${placeholders(ids)})${table === "Submission" ? ` AND "deletedAt" IS NULL` : ""} GROUP BY "formId"`,
+          ids,
+        );
+  const [questions, submissions] = await Promise.all([countsOf("Question"), countsOf("Submission")]);
+  const questionCounts = new Map(questions.map((row) => [row.formId, Number(row.count)]));
+  const submissionCounts = new Map(submissions.map((row) => [row.formId, Number(row.count)]));
   return {
-    forms: rows.map(({ questions, submissions, ...form }) => ({
+    forms: forms.map((form) => ({
       ...form,
       isPublished: bool(form.isPublished),
       isTemplate: bool(form.isTemplate),
       showResultToRespondent: bool(form.showResultToRespondent),
       createdAt: date(form.createdAt),
       updatedAt: date(form.updatedAt),
-      _count: { questions: Number(questions), submissions: Number(submissions) },
+      _count: { questions: questionCounts.get(form.id) ?? 0, submissions: submissionCounts.get(form.id) ?? 0 },
     })),
     total: Number(counted[0]!.total),
-    page: 1,
-    limit: 20,
+    page: query.page,
+    limit: query.limit,
   };
 }
 
-async function listStudents(client: SqlClient, caller: Caller, search: string) {
-  const condition = `"deletedAt" IS NULL AND "organizationId" = ? AND "searchName" LIKE ?`;
-  const params = [caller.organizationId, `%${foldForSearch(search)}%`];
+/** Students, as the app's listStudents (app/features/students/students.server.ts): the page and the total with the same conditions. */
+async function listStudents(client: SqlClient, caller: Caller, query: ListQuery) {
+  const conditions = [`"deletedAt" IS NULL`];
+  const params: unknown[] = [];
+  if (caller.role !== "SUPER_ADMIN") {
+    conditions.push(`"organizationId" = ?`);
+    params.push(caller.organizationId);
+  }
+  if (query.search) {
+    conditions.push(`"searchName" LIKE ?`);
+    params.push(`%${foldForSearch(query.search)}%`);
+  }
+  const condition = conditions.join(" AND ");
   const [rows, counted] = await Promise.all([
     client.all<Record<string, unknown>>(
       `SELECT "id", "name", "email", "phone", "age", "grade", "gender", "status", "createdAt", "updatedAt"
-         FROM "Student" WHERE ${condition} ORDER BY "createdAt" DESC, "id" DESC LIMIT 20 OFFSET 0`,
-      params,
+         FROM "Student" WHERE ${condition} ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?`,
+      [...params, query.limit, (query.page - 1) * query.limit],
     ),
     client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Student" WHERE ${condition}`, params),
   ]);
   return {
     students: rows.map((row) => ({ ...row, createdAt: date(row.createdAt), updatedAt: date(row.updatedAt) })),
     total: Number(counted[0]!.total),
-    page: 1,
-    limit: 20,
+    page: query.page,
+    limit: query.limit,
   };
 }
 
@@ -515,6 +732,9 @@ export type PageRenderer = (client: SqlClient, caller: Caller, url: URL) => Prom
 
 export function createBaselineServer(databaseUrl: string, renderReportsPage?: PageRenderer) {
   const client = openSqlClient(databaseUrl);
+  // The app's secret (run.ts passes the same SESSION_SECRET to both servers): the baseline checks the cookie's signature as the app does.
+  const sessionSecret = process.env.SESSION_SECRET;
+  if (!sessionSecret) throw new Error("the baseline needs SESSION_SECRET, the app's");
   const appUrl = process.env.APP_URL ?? "http://127.0.0.1";
   const send = (response: http.ServerResponse, status: number, body: string, type = "application/json; charset=utf-8") => {
     response.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store" });
@@ -529,7 +749,7 @@ export function createBaselineServer(databaseUrl: string, renderReportsPage?: Pa
         const address = String(request.headers["x-forwarded-for"] ?? request.socket.remoteAddress);
         return send(response, 200, JSON.stringify(await submit(client, submitMatch[1]!, body, address)));
       }
-      const caller = await callerOf(client, request);
+      const caller = await callerOf(client, request, sessionSecret);
       if (!caller) return send(response, 401, `{"status":401}`);
       if (request.method === "POST" && url.pathname === "/api/submissions/bulk") {
         const body = JSON.parse(await readBody(request)) as BulkBody;
@@ -549,9 +769,9 @@ export function createBaselineServer(databaseUrl: string, renderReportsPage?: Pa
         case "/api/reports":
           return send(response, 200, JSON.stringify(await queryReports(client, caller, { page, limit, search })));
         case "/api/forms":
-          return send(response, 200, JSON.stringify(await listForms(client, caller, search)));
+          return send(response, 200, JSON.stringify(await listForms(client, caller, { search, page, limit })));
         case "/api/students":
-          return send(response, 200, JSON.stringify(await listStudents(client, caller, search)));
+          return send(response, 200, JSON.stringify(await listStudents(client, caller, { search, page, limit })));
         case "/en/reports":
           if (renderReportsPage) return send(response, 200, await renderReportsPage(client, caller, url), "text/html; charset=utf-8");
       }

@@ -11,6 +11,7 @@ import {
   createPendingAssignments,
   ensureBenchDatabase,
   removeBulkAssignmentForms,
+  removePendingAssignments,
   removeRosterImports,
   rosterCsv,
 } from "./dataset.ts";
@@ -71,16 +72,18 @@ if (!options["no-build"]) {
 
 log(`data set: ${rows.toLocaleString("en")} submissions on ${database}`);
 const world = await ensureBenchDatabase(databaseUrl, rows, log);
-// Each submit consumes an assignment; a run makes fresh ones for both servers.
-const pendingPerServer = quick ? 15_000 : 40_000;
+// Each submit consumes an assignment; a run makes fresh ones for both servers, only when it runs the submits, and removes what is left.
+const removedLinks = await removePendingAssignments(databaseUrl, world);
+if (removedLinks > 0) log(`removed ${removedLinks.toLocaleString("en")} unused links of an earlier run`);
+const pendingPerServer = !selected("POST /api/test-link/:token/submit") ? 0 : quick ? 15_000 : 40_000;
 const appTokens = await createPendingAssignments(databaseUrl, world, pendingPerServer);
 const baselineTokens = await createPendingAssignments(databaseUrl, world, pendingPerServer);
 
-const serverEnv = { DATABASE_URL: databaseUrl, NODE_ENV: "production" };
+// Both servers check the session cookie's signature with the same secret.
+const serverEnv = { DATABASE_URL: databaseUrl, NODE_ENV: "production", SESSION_SECRET: randomBytes(32).toString("hex") };
 const app = await startServer("app", "server/start.ts", {
   ...serverEnv,
   BUILD_DIR: buildDir,
-  SESSION_SECRET: randomBytes(32).toString("hex"),
   // Fixed: the database keeps a check value of its key (ADR 16), and the bench database is reused.
   ENCRYPTION_KEY: "62656e6368206b65792c206e6f7420666f72207265616c2075736521212121ff",
   // Never sent to (the bench signs in without a second factor); production requires the variable.
@@ -102,6 +105,7 @@ try {
 } finally {
   await app.stop();
   await baseline.stop();
+  await removePendingAssignments(databaseUrl, world);
 }
 
 const minutes = (Date.now() - started) / 60_000;

@@ -8,7 +8,10 @@ import { inGroupWhere, visibleSubmissionsSql, visibleSubmissionsWhere } from "..
 import type { ScoredAgainst } from "../submissions/test-link.server.ts";
 import { findGroup } from "../groups/groups.server.ts";
 import type { ListReportsQuery, ReportDetail, ReportFilters } from "./report-schemas.ts";
+import { FTS_DRIVEN_MAX_MATCHES, ftsPhrase, indexable, newestWindow } from "./report-search.ts";
 import { exactReportTotal } from "./report-totals.server.ts";
+
+export { FTS_DRIVEN_MAX_MATCHES, MIN_INDEXED_SEARCH_LENGTH } from "./report-search.ts";
 import { DATE_ONLY, endOfDayIn, startOfDayIn } from "~/lib/zoned-time.ts";
 
 /**
@@ -72,22 +75,6 @@ function toReportItem(row: ReportRow, snapshot?: ScoredAgainst) {
     assignedByName: row.assignedBy.name,
   };
 }
-
-/**
- * The smallest search term a trigram index can answer: FTS5's trigram tokenizer finds nothing for
- * a shorter MATCH, and pg_trgm extracts no trigram from it and would read the whole index.
- */
-export const MIN_INDEXED_SEARCH_LENGTH = 3;
-
-/**
- * On SQLite, a term with up to this many matches in the whole table (all organizations) is looked
- * up row by row from its matches; one with more is filtered from the caller's scope index (see
- * searchReportIds).
- */
-export const FTS_DRIVEN_MAX_MATCHES = 1000;
-
-const ftsPhrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
-const indexable = (term: string) => [...term].length >= MIN_INDEXED_SEARCH_LENGTH;
 
 /**
  * The SQL condition for "`searchText` contains `term`" (a folded, non-empty term) on the
@@ -177,13 +164,6 @@ async function searchReportIds(
 }
 
 /**
- * How many of the caller's newest results `newestMatchingPage` reads per result it needs: a term
- * with more than FTS_DRIVEN_MAX_MATCHES matches usually matches one result in a few.
- */
-const NEWEST_WINDOW_PER_RESULT = 20;
-const NEWEST_WINDOW_MAX = 20_000;
-
-/**
  * SQLite, a term with many matches: the page straight from the caller's newest results, in
  * completedAt order from the scope index, keeping those whose searchText contains the term. It
  * reads a bounded window (not the whole scope), and answers only when the window holds the whole
@@ -193,8 +173,8 @@ const NEWEST_WINDOW_MAX = 20_000;
  */
 async function newestMatchingPage(conditions: Prisma.Sql[], term: string, page: { skip: number; take: number }): Promise<string[] | null> {
   const needed = page.skip + page.take;
-  const window = Math.min(needed * NEWEST_WINDOW_PER_RESULT, NEWEST_WINDOW_MAX);
-  if (window < needed) return null;
+  const window = newestWindow(needed);
+  if (window === null) return null;
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT "id" FROM (
       SELECT s."id", s."completedAt", s."searchText" FROM "Submission" AS s

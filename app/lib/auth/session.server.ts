@@ -18,7 +18,7 @@ export const SESSION_COOKIE_NAME = "remix-auth.session-token";
 /** A session unused this long ends even before its absolute expiry. */
 export const SESSION_IDLE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
 /** lastSeenAt is refreshed at most this often, so reads do not turn into writes. */
-const LAST_SEEN_RESOLUTION_MS = 60 * 60 * 1000;
+export const LAST_SEEN_RESOLUTION_MS = 60 * 60 * 1000;
 
 let sessionCookie: ReturnType<typeof createCookie> | undefined;
 function cookie() {
