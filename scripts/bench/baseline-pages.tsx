@@ -3,7 +3,11 @@ import { renderToString } from "react-dom/server";
 import { Outlet, StaticRouterProvider, createStaticHandler, createStaticRouter, useLoaderData } from "react-router";
 import { AppShell } from "../../app/components/app-shell.tsx";
 import Reports from "../../app/routes/reports.tsx";
-import { queryReports, type PageRenderer } from "./baseline-server.ts";
+import { parseSubmission } from "@conform-to/react/future";
+import { listReportsQuery } from "../../app/features/reports/report-schemas.ts";
+import { translations } from "../../app/i18n/dictionaries.ts";
+import { clientValidation, pageResult } from "../../app/lib/client-validation.server.ts";
+import { pageChoices, queryReports, type PageRenderer } from "./baseline-server.ts";
 import type { SqlClient } from "./sql-client.ts";
 
 /**
@@ -51,12 +55,20 @@ function buildRoutes(client: SqlClient, caller: Caller) {
               path: "reports",
               loader: async ({ request }: { request: Request }) => {
                 const url = new URL(request.url);
-                const data = await queryReports(client, caller, {
-                  page: Number(url.searchParams.get("page") ?? 1),
-                  limit: Number(url.searchParams.get("limit") ?? 20),
-                  search: url.searchParams.get("search") ?? undefined,
-                });
-                return { ...data, reports: data.reports.map((r) => ({ ...r, completedAt: new Date(r.completedAt) })), errors: {} };
+                const [data, choices] = await Promise.all([
+                  queryReports(client, caller, {
+                    page: Number(url.searchParams.get("page") ?? 1),
+                    limit: Number(url.searchParams.get("limit") ?? 20),
+                    search: url.searchParams.get("search") ?? undefined,
+                  }),
+                  pageChoices(client, caller),
+                ]);
+                // The filters' client validation as the app's loader gives it (data for the page, not validation done here).
+                const filters = {
+                  validation: clientValidation(listReportsQuery.pick({ search: true, from: true, to: true, formId: true, groupId: true }), translations("en")),
+                  result: pageResult(parseSubmission(url.searchParams), { fieldErrors: {}, formError: null }),
+                };
+                return { ...data, ...choices, filters, reports: data.reports.map((r) => ({ ...r, completedAt: new Date(r.completedAt) })), errors: {} };
               },
               Component: function ReportsPage() {
                 const loaderData = useLoaderData() as Parameters<typeof Reports>[0]["loaderData"];

@@ -100,11 +100,11 @@ export type ReportQuery = { page: number; limit: number; search?: string | undef
 type Conditions = { sql: string; params: unknown[] };
 
 /**
- * The completed submissions the caller may see, as the app's visibleSubmissionsSql and
- * reportSelection write them: administrators every one of their organization (a SUPER_ADMIN of
- * every organization), students the ones they answer, teachers the ones they assigned.
+ * The submissions the caller may see, as the app's visibleSubmissionsSql writes them:
+ * administrators every one of their organization (a SUPER_ADMIN of every organization), students
+ * the ones they answer, teachers the ones they assigned.
  */
-function reportScope(caller: Caller): Conditions {
+function visibleScope(caller: Caller): { sql: string[]; params: unknown[] } {
   const sql = [`s."deletedAt" IS NULL`];
   const params: unknown[] = [];
   if (caller.role !== "SUPER_ADMIN") {
@@ -118,8 +118,35 @@ function reportScope(caller: Caller): Conditions {
     sql.push(`s."assignedById" = ?`);
     params.push(caller.userId);
   }
+  return { sql, params };
+}
+
+/** The completed submissions the caller may see, as reportSelection writes them. */
+function reportScope(caller: Caller): Conditions {
+  const { sql, params } = visibleScope(caller);
   sql.push(`s."isCompleted" = TRUE`);
   return { sql: sql.join(" AND "), params };
+}
+
+/** The reports page's form and group choices, as assignedForms and groupChoices read them. */
+export async function pageChoices(client: SqlClient, caller: Caller) {
+  const scope = visibleScope(caller);
+  const inOrganization = caller.role === "SUPER_ADMIN" ? "TRUE" : `f."organizationId" = ?`;
+  const organization = caller.role === "SUPER_ADMIN" ? [] : [caller.organizationId];
+  const [forms, groups] = await Promise.all([
+    client.all<{ id: string; title: string }>(
+      `SELECT f."id", f."title" FROM "Form" AS f
+        WHERE ${inOrganization} AND EXISTS (SELECT 1 FROM "Submission" AS s WHERE s."formId" = f."id" AND ${scope.sql.join(" AND ")})
+        ORDER BY f."title", f."id" LIMIT 200`,
+      [...organization, ...scope.params],
+    ),
+    client.all<{ id: string; name: string }>(
+      `SELECT "id", "name" FROM "Group" WHERE "deletedAt" IS NULL${caller.role === "SUPER_ADMIN" ? "" : ` AND "organizationId" = ?`}
+        ORDER BY "searchName", "id" LIMIT 200`,
+      organization,
+    ),
+  ]);
+  return { forms, groups };
 }
 
 /**

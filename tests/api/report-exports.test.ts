@@ -3,6 +3,7 @@ import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
+import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 
 /**
@@ -181,5 +182,44 @@ describe("GET /api/reports/export", () => {
     const bad = await as("GET", "/api/reports/export?format=pdf");
     expect(bad.status).toBe(400);
     expect(bad.body.errors?.[0]?.path).toBe("format");
+  });
+});
+
+describe("an export longer than one batch", () => {
+  it("given more results completed at the same instant than a batch holds, should give each exactly once, newest first and by id", async () => {
+    // Its own teacher and form: no other file's result can fall between these.
+    const owner = await createSignedInUser("TEACHER");
+    const post = (path: string, json: unknown) => api("POST", path, { cookie: owner.cookie, json });
+    const ownForm = (await post("/api/forms", mixedForm(unique("Batch check")))).body;
+    const student = (await post("/api/students", { name: unique("Batch pupil") })).body;
+    const profile = (await api("GET", "/api/user/profile", { cookie: owner.cookie })).body;
+    // 1,005 results at one instant and 3 a minute earlier: the batch boundary (1,000) falls among
+    // equal completedAt, where the keyset goes on by id (written straight to the database, as no
+    // client can give two results the same instant).
+    const instant = new Date("2026-03-02T10:00:00.000Z");
+    const earlier = new Date(instant.getTime() - 60_000);
+    const rows = Array.from({ length: 1008 }, (_, i) => ({
+      id: `batch${unique("x").replace(/\W/g, "")}${String(i).padStart(4, "0")}`,
+      organizationId: profile.organization.id as string,
+      formId: ownForm.id as string,
+      studentId: student.id as string,
+      assignedById: owner.id,
+      token: `${unique("batch-token")}-${i}-${"x".repeat(24)}`,
+      isCompleted: true,
+      completedAt: i < 1005 ? instant : earlier,
+      totalScore: 1,
+      maxScore: 9.5,
+      percentage: 10.53,
+      formTitle: ownForm.title as string,
+      searchText: "batch pupil",
+    }));
+    await testDatabase().submission.createMany({ data: rows });
+    const response = await fetch(`${baseUrl()}/api/reports/export?${query({ format: "csv", formId: ownForm.id })}`, { headers: { cookie: owner.cookie } });
+    expect(response.status).toBe(200);
+    const ids = csvRows(Buffer.from(await response.arrayBuffer()))
+      .slice(1)
+      .map((row) => row[0]);
+    const byIdDesc = (list: typeof rows) => list.map((row) => row.id).sort((a, b) => (a < b ? 1 : -1));
+    expect(ids).toEqual([...byIdDesc(rows.slice(0, 1005)), ...byIdDesc(rows.slice(1005))]);
   });
 });
