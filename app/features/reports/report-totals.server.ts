@@ -1,6 +1,7 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
-import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, reportTotalKey, VersionedCache } from "./report-totals-cache.ts";
+import { VersionedCache } from "~/lib/versioned-cache.ts";
+import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, reportTotalKey } from "./report-totals-cache.ts";
 
 export { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter };
 

@@ -1,5 +1,5 @@
 import { db } from "~/lib/db.server.ts";
-import { VersionedCache } from "../reports/report-totals-cache.ts";
+import { VersionedCache } from "~/lib/versioned-cache.ts";
 import { formContentSelect } from "../forms/forms.server.ts";
 
 /**
