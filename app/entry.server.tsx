@@ -118,6 +118,7 @@ export default function handleRequest(
  */
 export { clientAddressContext } from "./lib/context.server.ts";
 export { pdfRendererContext } from "./features/pdf/pdf-renderer.server.ts";
+export { exportMakerContext } from "./features/reports/report-export.server.ts";
 export { scheduleHousekeeping } from "./lib/auth/housekeeping.server.ts";
 export { startBackgroundJobs } from "./features/jobs/job-handlers.server.ts";
 export { isDatabaseAvailable, stopDatabaseProbe } from "./lib/database-health.server.ts";

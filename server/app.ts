@@ -4,6 +4,7 @@ import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import type { PdfRenderer } from "../app/features/pdf/pdf-renderer.server.ts";
+import type { ExportMaker } from "../app/features/reports/report-export.server.ts";
 import { clientAddress } from "../app/lib/client-address.server.ts";
 import { redactPath } from "../app/lib/log-redaction.ts";
 import { serviceStatusResponse } from "../app/lib/service-status.server.ts";
@@ -16,6 +17,7 @@ import { sendPlain } from "./plain-response.ts";
 export type ServerEntryExports = {
   clientAddressContext: RouterContext<string>;
   pdfRendererContext: RouterContext<PdfRenderer>;
+  exportMakerContext: RouterContext<ExportMaker>;
   scheduleHousekeeping: () => () => void;
   startBackgroundJobs: () => () => void;
   isDatabaseAvailable: () => boolean;
@@ -33,6 +35,8 @@ export type AppOptions = {
   isShuttingDown: () => boolean;
   /** Renders report PDFs off the event loop (server/pdf-pool.ts). */
   renderPdf: PdfRenderer;
+  /** Makes reports exports in worker threads (server/export-workers.ts). */
+  makeExport: ExportMaker;
 };
 
 /**
@@ -82,6 +86,7 @@ export function createApp(options: AppOptions): express.Express {
         const forwardedFor = req.get("x-forwarded-for") ?? null;
         context.set(entry.clientAddressContext, clientAddress(req.socket.remoteAddress, forwardedFor, options.trustProxy));
         context.set(entry.pdfRendererContext, options.renderPdf);
+        context.set(entry.exportMakerContext, options.makeExport);
         return context;
       },
     }),

@@ -4,6 +4,7 @@ import type { ServerBuild } from "react-router";
 import { createApp, type ServerEntryExports } from "./app.ts";
 import { LoadShedder } from "./load-shedding.ts";
 import { installLogRedaction } from "./log-redaction.ts";
+import { createExportWorkers } from "./export-workers.ts";
 import { createPdfPool } from "./pdf-pool.ts";
 
 /** How long an idle keep-alive connection stays open: longer than the 60 s of common reverse proxies. */
@@ -26,6 +27,10 @@ export type ServerOptions = {
   shutdownTimeoutSeconds: number;
   /** Worker threads that render report PDFs. */
   pdfWorkers: number;
+  /** Reports exports made at once, a worker thread each. */
+  exportWorkers: number;
+  /** The exports' workers open connections of their own. */
+  databaseUrl: string;
 };
 
 export type RunningServer = { server: http.Server; stop: (reason: string) => Promise<void> };
@@ -37,8 +42,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const loadShedder = new LoadShedder(options.loadShedding);
   let shuttingDown = false;
   const pdfPool = createPdfPool(options.pdfWorkers);
+  const exportWorkers = createExportWorkers({ databaseUrl: options.databaseUrl, workers: options.exportWorkers, waiting: options.exportWorkers * 8 });
   const app = createApp({
     renderPdf: pdfPool.render,
+    makeExport: exportWorkers.make,
     build,
     clientDir: path.join(buildDir, "client"),
     trustProxy: options.trustProxy,
@@ -83,6 +90,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       stopJobs();
       entry.stopDatabaseProbe();
       await pdfPool.close();
+      await exportWorkers.close();
       await entry.disconnectDatabase();
       console.log("Stopped.");
     })());

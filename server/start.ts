@@ -87,6 +87,8 @@ const running = await startServer({
   loadShedding: { maxLagMs: env.LOAD_SHED_LAG_MS, maxInFlight: env.LOAD_SHED_MAX_IN_FLIGHT },
   shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT,
   pdfWorkers: env.PDF_WORKERS,
+  exportWorkers: env.EXPORT_WORKERS,
+  databaseUrl: env.DATABASE_URL,
 });
 stopOnSignals(running);
 console.log(`Assessment Service listening on http://localhost:${env.PORT} (links use ${env.APP_URL})`);

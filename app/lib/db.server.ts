@@ -4,6 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as PostgresPrismaClient } from "~/generated/prisma/postgresql/client.ts";
 import { Prisma as SqlitePrisma, PrismaClient as SqlitePrismaClient } from "~/generated/prisma/sqlite/client.ts";
 import { env } from "./env.server.ts";
+import { SQLITE_CONNECTION_PRAGMAS } from "./sql-client.server.ts";
 
 export { Prisma } from "~/generated/prisma/sqlite/client.ts";
 export type * from "~/generated/prisma/sqlite/client.ts";
@@ -14,15 +15,6 @@ export type * from "~/generated/prisma/sqlite/client.ts";
  * used everywhere and the PostgreSQL one is chosen at run time when DATABASE_URL says so.
  */
 export type Database = SqlitePrismaClient;
-
-/**
- * Per-connection settings for SQLite. The database file can grow to gigabytes (a million results
- * with their snapshots is ≈7 GB), and counts and searches walk indexes of hundreds of thousands of
- * entries: reading the file through a memory map avoids a system call per page, and a 64 MiB page
- * cache keeps the hot index pages (the default is 2 MiB). `synchronous` stays at SQLite's default
- * (FULL): a completed test is on disk when the respondent is told it was saved.
- */
-export const SQLITE_CONNECTION_PRAGMAS = ["mmap_size = 8589934592", "cache_size = -65536"] as const;
 
 /**
  * SQLite's limit on the values one statement may bind: 32,766 since SQLite 3.32, which

@@ -46,6 +46,8 @@ const envSchema = z
       .min(1)
       .max(64)
       .default(Math.max(1, availableParallelism() - 1)),
+    /** Reports exports (CSV, XLSX) made at once, each in a worker thread of its own (ADR 34); more wait in line. */
+    EXPORT_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
     /** How often this instance looks for due background jobs, e-mails of links (ADR 20). */
     JOB_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
     /**

@@ -1,14 +1,15 @@
 import type http from "node:http";
 import { pipeline, Readable } from "node:stream";
-import { stringify } from "csv-stringify/sync";
 import { EXPORT_FIXED_COLUMNS } from "../../app/features/reports/report-export-columns.ts";
+import { exportFileChunks } from "../../app/features/reports/report-export-file.server.ts";
 import { type ChoiceTally, fromTallies, summaryCounts, summaryQuestion, type TotalTally } from "../../app/features/summaries/form-summary-rows.ts";
-import type { SqlClient } from "./sql-client.ts";
+import type { SqlClient } from "../../app/lib/sql-client.server.ts";
 
 /**
- * The baseline's reports export (CSV) and form summary: the app's work (app/features/reports/
- * report-export.server.ts, app/features/summaries/form-summary.server.ts) written by hand over
- * the same SQL, with the same keyset batches, csv-stringify options and aggregate queries. Only
+ * The baseline's reports export (CSV) and form summary: the app's work without its framework. The
+ * export selects as the app does and makes the file with the app's own driver-level maker
+ * (report-export-file.server.ts) on the event loop; the summary is written by hand over the same
+ * aggregate queries (app/features/summaries/form-summary.server.ts). Only
  * what the bench asks for is supported: the export's date-time bounds and separator, the summary
  * without filters; anything else is refused, so a wrong request cannot pass for a fast one.
  */
@@ -25,8 +26,6 @@ export class BaselineError extends Error {
 }
 
 const isAdmin = (caller: Caller) => caller.role === "ADMIN" || caller.role === "SUPER_ADMIN";
-const iso = (value: unknown) => (value instanceof Date ? value : new Date(String(value))).toISOString();
-const placeholders = (count: number) => Array.from({ length: count }, () => "?").join(", ");
 
 /** The caller's submissions: the organization's for administrators, their own for teachers. */
 function scopeOf(caller: Caller): { sql: string[]; params: unknown[] } {
@@ -44,26 +43,7 @@ function refuseOthers(url: URL, allowed: string[]) {
   for (const key of url.searchParams.keys()) if (!allowed.includes(key)) throw new BaselineError(400, `the baseline does not support ${key}`);
 }
 
-const EXPORT_BATCH = 1000;
-const FORMULA_START = /^[=+\-@\t\r]/;
-const textCell = (value: string) => (FORMULA_START.test(value) ? `'${value}` : value);
-
-type ExportRow = {
-  id: string;
-  createdAt: unknown;
-  completedAt: unknown;
-  totalScore: number;
-  maxScore: number;
-  percentage: number;
-  scoreLabel: string | null;
-  formTitle: string | null;
-  assignedByName: string;
-  studentId: string | null;
-  candidateId: string | null;
-  respondentName: string | null;
-};
-
-/** GET /api/reports/export?format=csv: keyset batches of 1,000 rows with their names, then their groups, through csv-stringify with backpressure. */
+/** GET /api/reports/export?format=csv: the caller's scope and dates as the app selects them, then the app's file maker. */
 export function exportReportsCsv(client: SqlClient, caller: Caller, url: URL, response: http.ServerResponse) {
   refuseOthers(url, ["format", "delimiter", "from", "to"]);
   if (url.searchParams.get("format") !== "csv") throw new BaselineError(400, "the baseline exports CSV only");
@@ -79,72 +59,23 @@ export function exportReportsCsv(client: SqlClient, caller: Caller, url: URL, re
     sql.push(`s."completedAt" ${operator} ?`);
     params.push(new Date(value));
   }
-  const condition = sql.join(" AND ");
-
-  async function* batches(): AsyncGenerator<(string | number | null)[][]> {
-    let after: { completedAt: Date; id: string } | null = null;
-    for (;;) {
-      const cursor: string = after ? ` AND s."completedAt" <= ? AND (s."completedAt" < ? OR s."id" < ?)` : "";
-      const batch: ExportRow[] = await client.all<ExportRow>(
-        `SELECT s."id", s."createdAt", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."formTitle",
-                u."name" AS "assignedByName", s."studentId", s."candidateId", COALESCE(st."name", ca."name") AS "respondentName"
-           FROM "Submission" AS s
-           JOIN "User" AS u ON u."id" = s."assignedById"
-           LEFT JOIN "Student" AS st ON st."id" = s."studentId"
-           LEFT JOIN "Candidate" AS ca ON ca."id" = s."candidateId"
-          WHERE ${condition}${cursor}
-          ORDER BY s."completedAt" DESC, s."id" DESC LIMIT ?`,
-        [...params, ...(after ? [after.completedAt, after.completedAt, after.id] : []), EXPORT_BATCH],
-      );
-      if (batch.length === 0) return;
-      const people = [...new Set(batch.flatMap((row) => [row.studentId, row.candidateId].filter((id): id is string => id !== null)))];
-      const memberships = people.length
-        ? await client.all<{ studentId: string | null; candidateId: string | null; name: string }>(
-            `SELECT m."studentId", m."candidateId", g."name" FROM "GroupMember" AS m JOIN "Group" AS g ON g."id" = m."groupId" AND g."deletedAt" IS NULL
-              WHERE m."studentId" IN (${placeholders(people.length)}) OR m."candidateId" IN (${placeholders(people.length)})
-              ORDER BY g."name", g."id"`,
-            [...people, ...people],
-          )
-        : [];
-      const groups = new Map<string, string[]>();
-      for (const member of memberships) {
-        const person = (member.studentId ?? member.candidateId)!;
-        groups.set(person, [...(groups.get(person) ?? []), member.name]);
-      }
-      yield batch.map((row) => {
-        const person = row.studentId ?? row.candidateId;
-        return [
-          row.id,
-          textCell(row.respondentName ?? ""),
-          row.studentId ? "student" : "candidate",
-          textCell((person ? groups.get(person) : undefined)?.join("; ") ?? ""),
-          textCell(row.formTitle ?? ""),
-          textCell(row.assignedByName),
-          iso(row.createdAt),
-          iso(row.completedAt),
-          row.totalScore,
-          row.maxScore,
-          row.percentage,
-          row.scoreLabel === null ? null : textCell(row.scoreLabel),
-        ];
-      });
-      if (batch.length < EXPORT_BATCH) return;
-      const last = batch.at(-1)!;
-      after = { completedAt: new Date(iso(last.completedAt)), id: last.id };
-    }
-  }
-
-  const options = { delimiter: url.searchParams.get("delimiter") === "semicolon" ? ";" : ",", record_delimiter: "windows" } as const;
+  // The app's own file maker (app/features/reports/report-export-file.server.ts), on the
+  // baseline's connection and event loop: the same batches, queries and chunks, without the
+  // request's framework or the worker thread.
+  const chunks = exportFileChunks(client, {
+    where: { sql: sql.join(" AND "), values: params },
+    questions: [],
+    header: [...EXPORT_FIXED_COLUMNS],
+    format: "csv",
+    delimiter: url.searchParams.get("delimiter") === "semicolon" ? "semicolon" : "comma",
+    sheetName: "Reports",
+  });
   response.writeHead(200, {
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="reports.csv"`,
     "Cache-Control": "no-store",
   });
-  // One chunk per batch, as the app writes them; the next batch is read once the socket drained.
-  const chunks = (async function* () {
-    yield `\uFEFF${stringify([[...EXPORT_FIXED_COLUMNS]], options)}`;
-    for await (const batch of batches()) yield stringify(batch, options);
-  })();
+  // The next batch is read once the socket drained.
   pipeline(Readable.from(chunks, { objectMode: false, highWaterMark: 1 }), response, (error) => {
     if (error) console.error(error);
   });

@@ -8,7 +8,7 @@ import { listReportsQuery } from "../../app/features/reports/report-schemas.ts";
 import { translations } from "../../app/i18n/dictionaries.ts";
 import { clientValidation, pageResult } from "../../app/lib/client-validation.server.ts";
 import { pageChoices, queryReports, type PageRenderer } from "./baseline-server.ts";
-import type { SqlClient } from "./sql-client.ts";
+import type { SqlClient } from "../../app/lib/sql-client.server.ts";
 
 /**
  * The server-rendered reports page without the framework: `react-dom/server` renders the app's

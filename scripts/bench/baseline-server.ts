@@ -12,7 +12,7 @@ import { readSignedCookie } from "../../app/lib/auth/signed-cookie.server.ts";
 import { resolveLocale } from "../../app/lib/i18n.ts";
 import { foldForSearch } from "../../app/lib/search.ts";
 import { BaselineError as HttpError, exportReportsCsv, formSummary } from "./baseline-exports.ts";
-import { openSqlClient, type SqlClient } from "./sql-client.ts";
+import { openSqlClient, type SqlClient } from "../../app/lib/sql-client.server.ts";
 
 /**
  * The baseline: a bare `node:http` server that answers the benchmarked requests with the same

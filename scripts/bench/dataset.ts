@@ -6,7 +6,7 @@ import { hashPassword } from "../../app/lib/auth/password.server.ts";
 import { foldForSearch } from "../../app/lib/search.ts";
 import { applyPendingMigrations } from "../../server/database/migrations.ts";
 import { COMMON_FRAGMENT, FIRST_NAMES, FORM_TOPICS, LAST_NAMES, RARE_RESPONDENT, seededRandom } from "./names.ts";
-import { dialectOf, openSqlClient, type SqlClient } from "./sql-client.ts";
+import { dialectOf, openSqlClient, type SqlClient } from "../../app/lib/sql-client.server.ts";
 
 /**
  * The benchmark's world: a school network with 20 organizations and `rows` completed submissions

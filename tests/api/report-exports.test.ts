@@ -1,10 +1,11 @@
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
+import { type Instance, startInstance } from "../support/instance.ts";
 
 /**
  * GET /api/reports/export (contract §13) over real HTTP: the CSV and the XLSX hold exactly the rows
@@ -221,5 +222,42 @@ describe("an export longer than one batch", () => {
       .map((row) => row[0]);
     const byIdDesc = (list: typeof rows) => list.map((row) => row.id).sort((a, b) => (a < b ? 1 : -1));
     expect(ids).toEqual([...byIdDesc(rows.slice(0, 1005)), ...byIdDesc(rows.slice(1005))]);
+  });
+});
+
+describe("exports in worker threads (ADR 34)", () => {
+  let instance: Instance;
+  let bearer: string;
+  afterAll(async () => {
+    await instance?.stop();
+  });
+
+  it("given one export worker, should queue concurrent exports and give each the whole file, and free the worker when a client goes away", async () => {
+    // An instance of its own with a single export worker: every export but one waits in line.
+    instance = await startInstance({ env: { EXPORT_WORKERS: "1" } });
+    bearer = `Bearer ${(await as("POST", "/api/user/tokens", { name: unique("export workers") })).body.token}`;
+    const exportOf = (signal?: AbortSignal) =>
+      fetch(`${instance.baseUrl}/api/reports/export?${query({ format: "csv", formId: form.id })}`, { headers: { authorization: bearer }, signal });
+    const expected = (await download({ format: "csv", formId: form.id })).bytes;
+    expect(csvRows(expected).length).toBe(4);
+
+    // Five at once: one runs, four wait (the line holds eight per worker), and all end whole.
+    const answers = await Promise.all(Array.from({ length: 5 }, () => exportOf()));
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(Buffer.from(await answer.arrayBuffer()).equals(expected)).toBe(true);
+    }
+
+    // A client that goes away after the first bytes: the worker is free for the next export
+    // (with the only worker held, this one would wait for ever).
+    const abort = new AbortController();
+    const abandoned = await exportOf(abort.signal);
+    expect(abandoned.status).toBe(200);
+    await abandoned.body!.getReader().read();
+    abort.abort();
+    const after = await exportOf();
+    expect(after.status).toBe(200);
+    expect(Buffer.from(await after.arrayBuffer()).equals(expected)).toBe(true);
+    expect(instance.output()).not.toMatch(/Unhandled|Uncaught/);
   });
 });

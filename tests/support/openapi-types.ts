@@ -9576,7 +9576,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE, BUSY. */
             503: {
                 headers: {
                     "Retry-After"?: number;
@@ -9594,7 +9594,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE" | "BUSY";
                     };
                 };
             };

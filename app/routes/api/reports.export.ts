@@ -12,7 +12,7 @@ const handle = endpoint(
   {
     GET: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
-      return reportExportResponse(actor, readQuery(request, exportReportsQuery));
+      return reportExportResponse(context, actor, readQuery(request, exportReportsQuery));
     },
     POST: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
@@ -44,6 +44,7 @@ const handle = endpoint(
         headers: ["Content-Disposition"],
       },
       errors: [400, 401, 403, 404],
+      codes: { 503: ["BUSY"] },
     },
     POST: {
       operationId: "exportReport",

@@ -1,0 +1,219 @@
+import { once } from "node:events";
+import { PassThrough } from "node:stream";
+import { stringify as stringifyRows } from "csv-stringify/sync";
+import { rawDate, rawJson } from "~/lib/raw-values.ts";
+import type { SqlClient } from "~/lib/sql-client.server.ts";
+
+/**
+ * The bytes of a reports export (contract §13), made from a plan that the request has already
+ * checked and scoped (report-export.server.ts). This module knows no caller, no Prisma client and
+ * no environment: it reads through a connection of its own (`SqlClient`) so that it can run in a
+ * worker thread whose heap and page cache are dropped when the export ends (ADR 34).
+ *
+ * Rows are read in batches of 1,000 by keyset (completedAt, id), newest first, and each batch is
+ * written before the next is read: memory is one batch, and the first bytes leave at once.
+ */
+
+/** Rows per read: one query for the rows with their names, one for their groups, one for their answers. */
+export const EXPORT_BATCH = 1000;
+
+export type ExportQuestion = { id: string; text: string };
+
+/** Everything a worker needs to make the file; structured-clone safe (Dates stay Dates). */
+export type ExportPlan = {
+  /** The caller's selection as SQL conditions on `"Submission" AS s`, with `?` placeholders, and their values. */
+  where: { sql: string; values: unknown[] };
+  /** The chosen form's questions, in order: one answer and one score column each. */
+  questions: ExportQuestion[];
+  header: string[];
+  format: "csv" | "xlsx";
+  delimiter: "comma" | "semicolon";
+  sheetName: string;
+};
+
+type Cell = string | number | Date | null;
+type ExportRow = Cell[];
+
+/** A batch's row as read: the result's columns with its respondent's and assigner's names. */
+type BatchRow = {
+  id: string;
+  createdAt: unknown;
+  completedAt: unknown;
+  totalScore: number | null;
+  maxScore: number | null;
+  percentage: number | null;
+  scoreLabel: string | null;
+  formTitle: string | null;
+  assignedByName: string;
+  studentId: string | null;
+  candidateId: string | null;
+  respondentName: string | null;
+};
+
+/** The file, chunk by chunk; nothing is read until the first chunk after the header is asked for. */
+export function exportFileChunks(client: SqlClient, plan: ExportPlan): AsyncGenerator<Uint8Array> {
+  const rows = exportRows(client, plan);
+  return plan.format === "csv" ? csvChunks(plan.header, rows, plan.delimiter) : xlsxChunks(plan.header, rows, plan.sheetName);
+}
+
+async function* exportRows(client: SqlClient, plan: ExportPlan): AsyncGenerator<ExportRow[]> {
+  const { questions } = plan;
+  let after: { completedAt: Date; id: string } | null = null;
+  for (;;) {
+    // The first term bounds the scope index's completedAt range; with the OR alone SQLite read
+    // every row of the scope for every batch (250,000 rows: 250 × 250,000 index entries).
+    const cursor: string = after ? `AND s."completedAt" <= ? AND (s."completedAt" < ? OR s."id" < ?)` : "";
+    const rows: BatchRow[] = await client.all<BatchRow>(
+      `SELECT s."id", s."createdAt", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."formTitle",
+              u."name" AS "assignedByName", s."studentId", s."candidateId", COALESCE(st."name", ca."name") AS "respondentName"
+         FROM "Submission" AS s
+         JOIN "User" AS u ON u."id" = s."assignedById"
+         LEFT JOIN "Student" AS st ON st."id" = s."studentId"
+         LEFT JOIN "Candidate" AS ca ON ca."id" = s."candidateId"
+        WHERE ${plan.where.sql} ${cursor}
+        ORDER BY s."completedAt" DESC, s."id" DESC LIMIT ?`,
+      [...plan.where.values, ...(after ? [after.completedAt, after.completedAt, after.id] : []), EXPORT_BATCH],
+    );
+    if (rows.length === 0) return;
+    const [groups, answers] = await Promise.all([groupsOf(client, rows), answersOf(client, rows, questions)]);
+    yield rows.map((row) => {
+      const person = row.studentId ?? row.candidateId ?? "";
+      const answered = answers.get(row.id);
+      return [
+        row.id,
+        row.respondentName ?? "",
+        row.studentId ? "student" : "candidate",
+        (groups.get(person) ?? []).join("; "),
+        row.formTitle ?? "",
+        row.assignedByName,
+        rawDate(row.createdAt),
+        rawDate(row.completedAt),
+        row.totalScore,
+        row.maxScore,
+        row.percentage,
+        row.scoreLabel,
+        ...questions.flatMap((question) => {
+          const answer = answered?.get(question.id);
+          if (!answer) return [null, null];
+          const chosen = rawJson(answer.optionTexts) as string[];
+          return [chosen.length > 0 ? chosen.join("; ") : (answer.text ?? ""), answer.score];
+        }),
+      ];
+    });
+    if (rows.length < EXPORT_BATCH) return;
+    const last: BatchRow = rows.at(-1)!;
+    after = { completedAt: rawDate(last.completedAt)!, id: last.id };
+  }
+}
+
+const placeholders = (count: number) => Array.from({ length: count }, () => "?").join(", ");
+
+/** The names of the groups (not deleted) each respondent of a batch is in, by respondent id, in name order. */
+async function groupsOf(client: SqlClient, rows: BatchRow[]): Promise<Map<string, string[]>> {
+  const students = [...new Set(rows.flatMap((row) => (row.studentId ? [row.studentId] : [])))];
+  const candidates = [...new Set(rows.flatMap((row) => (row.candidateId ? [row.candidateId] : [])))];
+  const member = [
+    ...(students.length > 0 ? [`m."studentId" IN (${placeholders(students.length)})`] : []),
+    ...(candidates.length > 0 ? [`m."candidateId" IN (${placeholders(candidates.length)})`] : []),
+  ];
+  const groups = new Map<string, string[]>();
+  if (member.length === 0) return groups;
+  const memberships = await client.all<{ person: string; name: string }>(
+    `SELECT COALESCE(m."studentId", m."candidateId") AS person, g."name" FROM "GroupMember" AS m
+       JOIN "Group" AS g ON g."id" = m."groupId" AND g."deletedAt" IS NULL
+      WHERE ${member.join(" OR ")}
+      ORDER BY g."name", g."id"`,
+    [...students, ...candidates],
+  );
+  for (const { person, name } of memberships) {
+    const names = groups.get(person);
+    if (names) names.push(name);
+    else groups.set(person, [name]);
+  }
+  return groups;
+}
+
+type AnswerCells = { questionId: string; optionTexts: unknown; text: string | null; score: number };
+
+/** The answers of a batch's results to the chosen form's questions, by result and question (none without a form). */
+async function answersOf(client: SqlClient, rows: BatchRow[], questions: ExportQuestion[]): Promise<Map<string, Map<string, AnswerCells>>> {
+  const answers = new Map<string, Map<string, AnswerCells>>();
+  if (questions.length === 0) return answers;
+  const found = await client.all<AnswerCells & { submissionId: string }>(
+    `SELECT a."submissionId", a."questionId", a."optionTexts", a."text", a."score" FROM "Answer" AS a
+      WHERE a."submissionId" IN (${placeholders(rows.length)})`,
+    rows.map((row) => row.id),
+  );
+  for (const answer of found) {
+    const byQuestion = answers.get(answer.submissionId) ?? new Map<string, AnswerCells>();
+    byQuestion.set(answer.questionId, answer);
+    answers.set(answer.submissionId, byQuestion);
+  }
+  return answers;
+}
+
+/**
+ * A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a
+ * carriage return: what a respondent may type) gets a leading apostrophe in the CSV, as OWASP
+ * advises; numbers stay numbers. The XLSX writes text cells as text, which never run.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const csvCell = (cell: Cell) => {
+  if (cell instanceof Date) return cell.toISOString();
+  if (typeof cell === "string" && FORMULA_START.test(cell)) return `'${cell}`;
+  return cell;
+};
+
+/**
+ * CSV: UTF-8 with a BOM (so Excel reads the accents), RFC 4180 quoting by csv-stringify. One chunk
+ * per batch of rows rather than one per row: a stream of 100,000 small chunks spent more time and
+ * garbage passing them along than making them.
+ */
+async function* csvChunks(header: string[], rows: AsyncIterable<ExportRow[]>, delimiter: ExportPlan["delimiter"]): AsyncGenerator<Uint8Array> {
+  const options = { delimiter: delimiter === "semicolon" ? ";" : ",", record_delimiter: "windows" } as const;
+  const encoder = new TextEncoder();
+  yield encoder.encode(`\uFEFF${stringifyRows([header], options)}`);
+  for await (const batch of rows)
+    yield encoder.encode(
+      stringifyRows(
+        batch.map((row) => row.map(csvCell)),
+        options,
+      ),
+    );
+}
+
+/** XLSX: one worksheet written row by row by ExcelJS's streaming writer, the header row frozen. */
+async function* xlsxChunks(header: string[], rows: AsyncIterable<ExportRow[]>, sheetName: string): AsyncGenerator<Uint8Array> {
+  // Loaded for XLSX only: ExcelJS is large, and most exports are CSV.
+  const { default: ExcelJS } = await import("exceljs");
+  const output = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(sheetName.slice(0, 31), { views: [{ state: "frozen", ySplit: 1 }] });
+  sheet.columns = header.map((name, i) => ({
+    header: name,
+    key: String(i),
+    width: i < 2 ? 28 : 16,
+    style: i === 6 || i === 7 ? { numFmt: "yyyy-mm-dd hh:mm" } : {},
+  }));
+  let closed = false;
+  output.on("close", () => {
+    closed = true;
+  });
+  const writing = (async () => {
+    for await (const batch of rows) {
+      if (closed) return;
+      for (const row of batch) sheet.addRow(row).commit();
+      // The reader is slower than the database: wait for it before reading on (or for it to go away).
+      if (output.writableNeedDrain) await Promise.race([once(output, "drain"), once(output, "close")]);
+    }
+    sheet.commit();
+    await workbook.commit();
+  })();
+  writing.catch((error: unknown) => output.destroy(error as Error));
+  try {
+    for await (const chunk of output) yield chunk as Uint8Array;
+    await writing;
+  } finally {
+    output.destroy();
+  }
+}

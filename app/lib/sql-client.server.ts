@@ -1,0 +1,142 @@
+import Database from "better-sqlite3";
+import pg from "pg";
+
+/**
+ * A connection to the database through the drivers the Prisma adapters use (better-sqlite3, pg),
+ * with no ORM in between: for the work that runs outside the Prisma client — the reports export in
+ * its worker thread (ADR 34) and the benchmark's baseline and data set. SQL is written once with
+ * `?` placeholders and double-quoted identifiers, which both databases accept; PostgreSQL gets
+ * `$1, $2, …`. Values are written and read as Prisma writes and reads them.
+ */
+export type Dialect = "sqlite" | "postgresql";
+
+export interface SqlClient {
+  readonly dialect: Dialect;
+  all<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  run(sql: string, params?: unknown[]): Promise<number>;
+  /** Runs `work` in one transaction on one connection. */
+  transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * Per-connection settings for SQLite. The database file can grow to gigabytes (a million results
+ * with their snapshots is ≈7 GB), and counts and searches walk indexes of hundreds of thousands of
+ * entries: reading the file through a memory map avoids a system call per page, and a 64 MiB page
+ * cache keeps the hot index pages (the default is 2 MiB). `synchronous` stays at SQLite's default
+ * (FULL): a completed test is on disk when the respondent is told it was saved.
+ */
+export const SQLITE_CONNECTION_PRAGMAS = ["mmap_size = 8589934592", "cache_size = -65536"] as const;
+
+export type SqlClientOptions = {
+  /** PostgreSQL: connections in the pool (default 10). */
+  poolSize?: number;
+  /**
+   * SQLite: reads only, with a page cache of this many KiB instead of the app's 64 MiB: a
+   * connection that walks a whole scope once (an export) gains nothing from a big cache, and each
+   * MiB of it is a MiB of the process's memory until the connection closes.
+   */
+  readOnlyWithCacheKiB?: number;
+};
+
+export const dialectOf = (databaseUrl: string): Dialect => (/^postgres(ql)?:\/\//.test(databaseUrl) ? "postgresql" : "sqlite");
+
+export function numberedPlaceholders(sql: string): string {
+  let index = 0;
+  return sql.replace(/\?/g, () => `$${++index}`);
+}
+
+/** SQLite stores booleans as 0/1 and dates as ISO text (Prisma's better-sqlite3 adapter format). */
+function sqliteValue(value: unknown): unknown {
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (value instanceof Date) return sqliteTimestamp(value);
+  return value;
+}
+
+export const sqliteTimestamp = (date: Date) => date.toISOString().replace("Z", "+00:00");
+
+/**
+ * PostgreSQL's columns are `timestamp` without a zone, holding UTC (as Prisma writes them): dates
+ * go out as UTC text and come back read as UTC, whatever the process's own time zone is (pg's
+ * defaults use the local one both ways).
+ */
+const postgresValue = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
+const TIMESTAMP_WITHOUT_ZONE = 1114;
+const postgresTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMP_WITHOUT_ZONE
+      ? (text: string) => new Date(`${text.replace(" ", "T")}Z`)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export function openSqlClient(databaseUrl: string, options: SqlClientOptions = {}): SqlClient {
+  if (dialectOf(databaseUrl) === "sqlite") return openSqlite(databaseUrl, options);
+
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10, types: postgresTypes });
+  const on = (runner: pg.Pool | pg.PoolClient): SqlClient => ({
+    dialect: "postgresql",
+    all: async <T>(sql: string, params: unknown[] = []) => (await runner.query(numberedPlaceholders(sql), params.map(postgresValue))).rows as T[],
+    run: async (sql, params = []) => (await runner.query(numberedPlaceholders(sql), params.map(postgresValue))).rowCount ?? 0,
+    transaction: async (work) => {
+      if (runner !== pool) return work(on(runner));
+      const connection = await pool.connect();
+      try {
+        await connection.query("BEGIN");
+        const result = await work(on(connection));
+        await connection.query("COMMIT");
+        return result;
+      } catch (error) {
+        await connection.query("ROLLBACK");
+        throw error;
+      } finally {
+        connection.release();
+      }
+    },
+    close: async () => {
+      if (runner === pool) await pool.end();
+    },
+  });
+  return on(pool);
+}
+
+function openSqlite(databaseUrl: string, options: SqlClientOptions): SqlClient {
+  const file = databaseUrl.replace(/^file:/, "");
+  const database = new Database(file, { timeout: 5000, fileMustExist: options.readOnlyWithCacheKiB !== undefined });
+  if (options.readOnlyWithCacheKiB === undefined) {
+    database.pragma("journal_mode = WAL");
+    // The app's own connection settings (app/lib/db.server.ts), so both sides read the file alike.
+    for (const pragma of SQLITE_CONNECTION_PRAGMAS) database.pragma(pragma);
+  } else {
+    // Not opened read-only: a read-only connection cannot take part in WAL's shared memory when it
+    // is the first to open the file. query_only refuses writes all the same.
+    database.pragma("query_only = ON");
+    database.pragma(SQLITE_CONNECTION_PRAGMAS[0]);
+    database.pragma(`cache_size = ${-Math.round(options.readOnlyWithCacheKiB)}`);
+  }
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = database.prepare(sql)));
+    return statement;
+  };
+  const client: SqlClient = {
+    dialect: "sqlite",
+    all: async <T>(sql: string, params: unknown[] = []) => prepare(sql).all(...params.map(sqliteValue)) as T[],
+    run: async (sql, params = []) => prepare(sql).run(...params.map(sqliteValue)).changes,
+    transaction: async (work) => {
+      database.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await work(client);
+        database.exec("COMMIT");
+        return result;
+      } catch (error) {
+        database.exec("ROLLBACK");
+        throw error;
+      }
+    },
+    close: async () => {
+      database.close();
+    },
+  };
+  return client;
+}
