@@ -48,6 +48,9 @@ describe("the form's results summary", () => {
       await page.goto(`${baseUrl()}/en/forms/${form.id}`);
       await page.getByRole("link", { name: "Results summary" }).click();
       await page.getByRole("heading", { level: 1, name: `Results: ${form.title}` }).waitFor();
+      // Without JavaScript the click loads a new document, parsed as it arrives: the heading can be
+      // there before the tables below it, and count() does not wait.
+      await page.waitForLoadState("load");
       // Read whole, so that a difference shows what the page said.
       const imageName = (start: string) => page.getByRole("img", { name: new RegExp(`^${start}`) }).getAttribute("aria-label");
       expect(await imageName("Links by state")).toBe("Links by state: 3 completed, 1 waiting, 0 expired, 0 withdrawn.");
