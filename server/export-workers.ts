@@ -58,17 +58,6 @@ export function createExportWorkers(options: { databaseUrl: string; workers: num
       ended = true;
       port.close();
     };
-    // One request in flight at a time: the next chunk is asked for when the last one has been passed on.
-    const next = () =>
-      new Promise<Uint8Array | null>((resolve, reject) => {
-        port.once("message", (message: FromExportWorker) => {
-          if (message.type === "chunk") return resolve(message.bytes);
-          end();
-          if (message.type === "end") resolve(null);
-          else reject(new Error(`the export failed in its worker: ${message.message}`));
-        });
-        port.postMessage("next" satisfies ToExportWorker);
-      });
     // A task the pool refuses (its line is full) or a worker that dies ends the export too.
     const failed = running.then(
       () => null,
@@ -77,6 +66,20 @@ export function createExportWorkers(options: { databaseUrl: string; workers: num
         throw busyOr(error);
       },
     );
+    // One request in flight at a time: the next chunk is asked for when the last one has been passed on.
+    const next = () =>
+      new Promise<Uint8Array | null>((resolve, reject) => {
+        port.once("message", (message: FromExportWorker) => {
+          if (message.type === "chunk") return resolve(message.bytes);
+          end();
+          // The file ends once its worker is free again (its connection closed): the next export,
+          // even one asked for at once, then finds that worker idle instead of starting another
+          // thread, and each thread costs its own heap (≈40 MiB at its peak).
+          if (message.type === "end") failed.then(resolve, reject);
+          else reject(new Error(`the export failed in its worker: ${message.message}`));
+        });
+        port.postMessage("next" satisfies ToExportWorker);
+      });
     const nextOrFailure = () => Promise.race([next(), failed.then(() => new Promise<never>(() => {}))]);
 
     const first = await nextOrFailure();

@@ -1,3 +1,5 @@
+import { LRUCache } from "lru-cache";
+
 /**
  * Values cached by key and kept while a version read from the database is unchanged
  * (docs/decisions/0013-report-totals.md): a value is stored with the version read *before* it was
@@ -10,9 +12,11 @@
  * the bench's baseline, so that it caches as the app does.
  */
 export class VersionedCache<T> {
-  private readonly entries = new Map<string, { version: string; value: Promise<T> }>();
+  private readonly entries: LRUCache<string, { version: string; value: Promise<T> }>;
 
-  constructor(private readonly size: number) {}
+  constructor(size: number) {
+    this.entries = new LRUCache({ max: size });
+  }
 
   get count(): number {
     return this.entries.size;
@@ -20,20 +24,13 @@ export class VersionedCache<T> {
 
   async get(key: string, version: string, compute: () => Promise<T>): Promise<T> {
     const cached = this.entries.get(key);
-    if (cached?.version === version) {
-      // Most recently used last, so the first key is the one to evict.
-      this.entries.delete(key);
-      this.entries.set(key, cached);
-      return cached.value;
-    }
+    if (cached?.version === version) return cached.value;
     const entry = { version, value: compute() };
-    this.entries.delete(key);
     this.entries.set(key, entry);
-    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
     try {
       return await entry.value;
     } catch (error) {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
+      if (this.entries.peek(key) === entry) this.entries.delete(key);
       throw error;
     }
   }

@@ -7,11 +7,14 @@ import type { LoadJob, LoadResult } from "./load.ts";
 /** Child processes of the benchmark: the two servers under test and the load generator. */
 export const root = path.resolve(import.meta.dirname, "../..");
 const tsxLoader = ["--import", "tsx"];
+const startScript = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.start as string;
 /**
- * The V8 heap flags `npm start` gives the server (package.json), given to both servers under test:
- * the young generation's size decides how much an export's garbage grows the process (ADR 26).
+ * The V8 heap flags and the environment (glibc's arenas) `npm start` gives the server
+ * (package.json), given to both servers under test: they decide how much an export grows the
+ * process (ADR 26, ADR 34).
  */
-const heapFlags: string[] = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.start as string).match(/--max-[a-z-]+=\d+/g) ?? [];
+const heapFlags: string[] = startScript.match(/--max-[a-z-]+=\d+/g) ?? [];
+const startEnv: Record<string, string> = Object.fromEntries([...startScript.matchAll(/(?:^|\s)([A-Z_]+)=(\S+)/g)].map((match) => [match[1]!, match[2]!]));
 
 export type Server = {
   url: string;
@@ -25,7 +28,7 @@ export async function startServer(name: string, script: string, env: Record<stri
   const port = await freePort();
   const child = spawn(process.execPath, [...heapFlags, ...tsxLoader, script], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), TZ: "UTC" },
+    env: { ...process.env, ...startEnv, ...env, PORT: String(port), TZ: "UTC" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { stringify as stringifyRows } from "csv-stringify/sync";
 import { rawDate, rawJson } from "~/lib/raw-values.ts";
-import type { SqlClient } from "~/lib/sql-client.server.ts";
+import { inValues, type SqlClient } from "~/lib/sql-client.server.ts";
 
 /**
  * The bytes of a reports export (contract §13), made from a plan that the request has already
@@ -106,24 +106,22 @@ async function* exportRows(client: SqlClient, plan: ExportPlan): AsyncGenerator<
   }
 }
 
-const placeholders = (count: number) => Array.from({ length: count }, () => "?").join(", ");
-
 /** The names of the groups (not deleted) each respondent of a batch is in, by respondent id, in name order. */
 async function groupsOf(client: SqlClient, rows: BatchRow[]): Promise<Map<string, string[]>> {
   const students = [...new Set(rows.flatMap((row) => (row.studentId ? [row.studentId] : [])))];
   const candidates = [...new Set(rows.flatMap((row) => (row.candidateId ? [row.candidateId] : [])))];
   const member = [
-    ...(students.length > 0 ? [`m."studentId" IN (${placeholders(students.length)})`] : []),
-    ...(candidates.length > 0 ? [`m."candidateId" IN (${placeholders(candidates.length)})`] : []),
+    ...(students.length > 0 ? [inValues(client.dialect, `m."studentId"`, students)] : []),
+    ...(candidates.length > 0 ? [inValues(client.dialect, `m."candidateId"`, candidates)] : []),
   ];
   const groups = new Map<string, string[]>();
   if (member.length === 0) return groups;
   const memberships = await client.all<{ person: string; name: string }>(
     `SELECT COALESCE(m."studentId", m."candidateId") AS person, g."name" FROM "GroupMember" AS m
        JOIN "Group" AS g ON g."id" = m."groupId" AND g."deletedAt" IS NULL
-      WHERE ${member.join(" OR ")}
+      WHERE ${member.map((list) => list.sql).join(" OR ")}
       ORDER BY g."name", g."id"`,
-    [...students, ...candidates],
+    member.flatMap((list) => list.params),
   );
   for (const { person, name } of memberships) {
     const names = groups.get(person);
@@ -139,10 +137,14 @@ type AnswerCells = { questionId: string; optionTexts: unknown; text: string | nu
 async function answersOf(client: SqlClient, rows: BatchRow[], questions: ExportQuestion[]): Promise<Map<string, Map<string, AnswerCells>>> {
   const answers = new Map<string, Map<string, AnswerCells>>();
   if (questions.length === 0) return answers;
-  const found = await client.all<AnswerCells & { submissionId: string }>(
-    `SELECT a."submissionId", a."questionId", a."optionTexts", a."text", a."score" FROM "Answer" AS a
-      WHERE a."submissionId" IN (${placeholders(rows.length)})`,
+  const ids = inValues(
+    client.dialect,
+    `a."submissionId"`,
     rows.map((row) => row.id),
+  );
+  const found = await client.all<AnswerCells & { submissionId: string }>(
+    `SELECT a."submissionId", a."questionId", a."optionTexts", a."text", a."score" FROM "Answer" AS a WHERE ${ids.sql}`,
+    ids.params,
   );
   for (const answer of found) {
     const byQuestion = answers.get(answer.submissionId) ?? new Map<string, AnswerCells>();
