@@ -272,11 +272,11 @@ export async function queryReports(client: SqlClient, caller: Caller, query: Rep
     });
   } else {
     [rows, total] = await Promise.all([
-      client.all<Record<string, unknown>>(`SELECT ${REPORT_COLUMNS} WHERE ${scope.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`, [
-        ...scope.params,
-        page.take,
-        page.skip,
-      ]),
+      // As the app's listReports: the page's ids from the scope's index, then their rows.
+      client.all<Record<string, unknown>>(
+        `SELECT ${REPORT_COLUMNS} WHERE s."id" IN (SELECT s."id" FROM "Submission" AS s WHERE ${scope.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?) ${NEWEST_FIRST}`,
+        [...scope.params, page.take, page.skip],
+      ),
       totalOf(() => countSubmissions(client, scope)),
     ]);
   }

@@ -24,6 +24,8 @@ export type LoadJob = {
   rate?: number;
   /** A different X-Forwarded-For per request: many respondents behind the app's proxy. */
   forwardedFor?: boolean;
+  /** Return every latency (for percentiles over several rounds), not only this run's. */
+  keepSamples?: boolean;
 };
 export type LoadResult = {
   completed: number;
@@ -33,6 +35,7 @@ export type LoadResult = {
   durationMs: number;
   rps: number;
   latencyMs: { mean: number; p50: number; p90: number; p95: number; p99: number; max: number };
+  samplesMs?: number[];
 };
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -138,6 +141,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
       p99: percentile(sorted, 99),
       max: completed ? sorted[completed - 1]! : 0,
     },
+    ...(job.keepSamples ? { samplesMs: Array.from(sorted) } : {}),
   };
 }
 

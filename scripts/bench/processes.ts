@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { freePort } from "../lib/free-port.ts";
 import type { LoadJob, LoadResult } from "./load.ts";
@@ -16,6 +17,17 @@ const startScript = JSON.parse(readFileSync(path.join(root, "package.json"), "ut
 const heapFlags: string[] = startScript.match(/--max-[a-z-]+=\d+/g) ?? [];
 const startEnv: Record<string, string> = Object.fromEntries([...startScript.matchAll(/(?:^|\s)([A-Z_]+)=(\S+)/g)].map((match) => [match[1]!, match[2]!]));
 
+/**
+ * The servers under test run on the first core and the load generator on the second (`taskset`),
+ * so that neither takes the other's CPU time and both servers get the same share. Without taskset
+ * or a second core, nothing is pinned (and the report says so).
+ */
+export const pinning = os.availableParallelism() >= 2 && spawnSync("taskset", ["-c", "0", "true"]).status === 0;
+const pinnedTo = (cpu: number, command: string, args: string[]): [string, string[]] =>
+  pinning ? ["taskset", ["-c", String(cpu), command, ...args]] : [command, args];
+export const SERVER_CPU = 0;
+export const LOAD_CPU = 1;
+
 export type Server = {
   url: string;
   process: ChildProcess;
@@ -26,7 +38,9 @@ export type Server = {
 
 export async function startServer(name: string, script: string, env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...heapFlags, ...tsxLoader, script], {
+  // taskset runs node in its own process (exec): the pid is the server's.
+  const [command, args] = pinnedTo(SERVER_CPU, process.execPath, [...heapFlags, ...tsxLoader, script]);
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...startEnv, ...env, PORT: String(port), TZ: "UTC" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -77,7 +91,8 @@ export function residentMemoryMiB(pid: number): number {
 /** Runs one load job in a separate process. */
 export function runLoadProcess(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "scripts/bench/load.ts")], { stdio: ["pipe", "pipe", "inherit"] });
+    const [command, args] = pinnedTo(LOAD_CPU, process.execPath, [path.join(root, "scripts/bench/load.ts")]);
+    const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.on("error", reject);

@@ -6,7 +6,17 @@ import os from "node:os";
  * Only the text between the `bench:begin` and `bench:end` markers is replaced, so the analysis
  * written around it survives every run.
  */
-type Latency = { mean: number; p50: number; p90: number; p95: number; p99: number; max: number };
+type Latency = {
+  mean: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** How many requests the percentiles are of, and the p95 of each round (at a fixed rate). */
+  samples?: number;
+  p95Spread?: { min: number; median: number; max: number };
+};
 type Side = { rps: number; rate: number; latency: Latency };
 
 export type ScenarioOutcome = {
@@ -83,7 +93,12 @@ export function targetVerdicts(outcome: ScenarioOutcome): { text: string; met: b
 }
 
 const ms = (value: number) => value.toFixed(1);
-const percentiles = (side: Side | undefined) => (side ? `${ms(side.latency.p50)} / ${ms(side.latency.p95)} / ${ms(side.latency.p99)}` : "—");
+const percentiles = (side: Side | undefined) => {
+  if (!side) return "—";
+  const { p50, p95, p99, p95Spread, samples } = side.latency;
+  const spread = p95Spread ? ` (p95 ${ms(p95Spread.min)}–${ms(p95Spread.max)} by round, n = ${samples?.toLocaleString("en")})` : "";
+  return `${ms(p50)} / ${ms(p95)} / ${ms(p99)}${spread}`;
+};
 
 /** Repeated single calls: the median and the slowest, and the p95 when there are enough calls for it to differ. */
 const medianAndMax = (side: Side | undefined) =>
@@ -138,13 +153,15 @@ export function renderMarkdown(input: {
   minutes: number;
   timing: { warmupMs: number; roundMs: number; rounds: number; latencyMs: number };
   connections: number;
+  latencySamples: number;
+  pinned: boolean;
 }): string {
   const { outcomes, timing } = input;
   const generated = [
     "<!-- bench:begin (written by `npm run bench`; edit outside these markers) -->",
     `Run on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · ${input.machine} · ${input.database} · ${input.rows.toLocaleString("en")} completed submissions · ${input.minutes.toFixed(1)} min in all.`,
     "",
-    `Throughput: ${input.connections} keep-alive connections, no pipelining, ${timing.rounds} alternating rounds of ${timing.roundMs / 1000} s per server after a ${timing.warmupMs / 1000} s warm-up, median reported. Latency: an open loop at the fixed rate shown (half the slower server's throughput) for ${timing.latencyMs / 1000} s, measured from when each request was due.${
+    `Throughput: ${input.connections} keep-alive connections, no pipelining, ${timing.rounds} alternating rounds of ${timing.roundMs / 1000} s per server after a ${timing.warmupMs / 1000} s warm-up, median reported. Latency: an open loop at the fixed rate shown (half the slower server's throughput), in ${timing.rounds} alternating rounds of at least ${timing.latencyMs / timing.rounds / 1000} s and together at least ${input.latencySamples.toLocaleString("en")} requests per server, measured from when each request was due; the percentiles are over all of them, with the lowest and highest round's p95. ${input.pinned ? "The servers run on the first core and the load generator on the second (taskset)." : "Nothing was pinned to a core (no taskset or a single core)."}${
       outcomes.some((o) => o.repetitions !== undefined)
         ? " Single requests (“1 at a time”): after one warm-up call per server, the servers take turns, one request at a time, timed from sending to the last byte of the answer; the ratio is the baseline's median time over the app's."
         : ""

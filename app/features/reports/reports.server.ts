@@ -22,6 +22,9 @@ import { DATE_ONLY, endOfDayIn, startOfDayIn } from "~/lib/zoned-time.ts";
  * report needs.
  */
 
+/** The lists' order: newest completed first, the id breaking ties (both in the scope's index). */
+const NEWEST_FIRST = Prisma.sql`ORDER BY s."completedAt" DESC, s."id" DESC`;
+
 const reportSelect = {
   id: true,
   completedAt: true,
@@ -127,7 +130,6 @@ async function searchReportIds(
   totalOf: TotalOf,
 ): Promise<{ ids: string[]; total: number }> {
   const provider = env().databaseProvider;
-  const order = Prisma.sql`ORDER BY s."completedAt" DESC, s."id" DESC`;
 
   if (provider === "sqlite" && indexable(term)) {
     const matches = await db.$queryRaw<{ rowid: number | bigint }[]>`
@@ -137,7 +139,7 @@ async function searchReportIds(
     if (matches.length <= FTS_DRIVEN_MAX_MATCHES) {
       const rowids = Prisma.join(matches.map((match) => Number(match.rowid)));
       const where = Prisma.join([...conditions, Prisma.sql`s.rowid IN (${rowids})`], " AND ");
-      const rows = await db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Submission" AS s NOT INDEXED WHERE ${where} ${order}`;
+      const rows = await db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Submission" AS s NOT INDEXED WHERE ${where} ${NEWEST_FIRST}`;
       return { ids: rows.slice(page.skip, page.skip + page.take).map((row) => row.id), total: rows.length };
     }
   }
@@ -158,7 +160,7 @@ async function searchReportIds(
     if (newest) return { ids: newest, total: await totalOf(() => countWhere(where)) };
   }
   const [rows, total] = await Promise.all([
-    db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Submission" AS s WHERE ${where} ${order} LIMIT ${page.take} OFFSET ${page.skip}`,
+    db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Submission" AS s WHERE ${where} ${NEWEST_FIRST} LIMIT ${page.take} OFFSET ${page.skip}`,
     totalOf(() => countWhere(where)),
   ]);
   return { ids: rows.map((row) => row.id), total };
@@ -179,7 +181,7 @@ async function newestMatchingPage(conditions: Prisma.Sql[], term: string, page: 
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT "id" FROM (
       SELECT s."id", s."completedAt", s."searchText" FROM "Submission" AS s
-      WHERE ${Prisma.join(conditions, " AND ")} ORDER BY s."completedAt" DESC, s."id" DESC LIMIT ${window}
+      WHERE ${Prisma.join(conditions, " AND ")} ${NEWEST_FIRST} LIMIT ${window}
     ) AS newest
     WHERE newest."searchText" LIKE '%' || ${term} || '%'
     ORDER BY newest."completedAt" DESC, newest."id" DESC LIMIT ${needed}`;
@@ -254,7 +256,13 @@ export async function listReports(actor: Actor, query: ListReportsQuery) {
 
   const { skip, take } = skipTake(query);
   const [reports, total] = await Promise.all([
-    listRows(Prisma.join(selection.sql, " AND "), Prisma.sql`ORDER BY s."completedAt" DESC, s."id" DESC LIMIT ${take} OFFSET ${skip}`),
+    // The page's ids first, from the scope's index alone (it holds the order and its tie-break),
+    // then the rows and names of those twenty: joined before the OFFSET, page 500 read and joined
+    // the 9,980 rows it skips (28 ms against 1 at 400,000 results).
+    listRows(
+      Prisma.sql`s."id" IN (SELECT s."id" FROM "Submission" AS s WHERE ${Prisma.join(selection.sql, " AND ")} ${NEWEST_FIRST} LIMIT ${take} OFFSET ${skip})`,
+      NEWEST_FIRST,
+    ),
     totalOf(() => db.submission.count({ where: selection.where })),
   ]);
   return { reports, total, page: query.page, limit: query.limit };
