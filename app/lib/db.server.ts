@@ -1,10 +1,12 @@
 import path from "node:path";
+import type BetterSqlite3 from "better-sqlite3";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as PostgresPrismaClient } from "~/generated/prisma/postgresql/client.ts";
 import { Prisma as SqlitePrisma, PrismaClient as SqlitePrismaClient } from "~/generated/prisma/sqlite/client.ts";
 import { env } from "./env.server.ts";
 import { SQLITE_CONNECTION_PRAGMAS } from "./sql-client.server.ts";
+import { withStatementCache } from "./sqlite-statement-cache.server.ts";
 
 export { Prisma } from "~/generated/prisma/sqlite/client.ts";
 export type * from "~/generated/prisma/sqlite/client.ts";
@@ -31,10 +33,16 @@ export const SQLITE_MAX_BIND_VALUES = 32_766;
  */
 export const LONG_WRITE = { maxWait: 10_000, timeout: 60_000 } as const;
 
-/** The better-sqlite3 adapter, declaring what the bundled SQLite really allows. */
+/**
+ * The better-sqlite3 adapter, declaring what the bundled SQLite really allows and keeping its
+ * prepared statements (app/lib/sqlite-statement-cache.server.ts). The adapter keeps its connection
+ * in the `client` field and reaches it only through `prepare`, `exec` and `close`.
+ */
 class SqliteAdapterFactory extends PrismaBetterSqlite3 {
   override async connect() {
     const adapter = await super.connect();
+    const connection = adapter as unknown as { client: BetterSqlite3.Database };
+    connection.client = withStatementCache(connection.client) as BetterSqlite3.Database;
     return Object.assign(adapter, { getConnectionInfo: () => ({ maxBindValues: SQLITE_MAX_BIND_VALUES, supportsRelationJoins: false }) });
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import { parse } from "csv-parse/sync";
 import { FTS_DRIVEN_MAX_MATCHES, ftsPhrase, indexable, newestWindow } from "../../app/features/reports/report-search.ts";
-import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, reportTotalKey } from "../../app/features/reports/report-totals-cache.ts";
+import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, countedScope, reportTotalKey } from "../../app/features/reports/report-totals-cache.ts";
 import { VersionedCache } from "../../app/lib/versioned-cache.ts";
 import { answerProblems, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
 import { STUDENT_STATUSES } from "../../app/features/students/student-statuses.ts";
@@ -160,6 +160,17 @@ const reportTotals = new VersionedCache<number>(REPORT_TOTALS_CACHE_SIZE);
 type TotalOf = (count: () => Promise<number>) => Promise<number>;
 
 async function exactReportTotal(client: SqlClient, caller: Caller, filter: ReportTotalFilter, count: () => Promise<number>): Promise<number> {
+  // The scopes the triggers count (ADR 36): a sum over the scope's rows of "SubmissionCount".
+  const counted = countedScope(caller, filter);
+  if (counted) {
+    const conditions = [`"organizationId" = ?`, ...(counted.assignedById ? [`"assignedById" = ?`] : []), ...(counted.formId ? [`"formId" = ?`] : [])];
+    const params = [counted.organizationId, ...(counted.assignedById ? [counted.assignedById] : []), ...(counted.formId ? [counted.formId] : [])];
+    const [row] = await client.all<{ completed: number | string }>(
+      `SELECT COALESCE(SUM("completed"), 0) AS "completed" FROM "SubmissionCount" WHERE ${conditions.join(" AND ")}`,
+      params,
+    );
+    return Number(row?.completed ?? 0);
+  }
   const key = reportTotalKey(caller, filter);
   if (key === null) return count();
   const [row] = await client.all<{ version: string }>(`SELECT "version" FROM "SubmissionsVersion" WHERE "organizationId" = ?`, [caller.organizationId]);
@@ -332,14 +343,12 @@ async function listForms(client: SqlClient, caller: Caller, query: ListQuery) {
     client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Form" WHERE ${condition}`, params),
   ]);
   const ids = forms.map((form) => form.id);
-  const countsOf = (table: "Question" | "Submission") =>
-    ids.length === 0
-      ? []
-      : client.all<{ formId: string; count: number | string }>(
-          `SELECT "formId", COUNT(*) AS "count" FROM "${table}" WHERE "formId" IN (${placeholders(ids)})${table === "Submission" ? ` AND "deletedAt" IS NULL` : ""} GROUP BY "formId"`,
-          ids,
-        );
-  const [questions, submissions] = await Promise.all([countsOf("Question"), countsOf("Submission")]);
+  // Questions counted per listed form, submissions summed from the triggers' counts (ADR 36), as the app.
+  const countsOf = (sql: string) => (ids.length === 0 ? [] : client.all<{ formId: string; count: number | string }>(sql, ids));
+  const [questions, submissions] = await Promise.all([
+    countsOf(`SELECT "formId", COUNT(*) AS "count" FROM "Question" WHERE "formId" IN (${placeholders(ids)}) GROUP BY "formId"`),
+    countsOf(`SELECT "formId", SUM("submissions") AS "count" FROM "SubmissionCount" WHERE "formId" IN (${placeholders(ids)}) GROUP BY "formId"`),
+  ]);
   const questionCounts = new Map(questions.map((row) => [row.formId, Number(row.count)]));
   const submissionCounts = new Map(submissions.map((row) => [row.formId, Number(row.count)]));
   return {
@@ -387,9 +396,47 @@ async function listStudents(client: SqlClient, caller: Caller, query: ListQuery)
   };
 }
 
+/** A form's questions and bands by form, kept while its content version is unchanged, as the app's cache of form contents (ADR 33). */
+const formContents = new Map<string, { version: number; questions: ScoringQuestion[]; bands: { min: number; max: number; label: string; color: string }[] }>();
+
+async function formContent(client: SqlClient, formId: string, version: number) {
+  const cached = formContents.get(formId);
+  if (cached?.version === version) return cached;
+  const [questionRows, optionRows, bands] = await Promise.all([
+    client.all<{ id: string; text: string; type: ScoringQuestion["type"]; required: unknown }>(
+      `SELECT "id", "text", "type", "required" FROM "Question" WHERE "formId" = ? ORDER BY "position"`,
+      [formId],
+    ),
+    client.all<{ id: string; text: string; score: number; questionId: string }>(
+      `SELECT o."id", o."text", o."score", o."questionId" FROM "Option" o JOIN "Question" q ON q."id" = o."questionId" WHERE q."formId" = ? ORDER BY o."position"`,
+      [formId],
+    ),
+    client.all<{ min: number; max: number; label: string; color: string }>(
+      `SELECT "min", "max", "label", "color" FROM "ScoreRange" WHERE "formId" = ? ORDER BY "position"`,
+      [formId],
+    ),
+  ]);
+  const questions: ScoringQuestion[] = questionRows.map((q) => ({
+    id: q.id,
+    text: q.text,
+    type: q.type,
+    required: bool(q.required),
+    options: optionRows.filter((o) => o.questionId === q.id).map((o) => ({ id: o.id, text: o.text, score: o.score })),
+  }));
+  const content = { version, questions, bands };
+  formContents.set(formId, content);
+  return content;
+}
+
+/**
+ * The app's submit step for step (app/features/submissions/test-link.server.ts): the link with its
+ * respondent and form in one query, the form's content from the cache, the rate limit, the
+ * organization's webhooks, then in one transaction the claim (with the search text), the
+ * respondent's name read again, the answers in one INSERT and the draft removed.
+ */
 async function submit(client: SqlClient, token: string, body: { answers: { questionId: string; optionIds?: string[] }[] }, clientAddress: string) {
   const links = await client.all<Record<string, unknown>>(
-    `SELECT s."id", s."isCompleted", s."expiresAt", s."formId",
+    `SELECT s."id", s."organizationId", s."isCompleted", s."expiresAt", s."formId", f."contentVersion",
             COALESCE(st."id", ca."id") AS "respondentId", COALESCE(st."name", ca."name") AS "respondentName",
             COALESCE(st."grade", ca."grade") AS "grade", COALESCE(st."age", ca."age") AS "age",
             f."title", f."category", f."type"
@@ -403,27 +450,7 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
   const link = links[0];
   if (!link) throw new HttpError(404, "not found");
   if (bool(link.isCompleted)) throw new HttpError(409, "already completed");
-  const [questionRows, optionRows, bands] = await Promise.all([
-    client.all<{ id: string; text: string; type: ScoringQuestion["type"]; required: unknown }>(
-      `SELECT "id", "text", "type", "required" FROM "Question" WHERE "formId" = ? ORDER BY "position"`,
-      [link.formId],
-    ),
-    client.all<{ id: string; text: string; score: number; questionId: string }>(
-      `SELECT o."id", o."text", o."score", o."questionId" FROM "Option" o JOIN "Question" q ON q."id" = o."questionId" WHERE q."formId" = ? ORDER BY o."position"`,
-      [link.formId],
-    ),
-    client.all<{ min: number; max: number; label: string; color: string }>(
-      `SELECT "min", "max", "label", "color" FROM "ScoreRange" WHERE "formId" = ? ORDER BY "position"`,
-      [link.formId],
-    ),
-  ]);
-  const questions: ScoringQuestion[] = questionRows.map((q) => ({
-    id: q.id,
-    text: q.text,
-    type: q.type,
-    required: bool(q.required),
-    options: optionRows.filter((o) => o.questionId === q.id).map((o) => ({ id: o.id, text: o.text, score: o.score })),
-  }));
+  const { questions, bands } = await formContent(client, String(link.formId), Number(link.contentVersion));
   // The same rate-limit statement as the app's (app/lib/auth/rate-limit.server.ts).
   const now = Date.now();
   await client.all(
@@ -443,11 +470,14 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
     questions,
     scoreRanges: bands,
   };
+  const webhooks = await client.all<{ id: string; events: unknown }>(`SELECT "id", "events" FROM "Webhook" WHERE "organizationId" = ?`, [link.organizationId]);
+  if (webhooks.some((webhook) => String(webhook.events).includes("submission.completed")))
+    throw new HttpError(500, "the baseline queues no webhook deliveries: the bench's organization must have no webhooks");
   await client.transaction(async (tx) => {
     const claimed = await tx.run(
       `UPDATE "Submission" SET "isCompleted" = true, "completedAt" = ?, "totalScore" = ?, "maxScore" = ?, "percentage" = ?,
               "scoreLabel" = ?, "scoreColor" = ?, "searchText" = ?, "formTitle" = ?, "scoredAgainst" = ?, "updatedAt" = ?
-        WHERE "id" = ? AND "isCompleted" = false`,
+        WHERE "id" = ? AND "isCompleted" = false AND "revokedAt" IS NULL`,
       [
         completedAt,
         result.totalScore,
@@ -463,6 +493,7 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
       ],
     );
     if (claimed !== 1) throw new HttpError(409, "already completed");
+    await tx.all(`SELECT "name" FROM "Student" WHERE "id" = ?`, [link.respondentId]);
     const values = result.answers.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
     await tx.run(
       `INSERT INTO "Answer" ("id", "submissionId", "questionId", "position", "questionText", "questionType", "optionIds", "optionTexts", "text", "score", "maxScore", "createdAt") VALUES ${values}`,
@@ -481,6 +512,7 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
         completedAt,
       ]),
     );
+    await tx.run(`DELETE FROM "SubmissionDraft" WHERE "submissionId" = ?`, [link.id]);
   });
   return { submissionId: link.id, isCompleted: true, completedAt: completedAt.toISOString() };
 }

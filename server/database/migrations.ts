@@ -231,6 +231,10 @@ export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
       "Answer_summary_insert",
       "Answer_summary_update",
       "Answer_summary_delete",
+      // ADR 36: keep "SubmissionCount".
+      "Submission_with_count_insert",
+      "Submission_with_count_update",
+      "Submission_with_count_delete",
     ],
     functions: [],
     indexes: [],
@@ -255,6 +259,11 @@ export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
       "Answer_summary_update",
       "Answer_summary_delete",
       "Answer_summary_truncate",
+      // ADR 36: keep "SubmissionCount" (named to fire after the version's triggers).
+      "Submission_with_count_insert",
+      "Submission_with_count_update",
+      "Submission_with_count_delete",
+      "Submission_with_count_truncate",
     ],
     functions: [
       "Submission_version_bump",
@@ -263,6 +272,8 @@ export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
       "Submission_summary_forget",
       "Answer_summary_tally",
       "Summary_tally_truncate",
+      "Submission_count_tally",
+      "Submission_count_truncate",
     ],
     // ADR 11: the trigram index and its extension.
     indexes: ["Submission_searchText_trgm_idx"],

@@ -189,6 +189,17 @@ describe("compression and caching", () => {
     expect(again.status).toBe(304);
     expect(again.bytes).toBe(0);
   });
+
+  // The files of public/ are looked up in a list made at start, not on disk per request.
+  test("the favicon is served for an hour, and a path beside it that no file has is the app's 404", async () => {
+    const icon = await transferSize("/favicon.svg");
+    expect(icon.status).toBe(200);
+    expect(icon.headers["content-type"]).toMatch(/^image\/svg\+xml/);
+    expect(icon.headers["cache-control"]).toBe("public, max-age=3600");
+    const missing = await fetch(`${baseUrl()}/favicon.png`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-type")).toMatch(/text\/html/);
+  });
 });
 
 describe("access log", () => {

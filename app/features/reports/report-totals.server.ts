@@ -1,7 +1,7 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { db } from "~/lib/db.server.ts";
+import { db, Prisma } from "~/lib/db.server.ts";
 import { VersionedCache } from "~/lib/versioned-cache.ts";
-import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, reportTotalKey } from "./report-totals-cache.ts";
+import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, countedScope, reportTotalKey } from "./report-totals-cache.ts";
 
 export { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter };
 
@@ -40,6 +40,8 @@ async function submissionsVersion(organizationId: string): Promise<string | null
  * time for the same key and version share one count.
  */
 export async function exactReportTotal(actor: Actor, filter: ReportTotalFilter, count: () => Promise<number>): Promise<number> {
+  const counted = countedScope(actor, filter);
+  if (counted) return completedCount(counted);
   const key = reportTotalKey(actor, filter);
   if (key === null) return count();
   // First the version, then the count: see the module comment.
@@ -47,6 +49,20 @@ export async function exactReportTotal(actor: Actor, filter: ReportTotalFilter, 
   if (version === null) return count();
 
   return totals.get(key, version, count);
+}
+
+/**
+ * The completed, not deleted submissions of a scope as the triggers count them
+ * (docs/decisions/0036-submission-counts.md): a sum over the scope's forms and assigners, exact in
+ * any transaction, whatever was written a moment ago.
+ */
+async function completedCount(scope: NonNullable<ReturnType<typeof countedScope>>): Promise<number> {
+  const conditions = [Prisma.sql`"organizationId" = ${scope.organizationId}`];
+  if (scope.assignedById) conditions.push(Prisma.sql`"assignedById" = ${scope.assignedById}`);
+  if (scope.formId) conditions.push(Prisma.sql`"formId" = ${scope.formId}`);
+  const [row] = await db.$queryRaw<{ completed: unknown }[]>`
+    SELECT COALESCE(SUM("completed"), 0) AS "completed" FROM "SubmissionCount" WHERE ${Prisma.join(conditions, " AND ")}`;
+  return Number(row?.completed ?? 0);
 }
 
 /** How many totals this process holds (for tests). */

@@ -233,6 +233,29 @@ async function insertAnswers(tx: Prisma.TransactionClient, rows: AnswerRow[], cr
 }
 
 /**
+ * Marks the submission completed with its result, if it is still open at this instant (not
+ * completed, not revoked): the number of rows changed, 1 or 0. One statement written out, as the
+ * answers' INSERT: through the ORM, with the snapshot as a JSON value, it cost more CPU time than
+ * SQLite took to run it, inside the transaction that holds SQLite's only connection.
+ */
+async function claimSubmission(
+  tx: Prisma.TransactionClient,
+  id: string,
+  claim: { completedAt: Date; result: ScoredResult; formTitle: string; scoredAgainst: ScoredAgainst; searchText: string },
+): Promise<number> {
+  const postgres = env().databaseProvider === "postgresql";
+  const snapshot = JSON.stringify(claim.scoredAgainst);
+  const { result } = claim;
+  return tx.$executeRaw`
+    UPDATE "Submission"
+       SET "isCompleted" = TRUE, "completedAt" = ${claim.completedAt}, "totalScore" = ${result.totalScore}, "maxScore" = ${result.maxScore},
+           "percentage" = ${result.percentage}, "scoreLabel" = ${result.scoreLabel}, "scoreColor" = ${result.scoreColor},
+           "formTitle" = ${claim.formTitle}, "scoredAgainst" = ${postgres ? Prisma.sql`${snapshot}::jsonb` : snapshot},
+           "searchText" = ${claim.searchText}, "updatedAt" = ${claim.completedAt}
+     WHERE "id" = ${id} AND "isCompleted" = FALSE AND "revokedAt" IS NULL`;
+}
+
+/**
  * Scores and stores the answers, once. The submission is claimed with a conditional update
  * (`isCompleted = false`) inside the same transaction that writes the answers: of simultaneous
  * submits exactly one claims it and the others get 409, and a failure while saving rolls the
@@ -275,42 +298,35 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
     // until commit, and a rename locks the respondent first and that row second; taking them in
     // the other order here would let the two deadlock. SQLite keeps the read after the claim, so
     // that its transaction starts by writing (a deferred transaction that reads first can fail
-    // with SQLITE_BUSY when another connection writes before it does).
+    // with SQLITE_BUSY when another connection writes before it does); the claim writes the name
+    // read with the link, and only a rename in between costs a second UPDATE.
     const lockedName = postgres ? await respondentName(tx, link.respondentKind, link.respondent.id) : undefined;
-    const claimed = await tx.submission.updateMany({
-      // Still open at this instant: a revoke that committed meanwhile wins.
-      where: { id: link.id, isCompleted: false, revokedAt: null },
-      data: {
-        isCompleted: true,
-        completedAt,
-        totalScore: result.totalScore,
-        maxScore: result.maxScore,
-        percentage: result.percentage,
-        scoreLabel: result.scoreLabel,
-        scoreColor: result.scoreColor,
-        formTitle: link.form.title,
-        scoredAgainst,
-      },
+    const claimedName = lockedName ?? link.respondent.name;
+    const claimed = await claimSubmission(tx, link.id, {
+      completedAt,
+      result,
+      formTitle: link.form.title,
+      scoredAgainst,
+      searchText: submissionSearchText(claimedName, link.form.title),
     });
-    if (claimed.count !== 1) {
+    if (claimed !== 1) {
       // Completed by another submit, or revoked, since the link was read: say which.
       const now = await tx.submission.findUnique({ where: { id: link.id }, select: { isCompleted: true, revokedAt: true } });
       if (now?.revokedAt && !now.isCompleted) assertOpen({ ...link, revokedAt: now.revokedAt });
       throw alreadyCompleted();
     }
-    const name = postgres ? lockedName : await respondentName(tx, link.respondentKind, link.respondent.id);
-    await tx.submission.update({
-      where: { id: link.id },
-      data: { searchText: submissionSearchText(name ?? link.respondent.name, link.form.title) },
-      select: { id: true },
-    });
+    const name = postgres ? claimedName : ((await respondentName(tx, link.respondentKind, link.respondent.id)) ?? claimedName);
+    if (name !== claimedName) {
+      await tx.submission.update({ where: { id: link.id }, data: { searchText: submissionSearchText(name, link.form.title) }, select: { id: true } });
+    }
     await insertAnswers(tx, answerRows, completedAt);
-    // Submitting discards the draft: what was sent is the answer now.
-    await tx.submissionDraft.deleteMany({ where: { submissionId: link.id } });
+    // Submitting discards the draft: what was sent is the answer now. (Always asked: a draft saved
+    // after the link was read may exist.)
+    await tx.$executeRaw`DELETE FROM "SubmissionDraft" WHERE "submissionId" = ${link.id}`;
     // The report item, as GET /api/reports lists it, and the form's id (contract §14).
     await emitWebhookEvent(tx, subscribers, "submission.completed", {
       id: link.id,
-      studentName: name ?? link.respondent.name,
+      studentName: name,
       formTitle: link.form.title,
       completedAt: completedAt.toISOString(),
       totalScore: result.totalScore,

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { testDatabase } from "../support/database.ts";
+import { newOrganization, resultData, type World } from "../support/result-rows.ts";
+
+/**
+ * The submission counts kept by triggers on "Submission" (docs/decisions/0036-submission-counts.md):
+ * after every kind of write they must equal what COUNT(*) finds, per organization, assigner and
+ * form. Each test writes in organizations of its own.
+ */
+type Counts = Record<string, { submissions: number; completed: number }>;
+
+/** The counts as the triggers keep them, leaving out rows that fell to zero. */
+async function kept(organizationIds: string[]): Promise<Counts> {
+  const rows = await testDatabase().submissionCount.findMany({ where: { organizationId: { in: organizationIds } } });
+  return Object.fromEntries(
+    rows
+      .filter((row) => row.submissions !== 0 || row.completed !== 0)
+      .map((row) => [`${row.organizationId}/${row.assignedById}/${row.formId}`, { submissions: row.submissions, completed: row.completed }]),
+  );
+}
+
+/** The same counts, counted. */
+async function counted(organizationIds: string[]): Promise<Counts> {
+  const rows = await testDatabase().submission.groupBy({
+    by: ["organizationId", "assignedById", "formId", "isCompleted"],
+    where: { organizationId: { in: organizationIds }, deletedAt: null },
+    _count: { _all: true },
+  });
+  const counts: Counts = {};
+  for (const row of rows) {
+    const entry = (counts[`${row.organizationId}/${row.assignedById}/${row.formId}`] ??= { submissions: 0, completed: 0 });
+    entry.submissions += row._count._all;
+    if (row.isCompleted) entry.completed += row._count._all;
+  }
+  return counts;
+}
+
+const pending = (world: World, assignedById?: string) => ({ ...resultData(world, { assignedById }), isCompleted: false, completedAt: null, totalScore: null });
+
+describe("the SubmissionCount triggers", () => {
+  it("given links assigned, completed, moved, soft-deleted, restored and deleted, should count exactly what COUNT(*) counts", async () => {
+    const db = testDatabase();
+    const a = await newOrganization("ca");
+    const b = await newOrganization("cb");
+    const ids = [a.organizationId, b.organizationId];
+    const secondForm = await db.form.create({
+      data: { organizationId: a.organizationId, createdById: a.userId, title: "Second", searchTitle: "second" },
+    });
+
+    // Assigned one by one and many in one statement, by two assigners.
+    const first = await db.submission.create({ data: pending(a) });
+    await db.submission.createMany({ data: [pending(a), pending(a, a.teacherId), resultData(a), resultData(b)] });
+    expect(await kept(ids)).toEqual(await counted(ids));
+    expect((await kept(ids))[`${a.organizationId}/${a.userId}/${a.formId}`]).toEqual({ submissions: 3, completed: 1 });
+
+    // Completed (the submit's claim), then moved to another form and to another assigner.
+    await db.submission.update({ where: { id: first.id }, data: { isCompleted: true, completedAt: new Date(), totalScore: 1 } });
+    await db.submission.updateMany({ where: { organizationId: a.organizationId, assignedById: a.teacherId }, data: { formId: secondForm.id } });
+    await db.submission.update({ where: { id: first.id }, data: { assignedById: a.teacherId } });
+    expect(await kept(ids)).toEqual(await counted(ids));
+
+    // Renamed (the search text only): nothing moves.
+    const before = await kept(ids);
+    await db.submission.updateMany({ where: { organizationId: a.organizationId }, data: { searchText: "renamed form" } });
+    expect(await kept(ids)).toEqual(before);
+
+    // Soft-deleted, restored, deleted for good, and every link of an organization at once.
+    await db.submission.update({ where: { id: first.id }, data: { deletedAt: new Date() } });
+    expect(await kept(ids)).toEqual(await counted(ids));
+    await db.submission.update({ where: { id: first.id }, data: { deletedAt: null } });
+    expect(await kept(ids)).toEqual(await counted(ids));
+    await db.submission.delete({ where: { id: first.id } });
+    await db.submission.deleteMany({ where: { organizationId: b.organizationId } });
+    expect(await kept(ids)).toEqual(await counted(ids));
+    expect(Object.keys(await kept([b.organizationId]))).toEqual([]);
+  });
+});
