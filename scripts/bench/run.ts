@@ -50,6 +50,8 @@ const timing = quick ? { warmupMs: 1500, roundMs: 2000, rounds: 2, latencyMs: 30
 const CONNECTIONS = 8;
 /** Requests per server behind each latency figure, over all its rounds. */
 const LATENCY_SAMPLES = quick ? 500 : 2000;
+/** Submits per second in the mixed workload: a few classes completing a test at the same time. */
+const MIXED_SUBMITS_PER_SECOND = 5;
 /** Single requests (bulk assignment, roster import), each timed on its own: this many per server, after one warm-up call each. */
 const REPETITIONS = 5;
 
@@ -344,6 +346,7 @@ async function runScenarios() {
     consume: true,
     targets: { throughputRatio: 0.6, zeroErrors: true },
   });
+  await mixedWorkloadScenario(submitRequests);
 
   const formIds = (body: Record<string, unknown>) => ({ total: body.total, forms: body.forms });
   if (selected("GET /api/forms?search=")) await assertSameAnswer("/api/forms?search=stress", formIds);
@@ -377,6 +380,80 @@ async function runScenarios() {
   await formSummaryScenario();
   await bulkAssignmentScenario();
   await rosterImportScenarios();
+}
+
+/**
+ * The reports list while pupils submit (issue 16): the list at a fixed rate (a quarter of its
+ * measured throughput) alone and with MIXED_SUBMITS_PER_SECOND submits to the same organization,
+ * each of which changes the results the list's total counts. Alone and mixed alternate for the
+ * app, in rounds long enough for LATENCY_SAMPLES list requests each; the table compares the app's
+ * list p95 mixed with its p95 alone (target 2×). The baseline runs the same mix once, for the note.
+ */
+async function mixedWorkloadScenario(submitRequests: (tokens: string[]) => LoadRequest[]) {
+  const name = "GET /api/reports p95 while submits change its results";
+  if (!selected(name)) return;
+  const listOutcome = outcomes.find((outcome) => outcome.name.startsWith("GET /api/reports (page 1"));
+  const listRate = Math.max(1, Math.round((listOutcome?.app.rps ?? 200) / 4));
+  const roundMs = Math.max(timing.latencyMs / timing.rounds, Math.ceil((LATENCY_SAMPLES / timing.rounds / listRate) * 1000));
+  const submitsPerRound = Math.ceil((MIXED_SUBMITS_PER_SECOND * roundMs) / 1000) + 10;
+  const tokensFor = async () => createPendingAssignments(databaseUrl, world, submitsPerRound * timing.rounds);
+  const [appLinks, baselineLinks] = [await tokensFor(), await tokensFor()];
+  const list = [get("/api/reports?page=1&limit=20")];
+  log(`${name}: list at ${listRate}/s, ${MIXED_SUBMITS_PER_SECOND} submits/s`);
+
+  const listJob = (server: Server) => job(server, list, { mode: "rate", rate: listRate, durationMs: roundMs, connections: 64, keepSamples: true });
+  const mixedRound = async (server: Server, links: string[], round: number) => {
+    const submits = submitRequests(links.slice(round * submitsPerRound, (round + 1) * submitsPerRound));
+    const [listed, submitted] = await Promise.all([
+      runLoadProcess(listJob(server)),
+      runLoadProcess(job(server, submits, { mode: "rate", rate: MIXED_SUBMITS_PER_SECOND, durationMs: roundMs, connections: 16, consume: true })),
+    ]);
+    return { listed, submitted };
+  };
+  const alone: number[] = [];
+  const mixed: number[] = [];
+  const aloneP95s: number[] = [];
+  const mixedP95s: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  let submitted = 0;
+  for (let round = 0; round < timing.rounds; round += 1) {
+    const order = round % 2 === 0 ? ["alone", "mixed"] : ["mixed", "alone"];
+    for (const kind of order) {
+      if (kind === "alone") {
+        const result = await runLoadProcess(listJob(app));
+        alone.push(...(result.samplesMs ?? []));
+        aloneP95s.push(result.latencyMs.p95);
+        errors += result.errors;
+        firstError ??= result.firstError;
+      } else {
+        const result = await mixedRound(app, appLinks, round);
+        mixed.push(...(result.listed.samplesMs ?? []));
+        mixedP95s.push(result.listed.latencyMs.p95);
+        errors += result.listed.errors + result.submitted.errors;
+        firstError ??= result.listed.firstError ?? result.submitted.firstError;
+        submitted += result.submitted.completed - result.submitted.errors;
+      }
+    }
+  }
+  const baselineAlone = await runLoadProcess(listJob(baseline));
+  const baselineMixed = await mixedRound(baseline, baselineLinks, 0);
+  refuseFailingBaseline(name, baselineMixed.submitted);
+  refuseFailingBaseline(name, baselineMixed.listed);
+
+  const latencyOfSamples = (samples: number[], p95s: number[]) => ({ ...latencyOf(samples), samples: samples.length, p95Spread: spreadOf(p95s) });
+  outcomes.push({
+    name: `GET /api/reports p95 while ${MIXED_SUBMITS_PER_SECOND} submits/s change its results (list at ${listRate}/s)`,
+    app: { rps: listRate, rate: listRate, latency: latencyOfSamples(mixed, mixedP95s) },
+    baseline: { rps: listRate, rate: listRate, latency: latencyOfSamples(alone, aloneP95s) },
+    baselineLabel: "app, list alone",
+    errors,
+    targets: { p95Ratio: 2, zeroErrors: true },
+    note:
+      `${submitted.toLocaleString("en")} submits completed during the app's mixed rounds; ` +
+      `baseline (one round each): list p95 ${baselineAlone.latencyMs.p95.toFixed(1)} ms alone, ${baselineMixed.listed.latencyMs.p95.toFixed(1)} ms mixed` +
+      (firstError ? `; first error: ${firstError}` : ""),
+  });
 }
 
 async function exportScenarios() {
