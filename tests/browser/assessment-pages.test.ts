@@ -5,7 +5,7 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mediumAnswers, mixedForm, type CreatedForm } from "../support/assessment.ts";
-import { seriousAccessibilityViolations } from "../support/axe.ts";
+import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
 import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 
@@ -192,7 +192,9 @@ describe("assignments and reports in a real browser", () => {
     });
   }
 
-  it("given the new pages on a desktop and a phone, should have no serious or critical accessibility violations", { timeout: 120_000 }, async () => {
+  it("given the new pages on a desktop and a phone, should have no serious or critical accessibility violations", {
+    timeout: ACCESSIBILITY_SCAN_TIMEOUT,
+  }, async () => {
     const student = await createStudent(`Ana Núñez ${unique("a11y")}`);
     const pending = await api("POST", "/api/submissions", { cookie: teacher.cookie, json: { formId: form.id, studentId: student.id } });
     expect(pending.status).toBe(201);

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playw
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
-import { seriousAccessibilityViolations } from "../support/axe.ts";
+import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
 import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
@@ -360,6 +360,6 @@ describe("the Forms pages", () => {
         await context.close();
       }
     },
-    LONG,
+    ACCESSIBILITY_SCAN_TIMEOUT,
   );
 });

@@ -5,7 +5,7 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, freshIp, sessionOf, unique } from "../support/api.ts";
 import { completeMedium, mixedForm } from "../support/assessment.ts";
-import { seriousAccessibilityViolations } from "../support/axe.ts";
+import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
 import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
@@ -340,7 +340,7 @@ describe("the teacher's and the administrator's journey", () => {
 
 describe("accessibility of the pages the other browser tests do not check", () => {
   it("given the second-factor step, the password pages' other states, 403, 404 and the OpenID error page, should have no serious violations", {
-    timeout: LONG,
+    timeout: ACCESSIBILITY_SCAN_TIMEOUT,
   }, async () => {
     const user = await createSignedInUser("TEACHER");
     await enableTotp(user);

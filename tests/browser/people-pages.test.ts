@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playw
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
 import { assign, createForm, highAnswers, mediumAnswers, type CreatedForm } from "../support/assessment.ts";
-import { seriousAccessibilityViolations } from "../support/axe.ts";
+import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
 import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 
 /**
@@ -241,43 +241,47 @@ describe("the students and candidates pages", () => {
     await context.close();
   }, 120_000);
 
-  it("given the list, form and detail pages on a desktop and a phone, should have no serious accessibility violations", async () => {
-    const student = await api("POST", "/api/students", {
-      as: ADMIN,
-      json: { name: `Zoë Axe ${unique("a11y")}`, age: 11, grade: "5th", email: `${unique("a")}@example.test` },
-    });
-    const studentId = student.body.id as string;
-    await completeFor(studentId, mediumAnswers(form));
-    const candidate = await api("POST", "/api/candidates", { as: ADMIN, json: { name: `Ana Axe ${unique("a11y")}` } });
-    for (const viewport of [DESKTOP, PHONE]) {
-      const context = await signedIn(ADMIN, { viewport, bypassCSP: true });
-      const label = viewport === DESKTOP ? "desktop" : "phone";
-      for (const [pathname, shot] of [
-        ["/en/students", "students-list"],
-        ["/en/students/new", "student-form"],
-        [`/en/students/${studentId}`, "student-detail-one-point"],
-        [`/en/students/${studentId}/edit`, "student-edit"],
-        ["/en/candidates", "candidates-list"],
-        [`/en/candidates/${candidate.body.id}`, "candidate-detail"],
-        [`/en/candidates/${candidate.body.id}?confirm=delete`, "candidate-delete-confirm"],
-      ] as const) {
-        const page = await open(context, pathname);
-        expect(await seriousAccessibilityViolations(page), `${pathname} ${label}`).toEqual([]);
-        await screenshot(page, `${shot}-${label}`);
-        if (viewport === PHONE) {
-          const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-          expect(scrollWidth, `${pathname} fits a phone`).toBeLessThanOrEqual(PHONE.width);
+  it(
+    "given the list, form and detail pages on a desktop and a phone, should have no serious accessibility violations",
+    async () => {
+      const student = await api("POST", "/api/students", {
+        as: ADMIN,
+        json: { name: `Zoë Axe ${unique("a11y")}`, age: 11, grade: "5th", email: `${unique("a")}@example.test` },
+      });
+      const studentId = student.body.id as string;
+      await completeFor(studentId, mediumAnswers(form));
+      const candidate = await api("POST", "/api/candidates", { as: ADMIN, json: { name: `Ana Axe ${unique("a11y")}` } });
+      for (const viewport of [DESKTOP, PHONE]) {
+        const context = await signedIn(ADMIN, { viewport, bypassCSP: true });
+        const label = viewport === DESKTOP ? "desktop" : "phone";
+        for (const [pathname, shot] of [
+          ["/en/students", "students-list"],
+          ["/en/students/new", "student-form"],
+          [`/en/students/${studentId}`, "student-detail-one-point"],
+          [`/en/students/${studentId}/edit`, "student-edit"],
+          ["/en/candidates", "candidates-list"],
+          [`/en/candidates/${candidate.body.id}`, "candidate-detail"],
+          [`/en/candidates/${candidate.body.id}?confirm=delete`, "candidate-delete-confirm"],
+        ] as const) {
+          const page = await open(context, pathname);
+          expect(await seriousAccessibilityViolations(page), `${pathname} ${label}`).toEqual([]);
+          await screenshot(page, `${shot}-${label}`);
+          if (viewport === PHONE) {
+            const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+            expect(scrollWidth, `${pathname} fits a phone`).toBeLessThanOrEqual(PHONE.width);
+          }
+          await page.close();
         }
-        await page.close();
+        // The form with its errors showing.
+        const page = await open(context, "/en/students/new");
+        await page.getByLabel("Age", { exact: true }).fill("200");
+        await page.getByRole("button", { name: "Create student" }).click();
+        await page.getByText("Enter an age from 0 to 150.", { exact: true }).waitFor();
+        expect(await seriousAccessibilityViolations(page), `form errors ${label}`).toEqual([]);
+        await screenshot(page, `student-form-errors-${label}`);
+        await context.close();
       }
-      // The form with its errors showing.
-      const page = await open(context, "/en/students/new");
-      await page.getByLabel("Age", { exact: true }).fill("200");
-      await page.getByRole("button", { name: "Create student" }).click();
-      await page.getByText("Enter an age from 0 to 150.", { exact: true }).waitFor();
-      expect(await seriousAccessibilityViolations(page), `form errors ${label}`).toEqual([]);
-      await screenshot(page, `student-form-errors-${label}`);
-      await context.close();
-    }
-  }, 180_000);
+    },
+    ACCESSIBILITY_SCAN_TIMEOUT,
+  );
 });

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, signIn, unique } from "../support/api.ts";
-import { seriousAccessibilityViolations } from "../support/axe.ts";
+import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
 import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 import { createSignedInUser, png } from "../support/fixtures.ts";
 import { atLeastLeftInStep, enableTotp, nextStep, totpCode } from "../support/two-factor.ts";
@@ -285,7 +285,9 @@ describe("accessibility and screenshots", () => {
     ["desktop", DESKTOP],
     ["phone", PHONE],
   ] as const) {
-    it(`given the ${label} width, should have no serious violations on the sign-in, password, profile and admin pages`, async () => {
+    it(`given the ${label} width, should have no serious violations on the sign-in, password, profile and admin pages`, {
+      timeout: ACCESSIBILITY_SCAN_TIMEOUT,
+    }, async () => {
       // axe runs as a script, so these contexts have JavaScript on (the pages hydrate too).
       const anonymous = await context({ viewport, javaScriptEnabled: true });
       const admin = await context({ viewport, javaScriptEnabled: true }, sessionOf("admin@demo.test"));

@@ -16,6 +16,10 @@ export { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter };
  * recount, never a stale total. Every app instance keeps its own cache and checks it against the
  * same row, so the totals are exact across instances too. Page rows are never cached.
  *
+ * Not cached at all: the totals that the submission counts kept by triggers hold (ADR 36, an
+ * administrator's or teacher's whole scope or one form of it, with no search, dates or group) are
+ * read from them, exact after every write.
+ *
  * Cached: administrators (scope: the organization) and teachers (the submissions they assigned),
  * whose scope is decided by "Submission" columns alone. Not cached, counted every time:
  * - SUPER_ADMIN: the scope is every organization, which no single row versions;
