@@ -27,6 +27,14 @@ export type Database = SqlitePrismaClient;
 export const SQLITE_MAX_BIND_VALUES = 32_766;
 
 /**
+ * Every other transaction's limits. Prisma's defaults (2 s to start, 5 s to run) were reached on a
+ * machine starved of CPU: creating a form waited over 2 s for a PostgreSQL connection and failed.
+ * These still end a transaction that hangs, and one that runs out of them answers 503 with
+ * Retry-After (app/lib/request-faults.server.ts), never a 500.
+ */
+export const TRANSACTION_LIMITS = { maxWait: 5_000, timeout: 10_000 } as const;
+
+/**
  * For the transactions that write thousands of rows at once (a roster import, a bulk assignment):
  * Prisma's default 5 s limit is reached on a busy server, and on PostgreSQL the commit is then
  * refused and the teacher's import lost. These finish in about a second on an idle machine.
@@ -52,13 +60,13 @@ export function createDatabase(databaseUrl: string): Database {
     // A connection attempt gives up after 5 s, so an unreachable server fails requests (503)
     // instead of holding them forever; the pool's default waits without limit.
     const adapter = new PrismaPg({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
-    return new PostgresPrismaClient({ adapter }) as unknown as Database;
+    return new PostgresPrismaClient({ adapter, transactionOptions: TRANSACTION_LIMITS }) as unknown as Database;
   }
   const file = path.resolve(databaseUrl.replace(/^file:/, ""));
   // A 5 s busy timeout lets a second process (a migration, the seed) wait for a write lock
   // instead of failing at once.
   const adapter = new SqliteAdapterFactory({ url: `file:${file}`, timeout: 5000 });
-  const client = new SqlitePrismaClient({ adapter });
+  const client = new SqlitePrismaClient({ adapter, transactionOptions: TRANSACTION_LIMITS });
   // The adapter has one connection, so settings made through the client apply to every query;
   // they are issued first, and a query that overtakes them merely runs with the defaults.
   for (const pragma of SQLITE_CONNECTION_PRAGMAS) {

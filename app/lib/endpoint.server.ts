@@ -2,9 +2,8 @@ import type { RouterContextProvider } from "react-router";
 import type { OperationDeclaration } from "~/lib/api-operation.ts";
 import { ApiError, internalError, problemResponse } from "./problem.server.ts";
 import { actorContext, clientAddressContext } from "./context.server.ts";
-import { DATABASE_RETRY_AFTER_SECONDS, noteDatabaseFailure } from "./database-health.server.ts";
 import { redactPath } from "./log-redaction.ts";
-import { serviceStatusFetchResponse } from "./service-status.server.ts";
+import { classifyRequestFailure, faultResponse } from "./request-faults.server.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -57,9 +56,8 @@ export function errorResponse(error: unknown, request: Request): Response {
   if (error instanceof ApiError) return problemResponse(error);
   if (error instanceof Response) return error;
   const pathname = new URL(request.url).pathname;
-  if (noteDatabaseFailure(error)) {
-    return serviceStatusFetchResponse("unavailable", pathname, { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
-  }
+  const fault = classifyRequestFailure(request, error);
+  if (fault) return faultResponse(fault, pathname);
   console.error(`[${request.method} ${redactPath(pathname)}]`, error);
   return problemResponse(internalError());
 }

@@ -5,9 +5,8 @@ import { actorContext } from "./context.server.ts";
 import { env } from "./env.server.ts";
 import { errorResponse } from "./endpoint.server.ts";
 import { ApiError, problemResponse } from "./problem.server.ts";
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseAvailable } from "./database-health.server.ts";
-import { classifyRequestFailure, requestFault, type RequestFault } from "./request-faults.server.ts";
-import { serviceStatusFetchResponse } from "./service-status.server.ts";
+import { isDatabaseAvailable } from "./database-health.server.ts";
+import { classifyRequestFailure, faultResponse, requestFault } from "./request-faults.server.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -96,7 +95,8 @@ export const securityHeaders: MiddlewareFunction<Response> = async (_args, next)
 
 /**
  * Failures that are not the server's fault get their true status instead of a 500: a database that
- * is unreachable answers 503 with Retry-After (the client may simply try again), and a body that
+ * is unreachable, or a transaction that could not run in time on an overloaded server, answers 503
+ * with Retry-After (the client may simply try again), and a body that
  * cannot be parsed as the form it claims to be answers 400. Failures inside loaders and actions are
  * classified by `handleError` (app/entry.server.tsx) and arrive here as a 500 page or problem;
  * failures in the middleware below (reading the session) arrive as thrown errors.
@@ -116,8 +116,3 @@ export const failureStatus: MiddlewareFunction<Response> = async ({ request }, n
   if (fault) return faultResponse(fault, pathname);
   return isDatabaseAvailable() ? response : faultResponse("database", pathname);
 };
-
-const faultResponse = (fault: RequestFault, pathname: string) =>
-  fault === "database"
-    ? serviceStatusFetchResponse("unavailable", pathname, { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS })
-    : serviceStatusFetchResponse("badRequest", pathname);

@@ -1,13 +1,16 @@
-import { noteDatabaseFailure } from "./database-health.server.ts";
+import { DATABASE_RETRY_AFTER_SECONDS, noteDatabaseFailure } from "./database-health.server.ts";
+import { redactPath } from "./log-redaction.ts";
 import { ApiError } from "./problem.server.ts";
+import { serviceStatusFetchResponse } from "./service-status.server.ts";
 
 /**
- * Why a request failed, when it was not a bug of ours: the database could not be reached, or the
- * client sent a body that is not what it claims to be (a multipart body cut short, a form post
- * without a form). `handleError` records it per request; the `failureStatus` middleware turns the
- * 500 React Router rendered into a 503 or a 400.
+ * Why a request failed, when it was not a bug of ours: the database could not be reached, the
+ * server was too busy to run a transaction in time, or the client sent a body that is not what it
+ * claims to be (a multipart body cut short, a form post without a form). `handleError` records it
+ * per request; the `failureStatus` middleware turns the 500 React Router rendered into a 503 or a
+ * 400.
  */
-export type RequestFault = "database" | "malformed";
+export type RequestFault = "database" | "busy" | "malformed";
 
 const faults = new WeakMap<Request, RequestFault>();
 
@@ -22,11 +25,39 @@ function isMalformedBody(error: unknown): boolean {
   return error instanceof TypeError && MALFORMED_BODY.test(`${error.message} ${(error.cause as Error | undefined)?.message ?? ""}`);
 }
 
+/**
+ * Prisma's P2028: an interactive transaction could not get a connection (or SQLite's turn) within
+ * its `maxWait`, or ran past its `timeout`. Nothing was written, and the database is there: the
+ * server is overloaded, so the client is asked to try again rather than told of a bug. Seen on a
+ * machine starved of CPU, where creating a form waited over 2 s for a PostgreSQL connection.
+ */
+export function isTransactionTimeout(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let current = error; current && typeof current === "object" && !seen.has(current); current = (current as { cause?: unknown }).cause) {
+    seen.add(current);
+    if ((current as { code?: unknown }).code === "P2028") return true;
+  }
+  return false;
+}
+
 /** Classifies (and remembers for the request) a failure; undefined for a real server error. */
 export function classifyRequestFailure(request: Request, error: unknown): RequestFault | undefined {
-  const fault = noteDatabaseFailure(error) ? "database" : isMalformedBody(error) ? "malformed" : undefined;
+  const fault = noteDatabaseFailure(error) ? "database" : isTransactionTimeout(error) ? "busy" : isMalformedBody(error) ? "malformed" : undefined;
+  if (fault === "busy")
+    console.warn(`[${request.method} ${redactPath(new URL(request.url).pathname)}] a transaction could not run in time (P2028): answered 503`);
   if (fault) faults.set(request, fault);
   return fault;
 }
 
 export const requestFault = (request: Request): RequestFault | undefined => faults.get(request);
+
+/** Seconds a client is asked to wait (Retry-After) when a transaction could not run in time. */
+const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/** The answer for a classified failure: 503 with Retry-After, or 400. */
+export const faultResponse = (fault: RequestFault, pathname: string): Response =>
+  fault === "database"
+    ? serviceStatusFetchResponse("unavailable", pathname, { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS })
+    : fault === "busy"
+      ? serviceStatusFetchResponse("busy", pathname, { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS })
+      : serviceStatusFetchResponse("badRequest", pathname);
