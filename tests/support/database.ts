@@ -9,7 +9,7 @@ let database: Database | undefined;
  * stored), and to inject faults (a trigger that fails a marked write).
  */
 export function testDatabase(): Database {
-  database ??= createDatabase(inject("databaseUrl"));
+  database ??= createDatabase(inject("databaseUrl"), { sqliteBusyTimeoutMs: 60_000 });
   return database;
 }
 

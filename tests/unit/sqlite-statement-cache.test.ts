@@ -41,6 +41,20 @@ describe("the adapter's statement cache", () => {
     expect(prepared).toEqual([insert, byId]);
   });
 
+  it("given the same read twice, should describe its columns (names and declared types) once and answer both alike", () => {
+    const cached = open();
+    cached.prepare(insert).bind([1, "Ada"]).run();
+    const first = cached.prepare(byId).bind([1]);
+    const columns = first.columns();
+    expect(columns.map((column) => [column.name, column.type])).toEqual([
+      ["id", "INTEGER"],
+      ["name", "TEXT"],
+    ]);
+    // The adapter asks on every read; the description is the kept statement's, not made again.
+    expect(cached.prepare(byId).bind([2]).columns()).toBe(columns);
+    expect(first.raw().all()).toEqual([[1n, "Ada"]]);
+  });
+
   it("given more distinct statements than it keeps, should prepare the forgotten one again and still answer", () => {
     const cached = open(2);
     cached.prepare(insert).bind([1, "Ada"]).run();
