@@ -343,14 +343,18 @@ async function listForms(client: SqlClient, caller: Caller, query: ListQuery) {
     client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Form" WHERE ${condition}`, params),
   ]);
   const ids = forms.map((form) => form.id);
-  // Questions counted per listed form, submissions summed from the triggers' counts (ADR 36), as the app.
-  const countsOf = (sql: string) => (ids.length === 0 ? [] : client.all<{ formId: string; count: number | string }>(sql, ids));
-  const [questions, submissions] = await Promise.all([
-    countsOf(`SELECT "formId", COUNT(*) AS "count" FROM "Question" WHERE "formId" IN (${placeholders(ids)}) GROUP BY "formId"`),
-    countsOf(`SELECT "formId", SUM("submissions") AS "count" FROM "SubmissionCount" WHERE "formId" IN (${placeholders(ids)}) GROUP BY "formId"`),
-  ]);
-  const questionCounts = new Map(questions.map((row) => [row.formId, Number(row.count)]));
-  const submissionCounts = new Map(submissions.map((row) => [row.formId, Number(row.count)]));
+  // Questions counted and submissions summed from the triggers' counts (ADR 36) per listed form, in one statement, as the app.
+  const counts =
+    ids.length === 0
+      ? []
+      : await client.all<{ id: string; questions: number | string; submissions: number | string }>(
+          `SELECT f."id",
+                  (SELECT COUNT(*) FROM "Question" AS q WHERE q."formId" = f."id") AS "questions",
+                  (SELECT COALESCE(SUM(c."submissions"), 0) FROM "SubmissionCount" AS c WHERE c."formId" = f."id") AS "submissions"
+             FROM "Form" AS f WHERE f."id" IN (${placeholders(ids)})`,
+          ids,
+        );
+  const countsOf = new Map(counts.map((row) => [row.id, { questions: Number(row.questions), submissions: Number(row.submissions) }]));
   return {
     forms: forms.map((form) => ({
       ...form,
@@ -359,7 +363,7 @@ async function listForms(client: SqlClient, caller: Caller, query: ListQuery) {
       showResultToRespondent: bool(form.showResultToRespondent),
       createdAt: date(form.createdAt),
       updatedAt: date(form.updatedAt),
-      _count: { questions: questionCounts.get(form.id) ?? 0, submissions: submissionCounts.get(form.id) ?? 0 },
+      _count: countsOf.get(form.id) ?? { questions: 0, submissions: 0 },
     })),
     total: Number(counted[0]!.total),
     page: query.page,

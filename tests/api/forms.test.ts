@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
+import { assign, createStudent, mediumAnswers, mixedForm } from "../support/assessment.ts";
+import { testDatabase } from "../support/database.ts";
 
 const sampleForm = (title = unique("Reading check")) => ({
   title,
@@ -189,6 +191,29 @@ describe("GET /api/forms", () => {
     const templates = (await api("GET", "/api/forms?isTemplate=1", { as: "teacher@demo.test" })).body.forms;
     expect(templates.length).toBeGreaterThan(0);
     expect(templates.every((f: { isTemplate: boolean }) => f.isTemplate)).toBe(true);
+  });
+
+  it("given a form with pending, completed and deleted results, should count its questions and its results not deleted, as the teacher and the administrator see it", async () => {
+    const title = unique("Counted");
+    const created = await api("POST", "/api/forms", { as: "teacher@demo.test", json: mixedForm(title) });
+    expect(created.status).toBe(201);
+    const form = created.body;
+    const links = [];
+    for (const n of [1, 2, 3]) {
+      const student = await createStudent("teacher@demo.test", `${title} ${n}`);
+      links.push(await assign("teacher@demo.test", { formId: form.id, studentId: student.id }));
+    }
+    expect((await api("POST", `/api/test-link/${links[0]!.token}/submit`, { json: mediumAnswers(form) })).status).toBe(200);
+    // A deleted result, written straight to the database (the API deletes none one by one).
+    await testDatabase().submission.update({ where: { id: links[2]!.id }, data: { deletedAt: new Date() } });
+    const empty = (await api("POST", "/api/forms", { as: "teacher@demo.test", json: { title: `${title} empty` } })).body;
+
+    for (const as of ["teacher@demo.test", "admin@demo.test"] as const) {
+      const listed = (await api("GET", `/api/forms?search=${encodeURIComponent(title)}`, { as })).body;
+      const countOf = (id: string) => listed.forms.find((f: { id: string }) => f.id === id)?._count;
+      expect(countOf(form.id), as).toEqual({ questions: form.questions.length, submissions: 2 });
+      expect(countOf(empty.id), as).toEqual({ questions: 0, submissions: 0 });
+    }
   });
 
   it("given pages, should split the list without overlap", async () => {

@@ -1,6 +1,6 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { isAdmin, organizationScope } from "~/lib/auth/actor.server.ts";
-import { db, type Prisma } from "~/lib/db.server.ts";
+import { db, Prisma } from "~/lib/db.server.ts";
 import { badRequest, fieldProblem, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
@@ -34,20 +34,24 @@ const listSelect = {
 } satisfies Prisma.FormSelect;
 
 /**
- * Question and submission counts of the listed forms only. Prisma's relation `_count` would join a
- * GROUP BY over every submission of every organization (≈250 ms at a million results); the
- * submissions are summed from their counts per assigner, the questions counted per listed form.
+ * Question and submission counts of the listed forms only, in one statement. Prisma's relation
+ * `_count` would join a GROUP BY over every submission of every organization (≈250 ms at a million
+ * results); the submissions are summed from their counts per assigner (kept by triggers,
+ * docs/decisions/0036-submission-counts.md), the questions counted per listed form. Two `groupBy`
+ * calls did the same in two statements, each compiled by Prisma on every request (issue 16).
  */
 async function countsOf(formIds: string[]) {
-  const [questions, submissions] = await Promise.all([
-    db.question.groupBy({ by: ["formId"], where: { formId: { in: formIds } }, _count: { _all: true } }),
-    // Kept by triggers (docs/decisions/0036-submission-counts.md): a few rows per form, where
-    // counting read each form's submissions in the index (250,000 for a big one, 30 ms).
-    db.submissionCount.groupBy({ by: ["formId"], where: { formId: { in: formIds } }, _sum: { submissions: true } }),
-  ]);
-  const questionCounts = new Map(questions.map((row) => [row.formId, row._count._all]));
-  const submissionCounts = new Map(submissions.map((row) => [row.formId, row._sum.submissions ?? 0]));
-  return (formId: string) => ({ questions: questionCounts.get(formId) ?? 0, submissions: submissionCounts.get(formId) ?? 0 });
+  const rows =
+    formIds.length === 0
+      ? []
+      : await db.$queryRaw<{ id: string; questions: number | bigint; submissions: number | bigint }[]>`
+          SELECT f."id",
+                 (SELECT COUNT(*) FROM "Question" AS q WHERE q."formId" = f."id") AS "questions",
+                 (SELECT COALESCE(SUM(c."submissions"), 0) FROM "SubmissionCount" AS c WHERE c."formId" = f."id") AS "submissions"
+            FROM "Form" AS f
+           WHERE f."id" IN (${Prisma.join(formIds)})`;
+  const counts = new Map(rows.map((row) => [row.id, { questions: Number(row.questions), submissions: Number(row.submissions) }]));
+  return (formId: string) => counts.get(formId) ?? { questions: 0, submissions: 0 };
 }
 
 export async function listForms(actor: Actor, query: ListFormsQuery) {
