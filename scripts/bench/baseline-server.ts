@@ -33,6 +33,7 @@ type Caller = {
   image: string | null;
   locale: string;
   timeZone: string;
+  sessionExpiresAt: Date;
 };
 
 const bool = (value: unknown) => value === true || value === 1;
@@ -92,6 +93,7 @@ async function callerOf(client: SqlClient, request: http.IncomingMessage, sessio
     image: row.avatarUpdatedAt === null ? null : avatarUrl(row.userId, asDate(row.avatarUpdatedAt)),
     locale: row.locale,
     timeZone: row.timeZone,
+    sessionExpiresAt: asDate(row.expiresAt),
   };
 }
 
@@ -830,6 +832,10 @@ export function createBaselineServer(databaseUrl: string, renderReportsPage?: Pa
       const page = Number(url.searchParams.get("page") ?? 1);
       const limit = Number(url.searchParams.get("limit") ?? 20);
       switch (url.pathname) {
+        case "/api/auth/session": {
+          const { userId: id, name, email, role, image, sessionExpiresAt } = caller;
+          return send(response, 200, JSON.stringify({ user: { id, name, email, role, image }, expires: sessionExpiresAt.toISOString() }));
+        }
         case "/api/reports":
           return send(response, 200, JSON.stringify(await queryReports(client, caller, { page, limit, search })));
         case "/api/forms":

@@ -304,6 +304,17 @@ async function runScenarios() {
   };
 
   // Each check runs only with its scenario (--only): another one's may need data this run does not make.
+  // The cheapest signed-in request: the session check and nothing else. What the app spends on it
+  // (HTTP, Express, React Router, the session read through Prisma) is spent on every request, so it
+  // bounds every other row's ratio: the reads whose baseline costs less than twice this cannot
+  // reach 50 %.
+  if (selected("GET /api/auth/session")) await assertSameAnswer("/api/auth/session", (body) => body);
+  await compare({
+    name: "GET /api/auth/session (the session check alone: every request's floor)",
+    requests: () => [get("/api/auth/session")],
+    targets: { zeroErrors: true },
+  });
+
   if (selected("GET /api/reports (page 1")) await sameReports("page=1&limit=20");
   await compare({
     name: "GET /api/reports (page 1, with total)",
