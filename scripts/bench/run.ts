@@ -319,7 +319,8 @@ async function runScenarios() {
   await compare({
     name: "GET /api/reports (page 1, with total)",
     requests: () => [get("/api/reports?page=1&limit=20")],
-    targets: { throughputRatio: 0.7, p95Ratio: 2 },
+    // Issue 16's targets (ADR 26 had asked 70 %).
+    targets: { throughputRatio: 0.5, p95Ratio: 2 },
   });
 
   // Page 500 of 20: the 9,981st to 10,000th newest, with the total.
@@ -364,7 +365,7 @@ async function runScenarios() {
   await compare({
     name: "GET /api/forms?search=",
     requests: () => [get("/api/forms?search=stress")],
-    targets: { throughputRatio: 0.7 },
+    targets: { throughputRatio: 0.5 },
   });
   if (selected("GET /api/forms (no search)")) await assertSameAnswer("/api/forms", formIds);
   await compare({
