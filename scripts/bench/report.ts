@@ -157,8 +157,11 @@ export function renderMarkdown(input: {
   pinned: boolean;
 }): string {
   const { outcomes, timing } = input;
+  // Each database's latest full run has its own table: SQLite's under "bench", PostgreSQL's under "bench-postgresql".
+  const tag = input.database === "sqlite" ? "bench" : `bench-${input.database}`;
+  const [beginMarker, endMarker] = [`<!-- ${tag}:begin`, `<!-- ${tag}:end -->`];
   const generated = [
-    "<!-- bench:begin (written by `npm run bench`; edit outside these markers) -->",
+    `${beginMarker} (written by \`npm run bench${input.database === "sqlite" ? "" : ` -- --database ${input.database}`}\`; edit outside these markers) -->`,
     `Run on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · ${input.machine} · ${input.database} · ${input.rows.toLocaleString("en")} completed submissions · ${input.minutes.toFixed(1)} min in all.`,
     "",
     `Throughput: ${input.connections} keep-alive connections, no pipelining, ${timing.rounds} alternating rounds of ${timing.roundMs / 1000} s per server after a ${timing.warmupMs / 1000} s warm-up, median reported. Latency: an open loop at the fixed rate shown (half the slower server's throughput), in ${timing.rounds} alternating rounds of at least ${(timing.latencyMs / timing.rounds / 1000).toFixed(1)} s and together at least ${input.latencySamples.toLocaleString("en")} requests per server, measured from when each request was due; the percentiles are over all of them, with the lowest and highest round's p95. ${input.pinned ? "The servers run on the first core and the load generator on the second (taskset)." : "Nothing was pinned to a core (no taskset or a single core)."}${
@@ -172,12 +175,16 @@ export function renderMarkdown(input: {
     ...rows(outcomes).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
     "",
     ...outcomes.filter((o) => o.note).map((o) => `- ${o.name}: ${o.note}`),
-    "<!-- bench:end -->",
+    endMarker,
   ].join("\n");
   const file = "docs/benchmarks.md";
   const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const begin = existing.indexOf("<!-- bench:begin");
-  const end = existing.indexOf("<!-- bench:end -->");
-  if (begin === -1 || end === -1) return `# Benchmarks\n\n${generated}\n`;
-  return `${existing.slice(0, begin)}${generated}${existing.slice(end + "<!-- bench:end -->".length)}`;
+  const begin = existing.indexOf(beginMarker);
+  const end = existing.indexOf(endMarker);
+  if (begin !== -1 && end !== -1) return `${existing.slice(0, begin)}${generated}${existing.slice(end + endMarker.length)}`;
+  // A database's first full run: its table goes right after SQLite's.
+  const sqliteEnd = existing.indexOf("<!-- bench:end -->");
+  if (sqliteEnd === -1) return `# Benchmarks\n\n${generated}\n`;
+  const at = sqliteEnd + "<!-- bench:end -->".length;
+  return `${existing.slice(0, at)}\n\n### ${input.database === "postgresql" ? "PostgreSQL" : input.database}\n\n${generated}${existing.slice(at)}`;
 }
