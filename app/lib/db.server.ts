@@ -55,16 +55,7 @@ class SqliteAdapterFactory extends PrismaBetterSqlite3 {
   }
 }
 
-export type DatabaseOptions = {
-  /**
-   * SQLite: how long a write waits for another connection's write to finish (default 5 s). The
-   * test suite's own client waits longer: it writes a thousand rows at once while other test files
-   * and the server write theirs, and once waited past 5 s.
-   */
-  sqliteBusyTimeoutMs?: number;
-};
-
-export function createDatabase(databaseUrl: string, options: DatabaseOptions = {}): Database {
+export function createDatabase(databaseUrl: string): Database {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     // A connection attempt gives up after 5 s, so an unreachable server fails requests (503)
     // instead of holding them forever; the pool's default waits without limit.
@@ -74,7 +65,7 @@ export function createDatabase(databaseUrl: string, options: DatabaseOptions = {
   const file = path.resolve(databaseUrl.replace(/^file:/, ""));
   // A 5 s busy timeout lets a second process (a migration, the seed) wait for a write lock
   // instead of failing at once.
-  const adapter = new SqliteAdapterFactory({ url: `file:${file}`, timeout: options.sqliteBusyTimeoutMs ?? 5000 });
+  const adapter = new SqliteAdapterFactory({ url: `file:${file}`, timeout: 5000 });
   const client = new SqlitePrismaClient({ adapter, transactionOptions: TRANSACTION_LIMITS });
   // The adapter has one connection, so settings made through the client apply to every query;
   // they are issued first, and a query that overtakes them merely runs with the defaults.
