@@ -296,6 +296,9 @@ async function compare(scenario: Comparison): Promise<void> {
   outcomes.push(outcome);
 }
 
+/** The app's measured throughput on the reports list, which the mixed and export scenarios load at a share of. */
+const reportsListThroughput = () => outcomes.find((outcome) => outcome.name.startsWith("GET /api/reports (page 1"))?.app.rps;
+
 async function runScenarios() {
   const reportIds = (body: Record<string, unknown>) => ({ total: body.total, ids: (body.reports as { id: string }[]).map((r) => r.id) });
   const sameReports = async (query: string) => {
@@ -404,8 +407,7 @@ async function runScenarios() {
 async function mixedWorkloadScenario(submitRequests: (tokens: string[]) => LoadRequest[]) {
   const name = "GET /api/reports p95 while submits change its results";
   if (!selected(name)) return;
-  const listOutcome = outcomes.find((outcome) => outcome.name.startsWith("GET /api/reports (page 1"));
-  const listRate = Math.max(1, Math.round((listOutcome?.app.rps ?? 200) / 4));
+  const listRate = Math.max(1, Math.round((reportsListThroughput() ?? 200) / 4));
   const roundMs = Math.max(timing.latencyMs / timing.rounds, Math.ceil((LATENCY_SAMPLES / timing.rounds / listRate) * 1000));
   const submitsPerRound = Math.ceil((MIXED_SUBMITS_PER_SECOND * roundMs) / 1000) + 10;
   const tokensFor = async () => createPendingAssignments(databaseUrl, world, submitsPerRound * timing.rounds);
@@ -492,7 +494,7 @@ async function exportScenarios() {
   log("export: reports list p99 alone and while 5 exports per second run");
   const list = [get("/api/reports?page=1&limit=20")];
   // Half the measured list throughput; 200/s (about that on these machines) when the list was not measured (--only).
-  const listRate = Math.max(1, Math.round((outcomes[0]?.app.rps ?? 400) * 0.5));
+  const listRate = Math.max(1, Math.round((reportsListThroughput() ?? 400) * 0.5));
   const alone = await runLoadProcess(job(app, list, { mode: "rate", rate: listRate, durationMs: timing.latencyMs, connections: 64 }));
   const [withExports] = await Promise.all([
     runLoadProcess(job(app, list, { mode: "rate", rate: listRate, durationMs: timing.latencyMs, connections: 64 })),
