@@ -44,20 +44,25 @@ const UNAVAILABLE_PRISMA_CODES = new Set(["P1000", "P1001", "P1002", "P1003", "P
 const UNAVAILABLE_MESSAGES =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|Connection terminated|connection timeout|terminating connection|the database system is (starting up|shutting down|in recovery)|Can't reach database|SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY|CORRUPT|NOTADB)|database is locked|database or disk is full|disk I\/O error|unable to open database|attempt to write a readonly database|no such table: (main\.)?"?HealthCheck/i;
 
+/** True when `error` or anything in its cause chain passes `test` (a chain that loops is walked once). */
+export function anyInCauseChain(error: unknown, test: (candidate: Record<string, unknown>) => boolean): boolean {
+  const seen = new Set<unknown>();
+  for (let current = error; current && typeof current === "object" && !seen.has(current); current = (current as { cause?: unknown }).cause) {
+    seen.add(current);
+    if (test(current as Record<string, unknown>)) return true;
+  }
+  return false;
+}
+
 /** True when `error` (or anything in its cause chain) says the database cannot be used right now. */
 export function isDatabaseUnavailableError(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  for (let current = error; current && typeof current === "object" && !seen.has(current); ) {
-    seen.add(current);
-    const candidate = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; errorCode?: unknown };
+  return anyInCauseChain(error, (candidate) => {
     if (typeof candidate.kind === "string" && UNAVAILABLE_KINDS.has(candidate.kind)) return true;
     for (const code of [candidate.code, candidate.errorCode]) {
       if (typeof code === "string" && (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_MESSAGES.test(code))) return true;
     }
-    if (typeof candidate.message === "string" && UNAVAILABLE_MESSAGES.test(candidate.message)) return true;
-    current = candidate.cause;
-  }
-  return false;
+    return typeof candidate.message === "string" && UNAVAILABLE_MESSAGES.test(candidate.message);
+  });
 }
 
 type State = { available: true } | { available: false; since: number; probe: ReturnType<typeof setInterval> };

@@ -1,4 +1,4 @@
-import { DATABASE_RETRY_AFTER_SECONDS, noteDatabaseFailure } from "./database-health.server.ts";
+import { anyInCauseChain, DATABASE_RETRY_AFTER_SECONDS, noteDatabaseFailure } from "./database-health.server.ts";
 import { redactPath } from "./log-redaction.ts";
 import { ApiError } from "./problem.server.ts";
 import { serviceStatusFetchResponse } from "./service-status.server.ts";
@@ -31,14 +31,7 @@ function isMalformedBody(error: unknown): boolean {
  * server is overloaded, so the client is asked to try again rather than told of a bug. Seen on a
  * machine starved of CPU, where creating a form waited over 2 s for a PostgreSQL connection.
  */
-export function isTransactionTimeout(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  for (let current = error; current && typeof current === "object" && !seen.has(current); current = (current as { cause?: unknown }).cause) {
-    seen.add(current);
-    if ((current as { code?: unknown }).code === "P2028") return true;
-  }
-  return false;
-}
+export const isTransactionTimeout = (error: unknown): boolean => anyInCauseChain(error, (candidate) => candidate.code === "P2028");
 
 /** Classifies (and remembers for the request) a failure; undefined for a real server error. */
 export function classifyRequestFailure(request: Request, error: unknown): RequestFault | undefined {
