@@ -50,6 +50,43 @@ export type ScenarioOutcome = {
   download?: { app: DownloadStats; baseline?: DownloadStats };
 };
 
+/** Each read's app p95 on a data set a tenth the size, against the full one's (issue 16: less than 2×). */
+export type Growth = {
+  smallerRows: number;
+  rows: number;
+  reads: { name: string; rate?: number | undefined; repetitions?: number | undefined; smallerP95: number; p95: number; errors: number }[];
+};
+
+const GROWTH_LIMIT = 2;
+
+function growthRows(growth: Growth): string[][] {
+  return growth.reads.map((read) => {
+    const ratio = read.p95 / read.smallerP95;
+    const met = ratio < GROWTH_LIMIT && read.errors === 0;
+    return [
+      read.name,
+      read.rate !== undefined ? `${read.rate}/s` : `1 at a time, ×${read.repetitions}`,
+      read.smallerP95.toFixed(1),
+      read.p95.toFixed(1),
+      `${met ? "✅" : "❌"} ${ratio.toFixed(2)}×${read.errors > 0 ? ` (${read.errors} errors)` : ""}`,
+    ];
+  });
+}
+
+const growthHeader = (growth: Growth) => [
+  "Read",
+  "Measured at",
+  `App p95 at ${growth.smallerRows.toLocaleString("en")} ms`,
+  `App p95 at ${growth.rows.toLocaleString("en")} ms`,
+  `Growth (< ${GROWTH_LIMIT}×)`,
+];
+
+export function renderGrowthTable(growth: Growth): string {
+  const table = [growthHeader(growth), ...growthRows(growth)];
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  return table.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ")).join("\n");
+}
+
 export type DownloadStats = { firstByteMedianMs: number; firstByteMaxMs: number; idleMiB: number; peakMiB: number };
 
 export function targetVerdicts(outcome: ScenarioOutcome): { text: string; met: boolean }[] {
@@ -147,6 +184,7 @@ export function machineDescription(): string {
 
 export function renderMarkdown(input: {
   outcomes: ScenarioOutcome[];
+  growth?: Growth | undefined;
   machine: string;
   database: string;
   rows: number;
@@ -175,6 +213,18 @@ export function renderMarkdown(input: {
     ...rows(outcomes).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
     "",
     ...outcomes.filter((o) => o.note).map((o) => `- ${o.name}: ${o.note}`),
+    ...(input.growth
+      ? [
+          "",
+          `Growth: each read on the app again, on a data set of ${input.growth.smallerRows.toLocaleString("en")} submissions seeded the same way, at the same fixed rate and with as many requests (or as many single calls) as above.`,
+          "",
+          `| ${growthHeader(input.growth).join(" | ")} |`,
+          `| ${growthHeader(input.growth)
+            .map(() => "---")
+            .join(" | ")} |`,
+          ...growthRows(input.growth).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
+        ]
+      : []),
     endMarker,
   ].join("\n");
   const file = "docs/benchmarks.md";

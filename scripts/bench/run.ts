@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { parse } from "csv-parse/sync";
@@ -9,6 +9,7 @@ import {
   BENCH_PASSWORD,
   createBulkAssignmentForms,
   createPendingAssignments,
+  type BenchWorld,
   ensureBenchDatabase,
   removeBulkAssignmentForms,
   removePendingAssignments,
@@ -17,7 +18,7 @@ import {
 } from "./dataset.ts";
 import type { LoadJob, LoadRequest, LoadResult } from "./load.ts";
 import { pinning, residentMemoryMiB, root, runLoadProcess, startServer, type Server } from "./processes.ts";
-import { machineDescription, renderMarkdown, renderTable, type ScenarioOutcome } from "./report.ts";
+import { type Growth, machineDescription, renderGrowthTable, renderMarkdown, renderTable, type ScenarioOutcome } from "./report.ts";
 
 /**
  * `npm run bench`: measures the built app against the bare baseline (scripts/bench/baseline-server.ts)
@@ -40,13 +41,15 @@ const { values: options } = parseArgs({
     out: { type: "string" },
     /** Runs only the scenarios whose name contains this text ("export" for the PDF exports). */
     only: { type: "string" },
+    /** The smaller data set each read is measured on again, for the growth table (0: none; default a tenth, none with --quick). */
+    "growth-rows": { type: "string" },
   },
 });
 const selected = (name: string) => !options.only || name.toLowerCase().includes(options.only.toLowerCase());
 const database = options.database === "postgresql" ? "postgresql" : "sqlite";
 const rows = Number(options.rows);
 const quick = options.quick;
-const timing = quick ? { warmupMs: 1500, roundMs: 2000, rounds: 2, latencyMs: 3000 } : { warmupMs: 3000, roundMs: 5000, rounds: 3, latencyMs: 8000 };
+const timing = quick ? { warmupMs: 1500, roundMs: 2000, rounds: 2, latencyMs: 3000 } : { warmupMs: 2000, roundMs: 4000, rounds: 3, latencyMs: 8000 };
 const CONNECTIONS = 8;
 /** Requests per server behind each latency figure, over all its rounds. */
 const LATENCY_SAMPLES = quick ? 500 : 2000;
@@ -58,10 +61,12 @@ const REPETITIONS = 5;
 const log = (message: string) => console.log(`[bench] ${message}`);
 const started = Date.now();
 
-const databaseUrl =
+const databaseUrlFor = (size: number) =>
   database === "sqlite"
-    ? `file:${path.join(root, "data/bench", `bench-${rows}.db`)}`
-    : (process.env.BENCH_POSTGRES_URL ?? `postgresql://postgres@127.0.0.1:5432/assessment_bench_${rows}`);
+    ? `file:${path.join(root, "data/bench", `bench-${size}.db`)}`
+    : (process.env.BENCH_POSTGRES_URL ?? `postgresql://postgres@127.0.0.1:5432/assessment_bench_${size}`);
+const databaseUrl = databaseUrlFor(rows);
+const growthRows = Number(options["growth-rows"] ?? (quick ? 0 : Math.round(rows / 10)));
 
 const buildDir = "build-bench";
 if (!options["no-build"]) {
@@ -85,25 +90,29 @@ const baselineTokens = await createPendingAssignments(databaseUrl, world, pendin
 
 // Both servers check the session cookie's signature with the same secret.
 const serverEnv = { DATABASE_URL: databaseUrl, NODE_ENV: "production", SESSION_SECRET: randomBytes(32).toString("hex") };
-const app = await startServer("app", "server/start.ts", {
-  ...serverEnv,
-  BUILD_DIR: buildDir,
-  // Fixed: the database keeps a check value of its key (ADR 16), and the bench database is reused.
-  ENCRYPTION_KEY: "62656e6368206b65792c206e6f7420666f72207265616c2075736521212121ff",
-  // Never sent to (the bench signs in without a second factor); production requires the variable.
-  SMTP_URL: "smtp://127.0.0.1:9",
-  // The baseline sheds nothing; neither does the app while it is measured.
-  LOAD_SHED_MAX_IN_FLIGHT: "100000",
-  LOAD_SHED_LAG_MS: "60000",
-  ACCESS_LOG: "false",
-  TRUST_PROXY: "1",
-  APP_URL: "http://127.0.0.1",
-});
+const startApp = (url: string) =>
+  startServer("app", "server/start.ts", {
+    ...serverEnv,
+    DATABASE_URL: url,
+    BUILD_DIR: buildDir,
+    // Fixed: the database keeps a check value of its key (ADR 16), and the bench database is reused.
+    ENCRYPTION_KEY: "62656e6368206b65792c206e6f7420666f72207265616c2075736521212121ff",
+    // Never sent to (the bench signs in without a second factor); production requires the variable.
+    SMTP_URL: "smtp://127.0.0.1:9",
+    // The baseline sheds nothing; neither does the app while it is measured.
+    LOAD_SHED_MAX_IN_FLIGHT: "100000",
+    LOAD_SHED_LAG_MS: "60000",
+    ACCESS_LOG: "false",
+    TRUST_PROXY: "1",
+    APP_URL: "http://127.0.0.1",
+  });
+const app = await startApp(databaseUrl);
 const baseline = await startServer("baseline", "scripts/bench/baseline.ts", { ...serverEnv, APP_URL: "http://127.0.0.1" });
 log(`app at ${app.url}, baseline at ${baseline.url}`);
 
 const { cookie, csrfToken } = await signIn(app, world.adminEmail);
 const outcomes: ScenarioOutcome[] = [];
+const growthProbes: GrowthProbe[] = [];
 try {
   await runScenarios();
 } finally {
@@ -112,13 +121,17 @@ try {
   await removePendingAssignments(databaseUrl, world);
 }
 
+const growth = growthRows > 0 && growthRows < rows && growthProbes.length > 0 ? await measureGrowth(growthRows) : undefined;
+
 const minutes = (Date.now() - started) / 60_000;
 const machine = machineDescription();
 console.log(`\n${renderTable(outcomes)}\n`);
+if (growth) console.log(`${renderGrowthTable(growth)}\n`);
 const out = options.out ?? path.join(root, quick || options.only || rows !== 1_000_000 ? `data/bench/benchmarks-${database}-${rows}.md` : "docs/benchmarks.md");
+mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(
   out,
-  renderMarkdown({ outcomes, machine, database, rows, minutes, timing, connections: CONNECTIONS, latencySamples: LATENCY_SAMPLES, pinned: pinning }),
+  renderMarkdown({ outcomes, growth, machine, database, rows, minutes, timing, connections: CONNECTIONS, latencySamples: LATENCY_SAMPLES, pinned: pinning }),
 );
 log(`wrote ${path.relative(root, out)} (${minutes.toFixed(1)} min in all)`);
 
@@ -213,6 +226,9 @@ function refuseFailingBaseline(scenario: string, result: LoadResult) {
   if (result.errors > 0) throw new Error(`the baseline failed ${result.errors} requests of "${scenario}", the first: ${result.firstError}`);
 }
 
+/** A latency round at a fixed rate: long enough for LATENCY_SAMPLES requests over all the rounds, and at least its share of `timing.latencyMs`. */
+const latencyRoundMs = (rate: number) => Math.max(timing.latencyMs / timing.rounds, Math.ceil((LATENCY_SAMPLES / timing.rounds / rate) * 1000));
+
 type Comparison = {
   name: string;
   requests: (server: Server) => LoadRequest[];
@@ -259,14 +275,14 @@ async function compare(scenario: Comparison): Promise<void> {
   // Latency at a fixed arrival rate half way to the slower server's saturation, in rounds that
   // alternate the servers, long enough for LATENCY_SAMPLES requests per server in all.
   const rate = Math.max(1, Math.round(Math.min(appRps, baselineRps) * 0.5));
-  const latencyRoundMs = Math.max(timing.latencyMs / timing.rounds, Math.ceil((LATENCY_SAMPLES / timing.rounds / rate) * 1000));
+  const roundMs = latencyRoundMs(rate);
   const samples = new Map<Server, number[]>(servers.map((server) => [server, []]));
   const roundP95s = new Map<Server, number[]>(servers.map((server) => [server, []]));
   for (let round = 0; round < timing.rounds; round += 1) {
     for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
-      const count = Math.ceil((rate * latencyRoundMs) / 1000) + 50;
+      const count = Math.ceil((rate * roundMs) / 1000) + 50;
       const result = await runLoadProcess(
-        job(server, slice(server, count), { mode: "rate", rate, durationMs: latencyRoundMs, connections: 64, consume: scenario.consume, keepSamples: true }),
+        job(server, slice(server, count), { mode: "rate", rate, durationMs: roundMs, connections: 64, consume: scenario.consume, keepSamples: true }),
       );
       samples.get(server)!.push(...(result.samplesMs ?? []));
       roundP95s.get(server)!.push(result.latencyMs.p95);
@@ -294,6 +310,79 @@ async function compare(scenario: Comparison): Promise<void> {
     `${scenario.name}: app ${appRps.toFixed(0)}/s vs baseline ${baselineRps.toFixed(0)}/s; p95 ${outcome.app.latency.p95.toFixed(1)} vs ${outcome.baseline!.latency.p95.toFixed(1)} ms at ${rate}/s`,
   );
   outcomes.push(outcome);
+  if (!scenario.consume) {
+    // The reads' paths name no row of this data set, so only the session changes on the smaller one.
+    const reads = requestLists.get(app)!;
+    growthProbes.push({
+      name: scenario.name,
+      p95: outcome.app.latency.p95,
+      rate,
+      requests: async (smaller) => {
+        const { cookie: smallerCookie } = await smaller.signIn(smaller.world.adminEmail);
+        return reads.map((read) => ({ ...read, headers: { ...read.headers, cookie: smallerCookie } }));
+      },
+    });
+  }
+}
+
+/**
+ * A read measured again on the smaller data set for the growth table: at the same fixed rate
+ * (`rate`), or one call at a time (`repetitions`), as it was measured on the full one.
+ */
+type GrowthProbe = {
+  name: string;
+  p95: number;
+  rate?: number;
+  repetitions?: number;
+  requests: (smaller: { world: BenchWorld; signIn: (email: string) => Promise<{ cookie: string }> }) => Promise<LoadRequest[]>;
+};
+/**
+ * Issue 16's growth table: every read's p95 on the app at `smallerRows` submissions against the
+ * one just measured at `rows`, at the same fixed rate and with as many samples. The smaller data
+ * set is seeded once (≈30 s at 100,000 on SQLite) and kept like the full one.
+ */
+async function measureGrowth(smallerRows: number): Promise<Growth> {
+  log(`growth: each read again at ${smallerRows.toLocaleString("en")} submissions`);
+  const smallerUrl = databaseUrlFor(smallerRows);
+  const smallerWorld = await ensureBenchDatabase(smallerUrl, smallerRows, log);
+  const smallerApp = await startApp(smallerUrl);
+  const smaller = { world: smallerWorld, signIn: (email: string) => signIn(smallerApp, email) };
+  const measured: Growth["reads"] = [];
+  try {
+    for (const probe of growthProbes) {
+      const requests = await probe.requests(smaller);
+      let latency: ReturnType<typeof latencyOf>;
+      let errors = 0;
+      if (probe.rate !== undefined) {
+        const rate = probe.rate;
+        await runLoadProcess(job(smallerApp, requests, { mode: "rate", rate, durationMs: timing.warmupMs, connections: 64 }));
+        const roundMs = latencyRoundMs(rate);
+        const samples: number[] = [];
+        for (let round = 0; round < timing.rounds; round += 1) {
+          const result = await runLoadProcess(job(smallerApp, requests, { mode: "rate", rate, durationMs: roundMs, connections: 64, keepSamples: true }));
+          samples.push(...(result.samplesMs ?? []));
+          errors += result.errors;
+        }
+        latency = latencyOf(samples);
+      } else {
+        const times: number[] = [];
+        for (let call = 0; call <= (probe.repetitions ?? REPETITIONS); call += 1) {
+          const answer = await timedRequest(smallerApp, requests[call % requests.length]! as Sent);
+          if (answer.status >= 400) errors += 1;
+          // The first call warms up.
+          if (call > 0) times.push(answer.ms);
+        }
+        latency = latencyOf(times);
+      }
+      log(
+        `growth: ${probe.name}: p95 ${latency.p95.toFixed(1)} ms at ${smallerRows.toLocaleString("en")}, ${probe.p95.toFixed(1)} ms at ${rows.toLocaleString("en")}`,
+      );
+      measured.push({ name: probe.name, rate: probe.rate, repetitions: probe.repetitions, smallerP95: latency.p95, p95: probe.p95, errors });
+    }
+  } finally {
+    await smallerApp.stop();
+  }
+  return { smallerRows, rows, reads: measured };
 }
 
 /** The app's measured throughput on the reports list, which the mixed and export scenarios load at a share of. */
@@ -408,7 +497,7 @@ async function mixedWorkloadScenario(submitRequests: (tokens: string[]) => LoadR
   const name = "GET /api/reports p95 while submits change its results";
   if (!selected(name)) return;
   const listRate = Math.max(1, Math.round((reportsListThroughput() ?? 200) / 4));
-  const roundMs = Math.max(timing.latencyMs / timing.rounds, Math.ceil((LATENCY_SAMPLES / timing.rounds / listRate) * 1000));
+  const roundMs = latencyRoundMs(listRate);
   const submitsPerRound = Math.ceil((MIXED_SUBMITS_PER_SECOND * roundMs) / 1000) + 10;
   const tokensFor = async () => createPendingAssignments(databaseUrl, world, submitsPerRound * timing.rounds);
   const [appLinks, baselineLinks] = [await tokensFor(), await tokensFor()];
@@ -649,6 +738,16 @@ async function formSummaryScenario() {
     agree: (body) => body,
     targets: { p95Ms: 300 },
     repetitions: quick ? 20 : 50,
+  });
+  const measured = outcomes.at(-1)!;
+  growthProbes.push({
+    name: measured.name.replace(/ \(.*\)$/, ""),
+    p95: measured.app.latency.p95,
+    repetitions: quick ? 20 : 50,
+    requests: async (smaller) => {
+      const { cookie: summaryCookie } = await smaller.signIn(smaller.world.summary!.adminEmail);
+      return [{ method: "GET", path: `/api/forms/${smaller.world.summary!.formId}/summary`, headers: { cookie: summaryCookie, accept: "application/json" } }];
+    },
   });
 }
 
