@@ -54,20 +54,24 @@ export type ScenarioOutcome = {
 export type Growth = {
   smallerRows: number;
   rows: number;
-  reads: { name: string; rate?: number | undefined; repetitions?: number | undefined; smallerP95: number; p95: number; errors: number }[];
+  reads: { name: string; rate?: number | undefined; repetitions?: number | undefined; smaller: GrowthSide; full: GrowthSide; errors: number }[];
 };
+/** A p95, with the lowest and highest round's when it was measured in rounds at a fixed rate. */
+type GrowthSide = { p95: number; spread?: { min: number; max: number } | undefined };
+
+const growthCell = (side: GrowthSide) => `${ms(side.p95)}${side.spread ? ` (${ms(side.spread.min)}–${ms(side.spread.max)} by round)` : ""}`;
 
 const GROWTH_LIMIT = 2;
 
 function growthRows(growth: Growth): string[][] {
   return growth.reads.map((read) => {
-    const ratio = read.p95 / read.smallerP95;
+    const ratio = read.full.p95 / read.smaller.p95;
     const met = ratio < GROWTH_LIMIT && read.errors === 0;
     return [
       read.name,
       read.rate !== undefined ? `${read.rate}/s` : `1 at a time, ×${read.repetitions}`,
-      read.smallerP95.toFixed(1),
-      read.p95.toFixed(1),
+      growthCell(read.smaller),
+      growthCell(read.full),
       `${met ? "✅" : "❌"} ${ratio.toFixed(2)}×${read.errors > 0 ? ` (${read.errors} errors)` : ""}`,
     ];
   });

@@ -61,10 +61,16 @@ const REPETITIONS = 5;
 const log = (message: string) => console.log(`[bench] ${message}`);
 const started = Date.now();
 
-const databaseUrlFor = (size: number) =>
-  database === "sqlite"
-    ? `file:${path.join(root, "data/bench", `bench-${size}.db`)}`
-    : (process.env.BENCH_POSTGRES_URL ?? `postgresql://postgres@127.0.0.1:5432/assessment_bench_${size}`);
+/** Each size has its own database; BENCH_POSTGRES_URL names the full one's, and the growth set's gets `_<size>` after its name. */
+function databaseUrlFor(size: number): string {
+  if (database === "sqlite") return `file:${path.join(root, "data/bench", `bench-${size}.db`)}`;
+  const given = process.env.BENCH_POSTGRES_URL;
+  if (!given) return `postgresql://postgres@127.0.0.1:5432/assessment_bench_${size}`;
+  if (size === rows) return given;
+  const url = new URL(given);
+  url.pathname = `${url.pathname}_${size}`;
+  return url.toString();
+}
 const databaseUrl = databaseUrlFor(rows);
 const growthRows = Number(options["growth-rows"] ?? (quick ? 0 : Math.round(rows / 10)));
 
@@ -227,7 +233,9 @@ function refuseFailingBaseline(scenario: string, result: LoadResult) {
 }
 
 /** A latency round at a fixed rate: long enough for LATENCY_SAMPLES requests over all the rounds, and at least its share of `timing.latencyMs`. */
-const latencyRoundMs = (rate: number) => Math.max(timing.latencyMs / timing.rounds, Math.ceil((LATENCY_SAMPLES / timing.rounds / rate) * 1000));
+function latencyRoundMs(rate: number): number {
+  return Math.max(timing.latencyMs / timing.rounds, Math.ceil((LATENCY_SAMPLES / timing.rounds / rate) * 1000));
+}
 
 type Comparison = {
   name: string;
@@ -316,6 +324,7 @@ async function compare(scenario: Comparison): Promise<void> {
     growthProbes.push({
       name: scenario.name,
       p95: outcome.app.latency.p95,
+      p95Spread: outcome.app.latency.p95Spread,
       rate,
       requests: async (smaller) => {
         const { cookie: smallerCookie } = await smaller.signIn(smaller.world.adminEmail);
@@ -332,6 +341,7 @@ async function compare(scenario: Comparison): Promise<void> {
 type GrowthProbe = {
   name: string;
   p95: number;
+  p95Spread?: { min: number; max: number } | undefined;
   rate?: number;
   repetitions?: number;
   requests: (smaller: { world: BenchWorld; signIn: (email: string) => Promise<{ cookie: string }> }) => Promise<LoadRequest[]>;
@@ -351,19 +361,21 @@ async function measureGrowth(smallerRows: number): Promise<Growth> {
   try {
     for (const probe of growthProbes) {
       const requests = await probe.requests(smaller);
-      let latency: ReturnType<typeof latencyOf>;
+      let latency: ReturnType<typeof latencyOf> & { p95Spread?: { min: number; max: number } };
       let errors = 0;
       if (probe.rate !== undefined) {
         const rate = probe.rate;
         await runLoadProcess(job(smallerApp, requests, { mode: "rate", rate, durationMs: timing.warmupMs, connections: 64 }));
         const roundMs = latencyRoundMs(rate);
         const samples: number[] = [];
+        const p95s: number[] = [];
         for (let round = 0; round < timing.rounds; round += 1) {
           const result = await runLoadProcess(job(smallerApp, requests, { mode: "rate", rate, durationMs: roundMs, connections: 64, keepSamples: true }));
           samples.push(...(result.samplesMs ?? []));
+          p95s.push(result.latencyMs.p95);
           errors += result.errors;
         }
-        latency = latencyOf(samples);
+        latency = { ...latencyOf(samples), p95Spread: spreadOf(p95s) };
       } else {
         const times: number[] = [];
         for (let call = 0; call <= (probe.repetitions ?? REPETITIONS); call += 1) {
@@ -377,7 +389,14 @@ async function measureGrowth(smallerRows: number): Promise<Growth> {
       log(
         `growth: ${probe.name}: p95 ${latency.p95.toFixed(1)} ms at ${smallerRows.toLocaleString("en")}, ${probe.p95.toFixed(1)} ms at ${rows.toLocaleString("en")}`,
       );
-      measured.push({ name: probe.name, rate: probe.rate, repetitions: probe.repetitions, smallerP95: latency.p95, p95: probe.p95, errors });
+      measured.push({
+        name: probe.name,
+        rate: probe.rate,
+        repetitions: probe.repetitions,
+        smaller: { p95: latency.p95, spread: latency.p95Spread },
+        full: { p95: probe.p95, spread: probe.p95Spread },
+        errors,
+      });
     }
   } finally {
     await smallerApp.stop();
