@@ -220,7 +220,7 @@ export function renderMarkdown(input: {
     ...(input.growth
       ? [
           "",
-          `Growth: each read on the app again, on a data set of ${input.growth.smallerRows.toLocaleString("en")} submissions seeded the same way, at the same fixed rate and with as many requests (or as many single calls) as above.`,
+          `Growth: each read measured again on two apps side by side, one on this data set and one on ${input.growth.smallerRows.toLocaleString("en")} submissions seeded the same way, taking turns round by round at the read's fixed rate with as many requests as above (or call by call); the main table's figures are not reused, since there the app's rounds alternate with the baseline's.`,
           "",
           `| ${growthHeader(input.growth).join(" | ")} |`,
           `| ${growthHeader(input.growth)
