@@ -171,7 +171,7 @@ export async function ensureBenchDatabase(databaseUrl: string, rows: number, log
 
 /**
  * Runs a bulk load with the tables' secondary indexes dropped, then builds them again. Keeping
- * fourteen indexes (a trigram index among them on PostgreSQL) up to date row by row is most of a
+ * their ten or eleven indexes (a trigram index among them on PostgreSQL) up to date row by row is most of a
  * seed's time, and it grows faster than the rows: on PostgreSQL, 100,000 results took 59 s and
  * 1,000,000 took 16.6 min. One sorted build per index at the end is the way databases are loaded.
  * The triggers stay: the counts, versions, tallies and the search table are filled as the app

@@ -960,8 +960,8 @@ const growthProbes: GrowthProbe[] = [];
 let growth: Growth | undefined;
 try {
   await runScenarios();
-  // Both servers stay up, idle, while the smaller data set is measured: its app shares the core
-  // with the same processes the full data set's app shared it with.
+  // Before the servers stop: the growth pass measures this app again, side by side with one on
+  // the smaller data set.
   if (growthRows > 0 && growthRows < rows && growthProbes.length > 0) growth = await measureGrowth(growthRows);
 } finally {
   await app.stop();
