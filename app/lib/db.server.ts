@@ -6,7 +6,7 @@ import { PrismaClient as PostgresPrismaClient } from "~/generated/prisma/postgre
 import { Prisma as SqlitePrisma, PrismaClient as SqlitePrismaClient } from "~/generated/prisma/sqlite/client.ts";
 import { env } from "./env.server.ts";
 import { SQLITE_CONNECTION_PRAGMAS } from "./sql-client.server.ts";
-import { withStatementCache } from "./sqlite-statement-cache.server.ts";
+import { type AdapterDatabase, withStatementCache } from "./sqlite-statement-cache.server.ts";
 
 export { Prisma } from "~/generated/prisma/sqlite/client.ts";
 export type * from "~/generated/prisma/sqlite/client.ts";
@@ -42,17 +42,31 @@ export const TRANSACTION_LIMITS = { maxWait: 5_000, timeout: 10_000 } as const;
 export const LONG_WRITE = { maxWait: 10_000, timeout: 60_000 } as const;
 
 /**
- * The better-sqlite3 adapter, declaring what the bundled SQLite really allows and keeping its
- * prepared statements (app/lib/sqlite-statement-cache.server.ts). The adapter keeps its connection
- * in the `client` field and reaches it only through `prepare`, `exec` and `close`.
+ * The better-sqlite3 adapter, declaring what the bundled SQLite really allows, keeping its
+ * prepared statements (app/lib/sqlite-statement-cache.server.ts) and starting its transactions
+ * with the write lock. The adapter keeps its connection in the `client` field and reaches it only
+ * through `prepare`, `exec` and `close`.
  */
 class SqliteAdapterFactory extends PrismaBetterSqlite3 {
   override async connect() {
     const adapter = await super.connect();
     const connection = adapter as unknown as { client: BetterSqlite3.Database };
-    connection.client = withStatementCache(connection.client) as BetterSqlite3.Database;
+    connection.client = withImmediateTransactions(withStatementCache(connection.client)) as BetterSqlite3.Database;
     return Object.assign(adapter, { getConnectionInfo: () => ({ maxBindValues: SQLITE_MAX_BIND_VALUES, supportsRelationJoins: false }) });
   }
+}
+
+/**
+ * The adapter opens a transaction with a plain (deferred) `BEGIN`: it reads under a snapshot and
+ * asks for the write lock at its first write. When another process (a second server on the same
+ * file, a script, the test suite) has committed in between, SQLite refuses that write at once with
+ * SQLITE_BUSY, whatever the busy timeout, because the snapshot is stale: a submit failed 503 that
+ * way. `BEGIN IMMEDIATE` takes the write lock first and waits for it within the busy timeout. Inside
+ * this process nothing is lost: the adapter already runs one transaction at a time.
+ */
+function withImmediateTransactions(database: AdapterDatabase): AdapterDatabase {
+  const prepare = database.prepare;
+  return { ...database, prepare: ((sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql)) as AdapterDatabase["prepare"] };
 }
 
 export function createDatabase(databaseUrl: string): Database {
