@@ -23,9 +23,11 @@ const EXPORTS_BUSY = "ExportsBusyError";
 /**
  * A worker's heap: one batch of 1,000 rows with its groups, answers and CSV is a few MiB. The caps
  * make V8 collect within them rather than grow; an export that outgrew them would end its own
- * thread (ERR_WORKER_OUT_OF_MEMORY), not the server.
+ * thread (ERR_WORKER_OUT_OF_MEMORY), not the server. A young generation of 8 MiB is the 8 MiB new
+ * space these workers had under `npm start`'s former `--max-semi-space-size=4`, which V8 applied
+ * to every thread and which let the event loop stall (ADR 34, amended).
  */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 };
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 };
 const SQLITE_CACHE_KIB = 2048;
 
 export type ExportWorkers = { make: ExportMaker; close: () => Promise<void> };

@@ -19,6 +19,9 @@ export function createPdfPool(workers: number): PdfPool {
     maxQueue: workers * 64,
     // The fonts are parsed once per worker; keep the workers rather than parse them again.
     idleTimeout: 10 * 60_000,
+    // The 8 MiB new space they had under `npm start`'s former process-wide `--max-semi-space-size=4`
+    // (ADR 34, amended): the event loop now has V8's default, the render threads stay as measured.
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
   });
   return {
     render: async (report, options) => {

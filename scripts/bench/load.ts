@@ -8,7 +8,10 @@ import http from "node:http";
  *   previous answer has been read (no pipelining), for `durationMs`.
  * - `rate`: an open loop at a fixed arrival rate. Latency is measured from the moment a request
  *   was due, not from when a free connection sent it, so a stalled server is not flattered
- *   (no coordinated omission).
+ *   (no coordinated omission). The requests due in the first `settleMs` are sent at the same
+ *   rate without being timed: a server that was idle a moment before (the other server's round)
+ *   answers its first few hundred milliseconds of load slowly, and without this lead-in the p95
+ *   of a round measured that start, not the request (docs/decisions/0012-benchmarks.md).
  *
  * Written in plain erasable TypeScript so Node runs it without a loader.
  */
@@ -22,6 +25,8 @@ export type LoadJob = {
   connections: number;
   durationMs: number;
   rate?: number;
+  /** Rate mode: a lead-in at the same rate before the `durationMs` that are measured; its answers are not timed, but its errors count. */
+  settleMs?: number;
   /** A different X-Forwarded-For per request: many respondents behind the app's proxy. */
   forwardedFor?: boolean;
   /** Return every latency (for percentiles over several rounds), not only this run's. */
@@ -51,6 +56,8 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   let errors = 0;
   let next = 0;
   let firstError: string | undefined;
+  /** Answers to requests due before this moment (the rate mode's lead-in) are not timed. */
+  let measuredFrom = 0;
   const statuses: Record<string, number> = {};
 
   const take = (): LoadRequest | null => {
@@ -64,6 +71,11 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
       if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
       if (job.forwardedFor) headers["x-forwarded-for"] = `10.${(sequence >> 16) & 255}.${(sequence >> 8) & 255}.${sequence & 255}`;
       const finish = (status: string, error?: string) => {
+        if (error) {
+          errors += 1;
+          firstError ??= error;
+        }
+        if (dueAt < measuredFrom) return resolve();
         const latency = performance.now() - dueAt;
         if (completed === latencies.length) {
           const grown = new Float64Array(latencies.length * 2);
@@ -72,10 +84,6 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
         }
         latencies[completed++] = latency;
         statuses[status] = (statuses[status] ?? 0) + 1;
-        if (error) {
-          errors += 1;
-          firstError ??= error;
-        }
         resolve();
       };
       const outgoing = http.request({ host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent }, (response) => {
@@ -93,7 +101,9 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     });
 
   const started = performance.now();
-  const deadline = started + job.durationMs;
+  const settleMs = job.mode === "rate" ? (job.settleMs ?? 0) : 0;
+  measuredFrom = started + settleMs;
+  const deadline = measuredFrom + job.durationMs;
   if (job.mode === "throughput") {
     const worker = async () => {
       while (performance.now() < deadline) {
@@ -122,7 +132,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     }
     await Promise.all(inFlight);
   }
-  const durationMs = performance.now() - started;
+  const durationMs = performance.now() - measuredFrom;
   agent.destroy();
   const sorted = latencies.subarray(0, completed).sort();
   const sum = sorted.reduce((total, value) => total + value, 0);
