@@ -196,6 +196,8 @@ export function renderMarkdown(input: {
   timing: { warmupMs: number; roundMs: number; rounds: number; latencyMs: number };
   connections: number;
   latencySamples: number;
+  /** The untimed lead-in at the same rate before each fixed-rate round. */
+  leadInMs: number;
   pinned: boolean;
 }): string {
   const { outcomes, timing } = input;
@@ -206,7 +208,7 @@ export function renderMarkdown(input: {
     `${beginMarker} (written by \`npm run bench${input.database === "sqlite" ? "" : ` -- --database ${input.database}`}\`; edit outside these markers) -->`,
     `Run on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · ${input.machine} · ${input.database} · ${input.rows.toLocaleString("en")} completed submissions · ${input.minutes.toFixed(1)} min in all.`,
     "",
-    `Throughput: ${input.connections} keep-alive connections, no pipelining, ${timing.rounds} alternating rounds of ${timing.roundMs / 1000} s per server after a ${timing.warmupMs / 1000} s warm-up, median reported. Latency: an open loop at the fixed rate shown (half the slower server's throughput), in ${timing.rounds} alternating rounds of at least ${(timing.latencyMs / timing.rounds / 1000).toFixed(1)} s and together at least ${input.latencySamples.toLocaleString("en")} requests per server, measured from when each request was due; the percentiles are over all of them, with the lowest and highest round's p95. ${input.pinned ? "The servers run on the first core and the load generator on the second (taskset)." : "Nothing was pinned to a core (no taskset or a single core)."}${
+    `Throughput: ${input.connections} keep-alive connections, no pipelining, ${timing.rounds} alternating rounds of ${timing.roundMs / 1000} s per server after a ${timing.warmupMs / 1000} s warm-up, median reported. Latency: an open loop at the fixed rate shown (half the slower server's throughput), in ${timing.rounds} alternating rounds of at least ${(timing.latencyMs / timing.rounds / 1000).toFixed(1)} s and together at least ${input.latencySamples.toLocaleString("en")} requests per server, each round after an untimed lead-in of ${input.leadInMs} ms at its rate, measured from when each request was due; the percentiles are over all of them, with the lowest and highest round's p95. ${input.pinned ? "The servers run on the first core and the load generator on the second (taskset)." : "Nothing was pinned to a core (no taskset or a single core)."}${
       outcomes.some((o) => o.repetitions !== undefined)
         ? " Single requests (“1 at a time”): after one warm-up call per server, the servers take turns, one request at a time, timed from sending to the last byte of the answer; the ratio is the baseline's median time over the app's."
         : ""
