@@ -1002,6 +1002,18 @@ const out = options.out ?? path.join(root, quick || options.only || rows !== 1_0
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(
   out,
-  renderMarkdown({ outcomes, growth, machine, database, rows, minutes, timing, connections: CONNECTIONS, latencySamples: LATENCY_SAMPLES, leadInMs: RATE_SETTLE_MS, pinned: pinning }),
+  renderMarkdown({
+    outcomes,
+    growth,
+    machine,
+    database,
+    rows,
+    minutes,
+    timing,
+    connections: CONNECTIONS,
+    latencySamples: LATENCY_SAMPLES,
+    leadInMs: RATE_SETTLE_MS,
+    pinned: pinning,
+  }),
 );
 log(`wrote ${path.relative(root, out)} (${minutes.toFixed(1)} min in all)`);
