@@ -164,7 +164,7 @@ export async function ensureBenchDatabase(databaseUrl: string, rows: number, log
     log(`seeded ${rows.toLocaleString("en")} submissions in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return ensureSummaryWorld(databaseUrl, world, log, { analyze: false });
   });
-  await analyze(databaseUrl);
+  await vacuumAnalyze(databaseUrl);
   log(`data set ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return seeded;
 }
@@ -216,7 +216,8 @@ async function withIndexesBuiltAfter<T>(databaseUrl: string, tables: string[], l
   return result;
 }
 
-async function analyze(databaseUrl: string) {
+/** Fresh planner statistics; on PostgreSQL the deleted rows' space reclaimed too (VACUUM). */
+export async function vacuumAnalyze(databaseUrl: string) {
   const client = openSqlClient(databaseUrl);
   await client.run(client.dialect === "postgresql" ? "VACUUM ANALYZE" : "ANALYZE");
   await client.close();
@@ -381,7 +382,7 @@ async function ensureSummaryWorld(
   const extended = { ...world, summary };
   await client.run(`UPDATE "BenchWorld" SET "world" = ? WHERE "id" = 1`, [JSON.stringify(extended)]);
   await client.close();
-  if (options.analyze) await analyze(databaseUrl);
+  if (options.analyze) await vacuumAnalyze(databaseUrl);
   log(
     `added the summary form: ${completed.toLocaleString("en")} completed results in an organization of its own, in ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
