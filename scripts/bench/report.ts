@@ -222,7 +222,7 @@ export function renderMarkdown(input: {
     ...(input.growth
       ? [
           "",
-          `Growth: a second app, on ${input.growth.smallerRows.toLocaleString("en")} submissions seeded the same way, runs beside the two servers above and takes a third turn in each read's latency rounds (app, baseline, it; the order reversed every other round), at the same rate with as many requests; the column at ${input.growth.rows.toLocaleString("en")} is the main table's app figure. The form summary: call by call, the two apps taking turns.`,
+          `Growth: each read measured again on two apps side by side, one on this data set and one on ${input.growth.smallerRows.toLocaleString("en")} submissions seeded the same way, taking turns round by round at the read's fixed rate with as many requests as above (or call by call); the main table's figures are not reused, since there the app's rounds alternate with the baseline's.`,
           "",
           `| ${growthHeader(input.growth).join(" | ")} |`,
           `| ${growthHeader(input.growth)
