@@ -10,11 +10,12 @@ export const root = path.resolve(import.meta.dirname, "../..");
 const tsxLoader = ["--import", "tsx"];
 const startScript = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.start as string;
 /**
- * The V8 heap flags and the environment (glibc's arenas) `npm start` gives the server
- * (package.json), given to both servers under test: they decide how much an export grows the
- * process (ADR 26, ADR 34).
+ * The V8 flags with a number (the young generation's floor, the memory reducer's delay) and the
+ * environment (glibc's arenas) `npm start` gives the server (package.json), given to both servers
+ * under test: they decide how much an export grows the process and how the heap behaves after
+ * idleness (ADR 26, ADR 34).
  */
-const heapFlags: string[] = startScript.match(/--max-[a-z-]+=\d+/g) ?? [];
+const heapFlags: string[] = startScript.match(/--[a-z][a-z-]*=\d+/g) ?? [];
 const startEnv: Record<string, string> = Object.fromEntries([...startScript.matchAll(/(?:^|\s)([A-Z_]+)=(\S+)/g)].map((match) => [match[1]!, match[2]!]));
 
 /**
