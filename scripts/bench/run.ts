@@ -467,7 +467,7 @@ async function runScenarios() {
     targets: { throughputRatio: 0.5, p95Ms: 25 },
   });
 
-  // The form summary's read, for the growth pass.
+  // The form summary, one call at a time; before the growth pass, which measures it again.
   await formSummaryScenario();
   // The growth pass comes right after the reads, with the app as they left it, and before the
   // writes that tidy up after themselves: on PostgreSQL the rows those delete stay in the tables
