@@ -1,7 +1,16 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import { parse } from "csv-parse/sync";
-import { FTS_DRIVEN_MAX_MATCHES, ftsPhrase, indexable, newestWindow } from "../../app/features/reports/report-search.ts";
+import {
+  FTS_DRIVEN_MAX_MATCHES,
+  ftsPhrase,
+  indexable,
+  newestWindow,
+  PEOPLE_FIRST_MAX_PEOPLE,
+  PEOPLE_FIRST_MAX_RESULTS,
+  type PeopleFirstRow,
+  peopleFirstRespondents,
+} from "../../app/features/reports/report-search.ts";
 import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, countedScope, reportTotalKey } from "../../app/features/reports/report-totals-cache.ts";
 import { VersionedCache } from "../../app/lib/versioned-cache.ts";
 import { answerProblems, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
@@ -193,10 +202,15 @@ const NEWEST_FIRST = `ORDER BY s."completedAt" DESC, s."id" DESC`;
  * to FTS_DRIVEN_MAX_MATCHES + 1); when that is all of them, their rows looked up by rowid, the
  * page a slice and the total its length; otherwise the page from a bounded window of the newest
  * results when it holds the page, else from the scope filtered by `+rowid IN (MATCH)`, and the
- * count through the cache of totals. PostgreSQL (and terms too short for the trigram index):
+ * count through the cache of totals. PostgreSQL: the people-first plan when it applies
+ * (peopleFirstReportIds); otherwise, and for terms too short for the trigram index,
  * `searchText LIKE '%term%'` for the page and the count.
  */
-async function searchReportIds(client: SqlClient, scope: Conditions, term: string, page: { skip: number; take: number }, totalOf: TotalOf) {
+async function searchReportIds(client: SqlClient, caller: Caller, scope: Conditions, term: string, page: { skip: number; take: number }, totalOf: TotalOf) {
+  if (client.dialect === "postgresql" && indexable(term)) {
+    const found = await peopleFirstReportIds(client, caller, scope, term, page);
+    if (found) return found;
+  }
   const fts = client.dialect === "sqlite" && indexable(term);
   if (fts) {
     const matches = await client.all<{ rowid: number | bigint }>(
@@ -231,6 +245,37 @@ async function searchReportIds(client: SqlClient, scope: Conditions, term: strin
     totalOf(() => countSubmissions(client, where)),
   ]);
   return { ids: rows.map((row) => row.id), total };
+}
+
+/**
+ * The app's peopleFirstReportIds (ADR 39): the organization's captured form titles and the people
+ * whose name contains the term in one statement; when no title may hold the term and few people
+ * match, their results in scope, the page a slice and the total its length; otherwise null.
+ */
+async function peopleFirstReportIds(client: SqlClient, caller: Caller, scope: Conditions, term: string, page: { skip: number; take: number }) {
+  const everyOrganization = caller.role === "SUPER_ADMIN";
+  const inScope = (alias: string) => (everyOrganization ? "TRUE" : `${alias}."organizationId" = ?`);
+  const organization = everyOrganization ? [] : [caller.organizationId];
+  const found = await client.all<PeopleFirstRow>(
+    `SELECT 'title' AS "kind", t."formTitle" AS "value" FROM "SubmissionFormTitle" AS t WHERE ${inScope("t")}
+     UNION ALL (SELECT 'student', p."id" FROM "Student" AS p WHERE ${inScope("p")} AND p."searchName" LIKE '%' || ? || '%' LIMIT ?)
+     UNION ALL (SELECT 'candidate', p."id" FROM "Candidate" AS p WHERE ${inScope("p")} AND p."searchName" LIKE '%' || ? || '%' LIMIT ?)`,
+    [...organization, ...organization, term, PEOPLE_FIRST_MAX_PEOPLE + 1, ...organization, term, PEOPLE_FIRST_MAX_PEOPLE + 1],
+  );
+  const people = peopleFirstRespondents(found, term, foldForSearch);
+  if (!people) return null;
+  const { students, candidates } = people;
+  if (students.length === 0 && candidates.length === 0) return { ids: [], total: 0 };
+  const respondents = [
+    ...(students.length > 0 ? [`s."studentId" IN (${placeholders(students)})`] : []),
+    ...(candidates.length > 0 ? [`(s."studentId" IS NULL AND s."candidateId" IN (${placeholders(candidates)}))`] : []),
+  ];
+  const rows = await client.all<{ id: string }>(
+    `SELECT s."id" FROM "Submission" AS s WHERE ${scope.sql} AND (${respondents.join(" OR ")}) ${NEWEST_FIRST} LIMIT ?`,
+    [...scope.params, ...students, ...candidates, PEOPLE_FIRST_MAX_RESULTS + 1],
+  );
+  if (rows.length > PEOPLE_FIRST_MAX_RESULTS) return null;
+  return { ids: rows.slice(page.skip, page.skip + page.take).map((row) => row.id), total: rows.length };
 }
 
 /** The app's newestMatchingPage: the page from a bounded window of the caller's newest results, or null when the window does not hold it. */
@@ -271,7 +316,7 @@ export async function queryReports(client: SqlClient, caller: Caller, query: Rep
   let rows: Record<string, unknown>[];
   let total: number;
   if (term) {
-    const found = await searchReportIds(client, scope, term, page, totalOf);
+    const found = await searchReportIds(client, caller, scope, term, page, totalOf);
     total = found.total;
     const read =
       found.ids.length === 0

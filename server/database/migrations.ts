@@ -194,6 +194,7 @@ interface HandWrittenObjects {
   triggers: readonly string[];
   /** Functions (PostgreSQL), e.g. the ones the triggers execute. */
   functions: readonly string[];
+  /** Indexes, each on the table its name begins with ("Student_searchName_trgm_idx" is on "Student"). */
   indexes: readonly string[];
   extensions: readonly string[];
 }
@@ -241,7 +242,8 @@ export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
     extensions: [],
   },
   postgresql: {
-    tables: [],
+    // ADR 39: the form titles each organization's results were captured with.
+    tables: ["SubmissionFormTitle"],
     // ADR 13: change the organizations' "SubmissionsVersion" (statement-level, one per event).
     triggers: [
       "Submission_version_insert",
@@ -264,6 +266,9 @@ export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
       "Submission_with_count_update",
       "Submission_with_count_delete",
       "Submission_with_count_truncate",
+      // ADR 39: keep "SubmissionFormTitle".
+      "Submission_form_title_keep_insert",
+      "Submission_form_title_keep_update",
     ],
     functions: [
       "Submission_version_bump",
@@ -274,9 +279,10 @@ export const HAND_WRITTEN_OBJECTS: Readonly<Record<Provider, HandWrittenObjects>
       "Summary_tally_truncate",
       "Submission_count_tally",
       "Submission_count_truncate",
+      "Submission_form_title_keep",
     ],
-    // ADR 11: the trigram index and its extension.
-    indexes: ["Submission_searchText_trgm_idx"],
+    // ADR 11: the trigram index and its extension; ADR 39: the people's names.
+    indexes: ["Submission_searchText_trgm_idx", "Student_searchName_trgm_idx", "Candidate_searchName_trgm_idx"],
     extensions: ["pg_trgm"],
   },
 };
@@ -314,13 +320,13 @@ export function withoutHandWrittenDrops(provider: Provider, script: string): str
   return withoutComments.trim() === "" ? "" : rest;
 }
 
-/** The table a hand-written trigger is on: the start of its name. */
-const triggerTable = (trigger: string) => trigger.slice(0, trigger.indexOf("_"));
+/** The table a hand-written trigger or index is on: the start of its name. */
+const tableOf = (name: string) => name.slice(0, name.indexOf("_"));
 
 /**
  * The HAND_WRITTEN_OBJECTS missing from the database at `databaseUrl` (already migrated), as
- * messages; [] when all are there. The index must be on "Submission", each trigger on the table
- * its name begins with.
+ * messages; [] when all are there. Each index and each trigger must be on the table its name
+ * begins with.
  */
 export async function missingHandWrittenObjects(databaseUrl: string): Promise<string[]> {
   const provider = providerOf(databaseUrl);
@@ -332,7 +338,7 @@ export async function missingHandWrittenObjects(databaseUrl: string): Promise<st
       const find = db.prepare<[string, string], { tbl_name: string }>("SELECT tbl_name FROM sqlite_master WHERE type = ? AND name = ?");
       for (const name of objects.tables) if (!find.get("table", name)) missing.push(`table "${name}"`);
       for (const name of objects.triggers) {
-        if (find.get("trigger", name)?.tbl_name !== triggerTable(name)) missing.push(`trigger "${name}" on "${triggerTable(name)}"`);
+        if (find.get("trigger", name)?.tbl_name !== tableOf(name)) missing.push(`trigger "${name}" on "${tableOf(name)}"`);
       }
     } finally {
       db.close();
@@ -351,9 +357,16 @@ export async function missingHandWrittenObjects(databaseUrl: string): Promise<st
       const found = await client.query("SELECT 1 FROM pg_extension WHERE extname = $1", [name]);
       if (found.rowCount === 0) missing.push(`extension ${name}`);
     }
+    for (const name of objects.tables) {
+      const found = await client.query(`SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1`, [name]);
+      if (found.rowCount === 0) missing.push(`table "${name}"`);
+    }
     for (const name of objects.indexes) {
-      const found = await client.query(`SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Submission' AND indexname = $1`, [name]);
-      if (found.rowCount === 0) missing.push(`index "${name}" on "Submission"`);
+      const found = await client.query(`SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $2 AND indexname = $1`, [
+        name,
+        tableOf(name),
+      ]);
+      if (found.rowCount === 0) missing.push(`index "${name}" on "${tableOf(name)}"`);
     }
     for (const name of objects.functions) {
       const found = await client.query(
@@ -367,9 +380,9 @@ export async function missingHandWrittenObjects(databaseUrl: string): Promise<st
       const found = await client.query(
         `SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE n.nspname = current_schema() AND c.relname = $2 AND t.tgname = $1 AND t.tgenabled <> 'D'`,
-        [name, triggerTable(name)],
+        [name, tableOf(name)],
       );
-      if (found.rowCount === 0) missing.push(`trigger "${name}" on "${triggerTable(name)}"`);
+      if (found.rowCount === 0) missing.push(`trigger "${name}" on "${tableOf(name)}"`);
     }
   } finally {
     await client.end();

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { missingHandWrittenObjects, providerOf } from "../../server/database/migrations.ts";
 import { refreshStaleSearchText } from "../../server/database/search-text.ts";
 import { api, unique, type DemoUser } from "../support/api.ts";
-import { assign, completeMedium, createForm, mixedForm } from "../support/assessment.ts";
+import { assign, completeMedium, createForm, createStudent, mediumAnswers, mixedForm } from "../support/assessment.ts";
 import { actorFor, testDatabase } from "../support/database.ts";
 
 /**
@@ -138,10 +138,14 @@ describe("the substring search index", () => {
 describe("listReports with a search", () => {
   it("given more matches than the FTS-driven plan takes, and fewer, should page and count them exactly", async () => {
     const { listReports, FTS_DRIVEN_MAX_MATCHES } = await modules();
-    const { form, student } = await completeMedium("teacher@demo.test");
+    const tag = unique("bulk").replaceAll("-", "");
+    const form = await createForm("teacher@demo.test", mixedForm("Bulk"));
+    // Two respondents: the "rare" one answers one result in a hundred. searchText is what the app
+    // writes, the folded name and title, so each database may take any of its plans.
+    const student = await createStudent("teacher@demo.test", `Bulk ${tag}`);
+    const rare = await createStudent("teacher@demo.test", `Bulk ${tag} rare`);
     const teacher = await actorFor("teacher@demo.test");
     const colleague = await actorFor("teacher2@demo.test");
-    const tag = unique("bulk").replaceAll("-", "");
     const many = FTS_DRIVEN_MAX_MATCHES + 40;
     const base = Date.UTC(2024, 0, 1);
     // Written directly: hundreds of completions through the API would take too long. Every fifth
@@ -150,7 +154,7 @@ describe("listReports with a search", () => {
       id: `${tag}${String(i).padStart(4, "0")}`,
       organizationId: teacher.organizationId,
       formId: form.id,
-      studentId: student.id,
+      studentId: i % 100 === 7 ? rare.id : student.id,
       assignedById: i % 5 === 0 ? colleague.userId : teacher.userId,
       token: `${tag}-token-${i}-${"x".repeat(24)}`,
       isCompleted: true,
@@ -159,7 +163,7 @@ describe("listReports with a search", () => {
       maxScore: 2,
       percentage: 50,
       formTitle: "Bulk",
-      searchText: `bulk ${tag}${i % 100 === 7 ? " rare" : ""}`,
+      searchText: `bulk ${tag}${i % 100 === 7 ? " rare" : ""} bulk`,
       deletedAt: i % 7 === 0 ? new Date() : null,
     }));
     await testDatabase().submission.createMany({ data: rows });
@@ -169,7 +173,7 @@ describe("listReports with a search", () => {
 
     for (const [term, expected] of [
       [`bulk ${tag}`, newestFirst(visible)],
-      [`${tag} rare`, newestFirst(visible.filter((row) => row.searchText.endsWith("rare")))],
+      [`${tag} rare`, newestFirst(visible.filter((row) => row.studentId === rare.id))],
     ] as const) {
       const first = await listReports(teacher, { page: 1, limit: 20, search: term });
       const third = await listReports(teacher, { page: 3, limit: 20, search: term });
@@ -203,6 +207,77 @@ describe("listReports with a search", () => {
     expect(visible.length).toBeGreaterThan(20);
     expect(many).toBeGreaterThan(FTS_DRIVEN_MAX_MATCHES);
   });
+  it("given names, titles captured before a rename, a promotion and a term across name and title, should find exactly what searchText holds", async () => {
+    const { listReports, PEOPLE_FIRST_MAX_PEOPLE, Prisma } = await modules();
+    const tag = unique("pf").replaceAll("-", "");
+    const admin = await actorFor("admin@demo.test");
+    const complete = async (form: { id: string; questions: unknown[] }, respondent: { studentId?: string; candidateId?: string }) => {
+      const link = await assign("teacher@demo.test", { formId: form.id, ...respondent });
+      const submit = await api("POST", `/api/test-link/${link.token}/submit`, { json: mediumAnswers(form as never) });
+      expect(submit.status, JSON.stringify(submit.body)).toBe(200);
+      return link.id;
+    };
+    const reading = await createForm("teacher@demo.test", mixedForm(`Leitura ${tag}`));
+    const writing = await createForm("teacher@demo.test", mixedForm(`Escrita ${tag}`));
+    const ana = await createStudent("teacher@demo.test", `Ana ${tag}`);
+    const bruno = await createStudent("teacher@demo.test", `Bruno ${tag}`);
+    const carla = (await api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name: `Carla ${tag}` } })).body;
+    const eva = (await api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name: `Eva ${tag}` } })).body;
+    const results = {
+      ana: await complete(reading, { studentId: ana.id }),
+      bruno: await complete(writing, { studentId: bruno.id }),
+      carla: await complete(reading, { candidateId: carla.id }),
+      eva: await complete(writing, { candidateId: eva.id }),
+    };
+    // The form is renamed: the results so far keep the title they were completed with.
+    expect((await api("PUT", `/api/forms/${reading.id}`, { as: "teacher@demo.test", json: { title: `Lectura ${tag}` } })).status).toBe(200);
+    const dora = await createStudent("teacher@demo.test", `Dora ${tag}`);
+    const doraResult = await complete(reading, { studentId: dora.id });
+    // Carla is promoted, then her student renamed: her result follows the student's name.
+    const promoted = await api("POST", `/api/candidates/${carla.id}/promote`, { as: "admin@demo.test" });
+    expect(promoted.status).toBe(201);
+    expect((await api("PUT", `/api/students/${promoted.body.student.id}`, { as: "admin@demo.test", json: { name: `Carlota ${tag}` } })).status).toBe(200);
+    // More people named alike than the people-first plan reads, one of them with a result.
+    const crowd = `Gil ${tag}x`;
+    await testDatabase().student.createMany({
+      data: Array.from({ length: PEOPLE_FIRST_MAX_PEOPLE + 1 }, (_, n) => ({
+        organizationId: admin.organizationId,
+        name: `${crowd} ${n}`,
+        searchName: `${crowd.toLowerCase()} ${n}`,
+      })),
+    });
+    const gil = await testDatabase().student.findFirstOrThrow({ where: { name: `${crowd} 7` } });
+    const gilResult = await complete(writing, { studentId: gil.id });
+
+    const fixture = [...Object.values(results), doraResult, gilResult];
+    const expected: [string, string[]][] = [
+      [`ana ${tag}`, [results.ana]],
+      [`eva ${tag}`, [results.eva]],
+      [`carlota ${tag}`, [results.carla]],
+      [`carla ${tag}`, []],
+      [`leitura ${tag}`, [results.carla, results.ana]],
+      [`lectura ${tag}`, [doraResult]],
+      [`${tag} leit`, [results.carla, results.ana]],
+      [`dora ${tag} lec`, [doraResult]],
+      [`${tag} escrita ${tag}`, [results.eva, results.bruno]],
+      [`gil ${tag}x`, [gilResult]],
+      [`nobody ${tag}`, []],
+    ];
+    for (const [term, ids] of expected) {
+      const found = await listReports(admin, { page: 1, limit: 100, search: term });
+      // What a plain scan of searchText finds among this test's results, newest first.
+      const scanned = await testDatabase().$queryRaw<{ id: string }[]>`
+        SELECT s."id" FROM "Submission" AS s
+         WHERE s."id" IN (${Prisma.join(fixture)}) AND s."searchText" LIKE '%' || ${term} || '%'
+         ORDER BY s."completedAt" DESC, s."id" DESC`;
+      expect(
+        found.reports.map((r) => r.id),
+        term,
+      ).toEqual(scanned.map((row) => row.id));
+      expect(new Set(found.reports.map((r) => r.id)), term).toEqual(new Set(ids));
+      expect(found.total, term).toBe(ids.length);
+    }
+  });
 });
 
 describe("refreshStaleSearchText", () => {
@@ -212,7 +287,8 @@ describe("refreshStaleSearchText", () => {
     // As a result completed before renames were followed: the name at completion.
     await testDatabase().submission.update({ where: { id: assignment.id }, data: { searchText: `previous ${tag} titulo ${tag}` } });
     const search = (term: string) => api("GET", `/api/reports?search=${encodeURIComponent(term)}`, { as: "teacher@demo.test" });
-    expect((await search(`current ${tag}`)).body.reports).toEqual([]);
+    // Across the name and the title: only the stale search text can answer it.
+    expect((await search(`current ${tag} titulo`)).body.reports).toEqual([]);
 
     expect(await refreshStaleSearchText(testDatabase())).toBeGreaterThanOrEqual(1);
 
