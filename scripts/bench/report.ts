@@ -137,7 +137,11 @@ const ms = (value: number) => value.toFixed(1);
 const percentiles = (side: Side | undefined) => {
   if (!side) return "—";
   const { p50, p95, p99, p95Spread, samples } = side.latency;
-  const spread = p95Spread ? ` (p95 ${ms(p95Spread.min)}–${ms(p95Spread.max)} by round, n = ${samples?.toLocaleString("en")})` : "";
+  const spread = p95Spread
+    ? ` (p95 ${ms(p95Spread.min)}–${ms(p95Spread.max)} by round, n = ${samples?.toLocaleString("en")})`
+    : samples
+      ? ` (n = ${samples.toLocaleString("en")})`
+      : "";
   return `${ms(p50)} / ${ms(p95)} / ${ms(p99)}${spread}`;
 };
 
