@@ -271,8 +271,8 @@ async function peopleFirstReportIds(client: SqlClient, caller: Caller, scope: Co
     ...(candidates.length > 0 ? [`(s."studentId" IS NULL AND s."candidateId" IN (${placeholders(candidates)}))`] : []),
   ];
   const rows = await client.all<{ id: string }>(
-    `SELECT s."id" FROM "Submission" AS s WHERE ${scope.sql} AND (${respondents.join(" OR ")}) ${NEWEST_FIRST} LIMIT ?`,
-    [...scope.params, ...students, ...candidates, PEOPLE_FIRST_MAX_RESULTS + 1],
+    `SELECT s."id" FROM "Submission" AS s WHERE ${scope.sql} AND (${respondents.join(" OR ")}) AND strpos(s."searchText", ?) > 0 ${NEWEST_FIRST} LIMIT ?`,
+    [...scope.params, ...students, ...candidates, term, PEOPLE_FIRST_MAX_RESULTS + 1],
   );
   if (rows.length > PEOPLE_FIRST_MAX_RESULTS) return null;
   return { ids: rows.slice(page.skip, page.skip + page.take).map((row) => row.id), total: rows.length };

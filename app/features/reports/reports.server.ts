@@ -217,9 +217,12 @@ async function peopleFirstReportIds(
   const respondents: Prisma.Sql[] = [];
   if (students.length > 0) respondents.push(Prisma.sql`s."studentId" IN (${Prisma.join(students)})`);
   if (candidates.length > 0) respondents.push(Prisma.sql`(s."studentId" IS NULL AND s."candidateId" IN (${Prisma.join(candidates)}))`);
+  // searchText is checked again, with strpos so that the trigram index is not used: a name that
+  // changed after the first statement, or a result whose searchText is stale, is then answered as
+  // the general plan answers it (what searchText holds), never with a result it would not list.
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT s."id" FROM "Submission" AS s
-     WHERE ${Prisma.join(conditions, " AND ")} AND (${Prisma.join(respondents, " OR ")})
+     WHERE ${Prisma.join(conditions, " AND ")} AND (${Prisma.join(respondents, " OR ")}) AND strpos(s."searchText", ${term}) > 0
      ${NEWEST_FIRST} LIMIT ${PEOPLE_FIRST_MAX_RESULTS + 1}`;
   if (rows.length > PEOPLE_FIRST_MAX_RESULTS) return null;
   return { ids: rows.slice(page.skip, page.skip + page.take).map((row) => row.id), total: rows.length };

@@ -29,12 +29,14 @@ END;
 $$;
 
 -- AFTER, so they see the title "Submission_form_title" (BEFORE) may have filled in, also for an
--- older writer's UPDATE that does not set "formTitle" itself. Only rows whose title is new call
--- the function: the pending links of a bulk assignment have none, and other updates keep theirs.
+-- older writer's UPDATE that does not set "formTitle" itself. Only rows with a new title, or a
+-- title in a new organization, call the function: the pending links of a bulk assignment have
+-- none, and other updates keep theirs.
 CREATE TRIGGER "Submission_form_title_keep_insert" AFTER INSERT ON "Submission"
     FOR EACH ROW WHEN (NEW."formTitle" IS NOT NULL) EXECUTE FUNCTION "Submission_form_title_keep"();
 CREATE TRIGGER "Submission_form_title_keep_update" AFTER UPDATE ON "Submission"
-    FOR EACH ROW WHEN (NEW."formTitle" IS NOT NULL AND NEW."formTitle" IS DISTINCT FROM OLD."formTitle")
+    FOR EACH ROW WHEN (NEW."formTitle" IS NOT NULL AND (NEW."formTitle" IS DISTINCT FROM OLD."formTitle"
+                       OR NEW."organizationId" IS DISTINCT FROM OLD."organizationId"))
     EXECUTE FUNCTION "Submission_form_title_keep"();
 
 INSERT INTO "SubmissionFormTitle" ("organizationId", "formTitle")
