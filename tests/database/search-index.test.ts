@@ -71,6 +71,15 @@ describe("visibleSubmissionsSql", () => {
 describe("the substring search index", () => {
   it("given the migrated test database, should have every hand-written search object", async () => {
     expect(await missingHandWrittenObjects(inject("databaseUrl"))).toEqual([]);
+    if (provider() === "postgresql") {
+      // ADR 39: the people's name indexes keep no pending list for every search to read.
+      const options = await testDatabase().$queryRaw<{ relname: string; reloptions: string[] | null }[]>`
+        SELECT relname, reloptions FROM pg_class WHERE relname IN ('Student_searchName_trgm_idx', 'Candidate_searchName_trgm_idx') ORDER BY relname`;
+      expect(options).toEqual([
+        { relname: "Candidate_searchName_trgm_idx", reloptions: ["fastupdate=off"] },
+        { relname: "Student_searchName_trgm_idx", reloptions: ["fastupdate=off"] },
+      ]);
+    }
   });
 
   it("given completions, renames and deletions, should find through the index exactly what a LIKE scan finds", async () => {
