@@ -302,9 +302,13 @@ describe("listReports totals", () => {
     const list = (actor: Actor, search?: string) =>
       listReports(actor, { page: 1, limit: 2, from: "1998-06-01", to: "1998-06-01", ...(search ? { search } : {}) });
 
+    // Respondents named as their results' search text says (the name, then the title "Form").
+    const person = (name: string) =>
+      db.student.create({ data: { organizationId: world.organizationId, name, searchName: name.toLowerCase() }, select: { id: true } });
+    const [ana, bruno, carla] = await Promise.all([person("Ana"), person("Bruno"), person("Carla")]);
     const made = await Promise.all([
-      db.submission.create({ data: resultData(world, { completedAt: day, searchText: "ana form" }) }),
-      db.submission.create({ data: resultData(world, { completedAt: day, searchText: "bruno form", assignedById: world.teacherId }) }),
+      db.submission.create({ data: resultData(world, { completedAt: day, searchText: "ana form", studentId: ana.id }) }),
+      db.submission.create({ data: resultData(world, { completedAt: day, searchText: "bruno form", assignedById: world.teacherId, studentId: bruno.id }) }),
     ]);
     for (let i = 0; i < 2; i += 1) {
       expect((await list(admin)).total).toBe(2);
@@ -315,7 +319,7 @@ describe("listReports totals", () => {
 
     // A pending assignment is no report; its completion makes one.
     const pending = await db.submission.create({
-      data: { ...resultData(world, { assignedById: world.teacherId }), isCompleted: false, completedAt: null, searchText: null },
+      data: { ...resultData(world, { assignedById: world.teacherId, studentId: carla.id }), isCompleted: false, completedAt: null, searchText: null },
     });
     expect((await list(admin)).total).toBe(2);
     await db.submission.update({ where: { id: pending.id }, data: { isCompleted: true, completedAt: day, searchText: "carla form" } });
@@ -329,8 +333,11 @@ describe("listReports totals", () => {
     expect((await list(admin, "form")).total).toBe(2);
     expect((await list(teacher)).total).toBe(2);
 
-    // A rename (the search text rewritten).
-    await db.submission.update({ where: { id: made[1].id }, data: { searchText: "bruna form" } });
+    // A rename (the name and, in the same transaction, the search text rewritten, as the app does).
+    await db.$transaction([
+      db.student.update({ where: { id: bruno.id }, data: { name: "Bruna", searchName: "bruna" } }),
+      db.submission.update({ where: { id: made[1].id }, data: { searchText: "bruna form" } }),
+    ]);
     expect((await list(admin, "bruno")).total).toBe(0);
     expect((await list(admin, "bruna")).total).toBe(1);
     const page = await list(admin, "bruna");

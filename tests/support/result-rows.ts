@@ -30,12 +30,16 @@ export async function newOrganization(label: string): Promise<World & { teacherI
 
 let tokens = 0;
 
-/** A completed result in `world`, assigned by `assignedById` (default: the administrator). */
-export function resultData(world: World, options: { completedAt?: Date; searchText?: string; assignedById?: string } = {}) {
+/**
+ * A completed result in `world`, assigned by `assignedById` (default: the administrator), answered
+ * by `studentId` (default: the world's student). A test that searches passes a respondent whose
+ * folded name begins `searchText`, followed by "form": the search may start from the names (ADR 39).
+ */
+export function resultData(world: World, options: { completedAt?: Date; searchText?: string; assignedById?: string; studentId?: string } = {}) {
   return {
     organizationId: world.organizationId,
     formId: world.formId,
-    studentId: world.studentId,
+    studentId: options.studentId ?? world.studentId,
     assignedById: options.assignedById ?? world.userId,
     token: `${unique("totals-token")}-${++tokens}-${"x".repeat(24)}`,
     isCompleted: true,
