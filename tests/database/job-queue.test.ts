@@ -81,6 +81,56 @@ describe("the job queue", () => {
     expect(await runDueJobs(failing, { now: () => new Date(when.getTime() + 86_400_000), only })).toBe(0);
   });
 
+  it("given an endpoint that holds its deliveries, should send them one at a time while another endpoint's go on in the other lanes", async () => {
+    const { runDueJobs } = await services();
+    const when = new Date(Date.now() + 500 * 86_400_000);
+    const slowKey = `webhook:${unique("slow")}`;
+    const quickKey = `webhook:${unique("quick")}`;
+    const queue = (key: string, name: string) =>
+      testDatabase().job.create({ data: { kind: "webhook", payload: { deliveryId: name }, runAt: when, concurrencyKey: key }, select: { id: true } });
+    const jobs = [
+      await queue(slowKey, "slow 1"),
+      await queue(slowKey, "slow 2"),
+      await queue(slowKey, "slow 3"),
+      await queue(quickKey, "quick 1"),
+      await queue(quickKey, "quick 2"),
+    ];
+    const only = jobs.map((job) => job.id);
+
+    const started: string[] = [];
+    const running = new Map<string, number>();
+    let mostAtOnce = 0;
+    let answer!: () => void;
+    const slowEndpointAnswers = new Promise<void>((resolve) => (answer = resolve));
+    const nothing = async () => {};
+    const handlers = {
+      sendLink: nothing,
+      remind: nothing,
+      webhook: async (payload: unknown) => {
+        const name = (payload as { deliveryId: string }).deliveryId;
+        const key = name.split(" ")[0]!;
+        started.push(name);
+        running.set(key, (running.get(key) ?? 0) + 1);
+        mostAtOnce = Math.max(mostAtOnce, running.get(key)!);
+        if (key === "slow") await slowEndpointAnswers;
+        running.set(key, running.get(key)! - 1);
+      },
+    };
+    // Four lanes at once, as the worker runs them.
+    const lanes = Array.from({ length: 4 }, () => runDueJobs(handlers, { now: () => when, only, kinds: ["webhook"] }));
+
+    // The quick endpoint's deliveries are both sent while the slow one holds its first.
+    await expect.poll(() => started.filter((name) => name.startsWith("quick")).length).toBe(2);
+    expect(started.filter((name) => name.startsWith("slow"))).toHaveLength(1);
+
+    answer();
+    const ran = await Promise.all(lanes);
+    expect(ran.reduce((sum, count) => sum + count, 0)).toBe(5);
+    expect(mostAtOnce).toBe(1);
+    const done = await testDatabase().job.findMany({ where: { id: { in: only } }, select: { doneAt: true, attempts: true } });
+    expect(done.every((job) => job.doneAt !== null && job.attempts === 1)).toBe(true);
+  });
+
   it("given remindAfterDays, should remind once, after that many days, only those still waiting", async () => {
     const { runDueJobs, JOB_HANDLERS } = await services();
     const form = await createForm("teacher@demo.test");

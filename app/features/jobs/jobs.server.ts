@@ -19,11 +19,20 @@ export type JobHandler = (payload: Prisma.JsonValue) => Promise<void>;
 
 type Client = Pick<Prisma.TransactionClient, "job">;
 
+/** A job to queue. Jobs of one `concurrencyKey` run one at a time (see claimJob). */
+export type NewJob = { kind: JobKind; payload: Prisma.InputJsonValue; runAt?: Date; concurrencyKey?: string };
+
 /** Queues a job, in the caller's transaction when given one, so it exists exactly when its cause does. */
-export function enqueueJobs(client: Client, jobs: { kind: JobKind; payload: Prisma.InputJsonValue; runAt?: Date }[]) {
+export function enqueueJobs(client: Client, jobs: NewJob[]) {
   if (jobs.length === 0) return Promise.resolve({ count: 0 });
   return client.job.createMany({
-    data: jobs.map((job) => ({ id: randomUUID(), kind: job.kind, payload: job.payload, ...(job.runAt ? { runAt: job.runAt } : {}) })),
+    data: jobs.map((job) => ({
+      id: randomUUID(),
+      kind: job.kind,
+      payload: job.payload,
+      ...(job.runAt ? { runAt: job.runAt } : {}),
+      ...(job.concurrencyKey ? { concurrencyKey: job.concurrencyKey } : {}),
+    })),
   });
 }
 
@@ -37,10 +46,30 @@ const due = (now: Date): Prisma.JobWhereInput => ({
   OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }],
 });
 
-/** Claims one due job (of `only` and of `kinds`, when given), or none: the conditional update is the whole claim. */
+/**
+ * Claims one due job (of `only` and of `kinds`, when given), or none: the conditional update is the
+ * whole claim. A job whose `concurrencyKey` another unfinished job holds under a lease waits, so a
+ * webhook endpoint that answers slowly (or not at all, until the delivery's timeout) holds one lane
+ * however many of its deliveries are due, and every other endpoint's go on in the others.
+ *
+ * The keys in use are read first and then left out. In this process the claims run one at a time
+ * (`claiming`), so two lanes never take two jobs of one key; another instance claiming at the same
+ * moment can, which only means that endpoint holds two lanes for that one delivery.
+ */
 async function claimJob(now: Date, only?: string[], kinds?: readonly JobKind[]) {
+  const held = await db.job.findMany({
+    where: { doneAt: null, failedAt: null, concurrencyKey: { not: null }, lockedUntil: { gte: now } },
+    select: { concurrencyKey: true },
+    distinct: ["concurrencyKey"],
+  });
+  const heldKeys = held.map((job) => job.concurrencyKey!);
   const candidates = await db.job.findMany({
-    where: { ...due(now), ...(only ? { id: { in: only } } : {}), ...(kinds ? { kind: { in: [...kinds] } } : {}) },
+    where: {
+      ...due(now),
+      ...(only ? { id: { in: only } } : {}),
+      ...(kinds ? { kind: { in: [...kinds] } } : {}),
+      ...(heldKeys.length > 0 ? { AND: [{ OR: [{ concurrencyKey: null }, { concurrencyKey: { notIn: heldKeys } }] }] } : {}),
+    },
     select: { id: true },
     orderBy: { runAt: "asc" },
     take: 5,
@@ -55,6 +84,15 @@ async function claimJob(now: Date, only?: string[], kinds?: readonly JobKind[]) 
   return null;
 }
 
+/** The claim in progress in this process: the lanes claim one after another (see claimJob). */
+let claiming: Promise<unknown> = Promise.resolve();
+
+function claimInTurn(now: Date, only?: string[], kinds?: readonly JobKind[]) {
+  const claim = claiming.then(() => claimJob(now, only, kinds));
+  claiming = claim.catch(() => undefined);
+  return claim;
+}
+
 /**
  * Runs due jobs until none is left (or `limit` ran); answers how many ran. `now` is the clock and
  * `only` a set of job ids: a test runs its own jobs at the time it chooses, leaving the others.
@@ -66,7 +104,7 @@ export async function runDueJobs(
   const now = options.now ?? (() => new Date());
   let ran = 0;
   while (ran < (options.limit ?? 100)) {
-    const job = await claimJob(now(), options.only, options.kinds);
+    const job = await claimInTurn(now(), options.only, options.kinds);
     if (!job) break;
     ran++;
     try {

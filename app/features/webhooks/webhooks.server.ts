@@ -7,7 +7,7 @@ import { decryptSecret, encryptSecret } from "~/lib/crypto.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
 import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
-import { enqueueJobs, MAX_ATTEMPTS } from "../jobs/jobs.server.ts";
+import { enqueueJobs, MAX_ATTEMPTS, type NewJob } from "../jobs/jobs.server.ts";
 import { isPrivateAddress, literalAddress, safePost } from "./safe-post.server.ts";
 import type { WebhookEvent } from "./webhook-events.ts";
 import type { CreateWebhookInput, UpdateWebhookInput } from "./webhook-schemas.ts";
@@ -125,7 +125,7 @@ export async function resendDelivery(actor: Actor, id: string, deliveryId: strin
   if (!delivery) throw notFound("delivery");
   await db.$transaction(async (tx) => {
     await tx.webhookDelivery.update({ where: { id: deliveryId }, data: { status: "PENDING", attempts: 0 } });
-    await enqueueJobs(tx, [{ kind: "webhook", payload: { deliveryId } }]);
+    await enqueueJobs(tx, [deliveryJob(id, deliveryId)]);
   });
   return { id: deliveryId, status: "PENDING" as const };
 }
@@ -144,7 +144,12 @@ export async function webhookSubscribers(organizationId: string, event: WebhookE
 function eventRows(subscribers: string[], event: WebhookEvent, data: Record<string, unknown>) {
   const payload = JSON.stringify({ type: event, timestamp: new Date().toISOString(), data });
   const deliveries = subscribers.map((webhookId) => ({ id: createId(), webhookId, event, payload }));
-  return { deliveries, jobs: deliveries.map((delivery) => ({ kind: "webhook" as const, payload: { deliveryId: delivery.id } })) };
+  return { deliveries, jobs: deliveries.map((delivery) => deliveryJob(delivery.webhookId, delivery.id)) };
+}
+
+/** The job that sends a delivery: one endpoint's deliveries are sent one at a time (ADR 30, lanes). */
+function deliveryJob(webhookId: string, deliveryId: string): NewJob {
+  return { kind: "webhook", payload: { deliveryId }, concurrencyKey: `webhook:${webhookId}` };
 }
 
 /** Queues `event` for `subscribers` in the caller's interactive transaction: the deliveries exist exactly when the change does. */
