@@ -52,28 +52,26 @@ const due = (now: Date): Prisma.JobWhereInput => ({
  * webhook endpoint that answers slowly (or not at all, until the delivery's timeout) holds one lane
  * however many of its deliveries are due, and every other endpoint's go on in the others.
  *
- * The keys in use are read first and then left out. In this process the claims run one at a time
- * (`claiming`), so two lanes never take two jobs of one key; another instance claiming at the same
- * moment can, which only means that endpoint holds two lanes for that one delivery.
+ * The keys in use are read only when a due job has one (the e-mails have none, and an idle poll
+ * finds nothing), and then those keys' jobs are left out of the candidates. In this process the
+ * claims run one at a time (`claiming`), so two lanes never take two jobs of one key; another
+ * instance claiming at the same moment can, which only means that endpoint holds two lanes for
+ * that one delivery.
  */
 async function claimJob(now: Date, only?: string[], kinds?: readonly JobKind[]) {
-  const held = await db.job.findMany({
-    where: { doneAt: null, failedAt: null, concurrencyKey: { not: null }, lockedUntil: { gte: now } },
-    select: { concurrencyKey: true },
-    distinct: ["concurrencyKey"],
-  });
-  const heldKeys = held.map((job) => job.concurrencyKey!);
-  const candidates = await db.job.findMany({
-    where: {
-      ...due(now),
-      ...(only ? { id: { in: only } } : {}),
-      ...(kinds ? { kind: { in: [...kinds] } } : {}),
-      ...(heldKeys.length > 0 ? { AND: [{ OR: [{ concurrencyKey: null }, { concurrencyKey: { notIn: heldKeys } }] }] } : {}),
-    },
-    select: { id: true },
-    orderBy: { runAt: "asc" },
-    take: 5,
-  });
+  const where: Prisma.JobWhereInput = { ...due(now), ...(only ? { id: { in: only } } : {}), ...(kinds ? { kind: { in: [...kinds] } } : {}) };
+  const firstDue = (filter: Prisma.JobWhereInput) =>
+    db.job.findMany({ where: filter, select: { id: true, concurrencyKey: true }, orderBy: { runAt: "asc" }, take: 5 });
+  let candidates = await firstDue(where);
+  if (candidates.some((job) => job.concurrencyKey !== null)) {
+    const held = await db.job.findMany({
+      where: { doneAt: null, failedAt: null, concurrencyKey: { not: null }, lockedUntil: { gte: now } },
+      select: { concurrencyKey: true },
+      distinct: ["concurrencyKey"],
+    });
+    const heldKeys = held.map((job) => job.concurrencyKey!);
+    if (heldKeys.length > 0) candidates = await firstDue({ ...where, AND: [{ OR: [{ concurrencyKey: null }, { concurrencyKey: { notIn: heldKeys } }] }] });
+  }
   for (const { id } of candidates) {
     const { count } = await db.job.updateMany({
       where: { id, ...due(now) },
