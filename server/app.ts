@@ -55,7 +55,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use(requestId);
   app.use(accessLog({ enabled: options.accessLog }));
   app.use(connectionCloseWhileStopping(options.isShuttingDown));
-  app.use(compression());
+  app.use(compressionWhenAccepted());
 
   // Vite fingerprints everything under /assets: the same name never changes content.
   app.use(
@@ -114,6 +114,25 @@ function publicFiles(clientDir: string): ReadonlySet<string> {
   };
   if (existsSync(clientDir)) walk(clientDir, "");
   return files;
+}
+
+/**
+ * `compression` for the requests that accept an encoding. For the others it could only ever send
+ * the response as it is, and it still wraps the response's `write`, `end` and `on` to decide so:
+ * measured on the session check (issue 16), those wrappers made each request leave ≈ 6.7 KB more
+ * in the old generation (8.8 against 2.1 KB: the response and its headers outlived two
+ * young-generation collections), which filled it ≈ 4 times faster and brought its full
+ * collections, the stalls of the latency tables, that much more often. Scripts, `curl` and
+ * monitoring that ask for no encoding no longer pay for it; the `Vary` that `compression` adds is
+ * kept, so a shared cache still tells the two answers apart.
+ */
+function compressionWhenAccepted(): RequestHandler {
+  const compress = compression();
+  return (req, res, next) => {
+    if (req.headers["accept-encoding"]) return compress(req, res, next);
+    res.vary("Accept-Encoding");
+    next();
+  };
 }
 
 /** `handler` for the request paths in `paths`, the next handler for every other one. */

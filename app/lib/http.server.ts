@@ -1,6 +1,7 @@
 import { parseSubmission } from "@conform-to/react/future";
 import { coerceFormValue } from "@conform-to/zod/v4/future";
 import type { z } from "zod";
+import { jsonResponse } from "./json-response.server.ts";
 import { ApiError, badRequest, fieldProblem, validationError } from "./problem.server.ts";
 
 /** Request bodies above these sizes are refused with 413 before they are parsed (contract §1). */
@@ -173,5 +174,5 @@ export function json(data: unknown, init: number | ResponseInit = 200): Response
   const headers = new Headers(responseInit.headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
-  return new Response(JSON.stringify(data), { ...responseInit, headers });
+  return jsonResponse(data, { ...responseInit, headers });
 }

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Dictionary } from "~/i18n/dictionaries.ts";
 import { en } from "~/i18n/en.ts";
+import { jsonResponse } from "./json-response.server.ts";
 import { fieldMessage, fieldText, isFieldMessageKey, problemText, type FieldMessage, type FieldMessageKey } from "./messages.ts";
 
 /**
@@ -137,10 +138,10 @@ export function problemBody(error: ApiError) {
 
 /** `members`: extension members beside the standard ones (RFC 9457 §3.2), e.g. NextAuth's `url`. */
 export function problemResponse(error: ApiError, members: Record<string, unknown> = {}): Response {
-  return new Response(JSON.stringify({ ...problemBody(error), ...members }), {
-    status: error.status,
-    headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store", ...error.headers },
-  });
+  return jsonResponse(
+    { ...problemBody(error), ...members },
+    { status: error.status, headers: new Headers({ "Content-Type": "application/problem+json", "Cache-Control": "no-store", ...error.headers }) },
+  );
 }
 
 /** Values a code's sentence takes: the minutes to wait of a throttled request. */

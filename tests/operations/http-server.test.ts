@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { describe, expect, inject, test } from "vitest";
-import { api, baseUrl } from "../support/api.ts";
+import { api, baseUrl, sessionOf } from "../support/api.ts";
 import { assign, createForm, createStudent } from "../support/assessment.ts";
 import { rawRequest, sendOversized } from "../support/raw-http.ts";
 
@@ -174,6 +174,37 @@ describe("compression and caching", () => {
       total += response.bytes;
     }
     expect(total).toBeLessThanOrEqual(190 * 1024);
+  });
+
+  // React Router hands bodies on as streams: without a declared length, compression could not see
+  // the 1 KB threshold and gzipped the session check's few hundred bytes for every browser.
+  test("a JSON answer under a kilobyte goes as it is, with its length; a larger one is compressed", async () => {
+    const session = await transferSize("/api/auth/session", { cookie: sessionOf("teacher@demo.test") });
+    expect(session.status).toBe(200);
+    expect(session.encoding).toBeUndefined();
+    expect(Number(session.headers["content-length"])).toBe(session.bytes);
+    expect(session.bytes).toBeLessThan(1024);
+    const problem = await transferSize("/api/no-such-thing");
+    expect(problem.status).toBe(404);
+    expect(problem.encoding).toBeUndefined();
+    expect(Number(problem.headers["content-length"])).toBe(problem.bytes);
+    const openapi = await transferSize("/api/openapi");
+    expect(openapi.status).toBe(200);
+    expect(openapi.encoding).toMatch(/br|gzip/);
+    expect(openapi.headers["content-length"]).toBeUndefined();
+    expect(openapi.headers["vary"]).toContain("Accept-Encoding");
+  });
+
+  test("a client that asks for no encoding gets every answer as it is, still marked Vary: Accept-Encoding", async () => {
+    for (const path of ["/api/openapi", "/en/login", "/favicon.svg"]) {
+      const response = await transferSize(path, { "accept-encoding": "" });
+      expect(response.status, path).toBe(200);
+      expect(response.encoding, path).toBeUndefined();
+      expect(response.headers["vary"], path).toContain("Accept-Encoding");
+    }
+    const json = await fetch(`${baseUrl()}/api/openapi`, { headers: { "accept-encoding": "identity" } });
+    expect(json.headers.get("content-encoding")).toBeNull();
+    expect((await json.json()).openapi).toMatch(/^3\./);
   });
 
   test("fingerprinted assets are immutable with validators; a revalidation answers 304", async () => {
