@@ -10,12 +10,13 @@ export const root = path.resolve(import.meta.dirname, "../..");
 const tsxLoader = ["--import", "tsx"];
 const startScript = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.start as string;
 /**
- * The V8 flags with a number (the young generation's floor, the memory reducer's delay) and the
- * environment (glibc's arenas) `npm start` gives the server (package.json), given to both servers
- * under test: they decide how much an export grows the process and how the heap behaves after
- * idleness (ADR 26, ADR 34).
+ * The V8 flags (the young generation's floor, no memory reducer) and the environment (glibc's
+ * arenas) `npm start` gives the server (package.json), given to both servers under test: they
+ * decide how much an export grows the process and how the heap behaves after idleness (ADR 26,
+ * ADR 34). Every flag between `node` and `--import` is taken, whatever its form.
  */
-const heapFlags: string[] = startScript.match(/--[a-z][a-z-]*=\d+/g) ?? [];
+const heapFlags: string[] = (/\bnode\s+(.*?)\s+--import\b/.exec(startScript)?.[1] ?? "").split(/\s+/).filter((flag) => flag.startsWith("--"));
+if (heapFlags.length === 0) throw new Error("package.json's start script gives Node no flags before --import: scripts/bench/processes.ts cannot read them");
 const startEnv: Record<string, string> = Object.fromEntries([...startScript.matchAll(/(?:^|\s)([A-Z_]+)=(\S+)/g)].map((match) => [match[1]!, match[2]!]));
 
 /**

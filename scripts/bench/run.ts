@@ -316,7 +316,8 @@ type GrowthProbe = {
  * app given a third turn in the main table's rounds: tried, the app's p95 on the reports list went
  * from 12 ms (two servers) to 115–365 ms and the smaller one's to 425–512, since each app then
  * idled for two rounds of three and V8's memory reducer collected its heap during another
- * server's round, on the same core (with `--no-memory-reducer` the full set's app 20 ms).
+ * server's round, on the same core (with `--no-memory-reducer` the full set's app 20 ms; `npm start`
+ * has given that flag since, ADR 34, and the third turn was not tried again).
  */
 async function measureGrowth(smallerWorld: BenchWorld): Promise<Growth> {
   const smallerRows = growthRows;
