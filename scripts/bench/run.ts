@@ -1,7 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { parse } from "csv-parse/sync";
 import { assertNodeVersion } from "../../server/node-version.ts";
@@ -66,8 +67,12 @@ const MIXED_SUBMITS_PER_SECOND = 5;
 /** Single requests (bulk assignment, roster import), each timed on its own: this many per server, after one warm-up call each. */
 const REPETITIONS = 5;
 
-const log = (message: string) => console.log(`[bench] ${message}`);
 const started = Date.now();
+/** Each line says how far into the run it was written (minutes:seconds), so that a run's log tells where its time went. */
+function log(message: string) {
+  const seconds = Math.floor((Date.now() - started) / 1000);
+  console.log(`[bench ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}] ${message}`);
+}
 
 /** Each size has its own database; BENCH_POSTGRES_URL names the full one's, and the growth set's gets `_<size>` after its name. */
 function databaseUrlFor(size: number): string {
@@ -961,21 +966,54 @@ async function assertSameWrite(request: Sent, pick: (body: Record<string, unknow
     );
 }
 
+/**
+ * Resolves when a child process exits with 0; rejects otherwise, with what it wrote to stderr.
+ * Each line it writes to stdout is logged with `prefix` when one is given.
+ */
+function childDone(what: string, child: ChildProcess, prefix?: string): Promise<void> {
+  let errorOutput = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    errorOutput = (errorOutput + chunk.toString()).slice(-8000);
+  });
+  if (prefix !== undefined && child.stdout) createInterface({ input: child.stdout }).on("line", (line) => log(`${prefix}${line}`));
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${what} failed (exit ${code}):\n${errorOutput}`))));
+  });
+}
+
 // The run itself comes last, after every declaration it reaches: a `const` further down would be
 // read before its line ran (twice a full run stopped half way on a ReferenceError that way).
 const buildDir = "build-bench";
+// The build, the growth table's smaller data set (see measureGrowth) and the full one are made at
+// the same time: each of the three keeps one core busy at most (SQLite's driver is synchronous, a
+// PostgreSQL seed is one backend), and the machine has two.
+const growthEnabled = growthRows > 0 && growthRows < rows;
+const smallerSeed = growthEnabled
+  ? childDone(
+      "the growth table's data set",
+      spawn(process.execPath, [...process.execArgv, path.join(root, "scripts/bench/seed-data-set.ts"), databaseUrlFor(growthRows), String(growthRows)], {
+        cwd: root,
+        env: { ...process.env, TZ: "UTC" },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+      `growth set (${growthRows.toLocaleString("en")}): `,
+    )
+  : undefined;
+let build: Promise<void> | undefined;
 if (!options["no-build"]) {
   log("building the app (production)");
-  const build = spawnSync("npx", ["react-router", "build"], {
-    cwd: root,
-    env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
-    stdio: "ignore",
-  });
-  if (build.status !== 0) throw new Error("the build failed; run `npx react-router build` to see why");
+  build = childDone(
+    "the build (run `npx react-router build` to see why)",
+    spawn("npx", ["react-router", "build"], { cwd: root, env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" }, stdio: "ignore" }),
+  );
 }
 
 log(`data set: ${rows.toLocaleString("en")} submissions on ${database}`);
+// Settled here so that a failed build or seed is reported after the full seed, not as an unhandled rejection during it.
+const others = Promise.allSettled([build, smallerSeed]);
 const world = await ensureBenchDatabase(databaseUrl, rows, log);
+for (const outcome of await others) if (outcome.status === "rejected") throw outcome.reason;
 // Each submit consumes an assignment; a run makes fresh ones for both servers, only when it runs the submits, and removes what is left.
 const removedLinks = await removePendingAssignments(databaseUrl, world);
 if (removedLinks > 0) log(`removed ${removedLinks.toLocaleString("en")} unused links of an earlier run`);
@@ -985,10 +1023,8 @@ const baselineTokens = await createPendingAssignments(databaseUrl, world, pendin
 // PostgreSQL keeps deleted rows until a vacuum: an earlier run's links and imported students,
 // removed above or when it ended, would be walked by this run's reads until autovacuum came.
 if (database === "postgresql") await vacuumAnalyze(databaseUrl);
-// The growth table's smaller data set (see measureGrowth), seeded once and kept like the full one;
-// seeded here so that its writes are out before anything is measured.
-const growthEnabled = growthRows > 0 && growthRows < rows;
-const smallerWorld = growthEnabled ? await ensureBenchDatabase(databaseUrlFor(growthRows), growthRows, log) : undefined;
+// The growth table's smaller data set, seeded above by its own process and kept like the full one: read back here.
+const smallerWorld = growthEnabled ? await ensureBenchDatabase(databaseUrlFor(growthRows), growthRows, () => {}) : undefined;
 // A freshly seeded data set leaves gigabytes of dirty pages that the kernel writes back while the
 // first scenarios run, and they measured that: the first full run on a new data set had the
 // session check at 547 req/s, 17 % of the baseline; the same data set once written, 686–971/s
