@@ -25,7 +25,7 @@ const startEnv: Record<string, string> = Object.fromEntries([...startScript.matc
  * or a second core, nothing is pinned (and the report says so).
  */
 export const pinning = os.availableParallelism() >= 2 && spawnSync("taskset", ["-c", "0", "true"]).status === 0;
-const pinnedTo = (cpu: number, command: string, args: string[]): [string, string[]] =>
+export const pinnedTo = (cpu: number, command: string, args: string[]): [string, string[]] =>
   pinning ? ["taskset", ["-c", String(cpu), command, ...args]] : [command, args];
 export const SERVER_CPU = 0;
 export const LOAD_CPU = 1;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
+import { speedShares } from "./core-speed.ts";
 
 /**
  * The benchmark's results as a console table and as the generated part of docs/benchmarks.md.
@@ -48,6 +49,8 @@ export type ScenarioOutcome = {
   memory?: { before: number; after: number; afterSecond: number };
   /** A long download (the CSV export): the latency columns are its total time. */
   download?: { app: DownloadStats; baseline?: DownloadStats };
+  /** The core speed probe's time around each fixed-rate round, in the rounds' order (scripts/bench/core-speed.ts). */
+  coreProbeMs?: { app: number[]; baseline: number[] };
 };
 
 /** Each read's app p95 on a data set a tenth the size, against the full one's (issue 16: less than 2×). */
@@ -57,7 +60,7 @@ export type Growth = {
   reads: { name: string; rate?: number | undefined; repetitions?: number | undefined; smaller: GrowthSide; full: GrowthSide; errors: number }[];
 };
 /** A p95, with the lowest and highest round's when it was measured in rounds at a fixed rate. */
-type GrowthSide = { p95: number; spread?: { min: number; max: number } | undefined };
+type GrowthSide = { p95: number; spread?: { min: number; max: number } | undefined; coreProbeMs?: number[] | undefined };
 
 const growthCell = (side: GrowthSide) => `${ms(side.p95)}${side.spread ? ` (${ms(side.spread.min)}–${ms(side.spread.max)} by round)` : ""}`;
 
@@ -90,6 +93,26 @@ export function renderGrowthTable(growth: Growth): string {
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
   return table.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ")).join("\n");
 }
+
+/**
+ * The servers' core's speed around each fixed-rate round (scripts/bench/core-speed.ts), as a share
+ * of the fastest the probe measured in the run: one line per scenario and per read of the growth pass.
+ */
+function coreSpeedRows(outcomes: ScenarioOutcome[], growth: Growth | undefined, fastestMs: number): string[][] {
+  const shares = (probes: number[] | undefined) => (probes && probes.length > 0 ? speedShares(probes, fastestMs).join(", ") : "—");
+  return [
+    ...outcomes.filter((o) => o.coreProbeMs).map((o) => [o.name, shares(o.coreProbeMs?.app), shares(o.coreProbeMs?.baseline)]),
+    ...(growth?.reads ?? [])
+      .filter((read) => read.full.coreProbeMs)
+      .map((read) => [`Growth: ${read.name}`, shares(read.full.coreProbeMs), shares(read.smaller.coreProbeMs)]),
+  ];
+}
+
+const coreSpeedHeader = (growth: Growth | undefined) => [
+  "Fixed-rate rounds of",
+  "The app (on the full data set), % by round",
+  `The other server (the baseline${growth ? `; in the growth pass, the app on ${growth.smallerRows.toLocaleString("en")}` : ""}), % by round`,
+];
 
 export type DownloadStats = { firstByteMedianMs: number; firstByteMaxMs: number; idleMiB: number; peakMiB: number };
 
@@ -203,6 +226,8 @@ export function renderMarkdown(input: {
   /** The untimed lead-in at the same rate before each fixed-rate round. */
   leadInMs: number;
   pinned: boolean;
+  /** The fastest time of the core speed probe in the run (scripts/bench/core-speed.ts), when it ran. */
+  fastestCoreProbeMs?: number | undefined;
 }): string {
   const { outcomes, timing } = input;
   // Each database's latest full run has its own table: SQLite's under "bench", PostgreSQL's under "bench-postgresql".
@@ -233,6 +258,18 @@ export function renderMarkdown(input: {
             .map(() => "---")
             .join(" | ")} |`,
           ...growthRows(input.growth).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
+        ]
+      : []),
+    ...(input.fastestCoreProbeMs !== undefined && coreSpeedRows(outcomes, input.growth, input.fastestCoreProbeMs).length > 0
+      ? [
+          "",
+          `Core speed: a fixed piece of work (scripts/bench/core-speed.ts) timed on the servers' core just before and just after each fixed-rate round, while both servers were idle; each round's mean as a share of the fastest time in the run (${input.fastestCoreProbeMs.toFixed(1)} ms). Below 100, the core did less in that round than it can: a round at a rate set from throughput measured earlier then loads the server beyond half its capacity.`,
+          "",
+          `| ${coreSpeedHeader(input.growth).join(" | ")} |`,
+          `| ${coreSpeedHeader(input.growth)
+            .map(() => "---")
+            .join(" | ")} |`,
+          ...coreSpeedRows(outcomes, input.growth, input.fastestCoreProbeMs).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
         ]
       : []),
     endMarker,

@@ -19,7 +19,9 @@ import {
   rosterCsv,
 } from "./dataset.ts";
 import type { LoadJob, LoadRequest, LoadResult } from "./load.ts";
-import { pinning, residentMemoryMiB, root, runLoadProcess, startServer, type Server } from "./processes.ts";
+import { startCoreSpeedProbe } from "./core-speed.ts";
+import { benchLog } from "./log.ts";
+import { pinnedTo, pinning, residentMemoryMiB, root, runLoadProcess, SERVER_CPU, startServer, type Server } from "./processes.ts";
 import { type Growth, machineDescription, renderGrowthTable, renderMarkdown, renderTable, type ScenarioOutcome } from "./report.ts";
 
 /**
@@ -68,11 +70,7 @@ const MIXED_SUBMITS_PER_SECOND = 5;
 const REPETITIONS = 5;
 
 const started = Date.now();
-/** Each line says how far into the run it was written (minutes:seconds), so that a run's log tells where its time went. */
-function log(message: string) {
-  const seconds = Math.floor((Date.now() - started) / 1000);
-  console.log(`[bench ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}] ${message}`);
-}
+const log = benchLog(started);
 
 /** Each size has its own database; BENCH_POSTGRES_URL names the full one's, and the growth set's gets `_<size>` after its name. */
 function databaseUrlFor(size: number): string {
@@ -252,12 +250,16 @@ async function compare(scenario: Comparison): Promise<void> {
   const roundMs = latencyRoundMs(rate);
   const samples = new Map<Server, number[]>(servers.map((server) => [server, []]));
   const roundP95s = new Map<Server, number[]>(servers.map((server) => [server, []]));
+  const probes = new Map<Server, number[]>(servers.map((server) => [server, []]));
   for (let round = 0; round < timing.rounds; round += 1) {
     for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
       const count = sentAtRate(rate, roundMs) + 50;
-      const result = await runLoadProcess(
-        job(server, slice(server, count), { mode: "rate", rate, durationMs: roundMs, connections: 64, consume: scenario.consume, keepSamples: true }),
+      const { result, coreProbeMs } = await withCoreSpeed(() =>
+        runLoadProcess(
+          job(server, slice(server, count), { mode: "rate", rate, durationMs: roundMs, connections: 64, consume: scenario.consume, keepSamples: true }),
+        ),
       );
+      probes.get(server)!.push(coreProbeMs);
       samples.get(server)!.push(...(result.samplesMs ?? []));
       roundP95s.get(server)!.push(result.latencyMs.p95);
       if (server === app) {
@@ -279,9 +281,10 @@ async function compare(scenario: Comparison): Promise<void> {
     errors,
     targets: scenario.targets,
     note: scenario.note ?? (firstError ? `first error: ${firstError}` : undefined),
+    coreProbeMs: { app: probes.get(app)!, baseline: probes.get(baseline)! },
   };
   log(
-    `${scenario.name}: app ${appRps.toFixed(0)}/s vs baseline ${baselineRps.toFixed(0)}/s; p95 ${outcome.app.latency.p95.toFixed(1)} vs ${outcome.baseline!.latency.p95.toFixed(1)} ms at ${rate}/s`,
+    `${scenario.name}: app ${appRps.toFixed(0)}/s vs baseline ${baselineRps.toFixed(0)}/s; p95 ${outcome.app.latency.p95.toFixed(1)} vs ${outcome.baseline!.latency.p95.toFixed(1)} ms at ${rate}/s; core probe ${probeList(probes.get(app)!)} vs ${probeList(probes.get(baseline)!)} ms`,
   );
   outcomes.push(outcome);
   if (!scenario.consume) {
@@ -336,7 +339,7 @@ async function measureGrowth(smallerWorld: BenchWorld): Promise<Growth> {
         { server: smallerApp, requests: await probe.smaller(smaller) },
         { server: app, requests: probe.full },
       ];
-      const results = sides.map(() => ({ samples: [] as number[], p95s: [] as number[], errors: 0 }));
+      const results = sides.map(() => ({ samples: [] as number[], p95s: [] as number[], probes: [] as number[], errors: 0 }));
       if (probe.rate !== undefined) {
         const rate = probe.rate;
         const roundMs = latencyRoundMs(rate);
@@ -344,9 +347,10 @@ async function measureGrowth(smallerWorld: BenchWorld): Promise<Growth> {
         for (let round = 0; round < timing.rounds; round += 1) {
           for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
             const side = sides[index]!;
-            const result = await runLoadProcess(
-              job(side.server, side.requests, { mode: "rate", rate, durationMs: roundMs, connections: 64, keepSamples: true }),
+            const { result, coreProbeMs } = await withCoreSpeed(() =>
+              runLoadProcess(job(side.server, side.requests, { mode: "rate", rate, durationMs: roundMs, connections: 64, keepSamples: true })),
             );
+            results[index]!.probes.push(coreProbeMs);
             results[index]!.samples.push(...(result.samplesMs ?? []));
             results[index]!.p95s.push(result.latencyMs.p95);
             results[index]!.errors += result.errors;
@@ -365,9 +369,10 @@ async function measureGrowth(smallerWorld: BenchWorld): Promise<Growth> {
       const [atSmaller, atFull] = results.map((result) => ({
         p95: latencyOf(result.samples).p95,
         spread: result.p95s.length > 0 ? spreadOf(result.p95s) : undefined,
+        coreProbeMs: result.probes.length > 0 ? result.probes : undefined,
       }));
       log(
-        `growth: ${probe.name}: p95 ${atSmaller!.p95.toFixed(1)} ms at ${smallerRows.toLocaleString("en")}, ${atFull!.p95.toFixed(1)} ms at ${rows.toLocaleString("en")}`,
+        `growth: ${probe.name}: p95 ${atSmaller!.p95.toFixed(1)} ms at ${smallerRows.toLocaleString("en")}, ${atFull!.p95.toFixed(1)} ms at ${rows.toLocaleString("en")}${atFull!.coreProbeMs ? `; core probe ${probeList(atSmaller!.coreProbeMs ?? [])} vs ${probeList(atFull!.coreProbeMs)} ms` : ""}`,
       );
       measured.push({
         name: probe.name,
@@ -382,6 +387,20 @@ async function measureGrowth(smallerWorld: BenchWorld): Promise<Growth> {
     await smallerApp.stop();
   }
   return { smallerRows, rows, reads: measured };
+}
+
+/**
+ * Runs one fixed-rate round between two timings of the core speed probe (scripts/bench/core-speed.ts)
+ * on the servers' core, and gives the round's result with the two timings' mean.
+ */
+const probeList = (probesMs: number[]) => probesMs.map((ms) => ms.toFixed(1)).join(", ");
+
+async function withCoreSpeed<T>(round: () => Promise<T>): Promise<{ result: T; coreProbeMs: number }> {
+  const before = await coreSpeed.measure();
+  const result = await round();
+  const after = await coreSpeed.measure();
+  fastestCoreProbeMs = Math.min(fastestCoreProbeMs, before, after);
+  return { result, coreProbeMs: (before + after) / 2 };
 }
 
 /** The app's measured throughput on the reports list, which the mixed and export scenarios load at a share of. */
@@ -968,14 +987,14 @@ async function assertSameWrite(request: Sent, pick: (body: Record<string, unknow
 
 /**
  * Resolves when a child process exits with 0; rejects otherwise, with what it wrote to stderr.
- * Each line it writes to stdout is logged with `prefix` when one is given.
+ * With `echo`, each line it writes to stdout is printed as it is.
  */
-function childDone(what: string, child: ChildProcess, prefix?: string): Promise<void> {
+function childDone(what: string, child: ChildProcess, echo = false): Promise<void> {
   let errorOutput = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     errorOutput = (errorOutput + chunk.toString()).slice(-8000);
   });
-  if (prefix !== undefined && child.stdout) createInterface({ input: child.stdout }).on("line", (line) => log(`${prefix}${line}`));
+  if (echo && child.stdout) createInterface({ input: child.stdout }).on("line", (line) => console.log(line));
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${what} failed (exit ${code}):\n${errorOutput}`))));
@@ -994,10 +1013,11 @@ const smallerSeed = growthEnabled
       "the growth table's data set",
       spawn(process.execPath, [...process.execArgv, path.join(root, "scripts/bench/seed-data-set.ts"), databaseUrlFor(growthRows), String(growthRows)], {
         cwd: root,
-        env: { ...process.env, TZ: "UTC" },
+        // Its lines carry its own time: this process reads them only between the full seed's statements.
+        env: { ...process.env, TZ: "UTC", BENCH_STARTED_AT: String(started), BENCH_LOG_PREFIX: `growth set (${growthRows.toLocaleString("en")}): ` },
         stdio: ["ignore", "pipe", "pipe"],
       }),
-      `growth set (${growthRows.toLocaleString("en")}): `,
+      true,
     )
   : undefined;
 let build: Promise<void> | undefined;
@@ -1050,6 +1070,8 @@ const startApp = (url: string) =>
     APP_URL: "http://127.0.0.1",
   });
 const app = await startApp(databaseUrl);
+const coreSpeed = await startCoreSpeedProbe((script) => pinnedTo(SERVER_CPU, process.execPath, [script]));
+let fastestCoreProbeMs = Number.POSITIVE_INFINITY;
 const baseline = await startServer("baseline", "scripts/bench/baseline.ts", { ...serverEnv, APP_URL: "http://127.0.0.1" });
 log(`app at ${app.url}, baseline at ${baseline.url}`);
 
@@ -1062,6 +1084,7 @@ try {
 } finally {
   await app.stop();
   await baseline.stop();
+  coreSpeed.stop();
   await removePendingAssignments(databaseUrl, world);
 }
 
@@ -1085,6 +1108,7 @@ writeFileSync(
     latencySamples: LATENCY_SAMPLES,
     leadInMs: RATE_SETTLE_MS,
     pinned: pinning,
+    fastestCoreProbeMs: Number.isFinite(fastestCoreProbeMs) ? fastestCoreProbeMs : undefined,
   }),
 );
 log(`wrote ${path.relative(root, out)} (${minutes.toFixed(1)} min in all)`);

@@ -1,5 +1,6 @@
 import { assertNodeVersion } from "../../server/node-version.ts";
 import { ensureBenchDatabase } from "./dataset.ts";
+import { benchLog } from "./log.ts";
 
 /**
  * Seeds (or reuses) one bench data set in a process of its own:
@@ -19,4 +20,5 @@ if (!databaseUrl || !Number.isInteger(rows) || rows <= 0) {
   console.error("usage: tsx scripts/bench/seed-data-set.ts <database URL> <submissions>");
   process.exit(2);
 }
-await ensureBenchDatabase(databaseUrl, rows, (message) => console.log(message));
+// Lines timed from the run's start when run.ts gives it (it reads them late: see there).
+await ensureBenchDatabase(databaseUrl, rows, benchLog(Number(process.env.BENCH_STARTED_AT ?? Date.now()), process.env.BENCH_LOG_PREFIX));
