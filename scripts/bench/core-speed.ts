@@ -4,17 +4,16 @@ import { createInterface } from "node:readline";
 
 /**
  * How fast the servers' core is at a given moment. These machines are virtual: the same code on
- * the same core has run at half its speed for minutes and then at full speed again, with no steal
- * time in /proc/stat (another guest on the same physical core, or on its caches, takes its share
- * unseen). A round at a fixed rate set from throughput measured minutes before then meets a
- * server at twice its share of the core, and its latency is a queue's. The bench times a fixed
- * piece of work on the servers' core just before and just after every fixed-rate round, while
- * both servers are idle, so that each round's figures can be read with the core's speed beside
- * them (docs/decisions/0012-benchmarks.md).
+ * the same core has measured up to twice as fast in one run as in another, with no steal time in
+ * /proc/stat (another guest on the same physical core, or on its caches, takes its share unseen).
+ * The bench times a fixed piece of work on the servers' core just before and just after every
+ * fixed-rate round, while both servers are idle, so that each round's figures can be read with
+ * the core's speed beside them and a slow core told from a slow server
+ * (docs/decisions/0012-benchmarks.md).
  *
  * The work is a chain of dependent reads over 32 MiB, each at an address the previous one gave
  * (the caches and memory, as the servers' heaps and SQLite's pages use them), then integer
- * arithmetic (the core itself): about 30 ms at full speed.
+ * arithmetic (the core itself): about 45 ms at full speed on these machines.
  *
  * Run as a script (`node scripts/bench/core-speed.ts`, pinned by the caller), it times the work
  * once for each line it reads and writes the milliseconds. Written in plain erasable TypeScript

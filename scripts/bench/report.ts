@@ -263,7 +263,7 @@ export function renderMarkdown(input: {
     ...(input.fastestCoreProbeMs !== undefined && coreSpeedRows(outcomes, input.growth, input.fastestCoreProbeMs).length > 0
       ? [
           "",
-          `Core speed: a fixed piece of work (scripts/bench/core-speed.ts) timed on the servers' core just before and just after each fixed-rate round, while both servers were idle; each round's mean as a share of the fastest time in the run (${input.fastestCoreProbeMs.toFixed(1)} ms). Below 100, the core did less in that round than it can: a round at a rate set from throughput measured earlier then loads the server beyond half its capacity.`,
+          `Core speed: a fixed piece of work (scripts/bench/core-speed.ts) timed on the servers' core just before and just after each fixed-rate round, while both servers were idle; each round's mean as a share of the fastest time in the run (${input.fastestCoreProbeMs.toFixed(1)} ms). Below 100, the core was slower around that round than at its best; the probe sees it between rounds, not during them.`,
           "",
           `| ${coreSpeedHeader(input.growth).join(" | ")} |`,
           `| ${coreSpeedHeader(input.growth)
