@@ -25,6 +25,10 @@ export default defineConfig({
           exclude: ["tests/unit/**"],
           // Every other test file talks to the one server the global setup builds and starts.
           globalSetup: ["tests/support/global-setup.ts"],
+          // expect.poll waits for a page to settle; Vitest's default of 1 s was too short on a
+          // loaded two-core machine (CI on PostgreSQL, 2026-11-28: a new group's heading and a
+          // date error each appeared after it). A passing poll returns as soon as it passes.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
