@@ -389,12 +389,13 @@ async function measureGrowth(smallerWorld: BenchWorld): Promise<Growth> {
   return { smallerRows, rows, reads: measured };
 }
 
+/** The core speed probe's timings for the log, in milliseconds. */
+const probeList = (probesMs: number[]) => probesMs.map((ms) => ms.toFixed(1)).join(", ");
+
 /**
  * Runs one fixed-rate round between two timings of the core speed probe (scripts/bench/core-speed.ts)
  * on the servers' core, and gives the round's result with the two timings' mean.
  */
-const probeList = (probesMs: number[]) => probesMs.map((ms) => ms.toFixed(1)).join(", ");
-
 async function withCoreSpeed<T>(round: () => Promise<T>): Promise<{ result: T; coreProbeMs: number }> {
   const before = await coreSpeed.measure();
   const result = await round();
