@@ -49,8 +49,11 @@ export type ScenarioOutcome = {
   memory?: { before: number; after: number; afterSecond: number };
   /** A long download (the CSV export): the latency columns are its total time. */
   download?: { app: DownloadStats; baseline?: DownloadStats };
-  /** The core speed probe's time around each fixed-rate round, in the rounds' order (scripts/bench/core-speed.ts). */
-  coreProbeMs?: { app: number[]; baseline: number[] };
+  /**
+   * The core speed probe's time around each fixed-rate round, in the rounds' order
+   * (scripts/bench/core-speed.ts); `smaller` for the growth table's app, when it took a turn.
+   */
+  coreProbeMs?: { app: number[]; baseline: number[]; smaller?: number[] };
 };
 
 /** Each read's app p95 on a data set a tenth the size, against the full one's (issue 16: less than 2×). */
@@ -96,22 +99,20 @@ export function renderGrowthTable(growth: Growth): string {
 
 /**
  * The servers' core's speed around each fixed-rate round (scripts/bench/core-speed.ts), as a share
- * of the fastest the probe measured in the run: one line per scenario and per read of the growth pass.
+ * of the fastest the probe measured in the run: one line per scenario, a column per server.
  */
 function coreSpeedRows(outcomes: ScenarioOutcome[], growth: Growth | undefined, fastestMs: number): string[][] {
   const shares = (probes: number[] | undefined) => (probes && probes.length > 0 ? speedShares(probes, fastestMs).join(", ") : "—");
-  return [
-    ...outcomes.filter((o) => o.coreProbeMs).map((o) => [o.name, shares(o.coreProbeMs?.app), shares(o.coreProbeMs?.baseline)]),
-    ...(growth?.reads ?? [])
-      .filter((read) => read.full.coreProbeMs)
-      .map((read) => [`Growth: ${read.name}`, shares(read.full.coreProbeMs), shares(read.smaller.coreProbeMs)]),
-  ];
+  return outcomes
+    .filter((o) => o.coreProbeMs)
+    .map((o) => [o.name, shares(o.coreProbeMs?.app), shares(o.coreProbeMs?.baseline), ...(growth ? [shares(o.coreProbeMs?.smaller)] : [])]);
 }
 
 const coreSpeedHeader = (growth: Growth | undefined) => [
   "Fixed-rate rounds of",
   "The app (on the full data set), % by round",
-  `The other server (the baseline${growth ? `; in the growth pass, the app on ${growth.smallerRows.toLocaleString("en")}` : ""}), % by round`,
+  "The baseline, % by round",
+  ...(growth ? [`The app on ${growth.smallerRows.toLocaleString("en")}, % by round`] : []),
 ];
 
 export type DownloadStats = { firstByteMedianMs: number; firstByteMaxMs: number; idleMiB: number; peakMiB: number };
@@ -251,7 +252,7 @@ export function renderMarkdown(input: {
     ...(input.growth
       ? [
           "",
-          `Growth: each read measured again on two apps side by side, one on this data set and one on ${input.growth.smallerRows.toLocaleString("en")} submissions seeded the same way, taking turns round by round at the read's fixed rate with as many requests as above (or call by call); the main table's figures are not reused, since there the app's rounds alternate with the baseline's.`,
+          `Growth: each read's app p95 on this data set (the figures above) and on one of ${input.growth.smallerRows.toLocaleString("en")} submissions seeded the same way, served by a second app that took a third turn in each of the read's latency rounds, at the same rate and with as many requests (each round starting one server further on); the form summary call by call, the two apps taking turns.`,
           "",
           `| ${growthHeader(input.growth).join(" | ")} |`,
           `| ${growthHeader(input.growth)
@@ -263,7 +264,7 @@ export function renderMarkdown(input: {
     ...(input.fastestCoreProbeMs !== undefined && coreSpeedRows(outcomes, input.growth, input.fastestCoreProbeMs).length > 0
       ? [
           "",
-          `Core speed: a fixed piece of work (scripts/bench/core-speed.ts) timed on the servers' core just before and just after each fixed-rate round, while both servers were idle; each round's mean as a share of the fastest time in the run (${input.fastestCoreProbeMs.toFixed(1)} ms). Below 100, the core was slower around that round than at its best; the probe sees it between rounds, not during them.`,
+          `Core speed: a fixed piece of work (scripts/bench/core-speed.ts) timed on the servers' core just before and just after each fixed-rate round, while every server was idle; each round's mean as a share of the fastest time in the run (${input.fastestCoreProbeMs.toFixed(1)} ms). Below 100, the core was slower around that round than at its best; the probe sees it between rounds, not during them.`,
           "",
           `| ${coreSpeedHeader(input.growth).join(" | ")} |`,
           `| ${coreSpeedHeader(input.growth)

@@ -209,11 +209,20 @@ type Comparison = {
   note?: string;
 };
 
+/**
+ * The order the servers take their turns in a round: each round starts one server further on, so
+ * that over as many rounds as servers each server goes first once (with two, they alternate).
+ */
+const turnOrder = <T>(servers: readonly T[], round: number): T[] => servers.map((_, index) => servers[(index + round) % servers.length]!);
+
 async function compare(scenario: Comparison): Promise<void> {
   if (!selected(scenario.name)) return;
   log(`${scenario.name}: warm-up`);
   const servers = [app, baseline] as const;
+  // A read's latency rounds give the growth table's smaller app a turn too (see SmallerApp).
+  const smaller = scenario.consume ? undefined : smallerApp;
   const requestLists = new Map(servers.map((server) => [server, scenario.requests(server)]));
+  if (smaller) requestLists.set(smaller.server, smaller.signedIn(requestLists.get(app)!));
   const offsets = new Map(servers.map((server) => [server, 0]));
   // Consumed requests (submits) are handed out in slices so no link is sent twice.
   const slice = (server: Server, count: number) => {
@@ -225,7 +234,8 @@ async function compare(scenario: Comparison): Promise<void> {
     return list.slice(from, from + count);
   };
   const budget = (ms: number) => Math.ceil((ms / 1000) * 1500);
-  for (const server of servers) {
+  const latencyServers = smaller ? [app, baseline, smaller.server] : servers;
+  for (const server of latencyServers) {
     await runLoadProcess(job(server, slice(server, budget(timing.warmupMs)), { durationMs: timing.warmupMs, consume: scenario.consume }));
   }
   const throughput = new Map<Server, number[]>(servers.map((server) => [server, []]));
@@ -233,7 +243,7 @@ async function compare(scenario: Comparison): Promise<void> {
   let firstError: string | undefined;
   for (let round = 0; round < timing.rounds; round += 1) {
     // Alternate which server goes first, so neither always runs on a warmer or cooler machine.
-    for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+    for (const server of turnOrder(servers, round)) {
       const result = await runLoadProcess(job(server, slice(server, budget(timing.roundMs)), { consume: scenario.consume }));
       throughput.get(server)!.push(result.rps);
       if (server === app) {
@@ -245,14 +255,15 @@ async function compare(scenario: Comparison): Promise<void> {
   const appRps = median(throughput.get(app)!);
   const baselineRps = median(throughput.get(baseline)!);
   // Latency at a fixed arrival rate half way to the slower server's saturation, in rounds that
-  // alternate the servers, long enough for LATENCY_SAMPLES requests per server in all.
+  // take turns, long enough for LATENCY_SAMPLES requests per server in all.
   const rate = Math.max(1, Math.round(Math.min(appRps, baselineRps) * 0.5));
   const roundMs = latencyRoundMs(rate);
-  const samples = new Map<Server, number[]>(servers.map((server) => [server, []]));
-  const roundP95s = new Map<Server, number[]>(servers.map((server) => [server, []]));
-  const probes = new Map<Server, number[]>(servers.map((server) => [server, []]));
+  const samples = new Map<Server, number[]>(latencyServers.map((server) => [server, []]));
+  const roundP95s = new Map<Server, number[]>(latencyServers.map((server) => [server, []]));
+  const probes = new Map<Server, number[]>(latencyServers.map((server) => [server, []]));
+  let smallerErrors = 0;
   for (let round = 0; round < timing.rounds; round += 1) {
-    for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+    for (const server of turnOrder(latencyServers, round)) {
       const count = sentAtRate(rate, roundMs) + 50;
       const { result, coreProbeMs } = await withCoreSpeed(() =>
         runLoadProcess(
@@ -265,11 +276,12 @@ async function compare(scenario: Comparison): Promise<void> {
       if (server === app) {
         errors += result.errors;
         firstError ??= result.firstError;
-      } else refuseFailingBaseline(scenario.name, result);
+      } else if (server === baseline) refuseFailingBaseline(scenario.name, result);
+      else smallerErrors += result.errors;
     }
   }
   const latency = new Map(
-    servers.map((server) => [
+    latencyServers.map((server) => [
       server,
       { ...latencyOf(samples.get(server)!), samples: samples.get(server)!.length, p95Spread: spreadOf(roundP95s.get(server)!) },
     ]),
@@ -281,112 +293,45 @@ async function compare(scenario: Comparison): Promise<void> {
     errors,
     targets: scenario.targets,
     note: scenario.note ?? (firstError ? `first error: ${firstError}` : undefined),
-    coreProbeMs: { app: probes.get(app)!, baseline: probes.get(baseline)! },
+    coreProbeMs: { app: probes.get(app)!, baseline: probes.get(baseline)!, ...(smaller ? { smaller: probes.get(smaller.server)! } : {}) },
   };
   log(
-    `${scenario.name}: app ${appRps.toFixed(0)}/s vs baseline ${baselineRps.toFixed(0)}/s; p95 ${outcome.app.latency.p95.toFixed(1)} vs ${outcome.baseline!.latency.p95.toFixed(1)} ms at ${rate}/s; core probe ${probeList(probes.get(app)!)} vs ${probeList(probes.get(baseline)!)} ms`,
+    `${scenario.name}: app ${appRps.toFixed(0)}/s vs baseline ${baselineRps.toFixed(0)}/s; p95 ${outcome.app.latency.p95.toFixed(1)} vs ${outcome.baseline!.latency.p95.toFixed(1)} ms at ${rate}/s${smaller ? ` (${latency.get(smaller.server)!.p95.toFixed(1)} on the app at ${growthRows.toLocaleString("en")})` : ""}; core probe ${probeList(probes.get(app)!)} vs ${probeList(probes.get(baseline)!)} ms`,
   );
   outcomes.push(outcome);
-  if (!scenario.consume) {
-    // The reads' paths name no row of this data set, so only the session changes on the smaller one.
-    const reads = requestLists.get(app)!;
-    growthProbes.push({
-      name: scenario.name,
-      rate,
-      full: reads,
-      smaller: async (smaller) => {
-        const { cookie: smallerCookie } = await smaller.signIn(smaller.world.adminEmail);
-        return reads.map((read) => ({ ...read, headers: { ...read.headers, cookie: smallerCookie } }));
-      },
-    });
+  if (smaller) {
+    const side = (server: Server) => ({ p95: latency.get(server)!.p95, spread: latency.get(server)!.p95Spread, coreProbeMs: probes.get(server)! });
+    growthReads.push({ name: scenario.name, rate, smaller: side(smaller.server), full: side(app), errors: errors + smallerErrors });
   }
 }
 
 /**
- * A read of the growth table: its requests on the full data set's app (`full`) and on the smaller
- * one's (`smaller`, made once that app runs), at a fixed rate or one call at a time.
+ * Issue 16's growth table: every read's app p95 on the smaller data set (`growthRows` submissions,
+ * seeded the same way) against the full one's, measured the same way at the same moments. The app
+ * on the smaller set is a third server in each read's latency rounds: at the read's rate, with as
+ * many requests, each round starting one server further on; the full set's figures are the main
+ * table's. It had a pass of its own after the main table until 2026-11-28, the two apps taking
+ * turns there, which measured the full set's app again: a fifth of the run's time (7.5 of 27.7
+ * minutes on SQLite). A third turn had been tried once before, with V8's memory reducer still on:
+ * the apps, idle for two rounds of three, had their heaps collected during another server's round
+ * (the reports list's p95 went from 12 ms to 115–365 ms); `npm start` has given
+ * `--no-memory-reducer` since (ADR 34), and so do the bench's servers.
  */
-type GrowthProbe = {
-  name: string;
-  rate?: number;
-  repetitions?: number;
-  full: LoadRequest[];
-  smaller: (smaller: { world: BenchWorld; signIn: (email: string) => Promise<{ cookie: string }> }) => Promise<LoadRequest[]>;
+type SmallerApp = {
+  server: Server;
+  /** The reads of the full set's app, signed in to the smaller one instead (their paths name no row of either set). */
+  signedIn: (reads: LoadRequest[]) => LoadRequest[];
+  world: BenchWorld;
 };
 
-/**
- * Issue 16's growth table: every read's app p95 at `smallerRows` submissions and at `rows`, both
- * measured here the same way and side by side: two apps, one per data set, taking turns round by
- * round at the read's fixed rate (as many requests as in its row above), or call by call. The
- * figures of the main table are not reused: there the app's rounds alternate with the baseline's,
- * and its p95 moved with that (the session check, whose work does not depend on the rows: 6.4 ms
- * on a smaller set measured alone, 271 ms in the main table at a million). Nor is the smaller
- * app given a third turn in the main table's rounds: tried, the app's p95 on the reports list went
- * from 12 ms (two servers) to 115–365 ms and the smaller one's to 425–512, since each app then
- * idled for two rounds of three and V8's memory reducer collected its heap during another
- * server's round, on the same core (with `--no-memory-reducer` the full set's app 20 ms; `npm start`
- * has given that flag since, ADR 34, and the third turn was not tried again).
- */
-async function measureGrowth(smallerWorld: BenchWorld): Promise<Growth> {
-  const smallerRows = growthRows;
-  log(`growth: each read at ${smallerRows.toLocaleString("en")} and at ${rows.toLocaleString("en")} submissions`);
-  const smallerApp = await startApp(databaseUrlFor(smallerRows));
-  const smaller = { world: smallerWorld, signIn: (email: string) => signIn(smallerApp, email) };
-  const measured: Growth["reads"] = [];
-  try {
-    for (const probe of growthProbes) {
-      const sides = [
-        { server: smallerApp, requests: await probe.smaller(smaller) },
-        { server: app, requests: probe.full },
-      ];
-      const results = sides.map(() => ({ samples: [] as number[], p95s: [] as number[], probes: [] as number[], errors: 0 }));
-      if (probe.rate !== undefined) {
-        const rate = probe.rate;
-        const roundMs = latencyRoundMs(rate);
-        for (const side of sides) await runLoadProcess(job(side.server, side.requests, { mode: "rate", rate, durationMs: timing.warmupMs, connections: 64 }));
-        for (let round = 0; round < timing.rounds; round += 1) {
-          for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
-            const side = sides[index]!;
-            const { result, coreProbeMs } = await withCoreSpeed(() =>
-              runLoadProcess(job(side.server, side.requests, { mode: "rate", rate, durationMs: roundMs, connections: 64, keepSamples: true })),
-            );
-            results[index]!.probes.push(coreProbeMs);
-            results[index]!.samples.push(...(result.samplesMs ?? []));
-            results[index]!.p95s.push(result.latencyMs.p95);
-            results[index]!.errors += result.errors;
-          }
-        }
-      } else {
-        // One warm-up call each, then the two take turns.
-        for (let call = 0; call <= (probe.repetitions ?? REPETITIONS); call += 1) {
-          for (const [index, side] of sides.entries()) {
-            const answer = await timedRequest(side.server, side.requests[0]! as Sent);
-            if (answer.status >= 400) results[index]!.errors += 1;
-            if (call > 0) results[index]!.samples.push(answer.ms);
-          }
-        }
-      }
-      const [atSmaller, atFull] = results.map((result) => ({
-        p95: latencyOf(result.samples).p95,
-        spread: result.p95s.length > 0 ? spreadOf(result.p95s) : undefined,
-        coreProbeMs: result.probes.length > 0 ? result.probes : undefined,
-      }));
-      log(
-        `growth: ${probe.name}: p95 ${atSmaller!.p95.toFixed(1)} ms at ${smallerRows.toLocaleString("en")}, ${atFull!.p95.toFixed(1)} ms at ${rows.toLocaleString("en")}${atFull!.coreProbeMs ? `; core probe ${probeList(atSmaller!.coreProbeMs ?? [])} vs ${probeList(atFull!.coreProbeMs)} ms` : ""}`,
-      );
-      measured.push({
-        name: probe.name,
-        rate: probe.rate,
-        repetitions: probe.repetitions,
-        smaller: atSmaller!,
-        full: atFull!,
-        errors: results[0]!.errors + results[1]!.errors,
-      });
-    }
-  } finally {
-    await smallerApp.stop();
-  }
-  return { smallerRows, rows, reads: measured };
+async function startSmallerApp(world: BenchWorld): Promise<SmallerApp> {
+  const server = await startApp(databaseUrlFor(growthRows));
+  const { cookie: smallerCookie } = await signIn(server, world.adminEmail);
+  return {
+    server,
+    world,
+    signedIn: (reads) => reads.map((read) => ({ ...read, headers: { ...read.headers, cookie: smallerCookie } })),
+  };
 }
 
 /** The core speed probe's timings for the log, in milliseconds. */
@@ -462,17 +407,6 @@ async function runScenarios() {
     });
   }
 
-  const answers = JSON.stringify({ answers: world.submitForm.questions.map((q) => ({ questionId: q.id, optionIds: [q.optionIds[1]!] })) });
-  const submitRequests = (tokens: string[]) =>
-    tokens.map((token) => ({ method: "POST", path: `/api/test-link/${token}/submit`, headers: { "content-type": "application/json" }, body: answers }));
-  await compare({
-    name: "POST /api/test-link/:token/submit (20 questions)",
-    requests: (server) => submitRequests(server === app ? appTokens : baselineTokens),
-    consume: true,
-    targets: { throughputRatio: 0.6, zeroErrors: true },
-  });
-  await mixedWorkloadScenario(submitRequests);
-
   const formIds = (body: Record<string, unknown>) => ({ total: body.total, forms: body.forms });
   if (selected("GET /api/forms?search=")) await assertSameAnswer("/api/forms?search=stress", formIds);
   await compare({
@@ -500,25 +434,24 @@ async function runScenarios() {
     targets: { throughputRatio: 0.5, p95Ms: 25 },
   });
 
-  // The form summary, one call at a time; before the growth pass, which measures it again.
+  // The form summary, one call at a time, on both data sets for the growth table.
   await formSummaryScenario();
-  // The growth pass comes right after the reads, with the app as they left it, and before the
-  // writes that tidy up after themselves: on PostgreSQL the rows those delete stay in the tables
-  // until a vacuum, and a pass after them measured that garbage (60,000 dead student rows from the
-  // imports: the students search's p95 128 ms there against 25.8 in the main table). After the
-  // exports (a quarter of a million rows through the CSV export, 2,000 PDFs), the full set's app
-  // answered the deep page with a p95 of 281 ms against 16.5 in the main table.
-  //
-  // On PostgreSQL both databases are vacuumed first, so that they differ in their rows alone. The
-  // submits completed thousands of the full set's links, which became its newest results on heap
-  // pages that only a vacuum marks all-visible again; until then the deep page's index-only scan
-  // fetched each of them from the heap (6,659 heap fetches of its 10,000 entries: 20.9 ms against
-  // 6.3 once vacuumed, warm) and the growth table measured the smaller set, which had no writes,
-  // against that (p95 23.0 → 52.0 ms, 2.27×; docs/decisions/0038-submission-autovacuum.md).
-  if (smallerWorld && growthProbes.length > 0) {
-    if (database === "postgresql") await Promise.all([vacuumAnalyze(databaseUrl), vacuumAnalyze(databaseUrlFor(growthRows))]);
-    growth = await measureGrowth(smallerWorld);
-  }
+  // The writes come after every read, so that the reads of both data sets (the growth table's
+  // smaller one has no writes) are measured on rows as they were seeded: on PostgreSQL the
+  // results the submits complete sit on heap pages that only a vacuum marks all-visible again,
+  // and until then the deep page's index-only scan fetched them from the heap (6,659 heap fetches
+  // of its 10,000 entries: 20.9 ms against 6.3 once vacuumed, warm;
+  // docs/decisions/0038-submission-autovacuum.md).
+  const answers = JSON.stringify({ answers: world.submitForm.questions.map((q) => ({ questionId: q.id, optionIds: [q.optionIds[1]!] })) });
+  const submitRequests = (tokens: string[]) =>
+    tokens.map((token) => ({ method: "POST", path: `/api/test-link/${token}/submit`, headers: { "content-type": "application/json" }, body: answers }));
+  await compare({
+    name: "POST /api/test-link/:token/submit (20 questions)",
+    requests: (server) => submitRequests(server === app ? appTokens : baselineTokens),
+    consume: true,
+    targets: { throughputRatio: 0.6, zeroErrors: true },
+  });
+  await mixedWorkloadScenario(submitRequests);
   await exportScenarios();
   await csvExportScenario();
   await bulkAssignmentScenario();
@@ -772,23 +705,41 @@ async function formSummaryScenario() {
   if (!selected(name)) return;
   const summary = world.summary!;
   const session = await signIn(app, summary.adminEmail);
+  const repetitions = quick ? 20 : 50;
+  const summaryRequest = (formId: string, sessionCookie: string): Sent => ({
+    method: "GET",
+    path: `/api/forms/${formId}/summary`,
+    headers: { cookie: sessionCookie, accept: "application/json" },
+  });
   await singleRequests({
     name: `${name} (${summary.completed.toLocaleString("en")} completed results, ${summary.open.toLocaleString("en")} open links)`,
     status: 200,
-    prepare: () => ({ method: "GET", path: `/api/forms/${summary.formId}/summary`, headers: { cookie: session.cookie, accept: "application/json" } }),
+    prepare: () => summaryRequest(summary.formId, session.cookie),
     agree: (body) => body,
     targets: { p95Ms: 300 },
-    repetitions: quick ? 20 : 50,
+    repetitions,
   });
-  growthProbes.push({
-    name,
-    repetitions: quick ? 20 : 50,
-    full: [{ method: "GET", path: `/api/forms/${summary.formId}/summary`, headers: { cookie: session.cookie, accept: "application/json" } }],
-    smaller: async (smaller) => {
-      const { cookie: summaryCookie } = await smaller.signIn(smaller.world.summary!.adminEmail);
-      return [{ method: "GET", path: `/api/forms/${smaller.world.summary!.formId}/summary`, headers: { cookie: summaryCookie, accept: "application/json" } }];
-    },
-  });
+  if (!smallerApp) return;
+  // The growth table's row: the two apps take turns, one call at a time, after a warm-up call each.
+  const smallerSummary = smallerApp.world.summary!;
+  const smallerSession = await signIn(smallerApp.server, smallerSummary.adminEmail);
+  const sides = [
+    { server: smallerApp.server, request: summaryRequest(smallerSummary.formId, smallerSession.cookie), times: [] as number[] },
+    { server: app, request: summaryRequest(summary.formId, session.cookie), times: [] as number[] },
+  ];
+  let errors = 0;
+  for (let call = 0; call <= repetitions; call += 1) {
+    for (const side of call % 2 === 0 ? sides : [...sides].reverse()) {
+      const answer = await timedRequest(side.server, side.request);
+      if (answer.status >= 400) errors += 1;
+      if (call > 0) side.times.push(answer.ms);
+    }
+  }
+  const [atSmaller, atFull] = sides.map((side) => ({ p95: latencyOf(side.times).p95 }));
+  log(
+    `growth: ${name}: p95 ${atSmaller!.p95.toFixed(1)} ms at ${growthRows.toLocaleString("en")}, ${atFull!.p95.toFixed(1)} ms at ${rows.toLocaleString("en")}`,
+  );
+  growthReads.push({ name, repetitions, smaller: atSmaller!, full: atFull!, errors });
 }
 
 type Sent = { method: string; path: string; headers: Record<string, string>; body?: string };
@@ -1005,7 +956,7 @@ function childDone(what: string, child: ChildProcess, echo = false): Promise<voi
 // The run itself comes last, after every declaration it reaches: a `const` further down would be
 // read before its line ran (twice a full run stopped half way on a ReferenceError that way).
 const buildDir = "build-bench";
-// The build, the growth table's smaller data set (see measureGrowth) and the full one are made at
+// The build, the growth table's smaller data set (see SmallerApp) and the full one are made at
 // the same time: each of the three keeps one core busy at most (SQLite's driver is synchronous, a
 // PostgreSQL seed is one backend), and the machine has two.
 const growthEnabled = growthRows > 0 && growthRows < rows;
@@ -1074,17 +1025,18 @@ const app = await startApp(databaseUrl);
 const coreSpeed = await startCoreSpeedProbe((script) => pinnedTo(SERVER_CPU, process.execPath, [script]));
 let fastestCoreProbeMs = Number.POSITIVE_INFINITY;
 const baseline = await startServer("baseline", "scripts/bench/baseline.ts", { ...serverEnv, APP_URL: "http://127.0.0.1" });
-log(`app at ${app.url}, baseline at ${baseline.url}`);
+const smallerApp = smallerWorld ? await startSmallerApp(smallerWorld) : undefined;
+log(`app at ${app.url}, baseline at ${baseline.url}${smallerApp ? `, the app on ${growthRows.toLocaleString("en")} at ${smallerApp.server.url}` : ""}`);
 
 const { cookie, csrfToken } = await signIn(app, world.adminEmail);
 const outcomes: ScenarioOutcome[] = [];
-const growthProbes: GrowthProbe[] = [];
-let growth: Growth | undefined;
+const growthReads: Growth["reads"] = [];
 try {
   await runScenarios();
 } finally {
   await app.stop();
   await baseline.stop();
+  await smallerApp?.server.stop();
   coreSpeed.stop();
   await removePendingAssignments(databaseUrl, world);
 }
@@ -1092,6 +1044,7 @@ try {
 const minutes = (Date.now() - started) / 60_000;
 const machine = machineDescription();
 console.log(`\n${renderTable(outcomes)}\n`);
+const growth: Growth | undefined = growthReads.length > 0 ? { smallerRows: growthRows, rows, reads: growthReads } : undefined;
 if (growth) console.log(`${renderGrowthTable(growth)}\n`);
 const out = options.out ?? path.join(root, quick || options.only || rows !== 1_000_000 ? `data/bench/benchmarks-${database}-${rows}.md` : "docs/benchmarks.md");
 mkdirSync(path.dirname(out), { recursive: true });
