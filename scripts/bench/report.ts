@@ -252,7 +252,7 @@ export function renderMarkdown(input: {
     ...(input.growth
       ? [
           "",
-          `Growth: each read's app p95 on this data set (the figures above) and on one of ${input.growth.smallerRows.toLocaleString("en")} submissions seeded the same way, served by a second app that took a third turn in each of the read's latency rounds, at the same rate and with as many requests (each round starting one server further on); the form summary call by call, the two apps taking turns.`,
+          `Growth: each read's app p95 on this data set (the figures above) and on one of ${input.growth.smallerRows.toLocaleString("en")} submissions seeded the same way, served by a second app that took a third turn in each of the read's latency rounds, at the same rate and with as many requests (each round starting one server further on); the form summary's single calls the same way, a third turn in each.`,
           "",
           `| ${growthHeader(input.growth).join(" | ")} |`,
           `| ${growthHeader(input.growth)

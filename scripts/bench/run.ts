@@ -711,6 +711,13 @@ async function formSummaryScenario() {
     path: `/api/forms/${formId}/summary`,
     headers: { cookie: sessionCookie, accept: "application/json" },
   });
+  // The growth table's row: the app on the smaller set takes a third turn in the same calls.
+  const smallerSummary = smallerApp?.world.summary;
+  const smallerSession = smallerApp && smallerSummary ? await signIn(smallerApp.server, smallerSummary.adminEmail) : undefined;
+  const growth =
+    smallerApp && smallerSummary && smallerSession
+      ? { name, server: smallerApp.server, request: summaryRequest(smallerSummary.formId, smallerSession.cookie) }
+      : undefined;
   await singleRequests({
     name: `${name} (${summary.completed.toLocaleString("en")} completed results, ${summary.open.toLocaleString("en")} open links)`,
     status: 200,
@@ -718,28 +725,8 @@ async function formSummaryScenario() {
     agree: (body) => body,
     targets: { p95Ms: 300 },
     repetitions,
+    growth,
   });
-  if (!smallerApp) return;
-  // The growth table's row: the two apps take turns, one call at a time, after a warm-up call each.
-  const smallerSummary = smallerApp.world.summary!;
-  const smallerSession = await signIn(smallerApp.server, smallerSummary.adminEmail);
-  const sides = [
-    { server: smallerApp.server, request: summaryRequest(smallerSummary.formId, smallerSession.cookie), times: [] as number[] },
-    { server: app, request: summaryRequest(summary.formId, session.cookie), times: [] as number[] },
-  ];
-  let errors = 0;
-  for (let call = 0; call <= repetitions; call += 1) {
-    for (const side of call % 2 === 0 ? sides : [...sides].reverse()) {
-      const answer = await timedRequest(side.server, side.request);
-      if (answer.status >= 400) errors += 1;
-      if (call > 0) side.times.push(answer.ms);
-    }
-  }
-  const [atSmaller, atFull] = sides.map((side) => ({ p95: latencyOf(side.times).p95 }));
-  log(
-    `growth: ${name}: p95 ${atSmaller!.p95.toFixed(1)} ms at ${growthRows.toLocaleString("en")}, ${atFull!.p95.toFixed(1)} ms at ${rows.toLocaleString("en")}`,
-  );
-  growthReads.push({ name, repetitions, smaller: atSmaller!, full: atFull!, errors });
 }
 
 type Sent = { method: string; path: string; headers: Record<string, string>; body?: string };
@@ -759,7 +746,8 @@ async function timedRequest(server: Server, request: Sent): Promise<Timed> {
  * two take turns, one request at a time. `prepare` makes the n-th request for a server (a call must
  * not depend on an earlier one's writes), `after` tidies up after each call, untimed. An app answer
  * with another status is counted as an error and kept in the note (the run goes on); a baseline
- * one stops the run, since it means the bench itself is wrong.
+ * one stops the run, since it means the bench itself is wrong. A read can give the growth table's
+ * smaller app a third turn in every call (`growth`), as the fixed-rate reads do in their rounds.
  */
 async function singleRequests(scenario: {
   name: string;
@@ -770,12 +758,22 @@ async function singleRequests(scenario: {
   targets: ScenarioOutcome["targets"];
   /** Timed calls per server (REPETITIONS unless said). */
   repetitions?: number;
+  /** The growth table's row: its name, the app on the smaller data set, and the request it answers. */
+  growth?: { name: string; server: Server; request: Sent } | undefined;
 }): Promise<void> {
   const servers = [app, baseline] as const;
+  const growth = scenario.growth;
+  const turns = growth ? [app, baseline, growth.server] : servers;
   const repetitions = scenario.repetitions ?? REPETITIONS;
   let errors = 0;
   let firstError: string | undefined;
+  let growthErrors = 0;
   const call = async (server: Server, index: number) => {
+    if (server === growth?.server) {
+      const answer = await timedRequest(server, growth.request);
+      if (answer.status !== scenario.status) growthErrors += 1;
+      return { ...answer, agreed: undefined };
+    }
     const request = scenario.prepare(server, index);
     const logged = server.output().length;
     const answer = await timedRequest(server, request);
@@ -799,14 +797,15 @@ async function singleRequests(scenario: {
   };
   log(`${scenario.name}: warm-up and check`);
   const [fromApp, fromBaseline] = [await call(app, 0), await call(baseline, 0)];
+  if (growth) await call(growth.server, 0);
   if (fromApp.agreed !== undefined && fromApp.agreed !== fromBaseline.agreed)
     throw new Error(
       `app and baseline disagree on ${scenario.name}:\n app      ${fromApp.agreed.slice(0, 400)}\n baseline ${fromBaseline.agreed?.slice(0, 400)}`,
     );
-  const times = new Map<Server, number[]>(servers.map((server) => [server, []]));
+  const times = new Map<Server, number[]>(turns.map((server) => [server, []]));
   for (let repetition = 1; repetition <= repetitions; repetition += 1) {
-    // Alternate which server goes first, as the load rounds do.
-    for (const server of repetition % 2 === 1 ? servers : [...servers].reverse()) times.get(server)!.push((await call(server, repetition)).ms);
+    // Each call starts one server further on, as the load rounds do.
+    for (const server of turnOrder(turns, repetition)) times.get(server)!.push((await call(server, repetition)).ms);
   }
   const side = (server: Server) => {
     const latency = latencyOf(times.get(server)!);
@@ -830,6 +829,19 @@ async function singleRequests(scenario: {
     `${scenario.name}: app median ${outcome.app.latency.p50.toFixed(0)} ms, max ${outcome.app.latency.max.toFixed(0)} ms; baseline median ${outcome.baseline!.latency.p50.toFixed(0)} ms, max ${outcome.baseline!.latency.max.toFixed(0)} ms${errors ? `; ${errors} app errors` : ""}`,
   );
   outcomes.push(outcome);
+  if (growth) {
+    const atSmaller = latencyOf(times.get(growth.server)!);
+    log(
+      `growth: ${growth.name}: p95 ${atSmaller.p95.toFixed(1)} ms at ${growthRows.toLocaleString("en")}, ${outcome.app.latency.p95.toFixed(1)} ms at ${rows.toLocaleString("en")}`,
+    );
+    growthReads.push({
+      name: growth.name,
+      repetitions,
+      smaller: { p95: atSmaller.p95 },
+      full: { p95: outcome.app.latency.p95 },
+      errors: errors + growthErrors,
+    });
+  }
 }
 
 function write(target: string, contentType: string, body: string): Sent {
