@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { speedShares } from "./core-speed.ts";
+import type { ThreadTimes } from "./server-threads.ts";
 
 /**
  * The benchmark's results as a console table and as the generated part of docs/benchmarks.md.
@@ -54,6 +55,8 @@ export type ScenarioOutcome = {
    * (scripts/bench/core-speed.ts); `smaller` for the growth table's app, when it took a turn.
    */
   coreProbeMs?: { app: number[]; baseline: number[]; smaller?: number[] };
+  /** Each server's threads in each fixed-rate round, in the rounds' order (scripts/bench/server-threads.ts). */
+  threadTimes?: { app: RoundThreads; baseline: RoundThreads; smaller?: RoundThreads };
 };
 
 /** Each read's app p95 on a data set a tenth the size, against the full one's (issue 16: less than 2×). */
@@ -107,6 +110,27 @@ function coreSpeedRows(outcomes: ScenarioOutcome[], growth: Growth | undefined, 
     .filter((o) => o.coreProbeMs)
     .map((o) => [o.name, shares(o.coreProbeMs?.app), shares(o.coreProbeMs?.baseline), ...(growth ? [shares(o.coreProbeMs?.smaller)] : [])]);
 }
+
+type RoundThreads = (ThreadTimes | undefined)[];
+
+/**
+ * What each server's threads spent of the core in each fixed-rate round: V8's helper threads and
+ * the event loop, one line per scenario, a column per server.
+ */
+function threadRows(outcomes: ScenarioOutcome[], growth: Growth | undefined): string[][] {
+  const rounds = (times: RoundThreads | undefined) =>
+    times && times.length > 0 ? times.map((round) => (round ? `${round.helpersMs.toLocaleString("en")} / ${round.eventLoopMs.toLocaleString("en")}` : "?")).join(", ") : "—";
+  return outcomes
+    .filter((o) => o.threadTimes?.app.some(Boolean))
+    .map((o) => [o.name, rounds(o.threadTimes?.app), rounds(o.threadTimes?.baseline), ...(growth ? [rounds(o.threadTimes?.smaller)] : [])]);
+}
+
+const threadHeader = (growth: Growth | undefined) => [
+  "Fixed-rate rounds of",
+  "The app (on the full data set), ms by round",
+  "The baseline, ms by round",
+  ...(growth ? [`The app on ${growth.smallerRows.toLocaleString("en")}, ms by round`] : []),
+];
 
 const coreSpeedHeader = (growth: Growth | undefined) => [
   "Fixed-rate rounds of",
@@ -271,6 +295,18 @@ export function renderMarkdown(input: {
             .map(() => "---")
             .join(" | ")} |`,
           ...coreSpeedRows(outcomes, input.growth, input.fastestCoreProbeMs).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
+        ]
+      : []),
+    ...(threadRows(outcomes, input.growth).length > 0
+      ? [
+          "",
+          "The servers' threads: the CPU time each server's process spent in each fixed-rate round (the rounds of the latency figures above, in order), from Linux's per-thread counters (10 ms resolution), as V8's helper threads (its optimizing compilers and its collector's concurrent work) / the event loop. Every thread of a server shares its one core; a round whose helper threads took several times their usual share is a round in which V8 compiled again code it had dropped (docs/benchmarks.md, “the stalls measured”).",
+          "",
+          `| ${threadHeader(input.growth).join(" | ")} |`,
+          `| ${threadHeader(input.growth)
+            .map(() => "---")
+            .join(" | ")} |`,
+          ...threadRows(outcomes, input.growth).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
         ]
       : []),
     endMarker,

@@ -19,6 +19,7 @@ import {
   rosterCsv,
 } from "./dataset.ts";
 import type { LoadJob, LoadRequest, LoadResult } from "./load.ts";
+import { threadTimes, threadTimesBetween, type ThreadTimes } from "./server-threads.ts";
 import { startCoreSpeedProbe } from "./core-speed.ts";
 import { benchLog } from "./log.ts";
 import { pinnedTo, pinning, residentMemoryMiB, root, runLoadProcess, SERVER_CPU, startServer, type Server } from "./processes.ts";
@@ -261,15 +262,19 @@ async function compare(scenario: Comparison): Promise<void> {
   const samples = new Map<Server, number[]>(latencyServers.map((server) => [server, []]));
   const roundP95s = new Map<Server, number[]>(latencyServers.map((server) => [server, []]));
   const probes = new Map<Server, number[]>(latencyServers.map((server) => [server, []]));
+  const threads = new Map<Server, (ThreadTimes | undefined)[]>(latencyServers.map((server) => [server, []]));
   let smallerErrors = 0;
   for (let round = 0; round < timing.rounds; round += 1) {
     for (const server of turnOrder(latencyServers, round)) {
       const count = sentAtRate(rate, roundMs) + 50;
-      const { result, coreProbeMs } = await withCoreSpeed(() =>
-        runLoadProcess(
+      const { result, coreProbeMs } = await withCoreSpeed(async () => {
+        const before = threadTimes(server.process.pid);
+        const answered = await runLoadProcess(
           job(server, slice(server, count), { mode: "rate", rate, durationMs: roundMs, connections: 64, consume: scenario.consume, keepSamples: true }),
-        ),
-      );
+        );
+        threads.get(server)!.push(threadTimesBetween(before, threadTimes(server.process.pid)));
+        return answered;
+      });
       probes.get(server)!.push(coreProbeMs);
       samples.get(server)!.push(...(result.samplesMs ?? []));
       roundP95s.get(server)!.push(result.latencyMs.p95);
@@ -294,9 +299,10 @@ async function compare(scenario: Comparison): Promise<void> {
     targets: scenario.targets,
     note: scenario.note ?? (firstError ? `first error: ${firstError}` : undefined),
     coreProbeMs: { app: probes.get(app)!, baseline: probes.get(baseline)!, ...(smaller ? { smaller: probes.get(smaller.server)! } : {}) },
+    threadTimes: { app: threads.get(app)!, baseline: threads.get(baseline)!, ...(smaller ? { smaller: threads.get(smaller.server)! } : {}) },
   };
   log(
-    `${scenario.name}: app ${appRps.toFixed(0)}/s vs baseline ${baselineRps.toFixed(0)}/s; p95 ${outcome.app.latency.p95.toFixed(1)} vs ${outcome.baseline!.latency.p95.toFixed(1)} ms at ${rate}/s${smaller ? ` (${latency.get(smaller.server)!.p95.toFixed(1)} on the app at ${growthRows.toLocaleString("en")})` : ""}; core probe ${probeList(probes.get(app)!)} vs ${probeList(probes.get(baseline)!)} ms`,
+    `${scenario.name}: app ${appRps.toFixed(0)}/s vs baseline ${baselineRps.toFixed(0)}/s; p95 ${outcome.app.latency.p95.toFixed(1)} vs ${outcome.baseline!.latency.p95.toFixed(1)} ms at ${rate}/s${smaller ? ` (${latency.get(smaller.server)!.p95.toFixed(1)} on the app at ${growthRows.toLocaleString("en")})` : ""}; core probe ${probeList(probes.get(app)!)} vs ${probeList(probes.get(baseline)!)} ms; V8's helper threads ${helperList(threads.get(app)!)} vs ${helperList(threads.get(baseline)!)} ms`,
   );
   outcomes.push(outcome);
   if (smaller) {
@@ -336,6 +342,8 @@ async function startSmallerApp(world: BenchWorld): Promise<SmallerApp> {
 
 /** The core speed probe's timings for the log, in milliseconds. */
 const probeList = (probesMs: number[]) => probesMs.map((ms) => ms.toFixed(1)).join(", ");
+/** What V8's helper threads spent in each round, for the log, in milliseconds. */
+const helperList = (rounds: (ThreadTimes | undefined)[]) => rounds.map((round) => (round ? String(round.helpersMs) : "?")).join(", ");
 
 /**
  * Runs one fixed-rate round between two timings of the core speed probe (scripts/bench/core-speed.ts)
