@@ -119,7 +119,9 @@ type RoundThreads = (ThreadTimes | undefined)[];
  */
 function threadRows(outcomes: ScenarioOutcome[], growth: Growth | undefined): string[][] {
   const rounds = (times: RoundThreads | undefined) =>
-    times && times.length > 0 ? times.map((round) => (round ? `${round.helpersMs.toLocaleString("en")} / ${round.eventLoopMs.toLocaleString("en")}` : "?")).join(", ") : "—";
+    times && times.length > 0
+      ? times.map((round) => (round ? `${round.helpersMs.toLocaleString("en")} / ${round.eventLoopMs.toLocaleString("en")}` : "?")).join(", ")
+      : "—";
   return outcomes
     .filter((o) => o.threadTimes?.app.some(Boolean))
     .map((o) => [o.name, rounds(o.threadTimes?.app), rounds(o.threadTimes?.baseline), ...(growth ? [rounds(o.threadTimes?.smaller)] : [])]);
