@@ -121,7 +121,7 @@ export { pdfRendererContext } from "./features/pdf/pdf-renderer.server.ts";
 export { exportMakerContext } from "./features/reports/report-export.server.ts";
 export { scheduleHousekeeping } from "./lib/auth/housekeeping.server.ts";
 export { startBackgroundJobs } from "./features/jobs/job-handlers.server.ts";
-export { isDatabaseAvailable, stopDatabaseProbe } from "./lib/database-health.server.ts";
+export { healthCheck, isDatabaseAvailable, stopDatabaseProbe } from "./lib/database-health.server.ts";
 export { DATABASE_RETRY_AFTER_SECONDS } from "./lib/database-health.server.ts";
 export { disconnectDatabase } from "./lib/db.server.ts";
 

@@ -8,7 +8,7 @@ import type { PdfRenderer } from "../app/features/pdf/pdf-renderer.server.ts";
 import type { ExportMaker } from "../app/features/reports/report-export.server.ts";
 import { clientAddress } from "../app/lib/client-address.server.ts";
 import { redactPath } from "../app/lib/log-redaction.ts";
-import { serviceStatusResponse } from "../app/lib/service-status.server.ts";
+import { type PlainResponse, serviceStatusResponse } from "../app/lib/service-status.server.ts";
 import { accessLog, requestId } from "./access-log.ts";
 import { bodyLimits } from "./body-limits.ts";
 import type { LoadShedder } from "./load-shedding.ts";
@@ -22,6 +22,7 @@ export type ServerEntryExports = {
   scheduleHousekeeping: () => () => void;
   startBackgroundJobs: () => () => void;
   isDatabaseAvailable: () => boolean;
+  healthCheck: () => Promise<PlainResponse>;
   stopDatabaseProbe: () => void;
   disconnectDatabase: () => Promise<void>;
   DATABASE_RETRY_AFTER_SECONDS: number;
@@ -55,6 +56,12 @@ export function createApp(options: AppOptions): express.Express {
   app.use(requestId);
   app.use(accessLog({ enabled: options.accessLog }));
   app.use(connectionCloseWhileStopping(options.isShuttingDown));
+  // Load balancers and orchestrators ask this path: it is answered ahead of everything that could
+  // make it wait or refuse (load shedding, the database-unavailable fast path, React Router), so
+  // it says whether the database is there, never that the queue is long.
+  app.get("/healthz", (_req, res, next) => {
+    entry.healthCheck().then((answer) => sendPlain(res, answer), next);
+  });
   app.use(compressionWhenAccepted());
 
   // Vite fingerprints everything under /assets: the same name never changes content.

@@ -1,6 +1,7 @@
 import http from "node:http";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
+import { clientAddress } from "../app/lib/client-address.server.ts";
 import { createApp, type ServerEntryExports } from "./app.ts";
 import { LoadShedder } from "./load-shedding.ts";
 import { installLogRedaction } from "./log-redaction.ts";
@@ -23,7 +24,7 @@ export type ServerOptions = {
   host?: string;
   trustProxy: boolean;
   accessLog: boolean;
-  loadShedding: { maxLagMs: number; maxInFlight: number };
+  loadShedding: { maxLagMs: number; maxInFlight: number; maxReceivingPerAddress: number };
   shutdownTimeoutSeconds: number;
   /** Worker threads that render report PDFs. */
   pdfWorkers: number;
@@ -39,7 +40,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   installLogRedaction();
   const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
   const entry = build.entry.module as unknown as ServerEntryExports;
-  const loadShedder = new LoadShedder(options.loadShedding);
+  const loadShedder = new LoadShedder({
+    ...options.loadShedding,
+    addressOf: (req) => clientAddress(req.socket.remoteAddress, req.get("x-forwarded-for") ?? null, options.trustProxy),
+  });
   let shuttingDown = false;
   const pdfPool = createPdfPool(options.pdfWorkers);
   const exportWorkers = createExportWorkers({ databaseUrl: options.databaseUrl, workers: options.exportWorkers, waiting: options.exportWorkers * 8 });

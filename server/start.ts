@@ -84,7 +84,11 @@ const running = await startServer({
   port: env.PORT,
   trustProxy: env.TRUST_PROXY,
   accessLog: env.ACCESS_LOG,
-  loadShedding: { maxLagMs: env.LOAD_SHED_LAG_MS, maxInFlight: env.LOAD_SHED_MAX_IN_FLIGHT },
+  loadShedding: {
+    maxLagMs: env.LOAD_SHED_LAG_MS,
+    maxInFlight: env.LOAD_SHED_MAX_IN_FLIGHT,
+    maxReceivingPerAddress: env.BODIES_IN_TRANSIT_PER_ADDRESS,
+  },
   shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT,
   pdfWorkers: env.PDF_WORKERS,
   exportWorkers: env.EXPORT_WORKERS,

@@ -266,6 +266,8 @@ export const en = {
     lengthRequiredText: "Your browser sent the page without saying how large it is. Go back and send it again.",
     badRequestTitle: "The request could not be read",
     badRequestText: "The address or the data sent is not valid. Check the address, or go back and try again.",
+    tooManyUploadsTitle: "Too many uploads at once",
+    tooManyUploadsText: "Your network is sending us many pages at the same time. Wait a few seconds, then send this one again.",
     tryAgain: "Try again",
   },
 

@@ -244,6 +244,8 @@ export const es: Dictionary = {
     errorCode: (status) => `Error ${status}`,
     unavailableTitle: "El servicio no está disponible",
     unavailableText: "No podemos acceder a nuestra base de datos en este momento. No se perdió nada de lo que enviaste; inténtalo de nuevo en unos segundos.",
+    tooManyUploadsTitle: "Demasiados envíos a la vez",
+    tooManyUploadsText: "Tu red nos está enviando muchas páginas al mismo tiempo. Espera unos segundos y vuelve a enviar esta.",
     busyTitle: "El servicio está ocupado",
     busyText: "Hay demasiadas personas usando el servicio en este momento. Inténtalo de nuevo en unos segundos.",
     tooLargeTitle: "Demasiados datos",

@@ -244,6 +244,8 @@ export const ptBR: Dictionary = {
     errorCode: (status) => `Erro ${status}`,
     unavailableTitle: "O serviço está indisponível",
     unavailableText: "Não conseguimos acessar nosso banco de dados agora. Nada do que você enviou foi perdido; tente novamente em alguns segundos.",
+    tooManyUploadsTitle: "Envios demais ao mesmo tempo",
+    tooManyUploadsText: "Sua rede está nos enviando muitas páginas ao mesmo tempo. Aguarde alguns segundos e envie esta novamente.",
     busyTitle: "O serviço está ocupado",
     busyText: "Há muitas pessoas usando o serviço neste momento. Tente novamente em alguns segundos.",
     tooLargeTitle: "Dados demais",

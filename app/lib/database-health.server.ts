@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { db } from "./db.server.ts";
+import type { PlainResponse } from "./service-status.server.ts";
 
 /**
  * Whether the database is answering, for the whole process.
@@ -29,6 +30,25 @@ export async function checkDatabase(): Promise<void> {
   await db.healthCheck.upsert({ where: { instance }, create: { instance, checkedAt }, update: { checkedAt } });
 }
 
+/**
+ * The answer of `/healthz`: 200 once the database answers a read and accepts a write, 503 with
+ * Retry-After otherwise. A failure that says the database is away also marks it so for every request.
+ */
+export async function healthCheck(): Promise<PlainResponse> {
+  const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" };
+  try {
+    await checkDatabase();
+    // Answered ahead of the unavailable fast path, so a check that passes ends an outage at once.
+    noteDatabaseBack();
+    return { status: 200, headers, body: JSON.stringify({ status: "ok" }) };
+  } catch (error) {
+    if (!noteDatabaseFailure(error)) {
+      console.error("[healthz] database check failed:", error instanceof Error ? error.message : error);
+    }
+    return { status: 503, headers: { ...headers, "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) }, body: JSON.stringify({ status: "unavailable" }) };
+  }
+}
+
 /** Driver and Prisma error kinds and codes that mean "the database is not there", not "bad query". */
 const UNAVAILABLE_KINDS = new Set([
   "DatabaseNotReachable",
@@ -54,9 +74,34 @@ export function anyInCauseChain(error: unknown, test: (candidate: Record<string,
   return false;
 }
 
-/** True when `error` (or anything in its cause chain) says the database cannot be used right now. */
+/**
+ * The errors the database client raises: Prisma's own, its driver adapters', and the drivers'
+ * (better-sqlite3, pg). Only these can say the database is away. A socket error elsewhere in the
+ * request (the client resetting its connection while its body was being read) carries the same
+ * `ECONNRESET` or `EPIPE` and says nothing about the database: counted as one, a phone losing its
+ * signal mid-submit put every other request into 503 for a second.
+ */
+const DATABASE_CLIENT_ERROR = /^(PrismaClient\w*Error|DriverAdapterError|SqliteError|DatabaseError)$/;
+
+function databaseClientError(error: unknown): Record<string, unknown> | undefined {
+  let found: Record<string, unknown> | undefined;
+  anyInCauseChain(error, (candidate) => {
+    // pg's DatabaseError names itself after the protocol message ("error"), hence the class too.
+    const names = [candidate.name, candidate.constructor?.name];
+    if (names.some((name) => typeof name === "string" && DATABASE_CLIENT_ERROR.test(name))) found = candidate;
+    return found !== undefined;
+  });
+  return found;
+}
+
+/**
+ * True when `error` was raised by the database client and it (or anything in its cause chain)
+ * says the database cannot be used right now.
+ */
 export function isDatabaseUnavailableError(error: unknown): boolean {
-  return anyInCauseChain(error, (candidate) => {
+  const raised = databaseClientError(error);
+  if (!raised) return false;
+  return anyInCauseChain(raised, (candidate) => {
     if (typeof candidate.kind === "string" && UNAVAILABLE_KINDS.has(candidate.kind)) return true;
     for (const code of [candidate.code, candidate.errorCode]) {
       if (typeof code === "string" && (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_MESSAGES.test(code))) return true;
@@ -91,16 +136,20 @@ async function probeOnce(): Promise<void> {
   probing = true;
   try {
     await checkDatabase();
-    if (!state.available) {
-      clearInterval(state.probe);
-      console.error(`[database] available again after ${Math.round((Date.now() - state.since) / 1000)} s`);
-      state = { available: true };
-    }
+    noteDatabaseBack();
   } catch {
     // Still unavailable: the next tick tries again.
   } finally {
     probing = false;
   }
+}
+
+/** Clears the mark after a check passed. */
+function noteDatabaseBack(): void {
+  if (state.available) return;
+  clearInterval(state.probe);
+  console.error(`[database] available again after ${Math.round((Date.now() - state.since) / 1000)} s`);
+  state = { available: true };
 }
 
 /** Stops probing (at shutdown). */

@@ -37,6 +37,8 @@ const envSchema = z
     /** Load shedding (server/load-shedding.ts): event-loop lag and requests in progress past which new requests get 503. */
     LOAD_SHED_LAG_MS: z.coerce.number().int().min(10).max(60_000).default(300),
     LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
+    /** Requests from one client address whose bodies may be arriving at once; past it, 429. */
+    BODIES_IN_TRANSIT_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(32),
     /** Seconds SIGTERM waits for requests in progress before closing their connections. */
     SHUTDOWN_TIMEOUT: z.coerce.number().int().min(0).max(600).default(10),
     /** Worker threads that render report PDFs (server/pdf-pool.ts); default: the cores but one. */

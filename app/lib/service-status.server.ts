@@ -9,7 +9,7 @@ import { ApiError, problemBody } from "./problem.server.ts";
  * (server/) sends them without running the app, and the app's middleware sends the same ones; API
  * paths get problem details (RFC 9457), pages a small page in the language of the URL.
  */
-export type ServiceStatus = "badRequest" | "lengthRequired" | "tooLarge" | "busy" | "unavailable" | "serverError";
+export type ServiceStatus = "badRequest" | "lengthRequired" | "tooLarge" | "tooManyUploads" | "busy" | "unavailable" | "serverError";
 
 export type PlainResponse = { status: number; headers: Record<string, string>; body: string };
 
@@ -17,6 +17,7 @@ const STATUS: Record<ServiceStatus, number> = {
   badRequest: 400,
   lengthRequired: 411,
   tooLarge: 413,
+  tooManyUploads: 429,
   busy: 503,
   unavailable: 503,
   serverError: 500,
@@ -26,6 +27,10 @@ const PROBLEM: Record<ServiceStatus, { code: string; detail: (limit?: string) =>
   badRequest: { code: "MALFORMED_REQUEST", detail: () => "The request's address, headers or body could not be read." },
   lengthRequired: { code: "LENGTH_REQUIRED", detail: () => "Send the body with a Content-Length header." },
   tooLarge: { code: "PAYLOAD_TOO_LARGE", detail: (limit) => `The request body is larger than ${limit ?? "the limit"}.` },
+  tooManyUploads: {
+    code: "TOO_MANY_UPLOADS",
+    detail: () => "Too many requests from your address are still sending their bodies. Try again in a few seconds.",
+  },
   busy: { code: "SERVER_BUSY", detail: () => "The server is overloaded. Try again in a few seconds." },
   unavailable: { code: "DATABASE_UNAVAILABLE", detail: () => "The database cannot be reached right now. Try again in a few seconds." },
   serverError: { code: "INTERNAL_ERROR", detail: () => "Something went wrong on our side. It has been logged." },
@@ -55,6 +60,7 @@ export function serviceStatusResponse(
     badRequest: [t.badRequestTitle, t.badRequestText],
     lengthRequired: [t.lengthRequiredTitle, t.lengthRequiredText],
     tooLarge: [t.tooLargeTitle, t.tooLargeText(limit ?? "")],
+    tooManyUploads: [t.tooManyUploadsTitle, t.tooManyUploadsText],
     busy: [t.busyTitle, t.busyText],
     unavailable: [t.unavailableTitle, t.unavailableText],
     serverError: [t.errorTitle, t.errorText],
@@ -62,7 +68,7 @@ export function serviceStatusResponse(
   const nonce = randomBytes(16).toString("base64");
   headers["Content-Type"] = "text/html; charset=utf-8";
   headers["Content-Security-Policy"] = `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
-  const retry = status === "busy" || status === "unavailable" || status === "serverError";
+  const retry = status === "busy" || status === "unavailable" || status === "serverError" || status === "tooManyUploads";
   const body = `<!DOCTYPE html>
 <html lang="${locale}">
 <head>

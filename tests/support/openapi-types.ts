@@ -2673,7 +2673,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TWO_FACTOR_LOCKED. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, TWO_FACTOR_LOCKED. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -2691,7 +2691,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED" | "TWO_FACTOR_LOCKED";
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS" | "TWO_FACTOR_LOCKED";
                     };
                 };
             };
@@ -2858,7 +2858,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TWO_FACTOR_LOCKED. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, TWO_FACTOR_LOCKED. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -2876,7 +2876,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED" | "TWO_FACTOR_LOCKED";
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS" | "TWO_FACTOR_LOCKED";
                     };
                 };
             };
@@ -3090,7 +3090,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -3108,7 +3108,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -3537,6 +3537,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -3824,6 +3846,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -4010,6 +4054,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -4193,7 +4259,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -4211,7 +4277,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -4416,6 +4482,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -4626,7 +4714,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -4644,7 +4732,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -5070,6 +5158,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -5515,6 +5625,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -6047,6 +6179,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -6461,6 +6615,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -6917,6 +7093,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -7632,6 +7830,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -8017,6 +8237,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -8395,6 +8637,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -8628,6 +8892,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -9015,6 +9301,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -9775,6 +10083,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -10193,6 +10523,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -10637,6 +10989,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -10984,6 +11358,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -11430,6 +11826,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -11899,6 +12317,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -12632,6 +13072,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -12849,6 +13311,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -13296,7 +13780,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -13314,7 +13798,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -13561,7 +14045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -13579,7 +14063,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -13896,7 +14380,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -13914,7 +14398,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -14291,7 +14775,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -14309,7 +14793,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -14683,6 +15167,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -15240,6 +15746,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -15456,6 +15984,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -16152,6 +16702,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -16502,6 +17074,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };

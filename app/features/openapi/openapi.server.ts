@@ -41,7 +41,7 @@ function errorCodes(operation: Operation, status: number): string[] {
     404: ["NOT_FOUND"],
     413: ["PAYLOAD_TOO_LARGE"],
     415: ["UNSUPPORTED_MEDIA_TYPE"],
-    429: ["RATE_LIMITED"],
+    429: ["RATE_LIMITED", ...(operation.body ? ["TOO_MANY_UPLOADS"] : [])],
     500: ["INTERNAL_ERROR"],
     503: ["SERVER_BUSY", "DATABASE_UNAVAILABLE"],
   };
@@ -112,9 +112,10 @@ function operationObject(operation: Operation, components: ComponentCollector) {
     ...(operation.query ? queryParameters(operation.query, components) : []),
   ];
   // Every operation can meet a failure on our side (500) and an overloaded or database-less moment
-  // (503); a write made with the session cookie can fail its CSRF check (403).
+  // (503); a write made with the session cookie can fail its CSRF check (403); a body can meet the
+  // cap on bodies still arriving from one address (429).
   const csrfChecked = operation.auth === "session" && operation.method !== "get";
-  const errors = [...new Set([...operation.errors, ...(csrfChecked ? [403] : []), 500, 503])].sort();
+  const errors = [...new Set([...operation.errors, ...(csrfChecked ? [403] : []), ...(operation.body ? [429] : []), 500, 503])].sort();
   const responses: Record<string, unknown> = {
     [operation.success.status]: {
       description: operation.success.description,
