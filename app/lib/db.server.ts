@@ -113,3 +113,24 @@ export async function disconnectDatabase(): Promise<void> {
 /** A write refused by a unique index (two requests racing to create the same row). */
 // Both generated clients share Prisma's runtime, so one error class serves SQLite and PostgreSQL.
 export const isUniqueViolation = (error: unknown) => error instanceof SqlitePrisma.PrismaClientKnownRequestError && error.code === "P2002";
+
+/**
+ * What a transaction holds while it checks that something does not exist yet and then writes it:
+ * the people of an organization (an e-mail address is one person's; a group's name is one group's),
+ * or the links of one form (one link still waiting per respondent).
+ */
+export type WriteScope = "roster" | "links";
+const WRITE_SCOPE_KEYS: Record<WriteScope, number> = { roster: 1, links: 2 };
+
+/**
+ * Makes the rest of the transaction `tx` the only writer of `scope` for `id` until it ends, so that
+ * a check made after this call still holds when the transaction commits. Two identical imports,
+ * or a double-clicked bulk assignment, then run one after the other and the second sees what the
+ * first wrote (ADR 41). On PostgreSQL: a transaction-level advisory lock on the pair (the two-key
+ * form, whose key space no other lock of ours uses). On SQLite every transaction already begins
+ * with the database's write lock (ADR 37), which is the same guarantee for the whole file.
+ */
+export async function serializeWrites(tx: SqlitePrisma.TransactionClient, scope: WriteScope, id: string): Promise<void> {
+  if (!/^postgres(ql)?:\/\//.test(env().DATABASE_URL)) return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${WRITE_SCOPE_KEYS[scope]}::int, hashtext(${id}))`;
+}

@@ -3,7 +3,7 @@ import { coerceFormValue } from "@conform-to/zod/v4/future";
 import { parse } from "csv-parse/sync";
 import type { z } from "zod";
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { db, LONG_WRITE, type Prisma } from "~/lib/db.server.ts";
+import { db, LONG_WRITE, type Prisma, serializeWrites } from "~/lib/db.server.ts";
 import { en } from "~/i18n/en.ts";
 import { fieldMessage, type FieldMessageKey, fieldText } from "~/lib/messages.ts";
 import { badRequest, type FieldProblem, issueMessage } from "~/lib/problem.server.ts";
@@ -84,14 +84,20 @@ async function checkRoster(actor: Actor, kind: Kind, text: string) {
     if (seen.has(email)) problems.push(problemAt(row.line, "email", "emailTwice"));
     else seen.set(email, row.line);
   }
-  if (seen.size > 0) {
-    const where = { organizationId: actor.organizationId, deletedAt: null, email: { in: [...seen.keys()] } };
-    const taken =
-      kind === "students" ? await db.student.findMany({ where, select: { email: true } }) : await db.candidate.findMany({ where, select: { email: true } });
-    for (const { email } of taken) problems.push(problemAt(seen.get(email!)!, "email", "emailTaken"));
-  }
+  problems.push(...(await emailsTaken(db, actor, kind, seen)));
   problems.sort((a, b) => a.row! - b.row! || a.field!.localeCompare(b.field!));
   return { rows, total: body.length, problems };
+}
+
+/** A problem for each address of `lines` (address → line of the file) already used in the organization. */
+async function emailsTaken(client: Prisma.TransactionClient, actor: Actor, kind: Kind, lines: Map<string, number>): Promise<FieldProblem[]> {
+  if (lines.size === 0) return [];
+  const where = { organizationId: actor.organizationId, deletedAt: null, email: { in: [...lines.keys()] } };
+  const taken =
+    kind === "students"
+      ? await client.student.findMany({ where, select: { email: true } })
+      : await client.candidate.findMany({ where, select: { email: true } });
+  return taken.map(({ email }) => problemAt(lines.get(email!)!, "email", "emailTaken"));
 }
 
 const asResponse = (problem: FieldProblem) => ({ row: problem.row!, field: problem.field!, message: problem.message });
@@ -108,6 +114,12 @@ export async function importRoster(actor: Actor, kind: Kind, text: string) {
   const { rows, problems } = await checkRoster(actor, kind, text);
   if (problems.length > 0) throw badRequest("Some rows of the file need attention; nothing was imported.", problems);
   return db.$transaction(async (tx) => {
+    // The same file sent twice at once (a double click, a retried nightly sync): the second import
+    // waits for the first, then finds its addresses taken and its groups there.
+    await serializeWrites(tx, "roster", actor.organizationId);
+    const lines = new Map(rows.flatMap((row) => (row.input.email ? [[row.input.email, row.line] as const] : [])));
+    const taken = await emailsTaken(tx, actor, kind, lines);
+    if (taken.length > 0) throw badRequest("Some rows of the file need attention; nothing was imported.", taken);
     const groupIds = await groupsByName(tx, actor, [...new Set(rows.flatMap((row) => (row.group ? [row.group] : [])))]);
     // Ids made here, so each membership knows its person without relying on the order rows come back in.
     const now = new Date();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { db, LONG_WRITE } from "~/lib/db.server.ts";
+import { db, LONG_WRITE, serializeWrites } from "~/lib/db.server.ts";
 import { insertRows } from "~/lib/insert-rows.server.ts";
 import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import { groupMemberIds } from "../groups/groups.server.ts";
@@ -42,34 +42,36 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
     ...candidates.map((person) => ({ kind: "candidate" as const, ...person })),
   ].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 
-  const now = new Date();
-  const waiting = await db.submission.findMany({
-    where: {
-      formId: form.id,
-      deletedAt: null,
-      AND: [waitingWhere(now), { OR: [{ studentId: { in: studentIds } }, { candidateId: { in: candidateIds } }] }],
-    },
-    select: { studentId: true, candidateId: true },
-  });
-  const hasLink = new Set(waiting.map((row) => row.studentId ?? row.candidateId));
-  const skipped: (Pick<Person, "kind" | "id" | "name"> & { reason: "ALREADY_PENDING" | "NOT_ACTIVE" })[] = [];
-  const chosen: Person[] = [];
-  for (const person of people) {
-    const inactive = person.kind === "student" ? person.status !== "ACTIVE" : person.status === "PROMOTED";
-    const who = { kind: person.kind, id: person.id, name: person.name };
-    if (inactive) skipped.push({ ...who, reason: "NOT_ACTIVE" });
-    else if (hasLink.has(person.id)) skipped.push({ ...who, reason: "ALREADY_PENDING" });
-    else chosen.push(person);
-  }
-
   // The links and their e-mails are written together: a link is never queued without its row. A
   // few multi-row statements keep this write short (on SQLite every other writer waits for it).
-  const rows = chosen.map((person) => ({
-    id: randomUUID() as string,
-    studentId: person.kind === "student" ? person.id : null,
-    candidateId: person.kind === "candidate" ? person.id : null,
-  }));
-  await db.$transaction(async (tx) => {
+  const { chosen, rows, skipped } = await db.$transaction(async (tx) => {
+    // Who already has a link waiting is read after taking the form's links: of a double-clicked
+    // assignment, the second waits for the first and then skips everyone it assigned.
+    await serializeWrites(tx, "links", form.id);
+    const now = new Date();
+    const waiting = await tx.submission.findMany({
+      where: {
+        formId: form.id,
+        deletedAt: null,
+        AND: [waitingWhere(now), { OR: [{ studentId: { in: studentIds } }, { candidateId: { in: candidateIds } }] }],
+      },
+      select: { studentId: true, candidateId: true },
+    });
+    const hasLink = new Set(waiting.map((row) => row.studentId ?? row.candidateId));
+    const skipped: (Pick<Person, "kind" | "id" | "name"> & { reason: "ALREADY_PENDING" | "NOT_ACTIVE" })[] = [];
+    const chosen: Person[] = [];
+    for (const person of people) {
+      const inactive = person.kind === "student" ? person.status !== "ACTIVE" : person.status === "PROMOTED";
+      const who = { kind: person.kind, id: person.id, name: person.name };
+      if (inactive) skipped.push({ ...who, reason: "NOT_ACTIVE" });
+      else if (hasLink.has(person.id)) skipped.push({ ...who, reason: "ALREADY_PENDING" });
+      else chosen.push(person);
+    }
+    const rows = chosen.map((person) => ({
+      id: randomUUID() as string,
+      studentId: person.kind === "student" ? person.id : null,
+      candidateId: person.kind === "candidate" ? person.id : null,
+    }));
     await insertRows(
       tx,
       "Submission",
@@ -98,6 +100,7 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
         input,
       ),
     );
+    return { chosen, rows, skipped };
   }, LONG_WRITE);
   const emailOf = new Map(chosen.map((person) => [person.id, person.email]));
   // In the order the respondents were given (the ids are random, so the database's order is not).
