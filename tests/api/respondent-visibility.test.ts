@@ -4,7 +4,7 @@ import { assign, type CreatedForm, createForm, mediumAnswers, mixedForm } from "
 import { testDatabase } from "../support/database.ts";
 
 /**
- * The respondent-visibility rule (docs/decisions/0040-results-the-respondent-reads.md) over real
+ * The respondent-visibility rule (docs/decisions/0042-results-the-respondent-reads.md) over real
  * HTTP: a student's own login reads the score and band of a completed test only when its form has
  * `showResultToRespondent: true`, on every read path the student can reach (the API with the
  * session or a personal token, the home page and its data request, the test's link); the staff's

@@ -54,7 +54,7 @@ export const historySelect = {
 } satisfies Prisma.SubmissionSelect;
 
 /**
- * The respondent-visibility rule (docs/decisions/0040-results-the-respondent-reads.md): whether
+ * The respondent-visibility rule (docs/decisions/0042-results-the-respondent-reads.md): whether
  * `actor` may read a submission's result, that is its total, maximum, percentage, band (label and
  * colour) and each answer's score. Staff read every result in their scope. A STUDENT's own login
  * reads only submissions they answer (visibleSubmissionsWhere), so it is always the respondent: it
