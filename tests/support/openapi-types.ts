@@ -1685,10 +1685,15 @@ export interface components {
             };
             isCompleted: boolean;
             completedAt: string | null;
+            /** @description The total score; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             totalScore: number | null;
+            /** @description The highest total possible; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             maxScore: number | null;
+            /** @description The total as a percentage of the highest; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             percentage: number | null;
+            /** @description The band's label (also null when no band holds the total); null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             scoreLabel: string | null;
+            /** @description The band's colour (also null when no band holds the total); null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             scoreColor: string | null;
             expiresAt: string | null;
             /**
@@ -1719,7 +1724,8 @@ export interface components {
                 optionIds: string[];
                 optionTexts: string[];
                 text: string | null;
-                score: number;
+                /** @description The answer's score; withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
+                score: number | null;
             }[];
             /** @description Only while pending. */
             token?: string;
@@ -1751,10 +1757,15 @@ export interface components {
             };
             isCompleted: boolean;
             completedAt: string | null;
+            /** @description The total score; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             totalScore: number | null;
+            /** @description The highest total possible; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             maxScore: number | null;
+            /** @description The total as a percentage of the highest; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             percentage: number | null;
+            /** @description The band's label (also null when no band holds the total); null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             scoreLabel: string | null;
+            /** @description The band's colour (also null when no band holds the total); null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             scoreColor: string | null;
             expiresAt: string | null;
             /**
@@ -1806,10 +1817,15 @@ export interface components {
             };
             isCompleted: boolean;
             completedAt: string | null;
+            /** @description The total score; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             totalScore: number | null;
+            /** @description The highest total possible; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             maxScore: number | null;
+            /** @description The total as a percentage of the highest; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             percentage: number | null;
+            /** @description The band's label (also null when no band holds the total); null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             scoreLabel: string | null;
+            /** @description The band's colour (also null when no band holds the total); null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
             scoreColor: string | null;
             expiresAt: string | null;
             /**

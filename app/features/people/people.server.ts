@@ -5,7 +5,7 @@ import { env } from "~/lib/env.server.ts";
 import type { ScoreBand } from "../scoring/scoring.ts";
 import { conflict } from "~/lib/problem.server.ts";
 import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
-import { historySelect, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import { assertStaffResultsView, historySelect, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
 /** Filters shared by the student and candidate lists: organization, not deleted, search, status. */
 export function personListWhere(actor: Actor, query: { search?: string | undefined; status?: string | undefined; groupId?: string | undefined }) {
@@ -57,6 +57,7 @@ export function personData<S extends string>(input: ProfileInput & { status?: S 
 
 /** A student's or candidate's results that the caller may see, newest first. */
 export function personHistory(actor: Actor, person: { studentId: string } | { candidateId: string }) {
+  assertStaffResultsView(actor);
   return db.submission.findMany({
     where: { AND: [person, visibleSubmissionsWhere(actor)] },
     select: historySelect,
@@ -105,6 +106,7 @@ function capturedBands(json: unknown): CapturedBand[] {
  * alongside.
  */
 export async function personHistoryByForm(actor: Actor, person: { studentId: string } | { candidateId: string }) {
+  assertStaffResultsView(actor);
   const who = "studentId" in person ? Prisma.sql`s."studentId" = ${person.studentId}` : Prisma.sql`s."candidateId" = ${person.candidateId}`;
   const bands =
     env().databaseProvider === "postgresql"

@@ -5,7 +5,7 @@ import { badRequest, conflict, fieldProblem, notFound } from "~/lib/problem.serv
 import { rawDate } from "~/lib/raw-values.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
-import { inGroupWhere, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import { assertStaffResultsView, inGroupWhere, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import type { ScoredAgainst } from "../submissions/test-link.server.ts";
 import { findGroup } from "../groups/groups.server.ts";
 import type { ListReportsQuery, ReportDetail, ReportFilters } from "./report-schemas.ts";
@@ -261,6 +261,7 @@ async function countWhere(where: Prisma.Sql): Promise<number> {
  * caller's organization is 404.
  */
 export async function submissionSelection(actor: Actor, filters: { formId?: string | undefined; groupId?: string | undefined }) {
+  assertStaffResultsView(actor);
   if (filters.groupId) await findGroup(actor, filters.groupId);
   const sql = [visibleSubmissionsSql(actor, "s")];
   const where: Prisma.SubmissionWhereInput[] = [visibleSubmissionsWhere(actor)];
@@ -373,6 +374,7 @@ async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
 
 /** The full report of one completed submission in the caller's scope (404 outside it, 409 while pending). */
 export async function getReport(actor: Actor, submissionId: string): Promise<ReportDetail> {
+  assertStaffResultsView(actor);
   const row = await db.submission.findFirst({
     where: { AND: [{ id: submissionId }, visibleSubmissionsWhere(actor)] },
     select: {

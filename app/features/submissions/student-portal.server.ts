@@ -2,7 +2,7 @@ import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
 import type { Locale } from "~/lib/i18n.ts";
 import { forbidden } from "~/lib/problem.server.ts";
-import { visibleSubmissionsWhere } from "./submission-scope.server.ts";
+import { showsResultTo, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { isWaiting, submissionStatus, STATUS_SELECT } from "./submission-status.ts";
 import { testLinkUrl, waitingWhere } from "./submissions.server.ts";
 
@@ -11,8 +11,9 @@ const LISTED = 200;
 
 /**
  * A signed-in student's own tests (contract §12): those still to answer, each with its link, and
- * those answered, with the date; the score and band only where the form's author allows it
- * (`showResultToRespondent`). Only a STUDENT login linked to a student record has any; staff get 403.
+ * those answered, with the date; the score and band only where the respondent-visibility rule
+ * allows it (showsResultTo: the form's `showResultToRespondent`). Only a STUDENT login linked to a
+ * student record has any; staff get 403.
  */
 export async function studentAssignments(actor: Actor, options: { locale: Locale; now?: Date }) {
   if (actor.role !== "STUDENT") throw forbidden("Only a student's own login has assignments.");
@@ -39,7 +40,7 @@ export async function studentAssignments(actor: Actor, options: { locale: Locale
   return {
     assignments: rows.map((row) => {
       const status = submissionStatus(row, now);
-      const showResult = row.isCompleted && row.form.showResultToRespondent;
+      const showResult = row.isCompleted && showsResultTo(actor, row);
       return {
         id: row.id,
         // A completed test keeps the title it was answered under.

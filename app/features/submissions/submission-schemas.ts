@@ -100,6 +100,15 @@ export const draftSavedResponse = z.object({ progress: testProgress, savedAt: ti
 
 const personRef = z.object({ id: idSchema, name: z.string() });
 
+/**
+ * A result field: null until the test is completed, and for a student reading their own test when
+ * its form does not show the respondent their result (`showResultToRespondent` false).
+ */
+const resultField = <Schema extends z.ZodType>(schema: Schema, what: string) =>
+  schema.nullable().meta({
+    description: `${what}; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false.`,
+  });
+
 export const submissionItem = z
   .object({
     id: idSchema,
@@ -109,11 +118,11 @@ export const submissionItem = z
     assignedBy: personRef,
     isCompleted: z.boolean(),
     completedAt: timestamp.nullable(),
-    totalScore: z.number().nullable(),
-    maxScore: z.number().nullable(),
-    percentage: z.number().nullable(),
-    scoreLabel: z.string().nullable(),
-    scoreColor: z.string().nullable(),
+    totalScore: resultField(z.number(), "The total score"),
+    maxScore: resultField(z.number(), "The highest total possible"),
+    percentage: resultField(z.number(), "The total as a percentage of the highest"),
+    scoreLabel: resultField(z.string(), "The band's label (also null when no band holds the total)"),
+    scoreColor: resultField(z.string(), "The band's colour (also null when no band holds the total)"),
     expiresAt: timestamp.nullable(),
     createdAt: timestamp,
     status: z.enum(SUBMISSION_STATUSES).meta({ description: "The life of the link; EXPIRED is derived from expiresAt when read." }),
@@ -138,7 +147,10 @@ export const submissionDetail = submissionItem
         optionIds: z.array(z.string()),
         optionTexts: z.array(z.string()),
         text: z.string().nullable(),
-        score: z.number(),
+        score: z
+          .number()
+          .nullable()
+          .meta({ description: "The answer's score; withheld (null) from the respondent's own login when the form has showResultToRespondent false." }),
       }),
     ),
     token: z.string().optional().meta({ description: "Only while pending." }),

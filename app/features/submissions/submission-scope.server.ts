@@ -1,6 +1,7 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { isAdmin, organizationScope } from "~/lib/auth/actor.server.ts";
+import { isAdmin, isStaff, organizationScope } from "~/lib/auth/actor.server.ts";
 import { Prisma } from "~/lib/db.server.ts";
+import { forbidden } from "~/lib/problem.server.ts";
 
 /**
  * The submissions a caller may see (spec §1 rules 3 and 4): administrators every submission of
@@ -51,3 +52,63 @@ export const historySelect = {
   scoreColor: true,
   createdAt: true,
 } satisfies Prisma.SubmissionSelect;
+
+/**
+ * The respondent-visibility rule (docs/decisions/0042-results-the-respondent-reads.md): whether
+ * `actor` may read a submission's result, that is its total, maximum, percentage, band (label and
+ * colour) and each answer's score. Staff read every result in their scope. A STUDENT's own login
+ * reads only submissions they answer (visibleSubmissionsWhere), so it is always the respondent: it
+ * reads the result once the test is completed and only when the form's author allows it
+ * (`showResultToRespondent`, false by default).
+ */
+export function showsResultTo(actor: Pick<Actor, "role">, submission: { isCompleted: boolean; form: { showResultToRespondent: boolean } }): boolean {
+  return isStaff(actor) || (submission.isCompleted && submission.form.showResultToRespondent);
+}
+
+type ResultFields = {
+  isCompleted: boolean;
+  totalScore: number | null;
+  maxScore: number | null;
+  percentage: number | null;
+  scoreLabel: string | null;
+  scoreColor: string | null;
+  form: { showResultToRespondent: boolean };
+};
+
+type SeenAnswer = { score: number };
+
+/** A submission read as `actor` may see it (the shape of `asSeenBy`'s answer). */
+export type SeenBy<Row extends ResultFields> = Omit<Row, "form" | "answers"> & {
+  form: Omit<Row["form"], "showResultToRespondent">;
+} & (Row extends { answers: (infer Answer extends SeenAnswer)[] } ? { answers: (Omit<Answer, "score"> & { score: number | null })[] } : unknown);
+
+/**
+ * A submission as `actor` may read it: what every read of submission rows goes through
+ * (GET /api/submissions, GET /api/submissions/:id, the links a bulk assignment answers; the
+ * student's own tests, shaped differently, ask `showsResultTo` directly). Where `showsResultTo`
+ * says no, the result is withheld (null, as before completion) and so is each answer's score. The
+ * rule's own input, the form's `showResultToRespondent`, is left out of the answer.
+ */
+export function asSeenBy<Row extends ResultFields & { answers?: SeenAnswer[] }>(actor: Pick<Actor, "role">, row: Row): SeenBy<Row> {
+  const { showResultToRespondent: _, ...form } = row.form;
+  if (showsResultTo(actor, row)) return { ...row, form } as SeenBy<Row>;
+  return {
+    ...row,
+    form,
+    totalScore: null,
+    maxScore: null,
+    percentage: null,
+    scoreLabel: null,
+    scoreColor: null,
+    ...(row.answers ? { answers: row.answers.map((answer) => ({ ...answer, score: null })) } : {}),
+  } as SeenBy<Row>;
+}
+
+/**
+ * The staff's views of results (reports and their exports and PDFs, form summaries, group
+ * results) show every result in scope whatever the form lets its respondent see, so a
+ * respondent's own login never reaches them: 403.
+ */
+export function assertStaffResultsView(actor: Pick<Actor, "role">): void {
+  if (!isStaff(actor)) throw forbidden();
+}

@@ -8,7 +8,7 @@ import { ApiError, conflict, forbidden, notFound } from "~/lib/problem.server.ts
 import { skipTake } from "~/lib/schemas.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
 import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput } from "./submission-schemas.ts";
-import { inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
+import { asSeenBy, inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { type StatusFields, type SubmissionStatus, submissionStatus, WAITING_STATUSES } from "./submission-status.ts";
 import { createId } from "@paralleldrive/cuid2";
 import { webhookEventWrites } from "../webhooks/webhooks.server.ts";
@@ -21,7 +21,8 @@ export const testLinkUrl = (token: string, locale: string) => `${env().APP_URL}/
 
 const itemSelect = {
   id: true,
-  form: { select: { id: true, title: true } },
+  // The form's showResultToRespondent is what asSeenBy reads; it leaves it out of the answer.
+  form: { select: { id: true, title: true, showResultToRespondent: true } },
   student: { select: { id: true, name: true } },
   candidate: { select: { id: true, name: true } },
   assignedBy: { select: { id: true, name: true } },
@@ -131,7 +132,7 @@ export async function submissionItems(actor: Actor, ids: string[]) {
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   const now = new Date();
-  return rows.map(({ token, ...row }) => ({ ...withStatus(row, now), token, url: testLinkUrl(token, actor.locale) }));
+  return rows.map(({ token, ...row }) => ({ ...asSeenBy(actor, withStatus(row, now)), token, url: testLinkUrl(token, actor.locale) }));
 }
 
 export async function listSubmissions(actor: Actor, query: ListSubmissionsQuery) {
@@ -148,10 +149,13 @@ export async function listSubmissions(actor: Actor, query: ListSubmissionsQuery)
     db.submission.count({ where }),
   ]);
   const now = new Date();
-  return { submissions: submissions.map((row) => withStatus(row, now)), total, page: query.page, limit: query.limit };
+  return { submissions: submissions.map((row) => asSeenBy(actor, withStatus(row, now))), total, page: query.page, limit: query.limit };
 }
 
-/** A submission with its answers; while pending, also its link (for staff, to copy it again). */
+/**
+ * A submission with its answers; while pending, also its link (for staff, to copy it again). Its
+ * result and answers' scores only where the caller may read them (asSeenBy).
+ */
 export async function getSubmission(actor: Actor, id: string) {
   const submission = await db.submission.findFirst({
     where: { AND: [{ id }, visibleSubmissionsWhere(actor)] },
@@ -168,7 +172,7 @@ export async function getSubmission(actor: Actor, id: string) {
   const { token, answers, ...row } = submission;
   const item = withStatus(row);
   const pendingLink = !item.isCompleted && isStaff(actor) ? { token, url: testLinkUrl(token, actor.locale) } : {};
-  return {
+  const seen = asSeenBy(actor, {
     ...item,
     answers: answers.map(({ questionType, optionIds, optionTexts, ...answer }) => ({
       ...answer,
@@ -176,8 +180,8 @@ export async function getSubmission(actor: Actor, id: string) {
       optionIds: optionIds as string[],
       optionTexts: optionTexts as string[],
     })),
-    ...pendingLink,
-  };
+  });
+  return { ...seen, ...pendingLink };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
-import { inGroupWhere, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import { assertStaffResultsView, inGroupWhere, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
 /**
  * A group's results at a glance (issue 14): for each of its forms, every member's latest
@@ -22,6 +22,7 @@ export type GroupResults = {
 const RESULTS_READ = 5000;
 
 export async function groupResults(actor: Actor, groupId: string, formIds: string[]): Promise<GroupResults> {
+  assertStaffResultsView(actor);
   const latest: GroupResults["latest"] = {};
   const bands: GroupResults["bands"] = {};
   if (formIds.length === 0) return { bands, latest };
