@@ -7,7 +7,7 @@ import { createSignedInUser } from "../support/fixtures.ts";
 /**
  * Personal API tokens (contract §14) over real HTTP: shown once, then `Authorization: Bearer`
  * reads and writes within the owner's scope without a CSRF token, and stops after delete, expiry
- * and deactivation. (The suite's teardown also fails if a token-shaped string reaches the log.)
+ * and deactivation (every recovery action: tests/api/token-life.test.ts). (The suite's teardown also fails if a token-shaped string reaches the log.)
  */
 async function bearer(token: string, method: string, path: string, json?: unknown) {
   const response = await fetch(`${baseUrl()}${path}`, {
@@ -48,7 +48,9 @@ describe("personal API tokens", () => {
     // The same role: a teacher's token cannot create users.
     expect((await bearer(created.token, "POST", "/api/users", { email: `${unique("x")}@t.test`, name: "X", role: "TEACHER" })).status).toBe(403);
     // A token makes no tokens.
-    expect((await bearer(created.token, "POST", "/api/user/tokens", { name: "Another" })).status).toBe(403);
+    const planted = await bearer(created.token, "POST", "/api/user/tokens", { name: "Another" });
+    expect(planted.status).toBe(403);
+    expect(planted.body.code).toBe("TOKEN_SCOPE");
 
     const listed = await api("GET", "/api/user/tokens", { cookie: teacher.cookie });
     expect(listed.status).toBe(200);
@@ -71,9 +73,12 @@ describe("personal API tokens", () => {
     const kept = await tokenFor(teacher.cookie, { name: "Kept" });
     expect((await bearer(deleted.token, "GET", "/api/forms")).status).toBe(200);
 
-    // Someone else cannot delete it (404); its owner can, with the token itself.
+    // Someone else cannot delete it (404); the token itself may not (403 TOKEN_SCOPE); its owner can, from a session.
     expect((await api("DELETE", `/api/user/tokens/${deleted.id}`, { as: "teacher2@demo.test" })).status).toBe(404);
-    expect((await bearer(deleted.token, "DELETE", `/api/user/tokens/${deleted.id}`)).status).toBe(200);
+    const byItself = await bearer(deleted.token, "DELETE", `/api/user/tokens/${deleted.id}`);
+    expect(byItself.status).toBe(403);
+    expect(byItself.body.code).toBe("TOKEN_SCOPE");
+    expect((await api("DELETE", `/api/user/tokens/${deleted.id}`, { cookie: teacher.cookie })).status).toBe(200);
     const afterDelete = await bearer(deleted.token, "GET", "/api/forms");
     expect(afterDelete.status).toBe(401);
     expect(afterDelete.body.code).toBe("UNAUTHENTICATED");

@@ -174,6 +174,28 @@ describe("GET /api/openapi", () => {
     }
   });
 
+  it("given the changes only a session may make to its own account, should list 403 TOKEN_SCOPE for them and for no other operation", () => {
+    const codes403 = (operation: OperationObject) =>
+      (
+        operation.responses["403"]?.content?.["application/problem+json"]?.schema as
+          | { allOf?: [unknown, { properties: { code: { enum: string[] } } }] }
+          | undefined
+      )?.allOf?.[1].properties.code.enum ?? [];
+    const withTokenScope = operationsOf()
+      .filter(({ operation }) => codes403(operation).includes("TOKEN_SCOPE"))
+      .map(({ path, method }) => `${method.toUpperCase()} ${path}`);
+    expect(withTokenScope.sort()).toEqual(
+      [
+        "POST /api/user/password",
+        "POST /api/auth/two-factor/setup",
+        "POST /api/auth/two-factor/enable",
+        "POST /api/auth/two-factor/disable",
+        "POST /api/user/tokens",
+        "DELETE /api/user/tokens/{id}",
+      ].sort(),
+    );
+  });
+
   it("given every body and every response with content, should give an example that its own schema accepts", () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);

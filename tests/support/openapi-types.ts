@@ -200,7 +200,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn the second factor off (the TOTP secret is erased); needs the current password (401 INVALID_PASSWORD when wrong). */
+        /** Turn the second factor off (the TOTP secret is erased); needs the current password (401 INVALID_PASSWORD when wrong). Only from a signed-in session: 403 TOKEN_SCOPE with an API token. */
         post: operations["disableTwoFactor"];
         delete?: never;
         options?: never;
@@ -217,7 +217,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn on the factor started by setup with one valid code (400 when wrong; 5 wrong codes spend the setup; 409 without a pending setup). */
+        /** Turn on the factor started by setup with one valid code (400 when wrong; 5 wrong codes spend the setup; 409 without a pending setup). Only from a signed-in session: 403 TOKEN_SCOPE with an API token. */
         post: operations["enableTwoFactor"];
         delete?: never;
         options?: never;
@@ -234,7 +234,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start enrolling a second factor. TOTP answers the secret, otpauth URI and QR code (only this once; valid 15 minutes); EMAIL e-mails a confirmation code (3 codes per 10 minutes). 409 while a factor is on. */
+        /** Start enrolling a second factor. TOTP answers the secret, otpauth URI and QR code (only this once; valid 15 minutes); EMAIL e-mails a confirmation code (3 codes per 10 minutes). 409 while a factor is on. Only from a signed-in session: 403 TOKEN_SCOPE with an API token. */
         post: operations["setupTwoFactor"];
         delete?: never;
         options?: never;
@@ -858,7 +858,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the caller's password. A wrong current password is 400 INVALID_CURRENT_PASSWORD naming `currentPassword` (10 checks per 15 minutes per user). Every session of the user ends; the answer sets a new session cookie for the caller. */
+        /** Change the caller's password. A wrong current password is 400 INVALID_CURRENT_PASSWORD naming `currentPassword` (10 checks per 15 minutes per user). Every session and API token of the user ends; the answer sets a new session cookie for the caller. Only from a signed-in session: 403 TOKEN_SCOPE with an API token. */
         post: operations["changePassword"];
         delete?: never;
         options?: never;
@@ -916,7 +916,7 @@ export interface paths {
         put?: never;
         /**
          * Create a personal API token: `Authorization: Bearer <token>` then acts as the caller, without CSRF token.
-         * @description Roles: any signed-in user (from a session, not with a token).
+         * @description Roles: any signed-in user (from a session: 403 TOKEN_SCOPE with a token).
          */
         post: operations["createApiToken"];
         delete?: never;
@@ -937,7 +937,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a personal API token: it stops working at once.
-         * @description Roles: the token's owner, or an administrator of the owner's organization.
+         * @description Roles: the token's owner, or an administrator who may manage the owner (a SUPER_ADMIN's only a SUPER_ADMIN); from a session: 403 TOKEN_SCOPE with a token.
          */
         delete: operations["deleteApiToken"];
         options?: never;
@@ -983,7 +983,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a user's name, role (within what the caller may grant) or active flag; deactivation ends their sessions.
+         * Change a user's name, role (within what the caller may grant) or active flag; deactivation ends their sessions and API tokens (reactivation revives none).
          * @description Roles: SUPER_ADMIN, ADMIN.
          */
         patch: operations["updateUser"];
@@ -1016,7 +1016,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * End every session of a user.
+         * End every session and every personal API token of a user (the answer counts the sessions).
          * @description Roles: SUPER_ADMIN, ADMIN.
          */
         post: operations["revokeUserSessions"];
@@ -1035,7 +1035,7 @@ export interface paths {
         };
         /**
          * A user's personal API tokens, without their secret (to delete one with DELETE /api/user/tokens/:id).
-         * @description Roles: ADMIN, SUPER_ADMIN.
+         * @description Roles: ADMIN, SUPER_ADMIN (a SUPER_ADMIN's tokens only a SUPER_ADMIN).
          */
         get: operations["listUserApiTokens"];
         put?: never;
@@ -2482,10 +2482,10 @@ export interface components {
              * @enum {string}
              */
             role?: "SUPER_ADMIN" | "ADMIN" | "TEACHER";
-            /** @description false ends every session of the user. */
+            /** @description false ends every session and API token of the user; true does not revive them. */
             isActive?: boolean;
             /**
-             * @description Turns off the user's second factor (lost phone or mailbox) and ends their sessions.
+             * @description Turns off the user's second factor (lost phone or mailbox) and ends their sessions and API tokens.
              * @constant
              */
             resetTwoFactor?: true;
@@ -4212,7 +4212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4229,7 +4229,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
                     };
                 };
             };
@@ -4417,7 +4417,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4434,7 +4434,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
                     };
                 };
             };
@@ -4646,7 +4646,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4663,7 +4663,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
                     };
                 };
             };
@@ -14333,7 +14333,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14350,7 +14350,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
                     };
                 };
             };
@@ -15123,7 +15123,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15140,7 +15140,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
                     };
                 };
             };
@@ -15299,7 +15299,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15316,7 +15316,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
                     };
                 };
             };

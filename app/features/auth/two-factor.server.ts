@@ -8,6 +8,7 @@ import { sendMail } from "~/lib/mail/mailer.server.ts";
 import { twoFactorCodeMail } from "~/lib/mail/messages.ts";
 import { ApiError, conflict, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import type { Actor } from "~/lib/auth/actor.server.ts";
+import { requireSessionCaller } from "~/lib/auth/end-access.server.ts";
 import { verifyPassword } from "~/lib/auth/password.server.ts";
 import {
   consumeLockingAttempt,
@@ -223,8 +224,10 @@ const cancelPendingCodes = (userId: string) =>
  * Starts an enrolment. TOTP: a new secret, kept encrypted in a TOTP_SETUP verification until a
  * code proves the app has it, and answered this once (with its otpauth URI and QR code). EMAIL:
  * a confirmation code by e-mail. A new setup replaces any pending one. 409 while a factor is on.
+ * Enrolment, like turning the factor off, needs a signed-in session: 403 TOKEN_SCOPE with a token.
  */
 export async function beginTwoFactorSetup(actor: Actor, method: TwoFactorMethod): Promise<TwoFactorSetupResult> {
+  requireSessionCaller(actor);
   const user = await currentMethod(actor.userId);
   if (user.twoFactorMethod) throw alreadyOn();
   await cancelPendingCodes(actor.userId);
@@ -251,6 +254,7 @@ const noPendingSetup = () => conflict("No setup is waiting for a code (it may ha
  * transaction that claims the setup, and the step of the code counts as used.
  */
 export async function enableTwoFactor(actor: Actor, code: string): Promise<TwoFactorStatus> {
+  requireSessionCaller(actor);
   const user = await currentMethod(actor.userId);
   if (user.twoFactorMethod) throw alreadyOn();
   const pending = await db.verification.findFirst({
@@ -313,6 +317,7 @@ async function turnOn(
  * TOTP secret is erased and pending codes are cancelled. Answers the same when none was on.
  */
 export async function disableTwoFactor(actor: Actor, password: string): Promise<TwoFactorStatus> {
+  requireSessionCaller(actor);
   await consumeRateLimit(CURRENT_PASSWORD_LIMIT, actor.userId);
   const user = await db.user.findUnique({ where: { id: actor.userId }, select: { passwordHash: true } });
   if (!user) throw notFound("user");

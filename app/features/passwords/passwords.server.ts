@@ -1,6 +1,7 @@
 import { hashPassword, decoyPasswordHash, verifyPassword } from "~/lib/auth/password.server.ts";
 import { passwordMatchesEmail } from "~/features/auth/password-policy.server.ts";
 import { CURRENT_PASSWORD_LIMIT, FORGOT_PASSWORD_ADDRESS_LIMIT, FORGOT_PASSWORD_IP_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
+import { endAccountAccess, requireSessionCaller } from "~/lib/auth/end-access.server.ts";
 import { createSession } from "~/lib/auth/session.server.ts";
 import { consumeToken, issueVerification } from "~/lib/auth/verification.server.ts";
 import type { Actor } from "~/lib/auth/actor.server.ts";
@@ -63,7 +64,7 @@ export async function isResetLinkUsable(token: string): Promise<boolean> {
 }
 
 /**
- * Sets the password of the link's account and ends every session of that account. The new
+ * Sets the password of the link's account and ends every session and API token of that account. The new
  * password is checked before the link is used up, so a refused password leaves the link working.
  */
 export async function resetPassword(input: ResetPasswordInput): Promise<void> {
@@ -78,13 +79,13 @@ export async function resetPassword(input: ResetPasswordInput): Promise<void> {
   await setPasswordAndEndSessions(user.id, passwordHash);
 }
 
-/** The new hash, no session left, and no other reset link still open: all or nothing. */
+/** The new hash, no session or API token left, and no other reset link still open: all or nothing. */
 async function setPasswordAndEndSessions(userId: string, passwordHash: string): Promise<void> {
-  await db.$transaction([
-    db.user.update({ where: { id: userId }, data: { passwordHash } }),
-    db.session.deleteMany({ where: { userId } }),
-    db.verification.updateMany({ where: { userId, purpose: "PASSWORD_RESET", usedAt: null }, data: { usedAt: new Date() } }),
-  ]);
+  await db.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: userId }, data: { passwordHash } });
+    await endAccountAccess(tx, userId);
+    await tx.verification.updateMany({ where: { userId, purpose: "PASSWORD_RESET", usedAt: null }, data: { usedAt: new Date() } });
+  });
 }
 
 /**
@@ -105,15 +106,17 @@ export async function requireCurrentPassword(actor: Actor, password: string | un
 }
 
 /**
- * Changes the caller's password. Every session of the user ends, the caller's included, and the
- * caller gets a new one at once (a new cookie): a stolen cookie stops working, the caller does not
- * have to sign in again.
+ * Changes the caller's password. Every session and API token of the user ends, the caller's
+ * session included, and the caller gets a new one at once (a new cookie): a stolen cookie or token
+ * stops working, the caller does not have to sign in again. Only from a session (403 TOKEN_SCOPE
+ * with a token).
  */
 export async function changePassword(
   actor: Actor,
   input: ChangePasswordInput,
   meta: { ipAddress: string; userAgent: string | null },
 ): Promise<{ setCookie: string }> {
+  requireSessionCaller(actor);
   await requireCurrentPassword(actor, input.currentPassword);
   if (passwordMatchesEmail(input.newPassword, actor.email)) {
     throw badRequest("The new password is not accepted.", [fieldProblem("newPassword", "passwordIsEmail")]);

@@ -1,15 +1,18 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { isAdmin, organizationScope } from "~/lib/auth/actor.server.ts";
 import { apiTokenHash, newApiToken } from "~/lib/auth/api-token.server.ts";
+import { requireSessionCaller } from "~/lib/auth/end-access.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { forbidden, notFound } from "~/lib/problem.server.ts";
 import { linkExpiry } from "../submissions/link-expiry.server.ts";
+import { assertMayManage, findManagedUser } from "../users/user-admin.server.ts";
 import type { CreateApiTokenInput } from "./api-token-schemas.ts";
 
 /**
- * A user's personal API tokens (contract §14). Created only from a signed-in session (a token
- * cannot make more tokens), shown once, listed without their secret; deleted by their owner or by
- * an administrator of the owner's organization.
+ * A user's personal API tokens (contract §14). Created and deleted only from a signed-in session
+ * (a token cannot make or end tokens: 403 TOKEN_SCOPE), shown once, listed without their secret;
+ * deleted by their owner or by an administrator who may manage the owner. Every recovery action
+ * ends them all (docs/decisions/0040, app/lib/auth/end-access.server.ts).
  */
 
 /** A user keeps at most this many tokens: one per integration, with room to rotate. */
@@ -18,7 +21,7 @@ export const MAX_TOKENS_PER_USER = 20;
 const listSelect = { id: true, name: true, createdAt: true, expiresAt: true, lastUsedAt: true } as const;
 
 export async function createApiToken(actor: Actor, input: CreateApiTokenInput) {
-  if (actor.via !== "session") throw forbidden("API tokens are created from a signed-in session, not with another token.");
+  requireSessionCaller(actor);
   const expiresAt = linkExpiry(input.expiresAt, actor.timeZone);
   if ((await db.apiToken.count({ where: { userId: actor.userId } })) >= MAX_TOKENS_PER_USER) {
     throw forbidden(`A user keeps at most ${MAX_TOKENS_PER_USER} tokens: delete one first.`);
@@ -39,21 +42,27 @@ function listTokensOf(userId: string) {
   return db.apiToken.findMany({ where: { userId }, select: listSelect, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }).then((tokens) => ({ tokens }));
 }
 
-/** An administrator's view of a user's tokens. Scope before role: a user of another organization is 404 to anyone. */
+/**
+ * An administrator's view of a user's tokens, for the users they may manage (the users API's rule):
+ * a user of another organization is 404 to anyone, a SUPER_ADMIN's tokens are 403 to an ADMIN.
+ */
 export async function listUserApiTokens(actor: Actor, userId: string) {
-  const user = await db.user.findFirst({ where: { id: userId, ...organizationScope(actor) }, select: { id: true } });
-  if (!user) throw notFound("user");
-  if (!isAdmin(actor)) throw forbidden();
+  const { user } = await findManagedUser(actor, userId);
   return listTokensOf(user.id);
 }
 
-/** The owner's, or an administrator's of the owner's organization; anyone else's is 404. */
+/**
+ * The owner's, or one of a user the administrator may manage (403 for a SUPER_ADMIN's token and an
+ * ADMIN); a token of anyone else is 404. Only from a session.
+ */
 export async function deleteApiToken(actor: Actor, id: string) {
+  requireSessionCaller(actor);
   const token = await db.apiToken.findFirst({
     where: { id, ...(isAdmin(actor) ? { user: organizationScope(actor) } : { userId: actor.userId }) },
-    select: { id: true },
+    select: { id: true, userId: true, user: { select: { role: true } } },
   });
   if (!token) throw notFound("API token");
+  if (token.userId !== actor.userId) assertMayManage(actor, token.user);
   await db.apiToken.deleteMany({ where: { id } });
   return { id };
 }

@@ -18,8 +18,11 @@ export const updateUserBody = z
   .strictObject({
     name: singleLineText(200).optional(),
     role: z.enum(STAFF_ROLES).optional().meta({ description: "Within what the caller may grant." }),
-    isActive: z.boolean().optional().meta({ description: "false ends every session of the user." }),
-    resetTwoFactor: z.literal(true).optional().meta({ description: "Turns off the user's second factor (lost phone or mailbox) and ends their sessions." }),
+    isActive: z.boolean().optional().meta({ description: "false ends every session and API token of the user; true does not revive them." }),
+    resetTwoFactor: z
+      .literal(true)
+      .optional()
+      .meta({ description: "Turns off the user's second factor (lost phone or mailbox) and ends their sessions and API tokens." }),
   })
   .meta({ id: "UserUpdate" });
 export type UpdateUserInput = z.output<typeof updateUserBody>;

@@ -1,5 +1,6 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
+import { endAccountAccess } from "~/lib/auth/end-access.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { badRequest, fieldProblem, forbidden, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
@@ -47,17 +48,26 @@ export async function listUsers(caller: Actor, query: ListUsersQuery) {
 }
 
 /**
- * A user the caller may manage. Scope comes before role (another organization's user is 404 for
- * everyone); then only administrators, and only a SUPER_ADMIN may touch a SUPER_ADMIN (403).
+ * Whether `caller` may manage a user of their scope: only administrators, and only a SUPER_ADMIN
+ * may touch a SUPER_ADMIN (403). The one rule for a user's account, their sessions and their tokens.
  */
-async function findManagedUser(caller: Actor, id: string) {
+export function assertMayManage(caller: Actor, user: { role: string }): Actor {
+  const actor = requireAdmin(caller);
+  if (user.role === "SUPER_ADMIN" && actor.role !== "SUPER_ADMIN") throw forbidden("Only a SUPER_ADMIN may manage a SUPER_ADMIN.");
+  return actor;
+}
+
+/**
+ * A user the caller may manage. Scope comes before role (another organization's user is 404 for
+ * everyone); then {@link assertMayManage}.
+ */
+export async function findManagedUser(caller: Actor, id: string) {
   const user = await db.user.findFirst({
     where: { id, deletedAt: null, ...organizationScope(caller) },
     select: { id: true, role: true, organizationId: true },
   });
   if (!user) throw notFound("user");
-  const actor = requireAdmin(caller);
-  if (user.role === "SUPER_ADMIN" && actor.role !== "SUPER_ADMIN") throw forbidden("Only a SUPER_ADMIN may change a SUPER_ADMIN.");
+  const actor = assertMayManage(caller, user);
   return { user, actor };
 }
 
@@ -94,15 +104,17 @@ export async function updateUser(caller: Actor, id: string, input: UpdateUserInp
         data: { usedAt: new Date() },
       });
     }
-    // Deactivation ends every session at once; the sign-in check refuses inactive users from then on.
-    if (input.isActive === false || input.resetTwoFactor) await tx.session.deleteMany({ where: { userId: id } });
+    // Deactivation and a second-factor reset end every session and API token at once; the sign-in
+    // check refuses inactive users from then on, and reactivation revives none of them.
+    if (input.isActive === false || input.resetTwoFactor) await endAccountAccess(tx, id);
   });
   const updated = await db.user.findUniqueOrThrow({ where: { id }, select: itemSelect });
   return present(updated);
 }
 
+/** Ends every session of the user and, with them, every API token (docs/decisions/0040). Answers how many sessions ended. */
 export async function revokeSessions(caller: Actor, id: string) {
   await findManagedUser(caller, id);
-  const { count } = await db.session.deleteMany({ where: { userId: id } });
-  return { revoked: count };
+  const { sessions } = await db.$transaction((tx) => endAccountAccess(tx, id));
+  return { revoked: sessions };
 }

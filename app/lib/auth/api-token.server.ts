@@ -9,7 +9,8 @@ import { actorFromUser, actorUserSelect, hashToken, isUsable } from "./actor-use
  * Personal API tokens (contract §14): `Authorization: Bearer <token>` acts as the token's user,
  * with the same role and scope, and needs no CSRF token (a browser never sends it by itself, so a
  * page of another site cannot make one). Only the token's SHA-256 is stored; it stops working when
- * deleted, when it expires and when its user is deactivated. Each token has its own rate limit.
+ * deleted, when it expires and while its user is deactivated, and every recovery action deletes it
+ * (end-access.server.ts, docs/decisions/0040). Each token has its own rate limit.
  */
 
 /** Recognisable in a leak scanner's rules and in a log line: `as_` and 43 base64url characters. */

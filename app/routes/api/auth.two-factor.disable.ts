@@ -1,4 +1,5 @@
 import { requireActor } from "~/lib/auth/actor.server.ts";
+import { requireSessionCaller } from "~/lib/auth/end-access.server.ts";
 import { disableTwoFactor, twoFactorDisableBody, twoFactorStatusResponse } from "~/features/auth/two-factor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
@@ -7,7 +8,7 @@ import { json, readJsonBody } from "~/lib/http.server.ts";
 const handle = endpoint(
   {
     POST: async ({ request, context }) => {
-      const actor = requireActor(actorOf(context));
+      const actor = requireSessionCaller(requireActor(actorOf(context)));
       const { password } = await readJsonBody(request, twoFactorDisableBody);
       return json(await disableTwoFactor(actor, password));
     },
@@ -17,11 +18,12 @@ const handle = endpoint(
       operationId: "disableTwoFactor",
       tag: "Authentication",
       auth: "session",
-      summary: "Turn the second factor off (the TOTP secret is erased); needs the current password (401 INVALID_PASSWORD when wrong).",
+      summary:
+        "Turn the second factor off (the TOTP secret is erased); needs the current password (401 INVALID_PASSWORD when wrong). Only from a signed-in session: 403 TOKEN_SCOPE with an API token.",
       body: { schema: twoFactorDisableBody, types: ["json"] },
       success: { status: 200, description: "The second factor is off.", schema: twoFactorStatusResponse },
-      errors: [400, 401, 413, 415, 429],
-      codes: { 401: ["INVALID_PASSWORD"] },
+      errors: [400, 401, 403, 413, 415, 429],
+      codes: { 401: ["INVALID_PASSWORD"], 403: ["TOKEN_SCOPE"] },
     },
   },
 );

@@ -1,6 +1,7 @@
 import { apiTokenList, createApiTokenBody, createdApiToken } from "~/features/tokens/api-token-schemas.ts";
 import { createApiToken, listApiTokens } from "~/features/tokens/api-tokens.server.ts";
 import { requireActor } from "~/lib/auth/actor.server.ts";
+import { requireSessionCaller } from "~/lib/auth/end-access.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 
@@ -8,7 +9,7 @@ const handle = endpoint(
   {
     GET: async ({ context }) => json(await listApiTokens(requireActor(actorOf(context)))),
     POST: async ({ request, context }) => {
-      const actor = requireActor(actorOf(context));
+      const actor = requireSessionCaller(requireActor(actorOf(context)));
       return json(await createApiToken(actor, await readJsonBody(request, createApiTokenBody)), 201);
     },
   },
@@ -26,11 +27,12 @@ const handle = endpoint(
       operationId: "createApiToken",
       tag: "Users",
       auth: "session",
-      roles: "any signed-in user (from a session, not with a token)",
+      roles: "any signed-in user (from a session: 403 TOKEN_SCOPE with a token)",
       summary: "Create a personal API token: `Authorization: Bearer <token>` then acts as the caller, without CSRF token.",
       body: { schema: createApiTokenBody, types: ["json"] },
       success: { status: 201, description: "The token, shown this once.", schema: createdApiToken },
       errors: [400, 401, 403, 413, 415],
+      codes: { 403: ["TOKEN_SCOPE"] },
     },
   },
 );

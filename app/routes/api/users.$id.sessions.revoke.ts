@@ -16,7 +16,7 @@ const handle = endpoint<Route.LoaderArgs>(
       tag: "Users",
       auth: "session",
       roles: ADMINS,
-      summary: "End every session of a user.",
+      summary: "End every session and every personal API token of a user (the answer counts the sessions).",
       success: { status: 200, description: "How many sessions ended.", schema: revokeSessionsResponse },
       errors: [401, 403, 404],
     },

@@ -19,7 +19,8 @@ const handle = endpoint<Route.LoaderArgs>(
       tag: "Users",
       auth: "session",
       roles: ADMINS,
-      summary: "Change a user's name, role (within what the caller may grant) or active flag; deactivation ends their sessions.",
+      summary:
+        "Change a user's name, role (within what the caller may grant) or active flag; deactivation ends their sessions and API tokens (reactivation revives none).",
       body: { schema: updateUserBody, types: ["json"] },
       success: { status: 200, description: "The user.", schema: userListItem },
       errors: [400, 401, 403, 404, 413, 415],
