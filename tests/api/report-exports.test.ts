@@ -265,6 +265,60 @@ describe("cells a spreadsheet would misread (contract §23)", () => {
   });
 });
 
+describe("an export of one form's answers (its questions are the header)", () => {
+  it("given another teacher's private form, should answer as reading that form would (404), without its questions", async () => {
+    const other = await createSignedInUser("TEACHER");
+    const secret = unique("Private question");
+    const body = mixedForm(unique("Private form"));
+    body.questions[0]!.text = secret;
+    const privateForm = (await api("POST", "/api/forms", { cookie: other.cookie, json: body })).body;
+
+    const read = await as("GET", `/api/forms/${privateForm.id}`);
+    expect(read.status).toBe(404);
+    for (const format of ["csv", "xlsx"]) {
+      const exported = await as("GET", `/api/reports/export?${query({ format, formId: privateForm.id })}`);
+      expect(exported.status, format).toBe(read.status);
+      expect(exported.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(exported.body).toEqual(read.body);
+      expect(exported.text).not.toContain(secret);
+    }
+    // Another organization's administrator reads it no more than the export does.
+    const foreignRead = await api("GET", `/api/forms/${privateForm.id}`, { as: "admin@other.test" });
+    const foreignExport = await api("GET", `/api/reports/export?${query({ format: "csv", formId: privateForm.id })}`, { as: "admin@other.test" });
+    expect([foreignRead.status, foreignExport.status]).toEqual([404, 404]);
+    expect(foreignExport.body).toEqual(foreignRead.body);
+
+    // Those who may read it get its questions: its teacher, and their organization's administrator.
+    for (const caller of [{ cookie: other.cookie }, { as: "admin@demo.test" as const }]) {
+      const response = await api("GET", `/api/reports/export?${query({ format: "csv", formId: privateForm.id })}`, caller);
+      expect(response.status).toBe(200);
+      expect(csvRows(Buffer.from(response.text))[0]![12]).toBe(`1. ${secret}`);
+    }
+  });
+
+  it("given the form of the caller's own results, since deleted, should still give its questions' columns", async () => {
+    const owner = await createSignedInUser("TEACHER");
+    const post = (path: string, json: unknown) => api("POST", path, { cookie: owner.cookie, json });
+    const gone = (await post("/api/forms", mixedForm(unique("Deleted form")))).body;
+    const student = (await post("/api/students", { name: unique("Pupil") })).body;
+    const link = (await post("/api/submissions", { formId: gone.id, studentId: student.id })).body;
+    const [q1, , q3] = gone.questions;
+    const answers = [
+      { questionId: q1.id, optionIds: [q1.options[0].id] },
+      { questionId: q3.id, optionIds: [q3.options[0].id] },
+    ];
+    expect((await api("POST", `/api/test-link/${link.token}/submit`, { json: { answers } })).status).toBe(200);
+    expect((await api("DELETE", `/api/forms/${gone.id}`, { cookie: owner.cookie })).status).toBe(200);
+    expect((await api("GET", `/api/forms/${gone.id}`, { cookie: owner.cookie })).status).toBe(404);
+
+    const response = await api("GET", `/api/reports/export?${query({ format: "csv", formId: gone.id })}`, { cookie: owner.cookie });
+    expect(response.status).toBe(200);
+    const [header, ...rows] = csvRows(Buffer.from(response.text));
+    expect(header![12]).toBe("1. Pick one");
+    expect(rows.map((row) => row[0])).toEqual([link.id]);
+  });
+});
+
 describe("an export longer than one batch", () => {
   it("given more results completed at the same instant than a batch holds, should give each exactly once, newest first and by id", async () => {
     // Its own teacher and form: no other file's result can fall between these.
