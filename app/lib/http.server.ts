@@ -154,19 +154,51 @@ export function formSubmission(formData: FormData, skipFields: Iterable<string> 
 }
 
 /**
+ * A URL's query string as plain values: the one reading of query strings, for the API and the
+ * pages alike. Names are taken as they come, never as paths, so `a[`, `__proto__` or
+ * `constructor.prototype` are names like any other (unknown to every schema) and nothing built
+ * from them reaches an object's prototype or allocates by an index; percent-encoding that does not
+ * decode is read as the URL standard says (U+FFFD), never thrown. A name given more than once keeps
+ * its first value and is listed in `repeated`.
+ */
+export function queryValues(url: URL | string): { values: Record<string, string>; repeated: string[] } {
+  const params = (typeof url === "string" ? new URL(url) : url).searchParams;
+  const values: Record<string, string> = Object.create(null);
+  const repeated: string[] = [];
+  for (const [key, value] of params) {
+    if (Object.hasOwn(values, key)) {
+      if (!repeated.includes(key)) repeated.push(key);
+    } else values[key] = value;
+  }
+  return { values, repeated };
+}
+
+/**
  * Query parameters validated by `schema`. A repeated parameter is an error rather than silently
  * taking the first or the last value.
  */
 export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
-  const params = new URL(request.url).searchParams;
-  const values: Record<string, string> = {};
-  for (const [key, value] of params) {
-    if (key in values) {
-      throw validationError([{ code: "custom", path: [key], message: "giveOnce", input: value }]);
-    }
-    values[key] = value;
+  const { values, repeated } = queryValues(request.url);
+  if (repeated.length > 0) {
+    throw validationError(repeated.map((key) => ({ code: "custom" as const, path: [key], message: "giveOnce", input: values[key] })));
   }
   return parseWith(schema, values);
+}
+
+/**
+ * The query parameters a page reads, by the same reading as `readQuery`, for a page loader to
+ * check with its schema: only `names`, and of those the ones given once with a value. An empty
+ * value (an "All" choice, an empty date input) and a name given more than once (a hand-edited
+ * address) are left out, as a page leaves out any hand-edited filter it cannot use.
+ */
+export function pageQuery<const N extends string>(request: Request, names: readonly N[]): Partial<Record<N, string>> {
+  const { values, repeated } = queryValues(request.url);
+  const picked: Partial<Record<N, string>> = {};
+  for (const name of names) {
+    const value = Object.hasOwn(values, name) ? values[name] : undefined;
+    if (value !== undefined && value !== "" && !repeated.includes(name)) picked[name] = value;
+  }
+  return picked;
 }
 
 export function json(data: unknown, init: number | ResponseInit = 200): Response {

@@ -25,7 +25,7 @@ import { paths } from "~/lib/paths.ts";
 import { ApiError, issueTexts, pageErrors, problemTextOf } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
-import { formSubmission } from "~/lib/http.server.ts";
+import { pageQuery, formSubmission } from "~/lib/http.server.ts";
 import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 
@@ -45,16 +45,9 @@ const grantable = (role: Role): readonly Role[] => (role === "SUPER_ADMIN" ? ROL
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = adminPageActor(context);
-  const url = new URL(request.url);
-  const status = url.searchParams.get("status");
-  const query = listUsersQuery.safeParse({
-    ...(url.searchParams.get("search") ? { search: url.searchParams.get("search") } : {}),
-    ...(url.searchParams.get("role") ? { role: url.searchParams.get("role") } : {}),
-    ...(status === "active" || status === "inactive" ? { isActive: STATUSES[status] } : {}),
-    ...(url.searchParams.get("page") ? { page: url.searchParams.get("page") } : {}),
-  });
+  const { status, confirmReset: confirmId, ...filters } = pageQuery(request, ["search", "role", "status", "page", "confirmReset"]);
+  const query = listUsersQuery.safeParse({ ...filters, ...(status === "active" || status === "inactive" ? { isActive: STATUSES[status] } : {}) });
   const list = await forPage(listUsers(actor, query.success ? query.data : listUsersQuery.parse({})));
-  const confirmId = url.searchParams.get("confirmReset");
   const confirmReset = confirmId ? (list.users.find((user) => user.id === confirmId) ?? null) : null;
   const validation = clientValidation(createUserBody, translations(resolveLocale(params.locale)));
   return { ...list, me: { id: actor.userId, role: actor.role }, grantable: grantable(actor.role), confirmReset, validation };

@@ -24,7 +24,7 @@ import { forPage, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, fieldTexts, issueTexts } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
-import { formSubmission } from "~/lib/http.server.ts";
+import { pageQuery, formSubmission } from "~/lib/http.server.ts";
 import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 import { assignPageForm } from "~/features/assignments/assign-page-form.server.ts";
@@ -40,12 +40,10 @@ const respondentValue = (kind: "student" | "candidate", id: string) => `${kind}:
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const url = new URL(request.url);
-  const { q } = assignmentChoicesQuery.parse({ q: url.searchParams.get("q") ?? undefined });
+  const query = pageQuery(request, ["q", "studentId", "candidateId", "respondent", "formId"]);
+  const { q } = assignmentChoicesQuery.parse({ q: query.q });
   const [choices, groups] = await Promise.all([assignmentChoices(actor, { search: q }), groupChoices(actor, q)]);
-  const studentId = url.searchParams.get("studentId");
-  const candidateId = url.searchParams.get("candidateId");
-  const respondent = url.searchParams.get("respondent");
+  const { studentId, candidateId, respondent } = query;
   const selected = studentId ? respondentValue("student", studentId) : candidateId ? respondentValue("candidate", candidateId) : (respondent ?? "");
   // A preselected person stays in the list even when a search (or the list's cap) would leave them out.
   const [kind, id] = selected.split(":");
@@ -64,7 +62,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     ...choices,
     groups,
     q: q ?? "",
-    selected: { formId: url.searchParams.get("formId") ?? "", respondent: selected },
+    selected: { formId: query.formId ?? "", respondent: selected },
     validation: clientValidation(assignPageForm, translations(resolveLocale(params.locale))),
   };
 }

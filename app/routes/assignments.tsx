@@ -19,6 +19,7 @@ import { progressForPage } from "~/features/submissions/progress.server.ts";
 import { remindFromPage } from "~/features/submissions/remind-page.server.ts";
 import { FormProgressList } from "~/components/assignments/form-progress.tsx";
 import { paths } from "~/lib/paths.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -27,8 +28,7 @@ export const meta: Route.MetaFunction = ({ params }) => {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const url = new URL(request.url);
-  const parsed = listAssignmentsQuery.safeParse(Object.fromEntries(url.searchParams));
+  const parsed = listAssignmentsQuery.safeParse(pageQuery(request, ["page", "limit", "state", "formId"]));
   const query = parsed.success ? parsed.data : listAssignmentsQuery.parse({});
   // Progress at a glance: the chosen form's, or the forms with links still waiting.
   const [list, forms, progress] = await Promise.all([

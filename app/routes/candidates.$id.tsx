@@ -14,6 +14,7 @@ import { PersonGroups } from "~/components/groups/person-groups.tsx";
 import { forPage, pageError, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError } from "~/lib/problem.server.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 
 export const meta: Route.MetaFunction = ({ params, loaderData }) => {
   const locale = resolveLocale(params.locale);
@@ -25,7 +26,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { candidate, history } = await forPage(getCandidatePage(actor, params.id));
   const admin = isAdmin(actor);
   const canPromote = admin && candidate.status !== "PROMOTED";
-  const asked = new URL(request.url).searchParams.get("confirm");
+  const asked = pageQuery(request, ["confirm"]).confirm;
   const confirm = admin && asked === "delete" ? "delete" : canPromote && asked === "promote" ? "promote" : null;
   return { candidate, history, canDelete: admin, canPromote, confirm, groups: await personGroups(actor, { candidateId: candidate.id }) };
 }

@@ -16,6 +16,7 @@ import { resolveLocale } from "~/lib/i18n.ts";
 import { forPage, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 
 /**
  * A form's results at a glance (contract §13), from the same service as
@@ -33,11 +34,10 @@ const STATE_COLORS = { completed: "#1a7f37", waiting: "#64748b", expired: "#b547
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const t = translations(resolveLocale(params.locale));
-  const url = new URL(request.url);
   const [form, groups] = await Promise.all([forPage(getForm(actor, params.id)), groupChoices(actor)]);
   // Empty inputs arrive as `from=`; a hand-edited value that is not a date, or a group since
   // deleted, is left out, as the lists do.
-  const raw = Object.fromEntries([...url.searchParams].filter(([key, value]) => value !== "" && ["from", "to", "groupId"].includes(key)));
+  const raw = pageQuery(request, ["from", "to", "groupId"]);
   const parsed = formSummaryQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : {};
   if (query.groupId && !groups.some((group) => group.id === query.groupId)) delete query.groupId;

@@ -16,6 +16,7 @@ import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -24,9 +25,8 @@ export const meta: Route.MetaFunction = ({ params }) => {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const params = new URL(request.url).searchParams;
   // Empty filters ("All") are left out; anything the schema refuses shows the whole first page.
-  const raw = Object.fromEntries([...params].filter(([key, value]) => value !== "" && ["search", "published", "isTemplate", "page"].includes(key)));
+  const raw = pageQuery(request, ["search", "published", "isTemplate", "page"]);
   const parsed = listFormsQuery.safeParse({ ...raw, limit: "10" });
   const query = parsed.success ? parsed.data : listFormsQuery.parse({ limit: "10" });
   return listForms(actor, query);

@@ -23,6 +23,7 @@ import { progressForPage } from "~/features/submissions/progress.server.ts";
 import { GroupResultsTable } from "~/components/groups/group-results.tsx";
 import { groupResults } from "~/features/summaries/group-results.server.ts";
 import { remindFromPage } from "~/features/submissions/remind-page.server.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 
 /**
  * A group's page: its members, and for its creator and the administrators the ways to change it:
@@ -41,7 +42,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const group = await forPage(getGroup(actor, params.id));
   const canChange = await canChangeGroup(actor, params.id);
-  const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
+  const q = (pageQuery(request, ["q"]).q ?? "").trim().slice(0, 200);
   const [people, progress] = await Promise.all([
     canChange ? peopleToAdd(actor, params.id, q || undefined) : null,
     progressForPage(actor, { groupId: params.id }),

@@ -13,6 +13,7 @@ import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -21,9 +22,8 @@ export const meta: Route.MetaFunction = ({ params }) => {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const params = new URL(request.url).searchParams;
   // An empty search is no search; anything the schema refuses shows the whole first page, as the other lists do.
-  const raw = Object.fromEntries([...params].filter(([key, value]) => value !== "" && ["search", "page"].includes(key)));
+  const raw = pageQuery(request, ["search", "page"]);
   const parsed = listGroupsQuery.safeParse(raw);
   return listGroups(actor, parsed.success ? parsed.data : listGroupsQuery.parse({}));
 }

@@ -7,6 +7,7 @@ import { documentTitle, translations, type Dictionary } from "~/i18n/dictionarie
 import { useT } from "~/i18n/hooks.ts";
 import { OIDC_FAILURES, oidcProviderName, type OidcFailure } from "~/features/auth/oidc.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => [
   { title: documentTitle(resolveLocale(params.locale), translations(resolveLocale(params.locale)).signIn.oidcPageTitle) },
@@ -37,7 +38,7 @@ const isFailure = (value: string | null): value is OidcFailure => (OIDC_FAILURES
  */
 export function loader({ request, params }: Route.LoaderArgs) {
   const locale = resolveLocale(params.locale);
-  const reason = new URL(request.url).searchParams.get("reason");
+  const reason = pageQuery(request, ["reason"]).reason ?? null;
   const explanation: Explanation = isFailure(reason) ? EXPLANATIONS[reason] : { status: 400, reason: "unknown", retry: true };
   const providerName = oidcProviderName();
   return data(

@@ -1,4 +1,4 @@
-import { formSubmission } from "~/lib/http.server.ts";
+import { pageQuery, formSubmission } from "~/lib/http.server.ts";
 import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { Alert } from "~/components/alert.tsx";
@@ -37,7 +37,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (context.get(actorContext)) throw redirect(`/${locale}/home`);
   const { token, setCookie } = await issueCsrfToken(request);
   // Set by the reset-password page after a new password was saved.
-  const notice = new URL(request.url).searchParams.get("notice") === "password-reset" ? translations(locale).signIn.passwordResetNotice : null;
+  const notice = pageQuery(request, ["notice"]).notice === "password-reset" ? translations(locale).signIn.passwordResetNotice : null;
   return data(
     // oidcProvider: the "Sign in with …" button's name, when an OpenID provider is configured.
     {

@@ -15,6 +15,7 @@ import { listReports } from "~/features/reports/reports.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
@@ -31,13 +32,20 @@ type DateErrors = { from?: string; to?: string };
 
 /** The filters the page shows, checked in the browser as the loader checks them. */
 const reportFilters = listReportsQuery.pick({ search: true, from: true, to: true, formId: true, groupId: true });
+const FILTER_NAMES = ["search", "from", "to", "formId", "groupId"] as const;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const t = translations(resolveLocale(params.locale));
-  const url = new URL(request.url);
-  // Conform reads the filters as a GET form's submission, so a refusal shows like a post's.
-  const submission = parseSubmission(url.searchParams);
+  // Empty date inputs arrive as `from=`: left out rather than called invalid.
+  const raw = pageQuery(request, ["search", "from", "to", "formId", "groupId", "page", "limit"]);
+  // Conform reads the filters as a GET form's submission, so a refusal shows like a post's: the
+  // filters only, read as plain names (Conform would read any other name as a path).
+  const filled = FILTER_NAMES.flatMap((name): [string, string][] => {
+    const value = raw[name];
+    return value === undefined ? [] : [[name, value]];
+  });
+  const submission = parseSubmission(new URLSearchParams(filled));
   const [forms, groups] = await Promise.all([assignedForms(actor), groupChoices(actor)]);
   const answer = (list: Awaited<ReturnType<typeof listReports>>, errors: DateErrors) => ({
     ...list,
@@ -46,10 +54,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     groups,
     filters: { validation: clientValidation(reportFilters, t), result: pageResult(submission, { fieldErrors: { ...errors }, formError: null }) },
   });
-  // Empty date inputs arrive as `from=`: leave them out rather than call them invalid.
-  const raw = Object.fromEntries(
-    [...url.searchParams].filter(([key, value]) => value !== "" && ["search", "from", "to", "formId", "groupId", "page", "limit"].includes(key)),
-  );
   const parsed = listReportsQuery.safeParse(raw);
   const empty = { reports: [], total: 0, page: 1, limit: 20 };
   if (!parsed.success) {

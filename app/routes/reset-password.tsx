@@ -1,4 +1,4 @@
-import { formSubmission } from "~/lib/http.server.ts";
+import { pageQuery, formSubmission } from "~/lib/http.server.ts";
 import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { Alert } from "~/components/alert.tsx";
@@ -33,7 +33,7 @@ export const meta: Route.MetaFunction = ({ params }) => [
 ];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const token = pageQuery(request, ["token"]).token ?? "";
   const usable = token !== "" && token.length <= 200 && (await isResetLinkUsable(token));
   const { token: csrfToken, setCookie } = await issueCsrfToken(request);
   return data(

@@ -11,6 +11,7 @@ import { addPersonToGroup, personGroups } from "~/features/groups/groups.server.
 import { PersonGroups } from "~/components/groups/person-groups.tsx";
 import { forPage, pageError, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 
 export const meta: Route.MetaFunction = ({ params, loaderData }) => {
   const locale = resolveLocale(params.locale);
@@ -21,7 +22,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const { student, history } = await forPage(getStudentPage(actor, params.id));
   const canDelete = isAdmin(actor);
-  const confirm = canDelete && new URL(request.url).searchParams.get("confirm") === "delete";
+  const confirm = canDelete && pageQuery(request, ["confirm"]).confirm === "delete";
   return { student, history, canDelete, confirm, groups: await personGroups(actor, { studentId: student.id }) };
 }
 

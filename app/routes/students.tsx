@@ -7,6 +7,7 @@ import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { groupChoices } from "~/features/groups/groups.server.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -15,7 +16,7 @@ export const meta: Route.MetaFunction = ({ params }) => {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ""));
+  const params = pageQuery(request, ["page", "limit", "search", "status", "groupId"]);
   // A hand-edited query that does not parse (page=abc) shows the first page of everything.
   const parsed = listStudentsQuery.safeParse(params);
   const query = parsed.success ? parsed.data : listStudentsQuery.parse({});

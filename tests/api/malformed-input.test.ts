@@ -3,13 +3,14 @@ import { describe, expect, inject, it } from "vitest";
 import { api, baseUrl, sessionOf, unique, withCsrf } from "../support/api.ts";
 import { assign, createForm, createStudent, mediumAnswers, mixedForm } from "../support/assessment.ts";
 import { errorPaths, expectProblem } from "../support/fixtures.ts";
+import { BAD_FIELD_NAMES, BAD_QUERY_STRINGS } from "../support/malformed-input.ts";
 
 /**
  * Input a client should never send, answered as the client's mistake (400) rather than as ours
- * (500): form field names that do not parse or reach an object's prototype, control characters in
- * searches and text, and scores large enough to overflow a total.
+ * (500): form field names and query parameters that do not parse or reach an object's prototype
+ * (tests/support/malformed-input.ts; the pages' side is tests/pages/malformed-queries.test.ts),
+ * control characters in searches and text, and scores large enough to overflow a total.
  */
-const BAD_FIELD_NAMES = ["a]", "name[", "__proto__.x", "constructor.x", "a..b"];
 
 const form = (fields: [string, string][]) => ({
   headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl() },
@@ -98,6 +99,44 @@ describe("form field names that cannot be read", () => {
   it("should leave no stack trace of them in the server log", async () => {
     const log = readFileSync(inject("serverLog"), "utf8");
     expect(log).not.toMatch(/Invalid path (syntax|segment)/);
+  });
+});
+
+describe("query parameters that cannot be read", () => {
+  const LISTS = [
+    "/api/reports",
+    "/api/reports/export?format=csv",
+    "/api/students",
+    "/api/candidates",
+    "/api/forms",
+    "/api/groups",
+    "/api/users",
+    "/api/submissions",
+  ];
+
+  it.each(LISTS)("given each malformed query string on %s, should answer 400 or the list, never 500", async (path) => {
+    for (const query of BAD_QUERY_STRINGS) {
+      const url = `${path}${path.includes("?") ? "&" : "?"}${query}`;
+      const response = await api("GET", url, { as: "admin@demo.test" });
+      expect(response.status, url).toBeLessThan(500);
+      if (response.status !== 200) expectProblem(response, 400, "VALIDATION_FAILED");
+    }
+  });
+
+  it.each(["__proto__", "constructor", "toString", "hasOwnProperty", "constructor.prototype", "a["])(
+    "given the parameter %j once, should name it as unknown rather than as given twice",
+    async (name) => {
+      const response = await api("GET", `/api/reports?${name}=1`, { as: "admin@demo.test" });
+      expectProblem(response, 400, "VALIDATION_FAILED");
+      expect(response.body.errors).toEqual([{ path: name, message: "Unknown field." }]);
+    },
+  );
+
+  it("given a parameter more than once, should say so for each", async () => {
+    const response = await api("GET", "/api/reports?search=a&page=1&search=b&page=2", { as: "admin@demo.test" });
+    expectProblem(response, 400, "VALIDATION_FAILED");
+    expect(errorPaths(response)).toEqual(["search", "page"]);
+    expect(response.body.errors[0].message).toBe("Give this parameter once.");
   });
 });
 

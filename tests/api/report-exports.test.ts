@@ -186,6 +186,139 @@ describe("GET /api/reports/export", () => {
   });
 });
 
+describe("cells a spreadsheet would misread (contract §23)", () => {
+  // Answers a respondent may type: a formula after either list separator, at the start, and a
+  // text over several lines with a lone LF or CR (no CR LF, which the CSV's own line end would quote).
+  const typed = {
+    semicolonFormula: "Tom;=4+4",
+    commaFormula: "Tom,=4+4",
+    afterSeparator: "a;+1,-2;@SUM(A1),\tx;\ry",
+    leading: "-2+3",
+    lineFeed: "line one\nline two",
+    carriageReturn: "line one\rline two",
+    harmless: "Fine; thanks, - really",
+  };
+  const guarded = (text: string) => (/^[=+\-@\t\r]|[,;][=+\-@\t\r]/.test(text) ? `'${text}` : text);
+  const ids: Record<string, string> = {};
+  let formulaForm: typeof form;
+
+  beforeAll(async () => {
+    formulaForm = (await as("POST", "/api/forms", mixedForm(unique("Formula check")))).body;
+    for (const [key, text] of Object.entries(typed)) {
+      const student = (await as("POST", "/api/students", { name: unique(`Respondent ${key}`) })).body.id;
+      const [q1, , q3, q4] = formulaForm.questions;
+      const link = await as("POST", "/api/submissions", { formId: formulaForm.id, studentId: student });
+      const submitted = await api("POST", `/api/test-link/${link.body.token}/submit`, {
+        json: {
+          answers: [
+            { questionId: q1!.id, optionIds: [q1!.options[0]!.id] },
+            { questionId: q3!.id, optionIds: [q3!.options[0]!.id] },
+            { questionId: q4!.id, text },
+          ],
+        },
+      });
+      expect(submitted.status, submitted.text).toBe(200);
+      ids[key] = link.body.id;
+    }
+  });
+
+  it.each([
+    ["comma", ","],
+    ["semicolon", ";"],
+  ] as const)(
+    "given the %s CSV, should parse back to one row per result and prefix every formula, after either separator too",
+    async (delimiter, separator) => {
+      const { response, bytes } = await download({ formId: formulaForm.id, format: "csv", delimiter });
+      expect(response.status).toBe(200);
+      // A strict parser (every row as long as the header) reads one row per result, lines and all.
+      const [header, ...rows] = csvRows(bytes, separator);
+      expect(header).toHaveLength(12 + 4 * 2);
+      expect(rows).toHaveLength(Object.keys(typed).length);
+      for (const [key, text] of Object.entries(typed)) {
+        const row = rows.find((cells) => cells[0] === ids[key]);
+        expect(row, key).toBeDefined();
+        expect(row![18], key).toBe(guarded(text));
+      }
+      expect(guarded(typed.semicolonFormula)).toBe("'Tom;=4+4");
+      expect(guarded(typed.harmless)).toBe(typed.harmless);
+      // Every field holding a list separator, a quote, CR or LF is quoted, whichever the separator:
+      // a spreadsheet that splits on the other one still reads one cell.
+      const text = bytes.toString("utf8");
+      for (const key of ["semicolonFormula", "commaFormula", "afterSeparator", "lineFeed", "carriageReturn", "harmless"] as const) {
+        expect(text, key).toContain(`${separator}"${guarded(typed[key])}"${separator}`);
+      }
+      expect(text).toContain(`${separator}'-2+3${separator}`);
+    },
+  );
+
+  it("given the XLSX, should keep what was typed as text cells, never formulas", async () => {
+    const { bytes } = await download({ formId: formulaForm.id, format: "xlsx" });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    const answers = new Map<string, unknown>();
+    workbook.worksheets[0]!.eachRow((row, number) => {
+      if (number > 1) answers.set(String(row.getCell(1).value), row.getCell(19).value);
+    });
+    expect(answers.get(ids.semicolonFormula!)).toBe(typed.semicolonFormula);
+    expect(answers.get(ids.leading!)).toBe(typed.leading);
+    expect(answers.get(ids.lineFeed!)).toBe(typed.lineFeed);
+  });
+});
+
+describe("an export of one form's answers (its questions are the header)", () => {
+  it("given another teacher's private form, should answer as reading that form would (404), without its questions", async () => {
+    const other = await createSignedInUser("TEACHER");
+    const secret = unique("Private question");
+    const body = mixedForm(unique("Private form"));
+    body.questions[0]!.text = secret;
+    const privateForm = (await api("POST", "/api/forms", { cookie: other.cookie, json: body })).body;
+
+    const read = await as("GET", `/api/forms/${privateForm.id}`);
+    expect(read.status).toBe(404);
+    for (const format of ["csv", "xlsx"]) {
+      const exported = await as("GET", `/api/reports/export?${query({ format, formId: privateForm.id })}`);
+      expect(exported.status, format).toBe(read.status);
+      expect(exported.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(exported.body).toEqual(read.body);
+      expect(exported.text).not.toContain(secret);
+    }
+    // Another organization's administrator reads it no more than the export does.
+    const foreignRead = await api("GET", `/api/forms/${privateForm.id}`, { as: "admin@other.test" });
+    const foreignExport = await api("GET", `/api/reports/export?${query({ format: "csv", formId: privateForm.id })}`, { as: "admin@other.test" });
+    expect([foreignRead.status, foreignExport.status]).toEqual([404, 404]);
+    expect(foreignExport.body).toEqual(foreignRead.body);
+
+    // Those who may read it get its questions: its teacher, and their organization's administrator.
+    for (const caller of [{ cookie: other.cookie }, { as: "admin@demo.test" as const }]) {
+      const response = await api("GET", `/api/reports/export?${query({ format: "csv", formId: privateForm.id })}`, caller);
+      expect(response.status).toBe(200);
+      expect(csvRows(Buffer.from(response.text))[0]![12]).toBe(`1. ${secret}`);
+    }
+  });
+
+  it("given the form of the caller's own results, since deleted, should still give its questions' columns", async () => {
+    const owner = await createSignedInUser("TEACHER");
+    const post = (path: string, json: unknown) => api("POST", path, { cookie: owner.cookie, json });
+    const gone = (await post("/api/forms", mixedForm(unique("Deleted form")))).body;
+    const student = (await post("/api/students", { name: unique("Pupil") })).body;
+    const link = (await post("/api/submissions", { formId: gone.id, studentId: student.id })).body;
+    const [q1, , q3] = gone.questions;
+    const answers = [
+      { questionId: q1.id, optionIds: [q1.options[0].id] },
+      { questionId: q3.id, optionIds: [q3.options[0].id] },
+    ];
+    expect((await api("POST", `/api/test-link/${link.token}/submit`, { json: { answers } })).status).toBe(200);
+    expect((await api("DELETE", `/api/forms/${gone.id}`, { cookie: owner.cookie })).status).toBe(200);
+    expect((await api("GET", `/api/forms/${gone.id}`, { cookie: owner.cookie })).status).toBe(404);
+
+    const response = await api("GET", `/api/reports/export?${query({ format: "csv", formId: gone.id })}`, { cookie: owner.cookie });
+    expect(response.status).toBe(200);
+    const [header, ...rows] = csvRows(Buffer.from(response.text));
+    expect(header![12]).toBe("1. Pick one");
+    expect(rows.map((row) => row[0])).toEqual([link.id]);
+  });
+});
+
 describe("an export longer than one batch", () => {
   it("given more results completed at the same instant than a batch holds, should give each exactly once, newest first and by id", async () => {
     // Its own teacher and form: no other file's result can fall between these.

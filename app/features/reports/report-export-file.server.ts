@@ -156,16 +156,29 @@ async function answersOf(client: SqlClient, rows: BatchRow[], questions: ExportQ
 }
 
 /**
- * A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a
- * carriage return: what a respondent may type) gets a leading apostrophe in the CSV, as OWASP
- * advises; numbers stay numbers. The XLSX writes text cells as text, which never run.
+ * A text cell that a spreadsheet would run as a formula gets a leading apostrophe in the CSV, as
+ * OWASP advises (contract §23): one that starts with =, +, -, @, a tab or a carriage return (what
+ * a respondent may type), or that holds one of them right after either list separator, `,` or
+ * `;`. The second is for a spreadsheet that splits the file on the other separator than the one
+ * it was written with (a comma file opened where the decimal separator is a comma splits on `;`):
+ * `Tom;=4+4` would start a cell `=4+4` there. Numbers stay numbers. The XLSX writes text cells as
+ * text, which never run.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA = /^[=+\-@\t\r]|[,;][=+\-@\t\r]/;
 const csvCell = (cell: Cell) => {
   if (cell instanceof Date) return cell.toISOString();
-  if (typeof cell === "string" && FORMULA_START.test(cell)) return `'${cell}`;
+  if (typeof cell === "string" && FORMULA.test(cell)) return `'${cell}`;
   return cell;
 };
+
+/**
+ * RFC 4180 quoting: csv-stringify quotes a field holding the file's separator or a quote, and a
+ * line break only when it is the whole record delimiter (CRLF); a lone CR or LF (a multi-line
+ * answer typed on a phone) would otherwise end the record in the middle of the field. A field
+ * holding the other list separator is quoted too, so that a spreadsheet that splits on it still
+ * reads one cell (and its apostrophe above still leads that cell).
+ */
+const QUOTED = /[\r\n,;]/;
 
 /**
  * CSV: UTF-8 with a BOM (so Excel reads the accents), RFC 4180 quoting by csv-stringify. One chunk
@@ -173,9 +186,9 @@ const csvCell = (cell: Cell) => {
  * garbage passing them along than making them.
  */
 async function* csvChunks(header: string[], rows: AsyncIterable<ExportRow[]>, delimiter: ExportPlan["delimiter"]): AsyncGenerator<Uint8Array> {
-  const options = { delimiter: delimiter === "semicolon" ? ";" : ",", record_delimiter: "windows" } as const;
+  const options = { delimiter: delimiter === "semicolon" ? ";" : ",", record_delimiter: "windows", quoted_match: QUOTED } as const;
   const encoder = new TextEncoder();
-  yield encoder.encode(`\uFEFF${stringifyRows([header], options)}`);
+  yield encoder.encode(`\uFEFF${stringifyRows([header.map(csvCell)], options)}`);
   for await (const batch of rows)
     yield encoder.encode(
       stringifyRows(

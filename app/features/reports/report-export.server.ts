@@ -2,8 +2,10 @@ import { createContext, type RouterContextProvider } from "react-router";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db, Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
-import { ApiError } from "~/lib/problem.server.ts";
+import { ApiError, notFound } from "~/lib/problem.server.ts";
 import { openSqlClient } from "~/lib/sql-client.server.ts";
+import { visibleFormsWhere } from "../forms/forms.server.ts";
+import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import { EXPORT_FIXED_COLUMNS } from "./report-export-columns.ts";
 import { type ExportPlan, type ExportQuestion, exportFileChunks } from "./report-export-file.server.ts";
 import type { ExportReportsQuery } from "./report-schemas.ts";
@@ -17,14 +19,21 @@ import { reportSelection, searchTextContains } from "./reports.server.ts";
  * context: in the production server a worker thread per export (server/export-workers.ts, ADR 34).
  */
 
-/** The questions of the chosen form, in order, for their columns (a form of the caller's organization; none otherwise). */
+/**
+ * The questions of the chosen form, in order, for their columns. The form must be in the caller's
+ * scope, as for reading it (`GET /api/forms/:id`: an administrator's organization, a teacher's own
+ * forms and the organization's templates), or be the form of one of the caller's results (a form
+ * since deleted, a template since withdrawn: the reports list names it, and each report shows its
+ * questions). Anything else is 404, as that read answers: its question texts are the header.
+ */
 async function formQuestions(actor: Actor, formId: string | undefined): Promise<ExportQuestion[]> {
   if (!formId) return [];
   const form = await db.form.findFirst({
-    where: { id: formId, ...(actor.role === "SUPER_ADMIN" ? {} : { organizationId: actor.organizationId }) },
+    where: { id: formId, OR: [visibleFormsWhere(actor), { submissions: { some: visibleSubmissionsWhere(actor) } }] },
     select: { questions: { orderBy: { position: "asc" }, select: { id: true, text: true } } },
   });
-  return form?.questions ?? [];
+  if (!form) throw notFound("form");
+  return form.questions;
 }
 
 /** What to export for this caller and these filters; a filter that names something out of reach is refused here (400, 404). */
