@@ -16,7 +16,7 @@ const LONGEST_RETRY_MS = 60 * 60_000;
 /**
  * How many jobs of one `groupKey` run at once, across the instances: an organization's webhook
  * deliveries take at most two of the four delivery lanes, so another organization's never wait
- * behind its slow endpoints (ADR 40).
+ * behind its slow endpoints (ADR 44).
  */
 export const GROUP_RUNS = 2;
 
@@ -65,7 +65,7 @@ const due = (now: Date): Prisma.JobWhereInput => ({
  * Likewise a job whose `groupKey` already has GROUP_RUNS unfinished jobs under a lease waits: an
  * organization's deliveries take at most that many lanes, whatever its endpoints do, and the
  * others stay free for the other organizations; and the jobs of groups with nothing running are
- * claimed before those of groups already running one (ADR 40).
+ * claimed before those of groups already running one (ADR 44).
  *
  * The keys in use are read only when a due job has one (the e-mails have none, and an idle poll
  * finds nothing): the jobs under a lease, a handful (the lanes of the running instances), and then

@@ -188,7 +188,7 @@ function eventRows(subscribers: Subscriber[], event: WebhookEvent, data: Record<
 
 /**
  * The job that sends a delivery: one endpoint's deliveries are sent one at a time (ADR 30, lanes),
- * and one organization's take at most GROUP_RUNS lanes at once (ADR 40).
+ * and one organization's take at most GROUP_RUNS lanes at once (ADR 44).
  */
 function deliveryJob(subscriber: Subscriber, deliveryId: string): NewJob {
   return {
