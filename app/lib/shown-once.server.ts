@@ -4,13 +4,14 @@ import type { z } from "zod";
 import type { Dictionary } from "~/i18n/dictionaries.ts";
 import { pageResult } from "./client-validation.server.ts";
 import { formSubmission } from "./http.server.ts";
-import { ApiError, fieldTexts, issueTexts } from "./problem.server.ts";
+import { ApiError, issueTexts, pageErrors } from "./problem.server.ts";
 
 /**
  * A page post that creates something with a secret shown once (an API token, a webhook's signing
  * secret): checked with the API's schema, then created; the answer carries what was created, not a
  * redirect, so the secret is in this one page and nowhere else (no URL, no flash cookie). Refusals,
- * from the schema or the service (a 400 naming its field), come back by their fields.
+ * from the schema or the service (a 400 naming its field), come back by their fields; a conflict
+ * (a 409: a limit reached) as the form's own error, in the page's language.
  */
 export async function createShownOnce<S extends z.ZodType, T>(formData: FormData, schema: S, t: Dictionary, create: (input: z.output<S>) => Promise<T>) {
   const submission = formSubmission(formData, ["csrfToken", "intent"]);
@@ -21,7 +22,7 @@ export async function createShownOnce<S extends z.ZodType, T>(formData: FormData
   try {
     return { result: undefined, created: await create(parsed.data as z.output<S>) };
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 400) throw error;
-    return data({ result: pageResult(submission, { fieldErrors: fieldTexts(t, error.errors), formError: null }), created: null }, { status: 400 });
+    if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 409)) throw error;
+    return data({ result: pageResult(submission, pageErrors(t, error)), created: null }, { status: error.status });
   }
 }

@@ -78,6 +78,8 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
   const { form, fields } = useForm(pageFormOptions(loaderData.validation, actionData?.result));
   const created = actionData?.created ?? null;
   const eventsError = fields.events.errors?.[0];
+  // What is wrong with the whole form rather than a field (the organization's limit of webhooks).
+  const formError = form.errors?.[0];
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <PageHeader
@@ -95,6 +97,7 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
 
       <Form method="post" className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" {...form.props}>
         <CsrfInput />
+        {formError ? <Alert tone="error" title={formError} /> : null}
         <Field
           label={t.adminWebhooks.url}
           description={t.adminWebhooks.urlHint}

@@ -21,11 +21,11 @@ async function services() {
   process.env.DATABASE_URL = inject("databaseUrl");
   process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "job-queue-"));
   process.env.SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
-  const [{ runDueJobs, retryDelayMs, MAX_ATTEMPTS }, { JOB_HANDLERS }] = await Promise.all([
+  const [{ runDueJobs, retryDelayMs, MAX_ATTEMPTS, GROUP_RUNS }, { JOB_HANDLERS }] = await Promise.all([
     import("../../app/features/jobs/jobs.server.ts"),
     import("../../app/features/jobs/job-handlers.server.ts"),
   ]);
-  return { runDueJobs, retryDelayMs, MAX_ATTEMPTS, JOB_HANDLERS };
+  return { runDueJobs, retryDelayMs, MAX_ATTEMPTS, GROUP_RUNS, JOB_HANDLERS };
 }
 
 describe("the job queue", () => {
@@ -129,6 +129,102 @@ describe("the job queue", () => {
     expect(mostAtOnce).toBe(1);
     const done = await testDatabase().job.findMany({ where: { id: { in: only } }, select: { doneAt: true, attempts: true } });
     expect(done.every((job) => job.doneAt !== null && job.attempts === 1)).toBe(true);
+  });
+
+  it("given one organization's endpoints all holding their deliveries, should give it at most two lanes and another organization's delivery one of the others", async () => {
+    const { runDueJobs, GROUP_RUNS } = await services();
+    const when = new Date(Date.now() + 600 * 86_400_000);
+    const busy = `organization:${unique("busy")}`;
+    const other = `organization:${unique("other")}`;
+    const queue = (group: string, endpoint: string, name: string) =>
+      testDatabase().job.create({
+        data: { kind: "webhook", payload: { deliveryId: name }, runAt: when, concurrencyKey: `webhook:${endpoint}`, groupKey: group },
+        select: { id: true },
+      });
+    const jobs = [];
+    // Four endpoints of the busy organization, queued first: in one queue without groups they would take all four lanes.
+    for (let endpoint = 1; endpoint <= 4; endpoint++) jobs.push(await queue(busy, unique(`busy-${endpoint}`), `busy ${endpoint}`));
+    jobs.push(await queue(other, unique("other"), "other 1"));
+    const only = jobs.map((job) => job.id);
+
+    const started: string[] = [];
+    let busyAtOnce = 0;
+    let mostBusyAtOnce = 0;
+    let answer!: () => void;
+    const busyEndpointsAnswer = new Promise<void>((resolve) => (answer = resolve));
+    const nothing = async () => {};
+    const handlers = {
+      sendLink: nothing,
+      remind: nothing,
+      webhook: async (payload: unknown) => {
+        const name = (payload as { deliveryId: string }).deliveryId;
+        started.push(name);
+        if (!name.startsWith("busy")) return;
+        mostBusyAtOnce = Math.max(mostBusyAtOnce, ++busyAtOnce);
+        await busyEndpointsAnswer;
+        busyAtOnce--;
+      },
+    };
+    const lanes = Array.from({ length: 4 }, () => runDueJobs(handlers, { now: () => when, only, kinds: ["webhook"] }));
+    let lanesFinished = 0;
+    for (const lane of lanes) void lane.then(() => lanesFinished++);
+
+    // The other organization's delivery goes while the busy one holds its two lanes; the other two
+    // lanes find nothing more they may take (a lane stops when its claim finds nothing).
+    await expect.poll(() => lanesFinished).toBe(2);
+    expect(started).toContain("other 1");
+    expect(started.filter((name) => name.startsWith("busy"))).toHaveLength(GROUP_RUNS);
+
+    answer();
+    expect((await Promise.all(lanes)).reduce((sum, count) => sum + count, 0)).toBe(5);
+    expect(mostBusyAtOnce).toBe(GROUP_RUNS);
+    const done = await testDatabase().job.findMany({ where: { id: { in: only } }, select: { doneAt: true, attempts: true } });
+    expect(done.every((job) => job.doneAt !== null && job.attempts === 1)).toBe(true);
+  });
+
+  it("given two organizations holding all four lanes with backlogs, should give the next free lane to a third organization first", async () => {
+    const { runDueJobs } = await services();
+    const when = new Date(Date.now() + 700 * 86_400_000);
+    const queue = (group: string, name: string) =>
+      testDatabase().job.create({
+        data: { kind: "webhook", payload: { deliveryId: name }, runAt: when, concurrencyKey: `webhook:${unique(name)}`, groupKey: `organization:${group}` },
+        select: { id: true },
+      });
+    const [first, second, third] = [unique("first"), unique("second"), unique("third")];
+    const jobs = [];
+    for (const name of ["a1", "a2", "a3"]) jobs.push(await queue(first, name));
+    for (const name of ["b1", "b2", "b3"]) jobs.push(await queue(second, name));
+    const only = jobs.map((job) => job.id);
+    const started: string[] = [];
+    const answers = new Map<string, () => void>();
+    const nothing = async () => {};
+    const handlers = {
+      sendLink: nothing,
+      remind: nothing,
+      webhook: async (payload: unknown) => {
+        const name = (payload as { deliveryId: string }).deliveryId;
+        started.push(name);
+        if (name !== "c1") await new Promise<void>((resolve) => answers.set(name, resolve));
+      },
+    };
+    const lanes = Array.from({ length: 4 }, () => runDueJobs(handlers, { now: () => when, only, kinds: ["webhook"] }));
+    // Two each: all four lanes held.
+    await expect.poll(() => answers.size).toBe(4);
+    expect(started.filter((name) => name.startsWith("a"))).toHaveLength(2);
+    // The third organization's delivery, queued behind both backlogs, takes the first lane to come free.
+    only.push((await queue(third, "c1")).id);
+    answers.get(started[0]!)!();
+    await expect.poll(() => started.includes("c1")).toBe(true);
+    expect(started.indexOf("c1")).toBe(4);
+    // Then every endpoint answers, as soon as it is called.
+    const answering = setInterval(() => {
+      for (const answer of answers.values()) answer();
+    }, 10);
+    try {
+      expect((await Promise.all(lanes)).reduce((sum, count) => sum + count, 0)).toBe(7);
+    } finally {
+      clearInterval(answering);
+    }
   });
 
   it("given remindAfterDays, should remind once, after that many days, only those still waiting", async () => {

@@ -13,14 +13,23 @@ export const MAX_ATTEMPTS = 8;
 const LEASE_MS = 5 * 60_000;
 const FIRST_RETRY_MS = 30_000;
 const LONGEST_RETRY_MS = 60 * 60_000;
+/**
+ * How many jobs of one `groupKey` run at once, across the instances: an organization's webhook
+ * deliveries take at most two of the four delivery lanes, so another organization's never wait
+ * behind its slow endpoints (ADR 44).
+ */
+export const GROUP_RUNS = 2;
 
 export type JobKind = "sendLink" | "remind" | "webhook";
 export type JobHandler = (payload: Prisma.JsonValue) => Promise<void>;
 
 type Client = Pick<Prisma.TransactionClient, "job">;
 
-/** A job to queue. Jobs of one `concurrencyKey` run one at a time (see claimJob). */
-export type NewJob = { kind: JobKind; payload: Prisma.InputJsonValue; runAt?: Date; concurrencyKey?: string };
+/**
+ * A job to queue. Jobs of one `concurrencyKey` run one at a time, jobs of one `groupKey` at most
+ * GROUP_RUNS at a time (see claimJob).
+ */
+export type NewJob = { kind: JobKind; payload: Prisma.InputJsonValue; runAt?: Date; concurrencyKey?: string; groupKey?: string };
 
 /** Queues a job, in the caller's transaction when given one, so it exists exactly when its cause does. */
 export function enqueueJobs(client: Client, jobs: NewJob[]) {
@@ -32,6 +41,7 @@ export function enqueueJobs(client: Client, jobs: NewJob[]) {
       payload: job.payload,
       ...(job.runAt ? { runAt: job.runAt } : {}),
       ...(job.concurrencyKey ? { concurrencyKey: job.concurrencyKey } : {}),
+      ...(job.groupKey ? { groupKey: job.groupKey } : {}),
     })),
   });
 }
@@ -52,25 +62,41 @@ const due = (now: Date): Prisma.JobWhereInput => ({
  * webhook endpoint that answers slowly (or not at all, until the delivery's timeout) holds one lane
  * however many of its deliveries are due, and every other endpoint's go on in the others.
  *
+ * Likewise a job whose `groupKey` already has GROUP_RUNS unfinished jobs under a lease waits: an
+ * organization's deliveries take at most that many lanes, whatever its endpoints do, and the
+ * others stay free for the other organizations; and the jobs of groups with nothing running are
+ * claimed before those of groups already running one (ADR 44).
+ *
  * The keys in use are read only when a due job has one (the e-mails have none, and an idle poll
- * finds nothing), and then those keys' jobs are left out of the candidates. In this process the
- * claims run one at a time (`claiming`), so two lanes never take two jobs of one key; another
- * instance claiming at the same moment can, which only means that endpoint holds two lanes for
- * that one delivery.
+ * finds nothing): the jobs under a lease, a handful (the lanes of the running instances), and then
+ * the jobs of held keys and full groups are left out of the candidates. The claim itself is still
+ * the one conditional update, so a job runs once however many instances race for it. In this
+ * process the claims run one at a time (`claiming`), so its lanes never pass a key's limits;
+ * another instance claiming at the same moment can, which only means that endpoint holds two
+ * lanes (or that organization one more than its share) for that one delivery.
  */
 async function claimJob(now: Date, only?: string[], kinds?: readonly JobKind[]) {
   const where: Prisma.JobWhereInput = { ...due(now), ...(only ? { id: { in: only } } : {}), ...(kinds ? { kind: { in: [...kinds] } } : {}) };
   const firstDue = (filter: Prisma.JobWhereInput) =>
-    db.job.findMany({ where: filter, select: { id: true, concurrencyKey: true }, orderBy: { runAt: "asc" }, take: 5 });
+    db.job.findMany({ where: filter, select: { id: true, concurrencyKey: true, groupKey: true }, orderBy: { runAt: "asc" }, take: 5 });
   let candidates = await firstDue(where);
-  if (candidates.some((job) => job.concurrencyKey !== null)) {
-    const held = await db.job.findMany({
-      where: { doneAt: null, failedAt: null, concurrencyKey: { not: null }, lockedUntil: { gte: now } },
-      select: { concurrencyKey: true },
-      distinct: ["concurrencyKey"],
+  if (candidates.some((job) => job.concurrencyKey !== null || job.groupKey !== null)) {
+    const running = await db.job.findMany({
+      where: { doneAt: null, failedAt: null, lockedUntil: { gte: now }, OR: [{ concurrencyKey: { not: null } }, { groupKey: { not: null } }] },
+      select: { concurrencyKey: true, groupKey: true },
     });
-    const heldKeys = held.map((job) => job.concurrencyKey!);
-    if (heldKeys.length > 0) candidates = await firstDue({ ...where, AND: [{ OR: [{ concurrencyKey: null }, { concurrencyKey: { notIn: heldKeys } }] }] });
+    const heldKeys = [...new Set(running.flatMap((job) => (job.concurrencyKey ? [job.concurrencyKey] : [])))];
+    const runsByGroup = new Map<string, number>();
+    for (const { groupKey } of running) if (groupKey) runsByGroup.set(groupKey, (runsByGroup.get(groupKey) ?? 0) + 1);
+    const groupsRunning = (least: number) => [...runsByGroup].filter(([, runs]) => runs >= least).map(([key]) => key);
+    const busy = groupsRunning(1);
+    const full = groupsRunning(GROUP_RUNS);
+    const freeKeys: Prisma.JobWhereInput[] = heldKeys.length > 0 ? [{ OR: [{ concurrencyKey: null }, { concurrencyKey: { notIn: heldKeys } }] }] : [];
+    const outside = (groups: string[]): Prisma.JobWhereInput[] => (groups.length > 0 ? [{ OR: [{ groupKey: null }, { groupKey: { notIn: groups } }] }] : []);
+    // A group with nothing running goes first: when two organizations hold all the lanes, the
+    // next lane to come free serves a third, not their backlog. Then the groups under their share.
+    if (heldKeys.length > 0 || busy.length > 0) candidates = await firstDue({ ...where, AND: [...freeKeys, ...outside(busy)] });
+    if (candidates.length === 0 && busy.length > full.length) candidates = await firstDue({ ...where, AND: [...freeKeys, ...outside(full)] });
   }
   for (const { id } of candidates) {
     const { count } = await db.job.updateMany({
@@ -129,7 +155,8 @@ export async function runDueJobs(
 /**
  * The worker's lanes: e-mails in one, webhook deliveries in four of their own. A delivery may wait
  * up to its timeout on a slow endpoint; in a lane of their own, a pupil's link or reminder never
- * waits behind an integrator's server, and four slow endpoints do not stop the other deliveries.
+ * waits behind an integrator's server, and one organization's slow endpoints hold at most
+ * GROUP_RUNS of the four (its deliveries' group key), never the others' deliveries.
  */
 const LANES: { kinds: readonly JobKind[] }[] = [{ kinds: ["sendLink", "remind"] }, ...Array.from({ length: 4 }, () => ({ kinds: ["webhook"] as const }))];
 

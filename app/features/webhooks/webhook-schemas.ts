@@ -9,7 +9,10 @@ const webhookUrl = z
   .max(2000)
   .url("webhookUrl")
   .refine((value) => /^https?:\/\//i.test(value), "webhookUrl")
-  .meta({ description: "Where the events are posted (http or https).", examples: ["https://sis.example.org/hooks/assessments"] });
+  .meta({
+    description: "Where the events are posted: https (http is accepted outside production only).",
+    examples: ["https://sis.example.org/hooks/assessments"],
+  });
 
 const events = z
   .array(z.enum(WEBHOOK_EVENTS))
@@ -41,7 +44,10 @@ export const webhookDelivery = z
     status: z.enum(["PENDING", "SUCCEEDED", "FAILED"]),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),
-    lastError: z.string().nullable(),
+    lastError: z.string().nullable().meta({
+      description:
+        "Why the last attempt failed: `answered <status>`, or `address refused`, `timed out` or `connection failed` (never an address, a port or what a name resolved to); null after a success.",
+    }),
     lastAttemptAt: timestamp.nullable(),
     deliveredAt: timestamp.nullable(),
     createdAt: timestamp,

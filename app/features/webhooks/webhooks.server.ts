@@ -6,9 +6,9 @@ import { requireAdmin } from "~/lib/auth/actor.server.ts";
 import { decryptSecret, encryptSecret } from "~/lib/crypto.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
-import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
+import { badRequest, conflict, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import { enqueueJobs, MAX_ATTEMPTS, type NewJob } from "../jobs/jobs.server.ts";
-import { isPrivateAddress, literalAddress, safePost } from "./safe-post.server.ts";
+import { DeliveryFailure, isBlockedAddress, literalAddress, safePost } from "./safe-post.server.ts";
 import type { WebhookEvent } from "./webhook-events.ts";
 import type { CreateWebhookInput, UpdateWebhookInput } from "./webhook-schemas.ts";
 
@@ -23,6 +23,8 @@ import type { CreateWebhookInput, UpdateWebhookInput } from "./webhook-schemas.t
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 const DELIVERIES_LISTED = 100;
+/** Webhooks an organization may have (contract §23): each one's deliveries cost every organization lane time. */
+export const WEBHOOKS_PER_ORGANIZATION = 10;
 
 const itemSelect = { id: true, url: true, events: true, createdAt: true, updatedAt: true } as const;
 type Row = Prisma.WebhookGetPayload<{ select: typeof itemSelect }>;
@@ -31,11 +33,40 @@ const present = (row: Row) => ({ ...row, events: row.events as WebhookEvent[] })
 /** `whsec_` and 24 random bytes in base64, the form Standard Webhooks libraries take. */
 const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
-/** An endpoint that is a private address is refused at once; a name is checked when it is resolved, at each delivery. */
+/**
+ * In production an endpoint is https (its deliveries carry people's names and results). An
+ * endpoint that is a private address is refused at once; a name is checked when it is resolved,
+ * at each delivery.
+ */
 function assertAllowedUrl(value: string) {
-  const address = literalAddress(new URL(value));
-  if (!env().WEBHOOK_ALLOW_PRIVATE_ADDRESSES && address && isPrivateAddress(address)) {
+  const url = new URL(value);
+  if (env().NODE_ENV === "production" && url.protocol !== "https:") {
+    throw badRequest("In production a webhook's address must start with https://.", [fieldProblem("url", "webhookHttps")]);
+  }
+  const address = literalAddress(url);
+  if (!env().WEBHOOK_ALLOW_PRIVATE_ADDRESSES && address && isBlockedAddress(address)) {
     throw badRequest("Webhooks cannot post to loopback, private or link-local addresses.", [fieldProblem("url", "webhookPrivateAddress")]);
+  }
+}
+
+const webhookLimit = () =>
+  conflict(`An organization can have at most ${WEBHOOKS_PER_ORGANIZATION} webhooks: remove one before adding another.`, "WEBHOOK_LIMIT");
+
+/**
+ * Runs `write` in a serializable transaction, again when PostgreSQL refused it for a concurrent
+ * one (P2034): the count it read and the row it wrote then stand together. SQLite has one writer.
+ */
+async function serializable<T>(write: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.$transaction(write, { isolationLevel: "Serializable" });
+    } catch (error) {
+      // P2034 when a statement is refused; a refused COMMIT reaches us as the adapter's own error.
+      const refused = error as { code?: unknown; message?: unknown; cause?: { kind?: unknown } } | null;
+      const conflicting = refused?.code === "P2034" || refused?.cause?.kind === "TransactionWriteConflict" || refused?.message === "TransactionWriteConflict";
+      if (!conflicting || attempt >= 8) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
   }
 }
 
@@ -64,9 +95,13 @@ export async function createWebhook(actor: Actor, input: CreateWebhookInput) {
   requireAdmin(actor);
   assertAllowedUrl(input.url);
   const secret = newSecret();
-  const row = await db.webhook.create({
-    data: { organizationId: actor.organizationId, createdById: actor.userId, url: input.url, events: input.events, secret: encryptSecret(secret) },
-    select: itemSelect,
+  // Counted and written in one serializable transaction: two creates at once cannot both be the 10th.
+  const row = await serializable(async (tx) => {
+    if ((await tx.webhook.count({ where: { organizationId: actor.organizationId } })) >= WEBHOOKS_PER_ORGANIZATION) throw webhookLimit();
+    return tx.webhook.create({
+      data: { organizationId: actor.organizationId, createdById: actor.userId, url: input.url, events: input.events, secret: encryptSecret(secret) },
+      select: itemSelect,
+    });
   });
   return { ...present(row), secret };
 }
@@ -85,7 +120,8 @@ export async function updateWebhook(actor: Actor, id: string, input: UpdateWebho
 /** Gone with its deliveries; deliveries still queued find nothing to send. */
 export async function deleteWebhook(actor: Actor, id: string) {
   await findWebhook(actor, id);
-  await db.webhook.delete({ where: { id } });
+  // deleteMany: a removal at the same moment (another tab) is no error.
+  await db.webhook.deleteMany({ where: { id } });
   return { id };
 }
 
@@ -125,10 +161,13 @@ export async function resendDelivery(actor: Actor, id: string, deliveryId: strin
   if (!delivery) throw notFound("delivery");
   await db.$transaction(async (tx) => {
     await tx.webhookDelivery.update({ where: { id: deliveryId }, data: { status: "PENDING", attempts: 0 } });
-    await enqueueJobs(tx, [deliveryJob(id, deliveryId)]);
+    await enqueueJobs(tx, [deliveryJob({ webhookId: id, organizationId: actor.organizationId }, deliveryId)]);
   });
   return { id: deliveryId, status: "PENDING" as const };
 }
+
+/** An endpoint that asked for an event, with its organization (whose share of the lanes its deliveries take). */
+export type Subscriber = { webhookId: string; organizationId: string };
 
 /**
  * The organization's endpoints that asked for `event`, read before the change's transaction: on
@@ -136,24 +175,32 @@ export async function resendDelivery(actor: Actor, id: string, deliveryId: strin
  * own statements inside it, and none at all for webhooks when no endpoint wants the event (the
  * usual case). An endpoint added between this read and the commit misses that one event.
  */
-export async function webhookSubscribers(organizationId: string, event: WebhookEvent): Promise<string[]> {
+export async function webhookSubscribers(organizationId: string, event: WebhookEvent): Promise<Subscriber[]> {
   const webhooks = await db.webhook.findMany({ where: { organizationId }, select: { id: true, events: true } });
-  return webhooks.filter((webhook) => (webhook.events as string[]).includes(event)).map((webhook) => webhook.id);
+  return webhooks.filter((webhook) => (webhook.events as string[]).includes(event)).map((webhook) => ({ webhookId: webhook.id, organizationId }));
 }
 
-function eventRows(subscribers: string[], event: WebhookEvent, data: Record<string, unknown>) {
+function eventRows(subscribers: Subscriber[], event: WebhookEvent, data: Record<string, unknown>) {
   const payload = JSON.stringify({ type: event, timestamp: new Date().toISOString(), data });
-  const deliveries = subscribers.map((webhookId) => ({ id: createId(), webhookId, event, payload }));
-  return { deliveries, jobs: deliveries.map((delivery) => deliveryJob(delivery.webhookId, delivery.id)) };
+  const queued = subscribers.map((subscriber) => ({ subscriber, delivery: { id: createId(), webhookId: subscriber.webhookId, event, payload } }));
+  return { deliveries: queued.map(({ delivery }) => delivery), jobs: queued.map(({ subscriber, delivery }) => deliveryJob(subscriber, delivery.id)) };
 }
 
-/** The job that sends a delivery: one endpoint's deliveries are sent one at a time (ADR 30, lanes). */
-function deliveryJob(webhookId: string, deliveryId: string): NewJob {
-  return { kind: "webhook", payload: { deliveryId }, concurrencyKey: `webhook:${webhookId}` };
+/**
+ * The job that sends a delivery: one endpoint's deliveries are sent one at a time (ADR 30, lanes),
+ * and one organization's take at most GROUP_RUNS lanes at once (ADR 44).
+ */
+function deliveryJob(subscriber: Subscriber, deliveryId: string): NewJob {
+  return {
+    kind: "webhook",
+    payload: { deliveryId },
+    concurrencyKey: `webhook:${subscriber.webhookId}`,
+    groupKey: `organization:${subscriber.organizationId}`,
+  };
 }
 
 /** Queues `event` for `subscribers` in the caller's interactive transaction: the deliveries exist exactly when the change does. */
-export async function emitWebhookEvent(tx: Prisma.TransactionClient, subscribers: string[], event: WebhookEvent, data: Record<string, unknown>) {
+export async function emitWebhookEvent(tx: Prisma.TransactionClient, subscribers: Subscriber[], event: WebhookEvent, data: Record<string, unknown>) {
   if (subscribers.length === 0) return;
   const rows = eventRows(subscribers, event, data);
   await tx.webhookDelivery.createMany({ data: rows.deliveries });
@@ -175,7 +222,10 @@ export async function webhookEventWrites(organizationId: string, event: WebhookE
 /**
  * The job: sends one delivery. A 2xx answer is success; anything else (another status, a refused
  * address, a timeout) is recorded and thrown, for the queue to try again later, until the
- * delivery's MAX_ATTEMPTS-th try, which marks it FAILED.
+ * delivery's MAX_ATTEMPTS-th try, which marks it FAILED. What is recorded is the status, or one of
+ * the generic reasons of DeliveryFailure: never what a name resolved to, an address or a port.
+ * A webhook removed while its delivery was under way took the delivery with it: the attempt's
+ * outcome has nowhere to go, and the job ends quietly.
  */
 export async function deliverWebhook(jobPayload: Prisma.JsonValue) {
   const deliveryId = (jobPayload as { deliveryId?: string } | null)?.deliveryId;
@@ -202,11 +252,11 @@ export async function deliverWebhook(jobPayload: Prisma.JsonValue) {
     ));
     if (status < 200 || status >= 300) error = `answered ${status}`;
   } catch (failure) {
-    error = failure instanceof Error ? failure.message : String(failure);
+    error = failure instanceof DeliveryFailure ? failure.reason : "connection failed";
   }
   const succeeded = error === null;
   const givingUp = !succeeded && attempts >= MAX_ATTEMPTS;
-  await db.webhookDelivery.update({
+  const { count } = await db.webhookDelivery.updateMany({
     where: { id: delivery.id },
     data: {
       attempts,
@@ -217,5 +267,6 @@ export async function deliverWebhook(jobPayload: Prisma.JsonValue) {
       ...(succeeded ? { deliveredAt: new Date() } : {}),
     },
   });
+  if (count === 0) return;
   if (!succeeded && !givingUp) throw new Error(`webhook delivery ${delivery.id}: ${error}`);
 }

@@ -32,7 +32,7 @@ const handle = endpoint<Route.LoaderArgs>(
       tag: "Webhooks",
       auth: "session",
       roles: ADMINS,
-      summary: "Change the address or the events (the secret stays).",
+      summary: "Change the address or the events (the secret stays). In production the address must be https.",
       body: { schema: updateWebhookBody, types: ["json"] },
       success: { status: 200, description: "The endpoint.", schema: webhookItem },
       errors: [400, 401, 403, 404, 413, 415],
