@@ -728,7 +728,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * E-mail a waiting link to its respondent (again); queued, at most once every 10 minutes per link.
+         * E-mail a waiting link to its respondent (again); queued, at most once every 10 minutes per link counted from when the message was queued, and not while one waits to go out (429 RATE_LIMITED); counts against the e-mail quotas (429 MAIL_QUOTA).
          * @description Roles: the assigner, ADMIN, SUPER_ADMIN.
          */
         post: operations["sendSubmissionLink"];
@@ -748,7 +748,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Assign a form to a group and/or to students and candidates, at most 1,000 at once. Those with a link to it still waiting, and students who are not active, are skipped with the reason.
+         * Assign a form to a group and/or to students and candidates, at most 1,000 at once. Those with a link to it still waiting, and students who are not active, are skipped with the reason. Each e-mail it queues (a link with send, a reminder with remindAfterDays) counts against the e-mail quotas; a call that would pass one answers 429 MAIL_QUOTA and creates nothing.
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         post: operations["bulkAssign"];
@@ -768,7 +768,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Remind now: queue one reminder e-mail to each respondent of a form (optionally of a group) whose link the caller can see and who has not answered yet; respondents e-mailed in the last 10 minutes and those without an address are counted, not e-mailed.
+         * Remind now: queue one reminder e-mail to each respondent of a form (optionally of a group) whose link the caller can see and who has not answered yet; respondents e-mailed in the last 10 minutes (or with a message still waiting to go out) and those without an address are counted, not e-mailed. The reminders count against the e-mail quotas: past one, 429 MAIL_QUOTA and none is queued.
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         post: operations["remindWaiting"];
@@ -1705,9 +1705,11 @@ export interface components {
             openedAt: string | null;
             /** @description When the respondent first saved answers without sending them (IN_PROGRESS). */
             startedAt: string | null;
-            /** @description When the link was last e-mailed. */
+            /** @description When the mail server last accepted the e-mailed link (not when it was queued). */
             sentAt: string | null;
+            /** @description How many times the mail server accepted the e-mailed link. */
             sendCount: number;
+            /** @description When the mail server last accepted a reminder; a refused reminder leaves it as it was. */
             remindedAt: string | null;
             revokedAt: string | null;
             answers: {
@@ -1771,9 +1773,11 @@ export interface components {
             openedAt: string | null;
             /** @description When the respondent first saved answers without sending them (IN_PROGRESS). */
             startedAt: string | null;
-            /** @description When the link was last e-mailed. */
+            /** @description When the mail server last accepted the e-mailed link (not when it was queued). */
             sentAt: string | null;
+            /** @description How many times the mail server accepted the e-mailed link. */
             sendCount: number;
+            /** @description When the mail server last accepted a reminder; a refused reminder leaves it as it was. */
             remindedAt: string | null;
             revokedAt: string | null;
         };
@@ -1826,9 +1830,11 @@ export interface components {
             openedAt: string | null;
             /** @description When the respondent first saved answers without sending them (IN_PROGRESS). */
             startedAt: string | null;
-            /** @description When the link was last e-mailed. */
+            /** @description When the mail server last accepted the e-mailed link (not when it was queued). */
             sentAt: string | null;
+            /** @description How many times the mail server accepted the e-mailed link. */
             sendCount: number;
+            /** @description When the mail server last accepted a reminder; a refused reminder leaves it as it was. */
             remindedAt: string | null;
             revokedAt: string | null;
             token: string;
@@ -1854,7 +1860,7 @@ export interface components {
             queued: number;
             /** @description Waiting respondents without an e-mail address. */
             noEmail: number;
-            /** @description Waiting respondents e-mailed in the last 10 minutes, left out. */
+            /** @description Waiting respondents whose link was e-mailed (queued) in the last 10 minutes or still has a message waiting to go out, left out. */
             recentlySent: number;
         };
         TestLink: {
@@ -12329,7 +12335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, MAIL_QUOTA. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -12347,7 +12353,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "MAIL_QUOTA";
                     };
                 };
             };
@@ -12632,6 +12638,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, MAIL_QUOTA. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "MAIL_QUOTA";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -12849,6 +12877,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, MAIL_QUOTA. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "MAIL_QUOTA";
                     };
                 };
             };

@@ -19,8 +19,11 @@ export type JobHandler = (payload: Prisma.JsonValue) => Promise<void>;
 
 type Client = Pick<Prisma.TransactionClient, "job">;
 
-/** A job to queue. Jobs of one `concurrencyKey` run one at a time (see claimJob). */
-export type NewJob = { kind: JobKind; payload: Prisma.InputJsonValue; runAt?: Date; concurrencyKey?: string };
+/**
+ * A job to queue. Jobs of one `concurrencyKey` run one at a time (see claimJob); `submissionId`
+ * names the link an e-mail is about, so a second message is refused while one waits (ADR 40).
+ */
+export type NewJob = { kind: JobKind; payload: Prisma.InputJsonValue; runAt?: Date; concurrencyKey?: string; submissionId?: string };
 
 /** Queues a job, in the caller's transaction when given one, so it exists exactly when its cause does. */
 export function enqueueJobs(client: Client, jobs: NewJob[]) {
@@ -32,6 +35,7 @@ export function enqueueJobs(client: Client, jobs: NewJob[]) {
       payload: job.payload,
       ...(job.runAt ? { runAt: job.runAt } : {}),
       ...(job.concurrencyKey ? { concurrencyKey: job.concurrencyKey } : {}),
+      ...(job.submissionId ? { submissionId: job.submissionId } : {}),
     })),
   });
 }

@@ -7,7 +7,8 @@ import { groupMemberIds } from "../groups/groups.server.ts";
 import { BULK_LIMIT, type BulkAssignInput } from "./submission-schemas.ts";
 import { assignableForm, newToken, submissionItems, waitingWhere } from "./submissions.server.ts";
 import { enqueueJobs } from "../jobs/jobs.server.ts";
-import { deliveryJobs } from "./delivery.server.ts";
+import { deliveryJobs } from "./link-mail.server.ts";
+import { chargeMail } from "./mail-quota.server.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
 
 /**
@@ -63,12 +64,21 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
   }
 
   // The links and their e-mails are written together: a link is never queued without its row. A
-  // few multi-row statements keep this write short (on SQLite every other writer waits for it).
+  // few multi-row statements keep this write short (on SQLite every other writer waits for it). The
+  // e-mails are counted against the quotas last, in the same transaction: a call that would pass
+  // one keeps nothing (ADR 40), and the quota's row is locked only for the end of the write.
+  const reachable = new Set(chosen.filter((person) => person.email).map((person) => person.id));
   const rows = chosen.map((person) => ({
     id: randomUUID() as string,
     studentId: person.kind === "student" ? person.id : null,
     candidateId: person.kind === "candidate" ? person.id : null,
+    mailed: reachable.has(person.id),
   }));
+  const jobs = deliveryJobs(
+    rows.filter((row) => row.mailed).map((row) => row.id),
+    input,
+    now,
+  );
   await db.$transaction(async (tx) => {
     await insertRows(
       tx,
@@ -84,20 +94,28 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
         "expiresAt",
         "isCompleted",
         "sendCount",
+        "mailQueuedAt",
         "createdAt",
         "updatedAt",
       ],
-      rows.map((row) => [row.id, form.organizationId, form.id, row.studentId, row.candidateId, actor.userId, newToken(), expiresAt, false, 0, now, now]),
+      rows.map((row) => [
+        row.id,
+        form.organizationId,
+        form.id,
+        row.studentId,
+        row.candidateId,
+        actor.userId,
+        newToken(),
+        expiresAt,
+        false,
+        0,
+        input.send && row.mailed ? now : null,
+        now,
+        now,
+      ]),
     );
-    const reachable = new Set(chosen.filter((person) => person.email).map((person) => person.id));
-    const mailed = rows.filter((row) => reachable.has((row.studentId ?? row.candidateId)!));
-    await enqueueJobs(
-      tx,
-      deliveryJobs(
-        mailed.map((row) => row.id),
-        input,
-      ),
-    );
+    await enqueueJobs(tx, jobs);
+    await chargeMail(tx, { organizationId: form.organizationId, userId: actor.userId }, jobs.length, now);
   }, LONG_WRITE);
   const emailOf = new Map(chosen.map((person) => [person.id, person.email]));
   // In the order the respondents were given (the ids are random, so the database's order is not).
