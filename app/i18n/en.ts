@@ -121,7 +121,8 @@ export const en = {
     assignedAndSent: "Test assigned; the e-mail is on its way.",
     linkQueued: "The e-mail is on its way.",
     noEmail: "This person has no e-mail address: give one on their page first.",
-    sentRecently: "This link was e-mailed less than 10 minutes ago: try again later.",
+    sentRecently: "This link was e-mailed less than 10 minutes ago, or its e-mail is still on its way: try again later.",
+    mailQuota: "This would pass your e-mail limit or your organization's, so nothing was sent: try again later.",
   },
 
   /**

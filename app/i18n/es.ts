@@ -116,7 +116,8 @@ export const es: Dictionary = {
     assignedAndSent: "Prueba asignada; el correo está en camino.",
     linkQueued: "El correo está en camino.",
     noEmail: "Esta persona no tiene correo: añade uno en su página primero.",
-    sentRecently: "Este enlace se envió hace menos de 10 minutos: inténtalo más tarde.",
+    sentRecently: "Este enlace se envió hace menos de 10 minutos o su correo aún está en camino: inténtalo más tarde.",
+    mailQuota: "Esto superaría tu límite de correos o el de tu organización, así que no se ha enviado nada: inténtalo más tarde.",
   },
 
   fieldProblems: {

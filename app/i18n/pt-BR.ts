@@ -116,7 +116,8 @@ export const ptBR: Dictionary = {
     assignedAndSent: "Teste atribuído; o e-mail está a caminho.",
     linkQueued: "O e-mail está a caminho.",
     noEmail: "Esta pessoa não tem e-mail: informe um na página dela primeiro.",
-    sentRecently: "Este link foi enviado há menos de 10 minutos: tente mais tarde.",
+    sentRecently: "Este link foi enviado há menos de 10 minutos ou o e-mail ainda está a caminho: tente mais tarde.",
+    mailQuota: "Isso passaria do seu limite de e-mails ou do da sua organização, então nada foi enviado: tente mais tarde.",
   },
 
   fieldProblems: {

@@ -137,6 +137,22 @@ describe("e-mail quotas", () => {
     expectMailQuota(await call(ana, "POST", "/api/submissions/remind", { formId: form.id }));
     expect(await jobsOfForm(form.id)).toBe(3);
 
+    // The assignment page's "E-mail the link" button says why, in the page's language.
+    const sendPage = await fetch(`${instance.baseUrl}/es/assignments/${lastLink}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: `${ana.cookie}; ${ana.csrfCookie}`, origin: instance.baseUrl },
+      body: new URLSearchParams({ csrfToken: ana.csrfToken, intent: "send" }),
+      redirect: "manual",
+    });
+    expect([302, 303]).toContain(sendPage.status);
+    const flash = sendPage.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0])
+      .join("; ");
+    const shown = await fetch(new URL(sendPage.headers.get("location")!, instance.baseUrl), { headers: { cookie: `${ana.cookie}; ${flash}` } });
+    expect(await shown.text()).toContain("Esto superaría tu límite de correos o el de tu organización, así que no se ha enviado nada: inténtalo más tarde.");
+    expect(await jobsOfForm(form.id)).toBe(3);
+
     // Sign-in codes, reset links and invitations are not the teacher's to use up.
     const reset = await fetch(`${instance.baseUrl}/api/auth/forgot-password`, {
       method: "POST",
