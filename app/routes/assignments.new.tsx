@@ -99,7 +99,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (error instanceof ApiError && error.status === 400) {
       return data({ result: pageResult(submission, { fieldErrors: fieldTexts(t, error.errors), formError: null }) }, { status: 400 });
     }
-    // Past an e-mail quota: nothing was assigned or queued (ADR 40).
+    // Past an e-mail quota: nothing was assigned or queued (ADR 45).
     if (error instanceof ApiError && error.code === "MAIL_QUOTA") {
       return data({ result: pageResult(submission, { fieldErrors: {}, formError: problemTextOf(t, error) }) }, { status: 429 });
     }

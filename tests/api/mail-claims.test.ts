@@ -8,7 +8,7 @@ import { testDatabase } from "../support/database.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
 
 /**
- * Each e-mail about a link is claimed once (ADR 40): identical requests at once ("remind now"
+ * Each e-mail about a link is claimed once (ADR 45): identical requests at once ("remind now"
  * clicked ten times, ten sends) queue one message, counted in the loopback SMTP server's inbox; and
  * `remindedAt` says what the mail server accepted, so a refused reminder leaves the automatic one
  * to go out.

@@ -21,7 +21,7 @@ type Client = Pick<Prisma.TransactionClient, "job">;
 
 /**
  * A job to queue. Jobs of one `concurrencyKey` run one at a time (see claimJob); `submissionId`
- * names the link an e-mail is about, so a second message is refused while one waits (ADR 40).
+ * names the link an e-mail is about, so a second message is refused while one waits (ADR 45).
  */
 export type NewJob = { kind: JobKind; payload: Prisma.InputJsonValue; runAt?: Date; concurrencyKey?: string; submissionId?: string };
 

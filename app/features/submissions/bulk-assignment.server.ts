@@ -66,7 +66,7 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
   // The links and their e-mails are written together: a link is never queued without its row. A
   // few multi-row statements keep this write short (on SQLite every other writer waits for it). The
   // e-mails are counted against the quotas last, in the same transaction: a call that would pass
-  // one keeps nothing (ADR 40), and the quota's row is locked only for the end of the write.
+  // one keeps nothing (ADR 45), and the quota's row is locked only for the end of the write.
   const reachable = new Set(chosen.filter((person) => person.email).map((person) => person.id));
   const rows = chosen.map((person) => ({
     id: randomUUID() as string,

@@ -19,7 +19,7 @@ import { getSubmission, testLinkUrl } from "./submissions.server.ts";
  * expiry in the organization's time zone, then records `sentAt` and `sendCount` (or `remindedAt`)
  * once the mail server has accepted it.
  *
- * Queueing claims the link (ADR 40): `mailQueuedAt` is set by a conditional update that matches
+ * Queueing claims the link (ADR 45): `mailQueuedAt` is set by a conditional update that matches
  * only when no message about the link was queued in the last 10 minutes, so of several identical
  * requests at once exactly one queues a message; and every message queued by a staff user counts
  * against the e-mail quotas (mail-quota.server.ts) in the same transaction.

@@ -3,7 +3,7 @@ import { enqueueJobs, type NewJob } from "../jobs/jobs.server.ts";
 import { chargeMail, type MailSender } from "./mail-quota.server.ts";
 
 /**
- * Queueing the e-mails about a link (ADR 40): which jobs a new link asks for, the claim that lets
+ * Queueing the e-mails about a link (ADR 45): which jobs a new link asks for, the claim that lets
  * one of several identical requests queue a message, and what still waits to go out. The quota is
  * charged in the same transaction (mail-quota.server.ts).
  */

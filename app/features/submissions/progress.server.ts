@@ -124,7 +124,7 @@ export type RemindResult = { queued: number; noEmail: number; recentlySent: numb
  * "Remind now": one reminder e-mail, through the job queue, to each respondent of the form (in the
  * scope) still waiting who has an address, except those whose link had a message queued in the
  * last 10 minutes or still waiting to go out (as `POST /api/submissions/:id/send`). Each link is
- * claimed by a conditional update (ADR 40), so a double click, or ten at once, sends one reminder;
+ * claimed by a conditional update (ADR 45), so a double click, or ten at once, sends one reminder;
  * the reminders count against the e-mail quotas in the same transaction (429 MAIL_QUOTA: none is
  * queued). `remindedAt` is written when the mail server accepts the reminder, not here.
  */

@@ -109,7 +109,7 @@ export async function assignForm(
     mailQueuedAt: delivery.send ? created.createdAt : null,
   };
   if (delivery.send || delivery.remindAfterDays) {
-    // With its e-mails: one interactive transaction, so a refusal by the quota keeps no link (ADR 40).
+    // With its e-mails: one interactive transaction, so a refusal by the quota keeps no link (ADR 45).
     const subscribers = await webhookSubscribers(form.organizationId, "submission.created");
     await db.$transaction(async (tx) => {
       await tx.submission.create({ data: row, select: { id: true } });
