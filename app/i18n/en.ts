@@ -121,7 +121,8 @@ export const en = {
     assignedAndSent: "Test assigned; the e-mail is on its way.",
     linkQueued: "The e-mail is on its way.",
     noEmail: "This person has no e-mail address: give one on their page first.",
-    sentRecently: "This link was e-mailed less than 10 minutes ago: try again later.",
+    sentRecently: "This link was e-mailed less than 10 minutes ago, or its e-mail is still on its way: try again later.",
+    mailQuota: "This would pass your e-mail limit or your organization's, so nothing was sent: try again later.",
   },
 
   /**
@@ -226,6 +227,8 @@ export const en = {
     INVALID_CREDENTIALS: "The e-mail address or the password is not correct.",
     PASSWORD_RESET_REQUIRED: "This password is not accepted here. Use “Forgot your password?” to choose a new one.",
     RATE_LIMITED: (minutes: string) => `Too many attempts. Try again in ${minutes} minutes.`,
+    MAIL_QUOTA: (minutes: string) =>
+      `This would pass your e-mail limit or your organization's, so nothing was done. Try again in ${minutes} minutes, or send fewer e-mails.`,
     SIGN_IN_EXPIRED: "Your sign-in took too long. Enter your e-mail and password again.",
     TWO_FACTOR_INVALID: "The code is not correct.",
     TWO_FACTOR_EXPIRED: "This code has expired or has been used. Ask for a new one.",
@@ -545,6 +548,8 @@ export const en = {
     sendByEmailHint: "To the respondent's address, in your language, with the organization's name, the test's title and the expiry.",
     remindAfterDays: "Remind after this many days (optional)",
     remindAfterDaysHint: "One reminder to whoever has not answered by then and has an e-mail address; 1 to 60.",
+    mailLeft: (user: string, organization: string) =>
+      `E-mails left: ${user} for you this hour, ${organization} for your organization today. Each link and each reminder counts as one.`,
     bulkNoEmail: (count: number, formatted: string) =>
       count === 1 ? "1 person has no e-mail address: give them the link yourself." : `${formatted} people have no e-mail address: give them the link yourself.`,
     sendNow: "E-mail the link",

@@ -116,7 +116,8 @@ export const es: Dictionary = {
     assignedAndSent: "Prueba asignada; el correo está en camino.",
     linkQueued: "El correo está en camino.",
     noEmail: "Esta persona no tiene correo: añade uno en su página primero.",
-    sentRecently: "Este enlace se envió hace menos de 10 minutos: inténtalo más tarde.",
+    sentRecently: "Este enlace se envió hace menos de 10 minutos o su correo aún está en camino: inténtalo más tarde.",
+    mailQuota: "Esto superaría tu límite de correos o el de tu organización, así que no se ha enviado nada: inténtalo más tarde.",
   },
 
   fieldProblems: {
@@ -212,6 +213,8 @@ export const es: Dictionary = {
     INVALID_CREDENTIALS: "El correo electrónico o la contraseña no son correctos.",
     PASSWORD_RESET_REQUIRED: "Esta contraseña no se acepta aquí. Usa «¿Olvidaste tu contraseña?» para elegir una nueva.",
     RATE_LIMITED: (minutes) => `Demasiados intentos. Inténtalo de nuevo en ${minutes} minutos.`,
+    MAIL_QUOTA: (minutes) =>
+      `Esto superaría tu límite de correos o el de tu organización, así que no se ha hecho nada. Inténtalo de nuevo en ${minutes} minutos o envía menos correos.`,
     SIGN_IN_EXPIRED: "Tu inicio de sesión tardó demasiado. Escribe de nuevo tu correo y tu contraseña.",
     TWO_FACTOR_INVALID: "El código no es correcto.",
     TWO_FACTOR_EXPIRED: "Este código caducó o ya se usó. Pide uno nuevo.",
@@ -532,6 +535,8 @@ export const es: Dictionary = {
     sendByEmailHint: "A la dirección de la persona, en tu idioma, con el nombre de la organización, el título de la prueba y el vencimiento.",
     remindAfterDays: "Recordar pasados estos días (opcional)",
     remindAfterDaysHint: "Un recordatorio a quien no haya respondido para entonces y tenga correo; de 1 a 60.",
+    mailLeft: (user: string, organization: string) =>
+      `Correos que quedan: ${user} para ti en esta hora y ${organization} para tu organización hoy. Cada enlace y cada recordatorio cuenta como uno.`,
     bulkNoEmail: (count: number, formatted: string) =>
       count === 1 ? "1 persona no tiene correo: dale tú el enlace." : `${formatted} personas no tienen correo: dales tú el enlace.`,
     sendNow: "Enviar el enlace por correo",

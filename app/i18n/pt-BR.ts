@@ -116,7 +116,8 @@ export const ptBR: Dictionary = {
     assignedAndSent: "Teste atribuído; o e-mail está a caminho.",
     linkQueued: "O e-mail está a caminho.",
     noEmail: "Esta pessoa não tem e-mail: informe um na página dela primeiro.",
-    sentRecently: "Este link foi enviado há menos de 10 minutos: tente mais tarde.",
+    sentRecently: "Este link foi enviado há menos de 10 minutos ou o e-mail ainda está a caminho: tente mais tarde.",
+    mailQuota: "Isso passaria do seu limite de e-mails ou do da sua organização, então nada foi enviado: tente mais tarde.",
   },
 
   fieldProblems: {
@@ -212,6 +213,8 @@ export const ptBR: Dictionary = {
     INVALID_CREDENTIALS: "O e-mail ou a senha não estão corretos.",
     PASSWORD_RESET_REQUIRED: "Esta senha não é aceita aqui. Use “Esqueceu sua senha?” para escolher uma nova.",
     RATE_LIMITED: (minutes) => `Tentativas demais. Tente novamente em ${minutes} minutos.`,
+    MAIL_QUOTA: (minutes) =>
+      `Isso passaria do seu limite de e-mails ou do da sua organização, então nada foi feito. Tente novamente em ${minutes} minutos ou envie menos e-mails.`,
     SIGN_IN_EXPIRED: "Sua entrada demorou demais. Informe seu e-mail e sua senha novamente.",
     TWO_FACTOR_INVALID: "O código não está correto.",
     TWO_FACTOR_EXPIRED: "Este código expirou ou já foi usado. Peça um novo.",
@@ -532,6 +535,8 @@ export const ptBR: Dictionary = {
     sendByEmailHint: "Para o endereço da pessoa, no seu idioma, com o nome da organização, o título do teste e a validade.",
     remindAfterDays: "Lembrar depois destes dias (opcional)",
     remindAfterDaysHint: "Um lembrete para quem ainda não respondeu até lá e tem e-mail; de 1 a 60.",
+    mailLeft: (user: string, organization: string) =>
+      `E-mails restantes: ${user} para você nesta hora e ${organization} para a sua organização hoje. Cada link e cada lembrete contam como um.`,
     bulkNoEmail: (count: number, formatted: string) =>
       count === 1 ? "1 pessoa não tem e-mail: entregue o link você mesmo." : `${formatted} pessoas não têm e-mail: entregue o link você mesmo.`,
     sendNow: "Enviar o link por e-mail",

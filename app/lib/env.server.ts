@@ -53,6 +53,12 @@ const envSchema = z
     /** How often this instance looks for due background jobs, e-mails of links (ADR 20). */
     JOB_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
     /**
+     * E-mails a staff user's actions may queue (links, reminders; ADR 45): per organization in 24
+     * hours, and per user in an hour. Sign-in codes, reset links and invitations are not counted.
+     */
+    MAIL_QUOTA_ORGANIZATION_PER_DAY: z.coerce.number().int().min(1).max(10_000_000).default(2000),
+    MAIL_QUOTA_USER_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(500),
+    /**
      * Lets webhooks post to loopback, private and link-local addresses. Off: an endpoint that is, or
      * resolves to, such an address is refused (ADR 30). For development and tests only.
      */

@@ -76,6 +76,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       () => redirectWithFlash(here, { kind: "success", key: "linkQueued" }),
       (error: unknown) => {
         if (error instanceof ApiError && error.code === "NO_EMAIL") return redirectWithFlash(here, { kind: "error", key: "noEmail" });
+        if (error instanceof ApiError && error.code === "MAIL_QUOTA") return redirectWithFlash(here, { kind: "error", key: "mailQuota" });
         if (error instanceof ApiError && error.status === 429) return redirectWithFlash(here, { kind: "error", key: "sentRecently" });
         return settled(error);
       },

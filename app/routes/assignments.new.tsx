@@ -10,9 +10,6 @@ import { PageHeader } from "~/components/page-header.tsx";
 import { assignmentChoices, assignmentChoicesQuery, respondentChoice } from "~/features/assignments/assignments.server.ts";
 import { assignForm } from "~/features/submissions/submissions.server.ts";
 import { bulkAssign } from "~/features/submissions/bulk-assignment.server.ts";
-import { deliveryJobs } from "~/features/submissions/delivery.server.ts";
-import { enqueueJobs } from "~/features/jobs/jobs.server.ts";
-import { db } from "~/lib/db.server.ts";
 import { groupChoice, groupChoices } from "~/features/groups/groups.server.ts";
 import { Button, LinkButton } from "~/components/button.tsx";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
@@ -22,7 +19,8 @@ import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { forPage, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { ApiError, fieldTexts, issueTexts } from "~/lib/problem.server.ts";
+import { ApiError, fieldTexts, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
+import { mailAllowance } from "~/features/submissions/mail-quota.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 import { pageQuery, formSubmission } from "~/lib/http.server.ts";
 import { useForm } from "@conform-to/react/future";
@@ -42,7 +40,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const query = pageQuery(request, ["q", "studentId", "candidateId", "respondent", "formId"]);
   const { q } = assignmentChoicesQuery.parse({ q: query.q });
-  const [choices, groups] = await Promise.all([assignmentChoices(actor, { search: q }), groupChoices(actor, q)]);
+  const [choices, groups, mail] = await Promise.all([
+    assignmentChoices(actor, { search: q }),
+    groupChoices(actor, q),
+    mailAllowance({ organizationId: actor.organizationId, userId: actor.userId }),
+  ]);
   const { studentId, candidateId, respondent } = query;
   const selected = studentId ? respondentValue("student", studentId) : candidateId ? respondentValue("candidate", candidateId) : (respondent ?? "");
   // A preselected person stays in the list even when a search (or the list's cap) would leave them out.
@@ -61,6 +63,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     ...choices,
     groups,
+    mail,
     q: q ?? "",
     selected: { formId: query.formId ?? "", respondent: selected },
     validation: clientValidation(assignPageForm, translations(resolveLocale(params.locale))),
@@ -87,13 +90,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const noEmail = created.filter((link) => "delivery" in link && link.delivery === "NO_EMAIL").length;
       return data({ bulk: { formId, created: created.length, skipped, noEmail } });
     }
-    const created = await assignForm(actor, { formId, ...respondent, ...(expiresAt ? { expiresAt } : {}) });
-    await enqueueJobs(db, deliveryJobs([created.id], delivery));
+    const created = await assignForm(actor, { formId, ...respondent, ...(expiresAt ? { expiresAt } : {}) }, delivery);
     throw await redirectWithFlash(paths.assignment(locale, created.id), { kind: "success", key: send ? "assignedAndSent" : "assigned" });
   } catch (error) {
     // A day already past in the organization's time zone.
     if (error instanceof ApiError && error.status === 400) {
       return data({ result: pageResult(submission, { fieldErrors: fieldTexts(t, error.errors), formError: null }) }, { status: 400 });
+    }
+    // Past an e-mail quota: nothing was assigned or queued (ADR 45).
+    if (error instanceof ApiError && error.code === "MAIL_QUOTA") {
+      return data({ result: pageResult(submission, { fieldErrors: {}, formError: problemTextOf(t, error) }) }, { status: 429 });
     }
     if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
       const formError = error.status === 409 ? t.assignments.errors.notPublished : t.assignments.errors.notFound;
@@ -280,6 +286,9 @@ export default function NewAssignment({ loaderData, actionData }: Route.Componen
               description={t.assignments.sendByEmailHint}
               defaultChecked={fields.send.defaultChecked}
             />
+            <p id="mail-left" className="text-sm text-slate-600">
+              {t.assignments.mailLeft(format.number(loaderData.mail.user.left), format.number(loaderData.mail.organization.left))}
+            </p>
             <Field
               id="remindAfterDays"
               name={fields.remindAfterDays.name}

@@ -80,9 +80,9 @@ describe("a class from a file to its results", () => {
         .getByRole("link", { name: `Beto Böhm ${tag}` })
         .waitFor();
 
-      // 5. Remind the rest, once the first e-mails are more than 10 minutes old as far as the links know.
+      // 5. Remind the rest, once the first e-mails were queued more than 10 minutes ago as far as the links know.
       const links = await testDatabase().submission.findMany({ where: { formId: form.id }, select: { id: true } });
-      await testDatabase().submission.updateMany({ where: { id: { in: links.map((l) => l.id) } }, data: { sentAt: new Date(Date.now() - 11 * 60_000) } });
+      await testDatabase().submission.updateMany({ where: { id: { in: links.map((l) => l.id) } }, data: { mailQueuedAt: new Date(Date.now() - 11 * 60_000) } });
       await page.getByRole("button", { name: "Remind now" }).click();
       await page.getByText("1 reminder is on its way.").waitFor();
       await page.getByText("1 person has no e-mail address: remind them yourself.").waitFor();

@@ -146,6 +146,10 @@ export default async function setup(project: TestProject) {
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true",
       // Queued e-mails go out within a tenth of a second, so tests wait for them only briefly.
       JOB_POLL_MS: "100",
+      // Every file e-mails as the same demo teacher and organization: the quotas (ADR 45) would
+      // refuse a whole run's links. tests/api/mail-quotas.test.ts starts an instance with small ones.
+      MAIL_QUOTA_ORGANIZATION_PER_DAY: "10000000",
+      MAIL_QUOTA_USER_PER_HOUR: "10000000",
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       MAIL_FROM: "Assessment Service <no-reply@assessment.test>",
       OIDC_ISSUER: oidc.issuer,

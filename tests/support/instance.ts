@@ -47,6 +47,9 @@ export async function startInstance(
     // past the default 300 ms, and a new instance would shed the test's requests (seen: a 503 in
     // the backup test during a full run). Tests of shedding set their own limits.
     LOAD_SHED_LAG_MS: "5000",
+    // As for the suite's server: the demo users' e-mail counts are shared by every test file.
+    MAIL_QUOTA_ORGANIZATION_PER_DAY: "10000000",
+    MAIL_QUOTA_USER_PER_HOUR: "10000000",
     ...options.env,
   };
   const [command, args] = options.command === "npm start" ? ["npm", ["start", "--silent"]] : [process.execPath, ["--import", "tsx", "server/start.ts"]];

@@ -728,7 +728,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * E-mail a waiting link to its respondent (again); queued, at most once every 10 minutes per link.
+         * E-mail a waiting link to its respondent (again); queued, at most once every 10 minutes per link counted from when the message was queued, and not while one waits to go out (429 RATE_LIMITED); counts against the e-mail quotas (429 MAIL_QUOTA).
          * @description Roles: the assigner, ADMIN, SUPER_ADMIN.
          */
         post: operations["sendSubmissionLink"];
@@ -748,7 +748,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Assign a form to a group and/or to students and candidates, at most 1,000 at once. Those with a link to it still waiting, and students who are not active, are skipped with the reason.
+         * Assign a form to a group and/or to students and candidates, at most 1,000 at once. Those with a link to it still waiting, and students who are not active, are skipped with the reason. Each e-mail it queues (a link with send, a reminder with remindAfterDays) counts against the e-mail quotas; a call that would pass one answers 429 MAIL_QUOTA and creates nothing.
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         post: operations["bulkAssign"];
@@ -768,7 +768,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Remind now: queue one reminder e-mail to each respondent of a form (optionally of a group) whose link the caller can see and who has not answered yet; respondents e-mailed in the last 10 minutes and those without an address are counted, not e-mailed.
+         * Remind now: queue one reminder e-mail to each respondent of a form (optionally of a group) whose link the caller can see and who has not answered yet; respondents e-mailed in the last 10 minutes (or with a message still waiting to go out) and those without an address are counted, not e-mailed. The reminders count against the e-mail quotas: past one, 429 MAIL_QUOTA and none is queued.
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         post: operations["remindWaiting"];
@@ -1060,7 +1060,7 @@ export interface paths {
         get: operations["listWebhooks"];
         put?: never;
         /**
-         * Add an endpoint for some events; deliveries are signed per Standard Webhooks with the secret answered here once.
+         * Add an endpoint for some events; deliveries are signed per Standard Webhooks with the secret answered here once. At most 10 per organization (409 WEBHOOK_LIMIT); in production the address must be https.
          * @description Roles: ADMIN, SUPER_ADMIN (their own organization's).
          */
         post: operations["createWebhook"];
@@ -1083,7 +1083,7 @@ export interface paths {
          */
         get: operations["getWebhook"];
         /**
-         * Change the address or the events (the secret stays).
+         * Change the address or the events (the secret stays). In production the address must be https.
          * @description Roles: ADMIN, SUPER_ADMIN (their own organization's).
          */
         put: operations["updateWebhook"];
@@ -1710,9 +1710,11 @@ export interface components {
             openedAt: string | null;
             /** @description When the respondent first saved answers without sending them (IN_PROGRESS). */
             startedAt: string | null;
-            /** @description When the link was last e-mailed. */
+            /** @description When the mail server last accepted the e-mailed link (not when it was queued). */
             sentAt: string | null;
+            /** @description How many times the mail server accepted the e-mailed link. */
             sendCount: number;
+            /** @description When the mail server last accepted a reminder; a refused reminder leaves it as it was. */
             remindedAt: string | null;
             revokedAt: string | null;
             answers: {
@@ -1782,9 +1784,11 @@ export interface components {
             openedAt: string | null;
             /** @description When the respondent first saved answers without sending them (IN_PROGRESS). */
             startedAt: string | null;
-            /** @description When the link was last e-mailed. */
+            /** @description When the mail server last accepted the e-mailed link (not when it was queued). */
             sentAt: string | null;
+            /** @description How many times the mail server accepted the e-mailed link. */
             sendCount: number;
+            /** @description When the mail server last accepted a reminder; a refused reminder leaves it as it was. */
             remindedAt: string | null;
             revokedAt: string | null;
         };
@@ -1842,9 +1846,11 @@ export interface components {
             openedAt: string | null;
             /** @description When the respondent first saved answers without sending them (IN_PROGRESS). */
             startedAt: string | null;
-            /** @description When the link was last e-mailed. */
+            /** @description When the mail server last accepted the e-mailed link (not when it was queued). */
             sentAt: string | null;
+            /** @description How many times the mail server accepted the e-mailed link. */
             sendCount: number;
+            /** @description When the mail server last accepted a reminder; a refused reminder leaves it as it was. */
             remindedAt: string | null;
             revokedAt: string | null;
             token: string;
@@ -1870,7 +1876,7 @@ export interface components {
             queued: number;
             /** @description Waiting respondents without an e-mail address. */
             noEmail: number;
-            /** @description Waiting respondents e-mailed in the last 10 minutes, left out. */
+            /** @description Waiting respondents whose link was e-mailed (queued) in the last 10 minutes or still has a message waiting to go out, left out. */
             recentlySent: number;
         };
         TestLink: {
@@ -2122,6 +2128,7 @@ export interface components {
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;
             lastStatusCode: number | null;
+            /** @description Why the last attempt failed: `answered <status>`, or `address refused`, `timed out` or `connection failed` (never an address, a port or what a name resolved to); null after a success. */
             lastError: string | null;
             lastAttemptAt: string | null;
             deliveredAt: string | null;
@@ -2493,7 +2500,7 @@ export interface components {
         WebhookCreate: {
             /**
              * Format: uri
-             * @description Where the events are posted (http or https).
+             * @description Where the events are posted: https (http is accepted outside production only).
              * @example https://sis.example.org/hooks/assessments
              */
             url: string;
@@ -2502,7 +2509,7 @@ export interface components {
         WebhookUpdate: {
             /**
              * Format: uri
-             * @description Where the events are posted (http or https).
+             * @description Where the events are posted: https (http is accepted outside production only).
              * @example https://sis.example.org/hooks/assessments
              */
             url?: string;
@@ -12785,7 +12792,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, MAIL_QUOTA. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -12803,7 +12810,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "MAIL_QUOTA";
                     };
                 };
             };
@@ -13088,7 +13095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, MAIL_QUOTA. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -13106,7 +13113,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS" | "MAIL_QUOTA";
                     };
                 };
             };
@@ -13330,7 +13337,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, MAIL_QUOTA. */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -13348,7 +13355,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS" | "MAIL_QUOTA";
                     };
                 };
             };
@@ -16673,6 +16680,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: WEBHOOK_LIMIT. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:webhook-limit",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "An organization can have at most 10 webhooks. Remove one before adding another.",
+                     *       "code": "WEBHOOK_LIMIT"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "WEBHOOK_LIMIT";
                     };
                 };
             };

@@ -4,7 +4,8 @@ import { SMTPServer } from "smtp-server";
 
 /**
  * A real SMTP server on loopback for the test run. Every message the app sends is written to
- * `inbox` as an .eml file (named by arrival order) for the tests to read.
+ * `inbox` as an .eml file (named by arrival order) for the tests to read; recipients whose address
+ * starts with "refused-" are refused (550).
  */
 export async function startSmtpServer(inbox: string, port = 0): Promise<{ port: number; close: () => Promise<void> }> {
   mkdirSync(inbox, { recursive: true });
@@ -13,6 +14,13 @@ export async function startSmtpServer(inbox: string, port = 0): Promise<{ port: 
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    // A mailbox that does not exist: addresses starting "refused-" are refused, as a real server
+    // refuses an unknown recipient, for the tests of a message the mail server did not accept.
+    onRcptTo(address, _session, callback) {
+      if (!address.address.toLowerCase().startsWith("refused-")) return callback();
+      const refusal = Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 });
+      return callback(refusal);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -31,6 +31,17 @@ describe("parseEnv", () => {
     }
   });
 
+  it("given the e-mail quotas, should default to 2,000 a day per organization and 500 an hour per user, and refuse a limit that is not a positive whole number", () => {
+    expect(parseEnv({ DATA_DIR: dataDir() })).toMatchObject({ MAIL_QUOTA_ORGANIZATION_PER_DAY: 2000, MAIL_QUOTA_USER_PER_HOUR: 500 });
+    expect(parseEnv({ DATA_DIR: dataDir(), MAIL_QUOTA_ORGANIZATION_PER_DAY: "50", MAIL_QUOTA_USER_PER_HOUR: "5" })).toMatchObject({
+      MAIL_QUOTA_ORGANIZATION_PER_DAY: 50,
+      MAIL_QUOTA_USER_PER_HOUR: 5,
+    });
+    expect(() => parseEnv({ DATA_DIR: dataDir(), MAIL_QUOTA_ORGANIZATION_PER_DAY: "0", MAIL_QUOTA_USER_PER_HOUR: "lots" })).toThrow(
+      /MAIL_QUOTA_ORGANIZATION_PER_DAY:[\s\S]*MAIL_QUOTA_USER_PER_HOUR:/,
+    );
+  });
+
   it("given production without SESSION_SECRET, should refuse to start", () => {
     expect(() => parseEnv({ DATA_DIR: dataDir(), NODE_ENV: "production" })).toThrow(/SESSION_SECRET: is required in production/);
   });

@@ -21,7 +21,8 @@ export type FormProgressItem = {
   waitingPeople?: { id: string; name: string; hasEmail: boolean; sentAt: string | Date | null; remindedAt: string | Date | null }[];
 };
 
-export type RemindOutcome = { formId: string; queued: number; noEmail: number; recentlySent: number };
+/** `mailQuotaMinutes`: refused by an e-mail quota (nothing queued), and when to try again. */
+export type RemindOutcome = { formId: string; queued: number; noEmail: number; recentlySent: number; mailQuotaMinutes?: string };
 
 /**
  * Progress at a glance: one card per form with its counts by status, who is still to answer, and
@@ -139,6 +140,9 @@ function Count({ label, value }: { label: string; value: string }) {
 function RemindAlert({ outcome }: { outcome: RemindOutcome }) {
   const t = useT();
   const format = useFormat();
+  if (outcome.mailQuotaMinutes) {
+    return <Alert tone="error" title={t.problems.MAIL_QUOTA(outcome.mailQuotaMinutes)} />;
+  }
   return (
     <Alert tone={outcome.queued > 0 ? "success" : "info"} title={t.progress.remindedTitle}>
       <p>{t.progress.remindQueued(outcome.queued, format.number(outcome.queued))}</p>

@@ -27,9 +27,17 @@ type Client = Pick<Prisma.TransactionClient, "job">;
 
 /**
  * A job to queue. Jobs of one `concurrencyKey` run one at a time, jobs of one `groupKey` at most
- * GROUP_RUNS at a time (see claimJob).
+ * GROUP_RUNS at a time (see claimJob); `submissionId` names the link an e-mail is about, so a
+ * second message is refused while one waits (ADR 45).
  */
-export type NewJob = { kind: JobKind; payload: Prisma.InputJsonValue; runAt?: Date; concurrencyKey?: string; groupKey?: string };
+export type NewJob = {
+  kind: JobKind;
+  payload: Prisma.InputJsonValue;
+  runAt?: Date;
+  concurrencyKey?: string;
+  groupKey?: string;
+  submissionId?: string;
+};
 
 /** Queues a job, in the caller's transaction when given one, so it exists exactly when its cause does. */
 export function enqueueJobs(client: Client, jobs: NewJob[]) {
@@ -42,6 +50,7 @@ export function enqueueJobs(client: Client, jobs: NewJob[]) {
       ...(job.runAt ? { runAt: job.runAt } : {}),
       ...(job.concurrencyKey ? { concurrencyKey: job.concurrencyKey } : {}),
       ...(job.groupKey ? { groupKey: job.groupKey } : {}),
+      ...(job.submissionId ? { submissionId: job.submissionId } : {}),
     })),
   });
 }

@@ -7,7 +7,8 @@ import { groupMemberIds } from "../groups/groups.server.ts";
 import { BULK_LIMIT, type BulkAssignInput } from "./submission-schemas.ts";
 import { assignableForm, newToken, submissionItems, waitingWhere } from "./submissions.server.ts";
 import { enqueueJobs } from "../jobs/jobs.server.ts";
-import { deliveryJobs } from "./delivery.server.ts";
+import { deliveryJobs } from "./link-mail.server.ts";
+import { chargeMail } from "./mail-quota.server.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
 
 /**
@@ -43,10 +44,12 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
   ].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 
   // The links and their e-mails are written together: a link is never queued without its row. A
-  // few multi-row statements keep this write short (on SQLite every other writer waits for it).
+  // few multi-row statements keep this write short (on SQLite every other writer waits for it). The
+  // e-mails are counted against the quotas last, in the same transaction: a call that would pass
+  // one keeps nothing (ADR 45), and the quota's row is locked only for the end of the write.
   const { chosen, rows, skipped } = await db.$transaction(async (tx) => {
     // Who already has a link waiting is read after taking the form's links: of a double-clicked
-    // assignment, the second waits for the first and then skips everyone it assigned.
+    // assignment, the second waits for the first and then skips everyone it assigned (ADR 41).
     await serializeWrites(tx, "links", form.id);
     const now = new Date();
     const waiting = await tx.submission.findMany({
@@ -67,11 +70,18 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
       else if (hasLink.has(person.id)) skipped.push({ ...who, reason: "ALREADY_PENDING" });
       else chosen.push(person);
     }
+    const reachable = new Set(chosen.filter((person) => person.email).map((person) => person.id));
     const rows = chosen.map((person) => ({
       id: randomUUID() as string,
       studentId: person.kind === "student" ? person.id : null,
       candidateId: person.kind === "candidate" ? person.id : null,
+      mailed: reachable.has(person.id),
     }));
+    const jobs = deliveryJobs(
+      rows.filter((row) => row.mailed).map((row) => row.id),
+      input,
+      now,
+    );
     await insertRows(
       tx,
       "Submission",
@@ -86,20 +96,28 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
         "expiresAt",
         "isCompleted",
         "sendCount",
+        "mailQueuedAt",
         "createdAt",
         "updatedAt",
       ],
-      rows.map((row) => [row.id, form.organizationId, form.id, row.studentId, row.candidateId, actor.userId, newToken(), expiresAt, false, 0, now, now]),
+      rows.map((row) => [
+        row.id,
+        form.organizationId,
+        form.id,
+        row.studentId,
+        row.candidateId,
+        actor.userId,
+        newToken(),
+        expiresAt,
+        false,
+        0,
+        input.send && row.mailed ? now : null,
+        now,
+        now,
+      ]),
     );
-    const reachable = new Set(chosen.filter((person) => person.email).map((person) => person.id));
-    const mailed = rows.filter((row) => reachable.has((row.studentId ?? row.candidateId)!));
-    await enqueueJobs(
-      tx,
-      deliveryJobs(
-        mailed.map((row) => row.id),
-        input,
-      ),
-    );
+    await enqueueJobs(tx, jobs);
+    await chargeMail(tx, { organizationId: form.organizationId, userId: actor.userId }, jobs.length, now);
     return { chosen, rows, skipped };
   }, LONG_WRITE);
   const emailOf = new Map(chosen.map((person) => [person.id, person.email]));

@@ -6,6 +6,8 @@ import { reminderMail, testLinkMail } from "~/lib/mail/messages.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, conflict, notFound, rateLimited } from "~/lib/problem.server.ts";
 import { enqueueJobs, type JobHandler } from "../jobs/jobs.server.ts";
+import { chargeMail } from "./mail-quota.server.ts";
+import { claimLinksForMail, linksWithMailWaiting, RESEND_INTERVAL_MS, secondsUntilResend } from "./link-mail.server.ts";
 import { visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { isWaiting, submissionStatus, STATUS_SELECT } from "./submission-status.ts";
 import { getSubmission, testLinkUrl } from "./submissions.server.ts";
@@ -14,10 +16,14 @@ import { getSubmission, testLinkUrl } from "./submissions.server.ts";
  * Links sent by e-mail (contract §10) through the durable job queue (ADR 20): a request only
  * queues the message; the worker writes it in the language of the teacher who assigned the link
  * (the respondent's own is not known), with the organization's name, the form's title and the
- * expiry in the organization's time zone, then records `sentAt` and `sendCount`.
+ * expiry in the organization's time zone, then records `sentAt` and `sendCount` (or `remindedAt`)
+ * once the mail server has accepted it.
+ *
+ * Queueing claims the link (ADR 45): `mailQueuedAt` is set by a conditional update that matches
+ * only when no message about the link was queued in the last 10 minutes, so of several identical
+ * requests at once exactly one queues a message; and every message queued by a staff user counts
+ * against the e-mail quotas (mail-quota.server.ts) in the same transaction.
  */
-export const RESEND_INTERVAL_MS = 10 * 60_000;
-
 export type SendLinkPayload = { submissionId: string };
 /** `now`: asked for by a teacher ("remind now"), sent even when a reminder went out before. */
 export type RemindPayload = SendLinkPayload & { now?: boolean };
@@ -25,6 +31,8 @@ export type RemindPayload = SendLinkPayload & { now?: boolean };
 /**
  * E-mails one link, unless it stopped taking answers meanwhile (then there is nothing to send). A
  * scheduled reminder goes out once per link; one asked for now goes out whatever came before.
+ * `sentAt` and `remindedAt` say what the mail server accepted: a message it refused leaves them
+ * as they were, so a refused reminder neither shows as sent nor cancels the scheduled one.
  */
 async function mailLink(submissionId: string, kind: "link" | "reminder" | "reminderNow") {
   const submission = await db.submission.findUnique({
@@ -68,36 +76,42 @@ export const remindJob: JobHandler = (payload) => {
 };
 
 /**
- * The e-mails a new link asks for: the link itself (`send`), and one reminder `remindAfterDays`
- * later. Queued by the caller, in its transaction.
+ * POST /api/submissions/:id/send: e-mails one waiting link again. Refused (429, Retry-After) while
+ * a message about it waits to go out and for 10 minutes after the latest was queued; of identical
+ * requests at once, one queues the message and the others are refused.
  */
-export function deliveryJobs(submissionIds: string[], options: { send?: boolean | undefined; remindAfterDays?: number | undefined }) {
-  const remindAt = options.remindAfterDays ? new Date(Date.now() + options.remindAfterDays * 86_400_000) : null;
-  return submissionIds.flatMap((submissionId) => [
-    ...(options.send ? [{ kind: "sendLink" as const, payload: { submissionId } }] : []),
-    ...(remindAt ? [{ kind: "remind" as const, payload: { submissionId }, runAt: remindAt }] : []),
-  ]);
-}
-
-/** POST /api/submissions/:id/send: e-mails one waiting link again (at most once every 10 minutes). */
-export async function resendLink(actor: Actor, id: string) {
+export async function resendLink(actor: Actor, id: string, now = new Date()) {
   const submission = await db.submission.findFirst({
     where: { AND: [{ id }, visibleSubmissionsWhere(actor)] },
     select: {
       ...STATUS_SELECT,
-      sentAt: true,
+      organizationId: true,
+      mailQueuedAt: true,
       student: { select: { email: true } },
       candidate: { select: { email: true } },
     },
   });
   if (!submission) throw notFound("submission");
-  const status = submissionStatus(submission, new Date());
+  const status = submissionStatus(submission, now);
   if (status === "COMPLETED") throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
   if (status === "REVOKED") throw new ApiError(410, "LINK_REVOKED", "This test link was withdrawn.");
   if (status === "EXPIRED") throw new ApiError(410, "LINK_EXPIRED", "This test link has expired; give it a later expiry first.");
   if (!(submission.student ?? submission.candidate)?.email) throw conflict("The respondent has no e-mail address.", "NO_EMAIL");
-  const since = submission.sentAt ? Date.now() - submission.sentAt.getTime() : Number.POSITIVE_INFINITY;
-  if (since < RESEND_INTERVAL_MS) throw rateLimited(Math.ceil((RESEND_INTERVAL_MS - since) / 1000));
-  await enqueueJobs(db, [{ kind: "sendLink", payload: { submissionId: id } }]);
+  if (submission.mailQueuedAt && now.getTime() - submission.mailQueuedAt.getTime() < RESEND_INTERVAL_MS) {
+    throw rateLimited(secondsUntilResend(submission.mailQueuedAt, now));
+  }
+  // Still waiting for the mail server (it refused the message and it will be tried again).
+  const waiting = (await linksWithMailWaiting([id], now)).get(id);
+  if (waiting) throw rateLimited(Math.max(60, Math.ceil((waiting.getTime() - now.getTime()) / 1000)));
+  await db.$transaction(async (tx) => {
+    const [claimed] = await claimLinksForMail(tx, [id], now);
+    if (!claimed) {
+      // Another request queued it a moment ago.
+      const latest = await tx.submission.findUnique({ where: { id }, select: { mailQueuedAt: true } });
+      throw rateLimited(latest?.mailQueuedAt ? secondsUntilResend(latest.mailQueuedAt, now) : Math.ceil(RESEND_INTERVAL_MS / 1000));
+    }
+    await chargeMail(tx, { organizationId: submission.organizationId, userId: actor.userId }, 1, now);
+    await enqueueJobs(tx, [{ kind: "sendLink", payload: { submissionId: id }, submissionId: id }]);
+  });
   return getSubmission(actor, id);
 }

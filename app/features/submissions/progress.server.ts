@@ -5,7 +5,8 @@ import { forbidden, notFound } from "~/lib/problem.server.ts";
 import { enqueueJobs } from "../jobs/jobs.server.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
 import { groupChoice } from "../groups/groups.server.ts";
-import { RESEND_INTERVAL_MS } from "./delivery.server.ts";
+import { claimLinksForMail, linksWithMailWaiting, RESEND_INTERVAL_MS } from "./link-mail.server.ts";
+import { chargeMail } from "./mail-quota.server.ts";
 import { inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { SUBMISSION_STATUSES, type SubmissionStatus, submissionStatus, WAITING_STATUSES, STATUS_SELECT } from "./submission-status.ts";
 import { statusWhere, waitingWhere } from "./submissions.server.ts";
@@ -121,35 +122,44 @@ export type RemindResult = { queued: number; noEmail: number; recentlySent: numb
 
 /**
  * "Remind now": one reminder e-mail, through the job queue, to each respondent of the form (in the
- * scope) still waiting who has an address, except those e-mailed in the last 10 minutes (as
- * `POST /api/submissions/:id/send`), so a double click sends nothing twice.
+ * scope) still waiting who has an address, except those whose link had a message queued in the
+ * last 10 minutes or still waiting to go out (as `POST /api/submissions/:id/send`). Each link is
+ * claimed by a conditional update (ADR 45), so a double click, or ten at once, sends one reminder;
+ * the reminders count against the e-mail quotas in the same transaction (429 MAIL_QUOTA: none is
+ * queued). `remindedAt` is written when the mail server accepts the reminder, not here.
  */
 export async function remindWaiting(actor: Actor, input: ProgressScope & { formId: string }, now = new Date()): Promise<RemindResult> {
   const filters = await scopeWhere(actor, input);
-  if (!(await db.form.findFirst({ where: { AND: [{ id: input.formId }, visibleFormsWhere(actor)] }, select: { id: true } }))) throw notFound("form");
+  const form = await db.form.findFirst({ where: { AND: [{ id: input.formId }, visibleFormsWhere(actor)] }, select: { id: true, organizationId: true } });
+  if (!form) throw notFound("form");
   const rows = await db.submission.findMany({
     where: { AND: [...filters, waitingWhere(now)] },
-    select: { id: true, sentAt: true, remindedAt: true, student: { select: { email: true } }, candidate: { select: { email: true } } },
+    select: { id: true, mailQueuedAt: true, student: { select: { email: true } }, candidate: { select: { email: true } } },
   });
-  const recently = (at: Date | null) => at !== null && now.getTime() - at.getTime() < RESEND_INTERVAL_MS;
   const result: RemindResult = { queued: 0, noEmail: 0, recentlySent: 0 };
-  const due: string[] = [];
+  const reachable: string[] = [];
   for (const row of rows) {
     if (!(row.student ?? row.candidate)?.email) result.noEmail++;
-    else if (recently(row.sentAt) || recently(row.remindedAt)) result.recentlySent++;
-    else due.push(row.id);
+    else if (row.mailQueuedAt !== null && now.getTime() - row.mailQueuedAt.getTime() < RESEND_INTERVAL_MS) result.recentlySent++;
+    else reachable.push(row.id);
   }
+  const waitingMail = await linksWithMailWaiting(reachable, now);
+  const due = reachable.filter((id) => !waitingMail.has(id));
+  result.recentlySent += reachable.length - due.length;
   if (due.length > 0) {
-    // Stamped now, in the same transaction as the jobs: a second "remind now" finds them recent.
-    await db.$transaction(async (tx) => {
-      await tx.submission.updateMany({ where: { id: { in: due } }, data: { remindedAt: now } });
+    const claimed = await db.$transaction(async (tx) => {
+      const ids = await claimLinksForMail(tx, due, now);
+      await chargeMail(tx, { organizationId: form.organizationId, userId: actor.userId }, ids.length, now);
       await enqueueJobs(
         tx,
-        due.map((submissionId) => ({ kind: "remind" as const, payload: { submissionId, now: true } })),
+        ids.map((submissionId) => ({ kind: "remind" as const, payload: { submissionId, now: true }, submissionId })),
       );
+      return ids.length;
     });
+    // Those another request claimed a moment ago were just e-mailed too.
+    result.queued = claimed;
+    result.recentlySent += due.length - claimed;
   }
-  result.queued = due.length;
   return result;
 }
 

@@ -128,9 +128,9 @@ export const submissionItem = z
     status: z.enum(SUBMISSION_STATUSES).meta({ description: "The life of the link; EXPIRED is derived from expiresAt when read." }),
     openedAt: timestamp.nullable().meta({ description: "When the respondent first opened the link." }),
     startedAt: timestamp.nullable().meta({ description: "When the respondent first saved answers without sending them (IN_PROGRESS)." }),
-    sentAt: timestamp.nullable().meta({ description: "When the link was last e-mailed." }),
-    sendCount: z.number().int(),
-    remindedAt: timestamp.nullable(),
+    sentAt: timestamp.nullable().meta({ description: "When the mail server last accepted the e-mailed link (not when it was queued)." }),
+    sendCount: z.number().int().meta({ description: "How many times the mail server accepted the e-mailed link." }),
+    remindedAt: timestamp.nullable().meta({ description: "When the mail server last accepted a reminder; a refused reminder leaves it as it was." }),
     revokedAt: timestamp.nullable(),
   })
   .meta({ id: "Submission" });
@@ -216,7 +216,10 @@ export const remindWaitingResponse = z
   .object({
     queued: z.number().int().meta({ description: "Reminders queued, one per waiting respondent with an e-mail address." }),
     noEmail: z.number().int().meta({ description: "Waiting respondents without an e-mail address." }),
-    recentlySent: z.number().int().meta({ description: "Waiting respondents e-mailed in the last 10 minutes, left out." }),
+    recentlySent: z
+      .number()
+      .int()
+      .meta({ description: "Waiting respondents whose link was e-mailed (queued) in the last 10 minutes or still has a message waiting to go out, left out." }),
   })
   .meta({ id: "RemindResult" });
 

@@ -11,7 +11,8 @@ import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput
 import { asSeenBy, inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { type StatusFields, type SubmissionStatus, submissionStatus, WAITING_STATUSES } from "./submission-status.ts";
 import { createId } from "@paralleldrive/cuid2";
-import { webhookEventWrites } from "../webhooks/webhooks.server.ts";
+import { emitWebhookEvent, webhookEventWrites, webhookSubscribers } from "../webhooks/webhooks.server.ts";
+import { queueNewLinkMail } from "./link-mail.server.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
 
 /** 256 random bits, URL-safe: the whole secret of a public test link. */
@@ -72,7 +73,11 @@ export function statusWhere(status: SubmissionStatus, now: Date): Prisma.Submiss
  * Assigns a published form the caller can see to a student or candidate of the same
  * organization, creating the private link.
  */
-export async function assignForm(actor: Actor, input: CreateSubmissionInput) {
+export async function assignForm(
+  actor: Actor,
+  input: CreateSubmissionInput,
+  delivery: { send?: boolean | undefined; remindAfterDays?: number | undefined } = {},
+) {
   const expiresAt = linkExpiry(input.expiresAt, actor.timeZone);
   const form = await assignableForm(actor, input.formId);
 
@@ -85,30 +90,37 @@ export async function assignForm(actor: Actor, input: CreateSubmissionInput) {
   // The id and time are chosen here, so that the event can name them in the same batch. The
   // event never carries the link's token: it says a link exists, not how to open it.
   const created = { id: createId(), createdAt: new Date() };
-  const event = await webhookEventWrites(form.organizationId, "submission.created", {
+  const eventData = {
     id: created.id,
     formId: form.id,
     respondent: { kind: input.studentId ? "student" : "candidate", id: respondent.id },
     assignedById: actor.userId,
     expiresAt: expiresAt?.toISOString() ?? null,
     createdAt: created.createdAt.toISOString(),
-  });
-  await db.$transaction([
-    db.submission.create({
-      data: {
-        ...created,
-        organizationId: form.organizationId,
-        formId: form.id,
-        studentId: input.studentId ?? null,
-        candidateId: input.candidateId ?? null,
-        assignedById: actor.userId,
-        token: newToken(),
-        expiresAt,
-      },
-      select: { id: true },
-    }),
-    ...event,
-  ]);
+  };
+  const row = {
+    ...created,
+    organizationId: form.organizationId,
+    formId: form.id,
+    studentId: input.studentId ?? null,
+    candidateId: input.candidateId ?? null,
+    assignedById: actor.userId,
+    token: newToken(),
+    expiresAt,
+    mailQueuedAt: delivery.send ? created.createdAt : null,
+  };
+  if (delivery.send || delivery.remindAfterDays) {
+    // With its e-mails: one interactive transaction, so a refusal by the quota keeps no link (ADR 45).
+    const subscribers = await webhookSubscribers(form.organizationId, "submission.created");
+    await db.$transaction(async (tx) => {
+      await tx.submission.create({ data: row, select: { id: true } });
+      await emitWebhookEvent(tx, subscribers, "submission.created", eventData);
+      await queueNewLinkMail(tx, { organizationId: form.organizationId, userId: actor.userId }, created.id, delivery, created.createdAt);
+    });
+  } else {
+    const event = await webhookEventWrites(form.organizationId, "submission.created", eventData);
+    await db.$transaction([db.submission.create({ data: row, select: { id: true } }), ...event]);
+  }
   return getSubmission(actor, created.id);
 }
 

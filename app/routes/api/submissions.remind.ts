@@ -20,10 +20,12 @@ const handle = endpoint(
       roles: STAFF,
       summary:
         "Remind now: queue one reminder e-mail to each respondent of a form (optionally of a group) whose link the caller can see and " +
-        "who has not answered yet; respondents e-mailed in the last 10 minutes and those without an address are counted, not e-mailed.",
+        "who has not answered yet; respondents e-mailed in the last 10 minutes (or with a message still waiting to go out) and those without an address are counted, not e-mailed. " +
+        "The reminders count against the e-mail quotas: past one, 429 MAIL_QUOTA and none is queued.",
       body: { schema: remindWaitingBody, types: browserBody },
       success: { status: 202, description: "Queued.", schema: remindWaitingResponse },
-      errors: [400, 401, 403, 404, 413, 415],
+      errors: [400, 401, 403, 404, 413, 415, 429],
+      codes: { 429: ["MAIL_QUOTA"] },
     },
   },
 );
