@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, unique } from "../support/api.ts";
+import { type ApiResponse, api, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
@@ -13,7 +13,7 @@ import { startInstance, type Instance } from "../support/instance.ts";
  * language; a password reset still goes out.
  */
 type Session = { cookie: string; csrfCookie: string; csrfToken: string };
-type Answer = { status: number; headers: Headers; body: any };
+type Answer = Omit<ApiResponse, "text">;
 
 let instance: Instance;
 let organizationId: string;
