@@ -59,6 +59,14 @@ describe("the same write ten times at once", { timeout: 120_000 }, () => {
     expect(groups.body.groups).toEqual([expect.objectContaining({ name: `Class ${tag}`, _count: { members: 20 } })]);
   });
 
+  it("given one new student with one e-mail address sent ten times at once, should create them once and answer the others 409 EMAIL_TAKEN", async () => {
+    const email = `${unique("once")}@school.test`.toLowerCase();
+    const answers = await tenAtOnce("POST", "/api/students", { json: { name: unique("Only once"), email } });
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    for (const refused of answers.filter((answer) => answer.status === 409)) expect(refused.body.code).toBe("EMAIL_TAKEN");
+    expect(await testDatabase().student.count({ where: { email, deletedAt: null } })).toBe(1);
+  });
+
   it("given one form assigned to one class ten times at once with e-mail, should make one link and one e-mail per pupil", async () => {
     const tag = unique("double").replaceAll("-", "");
     const csv = ["name,email,group", ...Array.from({ length: 12 }, (_, i) => `Pupil ${i} ${tag},p${i}.${tag}@school.test,Class ${tag}`)].join("\n");

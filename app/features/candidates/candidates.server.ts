@@ -49,16 +49,18 @@ export async function getCandidate(actor: Actor, id: string) {
 }
 
 export async function createCandidate(actor: Actor, input: CreateCandidateInput) {
-  await assertEmailFree("candidate", actor.organizationId, input.email);
-  const candidate = await db.candidate.create({
-    data: {
-      organizationId: actor.organizationId,
-      createdById: actor.userId,
-      ...personData(input),
-      name: input.name,
-      searchName: foldForSearch(input.name),
-    },
-    select: { id: true },
+  const candidate = await db.$transaction(async (tx) => {
+    await assertEmailFree(tx, "candidate", actor.organizationId, input.email);
+    return tx.candidate.create({
+      data: {
+        organizationId: actor.organizationId,
+        createdById: actor.userId,
+        ...personData(input),
+        name: input.name,
+        searchName: foldForSearch(input.name),
+      },
+      select: { id: true },
+    });
   });
   return getCandidate(actor, candidate.id);
 }
@@ -68,10 +70,10 @@ export async function updateCandidate(actor: Actor, id: string, input: UpdateCan
   if (existing.status === "PROMOTED" && input.status !== undefined) {
     throw conflict("A promoted candidate's status cannot change.", "ALREADY_PROMOTED");
   }
-  await assertEmailFree("candidate", existing.organizationId, input.email, id);
   // A new name is also written into the search text of the evaluations the candidate still
   // answers (not those a promoted student took over), in the same transaction.
   await db.$transaction(async (tx) => {
+    await assertEmailFree(tx, "candidate", existing.organizationId, input.email, id);
     await tx.candidate.update({ where: { id }, data: personData(input), select: { id: true } });
     if (input.name !== undefined) {
       await refreshRespondentSearchText(tx, { candidateId: id }, input.name);
@@ -103,10 +105,9 @@ export async function promoteCandidate(actor: Actor, id: string) {
   const candidate = await findCandidate(actor, id);
   requireAdmin(actor);
   if (candidate.status === "PROMOTED") throw alreadyPromoted();
-  await assertEmailFree("student", candidate.organizationId, candidate.email);
-
   const subscribers = await webhookSubscribers(candidate.organizationId, "candidate.promoted");
   const studentId = await db.$transaction(async (tx) => {
+    await assertEmailFree(tx, "student", candidate.organizationId, candidate.email);
     const promotedAt = new Date();
     const claimed = await tx.candidate.updateMany({
       where: { id, deletedAt: null, status: { not: "PROMOTED" }, promotedStudentId: null },

@@ -1,6 +1,6 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { organizationScope } from "~/lib/auth/actor.server.ts";
-import { db, Prisma } from "~/lib/db.server.ts";
+import { db, Prisma, serializeWrites } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
 import type { ScoreBand } from "../scoring/scoring.ts";
 import { conflict } from "~/lib/problem.server.ts";
@@ -22,15 +22,23 @@ export function personListWhere(actor: Actor, query: { search?: string | undefin
 /**
  * E-mail addresses are unique among an organization's students (and, separately, candidates)
  * that are not deleted. Checked here rather than by a database constraint because deleted
- * records keep their address.
+ * records keep their address; checked in the transaction `tx` that then writes the address, after
+ * taking the organization's roster (ADR 41), so that two requests at once cannot both pass.
  */
-export async function assertEmailFree(kind: "student" | "candidate", organizationId: string, email: string | null | undefined, exceptId?: string) {
+export async function assertEmailFree(
+  tx: Prisma.TransactionClient,
+  kind: "student" | "candidate",
+  organizationId: string,
+  email: string | null | undefined,
+  exceptId?: string,
+) {
   if (!email) return;
+  await serializeWrites(tx, "roster", organizationId);
   const where = { organizationId, email, deletedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) };
   const taken =
     kind === "student"
-      ? await db.student.findFirst({ where: where as Prisma.StudentWhereInput, select: { id: true } })
-      : await db.candidate.findFirst({ where: where as Prisma.CandidateWhereInput, select: { id: true } });
+      ? await tx.student.findFirst({ where: where as Prisma.StudentWhereInput, select: { id: true } })
+      : await tx.candidate.findFirst({ where: where as Prisma.CandidateWhereInput, select: { id: true } });
   if (taken) throw conflict(`Another ${kind} of this organization already uses this e-mail address.`, "EMAIL_TAKEN");
 }
 

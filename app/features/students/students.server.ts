@@ -4,7 +4,7 @@ import { db, type Prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { createId } from "@paralleldrive/cuid2";
-import { webhookEventWrites } from "../webhooks/webhooks.server.ts";
+import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
 import { assertEmailFree, personData, personHistory, personHistoryByForm, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
@@ -42,12 +42,12 @@ export async function getStudent(actor: Actor, id: string) {
 }
 
 export async function createStudent(actor: Actor, input: CreateStudentInput) {
-  await assertEmailFree("student", actor.organizationId, input.email);
-  // The id and time are chosen here, so that the event can name them in the same batch.
+  // The id and time are chosen here, so that the event can name them in the same transaction.
   const student = { id: createId(), name: input.name, createdAt: new Date() };
-  const event = await webhookEventWrites(actor.organizationId, "student.created", { ...student, createdAt: student.createdAt.toISOString() });
-  await db.$transaction([
-    db.student.create({
+  const subscribers = await webhookSubscribers(actor.organizationId, "student.created");
+  await db.$transaction(async (tx) => {
+    await assertEmailFree(tx, "student", actor.organizationId, input.email);
+    await tx.student.create({
       data: {
         ...student,
         organizationId: actor.organizationId,
@@ -56,18 +56,18 @@ export async function createStudent(actor: Actor, input: CreateStudentInput) {
         searchName: foldForSearch(input.name),
       },
       select: { id: true },
-    }),
-    ...event,
-  ]);
+    });
+    await emitWebhookEvent(tx, subscribers, "student.created", { ...student, createdAt: student.createdAt.toISOString() });
+  });
   return getStudent(actor, student.id);
 }
 
 export async function updateStudent(actor: Actor, id: string, input: UpdateStudentInput) {
   const existing = await findStudent(actor, id);
-  await assertEmailFree("student", existing.organizationId, input.email, id);
   // A new name is also written into the search text of the student's results, in the same
   // transaction, so the reports search finds them by the name they show.
   await db.$transaction(async (tx) => {
+    await assertEmailFree(tx, "student", existing.organizationId, input.email, id);
     await tx.student.update({ where: { id }, data: personData(input), select: { id: true } });
     if (input.name !== undefined) {
       await refreshRespondentSearchText(tx, { studentId: id }, input.name);
