@@ -4,6 +4,7 @@ import { createForm } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
 import { startInstance, type Instance } from "../support/instance.ts";
+import { waitFor } from "../support/wait.ts";
 
 /**
  * Links sent by e-mail through the durable job queue, with the loopback SMTP server (contract §10,
@@ -14,16 +15,6 @@ async function studentWithEmail(name = unique("Mailed")) {
   const email = `${unique("to").toLowerCase()}@pupils.test`;
   const response = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name, email } });
   return { ...(response.body as { id: string; name: string }), email };
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe("delivery of links by e-mail", () => {

@@ -6,6 +6,7 @@ import { api, unique } from "../support/api.ts";
 import { createForm } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
+import { waitFor } from "../support/wait.ts";
 
 /**
  * Each e-mail about a link is claimed once (ADR 45): identical requests at once ("remind now"
@@ -24,17 +25,6 @@ async function pupilWithLink(options: { email?: string; remindAfterDays?: number
   });
   expect(bulk.status).toBe(201);
   return { email, form, studentId: student.body.id as string, link: bulk.body.created[0] as { id: string; token: string } };
-}
-
-/** Polls the database until `done` (a job run by the suite's server, a row it writes). */
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const mailJobsOf = (submissionId: string) =>
