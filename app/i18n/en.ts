@@ -903,6 +903,8 @@ export const en = {
     closedText: "It is not accepting answers at the moment. Ask the person who sent you the link when it opens again.",
     notFoundTitle: "Test not found",
     notFoundText: "This link does not lead to a test. Check that you copied the whole address.",
+    tooManyTitle: "Too many attempts",
+    tooManyText: "Too many test links were tried from this network, or this one was opened too often. Wait 10 minutes and open your link again.",
     saveLater: "Save and finish later",
     savingDraft: "Saving…",
     savedTitle: "Your answers are saved",

@@ -894,6 +894,8 @@ export const es: Dictionary = {
     closedText: "No acepta respuestas en este momento. Pregunta a quien te envió el enlace cuándo vuelve a abrirse.",
     notFoundTitle: "Prueba no encontrada",
     notFoundText: "Este enlace no lleva a ninguna prueba. Comprueba que copiaste la dirección completa.",
+    tooManyTitle: "Demasiados intentos",
+    tooManyText: "Se probaron demasiados enlaces de prueba desde esta red, o este se abrió demasiadas veces. Espera 10 minutos y vuelve a abrir tu enlace.",
     saveLater: "Guardar y terminar más tarde",
     savingDraft: "Guardando…",
     savedTitle: "Tus respuestas están guardadas",

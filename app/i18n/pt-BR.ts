@@ -892,6 +892,8 @@ export const ptBR: Dictionary = {
     closedText: "Ele não está aceitando respostas no momento. Pergunte a quem enviou o link quando ele será reaberto.",
     notFoundTitle: "Teste não encontrado",
     notFoundText: "Este link não leva a um teste. Verifique se você copiou o endereço completo.",
+    tooManyTitle: "Tentativas demais",
+    tooManyText: "Foram tentados links de teste demais a partir desta rede, ou este foi aberto vezes demais. Aguarde 10 minutos e abra seu link novamente.",
     saveLater: "Salvar e terminar depois",
     savingDraft: "Salvando…",
     savedTitle: "Suas respostas estão salvas",

@@ -785,7 +785,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The test behind a private link, without scores or score ranges. */
+        /** The test behind a private link, without scores or score ranges. 429 after 300 opens of one link in 10 minutes, or after 100 unknown tokens from one client address in 10 minutes. */
         get: operations["openTestLink"];
         put?: never;
         post?: never;
@@ -803,7 +803,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Save the answers so far without sending them (no scoring, no completion; the same checks of question and option ids, none required). They come back with GET /api/test-link/{token} on any device; the link's status becomes IN_PROGRESS; submitting discards them. */
+        /** Save the answers so far without sending them (no scoring, no completion; the same checks of question and option ids, none required). They come back with GET /api/test-link/{token} on any device; the link's status becomes IN_PROGRESS; submitting discards them. 429 after 120 saves and submits of one link in 10 minutes. */
         put: operations["saveTestDraft"];
         post?: never;
         delete?: never;
@@ -821,7 +821,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit the answers, once. Scores are computed on the server; a second submit is 409. */
+        /** Submit the answers, once. Scores are computed on the server; a second submit is 409. 429 after 120 saves and submits of one link, or TEST_LINK_SUBMITS_PER_ADDRESS submits from one client address, in 10 minutes. */
         post: operations["submitTestLink"];
         delete?: never;
         options?: never;
