@@ -634,7 +634,10 @@ export const en = {
     or: "or",
     forgot: "Forgot your password?",
     passwordResetNotice: "Your new password is saved. Sign in with it.",
-    tooManyAttempts: "Too many sign-in attempts from this network. Wait 15 minutes and try again, or reset your password.",
+    tooManyAttempts:
+      "Too many sign-in attempts from this network or for this account. Wait 15 minutes and try again, or reset your password. If this is your account, we have e-mailed you a link to sign in now.",
+    unlockedNotice: "This browser may sign in to your account for the next hour. Enter your e-mail and password.",
+    unlockLinkInvalid: "This sign-in link has expired or was used already. Sign in as usual, or wait for the next e-mail.",
     sessionExpired: "Your session expired. Please try again.",
     codeSent: (email: string) => `We e-mailed a 6-digit code to ${email}. It is valid for 10 minutes.`,
     codeSentRecently: (minutes: string) => `We e-mailed you a code a moment ago: enter the latest one. You can ask for a new code in ${minutes} minutes.`,

@@ -623,7 +623,10 @@ export const es: Dictionary = {
     or: "o",
     forgot: "¿Olvidaste tu contraseña?",
     passwordResetNotice: "Tu nueva contraseña está guardada. Inicia sesión con ella.",
-    tooManyAttempts: "Demasiados intentos de inicio de sesión desde esta red. Espera 15 minutos y vuelve a intentarlo, o restablece tu contraseña.",
+    tooManyAttempts:
+      "Demasiados intentos de inicio de sesión desde esta red o para esta cuenta. Espera 15 minutos y vuelve a intentarlo, o restablece tu contraseña. Si la cuenta es tuya, te enviamos por correo un enlace para iniciar sesión ahora.",
+    unlockedNotice: "Este navegador puede iniciar sesión en tu cuenta durante la próxima hora. Escribe tu correo y tu contraseña.",
+    unlockLinkInvalid: "Este enlace de inicio de sesión caducó o ya se usó. Inicia sesión como siempre o espera el próximo correo.",
     sessionExpired: "Tu sesión caducó. Inténtalo de nuevo.",
     codeSent: (email) => `Enviamos un código de 6 dígitos a ${email}. Es válido durante 10 minutos.`,
     codeSentRecently: (minutes) => `Te enviamos un código hace un momento: escribe el último. Puedes pedir otro código dentro de ${minutes} minutos.`,

@@ -623,7 +623,10 @@ export const ptBR: Dictionary = {
     or: "ou",
     forgot: "Esqueceu sua senha?",
     passwordResetNotice: "Sua nova senha foi salva. Entre com ela.",
-    tooManyAttempts: "Tentativas de entrada demais a partir desta rede. Aguarde 15 minutos e tente novamente, ou redefina sua senha.",
+    tooManyAttempts:
+      "Tentativas de entrada demais a partir desta rede ou para esta conta. Aguarde 15 minutos e tente novamente, ou redefina sua senha. Se a conta é sua, enviamos por e-mail um link para entrar agora.",
+    unlockedNotice: "Este navegador pode entrar na sua conta durante a próxima hora. Digite seu e-mail e sua senha.",
+    unlockLinkInvalid: "Este link de entrada expirou ou já foi usado. Entre como de costume ou aguarde o próximo e-mail.",
     sessionExpired: "Sua sessão expirou. Tente novamente.",
     codeSent: (email) => `Enviamos um código de 6 dígitos para ${email}. Ele vale por 10 minutos.`,
     codeSentRecently: (minutes) => `Enviamos um código há pouco: informe o mais recente. Você pode pedir um novo código em ${minutes} minutos.`,
