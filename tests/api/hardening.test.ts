@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, baseUrl, freshIp, sessionOf, signIn, unique, withCsrf } from "../support/api.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
-import { checkCredentials, enableTotp } from "../support/two-factor.ts";
+import { checkCredentials, enableTotp, totpCode } from "../support/two-factor.ts";
 
 const newStudent = () => ({ name: unique("CSRF student") });
 
@@ -114,15 +114,34 @@ describe("personal data in caches", () => {
 // Each attempt costs a real scrypt verification; on a busy 2-core machine many of them take a while.
 describe("sign-in throttling (ADR 15)", { timeout: 180_000 }, () => {
   /** A sign-in as the browser client sends it, from `address` (the test server trusts X-Forwarded-For). */
-  async function signInFrom(address: string, email: string, password: string, unlockCookie?: string) {
+  async function signInFrom(address: string, email: string, password: string, unlockCookie?: string, code?: string) {
     const csrf = await fetch(`${baseUrl()}/api/auth/csrf`, { headers: { "x-forwarded-for": address } });
     const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
     const cookie = unlockCookie ? `${csrfCookie}; ${unlockCookie}` : csrfCookie;
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
     return api("POST", "/api/auth/callback/credentials", {
       headers: { cookie, "x-forwarded-for": address },
-      json: { email, password, csrfToken },
+      json: { email, password, csrfToken, ...(code ? { code } : {}) },
     });
+  }
+
+  /** Ten addresses failing ten times each at `email`: the account's ceiling of 100 is used up. */
+  async function guessFromTenAddresses(email: string) {
+    for (let attacker = 0; attacker < 10; attacker++) {
+      const address = freshIp();
+      for (let i = 0; i < 10; i++) expect((await signInFrom(address, email, "wrong-password-x")).status).toBe(401);
+    }
+  }
+
+  /** The unlock cookie a browser gets for opening the link in `mail`. */
+  async function openUnlockLink(text: string, address: string) {
+    const link = new URL(/https?:\/\/\S+\/login\?unlock=\S+/.exec(text)![0]);
+    const opened = await fetch(`${baseUrl()}${link.pathname}${link.search}`, { headers: { "x-forwarded-for": address } });
+    const cookie = opened.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0]!)
+      .find((c) => c.startsWith("remix-auth.sign-in-unlock="));
+    return { link, opened, cookie };
   }
 
   it("given 10 wrong passwords for one account from one address, should lock that address out of it and not the owner elsewhere", async () => {
@@ -192,10 +211,7 @@ describe("sign-in throttling (ADR 15)", { timeout: 180_000 }, () => {
       json: { email, name: unique("Paused owner"), role: "TEACHER", password, locale: "pt-BR" },
     });
     expect(created.status, created.text).toBe(201);
-    for (let attacker = 0; attacker < 10; attacker++) {
-      const address = freshIp();
-      for (let i = 0; i < 10; i++) expect((await signInFrom(address, email, "wrong-password-x")).status).toBe(401);
-    }
+    await guessFromTenAddresses(email);
 
     // The account takes no more sign-ins from new addresses, and its owner hears why.
     const owner = freshIp();
@@ -203,15 +219,10 @@ describe("sign-in throttling (ADR 15)", { timeout: 180_000 }, () => {
     const mail = await waitForMail(email);
     expect(mail.subject).toBe("A entrada na sua conta está pausada");
     expect(mail.text).toContain("Muitas senhas erradas foram tentadas na sua conta");
-    const link = new URL(/https?:\/\/\S+\/pt-BR\/login\?unlock=\S+/.exec(mail.text)![0]);
-
-    const opened = await fetch(`${baseUrl()}${link.pathname}${link.search}`, { headers: { "x-forwarded-for": owner } });
+    const { link, opened, cookie: unlock } = await openUnlockLink(mail.text, owner);
+    expect(link.pathname).toMatch(/^\/pt-BR\/login$/);
     expect(opened.status).toBe(200);
     expect(await opened.text()).toContain("Este navegador pode entrar na sua conta durante a próxima hora.");
-    const unlock = opened.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0]!)
-      .find((c) => c.startsWith("remix-auth.sign-in-unlock="));
     expect(unlock).toBeDefined();
 
     // That browser signs in with the right password; a wrong one is still a failure, and the
@@ -227,6 +238,17 @@ describe("sign-in throttling (ADR 15)", { timeout: 180_000 }, () => {
     expect(await again.text()).toContain("Este link de entrada expirou ou já foi usado.");
     expect(again.headers.getSetCookie().some((c) => c.startsWith("remix-auth.sign-in-unlock="))).toBe(false);
     expect(await mailTo(email)).toHaveLength(1);
+  });
+
+  it("given an owner with a second factor paused the same way, should let them in through the link with password and code", async () => {
+    const user = await createSignedInUser("TEACHER");
+    const otpauthUrl = await enableTotp(user);
+    await guessFromTenAddresses(user.email);
+    const owner = freshIp();
+    expect((await signInFrom(owner, user.email, user.password)).status).toBe(429);
+    const { cookie: unlock } = await openUnlockLink((await waitForMail(user.email)).text, owner);
+    expect((await signInFrom(owner, user.email, user.password, unlock)).body).toMatchObject({ code: "TWO_FACTOR_REQUIRED" });
+    expect((await signInFrom(owner, user.email, user.password, unlock, await totpCode(otpauthUrl))).status).toBe(200);
   });
 });
 
