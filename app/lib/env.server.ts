@@ -59,6 +59,11 @@ const envSchema = z
     MAIL_QUOTA_ORGANIZATION_PER_DAY: z.coerce.number().int().min(1).max(10_000_000).default(2000),
     MAIL_QUOTA_USER_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(500),
     /**
+     * Submits from public test links one client address may make in 10 minutes (ADR 47); draft
+     * saves get ten times as many. Each link has its own, tight limit besides.
+     */
+    TEST_LINK_SUBMITS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000_000).default(5000),
+    /**
      * Lets webhooks post to loopback, private and link-local addresses. Off: an endpoint that is, or
      * resolves to, such an address is refused (ADR 30). For development and tests only.
      */

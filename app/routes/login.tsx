@@ -20,6 +20,7 @@ import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
 import { signInCodeForm } from "~/features/auth/two-factor.server.ts";
+import { redeemUnlockLink } from "~/features/auth/sign-in-unlock.server.ts";
 
 /** A throttled sign-in says when to try again (ADR 15). */
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
@@ -36,8 +37,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const locale = resolveLocale(params.locale);
   if (context.get(actorContext)) throw redirect(`/${locale}/home`);
   const { token, setCookie } = await issueCsrfToken(request);
+  const query = pageQuery(request, ["notice", "unlock"]);
+  const t = translations(locale);
+  const headers = new Headers();
+  if (setCookie) headers.append("Set-Cookie", setCookie);
   // Set by the reset-password page after a new password was saved.
-  const notice = pageQuery(request, ["notice"]).notice === "password-reset" ? translations(locale).signIn.passwordResetNotice : null;
+  let notice: { tone: "success" | "error"; text: string } | null =
+    query.notice === "password-reset" ? { tone: "success", text: t.signIn.passwordResetNotice } : null;
+  // The link e-mailed to the owner of a paused account (ADR 47).
+  if (query.unlock) {
+    const unlockCookie = await redeemUnlockLink(query.unlock);
+    if (unlockCookie) headers.append("Set-Cookie", unlockCookie);
+    notice = unlockCookie ? { tone: "success", text: t.signIn.unlockedNotice } : { tone: "error", text: t.signIn.unlockLinkInvalid };
+  }
   return data(
     // oidcProvider: the "Sign in with …" button's name, when an OpenID provider is configured.
     {
@@ -47,7 +59,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       validation: clientValidation(credentialsBody.pick({ email: true, password: true }), translations(locale)),
       codeValidation: clientValidation(signInCodeForm, translations(locale)),
     },
-    { headers: setCookie ? { "Set-Cookie": setCookie } : {} },
+    { headers },
   );
 }
 
@@ -85,6 +97,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const { setCookie } = await signInWithCredentials(parsed.data, {
       ipAddress: context.get(clientAddressContext),
       userAgent: request.headers.get("user-agent"),
+      request,
     });
     return redirect(`/${resolveLocale(params.locale)}/home`, { headers: { "Set-Cookie": setCookie } });
   } catch (error) {
@@ -122,7 +135,7 @@ export default function Login({ loaderData, actionData, params }: Route.Componen
     >
       <Form method="post" className="space-y-5" {...form.props}>
         <input type="hidden" name="csrfToken" value={loaderData.csrfToken} />
-        {loaderData.notice && !actionData ? <Alert tone="success">{t.signIn.passwordResetNotice}</Alert> : null}
+        {loaderData.notice && !actionData ? <Alert tone={loaderData.notice.tone}>{loaderData.notice.text}</Alert> : null}
         {formError ? <Alert tone="error">{formError}</Alert> : null}
         <ErrorSummary form={form} fields={["email", "password"]} label={(name) => (name === "email" ? t.signIn.email : t.signIn.password)} />
         <Field

@@ -2,6 +2,8 @@ import { data, redirect, type ShouldRevalidateFunction } from "react-router";
 import { Outcome, TestForm } from "~/components/test-form.tsx";
 import type { Route } from "./+types/test";
 import { openTestLink, saveTestDraft, submitTestLink } from "~/features/submissions/test-link.server.ts";
+import { countTestLinkRead, countTestLinkWrite, guardedByMisses } from "~/features/submissions/test-link-limits.server.ts";
+import { clientAddressOf } from "~/lib/endpoint.server.ts";
 import { translations } from "~/i18n/dictionaries.ts";
 import { useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
@@ -18,14 +20,18 @@ import { formSubmission } from "~/lib/http.server.ts";
  */
 const PRIVATE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
-export const headers: Route.HeadersFunction = () => PRIVATE_HEADERS;
+/** A refused request (ADR 47) says when to try again. */
+export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
+  return retryAfter ? { ...PRIVATE_HEADERS, "Retry-After": retryAfter } : PRIVATE_HEADERS;
+};
 
 export const meta: Route.MetaFunction = ({ loaderData, params }) => [
   { title: loaderData && "test" in loaderData ? loaderData.test.form.title : translations(resolveLocale(params.locale)).testLink.title },
   { name: "robots", content: "noindex" },
 ];
 
-type Unavailable = { state: "completed" | "expired" | "revoked" | "closed" | "not-found" };
+type Unavailable = { state: "completed" | "expired" | "revoked" | "closed" | "not-found" | "too-many" };
 
 /** Saving a draft changes nothing the page shows: no need to load the test again after each save. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
@@ -37,28 +43,41 @@ const UNAVAILABLE: Record<string, Unavailable["state"]> = {
   LINK_EXPIRED: "expired",
   LINK_REVOKED: "revoked",
   FORM_CLOSED: "closed",
+  RATE_LIMITED: "too-many",
 };
 
-export async function loader({ params }: Route.LoaderArgs) {
+/** The answer of a refused request: 429 with the refusal's Retry-After. */
+const refusedHeaders = (error: ApiError) => ({ ...PRIVATE_HEADERS, ...error.headers });
+
+export async function loader({ params, context }: Route.LoaderArgs) {
   try {
-    const test = await openTestLink(params.token);
+    const test = await guardedByMisses(clientAddressOf(context), async () => {
+      await countTestLinkRead(params.token);
+      return openTestLink(params.token);
+    });
     return { test, validation: answersValidation(test, translations(resolveLocale(params.locale))) };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const state = UNAVAILABLE[error.code] ?? "not-found";
-    return data<Unavailable>({ state }, { status: state === "completed" ? 200 : error.status, headers: PRIVATE_HEADERS });
+    return data<Unavailable>({ state }, { status: state === "completed" ? 200 : error.status, headers: refusedHeaders(error) });
   }
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   // Built from the params: with JavaScript the request URL is the `.data` endpoint, not the page.
   const page = `/${resolveLocale(params.locale)}/test/${params.token}`;
   const formData = await request.formData();
+  const address = clientAddressOf(context);
+  const intent = formData.get("intent") === "save" ? "draft" : "submit";
   let test: Awaited<ReturnType<typeof openTestLink>>;
   try {
-    test = await openTestLink(params.token);
+    test = await guardedByMisses(address, async () => {
+      await countTestLinkWrite(params.token, address, intent);
+      return openTestLink(params.token);
+    });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
+    if (error.status === 429) return data({ tooMany: true as const }, { status: 429, headers: refusedHeaders(error) });
     // A second submit (another tab, the back button): say that these answers were not recorded.
     if (error.code === "ALREADY_COMPLETED" && formData.get("intent") !== "save") return alreadyAnswered();
     // Expired, withdrawn, closed or gone meanwhile: the page itself explains it.
@@ -95,6 +114,7 @@ const alreadyAnswered = () => data({ already: true as const }, { status: 409, he
 export default function TestPage({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT().testLink;
   if (actionData && "already" in actionData) return <Outcome title={t.alreadyTitle} text={t.alreadyText} />;
+  if (actionData && "tooMany" in actionData) return <Outcome title={t.tooManyTitle} text={t.tooManyText} />;
   if (!("test" in loaderData)) {
     const [title, text] = (
       {
@@ -103,6 +123,7 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
         revoked: [t.revokedTitle, t.revokedText],
         closed: [t.closedTitle, t.closedText],
         "not-found": [t.notFoundTitle, t.notFoundText],
+        "too-many": [t.tooManyTitle, t.tooManyText],
       } satisfies Record<Unavailable["state"], [string, string]>
     )[loaderData.state];
     return <Outcome title={title} text={text} />;

@@ -13,7 +13,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in: verifies the credentials and, for a user with a second factor, the code (401 TWO_FACTOR_REQUIRED / TWO_FACTOR_INVALID / TWO_FACTOR_EXPIRED; 5 wrong codes lock the second step for 15 minutes, 429 TWO_FACTOR_LOCKED), then sets the session cookie. HTML forms are redirected (302) to /{locale}/home or their callbackUrl. NextAuth's browser client (signIn from next-auth/react) posts a form with json=true: it gets JSON, a failure with url (the sign-in page with ?error=CredentialsSignin or ?error=CODE). */
+        /** Sign in: verifies the credentials and, for a user with a second factor, the code (401 TWO_FACTOR_REQUIRED / TWO_FACTOR_INVALID / TWO_FACTOR_EXPIRED; 5 wrong codes lock the second step for 15 minutes, 429 TWO_FACTOR_LOCKED), then sets the session cookie. HTML forms are redirected (302) to /{locale}/home or their callbackUrl. NextAuth's browser client (signIn from next-auth/react) posts a form with json=true: it gets JSON, a failure with url (the sign-in page with ?error=CredentialsSignin or ?error=CODE). 429 RATE_LIMITED past 30 failures per client address, 10 per account and address, or 100 per account from anywhere in 15 minutes; past the last one the account's owner is e-mailed a one-time link whose cookie lets their browser sign in. */
         post: operations["signIn"];
         delete?: never;
         options?: never;
@@ -785,7 +785,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The test behind a private link, without scores or score ranges. */
+        /** The test behind a private link, without scores or score ranges. 429 after 300 opens of one link in 10 minutes, or after 100 unknown tokens from one client address in 10 minutes. */
         get: operations["openTestLink"];
         put?: never;
         post?: never;
@@ -803,7 +803,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Save the answers so far without sending them (no scoring, no completion; the same checks of question and option ids, none required). They come back with GET /api/test-link/{token} on any device; the link's status becomes IN_PROGRESS; submitting discards them. */
+        /** Save the answers so far without sending them (no scoring, no completion; the same checks of question and option ids, none required). They come back with GET /api/test-link/{token} on any device; the link's status becomes IN_PROGRESS; submitting discards them. 429 after 120 saves and submits of one link in 10 minutes. */
         put: operations["saveTestDraft"];
         post?: never;
         delete?: never;
@@ -821,7 +821,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit the answers, once. Scores are computed on the server; a second submit is 409. */
+        /** Submit the answers, once. Scores are computed on the server; a second submit is 409. 429 after 120 saves and submits of one link, or TEST_LINK_SUBMITS_PER_ADDRESS submits from one client address, in 10 minutes. */
         post: operations["submitTestLink"];
         delete?: never;
         options?: never;

@@ -11,6 +11,7 @@ import {
   refundAttempt,
   resetRateLimit,
 } from "~/lib/auth/rate-limit.server.ts";
+import { mailUnlockLink } from "./sign-in-unlock.server.ts";
 
 /** The password every seeded demo user gets when SEED_PASSWORD is unset (development only). */
 export const DEFAULT_DEVELOPMENT_PASSWORD = "demo-password";
@@ -24,7 +25,12 @@ const invalidCredentials = () => new ApiError(401, "INVALID_CREDENTIALS", "The e
  * deactivated users all get the same answer after the same amount of work, so the answer says
  * nothing about which accounts exist.
  */
-export async function verifyEmailAndPassword(email: string, password: string, clientAddress: string): Promise<VerifiedUser> {
+export async function verifyEmailAndPassword(
+  email: string,
+  password: string,
+  clientAddress: string,
+  unlockedUserId: string | null = null,
+): Promise<VerifiedUser> {
   const address = email.trim().toLowerCase();
   // Counted before the check (ADR 15), by the e-mail given whether or not the account exists, so
   // the answer still says nothing about which accounts exist.
@@ -37,8 +43,14 @@ export async function verifyEmailAndPassword(email: string, password: string, cl
   try {
     await consumeRateLimit(ACCOUNT_SIGN_IN_LIMIT, address);
   } catch (error) {
-    // Guessing spread over many addresses: the owner's own addresses still get in.
-    if (!user || !(await isSignedInFrom(user.id, clientAddress))) throw error;
+    // Guessing spread over many addresses pauses the account for new addresses (ADR 47). The owner
+    // still gets in from where they are signed in, and from a browser that opened the link
+    // e-mailed to them now.
+    const ownersWay = user && (user.id === unlockedUserId || (await isSignedInFrom(user.id, clientAddress)));
+    if (!ownersWay) {
+      if (user?.isActive && error instanceof ApiError && error.status === 429) await mailUnlockLink(user.id);
+      throw error;
+    }
   }
   const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
   if (!user || !user.passwordHash || !user.isActive || !passwordMatches) throw invalidCredentials();

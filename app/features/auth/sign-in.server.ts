@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "~/lib/problem.server.ts";
 import { verifyEmailAndPassword, type VerifiedUser } from "./credentials.server.ts";
+import { unlockedUserOf } from "./sign-in-unlock.server.ts";
 import { readPendingSignIn } from "./pending-sign-in.server.ts";
 import { createSession } from "~/lib/auth/session.server.ts";
 import { nextAuthFields } from "./nextauth.server.ts";
@@ -64,11 +65,11 @@ const pendingExpired = () => new ApiError(401, "SIGN_IN_EXPIRED", "Your sign-in 
 /** Verifies the credentials and opens a new session; answers the Set-Cookie header. */
 export async function signInWithCredentials(
   input: Pick<CredentialsInput, "email" | "password" | "code">,
-  meta: { ipAddress: string; userAgent: string | null },
+  meta: { ipAddress: string; userAgent: string | null; request: Request },
 ): Promise<{ userId: string; setCookie: string }> {
   // The verifiers are called directly (ADR 3): the route has already read and validated the body,
   // so a remix-auth strategy would only be handed the same values back.
-  const user = await verifyEmailAndPassword(input.email, input.password, meta.ipAddress);
+  const user = await verifyEmailAndPassword(input.email, input.password, meta.ipAddress, await unlockedUserOf(meta.request));
   await verifySecondFactor(user, input.code || undefined);
   const session = await createSession(user.id, meta);
   return { userId: user.id, setCookie: session.setCookie };

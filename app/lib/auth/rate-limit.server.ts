@@ -1,4 +1,5 @@
 import { db } from "../db.server.ts";
+import { env } from "../env.server.ts";
 import { rateLimited } from "../problem.server.ts";
 
 export type RateLimitRule = { name: string; limit: number; windowMs: number };
@@ -24,13 +25,32 @@ export const ACCOUNT_ADDRESS_SIGN_IN_LIMIT: RateLimitRule = { name: "sign-in-acc
 export const ACCOUNT_SIGN_IN_LIMIT: RateLimitRule = { name: "sign-in-account", limit: 100, windowMs: 15 * 60 * 1000 };
 
 /**
- * The public test links, per client address. Generous, because a whole class may sit behind one
- * school router; tokens are 256-bit, so this guards the service, not the secrets.
+ * The public test links (ADR 47). A whole school may sit behind one address, so what one address
+ * may do is generous (and configurable); what one link may do is tight, since a link belongs to
+ * one respondent and is submitted once.
  */
-export const TEST_LINK_READ_LIMIT: RateLimitRule = { name: "test-link-read", limit: 600, windowMs: 10 * 60 * 1000 };
-export const TEST_LINK_SUBMIT_LIMIT: RateLimitRule = { name: "test-link-submit", limit: 300, windowMs: 10 * 60 * 1000 };
-/** Drafts are saved as pupils answer (debounced): a class of 30 behind one school address saves often. */
-export const TEST_LINK_DRAFT_LIMIT: RateLimitRule = { name: "test-link-draft", limit: 3000, windowMs: 10 * 60 * 1000 };
+const TEN_MINUTES = 10 * 60 * 1000;
+/** Draft saves and submits per link: the page saves after a quiet moment of 1.5 s, a person answers far slower. */
+export const TEST_LINK_WRITE_LIMIT: RateLimitRule = { name: "test-link-write", limit: 120, windowMs: TEN_MINUTES };
+/** Submits per client address (`TEST_LINK_SUBMITS_PER_ADDRESS`, 5,000 per 10 minutes by default). */
+export const testLinkSubmitAddressLimit = (): RateLimitRule => ({
+  name: "test-link-submit",
+  limit: env().TEST_LINK_SUBMITS_PER_ADDRESS,
+  windowMs: TEN_MINUTES,
+});
+/** Opens of one link (the page and GET /api/test-link/{token}): one respondent reloads, never hundreds of times. */
+export const TEST_LINK_READ_LIMIT: RateLimitRule = { name: "test-link-read", limit: 300, windowMs: TEN_MINUTES };
+/**
+ * Tokens that lead nowhere (404), per client address: token guessing. Only misses count, so the
+ * respondents behind a school's address who open their own links never use it up.
+ */
+export const TEST_LINK_MISS_LIMIT: RateLimitRule = { name: "test-link-miss", limit: 100, windowMs: TEN_MINUTES };
+/** Draft saves per client address: ten for each submit the address may make. */
+export const testLinkDraftAddressLimit = (): RateLimitRule => ({
+  name: "test-link-draft",
+  limit: env().TEST_LINK_SUBMITS_PER_ADDRESS * 10,
+  windowMs: TEN_MINUTES,
+});
 
 /**
  * Counts one attempt against `rule` for `subject` (an IP address, an account) and throws 429 when

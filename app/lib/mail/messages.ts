@@ -40,6 +40,14 @@ const strings = {
       "If you did not ask for this, ignore this message: your password stays as it is.",
     ],
     resetAction: "Choose a new password",
+    unlockSubject: "Sign-in to your account is paused",
+    unlock: (name: string) => [
+      `Hello ${name},`,
+      "Many wrong passwords were tried for your Assessment Service account from many places, so it takes no more sign-ins from new places for a while.",
+      "To sign in now, open the link below in the browser you use: for the next hour that browser signs in with your password as usual. The link is valid for one hour and works once.",
+      "If you keep seeing this message, choose a new password and turn on a second factor.",
+    ],
+    unlockAction: "Sign in now",
     inviteSubject: (organization: string) => `Your account at ${organization}`,
     invite: (name: string, organization: string) => [
       `Hello ${name},`,
@@ -74,6 +82,14 @@ const strings = {
       "Si no lo pediste, ignora este mensaje: tu contraseña no cambia.",
     ],
     resetAction: "Elegir una contraseña nueva",
+    unlockSubject: "El inicio de sesión en tu cuenta está en pausa",
+    unlock: (name: string) => [
+      `Hola, ${name}:`,
+      "Se probaron muchas contraseñas incorrectas para tu cuenta del Assessment Service desde muchos lugares, así que durante un tiempo no acepta inicios de sesión desde lugares nuevos.",
+      "Para iniciar sesión ahora, abre el enlace en el navegador que usas: durante la próxima hora ese navegador inicia sesión con tu contraseña como siempre. El enlace es válido durante una hora y solo funciona una vez.",
+      "Si este mensaje se repite, elige una contraseña nueva y activa un segundo factor.",
+    ],
+    unlockAction: "Iniciar sesión ahora",
     inviteSubject: (organization: string) => `Tu cuenta en ${organization}`,
     invite: (name: string, organization: string) => [
       `Hola, ${name}:`,
@@ -108,6 +124,14 @@ const strings = {
       "Se não foi você, ignore esta mensagem: sua senha continua a mesma.",
     ],
     resetAction: "Escolher uma nova senha",
+    unlockSubject: "A entrada na sua conta está pausada",
+    unlock: (name: string) => [
+      `Olá, ${name},`,
+      "Muitas senhas erradas foram tentadas na sua conta do Assessment Service a partir de muitos lugares, então por um tempo ela não aceita entradas de lugares novos.",
+      "Para entrar agora, abra o link no navegador que você usa: durante a próxima hora esse navegador entra com sua senha como de costume. O link vale por uma hora e funciona uma única vez.",
+      "Se esta mensagem se repetir, escolha uma nova senha e ative um segundo fator.",
+    ],
+    unlockAction: "Entrar agora",
     inviteSubject: (organization: string) => `Sua conta em ${organization}`,
     invite: (name: string, organization: string) => [
       `Olá, ${name},`,
@@ -138,6 +162,12 @@ export function twoFactorCodeMail(locale: string, name: string, code: string): M
 export function passwordResetMail(locale: string, name: string, url: string): Message {
   const t = strings[resolveLocale(locale)];
   return compose(t.resetSubject, t.reset(name), { label: t.resetAction, url });
+}
+
+/** The owner's way past a sign-in paused by guesses from many places (ADR 47). */
+export function signInUnlockMail(locale: string, name: string, url: string): Message {
+  const t = strings[resolveLocale(locale)];
+  return compose(t.unlockSubject, t.unlock(name), { label: t.unlockAction, url });
 }
 
 export function invitationMail(locale: string, name: string, organization: string, url: string): Message {

@@ -16,6 +16,7 @@ const handle = endpoint(
         const { setCookie } = await signInWithCredentials(input, {
           ipAddress: clientAddressOf(context),
           userAgent: request.headers.get("user-agent"),
+          request,
         });
         const home = `/${locale}/home`;
         const url = ownUrl(input.callbackUrl, home);
@@ -33,7 +34,8 @@ const handle = endpoint(
       auth: "public",
       summary:
         "Sign in: verifies the credentials and, for a user with a second factor, the code (401 TWO_FACTOR_REQUIRED / TWO_FACTOR_INVALID / TWO_FACTOR_EXPIRED; 5 wrong codes lock the second step for 15 minutes, 429 TWO_FACTOR_LOCKED), then sets the session cookie. HTML forms are redirected (302) to /{locale}/home or their callbackUrl. " +
-        "NextAuth's browser client (signIn from next-auth/react) posts a form with json=true: it gets JSON, a failure with url (the sign-in page with ?error=CredentialsSignin or ?error=CODE).",
+        "NextAuth's browser client (signIn from next-auth/react) posts a form with json=true: it gets JSON, a failure with url (the sign-in page with ?error=CredentialsSignin or ?error=CODE). " +
+        "429 RATE_LIMITED past 30 failures per client address, 10 per account and address, or 100 per account from anywhere in 15 minutes; past the last one the account's owner is e-mailed a one-time link whose cookie lets their browser sign in.",
       body: { schema: credentialsBody, types: ["json", "form"] },
       success: {
         status: 200,

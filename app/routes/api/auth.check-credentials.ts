@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { verifyEmailAndPassword } from "~/features/auth/credentials.server.ts";
+import { unlockedUserOf } from "~/features/auth/sign-in-unlock.server.ts";
 import { CHECK_CREDENTIALS_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
 import { checkCredentialsBody } from "~/features/auth/sign-in.server.ts";
 import { startSecondFactor } from "~/features/auth/two-factor.server.ts";
@@ -17,7 +18,7 @@ const handle = endpoint(
       const clientAddress = clientAddressOf(context);
       await consumeRateLimit(CHECK_CREDENTIALS_LIMIT, clientAddress);
       const { email, password } = await readJsonBody(request, checkCredentialsBody);
-      const user = await verifyEmailAndPassword(email, password, clientAddress);
+      const user = await verifyEmailAndPassword(email, password, clientAddress, await unlockedUserOf(request));
       // 429 while the second step is locked; EMAIL users get a fresh code (calling again re-sends it).
       await startSecondFactor(user);
       return json(user.twoFactorMethod ? { twoFactorRequired: true, method: user.twoFactorMethod } : { twoFactorRequired: false });

@@ -2,16 +2,19 @@ import { browserBody } from "~/lib/api-operation.ts";
 import type { Route } from "./+types/test-link.$token.submit";
 import { submitAnswersBody, submitResponse } from "~/features/submissions/submission-schemas.ts";
 import { submitTestLink } from "~/features/submissions/test-link.server.ts";
-import { TEST_LINK_SUBMIT_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
+import { countTestLinkWrite, guardedByMisses } from "~/features/submissions/test-link-limits.server.ts";
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
 
 const handle = endpoint<Route.LoaderArgs>(
   {
     POST: async ({ request, params, context }) => {
-      await consumeRateLimit(TEST_LINK_SUBMIT_LIMIT, clientAddressOf(context));
-      const answers = await readJsonOrFormBody(request, submitAnswersBody);
-      return json(await submitTestLink(params.token, answers), { headers: { "Referrer-Policy": "no-referrer" } });
+      const address = clientAddressOf(context);
+      const submitted = await guardedByMisses(address, async () => {
+        await countTestLinkWrite(params.token, address, "submit");
+        return submitTestLink(params.token, await readJsonOrFormBody(request, submitAnswersBody));
+      });
+      return json(submitted, { headers: { "Referrer-Policy": "no-referrer" } });
     },
   },
   {
@@ -19,7 +22,9 @@ const handle = endpoint<Route.LoaderArgs>(
       operationId: "submitTestLink",
       tag: "Public test links",
       auth: "public",
-      summary: "Submit the answers, once. Scores are computed on the server; a second submit is 409.",
+      summary:
+        "Submit the answers, once. Scores are computed on the server; a second submit is 409. " +
+        "429 after 120 saves and submits of one link, or TEST_LINK_SUBMITS_PER_ADDRESS submits from one client address, in 10 minutes.",
       body: { schema: submitAnswersBody, types: browserBody },
       success: { status: 200, description: "Completed.", schema: submitResponse },
       errors: [400, 404, 409, 410, 413, 415, 429],

@@ -1,7 +1,7 @@
 import { testLinkResponse } from "~/features/submissions/submission-schemas.ts";
 import type { Route } from "./+types/test-link.$token";
 import { openTestLink } from "~/features/submissions/test-link.server.ts";
-import { TEST_LINK_READ_LIMIT, consumeRateLimit } from "~/lib/auth/rate-limit.server.ts";
+import { countTestLinkRead, guardedByMisses } from "~/features/submissions/test-link-limits.server.ts";
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json } from "~/lib/http.server.ts";
 
@@ -11,8 +11,11 @@ const privateHeaders = { "Cache-Control": "no-store", "Referrer-Policy": "no-ref
 const handle = endpoint<Route.LoaderArgs>(
   {
     GET: async ({ params, context }) => {
-      await consumeRateLimit(TEST_LINK_READ_LIMIT, clientAddressOf(context));
-      return json(await openTestLink(params.token), { headers: privateHeaders });
+      const test = await guardedByMisses(clientAddressOf(context), async () => {
+        await countTestLinkRead(params.token);
+        return openTestLink(params.token);
+      });
+      return json(test, { headers: privateHeaders });
     },
   },
   {
@@ -20,7 +23,9 @@ const handle = endpoint<Route.LoaderArgs>(
       operationId: "openTestLink",
       tag: "Public test links",
       auth: "public",
-      summary: "The test behind a private link, without scores or score ranges.",
+      summary:
+        "The test behind a private link, without scores or score ranges. " +
+        "429 after 300 opens of one link in 10 minutes, or after 100 unknown tokens from one client address in 10 minutes.",
       success: { status: 200, description: "The test.", schema: testLinkResponse },
       errors: [404, 409, 410, 429],
       codes: { 409: ["ALREADY_COMPLETED"], 410: ["LINK_EXPIRED", "LINK_REVOKED", "FORM_CLOSED"] },
