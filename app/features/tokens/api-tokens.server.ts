@@ -12,7 +12,7 @@ import type { CreateApiTokenInput } from "./api-token-schemas.ts";
  * A user's personal API tokens (contract §14). Created and deleted only from a signed-in session
  * (a token cannot make or end tokens: 403 TOKEN_SCOPE), shown once, listed without their secret;
  * deleted by their owner or by an administrator who may manage the owner. Every recovery action
- * ends them all (docs/decisions/0040, app/lib/auth/end-access.server.ts).
+ * ends them all (ADR 43, app/lib/auth/end-access.server.ts).
  */
 
 /** A user keeps at most this many tokens: one per integration, with room to rotate. */

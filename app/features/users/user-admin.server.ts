@@ -112,7 +112,7 @@ export async function updateUser(caller: Actor, id: string, input: UpdateUserInp
   return present(updated);
 }
 
-/** Ends every session of the user and, with them, every API token (docs/decisions/0040). Answers how many sessions ended. */
+/** Ends every session of the user and, with them, every API token (ADR 43). Answers how many sessions ended. */
 export async function revokeSessions(caller: Actor, id: string) {
   await findManagedUser(caller, id);
   const { sessions } = await db.$transaction((tx) => endAccountAccess(tx, id));

@@ -10,7 +10,7 @@ import { actorFromUser, actorUserSelect, hashToken, isUsable } from "./actor-use
  * with the same role and scope, and needs no CSRF token (a browser never sends it by itself, so a
  * page of another site cannot make one). Only the token's SHA-256 is stored; it stops working when
  * deleted, when it expires and while its user is deactivated, and every recovery action deletes it
- * (end-access.server.ts, docs/decisions/0040). Each token has its own rate limit.
+ * (end-access.server.ts, ADR 43). Each token has its own rate limit.
  */
 
 /** Recognisable in a leak scanner's rules and in a log line: `as_` and 43 base64url characters. */

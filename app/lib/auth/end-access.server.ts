@@ -3,7 +3,7 @@ import { ApiError } from "../problem.server.ts";
 import type { Actor } from "./actor.server.ts";
 
 /**
- * How an account's ways in end when someone acts to recover it (docs/decisions/0040).
+ * How an account's ways in end when someone acts to recover it (ADR 43).
  */
 
 /**
