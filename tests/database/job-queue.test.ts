@@ -131,6 +131,32 @@ describe("the job queue", () => {
     const page = await api("GET", `/pt-BR/assignments/${link.id}`, { as: "teacher@demo.test" });
     expect(page.text).toContain("E-mail não entregue");
     expect(page.text).toContain("Mailbox unavailable");
+    // And so does the group's progress, beside the pupil's name.
+    const group = await api("POST", "/api/groups", { as: "teacher@demo.test", json: { name: unique("Refused class") } });
+    await api("POST", `/api/groups/${group.body.id}/members`, { as: "teacher@demo.test", json: { studentIds: [student.body.id] } });
+    const progress = await api("GET", `/pt-BR/groups/${group.body.id}`, { as: "teacher@demo.test" });
+    expect(progress.text).toMatch(/e-mail não entregue: 550 [^<]*Mailbox unavailable/);
+  });
+
+  it("given the mail server unreachable until an e-mail's last try, should give up and show the teacher that no server answered", async () => {
+    const { runDueJobs, maxAttempts, JOB_HANDLERS } = await services();
+    const form = await createForm("teacher@demo.test");
+    const email = `${unique("unreached").toLowerCase()}@pupils.test`;
+    const student = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: "Ulla Unreached", email } });
+    const link = await assign("teacher@demo.test", { formId: form.id, studentId: student.body.id });
+    const when = new Date(Date.now() + 365 * 86_400_000);
+    // Its tries but the last already made (the schedule itself is walked above).
+    const job = await testDatabase().job.create({
+      data: { kind: "sendLink", payload: { submissionId: link.id }, runAt: when, submissionId: link.id, attempts: maxAttempts("sendLink") - 1 },
+    });
+    expect(await runDueJobs(JOB_HANDLERS, { now: () => when, only: [job.id] })).toBe(1);
+    expect((await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } })).failedAt).not.toBeNull();
+    const read = await api("GET", `/api/submissions/${link.id}`, { as: "teacher@demo.test" });
+    expect(read.body.mailFailedAt).not.toBeNull();
+    expect(read.body.mailError).toBeNull();
+    const page = await api("GET", `/es/assignments/${link.id}`, { as: "teacher@demo.test" });
+    expect(page.text).toContain("Correo no entregado el");
+    expect(page.text).toContain("no se pudo contactar con el servidor de correo");
   });
 
   it("given a worker that stops renewing its lease (it died), should let another take the job within a minute", async () => {
