@@ -20,7 +20,8 @@ export type ServerEntryExports = {
   pdfRendererContext: RouterContext<PdfRenderer>;
   exportMakerContext: RouterContext<ExportMaker>;
   scheduleHousekeeping: () => () => void;
-  startBackgroundJobs: () => () => void;
+  /** Starts this instance's job worker; answers its stop, which waits up to `timeoutMs` for the runs in progress, then hands them back. */
+  startBackgroundJobs: () => (timeoutMs: number) => Promise<number>;
   isDatabaseAvailable: () => boolean;
   healthCheck: () => Promise<PlainResponse>;
   stopDatabaseProbe: () => void;

@@ -13,8 +13,9 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /**
  * The production HTTP server: Express with React Router's adapter (server/app.ts), listening on
- * PORT, and stopping like a service: on SIGTERM or SIGINT it stops accepting connections, lets the
- * requests in progress finish (up to SHUTDOWN_TIMEOUT seconds), then closes the database and exits.
+ * PORT, and stopping like a service: on SIGTERM or SIGINT it stops accepting connections and
+ * claiming jobs, lets the requests and jobs in progress finish (up to SHUTDOWN_TIMEOUT seconds; a
+ * job still running then is handed back to the other instances), then closes the database and exits.
  */
 const root = path.resolve(import.meta.dirname, "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
@@ -81,6 +82,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     (stopping ??= (async () => {
       shuttingDown = true;
       console.log(`${reason}: no new connections; finishing ${loadShedder.requestsInFlight} request(s) in progress`);
+      // The job worker claims nothing more and its runs in progress (an e-mail being sent) finish
+      // alongside the requests; those still running at the deadline are handed back (ADR 46).
+      const jobsStopped = stopJobs(options.shutdownTimeoutSeconds * 1000);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const deadline = setTimeout(() => {
@@ -91,7 +95,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       clearTimeout(deadline);
       loadShedder.stop();
       stopHousekeeping();
-      stopJobs();
+      await jobsStopped;
       entry.stopDatabaseProbe();
       await pdfPool.close();
       await exportWorkers.close();

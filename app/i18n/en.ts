@@ -489,6 +489,8 @@ export const en = {
     sentOn: (date: string) => `e-mailed ${date}`,
     remindedOn: (date: string) => `reminded ${date}`,
     notSent: "not e-mailed",
+    mailFailed: (reason: string) => `e-mail failed: ${reason}`,
+    mailUnreachable: "the mail server could not be reached",
     moreWaiting: (formatted: string) => `and ${formatted} more in the assignments list`,
     remindNow: "Remind now",
     remindHint: "One e-mail to each person still to answer who has an address; nobody gets two within 10 minutes.",
@@ -568,6 +570,7 @@ export const en = {
     revokeText: "The link stops working at once and the respondent is told it was withdrawn. This cannot be undone.",
     confirmRevoke: "Yes, withdraw it",
     revokedNote: (date: string) => `Withdrawn ${date}.`,
+    mailFailedNote: (date: string, reason: string) => `E-mail failed ${date}: ${reason}. Check the address, then send it again.`,
     opened: (date: string) => `Opened ${date}`,
     empty: "No assignments match.",
     emptyHint: "Assign a test and it appears here.",
@@ -744,7 +747,7 @@ export const en = {
   adminWebhooks: {
     title: "Webhooks",
     description:
-      "Tell another system (a school information system, a clinic's records) when something happens here. Each delivery is signed (Standard Webhooks) and retried until it is answered.",
+      "Tell another system (a school information system, a clinic's records) when something happens here. Each delivery is signed (Standard Webhooks) and retried for about three days until it is answered.",
     url: "Address",
     urlHint: "Where the events are posted, starting with https://.",
     events: "Events",
@@ -764,6 +767,12 @@ export const en = {
     statuses: { PENDING: "Waiting", SUCCEEDED: "Delivered", FAILED: "Failed" },
     attempt: (attempts: string, code: string) => `${attempts === "1" ? "1 attempt" : `${attempts} attempts`}, last answer ${code}`,
     noAnswer: "no answer",
+    failureReasons: {
+      gone: "the endpoint answered 410 Gone, so it is not tried again",
+      timedOut: "no answer within 10 seconds",
+      addressRefused: "the address is not allowed",
+      connectionFailed: "could not connect",
+    },
     sendAgain: "Send again",
     sendAgainNamed: (event: string, date: string) => `Send again: ${event}, ${date}`,
     remove: "Remove",

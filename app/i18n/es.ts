@@ -476,6 +476,8 @@ export const es: Dictionary = {
     sentOn: (date: string) => `enviado el ${date}`,
     remindedOn: (date: string) => `recordado el ${date}`,
     notSent: "no enviado por correo",
+    mailFailed: (reason) => `correo no entregado: ${reason}`,
+    mailUnreachable: "no se pudo contactar con el servidor de correo",
     moreWaiting: (formatted: string) => `y ${formatted} más en la lista de asignaciones`,
     remindNow: "Recordar ahora",
     remindHint: "Un correo a cada persona que falta por responder y tiene dirección; nadie recibe dos en 10 minutos.",
@@ -556,6 +558,7 @@ export const es: Dictionary = {
     revokeText: "El enlace deja de funcionar enseguida y a la persona se le indica que fue retirado. No se puede deshacer.",
     confirmRevoke: "Sí, retirarlo",
     revokedNote: (date: string) => `Retirado el ${date}.`,
+    mailFailedNote: (date, reason) => `Correo no entregado el ${date}: ${reason}. Revisa la dirección y vuelve a enviarlo.`,
     opened: (date: string) => `Abierto el ${date}`,
     empty: "Ninguna asignación coincide.",
     emptyHint: "Asigna una prueba y aparecerá aquí.",
@@ -734,7 +737,7 @@ export const es: Dictionary = {
   adminWebhooks: {
     title: "Webhooks",
     description:
-      "Avisa a otro sistema (un sistema de gestión escolar, el registro de una clínica) cuando algo ocurre aquí. Cada envío va firmado (Standard Webhooks) y se repite hasta que se responde.",
+      "Avisa a otro sistema (un sistema de gestión escolar, el registro de una clínica) cuando algo ocurre aquí. Cada envío va firmado (Standard Webhooks) y se repite durante unos tres días hasta que se responde.",
     url: "Dirección",
     urlHint: "Dónde se envían los eventos, empezando por https://.",
     events: "Eventos",
@@ -754,6 +757,12 @@ export const es: Dictionary = {
     statuses: { PENDING: "En espera", SUCCEEDED: "Entregado", FAILED: "Fallido" },
     attempt: (attempts, code) => `${attempts === "1" ? "1 intento" : `${attempts} intentos`}, última respuesta ${code}`,
     noAnswer: "sin respuesta",
+    failureReasons: {
+      gone: "el destino respondió 410 Gone, así que no se vuelve a intentar",
+      timedOut: "sin respuesta en 10 segundos",
+      addressRefused: "la dirección no está permitida",
+      connectionFailed: "no se pudo conectar",
+    },
     sendAgain: "Enviar de nuevo",
     sendAgainNamed: (event, date) => `Enviar de nuevo: ${event}, ${date}`,
     remove: "Quitar",

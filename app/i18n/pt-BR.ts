@@ -476,6 +476,8 @@ export const ptBR: Dictionary = {
     sentOn: (date: string) => `enviado em ${date}`,
     remindedOn: (date: string) => `lembrado em ${date}`,
     notSent: "não enviado por e-mail",
+    mailFailed: (reason) => `e-mail não entregue: ${reason}`,
+    mailUnreachable: "não foi possível contatar o servidor de e-mail",
     moreWaiting: (formatted: string) => `e mais ${formatted} na lista de atribuições`,
     remindNow: "Lembrar agora",
     remindHint: "Um e-mail para cada pessoa que ainda não respondeu e tem endereço; ninguém recebe dois em 10 minutos.",
@@ -556,6 +558,7 @@ export const ptBR: Dictionary = {
     revokeText: "O link para de funcionar na hora e a pessoa é avisada de que ele foi retirado. Não é possível desfazer.",
     confirmRevoke: "Sim, retirar",
     revokedNote: (date: string) => `Retirado em ${date}.`,
+    mailFailedNote: (date, reason) => `E-mail não entregue em ${date}: ${reason}. Confira o endereço e envie de novo.`,
     opened: (date: string) => `Aberto em ${date}`,
     empty: "Nenhuma atribuição corresponde.",
     emptyHint: "Atribua um teste e ele aparece aqui.",
@@ -732,7 +735,7 @@ export const ptBR: Dictionary = {
   adminWebhooks: {
     title: "Webhooks",
     description:
-      "Avise outro sistema (um sistema de gestão escolar, o prontuário de uma clínica) quando algo acontece aqui. Cada envio é assinado (Standard Webhooks) e repetido até ser respondido.",
+      "Avise outro sistema (um sistema de gestão escolar, o prontuário de uma clínica) quando algo acontece aqui. Cada envio é assinado (Standard Webhooks) e repetido por cerca de três dias até ser respondido.",
     url: "Endereço",
     urlHint: "Para onde os eventos são enviados, começando com https://.",
     events: "Eventos",
@@ -752,6 +755,12 @@ export const ptBR: Dictionary = {
     statuses: { PENDING: "Aguardando", SUCCEEDED: "Entregue", FAILED: "Falhou" },
     attempt: (attempts, code) => `${attempts === "1" ? "1 tentativa" : `${attempts} tentativas`}, última resposta ${code}`,
     noAnswer: "sem resposta",
+    failureReasons: {
+      gone: "o destino respondeu 410 Gone, então não é tentado de novo",
+      timedOut: "sem resposta em 10 segundos",
+      addressRefused: "o endereço não é permitido",
+      connectionFailed: "não foi possível conectar",
+    },
     sendAgain: "Enviar de novo",
     sendAgainNamed: (event, date) => `Enviar de novo: ${event}, ${date}`,
     remove: "Remover",

@@ -12,7 +12,7 @@ import { PageHeader, Section, SectionLink } from "~/components/page-header.tsx";
 import { RowAction } from "~/components/row-action.tsx";
 import { WEBHOOK_EVENTS } from "~/features/webhooks/webhook-events.ts";
 import { createWebhookBody } from "~/features/webhooks/webhook-schemas.ts";
-import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, resendDelivery } from "~/features/webhooks/webhooks.server.ts";
+import { createWebhook, deleteWebhook, GONE, listDeliveries, listWebhooks, resendDelivery } from "~/features/webhooks/webhooks.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
@@ -32,6 +32,11 @@ export const meta: Route.MetaFunction = ({ params }) => {
   return [{ title: documentTitle(locale, translations(locale).adminWebhooks.title) }];
 };
 
+/** Why a delivery's last attempt failed, beyond its status code (shown with it), as a dictionary key. */
+const FAILURE_REASONS = { [GONE]: "gone", "timed out": "timedOut", "address refused": "addressRefused", "connection failed": "connectionFailed" } as const;
+const failureReason = (lastError: string | null) =>
+  lastError && lastError in FAILURE_REASONS ? FAILURE_REASONS[lastError as keyof typeof FAILURE_REASONS] : null;
+
 /** How many deliveries each webhook shows here (the API lists 100). */
 const SHOWN_DELIVERIES = 10;
 
@@ -39,7 +44,12 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = adminPageActor(context);
   const { webhooks } = await listWebhooks(actor);
   const withDeliveries = await Promise.all(
-    webhooks.map(async (webhook) => ({ ...webhook, deliveries: (await listDeliveries(actor, webhook.id)).deliveries.slice(0, SHOWN_DELIVERIES) })),
+    webhooks.map(async (webhook) => ({
+      ...webhook,
+      deliveries: (await listDeliveries(actor, webhook.id)).deliveries
+        .slice(0, SHOWN_DELIVERIES)
+        .map(({ lastError, ...delivery }) => ({ ...delivery, reason: delivery.status === "SUCCEEDED" ? null : failureReason(lastError) })),
+    })),
   );
   const t = translations(resolveLocale(params.locale));
   const validation = clientValidation(createWebhookBody, t);
@@ -161,6 +171,7 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
                                 format.number(delivery.attempts),
                                 delivery.lastStatusCode ? String(delivery.lastStatusCode) : t.adminWebhooks.noAnswer,
                               )}
+                              {delivery.reason ? `: ${t.adminWebhooks.failureReasons[delivery.reason]}` : null}
                             </span>
                           </div>
                           {delivery.status === "PENDING" ? null : (

@@ -54,6 +54,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     percentage: submission.percentage,
     openedAt: submission.openedAt,
     revokedAt: submission.revokedAt,
+    // The latest e-mail about the link failed for good (ADR 46): when, and the mail server's reply.
+    mailFailed: submission.mailFailedAt ? { at: submission.mailFailedAt, reason: submission.mailError ?? t.progress.mailUnreachable } : null,
     // The link in the page's language, for staff, while it still works.
     url: state === "pending" && submission.token ? testLinkUrl(submission.token, locale) : null,
     expiryValidation: clientValidation(expiryPageForm, t),
@@ -160,6 +162,11 @@ export default function Assignment({ loaderData: a, actionData }: Route.Componen
           </div>
         ) : null}
       </section>
+      {a.mailFailed && a.state === "pending" ? (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm wrap-anywhere text-amber-900">
+          {t.assignments.mailFailedNote(format.dateTime(a.mailFailed.at), a.mailFailed.reason)}
+        </p>
+      ) : null}
       {a.revokedAt ? <p className="text-sm text-slate-700">{t.assignments.revokedNote(format.dateTime(a.revokedAt))}</p> : null}
       {open ? <LinkControls validation={a.expiryValidation} result={actionData?.result} expiresAt={a.expiresAt} canSend={a.state === "pending"} /> : null}
       <p>

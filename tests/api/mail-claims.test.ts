@@ -81,7 +81,8 @@ describe("one e-mail per claim", () => {
   });
 
   it("given a message still waiting for the mail server, should refuse another send even after 10 minutes", async () => {
-    const { link } = await pupilWithLink({ email: `refused-${unique("wait").toLowerCase()}@pupils.test` });
+    // Refused for now (451): it is tried again later.
+    const { link } = await pupilWithLink({ email: `busy-${unique("wait").toLowerCase()}@pupils.test` });
     expect((await api("POST", `/api/submissions/${link.id}/send`, { as: "teacher@demo.test" })).status).toBe(202);
     await waitFor(
       () => mailJobsOf(link.id),

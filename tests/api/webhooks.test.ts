@@ -32,9 +32,11 @@ beforeAll(async () => {
     request.on("data", (chunk: Buffer) => (body += chunk.toString()));
     request.on("end", () => {
       received.push({ headers: request.headers, body });
-      const failing = failNext > 0;
+      // An endpoint the receiver removed: every request to it answers 410 Gone.
+      const gone = request.url === "/gone";
+      const failing = !gone && failNext > 0;
       if (failing) failNext--;
-      response.writeHead(failing ? 500 : 204).end();
+      response.writeHead(gone ? 410 : failing ? 500 : 204).end();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
@@ -46,8 +48,8 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-async function addWebhook(events: string[]) {
-  const created = await api("POST", "/api/webhooks", { as: admin, json: { url: receiverUrl, events } });
+async function addWebhook(events: string[], url = receiverUrl) {
+  const created = await api("POST", "/api/webhooks", { as: admin, json: { url, events } });
   expect(created.status, created.text).toBe(201);
   cleanup.push(() => api("DELETE", `/api/webhooks/${created.body.id}`, { as: admin }));
   return created.body as { id: string; secret: string; url: string; events: string[] };
@@ -129,6 +131,28 @@ describe("webhooks", () => {
     const again = await api("POST", `/api/webhooks/${hook.id}/deliveries/${deliveryId}/resend`, { as: admin });
     expect(again.status).toBe(202);
     await expect.poll(() => deliveriesAbout("student.created", student.id).length, { timeout: 20_000 }).toBe(3);
+  });
+
+  it("given a receiver that answers 410 Gone, should fail the delivery at once, without a retry, and tell the administrator why", async () => {
+    const hook = await addWebhook(["student.created"], receiverUrl.replace(/\/hooks$/, "/gone"));
+    await createStudent(admin, unique("Gone"));
+    // This endpoint's one delivery (the other tests' endpoints get the event too).
+    const entry = async () => ((await api("GET", `/api/webhooks/${hook.id}/deliveries`, { as: admin })).body.deliveries as { id: string; status: string }[])[0];
+    await expect.poll(async () => (await entry())?.status, { timeout: 20_000 }).toBe("FAILED");
+    const deliveryId = (await entry())!.id;
+    expect(await entry()).toMatchObject({ status: "FAILED", attempts: 1, lastStatusCode: 410, lastError: "endpoint gone (410)" });
+    // Its job ended with the first try: nothing is left to run, whenever.
+    const jobs = (await testDatabase().job.findMany({ where: { kind: "webhook", concurrencyKey: `webhook:${hook.id}` } })).filter(
+      (job) => (job.payload as { deliveryId: string }).deliveryId === deliveryId,
+    );
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ attempts: 1, doneAt: null, lockedUntil: null });
+    expect(jobs[0]!.failedAt).not.toBeNull();
+    expect(jobs[0]!.lastError).toContain("410");
+
+    // The administrator reads why, in Spanish, on the webhooks page.
+    const page = await api("GET", "/es/admin/webhooks", { as: admin });
+    expect(page.text).toContain("el destino respondió 410 Gone, así que no se vuelve a intentar");
   });
 
   it("given an endpoint that does not answer, should still e-mail a pupil's link meanwhile (deliveries have lanes of their own)", async () => {

@@ -21,11 +21,14 @@ async function services() {
   process.env.DATABASE_URL = inject("databaseUrl");
   process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "job-queue-"));
   process.env.SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
-  const [{ runDueJobs, retryDelayMs, MAX_ATTEMPTS, GROUP_RUNS }, { JOB_HANDLERS }] = await Promise.all([
+  const [jobs, { JOB_HANDLERS }] = await Promise.all([
     import("../../app/features/jobs/jobs.server.ts"),
     import("../../app/features/jobs/job-handlers.server.ts"),
   ]);
-  return { runDueJobs, retryDelayMs, MAX_ATTEMPTS, GROUP_RUNS, JOB_HANDLERS };
+  const { runDueJobs, maxAttempts, GROUP_RUNS, LEASE_MS, startJobWorker } = jobs;
+  /** The wait after failed attempt `attempts` (of an e-mail unless said), never the end of the schedule. */
+  const retryDelayMs = (attempts: number, kind: "sendLink" | "webhook" = "sendLink") => jobs.retryDelayMs(kind, attempts) ?? Number.NaN;
+  return { runDueJobs, retryDelayMs, maxAttempts, GROUP_RUNS, LEASE_MS, startJobWorker, JOB_HANDLERS };
 }
 
 describe("the job queue", () => {
@@ -39,7 +42,7 @@ describe("the job queue", () => {
     const job = await testDatabase().job.create({ data: { kind: "sendLink", payload: { submissionId: link.id }, runAt: inAYear } });
 
     const only = [job.id];
-    // Down: the attempt fails and the job waits 30 s.
+    // Down: the attempt fails and the job waits a minute.
     expect(await runDueJobs(JOB_HANDLERS, { now: () => inAYear, only })).toBe(1);
     const failed = await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } });
     expect(failed).toMatchObject({ attempts: 1, doneAt: null, failedAt: null, lockedUntil: null });
@@ -64,21 +67,189 @@ describe("the job queue", () => {
     expect(await runDueJobs(JOB_HANDLERS, { now: () => new Date(inAYear.getTime() + 86_400_000), only })).toBe(0);
   });
 
-  it("given a job that keeps failing, should give up after the last attempt and say why", async () => {
-    const { runDueJobs, MAX_ATTEMPTS, retryDelayMs } = await services();
-    let when = new Date(Date.now() + 400 * 86_400_000);
-    const job = await testDatabase().job.create({ data: { kind: "sendLink", payload: { submissionId: "gone" }, runAt: when } });
+  it("given a job that keeps failing, should retry an e-mail over about a day and a webhook over about three, then give up and say why", async () => {
+    const { runDueJobs, maxAttempts, retryDelayMs } = await services();
     const fail = async () => Promise.reject(new Error("mail server says no"));
     const failing = { sendLink: fail, remind: fail, webhook: fail };
-    const only = [job.id];
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      expect(await runDueJobs(failing, { now: () => when, only })).toBe(1);
-      when = new Date(when.getTime() + retryDelayMs(attempt));
+    for (const [kind, hours] of [
+      ["sendLink", [20, 26]],
+      ["webhook", [60, 75]],
+    ] as const) {
+      const first = new Date(Date.now() + 400 * 86_400_000);
+      let when = first;
+      const job = await testDatabase().job.create({ data: { kind, payload: { submissionId: "gone", deliveryId: "gone" }, runAt: when } });
+      const only = [job.id];
+      for (let attempt = 1; attempt <= maxAttempts(kind); attempt++) {
+        expect(await runDueJobs(failing, { now: () => when, only })).toBe(1);
+        if (attempt === maxAttempts(kind)) break;
+        // Not a moment early.
+        expect(await runDueJobs(failing, { now: () => new Date(when.getTime() + retryDelayMs(attempt, kind) - 1000), only })).toBe(0);
+        when = new Date(when.getTime() + retryDelayMs(attempt, kind));
+      }
+      const given = await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } });
+      expect(given).toMatchObject({ attempts: maxAttempts(kind), lastError: "mail server says no", doneAt: null });
+      expect(given.failedAt).not.toBeNull();
+      const spanHours = (when.getTime() - first.getTime()) / 3_600_000;
+      expect(spanHours).toBeGreaterThan(hours[0]);
+      expect(spanHours).toBeLessThan(hours[1]);
+      expect(await runDueJobs(failing, { now: () => new Date(when.getTime() + 30 * 86_400_000), only })).toBe(0);
     }
-    const given = await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } });
-    expect(given).toMatchObject({ attempts: MAX_ATTEMPTS, lastError: "mail server says no", doneAt: null });
-    expect(given.failedAt).not.toBeNull();
-    expect(await runDueJobs(failing, { now: () => new Date(when.getTime() + 86_400_000), only })).toBe(0);
+    // Standard Webhooks' schedule: at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h...
+    expect([1, 2, 3, 4, 5, 6].map((attempt) => retryDelayMs(attempt, "webhook"))).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000]);
+  });
+
+  it("given a recipient the mail server refuses for good (550), should stop at once and show the teacher why", async () => {
+    const { runDueJobs, JOB_HANDLERS } = await services();
+    const form = await createForm("teacher@demo.test");
+    const email = `refused-${unique("nobody").toLowerCase()}@pupils.test`;
+    const student = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: "Nora Nobody", email } });
+    const link = await assign("teacher@demo.test", { formId: form.id, studentId: student.body.id });
+    const when = new Date(Date.now() + 365 * 86_400_000);
+    const job = await testDatabase().job.create({ data: { kind: "sendLink", payload: { submissionId: link.id }, runAt: when, submissionId: link.id } });
+    const only = [job.id];
+    const smtp = await startSmtpServer(inbox, smtpPort);
+    try {
+      expect(await runDueJobs(JOB_HANDLERS, { now: () => when, only })).toBe(1);
+      // No retry: not an hour later, nor a day.
+      expect(await runDueJobs(JOB_HANDLERS, { now: () => new Date(when.getTime() + 86_400_000), only })).toBe(0);
+    } finally {
+      await smtp.close();
+    }
+    const ended = await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } });
+    expect(ended).toMatchObject({ attempts: 1, doneAt: null });
+    expect(ended.failedAt).not.toBeNull();
+    expect(ended.lastError).toMatch(/550/);
+
+    const read = await api("GET", `/api/submissions/${link.id}`, { as: "teacher@demo.test" });
+    expect(read.body).toMatchObject({ sentAt: null, sendCount: 0 });
+    expect(read.body.mailFailedAt).not.toBeNull();
+    expect(read.body.mailError).toMatch(/^550 .*Mailbox unavailable/);
+    const listed = await api("GET", `/api/submissions?formId=${form.id}`, { as: "teacher@demo.test" });
+    expect(listed.body.submissions[0]).toMatchObject({ id: link.id, mailError: read.body.mailError });
+
+    // The teacher's page, in Portuguese, says so with the server's reply.
+    const page = await api("GET", `/pt-BR/assignments/${link.id}`, { as: "teacher@demo.test" });
+    expect(page.text).toContain("E-mail não entregue");
+    expect(page.text).toContain("Mailbox unavailable");
+    // And so does the group's progress, beside the pupil's name.
+    const group = await api("POST", "/api/groups", { as: "teacher@demo.test", json: { name: unique("Refused class") } });
+    await api("POST", `/api/groups/${group.body.id}/members`, { as: "teacher@demo.test", json: { studentIds: [student.body.id] } });
+    const progress = await api("GET", `/pt-BR/groups/${group.body.id}`, { as: "teacher@demo.test" });
+    expect(progress.text).toMatch(/e-mail não entregue: 550 [^<]*Mailbox unavailable/);
+  });
+
+  it("given the mail server unreachable until an e-mail's last try, should give up and show the teacher that no server answered", async () => {
+    const { runDueJobs, maxAttempts, JOB_HANDLERS } = await services();
+    const form = await createForm("teacher@demo.test");
+    const email = `${unique("unreached").toLowerCase()}@pupils.test`;
+    const student = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: "Ulla Unreached", email } });
+    const link = await assign("teacher@demo.test", { formId: form.id, studentId: student.body.id });
+    const when = new Date(Date.now() + 365 * 86_400_000);
+    // Its tries but the last already made (the schedule itself is walked above).
+    const job = await testDatabase().job.create({
+      data: { kind: "sendLink", payload: { submissionId: link.id }, runAt: when, submissionId: link.id, attempts: maxAttempts("sendLink") - 1 },
+    });
+    expect(await runDueJobs(JOB_HANDLERS, { now: () => when, only: [job.id] })).toBe(1);
+    expect((await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } })).failedAt).not.toBeNull();
+    const read = await api("GET", `/api/submissions/${link.id}`, { as: "teacher@demo.test" });
+    expect(read.body.mailFailedAt).not.toBeNull();
+    expect(read.body.mailError).toBeNull();
+    const page = await api("GET", `/es/assignments/${link.id}`, { as: "teacher@demo.test" });
+    expect(page.text).toContain("Correo no entregado el");
+    expect(page.text).toContain("no se pudo contactar con el servidor de correo");
+  });
+
+  it("given a worker that stops renewing its lease (it died), should let another take the job within a minute", async () => {
+    const { runDueJobs, LEASE_MS } = await services();
+    const start = new Date(Date.now() + 600 * 86_400_000);
+    const job = await testDatabase().job.create({ data: { kind: "sendLink", payload: { submissionId: "x" }, runAt: start } });
+    const only = [job.id];
+    let clock = start;
+    const now = () => clock;
+    let finish!: () => void;
+    const hanging = new Promise<void>((resolve) => (finish = resolve));
+    const runs: string[] = [];
+    const nothing = async () => {};
+    const slow = {
+      sendLink: async () => {
+        runs.push("first");
+        await hanging;
+      },
+      remind: nothing,
+      webhook: nothing,
+    };
+    // The first worker's heartbeat renews the lease as its clock moves: nobody else takes the job.
+    const first = runDueJobs(slow, { now, only, heartbeatMs: 10 });
+    await expect.poll(() => runs.length).toBe(1);
+    // Three minutes on, three times its first lease: still its job.
+    clock = new Date(start.getTime() + 3 * 60_000);
+    await expect
+      .poll(async () => (await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } })).lockedUntil?.getTime())
+      .toBe(clock.getTime() + LEASE_MS);
+    const other = {
+      sendLink: async () => {
+        runs.push("second");
+      },
+      remind: nothing,
+      webhook: nothing,
+    };
+    expect(await runDueJobs(other, { now: () => new Date(clock.getTime() + LEASE_MS / 2), only })).toBe(0);
+
+    // It dies (its clock, and so its heartbeat, stands still): within a minute another takes the job.
+    const died = clock;
+    const taken = new Date(died.getTime() + LEASE_MS + 1000);
+    expect(taken.getTime() - died.getTime()).toBeLessThanOrEqual(61_000);
+    expect(await runDueJobs(other, { now: () => taken, only })).toBe(1);
+    expect(runs).toEqual(["first", "second"]);
+    const done = await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } });
+    expect(done).toMatchObject({ attempts: 2, lockedUntil: null });
+    expect(done.doneAt?.getTime()).toBe(taken.getTime());
+
+    // The first worker's late end changes nothing: its claim was the first attempt's.
+    finish();
+    await first;
+    expect((await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } })).doneAt?.getTime()).toBe(taken.getTime());
+  });
+
+  it("given a stop while a job runs, should wait for it to finish, or hand it back at the deadline", async () => {
+    const { startJobWorker, runDueJobs } = await services();
+    const when = new Date(Date.now() + 700 * 86_400_000);
+    const jobs = await Promise.all(
+      ["finishes", "hangs"].map((name) =>
+        testDatabase().job.create({ data: { kind: "sendLink", payload: { submissionId: name }, runAt: when }, select: { id: true } }),
+      ),
+    );
+    const nothing = async () => {};
+    for (const [index, name] of ["finishes", "hangs"].entries()) {
+      const only = [jobs[index]!.id];
+      let started = false;
+      let finish!: () => void;
+      const sending = new Promise<void>((resolve) => (finish = resolve));
+      const handlers = {
+        sendLink: async () => {
+          started = true;
+          await sending;
+        },
+        remind: nothing,
+        webhook: nothing,
+      };
+      const stop = startJobWorker(handlers, 5, { now: () => when, only });
+      await expect.poll(() => started).toBe(true);
+      if (name === "finishes") {
+        // The send ends while the worker stops: it is recorded as done, nothing is handed back.
+        const stopped = stop(60_000);
+        finish();
+        expect(await stopped).toBe(0);
+        const done = await testDatabase().job.findUniqueOrThrow({ where: { id: only[0]! } });
+        expect(done.doneAt).not.toBeNull();
+      } else {
+        // Still sending at the deadline: handed back, free for another instance at once.
+        expect(await stop(50)).toBe(1);
+        expect((await testDatabase().job.findUniqueOrThrow({ where: { id: only[0]! } })).lockedUntil).toBeNull();
+        expect(await runDueJobs({ sendLink: nothing, remind: nothing, webhook: nothing }, { now: () => when, only })).toBe(1);
+        finish();
+      }
+    }
   });
 
   it("given an endpoint that holds its deliveries, should send them one at a time while another endpoint's go on in the other lanes", async () => {

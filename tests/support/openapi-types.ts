@@ -1716,6 +1716,10 @@ export interface components {
             sendCount: number;
             /** @description When the mail server last accepted a reminder; a refused reminder leaves it as it was. */
             remindedAt: string | null;
+            /** @description When the latest e-mail about the link (the link or a reminder) failed for good: the mail server refused it with a permanent (5xx) reply, or it was still refused after its retries (about 24 hours). Null once a later message is queued or accepted. */
+            mailFailedAt: string | null;
+            /** @description The mail server's reply to the failed e-mail, as it gave it (e.g. "550 Mailbox unavailable"); null when no server answered (unreachable, timed out) or nothing failed. */
+            mailError: string | null;
             revokedAt: string | null;
             answers: {
                 /** @description CUID. */
@@ -1790,6 +1794,10 @@ export interface components {
             sendCount: number;
             /** @description When the mail server last accepted a reminder; a refused reminder leaves it as it was. */
             remindedAt: string | null;
+            /** @description When the latest e-mail about the link (the link or a reminder) failed for good: the mail server refused it with a permanent (5xx) reply, or it was still refused after its retries (about 24 hours). Null once a later message is queued or accepted. */
+            mailFailedAt: string | null;
+            /** @description The mail server's reply to the failed e-mail, as it gave it (e.g. "550 Mailbox unavailable"); null when no server answered (unreachable, timed out) or nothing failed. */
+            mailError: string | null;
             revokedAt: string | null;
         };
         BulkAssignmentResult: {
@@ -1852,6 +1860,10 @@ export interface components {
             sendCount: number;
             /** @description When the mail server last accepted a reminder; a refused reminder leaves it as it was. */
             remindedAt: string | null;
+            /** @description When the latest e-mail about the link (the link or a reminder) failed for good: the mail server refused it with a permanent (5xx) reply, or it was still refused after its retries (about 24 hours). Null once a later message is queued or accepted. */
+            mailFailedAt: string | null;
+            /** @description The mail server's reply to the failed e-mail, as it gave it (e.g. "550 Mailbox unavailable"); null when no server answered (unreachable, timed out) or nothing failed. */
+            mailError: string | null;
             revokedAt: string | null;
             token: string;
             /** @description The public link, in the caller's language. */
@@ -11518,6 +11530,8 @@ export interface operations {
                      *           "sentAt": "2026-03-14T09:30:00.000Z",
                      *           "sendCount": 1,
                      *           "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *           "mailFailedAt": "2026-03-14T09:30:00.000Z",
+                     *           "mailError": "text",
                      *           "revokedAt": "2026-03-14T09:30:00.000Z"
                      *         }
                      *       ],
@@ -11682,6 +11696,8 @@ export interface operations {
                      *       "sentAt": "2026-03-14T09:30:00.000Z",
                      *       "sendCount": 1,
                      *       "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *       "mailFailedAt": "2026-03-14T09:30:00.000Z",
+                     *       "mailError": "text",
                      *       "revokedAt": "2026-03-14T09:30:00.000Z",
                      *       "answers": [
                      *         {
@@ -11970,6 +11986,8 @@ export interface operations {
                      *       "sentAt": "2026-03-14T09:30:00.000Z",
                      *       "sendCount": 1,
                      *       "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *       "mailFailedAt": "2026-03-14T09:30:00.000Z",
+                     *       "mailError": "text",
                      *       "revokedAt": "2026-03-14T09:30:00.000Z",
                      *       "answers": [
                      *         {
@@ -12152,6 +12170,8 @@ export interface operations {
                      *       "sentAt": "2026-03-14T09:30:00.000Z",
                      *       "sendCount": 1,
                      *       "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *       "mailFailedAt": "2026-03-14T09:30:00.000Z",
+                     *       "mailError": "text",
                      *       "revokedAt": "2026-03-14T09:30:00.000Z",
                      *       "answers": [
                      *         {
@@ -12461,6 +12481,8 @@ export interface operations {
                      *       "sentAt": "2026-03-14T09:30:00.000Z",
                      *       "sendCount": 1,
                      *       "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *       "mailFailedAt": "2026-03-14T09:30:00.000Z",
+                     *       "mailError": "text",
                      *       "revokedAt": "2026-03-14T09:30:00.000Z",
                      *       "answers": [
                      *         {
@@ -12664,6 +12686,8 @@ export interface operations {
                      *       "sentAt": "2026-03-14T09:30:00.000Z",
                      *       "sendCount": 1,
                      *       "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *       "mailFailedAt": "2026-03-14T09:30:00.000Z",
+                     *       "mailError": "text",
                      *       "revokedAt": "2026-03-14T09:30:00.000Z",
                      *       "answers": [
                      *         {
@@ -12929,6 +12953,8 @@ export interface operations {
                      *           "sentAt": "2026-03-14T09:30:00.000Z",
                      *           "sendCount": 1,
                      *           "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *           "mailFailedAt": "2026-03-14T09:30:00.000Z",
+                     *           "mailError": "text",
                      *           "revokedAt": "2026-03-14T09:30:00.000Z",
                      *           "token": "k3J9vXq2bW8mZr5tY7uP1sN4aE6cH0dF",
                      *           "url": "text",

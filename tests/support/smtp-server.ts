@@ -5,7 +5,7 @@ import { SMTPServer } from "smtp-server";
 /**
  * A real SMTP server on loopback for the test run. Every message the app sends is written to
  * `inbox` as an .eml file (named by arrival order) for the tests to read; recipients whose address
- * starts with "refused-" are refused (550).
+ * starts with "refused-" are refused for good (550), those starting "busy-" for now (451).
  */
 export async function startSmtpServer(inbox: string, port = 0): Promise<{ port: number; close: () => Promise<void> }> {
   mkdirSync(inbox, { recursive: true });
@@ -17,7 +17,10 @@ export async function startSmtpServer(inbox: string, port = 0): Promise<{ port: 
     // A mailbox that does not exist: addresses starting "refused-" are refused, as a real server
     // refuses an unknown recipient, for the tests of a message the mail server did not accept.
     onRcptTo(address, _session, callback) {
-      if (!address.address.toLowerCase().startsWith("refused-")) return callback();
+      // A mailbox over its limit, or greylisting: "busy-" addresses are refused for now (451).
+      const recipient = address.address.toLowerCase();
+      if (recipient.startsWith("busy-")) return callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
+      if (!recipient.startsWith("refused-")) return callback();
       const refusal = Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 });
       return callback(refusal);
     },

@@ -18,7 +18,16 @@ export type FormProgressItem = {
   waiting: number;
   counts: Record<Status, number>;
   /** Who is still to answer (the group page lists them; the assignments page links to its list). */
-  waitingPeople?: { id: string; name: string; hasEmail: boolean; sentAt: string | Date | null; remindedAt: string | Date | null }[];
+  waitingPeople?: {
+    id: string;
+    name: string;
+    hasEmail: boolean;
+    sentAt: string | Date | null;
+    remindedAt: string | Date | null;
+    /** The latest e-mail failed for good, and the mail server's reply (null: no server answered). */
+    mailFailedAt?: string | Date | null;
+    mailError?: string | null;
+  }[];
 };
 
 /** `mailQuotaMinutes`: refused by an e-mail quota (nothing queued), and when to try again. */
@@ -89,11 +98,13 @@ function FormProgressCard({ item, groupId, reminded }: { item: FormProgressItem;
                     <span className="text-slate-600">
                       {!person.hasEmail
                         ? t.progress.noEmail
-                        : person.remindedAt
-                          ? t.progress.remindedOn(format.dateTime(person.remindedAt))
-                          : person.sentAt
-                            ? t.progress.sentOn(format.dateTime(person.sentAt))
-                            : t.progress.notSent}
+                        : person.mailFailedAt
+                          ? t.progress.mailFailed(person.mailError ?? t.progress.mailUnreachable)
+                          : person.remindedAt
+                            ? t.progress.remindedOn(format.dateTime(person.remindedAt))
+                            : person.sentAt
+                              ? t.progress.sentOn(format.dateTime(person.sentAt))
+                              : t.progress.notSent}
                     </span>
                   </li>
                 ))}

@@ -6,5 +6,8 @@ import { env } from "~/lib/env.server.ts";
 /** Every kind of job and what does it. */
 export const JOB_HANDLERS: Record<JobKind, JobHandler> = { sendLink: sendLinkJob, remind: remindJob, webhook: deliverWebhook };
 
-/** The worker of this instance (server/main.ts starts it after listening); answers its stop. */
+/**
+ * The worker of this instance (server/main.ts starts it after listening); answers its stop, which
+ * waits for the runs in progress up to a timeout and hands back the rest (ADR 46).
+ */
 export const startBackgroundJobs = () => startJobWorker(JOB_HANDLERS, env().JOB_POLL_MS);

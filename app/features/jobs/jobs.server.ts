@@ -2,17 +2,53 @@ import { randomUUID } from "node:crypto";
 import { db, type Prisma } from "~/lib/db.server.ts";
 
 /**
- * Durable background jobs (ADR 20): rows of the Job table, so work queued in a request survives a
- * restart and is done by whichever instance claims it first. A claim is one conditional UPDATE
- * (free, due, not done) that sets a lease: on PostgreSQL two instances racing for a row are
- * serialized by its row lock and the loser's WHERE no longer matches; SQLite has one writer. A
- * failed run is tried again with growing back-off until MAX_ATTEMPTS; a run cut off by a crash is
- * taken again when its lease ends.
+ * Durable background jobs (ADR 20, ADR 46): rows of the Job table, so work queued in a request
+ * survives a restart and is done by whichever instance claims it first. A claim is one conditional
+ * UPDATE (free, due, not done) that sets a short lease: on PostgreSQL two instances racing for a
+ * row are serialized by its row lock and the loser's WHERE no longer matches; SQLite has one
+ * writer. While a handler runs, the worker renews the lease (a heartbeat), so a slow mail server
+ * never sees a second copy, and a run cut off by a crash is taken again within a lease. A failed
+ * run is tried again on its kind's schedule (RETRY_SCHEDULES); a permanent failure
+ * (PermanentJobFailure) ends the job at once.
  */
-export const MAX_ATTEMPTS = 8;
-const LEASE_MS = 5 * 60_000;
-const FIRST_RETRY_MS = 30_000;
-const LONGEST_RETRY_MS = 60 * 60_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/**
+ * The waits between attempts, per kind: attempt n + 1 comes `schedule[n - 1]` after attempt n
+ * failed, and after the last wait's attempt the job is given up. Webhooks follow Standard
+ * Webhooks (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h): 12 attempts over about
+ * 2.8 days. E-mails: 1, 5, 15 and 30 min, 1, 2, 4, 8 and 8 h: 10 attempts over about 24 h (a link
+ * is usually wanted the same day; after that the teacher sees "e-mail failed" and can send again).
+ */
+export const RETRY_SCHEDULES: Record<JobKind, readonly number[]> = {
+  webhook: [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR],
+  sendLink: [MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 8 * HOUR],
+  remind: [MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 8 * HOUR],
+};
+/** How many attempts a job of `kind` gets in all. */
+export const maxAttempts = (kind: JobKind) => RETRY_SCHEDULES[kind].length + 1;
+/** How long to wait before attempt `attempts + 1` of a job of `kind`, or null when `attempts` was its last. */
+export const retryDelayMs = (kind: JobKind, attempts: number): number | null => RETRY_SCHEDULES[kind][attempts - 1] ?? null;
+
+/**
+ * A claim's lease, renewed every HEARTBEAT_MS while the handler runs: a worker that dies frees its
+ * job within LEASE_MS. A run is renewed for at most MAX_RUN_MS (a handler stuck past it is taken
+ * again); every handler's own timeouts are well below it (SMTP: mailer.server.ts; webhooks: 10 s).
+ */
+export const LEASE_MS = 60_000;
+export const HEARTBEAT_MS = 15_000;
+export const MAX_RUN_MS = 5 * MINUTE;
+
+/**
+ * A failure that trying again cannot mend (a mail server's 5xx reply, a webhook answered 410
+ * Gone): the job ends at once with this reason. The handler records what the person reading it
+ * should see (the link's `mailError`, the delivery's `lastError`) before throwing it.
+ */
+export class PermanentJobFailure extends Error {}
+
+/** What a handler knows of its run: which attempt it is, and whether a failure now is the last. */
+export type JobRun = { attempts: number; lastAttempt: boolean };
+
 /**
  * How many jobs of one `groupKey` run at once, across the instances: an organization's webhook
  * deliveries take at most two of the four delivery lanes, so another organization's never wait
@@ -21,7 +57,7 @@ const LONGEST_RETRY_MS = 60 * 60_000;
 export const GROUP_RUNS = 2;
 
 export type JobKind = "sendLink" | "remind" | "webhook";
-export type JobHandler = (payload: Prisma.JsonValue) => Promise<void>;
+export type JobHandler = (payload: Prisma.JsonValue, run: JobRun) => Promise<void>;
 
 type Client = Pick<Prisma.TransactionClient, "job">;
 
@@ -54,9 +90,6 @@ export function enqueueJobs(client: Client, jobs: NewJob[]) {
     })),
   });
 }
-
-/** How long to wait before attempt `attempts + 1`: 30 s, 1 min, 2 min, ... at most an hour. */
-export const retryDelayMs = (attempts: number) => Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
 
 const due = (now: Date): Prisma.JobWhereInput => ({
   doneAt: null,
@@ -126,36 +159,76 @@ function claimInTurn(now: Date, only?: string[], kinds?: readonly JobKind[]) {
   return claim;
 }
 
+type RunOptions = {
+  /** The clock (tests move it). */
+  now?: () => Date;
+  limit?: number;
+  /** Only these jobs: a test runs its own at the time it chooses, leaving the others. */
+  only?: string[];
+  kinds?: readonly JobKind[];
+  /** How often the lease is renewed while a handler runs (tests shorten it). */
+  heartbeatMs?: number;
+  /** The worker's runs in progress, for its stop to wait for or hand back; and whether it stops. */
+  worker?: WorkerState;
+};
+
+type Running = { id: string; attempts: number; done: Promise<void> };
+type WorkerState = { stopping: boolean; running: Set<Running> };
+
 /**
- * Runs due jobs until none is left (or `limit` ran); answers how many ran. `now` is the clock and
- * `only` a set of job ids: a test runs its own jobs at the time it chooses, leaving the others.
+ * Runs one claimed job, renewing its lease every `heartbeatMs` while the handler runs (for at most
+ * MAX_RUN_MS), then records its end. Every write is fenced by the attempt it claimed: a worker
+ * whose lease ran out and whose job another took (or that handed it back) changes nothing more.
  */
-export async function runDueJobs(
+async function runJob(
   handlers: Record<JobKind, JobHandler>,
-  options: { now?: () => Date; limit?: number; only?: string[]; kinds?: readonly JobKind[] } = {},
+  job: { id: string; kind: string; payload: Prisma.JsonValue; attempts: number },
+  now: () => Date,
+  heartbeatMs: number,
 ) {
+  const kind = job.kind as JobKind;
+  const ours = { id: job.id, attempts: job.attempts, doneAt: null, failedAt: null };
+  const started = now().getTime();
+  const heartbeat = setInterval(() => {
+    if (now().getTime() - started >= MAX_RUN_MS) return clearInterval(heartbeat);
+    db.job
+      .updateMany({ where: ours, data: { lockedUntil: new Date(now().getTime() + LEASE_MS) } })
+      .catch((error) => console.error(`[jobs] lease of ${job.id} not renewed:`, error instanceof Error ? error.message : error));
+  }, heartbeatMs);
+  heartbeat.unref();
+  const lastAttempt = job.attempts >= maxAttempts(kind);
+  try {
+    await handlers[kind](job.payload, { attempts: job.attempts, lastAttempt });
+    clearInterval(heartbeat);
+    await db.job.updateMany({ where: ours, data: { doneAt: now(), lockedUntil: null, lastError: null } });
+  } catch (error) {
+    clearInterval(heartbeat);
+    const message = error instanceof Error ? error.message : String(error);
+    const permanent = error instanceof PermanentJobFailure;
+    const delay = permanent ? null : retryDelayMs(kind, job.attempts);
+    await db.job.updateMany({
+      where: ours,
+      data: { lockedUntil: null, lastError: message.slice(0, 1000), ...(delay === null ? { failedAt: now() } : { runAt: new Date(now().getTime() + delay) }) },
+    });
+    const end = permanent ? ", refused for good" : delay === null ? ", giving up" : "";
+    console.error(`[jobs] ${job.kind} ${job.id} failed (attempt ${job.attempts}${end}): ${message}`);
+  }
+}
+
+/** Runs due jobs until none is left (or `limit` ran, or the worker stops); answers how many ran. */
+export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options: RunOptions = {}) {
   const now = options.now ?? (() => new Date());
   let ran = 0;
-  while (ran < (options.limit ?? 100)) {
+  while (ran < (options.limit ?? 100) && !options.worker?.stopping) {
     const job = await claimInTurn(now(), options.only, options.kinds);
     if (!job) break;
     ran++;
+    const run: Running = { id: job.id, attempts: job.attempts, done: runJob(handlers, job, now, options.heartbeatMs ?? HEARTBEAT_MS) };
+    options.worker?.running.add(run);
     try {
-      await handlers[job.kind as JobKind](job.payload);
-      await db.job.update({ where: { id: job.id }, data: { doneAt: now(), lockedUntil: null, lastError: null }, select: { id: true } });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const givingUp = job.attempts >= MAX_ATTEMPTS;
-      await db.job.update({
-        where: { id: job.id },
-        data: {
-          lockedUntil: null,
-          lastError: message.slice(0, 1000),
-          ...(givingUp ? { failedAt: now() } : { runAt: new Date(now().getTime() + retryDelayMs(job.attempts)) }),
-        },
-        select: { id: true },
-      });
-      console.error(`[jobs] ${job.kind} ${job.id} failed (attempt ${job.attempts}${givingUp ? ", giving up" : ""}): ${message}`);
+      await run.done;
+    } finally {
+      options.worker?.running.delete(run);
     }
   }
   return ran;
@@ -170,25 +243,54 @@ export async function runDueJobs(
 const LANES: { kinds: readonly JobKind[] }[] = [{ kinds: ["sendLink", "remind"] }, ...Array.from({ length: 4 }, () => ({ kinds: ["webhook"] as const }))];
 
 /**
- * Polls for due jobs every `intervalMs` in this process, in each lane; one run at a time per lane.
- * Answers the function that stops it (on shutdown).
+ * Stops a worker: it claims nothing more, waits up to `timeoutMs` for the runs in progress to end,
+ * then hands back those still running (their lease cleared; the attempt counts), so another
+ * instance takes them at once rather than when the lease would have run out. Answers how many it
+ * handed back.
  */
-export function startJobWorker(handlers: Record<JobKind, JobHandler>, intervalMs: number) {
+export type StopJobWorker = (timeoutMs: number) => Promise<number>;
+
+/**
+ * Polls for due jobs every `intervalMs` in this process, in each lane; one run at a time per lane.
+ * Answers the function that stops it (on shutdown). `options` (the clock, the jobs) are for tests.
+ */
+export function startJobWorker(handlers: Record<JobKind, JobHandler>, intervalMs: number, options: Omit<RunOptions, "kinds" | "worker"> = {}): StopJobWorker {
+  const worker: WorkerState = { stopping: false, running: new Set() };
+  const polls = new Set<Promise<unknown>>();
   const timers = LANES.map(({ kinds }) => {
     let running = false;
     const timer = setInterval(() => {
-      if (running) return;
+      if (running || worker.stopping) return;
       running = true;
-      runDueJobs(handlers, { kinds })
+      const poll = runDueJobs(handlers, { ...options, kinds, worker })
         .catch((error) => console.error("[jobs] poll failed:", error instanceof Error ? error.message : error))
         .finally(() => {
           running = false;
+          polls.delete(poll);
         });
+      polls.add(poll);
     }, intervalMs);
     timer.unref();
     return timer;
   });
-  return () => {
+  return async (timeoutMs) => {
+    worker.stopping = true;
     for (const timer of timers) clearInterval(timer);
+    let deadline: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => {
+      deadline = setTimeout(() => resolve("timeout"), timeoutMs);
+    });
+    const outcome = await Promise.race([Promise.allSettled([...polls]).then(() => "finished" as const), timedOut]);
+    clearTimeout(deadline);
+    if (outcome === "finished") return 0;
+    const left = [...worker.running];
+    for (const run of left) {
+      await db.job.updateMany({
+        where: { id: run.id, attempts: run.attempts, doneAt: null, failedAt: null },
+        data: { lockedUntil: null },
+      });
+    }
+    if (left.length > 0) console.log(`[jobs] ${left.length} job(s) still running handed back for another instance`);
+    return left.length;
   };
 }

@@ -1,11 +1,11 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { createFormat } from "~/i18n/format.ts";
-import { sendMail } from "~/lib/mail/mailer.server.ts";
+import { mailRefusal, sendMail } from "~/lib/mail/mailer.server.ts";
 import { reminderMail, testLinkMail } from "~/lib/mail/messages.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, conflict, notFound, rateLimited } from "~/lib/problem.server.ts";
-import { enqueueJobs, type JobHandler } from "../jobs/jobs.server.ts";
+import { enqueueJobs, type JobHandler, type JobRun, PermanentJobFailure } from "../jobs/jobs.server.ts";
 import { chargeMail } from "./mail-quota.server.ts";
 import { claimLinksForMail, linksWithMailWaiting, RESEND_INTERVAL_MS, secondsUntilResend } from "./link-mail.server.ts";
 import { visibleSubmissionsWhere } from "./submission-scope.server.ts";
@@ -32,9 +32,11 @@ export type RemindPayload = SendLinkPayload & { now?: boolean };
  * E-mails one link, unless it stopped taking answers meanwhile (then there is nothing to send). A
  * scheduled reminder goes out once per link; one asked for now goes out whatever came before.
  * `sentAt` and `remindedAt` say what the mail server accepted: a message it refused leaves them
- * as they were, so a refused reminder neither shows as sent nor cancels the scheduled one.
+ * as they were, so a refused reminder neither shows as sent nor cancels the scheduled one. A
+ * message refused for good (a 5xx reply) or still refused at its last try sets `mailFailedAt` and
+ * `mailError` (the server's reply, or null when no server answered), which the teacher sees.
  */
-async function mailLink(submissionId: string, kind: "link" | "reminder" | "reminderNow") {
+async function mailLink(submissionId: string, kind: "link" | "reminder" | "reminderNow", run: JobRun) {
   const submission = await db.submission.findUnique({
     where: { id: submissionId },
     select: {
@@ -58,21 +60,34 @@ async function mailLink(submissionId: string, kind: "link" | "reminder" | "remin
   const expiry = submission.expiresAt ? createFormat(locale, submission.organization.timeZone).dateTime(submission.expiresAt) : null;
   const url = testLinkUrl(submission.token, locale);
   const write = kind === "link" ? testLinkMail : reminderMail;
-  await sendMail({ to: respondent.email, ...write(locale, respondent.name, submission.organization.name, submission.form.title, expiry, url) });
+  try {
+    await sendMail({ to: respondent.email, ...write(locale, respondent.name, submission.organization.name, submission.form.title, expiry, url) });
+  } catch (error) {
+    // Refused for good (5xx), or the last try: the link shows "e-mail failed" with the reason (ADR 46).
+    const { permanent, reply } = mailRefusal(error);
+    if (permanent || run.lastAttempt) {
+      await db.submission.updateMany({ where: { id: submissionId }, data: { mailFailedAt: new Date(), mailError: reply } });
+    }
+    if (permanent) throw new PermanentJobFailure(`mail server refused the message: ${reply}`);
+    throw error;
+  }
   await db.submission.update({
     where: { id: submissionId },
-    data: kind === "link" ? { sentAt: new Date(), sendCount: { increment: 1 } } : { remindedAt: new Date() },
+    data:
+      kind === "link"
+        ? { sentAt: new Date(), sendCount: { increment: 1 }, mailFailedAt: null, mailError: null }
+        : { remindedAt: new Date(), mailFailedAt: null, mailError: null },
     select: { id: true },
   });
 }
 
 /** The job of a link to e-mail. */
-export const sendLinkJob: JobHandler = (payload) => mailLink((payload as SendLinkPayload).submissionId, "link");
+export const sendLinkJob: JobHandler = (payload, run) => mailLink((payload as SendLinkPayload).submissionId, "link", run);
 
 /** The job of a reminder, due `remindAfterDays` after a bulk assignment or now ("remind now"): only to those still waiting. */
-export const remindJob: JobHandler = (payload) => {
+export const remindJob: JobHandler = (payload, run) => {
   const { submissionId, now } = payload as RemindPayload;
-  return mailLink(submissionId, now ? "reminderNow" : "reminder");
+  return mailLink(submissionId, now ? "reminderNow" : "reminder", run);
 };
 
 /**

@@ -59,7 +59,8 @@ export async function claimLinksForMail(tx: Prisma.TransactionClient, submission
   if (submissionIds.length === 0) return [];
   const claimed = await tx.submission.updateManyAndReturn({
     where: { id: { in: submissionIds }, OR: [{ mailQueuedAt: null }, { mailQueuedAt: { lte: new Date(now.getTime() - RESEND_INTERVAL_MS) } }] },
-    data: { mailQueuedAt: now },
+    // A new message: the failure of the one before is no longer what the link shows.
+    data: { mailQueuedAt: now, mailFailedAt: null, mailError: null },
     select: { id: true },
   });
   return claimed.map((row) => row.id);

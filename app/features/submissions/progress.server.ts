@@ -99,6 +99,8 @@ export async function waitingRespondents(actor: Actor, scope: ProgressScope & { 
       ...STATUS_SELECT,
       sentAt: true,
       remindedAt: true,
+      mailFailedAt: true,
+      mailError: true,
       student: { select: { name: true, email: true } },
       candidate: { select: { name: true, email: true } },
     },
@@ -114,6 +116,8 @@ export async function waitingRespondents(actor: Actor, scope: ProgressScope & { 
       status: submissionStatus(row, now),
       sentAt: row.sentAt,
       remindedAt: row.remindedAt,
+      mailFailedAt: row.mailFailedAt,
+      mailError: row.mailError,
     };
   });
 }

@@ -131,6 +131,14 @@ export const submissionItem = z
     sentAt: timestamp.nullable().meta({ description: "When the mail server last accepted the e-mailed link (not when it was queued)." }),
     sendCount: z.number().int().meta({ description: "How many times the mail server accepted the e-mailed link." }),
     remindedAt: timestamp.nullable().meta({ description: "When the mail server last accepted a reminder; a refused reminder leaves it as it was." }),
+    mailFailedAt: timestamp.nullable().meta({
+      description:
+        "When the latest e-mail about the link (the link or a reminder) failed for good: the mail server refused it with a permanent (5xx) reply, or it was still refused after its retries (about 24 hours). Null once a later message is queued or accepted.",
+    }),
+    mailError: z.string().nullable().meta({
+      description:
+        'The mail server\'s reply to the failed e-mail, as it gave it (e.g. "550 Mailbox unavailable"); null when no server answered (unreachable, timed out) or nothing failed.',
+    }),
     revokedAt: timestamp.nullable(),
   })
   .meta({ id: "Submission" });

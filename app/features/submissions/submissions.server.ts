@@ -41,6 +41,8 @@ const itemSelect = {
   sentAt: true,
   sendCount: true,
   remindedAt: true,
+  mailFailedAt: true,
+  mailError: true,
   revokedAt: true,
 } satisfies Prisma.SubmissionSelect;
 

@@ -7,7 +7,7 @@ import { decryptSecret, encryptSecret } from "~/lib/crypto.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
 import { badRequest, conflict, fieldProblem, notFound } from "~/lib/problem.server.ts";
-import { enqueueJobs, MAX_ATTEMPTS, type NewJob } from "../jobs/jobs.server.ts";
+import { enqueueJobs, type JobRun, type NewJob, PermanentJobFailure } from "../jobs/jobs.server.ts";
 import { DeliveryFailure, isBlockedAddress, literalAddress, safePost } from "./safe-post.server.ts";
 import type { WebhookEvent } from "./webhook-events.ts";
 import type { CreateWebhookInput, UpdateWebhookInput } from "./webhook-schemas.ts";
@@ -15,13 +15,16 @@ import type { CreateWebhookInput, UpdateWebhookInput } from "./webhook-schemas.t
 /**
  * Webhooks (contract §14): an administrator's endpoints, told about the organization's events.
  * An event becomes one delivery per subscribed endpoint in the transaction of the change that
- * caused it, and a durable job sends it (ADR 20): exactly once queued, retried with back-off
- * until it is answered 2xx or MAX_ATTEMPTS tries failed. Each delivery is signed per Standard
+ * caused it, and a durable job sends it (ADR 20): exactly once queued, retried on the Standard
+ * Webhooks schedule over about three days (ADR 46) until it is answered 2xx, or at once given up
+ * when the endpoint answers 410 Gone. Each delivery is signed per Standard
  * Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the endpoint's secret;
  * its body is fixed when queued, so every retry sends the same bytes under the same id.
  */
 
 const DELIVERY_TIMEOUT_MS = 10_000;
+/** The reason recorded for a 410 answer: the receiver removed the endpoint, so no retry. */
+export const GONE = "endpoint gone (410)";
 const DELIVERIES_LISTED = 100;
 /** Webhooks an organization may have (contract §23): each one's deliveries cost every organization lane time. */
 export const WEBHOOKS_PER_ORGANIZATION = 10;
@@ -220,14 +223,15 @@ export async function webhookEventWrites(organizationId: string, event: WebhookE
 }
 
 /**
- * The job: sends one delivery. A 2xx answer is success; anything else (another status, a refused
- * address, a timeout) is recorded and thrown, for the queue to try again later, until the
- * delivery's MAX_ATTEMPTS-th try, which marks it FAILED. What is recorded is the status, or one of
- * the generic reasons of DeliveryFailure: never what a name resolved to, an address or a port.
- * A webhook removed while its delivery was under way took the delivery with it: the attempt's
- * outcome has nowhere to go, and the job ends quietly.
+ * The job: sends one delivery. A 2xx answer is success; 410 Gone (the receiver says the endpoint
+ * is no more, as Standard Webhooks has it) fails the delivery at once; anything else (another
+ * status, a refused address, a timeout) is recorded and thrown, for the queue to try again later,
+ * until the last try of its schedule (ADR 46), which marks it FAILED. What is recorded is the
+ * status, or one of the generic reasons of DeliveryFailure: never what a name resolved to, an
+ * address or a port. A webhook removed while its delivery was under way took the delivery with
+ * it: the attempt's outcome has nowhere to go, and the job ends quietly.
  */
-export async function deliverWebhook(jobPayload: Prisma.JsonValue) {
+export async function deliverWebhook(jobPayload: Prisma.JsonValue, run: JobRun) {
   const deliveryId = (jobPayload as { deliveryId?: string } | null)?.deliveryId;
   if (!deliveryId) return;
   const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { webhook: { select: { url: true, secret: true } } } });
@@ -250,12 +254,14 @@ export async function deliverWebhook(jobPayload: Prisma.JsonValue) {
       },
       { allowPrivate: env().WEBHOOK_ALLOW_PRIVATE_ADDRESSES, timeoutMs: DELIVERY_TIMEOUT_MS },
     ));
-    if (status < 200 || status >= 300) error = `answered ${status}`;
+    if (status === 410) error = GONE;
+    else if (status < 200 || status >= 300) error = `answered ${status}`;
   } catch (failure) {
     error = failure instanceof DeliveryFailure ? failure.reason : "connection failed";
   }
   const succeeded = error === null;
-  const givingUp = !succeeded && attempts >= MAX_ATTEMPTS;
+  const gone = error === GONE;
+  const givingUp = !succeeded && (gone || run.lastAttempt);
   const { count } = await db.webhookDelivery.updateMany({
     where: { id: delivery.id },
     data: {
@@ -268,5 +274,6 @@ export async function deliverWebhook(jobPayload: Prisma.JsonValue) {
     },
   });
   if (count === 0) return;
-  if (!succeeded && !givingUp) throw new Error(`webhook delivery ${delivery.id}: ${error}`);
+  if (gone) throw new PermanentJobFailure(`webhook delivery ${delivery.id}: ${error}`);
+  if (!succeeded) throw new Error(`webhook delivery ${delivery.id}: ${error}`);
 }

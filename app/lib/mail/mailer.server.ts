@@ -13,9 +13,30 @@ export type OutgoingMail = { to: string; subject: string; text: string; html?: s
  */
 let transport: Transporter | undefined;
 
+/**
+ * The SMTP client's timeouts (nodemailer's defaults wait up to 2 minutes to connect and 10 for each
+ * reply): well below the job runner's MAX_RUN_MS, the longest a run's lease is renewed for (ADR
+ * 46), so a slow mail server fails the attempt rather than outliving its lease and getting a
+ * second copy from another instance.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as const;
+
 function smtpTransport(url: string): Transporter {
-  transport ??= nodemailer.createTransport(url);
+  transport ??= nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
   return transport;
+}
+
+/**
+ * A mail server's reply that refused a message: `permanent` for a 5xx reply (an unknown mailbox,
+ * a message rejected), which trying again cannot change; a 4xx reply is temporary (RFC 5321 §4.2.1).
+ * `reply` is the server's own text, shown to the teacher as given; null when no server answered
+ * (refused connection, timeout), which is always temporary.
+ */
+export function mailRefusal(error: unknown): { permanent: boolean; reply: string | null } {
+  const { responseCode, response } = (error ?? {}) as { responseCode?: unknown; response?: unknown };
+  const code = typeof responseCode === "number" ? responseCode : null;
+  const reply = typeof response === "string" && response.trim() ? response.trim().slice(0, 500) : code !== null ? String(code) : null;
+  return { permanent: code !== null && code >= 500 && code < 600, reply };
 }
 
 export async function sendMail(mail: OutgoingMail): Promise<void> {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Submission" ADD COLUMN "mailError" TEXT;
+ALTER TABLE "Submission" ADD COLUMN "mailFailedAt" DATETIME;
