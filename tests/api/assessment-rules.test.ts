@@ -71,6 +71,9 @@ describe("GET /api/submissions", () => {
         "sendCount",
         "remindedAt",
         "revokedAt",
+        // Why its e-mail could not be delivered, if it could not (ADR 46).
+        "mailFailedAt",
+        "mailError",
       ].sort(),
     );
     expect(item).toMatchObject({ id: pending.id, isCompleted: false, totalScore: null, student: { id: student.id, name: student.name } });
