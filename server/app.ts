@@ -108,7 +108,7 @@ export function createApp(options: AppOptions): express.Express {
  * The URL paths of the files at the top of the client build (public/: the favicon), read once at
  * start: the build does not change while the server runs. Asking the file system for every request
  * (`express.static` stats the path first) cost an API request a `stat` call on the event loop's
- * thread pool, ≈6 % of a small request's time (issue 16).
+ * thread pool, ≈6 % of a small request's time.
  */
 function publicFiles(clientDir: string): ReadonlySet<string> {
   const files = new Set<string>();
@@ -127,7 +127,7 @@ function publicFiles(clientDir: string): ReadonlySet<string> {
 /**
  * `compression` for the requests that accept an encoding. For the others it could only ever send
  * the response as it is, and it still wraps the response's `write`, `end` and `on` to decide so:
- * measured on the session check (issue 16), those wrappers made each request leave ≈ 6.7 KB more
+ * measured on the session check, those wrappers made each request leave ≈ 6.7 KB more
  * in the old generation (8.8 against 2.1 KB: the response and its headers outlived two
  * young-generation collections), which filled it ≈ 4 times faster and brought its full
  * collections, the stalls of the latency tables, that much more often. Scripts, `curl` and

@@ -6,7 +6,7 @@ import { LRUCache } from "lru-cache";
  *
  * The adapter runs every query as `database.prepare(sql).bind(args)` and then `.run()` or
  * `.raw().all()`: SQLite parses and plans the same statement again on each request (6 % of the
- * reports list's CPU time in issue 16's profile). better-sqlite3 cannot bind a statement twice,
+ * reports list's CPU time in a profile). better-sqlite3 cannot bind a statement twice,
  * so a cache cannot simply hand the adapter the same statement again; it hands out a small bound
  * view of the kept statement instead, which passes the values with each call.
  *
@@ -27,7 +27,7 @@ type Values = unknown[];
 /**
  * A kept statement and its result columns. The adapter asks for the columns on every read to learn
  * their declared types, and better-sqlite3 builds that array anew each time (3–4 % of a list
- * request's CPU time in issue 16's profiles). They are fixed once the statement is prepared, as
+ * request's CPU time in the profiles). They are fixed once the statement is prepared, as
  * long as the schema does not change under the running server, and it does not: migrations run
  * before the server starts (ADR 2).
  */

@@ -59,7 +59,7 @@ export type ScenarioOutcome = {
   threadTimes?: { app: RoundThreads; baseline: RoundThreads; smaller?: RoundThreads };
 };
 
-/** Each read's app p95 on a data set a tenth the size, against the full one's (issue 16: less than 2×). */
+/** Each read's app p95 on a data set a tenth the size, against the full one's (less than 2×). */
 export type Growth = {
   smallerRows: number;
   rows: number;

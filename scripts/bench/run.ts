@@ -60,7 +60,7 @@ const CONNECTIONS = 8;
 const LATENCY_SAMPLES = quick ? 500 : 2000;
 /**
  * PDF exports are timed at 10 a second, this many of them: 2,000 would take 200 s, more than the
- * time the bench has left under issue 16's limits (25 and 30 minutes), so fewer, and the table
+ * time the bench has left under its time limits (25 and 30 minutes), so fewer, and the table
  * says how many.
  */
 const EXPORT_RATE = 10;
@@ -312,7 +312,7 @@ async function compare(scenario: Comparison): Promise<void> {
 }
 
 /**
- * Issue 16's growth table: every read's app p95 on the smaller data set (`growthRows` submissions,
+ * The growth table: every read's app p95 on the smaller data set (`growthRows` submissions,
  * seeded the same way) against the full one's, measured the same way at the same moments. The app
  * on the smaller set is a third server in each read's latency rounds: at the read's rate, with as
  * many requests, each round starting one server further on; the full set's figures are the main
@@ -385,7 +385,7 @@ async function runScenarios() {
   await compare({
     name: "GET /api/reports (page 1, with total)",
     requests: () => [get("/api/reports?page=1&limit=20")],
-    // Issue 16's targets (ADR 26 had asked 70 %).
+    // The targets (ADR 26 had asked 70 %).
     targets: { throughputRatio: 0.5, p95Ratio: 2 },
   });
 
@@ -467,7 +467,7 @@ async function runScenarios() {
 }
 
 /**
- * The reports list while pupils submit (issue 16): the list at a fixed rate (a quarter of its
+ * The reports list while pupils submit: the list at a fixed rate (a quarter of its
  * measured throughput) alone and with MIXED_SUBMITS_PER_SECOND submits to the same organization,
  * each of which changes the results the list's total counts. Alone and mixed alternate for the
  * app, in rounds long enough for LATENCY_SAMPLES list requests each; the table compares the app's

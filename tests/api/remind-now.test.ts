@@ -4,7 +4,7 @@ import { createForm, mediumAnswers } from "../support/assessment.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
 
 /**
- * "Remind now" over real HTTP (issue 12): one reminder to each respondent of a form still waiting
+ * "Remind now" over real HTTP: one reminder to each respondent of a form still waiting
  * who has an address, through the job queue and the loopback SMTP server; never twice within 10
  * minutes; nothing outside the caller's scope.
  */

@@ -4,7 +4,7 @@ import { assign, createStudent } from "../support/assessment.ts";
 
 /**
  * Scale questions given by their range and end labels, and score ranges checked against the totals
- * a form can give (issue 13): over real HTTP.
+ * a form can give: over real HTTP.
  */
 
 const teacher = "teacher@demo.test" as const;

@@ -7,7 +7,7 @@ import { testDatabase } from "../support/database.ts";
 import { waitForMail } from "../support/mail.ts";
 
 /**
- * Issue 12's journey, in Chromium with JavaScript off and on: a teacher imports a class from a
+ * The class journey, in Chromium with JavaScript off and on: a teacher imports a class from a
  * CSV file, assigns a form to the class with the links e-mailed, a pupil answers on a phone from
  * the e-mail, the teacher sees the class's progress, reminds the rest, withdraws one link and
  * extends another.

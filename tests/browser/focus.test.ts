@@ -6,7 +6,7 @@ import { seriousAccessibilityViolations } from "../support/axe.ts";
 import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 
 /**
- * Where the focus goes (issue 13), in real Chromium with JavaScript on: after a refused submit to
+ * Where the focus goes, in real Chromium with JavaScript on: after a refused submit to
  * the error summary, in view, whose links take it to the field; into a confirmation when it opens
  * and back to what opened it when it closes. Without JavaScript, the page a refused post answers
  * starts at its summary.

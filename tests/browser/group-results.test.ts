@@ -8,7 +8,7 @@ import { DESKTOP, PHONE, sharedBrowser, signedInContext } from "../support/brows
 import { createSignedInUser } from "../support/fixtures.ts";
 
 /**
- * A group's results on its page (issue 14): each member's latest result per form in its band, the
+ * A group's results on its page: each member's latest result per form in its band, the
  * spread of those latest results, and the way to the form's summary for the group. In Chromium on
  * a desktop and a phone; screenshots go to $SCREENSHOT_DIR.
  */

@@ -5,7 +5,7 @@ import type { Page } from "playwright-core";
  * The time a test that scans several pages at two widths may take. axe's scan is CPU work in the
  * browser, and in a CI run it shares two cores with the other test worker, the app server,
  * PostgreSQL and a second Chromium: a scan of ten pages that takes 40 s alone took over 180 s in a
- * fresh-clone run on PostgreSQL (issue 16's session, on a machine about three times slower than
+ * fresh-clone run on PostgreSQL (on a machine about three times slower than
  * the one before). A budget, not a measure: how fast pages are is the bench's business.
  */
 export const ACCESSIBILITY_SCAN_TIMEOUT = 360_000;

@@ -9,7 +9,7 @@ import type { ReportDetail } from "../../app/features/reports/report-schemas.ts"
 import { sampleReport as report } from "../support/report-detail.ts";
 
 /**
- * Issue 13, "Every script in the PDF": names and answers in Chinese, Japanese, Korean, Arabic,
+ * Every script in the PDF: names and answers in Chinese, Japanese, Korean, Arabic,
  * Hebrew and emoji print in their own fonts (shaped, right-to-left where they are) and extract as
  * the text that was written. pdftotext gives text as it finds it in the ToUnicode maps; it is
  * NFKC-normalized before comparing, as ADR 23 says, and the bidi embedding marks poppler puts

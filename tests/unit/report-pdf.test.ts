@@ -137,7 +137,7 @@ describe("renderReportPdf", () => {
   });
 });
 
-describe("renderReportPdf of Latin text beside the script fonts (issue 13)", () => {
+describe("renderReportPdf of Latin text beside the script fonts", () => {
   // Nothing in this file draws a script Noto Sans lacks, so this process never reads a script font.
   it("given a Latin-only report, should read none of the script fonts and embed only Noto Sans", () => {
     const bytes = renderReportPdf(report({ answers: answers(30) }), { generatedAt });

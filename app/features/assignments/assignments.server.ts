@@ -124,7 +124,7 @@ export async function listAssignments(actor: Actor, query: ListAssignmentsQuery,
  * organization's forms each ask whether one link exists (the `(formId, deletedAt)` index finds
  * it at once). Prisma's `submissions: { some }` became `id IN (SELECT formId FROM Submission …)`
  * over every form of every organization, which read all of an organization's links: at
- * 1,000,000 results the reports page took seconds (issue 16).
+ * 1,000,000 results the reports page took seconds.
  */
 export async function assignedForms(actor: Actor): Promise<{ id: string; title: string }[]> {
   const { organizationId } = organizationScope(actor);

@@ -38,7 +38,7 @@ const listSelect = {
  * `_count` would join a GROUP BY over every submission of every organization (≈250 ms at a million
  * results); the submissions are summed from their counts per assigner (kept by triggers,
  * docs/decisions/0036-submission-counts.md), the questions counted per listed form. Two `groupBy`
- * calls did the same in two statements, each compiled by Prisma on every request (issue 16).
+ * calls did the same in two statements, each compiled by Prisma on every request.
  */
 async function countsOf(formIds: string[]) {
   const rows =

@@ -347,7 +347,7 @@ type ListRow = {
 
 /**
  * The list's rows with their respondent's and assigner's names in one statement (the ORM's
- * relations made it four on SQLite, on the most read list of the service; issue 16).
+ * relations made it four on SQLite, on the most read list of the service).
  */
 async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
   const rows = await db.$queryRaw<ListRow[]>`

@@ -12,7 +12,7 @@ import { SUBMISSION_STATUSES, type SubmissionStatus, submissionStatus, WAITING_S
 import { statusWhere, waitingWhere } from "./submissions.server.ts";
 
 /**
- * Progress at a glance (issue 12): per form, how many links were assigned, sent, opened, are in
+ * Progress at a glance: per form, how many links were assigned, sent, opened, are in
  * progress, completed, expired and withdrawn; who is still waiting; and "remind now" for them.
  * Counted by the database (one grouped count per status, each the mirror of `submissionStatus`),
  * over what the caller may see, optionally only a group's members.

@@ -214,7 +214,7 @@ type AnswerRow = ScoredResult["answers"][number] & { id: string; submissionId: s
 
 /**
  * A submit's answers in one INSERT. Prisma's `createMany` of 20 rows cost ≈4–5 ms of CPU, 40 % of
- * it compiling the query (issue 16), inside the transaction that on SQLite holds the only
+ * it compiling the query, inside the transaction that on SQLite holds the only
  * connection; the statement written out costs a fraction of that.
  */
 async function insertAnswers(tx: Prisma.TransactionClient, rows: AnswerRow[], createdAt: Date) {

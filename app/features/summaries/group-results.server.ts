@@ -3,7 +3,7 @@ import { db } from "~/lib/db.server.ts";
 import { assertStaffResultsView, inGroupWhere, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
 /**
- * A group's results at a glance (issue 14): for each of its forms, every member's latest
+ * A group's results at a glance: for each of its forms, every member's latest
  * completed result (the band as captured, the percentage), and how those latest results spread
  * over the bands: a grade book of the class. Over what the caller may see; read in one query of
  * the members' completed results on those forms, newest first.
