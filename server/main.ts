@@ -12,6 +12,16 @@ import { createPdfPool } from "./pdf-pool.ts";
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /**
+ * Connections the kernel accepts for us while the event loop is busy. Node's default, 511, filled
+ * within half a second at three times the sustainable rate: the kernel then dropped new
+ * connections, and their clients retried after 1, 3, 7, 15 s, so the requests the server did admit
+ * had waited tens of seconds before it could see them. Linux caps it at net.core.somaxconn
+ * (4096 since kernel 5.4). Load shedding (server/load-shedding.ts) keeps the loop's turns short, so
+ * what waits here is read within a turn and answered, at once with a 503 if need be.
+ */
+const LISTEN_BACKLOG = 4096;
+
+/**
  * The production HTTP server: Express with React Router's adapter (server/app.ts), listening on
  * PORT, and stopping like a service: on SIGTERM or SIGINT it stops accepting connections and
  * claiming jobs, lets the requests and jobs in progress finish (up to SHUTDOWN_TIMEOUT seconds; a
@@ -25,7 +35,7 @@ export type ServerOptions = {
   host?: string;
   trustProxy: boolean;
   accessLog: boolean;
-  loadShedding: { maxLagMs: number; maxInFlight: number; maxReceivingPerAddress: number };
+  loadShedding: { maxWaitMs: number; maxInFlight: number; maxConnections: number; maxReceivingPerAddress: number };
   shutdownTimeoutSeconds: number;
   /** Worker threads that render report PDFs. */
   pdfWorkers: number;
@@ -59,6 +69,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     isShuttingDown: () => shuttingDown,
   });
   const server = http.createServer(app);
+  loadShedder.watchConnections(server);
   // Slow clients must not hold sockets forever. An idle keep-alive connection is kept longer than
   // the reverse proxies and clients that reuse it do (nginx and cloud load balancers: 60 s): when
   // the server closes first, a request already on its way over that socket fails ("other side
@@ -68,7 +79,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.host, () => {
+    server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, () => {
       server.off("error", reject);
       resolve();
     });

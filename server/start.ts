@@ -85,8 +85,9 @@ const running = await startServer({
   trustProxy: env.TRUST_PROXY,
   accessLog: env.ACCESS_LOG,
   loadShedding: {
-    maxLagMs: env.LOAD_SHED_LAG_MS,
+    maxWaitMs: env.LOAD_SHED_MAX_WAIT_MS ?? env.LOAD_SHED_LAG_MS ?? 300,
     maxInFlight: env.LOAD_SHED_MAX_IN_FLIGHT,
+    maxConnections: env.LOAD_SHED_MAX_CONNECTIONS,
     maxReceivingPerAddress: env.BODIES_IN_TRANSIT_PER_ADDRESS,
   },
   shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT,

@@ -34,9 +34,16 @@ const envSchema = z
       .default(30 * 24 * 60 * 60),
     SEED_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
     TRUST_PROXY: booleanFlag.default(false),
-    /** Load shedding (server/load-shedding.ts): event-loop lag and requests in progress past which new requests get 503. */
-    LOAD_SHED_LAG_MS: z.coerce.number().int().min(10).max(60_000).default(300),
+    /**
+     * Load shedding (server/load-shedding.ts): how long a request may have waited to be served, and
+     * how many may be in progress, before new ones get 503. LOAD_SHED_LAG_MS is the wait's former
+     * name (it measured the event loop's lag alone), still read when the new one is not set.
+     */
+    LOAD_SHED_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).optional(),
+    LOAD_SHED_LAG_MS: z.coerce.number().int().min(10).max(60_000).optional(),
     LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
+    /** Connections open at once; a connection past it is answered 503 and closed (server/main.ts). */
+    LOAD_SHED_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(5000),
     /** Requests from one client address whose bodies may be arriving at once; past it, 429. */
     BODIES_IN_TRANSIT_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(32),
     /** Seconds SIGTERM waits for requests in progress before closing their connections. */

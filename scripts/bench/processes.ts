@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort } from "../lib/free-port.ts";
 import type { LoadJob, LoadResult } from "./load.ts";
+import type { OverloadJob, OverloadResult } from "./overload.ts";
 
 /** Child processes of the benchmark: the two servers under test and the load generator. */
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -92,15 +93,25 @@ export function residentMemoryMiB(pid: number): number {
 
 /** Runs one load job in a separate process. */
 export function runLoadProcess(job: LoadJob): Promise<LoadResult> {
+  return runInLoadProcess("scripts/bench/load.ts", job);
+}
+
+/** Runs the overload scenario's load (scripts/bench/overload.ts) in a separate process. */
+export function runOverloadProcess(job: OverloadJob): Promise<OverloadResult> {
+  return runInLoadProcess("scripts/bench/overload.ts", job);
+}
+
+/** A load generator script on the load generator's core, given its job as JSON on stdin; its answer is the JSON it writes. */
+function runInLoadProcess<Result>(script: string, job: unknown): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const [command, args] = pinnedTo(LOAD_CPU, process.execPath, [path.join(root, "scripts/bench/load.ts")]);
+    const [command, args] = pinnedTo(LOAD_CPU, process.execPath, [path.join(root, script)]);
     const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.on("error", reject);
     child.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
-      resolve(JSON.parse(output) as LoadResult);
+      if (code !== 0) return reject(new Error(`${script} exited with ${code}`));
+      resolve(JSON.parse(output) as Result);
     });
     child.stdin.end(JSON.stringify(job));
   });

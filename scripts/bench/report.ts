@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { speedShares } from "./core-speed.ts";
+import type { OverloadResult } from "./overload.ts";
 import type { ThreadTimes } from "./server-threads.ts";
 
 /**
@@ -240,8 +241,41 @@ export function machineDescription(): string {
   return `${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
 }
 
+/** The overload scenario (scripts/bench/overload.ts): the app alone, with `npm start`'s load shedding. */
+export type OverloadOutcome = {
+  request: string;
+  /** Requests/s the app sustained on 8 kept-alive connections just before. */
+  sustainable: number;
+  normalRate: number;
+  overloadRate: number;
+  overloadSeconds: number;
+  result: Omit<OverloadResult, "timeline">;
+};
+
+/** The targets of the overload row: shedding, health checks, admitted latency and recovery (ADR 50). */
+const OVERLOAD_TARGETS = { firstBusyMs: 2000, healthMaxMs: 1000, admittedP99Ms: 2000, recoveryMs: 10_000 };
+
+export function renderOverload(overload: OverloadOutcome): string[] {
+  const { result } = overload;
+  const ms = (value: number | null) => (value === null ? "never" : `${Math.round(value).toLocaleString("en")} ms`);
+  const check = (ok: boolean) => (ok ? "✓" : "✗");
+  const firstBusyOk = result.firstBusyAfterMs !== null && result.firstBusyAfterMs <= OVERLOAD_TARGETS.firstBusyMs && result.busyWithoutRetryAfter === 0;
+  const failures = Object.entries(result.failures)
+    .map(([why, count]) => `${count} ${why}`)
+    .join(", ");
+  return [
+    "",
+    `Overload: \`${overload.request}\` on the app with \`npm start\`'s load shedding (access log on), ${overload.normalRate}/s for 5 s, then ${overload.overloadRate}/s (3 × the ${Math.round(overload.sustainable)}/s it sustained on 8 kept-alive connections) for ${overload.overloadSeconds} s, then ${overload.normalRate}/s for 15 s; an open loop, each request sent when due on a free kept-alive connection or a new one; \`/healthz\` asked every 250 ms on a connection of its own. Latency from when each request was due.`,
+    "",
+    "| First 503 (with Retry-After) | `/healthz`, slowest | p99 of the admitted (2xx) | Not answered | Back to normal after | Normal p99 |",
+    "| --- | --- | --- | --- | --- | --- |",
+    `| ${ms(result.firstBusyAfterMs)} ${check(firstBusyOk)} ≤ 2 s | ${ms(result.healthMaxMs)}${result.healthFailures ? ` (${result.healthFailures} failed)` : ""} ${check(result.healthMaxMs < OVERLOAD_TARGETS.healthMaxMs && result.healthFailures === 0)} < 1 s | ${ms(result.admittedP99Ms)} ${check(result.admittedP99Ms < OVERLOAD_TARGETS.admittedP99Ms)} < 2 s | ${(result.failedShare * 100).toFixed(1)} %${failures ? ` (${failures})` : ""} | ${ms(result.recoveryMs)} ${check(result.recoveryMs !== null && result.recoveryMs <= OVERLOAD_TARGETS.recoveryMs)} ≤ 10 s | ${ms(result.normalP99Ms)} |`,
+  ];
+}
+
 export function renderMarkdown(input: {
   outcomes: ScenarioOutcome[];
+  overload?: OverloadOutcome | undefined;
   growth?: Growth | undefined;
   machine: string;
   database: string;
@@ -311,6 +345,7 @@ export function renderMarkdown(input: {
           ...threadRows(outcomes, input.growth).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
         ]
       : []),
+    ...(input.overload ? renderOverload(input.overload) : []),
     endMarker,
   ].join("\n");
   const file = "docs/benchmarks.md";

@@ -22,8 +22,17 @@ import type { LoadJob, LoadRequest, LoadResult } from "./load.ts";
 import { threadTimes, threadTimesBetween, type ThreadTimes } from "./server-threads.ts";
 import { startCoreSpeedProbe } from "./core-speed.ts";
 import { benchLog } from "./log.ts";
-import { pinnedTo, pinning, residentMemoryMiB, root, runLoadProcess, SERVER_CPU, startServer, type Server } from "./processes.ts";
-import { type Growth, machineDescription, renderGrowthTable, renderMarkdown, renderTable, type ScenarioOutcome } from "./report.ts";
+import { pinnedTo, pinning, residentMemoryMiB, root, runLoadProcess, runOverloadProcess, SERVER_CPU, startServer, type Server } from "./processes.ts";
+import {
+  type Growth,
+  machineDescription,
+  type OverloadOutcome,
+  renderGrowthTable,
+  renderMarkdown,
+  renderOverload,
+  renderTable,
+  type ScenarioOutcome,
+} from "./report.ts";
 
 /**
  * `npm run bench`: measures the built app against the bare baseline (scripts/bench/baseline-server.ts)
@@ -958,6 +967,53 @@ async function assertSameWrite(request: Sent, pick: (body: Record<string, unknow
 }
 
 /**
+ * Overload (ADR 50): a second app with `npm start`'s own load shedding and access log, its
+ * sustainable rate of the forms list measured on 8 kept-alive connections, then three times that
+ * rate for a minute (10 s with --quick) in an open loop, with a health check beside it. The other
+ * servers are stopped first: the machine's cores belong to this app and its load.
+ */
+async function measureOverload(): Promise<OverloadOutcome> {
+  await Promise.all([app.stop(), baseline.stop(), smallerApp?.server.stop()]);
+  const shedding = await productionApp(databaseUrl);
+  try {
+    const session = await signIn(shedding, world.adminEmail);
+    const request = "/api/forms";
+    const requests: LoadRequest[] = [{ method: "GET", path: request, headers: { cookie: session.cookie, accept: "application/json" } }];
+    await runLoadProcess({ target: shedding.url, requests, mode: "throughput", connections: CONNECTIONS, durationMs: timing.warmupMs, forwardedFor: true });
+    const sustained = await runLoadProcess({
+      target: shedding.url,
+      requests,
+      mode: "throughput",
+      connections: CONNECTIONS,
+      durationMs: timing.roundMs,
+      forwardedFor: true,
+    });
+    const normalRate = Math.max(1, Math.round(sustained.rps / 2));
+    const overloadRate = Math.max(3, Math.round(sustained.rps * 3));
+    const overloadSeconds = quick ? 10 : 60;
+    log(`overload: ${request} sustained ${sustained.rps.toFixed(0)}/s; ${overloadRate}/s for ${overloadSeconds} s`);
+    const { timeline: _timeline, ...result } = await runOverloadProcess({
+      target: shedding.url,
+      requests,
+      normalRate,
+      overloadRate,
+      beforeMs: 5000,
+      overloadMs: overloadSeconds * 1000,
+      afterMs: 15_000,
+      healthEveryMs: 250,
+      timeoutMs: 30_000,
+      forwardedFor: true,
+    });
+    log(
+      `overload: first 503 after ${result.firstBusyAfterMs?.toFixed(0) ?? "never"} ms; /healthz at most ${result.healthMaxMs.toFixed(0)} ms; admitted p99 ${result.admittedP99Ms.toFixed(0)} ms; back to normal after ${result.recoveryMs ?? "never"} ms`,
+    );
+    return { request: `GET ${request}`, sustainable: sustained.rps, normalRate, overloadRate, overloadSeconds, result };
+  } finally {
+    await shedding.stop();
+  }
+}
+
+/**
  * Resolves when a child process exits with 0; rejects otherwise, with what it wrote to stderr.
  * With `echo`, each line it writes to stdout is printed as it is.
  */
@@ -1025,7 +1081,8 @@ spawnSync("sync", { stdio: "ignore" });
 
 // Both servers check the session cookie's signature with the same secret.
 const serverEnv = { DATABASE_URL: databaseUrl, NODE_ENV: "production", SESSION_SECRET: randomBytes(32).toString("hex") };
-const startApp = (url: string) =>
+/** The app as `npm start` runs it in production, on the bench's database. */
+const productionApp = (url: string, overrides: Record<string, string> = {}) =>
   startServer("app", "server/start.ts", {
     ...serverEnv,
     DATABASE_URL: url,
@@ -1034,12 +1091,16 @@ const startApp = (url: string) =>
     ENCRYPTION_KEY: "62656e6368206b65792c206e6f7420666f72207265616c2075736521212121ff",
     // Never sent to (the bench signs in without a second factor); production requires the variable.
     SMTP_URL: "smtp://127.0.0.1:9",
-    // The baseline sheds nothing; neither does the app while it is measured.
-    LOAD_SHED_MAX_IN_FLIGHT: "100000",
-    LOAD_SHED_LAG_MS: "60000",
-    ACCESS_LOG: "false",
     TRUST_PROXY: "1",
     APP_URL: "http://127.0.0.1",
+    ...overrides,
+  });
+const startApp = (url: string) =>
+  productionApp(url, {
+    // The baseline sheds nothing; neither does the app while it is measured.
+    LOAD_SHED_MAX_IN_FLIGHT: "100000",
+    LOAD_SHED_MAX_WAIT_MS: "60000",
+    ACCESS_LOG: "false",
   });
 const app = await startApp(databaseUrl);
 const coreSpeed = await startCoreSpeedProbe((script) => pinnedTo(SERVER_CPU, process.execPath, [script]));
@@ -1051,8 +1112,10 @@ log(`app at ${app.url}, baseline at ${baseline.url}${smallerApp ? `, the app on 
 const { cookie, csrfToken } = await signIn(app, world.adminEmail);
 const outcomes: ScenarioOutcome[] = [];
 const growthReads: Growth["reads"] = [];
+let overload: OverloadOutcome | undefined;
 try {
   await runScenarios();
+  if (selected("overload")) overload = await measureOverload();
 } finally {
   await app.stop();
   await baseline.stop();
@@ -1064,6 +1127,7 @@ try {
 const minutes = (Date.now() - started) / 60_000;
 const machine = machineDescription();
 console.log(`\n${renderTable(outcomes)}\n`);
+if (overload) console.log(`${renderOverload(overload).join("\n")}\n`);
 const growth: Growth | undefined = growthReads.length > 0 ? { smallerRows: growthRows, rows, reads: growthReads } : undefined;
 if (growth) console.log(`${renderGrowthTable(growth)}\n`);
 const out = options.out ?? path.join(root, quick || options.only || rows !== 1_000_000 ? `data/bench/benchmarks-${database}-${rows}.md` : "docs/benchmarks.md");
@@ -1072,6 +1136,7 @@ writeFileSync(
   out,
   renderMarkdown({
     outcomes,
+    overload,
     growth,
     machine,
     database,

@@ -127,7 +127,13 @@ describe("load shedding", () => {
     // submit whose body has not all arrived is not in progress: the client holds it, not the server.)
     const provider = await silentProvider();
     const started = await instance({
-      env: { LOAD_SHED_MAX_IN_FLIGHT: "1", OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: "held", OIDC_CLIENT_SECRET: "held-secret" },
+      env: {
+        LOAD_SHED_MAX_IN_FLIGHT: "1",
+        LOAD_SHED_MAX_WAIT_MS: "200",
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: "held",
+        OIDC_CLIENT_SECRET: "held-secret",
+      },
     });
     const held = fetch(`${started.baseUrl}/api/auth/oidc`, { redirect: "manual" });
     await until(() => provider.asked(), "the sign-in to reach the provider");
