@@ -79,3 +79,54 @@ function offsetMinutes(zone: string, at: Date): number {
   const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
 }
+
+/** A clock of one zone for many instants (a file's rows): `iso` and `wallClock` of each. */
+export type ZoneClock = {
+  /** `2026-11-29T02:53:00-03:00`: the local date and time to the second, with the zone's offset then (contract §23). */
+  iso: (instant: Date) => string;
+  /**
+   * The local date and time there as a Date whose UTC fields read it (`2026-11-29T02:53:00Z` for
+   * the instant above): what a spreadsheet's date cell, which has no zone, should hold (ADR 49).
+   */
+  wallClock: (instant: Date) => Date;
+};
+
+const DAY_MS = 86_400_000;
+/** The UTC days a clock remembers before it starts again: a few years of results. */
+const REMEMBERED_DAYS = 4096;
+
+/**
+ * A clock for `timeZone` that asks `Intl` for the offset once per UTC day rather than per
+ * instant (3 µs each, 1.7 s over a 250,000-row export's two dates a row). A day whose offset is
+ * the same at its first and last second has it throughout (no zone changes twice within a day
+ * and back); in a day with a change, every instant is asked for on its own.
+ */
+export function zoneClock(timeZone: string): ZoneClock {
+  const zone = zoneOrUtc(timeZone);
+  const days = new Map<number, number | null>();
+  const offsetAt = (ms: number): number => {
+    const day = Math.floor(ms / DAY_MS);
+    let offset = days.get(day);
+    if (offset === undefined) {
+      const first = offsetMinutes(zone, new Date(day * DAY_MS));
+      const last = offsetMinutes(zone, new Date((day + 1) * DAY_MS - 1000));
+      offset = first === last ? first : null;
+      if (days.size >= REMEMBERED_DAYS) days.clear();
+      days.set(day, offset);
+    }
+    return offset ?? offsetMinutes(zone, new Date(ms));
+  };
+  return {
+    iso(instant) {
+      const ms = instant.getTime();
+      const offset = offsetAt(ms);
+      const local = new Date(ms + offset * 60_000).toISOString().slice(0, 19);
+      const minutes = Math.abs(offset);
+      return `${local}${offset < 0 ? "-" : "+"}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+    },
+    wallClock(instant) {
+      const ms = instant.getTime();
+      return new Date(ms + offsetAt(ms) * 60_000);
+    },
+  };
+}

@@ -14,7 +14,7 @@ import type { SqlClient } from "../../app/lib/sql-client.server.ts";
  * without filters; anything else is refused, so a wrong request cannot pass for a fast one.
  */
 
-export type Caller = { userId: string; organizationId: string; role: string };
+export type Caller = { userId: string; organizationId: string; role: string; timeZone: string };
 
 export class BaselineError extends Error {
   constructor(
@@ -69,6 +69,7 @@ export function exportReportsCsv(client: SqlClient, caller: Caller, url: URL, re
     format: "csv",
     delimiter: url.searchParams.get("delimiter") === "semicolon" ? "semicolon" : "comma",
     sheetName: "Reports",
+    timeZone: caller.timeZone,
   });
   response.writeHead(200, {
     "Content-Type": "text/csv; charset=utf-8",

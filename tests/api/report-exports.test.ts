@@ -186,82 +186,194 @@ describe("GET /api/reports/export", () => {
   });
 });
 
-describe("cells a spreadsheet would misread (contract §23)", () => {
-  // Answers a respondent may type: a formula after either list separator, at the start, and a
-  // text over several lines with a lone LF or CR (no CR LF, which the CSV's own line end would quote).
-  const typed = {
-    semicolonFormula: "Tom;=4+4",
-    commaFormula: "Tom,=4+4",
-    afterSeparator: "a;+1,-2;@SUM(A1),\tx;\ry",
-    leading: "-2+3",
-    lineFeed: "line one\nline two",
-    carriageReturn: "line one\rline two",
-    harmless: "Fine; thanks, - really",
+describe("the cells of every export, as contract §23 writes them", () => {
+  // An organization of its own in São Paulo (UTC−3 all year since 2019), whose administrator
+  // exports everything it holds: only these results.
+  const ZONE = "America/Sao_Paulo";
+  let admin: CreatedUser;
+  let ownForm: typeof form & { title: string };
+  const u = unique("c");
+  // `guard` marks what must come back with the apostrophe: a leading =, +, -, @, tab or CR, or one
+  // right after either list separator (such a field is quoted too). The rest comes back as typed.
+  type Text = { text: string; guard?: "start" | "after a separator" };
+  const names: Text[] = [
+    { text: `Zoë "Zo" Ørsted, Jr.; ${u}` },
+    { text: `=HYPERLINK("http://x.test","y") ${u}`, guard: "start" },
+    { text: `+55 11 ${u}`, guard: "start" },
+    { text: `-Ana ${u}`, guard: "start" },
+    { text: `@Ana ${u}`, guard: "start" },
+    { text: `Tom;=4+4 ${u}`, guard: "after a separator" },
+    { text: `Tom,@home ${u}`, guard: "after a separator" },
+    { text: `Ana;-1, Bia ${u}`, guard: "after a separator" },
+    { text: `Ana - Bia; Cy, Di ${u}` },
+    // The API refuses a line break in a name; a row written before that check, or by another
+    // program, may hold one, and the file must still hold it (written to the database below).
+    { text: `Line\nfeed ${u}` },
+    { text: `Carriage\rreturn ${u}` },
+    { text: `Both\r\nbreaks ${u}` },
+    { text: `Plain ${u}` },
+  ];
+  const answers: Text[] = [
+    { text: "line one\nline two" },
+    { text: "line one\rline two" },
+    { text: "line one\r\nline two\r\n" },
+    { text: "=1+2", guard: "start" },
+    { text: "+1", guard: "start" },
+    { text: "-2+3", guard: "start" },
+    { text: "@SUM(A1)", guard: "start" },
+    { text: "\tindented", guard: "start" },
+    { text: "\rstarts with a carriage return", guard: "start" },
+    { text: "Tom;=4+4", guard: "after a separator" },
+    { text: "Tom,=4+4", guard: "after a separator" },
+    { text: 'a;+1,-2;@SUM(A1),\tx;\ry and "quotes"', guard: "after a separator" },
+    { text: 'He said "yes", then; "no" - fine' },
+  ];
+  const question = 'Say something;=or not, "please"\nthanks';
+  const groupName = `=Class;+4B, "${u}"`;
+  // Completed 7 hours apart from 2026-11-29T05:53:00Z (02:53 in São Paulo) back, so that some fall
+  // on another day there than in UTC; each assigned a day and a half before.
+  const completedAt = (i: number) => new Date(Date.parse("2026-11-29T05:53:00Z") - i * 7 * 3_600_000);
+  const assignedAt = (i: number) => new Date(completedAt(i).getTime() - 36 * 3_600_000);
+  const saoPaulo = (instant: Date) => `${new Date(instant.getTime() - 3 * 3_600_000).toISOString().slice(0, 19)}-03:00`;
+  const ids: string[] = [];
+
+  const as = (method: string, path: string, json?: unknown) => api(method, path, { cookie: admin.cookie, ...(json === undefined ? {} : { json }) });
+  const exportOf = async (params: Record<string, string>) => {
+    const response = await fetch(`${baseUrl()}/api/reports/export?${query({ formId: ownForm.id, ...params })}`, { headers: { cookie: admin.cookie } });
+    expect(response.status).toBe(200);
+    return Buffer.from(await response.arrayBuffer());
   };
-  const guarded = (text: string) => (/^[=+\-@\t\r]|[,;][=+\-@\t\r]/.test(text) ? `'${text}` : text);
-  const ids: Record<string, string> = {};
-  let formulaForm: typeof form;
+  const cellOf = (expected: Text) => (expected.guard ? `'${expected.text}` : expected.text);
 
   beforeAll(async () => {
-    formulaForm = (await as("POST", "/api/forms", mixedForm(unique("Formula check")))).body;
-    for (const [key, text] of Object.entries(typed)) {
-      const student = (await as("POST", "/api/students", { name: unique(`Respondent ${key}`) })).body.id;
-      const [q1, , q3, q4] = formulaForm.questions;
-      const link = await as("POST", "/api/submissions", { formId: formulaForm.id, studentId: student });
+    const organization = await testDatabase().organization.create({ data: { name: unique("Escola Aurora") } });
+    admin = await createSignedInUser("ADMIN", { as: "superadmin@demo.test", organizationId: organization.id });
+    const zone = await as("PUT", "/api/organization", { timeZone: ZONE });
+    expect(zone.status, zone.text).toBe(200);
+    const body = mixedForm(`@Form, "quoted"; ${u}`);
+    body.questions[3]!.text = question;
+    ownForm = (await as("POST", "/api/forms", body)).body;
+    const group = (await as("POST", "/api/groups", { name: groupName })).body;
+    for (const [i, name] of names.entries()) {
+      const typed = name.text.includes("\r") || name.text.includes("\n") ? `Typed ${i} ${u}` : name.text;
+      const student = await as("POST", "/api/students", { name: typed });
+      expect(student.status, student.text).toBe(201);
+      if (typed !== name.text) await testDatabase().student.update({ where: { id: student.body.id }, data: { name: name.text } });
+      if (i < 2) expect((await as("POST", `/api/groups/${group.id}/members`, { studentIds: [student.body.id] })).status).toBe(200);
+      const link = await as("POST", "/api/submissions", { formId: ownForm.id, studentId: student.body.id });
+      const [q1, q2, q3, q4] = ownForm.questions;
+      // Even rows: 3 + 1.5 + 0 = 4.5 of 9.5 (47.37 %); odd rows: -2 + 1.5 + 0 = -0.5.
       const submitted = await api("POST", `/api/test-link/${link.body.token}/submit`, {
         json: {
           answers: [
-            { questionId: q1!.id, optionIds: [q1!.options[0]!.id] },
+            { questionId: q1!.id, optionIds: [q1!.options[i % 2]!.id] },
+            { questionId: q2!.id, optionIds: [q2!.options[2]!.id] },
             { questionId: q3!.id, optionIds: [q3!.options[0]!.id] },
-            { questionId: q4!.id, text },
+            { questionId: q4!.id, text: answers[i % answers.length]!.text },
           ],
         },
       });
       expect(submitted.status, submitted.text).toBe(200);
-      ids[key] = link.body.id;
+      // No client can choose when a result was completed: the instants are written to the database.
+      await testDatabase().submission.update({ where: { id: link.body.id }, data: { completedAt: completedAt(i), createdAt: assignedAt(i) } });
+      ids.push(link.body.id);
     }
   });
 
   it.each([
     ["comma", ","],
     ["semicolon", ";"],
-  ] as const)(
-    "given the %s CSV, should parse back to one row per result and prefix every formula, after either separator too",
-    async (delimiter, separator) => {
-      const { response, bytes } = await download({ formId: formulaForm.id, format: "csv", delimiter });
-      expect(response.status).toBe(200);
-      // A strict parser (every row as long as the header) reads one row per result, lines and all.
-      const [header, ...rows] = csvRows(bytes, separator);
-      expect(header).toHaveLength(12 + 4 * 2);
-      expect(rows).toHaveLength(Object.keys(typed).length);
-      for (const [key, text] of Object.entries(typed)) {
-        const row = rows.find((cells) => cells[0] === ids[key]);
-        expect(row, key).toBeDefined();
-        expect(row![18], key).toBe(guarded(text));
-      }
-      expect(guarded(typed.semicolonFormula)).toBe("'Tom;=4+4");
-      expect(guarded(typed.harmless)).toBe(typed.harmless);
-      // Every field holding a list separator, a quote, CR or LF is quoted, whichever the separator:
-      // a spreadsheet that splits on the other one still reads one cell.
-      const text = bytes.toString("utf8");
-      for (const key of ["semicolonFormula", "commaFormula", "afterSeparator", "lineFeed", "carriageReturn", "harmless"] as const) {
-        expect(text, key).toContain(`${separator}"${guarded(typed[key])}"${separator}`);
-      }
-      expect(text).toContain(`${separator}'-2+3${separator}`);
-    },
-  );
+  ] as const)("given the %s CSV, should parse back to one row per result with every text as typed, guarded and quoted", async (delimiter, separator) => {
+    const bytes = await exportOf({ format: "csv", delimiter });
+    // A strict parser (every row as long as the header) reads one row per result, line breaks and all.
+    const [header, ...rows] = csvRows(bytes, separator);
+    expect(header).toHaveLength(12 + 4 * 2);
+    expect(header![18]).toBe(`'4. ${question}`);
+    expect(header![19]).toBe(`'4. ${question} [score]`);
+    expect(rows.map((row) => row[0])).toEqual(ids);
+    for (const [i, row] of rows.entries()) {
+      expect(row[1], JSON.stringify(names[i]!.text)).toBe(cellOf(names[i]!));
+      expect(row[18], JSON.stringify(answers[i % answers.length]!.text)).toBe(cellOf(answers[i % answers.length]!));
+      expect(row[3]).toBe(i < 2 ? `'${groupName}` : "");
+      expect(row[4]).toBe(`'${ownForm.title}`);
+      expect(row[6]).toBe(saoPaulo(assignedAt(i)));
+      expect(row[7]).toBe(saoPaulo(completedAt(i)));
+    }
+    expect(rows[0]![7]).toBe("2026-11-29T02:53:00-03:00");
+    // 28 hours earlier, 2026-11-28T01:53:00Z, is still the 27th in São Paulo.
+    expect(rows[4]![7]).toBe("2026-11-27T22:53:00-03:00");
+    expect(rows[0]![6]).toBe("2026-11-27T14:53:00-03:00");
 
-  it("given the XLSX, should keep what was typed as text cells, never formulas", async () => {
-    const { bytes } = await download({ formId: formulaForm.id, format: "xlsx" });
+    // Every field holding the file's separator, a quote, CR or LF is quoted, and so is one holding
+    // a formula after the other separator: a spreadsheet that splits on that one still reads one cell.
+    const text = bytes.toString("utf8");
+    const quoted = (cell: string) => `${separator}"${cell.replaceAll('"', '""')}"${separator}`;
+    for (const answer of answers) {
+      const cell = cellOf(answer);
+      const mustQuote = /["\r\n]/.test(cell) || cell.includes(separator) || answer.guard === "after a separator";
+      expect(text.includes(quoted(cell)), JSON.stringify(answer.text)).toBe(mustQuote);
+      if (!mustQuote) expect(text, JSON.stringify(answer.text)).toContain(`${separator}${cell}${separator}`);
+    }
+    expect(text).toContain(quoted("'Tom;=4+4"));
+    expect(text).toContain(quoted("'Tom,=4+4"));
+    expect(text).toContain(`${separator}'-2+3${separator}`);
+  });
+
+  it("given the semicolon CSV, should write decimal commas, and the comma CSV decimal points; negative numbers stay numbers", async () => {
+    const listed = new Map<string, { totalScore: number; percentage: number }>(
+      (await as("GET", `/api/reports?${query({ formId: ownForm.id, limit: "100" })}`)).body.reports.map(
+        (report: { id: string; totalScore: number; percentage: number }) => [report.id, report],
+      ),
+    );
+    expect(listed.get(ids[0]!)).toMatchObject({ totalScore: 4.5, percentage: 47.37 });
+    expect(listed.get(ids[1]!)).toMatchObject({ totalScore: -0.5, percentage: -5.26 });
+
+    const semicolon = await exportOf({ format: "csv", delimiter: "semicolon" });
+    const [, first, second] = csvRows(semicolon, ";");
+    expect(first!.slice(8, 12)).toEqual(["4,5", "9,5", "47,37", "Medium"]);
+    expect(first!.slice(12, 18)).toEqual(["A", "3", "one and a half", "1,5", "0", "0"]);
+    expect(second!.slice(8, 12)).toEqual(["-0,5", "9,5", "-5,26", "Low"]);
+    expect(second!.slice(12, 14)).toEqual(["B", "-2"]);
+    // Bare numbers: neither quoted (a spreadsheet reads them as numbers) nor guarded.
+    const text = semicolon.toString("utf8");
+    expect(text).toContain(";4,5;9,5;47,37;Medium;A;3;one and a half;1,5;0;0;");
+    expect(text).toContain(";-0,5;9,5;-5,26;Low;B;-2;");
+
+    const comma = await exportOf({ format: "csv", delimiter: "comma" });
+    const [, firstComma, secondComma] = csvRows(comma, ",");
+    expect(firstComma!.slice(8, 12)).toEqual(["4.5", "9.5", "47.37", "Medium"]);
+    expect(secondComma!.slice(8, 12)).toEqual(["-0.5", "9.5", "-5.26", "Low"]);
+    expect(comma.toString("utf8")).toContain(",-0.5,9.5,-5.26,Low,B,-2,");
+  });
+
+  it("given the XLSX, should hold the organization's local times in date cells under headers that name the zone, and every text as typed", async () => {
+    const bytes = await exportOf({ format: "xlsx" });
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-    const answers = new Map<string, unknown>();
-    workbook.worksheets[0]!.eachRow((row, number) => {
-      if (number > 1) answers.set(String(row.getCell(1).value), row.getCell(19).value);
+    const sheet = workbook.worksheets[0]!;
+    const header = sheet.getRow(1).values as unknown[];
+    expect(header.slice(7, 9)).toEqual([`assignedAt (${ZONE})`, `completedAt (${ZONE})`]);
+    expect(header[1]).toBe("submissionId");
+    expect(header[19]).toBe(`4. ${question}`);
+    // XML reads every CR LF and lone CR as LF: the lines come back, as lines.
+    const asXml = (text: string) => text.replace(/\r\n?/g, "\n");
+    const seen: string[] = [];
+    sheet.eachRow((row, number) => {
+      if (number === 1) return;
+      const i = ids.indexOf(String(row.getCell(1).value));
+      seen.push(ids[i]!);
+      const [assigned, completed] = [row.getCell(7).value, row.getCell(8).value];
+      expect(assigned).toBeInstanceOf(Date);
+      expect(completed).toBeInstanceOf(Date);
+      // A date cell has no zone: it reads the wall clock in São Paulo.
+      expect((completed as Date).toISOString()).toBe(`${saoPaulo(completedAt(i)).slice(0, 19)}.000Z`);
+      expect((assigned as Date).toISOString()).toBe(`${saoPaulo(assignedAt(i)).slice(0, 19)}.000Z`);
+      expect(row.getCell(2).value).toBe(asXml(names[i]!.text));
+      expect(row.getCell(19).value).toBe(asXml(answers[i % answers.length]!.text));
+      expect(row.getCell(9).value).toBe(i % 2 === 0 ? 4.5 : -0.5);
     });
-    expect(answers.get(ids.semicolonFormula!)).toBe(typed.semicolonFormula);
-    expect(answers.get(ids.leading!)).toBe(typed.leading);
-    expect(answers.get(ids.lineFeed!)).toBe(typed.lineFeed);
+    expect(seen).toEqual(ids);
+    expect(sheet.getRow(2).getCell(8).value).toEqual(new Date("2026-11-29T02:53:00.000Z"));
   });
 });
 

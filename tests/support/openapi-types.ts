@@ -9792,9 +9792,9 @@ export interface operations {
                 formId?: string;
                 /** @description Only the results of this group's members (as the group is now). */
                 groupId?: string;
-                /** @description csv: UTF-8 with a BOM; xlsx: one worksheet. */
+                /** @description csv: UTF-8 with a BOM, RFC 4180; xlsx: one worksheet, its date cells in the organization's local time. */
                 format: "csv" | "xlsx";
-                /** @description CSV only: semicolon is what Excel expects where the decimal separator is a comma (es, pt-BR). */
+                /** @description CSV only: comma with decimal points, or semicolon with decimal commas (`4,5`), what Excel expects where the decimal separator is a comma (es, pt-BR). */
                 delimiter?: "comma" | "semicolon";
             };
             header?: never;
@@ -9803,7 +9803,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file, streamed (Content-Disposition: attachment). CSV is UTF-8 with a BOM. */
+            /** @description The file, streamed (Content-Disposition: attachment). Times are in the organization's time zone. CSV: UTF-8 with a BOM, CR LF between records, RFC 4180 quoting (a field holding the separator, a quote, CR or LF is quoted); times with their offset (`2026-11-29T02:53:00-03:00`); numbers with a decimal point, or a decimal comma with `delimiter=semicolon`; a text starting with =, +, -, @, tab or CR, or holding one of them right after `,` or `;`, begins with `'` (OWASP CSV injection), and one holding it after a separator is quoted too. XLSX: numbers and dates as such; the assignedAt and completedAt cells hold the organization's local date and time, and their headers name its zone (`completedAt (America/Sao_Paulo)`). */
             200: {
                 headers: {
                     "Content-Disposition"?: string;

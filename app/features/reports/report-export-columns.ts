@@ -13,3 +13,6 @@ export const EXPORT_FIXED_COLUMNS = [
   "percentage",
   "scoreLabel",
 ] as const;
+
+/** The columns that hold a date and time: written in the organization's time zone (contract §23). */
+export const EXPORT_TIME_COLUMNS: readonly number[] = [EXPORT_FIXED_COLUMNS.indexOf("assignedAt"), EXPORT_FIXED_COLUMNS.indexOf("completedAt")];

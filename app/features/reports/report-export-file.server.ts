@@ -1,9 +1,11 @@
 import type { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
-import { stringify as stringifyRows } from "csv-stringify/sync";
-import { rawDate, rawJson } from "~/lib/raw-values.ts";
+import { type Options as CsvOptions, stringify as stringifyRows } from "csv-stringify/sync";
 import { drainOrClose } from "~/lib/drain-or-close.ts";
+import { rawDate, rawJson } from "~/lib/raw-values.ts";
 import { inValues, type SqlClient } from "~/lib/sql-client.server.ts";
+import { zoneClock } from "~/lib/zoned-time.ts";
+import { EXPORT_TIME_COLUMNS } from "./report-export-columns.ts";
 
 /**
  * The bytes of a reports export (contract §13), made from a plan that the request has already
@@ -13,6 +15,10 @@ import { inValues, type SqlClient } from "~/lib/sql-client.server.ts";
  *
  * Rows are read in batches of 1,000 by keyset (completedAt, id), newest first, and each batch is
  * written before the next is read: memory is one batch, and the first bytes leave at once.
+ *
+ * How the cells are written is contract §23 (ADR 49): times in the organization's time zone, the
+ * semicolon CSV with decimal commas, RFC 4180 quoting by csv-stringify and the apostrophe before
+ * what a spreadsheet would run as a formula.
  */
 
 /** Rows per read: one query for the rows with their names, one for their groups, one for their answers. */
@@ -30,6 +36,8 @@ export type ExportPlan = {
   format: "csv" | "xlsx";
   delimiter: "comma" | "semicolon";
   sheetName: string;
+  /** The organization's time zone (an IANA name): the times are written as its clocks showed them. */
+  timeZone: string;
 };
 
 type Cell = string | number | Date | null;
@@ -54,7 +62,7 @@ type BatchRow = {
 /** The file, chunk by chunk; nothing is read until the first chunk after the header is asked for. */
 export function exportFileChunks(client: SqlClient, plan: ExportPlan): AsyncGenerator<Uint8Array> {
   const rows = exportRows(client, plan);
-  return plan.format === "csv" ? csvChunks(plan.header, rows, plan.delimiter) : xlsxChunks(plan.header, rows, plan.sheetName);
+  return plan.format === "csv" ? csvChunks(plan, rows) : xlsxChunks(plan, rows);
 }
 
 async function* exportRows(client: SqlClient, plan: ExportPlan): AsyncGenerator<ExportRow[]> {
@@ -161,59 +169,76 @@ async function answersOf(client: SqlClient, rows: BatchRow[], questions: ExportQ
  * a respondent may type), or that holds one of them right after either list separator, `,` or
  * `;`. The second is for a spreadsheet that splits the file on the other separator than the one
  * it was written with (a comma file opened where the decimal separator is a comma splits on `;`):
- * `Tom;=4+4` would start a cell `=4+4` there. Numbers stay numbers. The XLSX writes text cells as
- * text, which never run.
+ * `Tom;=4+4` would start a cell `=4+4` there, so such a field is quoted too (RFC 4180 lets any
+ * field be quoted), and that spreadsheet reads it as one cell that its apostrophe leads. Numbers
+ * stay numbers. The XLSX writes text cells as text, which never run.
  */
-const FORMULA = /^[=+\-@\t\r]|[,;][=+\-@\t\r]/;
-const csvCell = (cell: Cell) => {
-  if (cell instanceof Date) return cell.toISOString();
-  if (typeof cell === "string" && FORMULA.test(cell)) return `'${cell}`;
-  return cell;
-};
+const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_AFTER_SEPARATOR = /[,;][=+\-@\t\r]/;
+const guardFormula = (text: string) => (FORMULA_START.test(text) || FORMULA_AFTER_SEPARATOR.test(text) ? `'${text}` : text);
 
 /**
- * RFC 4180 quoting: csv-stringify quotes a field holding the file's separator or a quote, and a
- * line break only when it is the whole record delimiter (CRLF); a lone CR or LF (a multi-line
- * answer typed on a phone) would otherwise end the record in the middle of the field. A field
- * holding the other list separator is quoted too, so that a spreadsheet that splits on it still
- * reads one cell (and its apostrophe above still leads that cell).
+ * How csv-stringify writes the cells. Its own RFC 4180 quoting: a field holding the separator or a
+ * quote, and with `quote_record_delimiter` one holding a CR or an LF anywhere (by default it quotes
+ * a line break only when it is the whole record delimiter, CR LF, and a multi-line answer typed on
+ * a phone would end the record in the middle of the field). Its casts: a time in the
+ * organization's zone with its offset, a number with a decimal comma in the semicolon file (what
+ * Excel reads as a number where the decimal separator is a comma) and a point in the comma file,
+ * and every text, the header's too, through the formula guard.
  */
-const QUOTED = /[\r\n,;]/;
+function csvOptions(plan: ExportPlan): CsvOptions {
+  const clock = zoneClock(plan.timeZone);
+  const semicolon = plan.delimiter === "semicolon";
+  return {
+    delimiter: semicolon ? ";" : ",",
+    record_delimiter: "windows",
+    quote_record_delimiter: true,
+    quoted_match: FORMULA_AFTER_SEPARATOR,
+    cast: {
+      string: guardFormula,
+      number: semicolon ? (value) => String(value).replace(".", ",") : String,
+      date: clock.iso,
+    },
+  };
+}
 
 /**
- * CSV: UTF-8 with a BOM (so Excel reads the accents), RFC 4180 quoting by csv-stringify. One chunk
- * per batch of rows rather than one per row: a stream of 100,000 small chunks spent more time and
- * garbage passing them along than making them.
+ * CSV: UTF-8 with a BOM (so Excel reads the accents). One chunk per batch of rows rather than one
+ * per row: a stream of 100,000 small chunks spent more time and garbage passing them along than
+ * making them.
  */
-async function* csvChunks(header: string[], rows: AsyncIterable<ExportRow[]>, delimiter: ExportPlan["delimiter"]): AsyncGenerator<Uint8Array> {
-  const options = { delimiter: delimiter === "semicolon" ? ";" : ",", record_delimiter: "windows", quoted_match: QUOTED } as const;
+async function* csvChunks(plan: ExportPlan, rows: AsyncIterable<ExportRow[]>): AsyncGenerator<Uint8Array> {
+  const options = csvOptions(plan);
   const encoder = new TextEncoder();
-  yield encoder.encode(`\uFEFF${stringifyRows([header.map(csvCell)], options)}`);
-  for await (const batch of rows)
-    yield encoder.encode(
-      stringifyRows(
-        batch.map((row) => row.map(csvCell)),
-        options,
-      ),
-    );
+  yield encoder.encode(`\uFEFF${stringifyRows([plan.header], options)}`);
+  for await (const batch of rows) yield encoder.encode(stringifyRows(batch, options));
 }
 
 /** The zip entry's stream ExcelJS writes a sheet into: archiver's, from readable-stream, which predates `writableNeedDrain`. */
 type ZipEntryStream = EventEmitter & { writableNeedDrain?: boolean; _writableState?: { needDrain?: boolean } };
 
-/** XLSX: one worksheet written row by row by ExcelJS's streaming writer, the header row frozen. */
-async function* xlsxChunks(header: string[], rows: AsyncIterable<ExportRow[]>, sheetName: string): AsyncGenerator<Uint8Array> {
+/**
+ * XLSX: one worksheet written row by row by ExcelJS's streaming writer, the header row frozen.
+ * A spreadsheet's date cell has no zone: it holds the organization's local date and time, and the
+ * column's header names the zone (`completedAt (America/Sao_Paulo)`, ADR 49).
+ */
+async function* xlsxChunks(plan: ExportPlan, rows: AsyncIterable<ExportRow[]>): AsyncGenerator<Uint8Array> {
+  const { header, sheetName, timeZone } = plan;
+  const clock = zoneClock(timeZone);
   // Loaded for XLSX only: ExcelJS is large, and most exports are CSV.
   const { default: ExcelJS } = await import("exceljs");
   const output = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName.slice(0, 31), { views: [{ state: "frozen", ySplit: 1 }] });
-  sheet.columns = header.map((name, i) => ({
-    header: name,
-    key: String(i),
-    width: i < 2 ? 28 : 16,
-    style: i === 6 || i === 7 ? { numFmt: "yyyy-mm-dd hh:mm" } : {},
-  }));
+  sheet.columns = header.map((name, i) => {
+    const time = EXPORT_TIME_COLUMNS.includes(i);
+    return {
+      header: time ? `${name} (${timeZone})` : name,
+      key: String(i),
+      width: i < 2 ? 28 : time ? 20 : 16,
+      style: time ? { numFmt: "yyyy-mm-dd hh:mm:ss" } : {},
+    };
+  });
   let closed = false;
   output.on("close", () => {
     closed = true;
@@ -221,7 +246,7 @@ async function* xlsxChunks(header: string[], rows: AsyncIterable<ExportRow[]>, s
   const writing = (async () => {
     for await (const batch of rows) {
       if (closed) return;
-      for (const row of batch) sheet.addRow(row).commit();
+      for (const row of batch) sheet.addRow(row.map((cell) => (cell instanceof Date ? clock.wallClock(cell) : cell))).commit();
       // ExcelJS's sheet stream hands its XML to the zip's deflate stream without waiting for it
       // (its StreamBuf ignores backpressure): wait for the deflate too, or the XML not yet
       // compressed piles up, ≈56 MiB at 100,000 rows and more with more.

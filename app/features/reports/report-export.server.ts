@@ -44,7 +44,15 @@ export async function reportExportPlan(actor: Actor, query: ExportReportsQuery, 
   const conditions = selection.term ? [...selection.sql, searchTextContains(env().databaseProvider, selection.term)] : selection.sql;
   // Prisma.Sql keeps `?` placeholders in `.sql` and the values apart: the worker's own connection binds them.
   const where = Prisma.join(conditions, " AND ");
-  return { where: { sql: where.sql, values: where.values }, questions, header, format: query.format, delimiter: query.delimiter, sheetName };
+  return {
+    where: { sql: where.sql, values: where.values },
+    questions,
+    header,
+    format: query.format,
+    delimiter: query.delimiter,
+    sheetName,
+    timeZone: actor.timeZone,
+  };
 }
 
 /**

@@ -30,11 +30,13 @@ export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 export const exportReportsQuery = z
   .strictObject({
     ...reportFilters,
-    format: z.enum(EXPORT_FORMATS).meta({ description: "csv: UTF-8 with a BOM; xlsx: one worksheet." }),
-    delimiter: z
-      .enum(["comma", "semicolon"])
-      .default("comma")
-      .meta({ description: "CSV only: semicolon is what Excel expects where the decimal separator is a comma (es, pt-BR)." }),
+    format: z.enum(EXPORT_FORMATS).meta({
+      description: "csv: UTF-8 with a BOM, RFC 4180; xlsx: one worksheet, its date cells in the organization's local time.",
+    }),
+    delimiter: z.enum(["comma", "semicolon"]).default("comma").meta({
+      description:
+        "CSV only: comma with decimal points, or semicolon with decimal commas (`4,5`), what Excel expects where the decimal separator is a comma (es, pt-BR).",
+    }),
   })
   .meta({ id: "ReportsExportQuery" });
 export type ExportReportsQuery = z.output<typeof exportReportsQuery>;

@@ -39,7 +39,13 @@ const handle = endpoint(
       query: exportReportsQuery,
       success: {
         status: 200,
-        description: "The file, streamed (Content-Disposition: attachment). CSV is UTF-8 with a BOM.",
+        description:
+          "The file, streamed (Content-Disposition: attachment). Times are in the organization's time zone. " +
+          "CSV: UTF-8 with a BOM, CR LF between records, RFC 4180 quoting (a field holding the separator, a quote, CR or LF is quoted); " +
+          "times with their offset (`2026-11-29T02:53:00-03:00`); numbers with a decimal point, or a decimal comma with `delimiter=semicolon`; " +
+          "a text starting with =, +, -, @, tab or CR, or holding one of them right after `,` or `;`, begins with `'` (OWASP CSV injection), " +
+          "and one holding it after a separator is quoted too. " +
+          "XLSX: numbers and dates as such; the assignedAt and completedAt cells hold the organization's local date and time, and their headers name its zone (`completedAt (America/Sao_Paulo)`).",
         contentType: ["text/csv", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
         headers: ["Content-Disposition"],
       },
