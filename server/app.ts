@@ -83,6 +83,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use(options.loadShedder.middleware);
   app.use(bodyLimits);
   app.use(dropMeaninglessNullOrigin);
+  app.use(keepEmptyIdempotencyKey);
   app.all(
     "/{*path}",
     createRequestHandler({
@@ -179,6 +180,17 @@ const whileDatabaseUnavailable =
  */
 const dropMeaninglessNullOrigin: RequestHandler = (req, _res, next) => {
   if (req.headers.origin === "null" && req.headers["sec-fetch-site"] === "same-origin") delete req.headers.origin;
+  next();
+};
+
+/**
+ * React Router's Express adapter leaves out headers whose value is empty, so an empty
+ * `Idempotency-Key` would arrive as no key and the request be processed without one. It is handed
+ * on as `""`, the empty Structured Field String, which the endpoint wrapper refuses with 400 like
+ * any other key that is not 1 to 255 characters (ADR 48).
+ */
+const keepEmptyIdempotencyKey: RequestHandler = (req, _res, next) => {
+  if (req.headers["idempotency-key"] === "") req.headers["idempotency-key"] = '""';
   next();
 };
 

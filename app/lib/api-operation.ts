@@ -22,6 +22,12 @@ export type OperationDeclaration = {
   success: { status: number; description: string; schema?: z.ZodType; contentType?: string | string[]; headers?: string[] };
   /** Another success an option of the call gives (a dry run's 200 beside the import's 201). */
   alsoSuccess?: { status: number; description: string; schema: z.ZodType };
+  /**
+   * The operation creates something and takes an `Idempotency-Key` header (contract §23, ADR 48):
+   * a repeat with the same key gets the first answer again. The endpoint wrapper does the rest,
+   * and the OpenAPI document lists the header with its 409 and 422 answers.
+   */
+  idempotencyKey?: true;
   /** Where a plain HTML form post (not JSON) is redirected instead of the success answer. */
   formRedirect?: string;
   errors: number[];

@@ -2,6 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import type { OperationDeclaration } from "~/lib/api-operation.ts";
 import { ApiError, internalError, problemResponse } from "./problem.server.ts";
 import { actorContext, clientAddressContext } from "./context.server.ts";
+import { readIdempotencyKey, withIdempotencyKey } from "./idempotency.server.ts";
 import { redactPath } from "./log-redaction.ts";
 import { classifyRequestFailure, faultResponse } from "./request-faults.server.ts";
 
@@ -25,6 +26,9 @@ export type EndpointHandler<Args extends EndpointArgs> = ((args: Args) => Promis
  * becomes problem details here, and anything unexpected is logged and answered with a 500 that
  * reveals nothing about the server. `endpoint<Route.LoaderArgs>({...})` keeps the route's typed params.
  *
+ * An operation declared with `idempotencyKey` answers a repeated `Idempotency-Key` from what it
+ * stored the first time (idempotency.server.ts), so each route module only says that it creates.
+ *
  * The second argument declares each method for the OpenAPI document (query, body, success and
  * error statuses). A method without a declaration (or a declaration without a handler) stops the
  * module from loading, so the server cannot start with an undocumented operation.
@@ -43,11 +47,24 @@ export function endpoint<Args extends EndpointArgs = EndpointArgs>(
     if (!handler) {
       return problemResponse(new ApiError(405, "METHOD_NOT_ALLOWED", `Use ${allowed} on this path.`, undefined, { Allow: allowed }));
     }
-    try {
-      return await handler(args);
-    } catch (error) {
-      return errorResponse(error, args.request);
+    const run = async (request: Request) => {
+      try {
+        return await handler(request === args.request ? args : { ...args, request });
+      } catch (error) {
+        return errorResponse(error, args.request);
+      }
+    };
+    // A signed-in caller's key; without a session the handler answers 401 as it would without one.
+    const actor = operations[args.request.method as Method]?.idempotencyKey ? args.context.get(actorContext) : null;
+    if (actor) {
+      try {
+        const key = readIdempotencyKey(args.request.headers);
+        if (key !== null) return await withIdempotencyKey(actor.userId, key, args.request, run);
+      } catch (error) {
+        return errorResponse(error, args.request);
+      }
     }
+    return run(args.request);
   }
   return Object.assign(handle, { operations });
 }

@@ -26,7 +26,7 @@ function bodyKind(request: Request): BodyKind | null {
 const DISCARD_LIMIT = 32 * 1024 * 1024;
 
 /** Reads at most `limit` bytes, refusing larger bodies whether or not they declare a length. */
-async function readBytes(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBytes(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (declared > DISCARD_LIMIT) throw tooLarge(limit, { Connection: "close" });
   if (!request.body) return new Uint8Array();

@@ -27,6 +27,7 @@ const titles: Record<number, string> = {
   411: "Length Required",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",

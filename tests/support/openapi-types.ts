@@ -4983,7 +4983,13 @@ export interface operations {
     createCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5031,6 +5037,8 @@ export interface operations {
             /** @description The created candidate. */
             201: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5133,7 +5141,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: EMAIL_TAKEN. */
+            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, IDEMPOTENCY_KEY_IN_USE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5150,7 +5158,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "EMAIL_TAKEN";
+                        code?: "EMAIL_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -5193,6 +5201,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -6057,7 +6086,13 @@ export interface operations {
                 /** @description true: check the file and write nothing. */
                 dryRun?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6075,6 +6110,8 @@ export interface operations {
             /** @description dryRun=true: what the import would do; nothing is written. */
             200: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6097,6 +6134,8 @@ export interface operations {
             /** @description Imported: how many, and how many groups the file created. */
             201: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6172,6 +6211,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict with the current state. Codes: IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-in-use",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed. Send it again in a moment to get its answer.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
             /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
@@ -6211,6 +6271,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -6452,7 +6533,13 @@ export interface operations {
     createForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6493,6 +6580,8 @@ export interface operations {
             /** @description The created form. */
             201: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6611,6 +6700,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict with the current state. Codes: IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-in-use",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed. Send it again in a moment to get its answer.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
             /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
@@ -6650,6 +6760,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -7700,7 +7831,13 @@ export interface operations {
     createGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7733,6 +7870,8 @@ export interface operations {
             /** @description The created group, without members. */
             201: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7823,6 +7962,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict with the current state. Codes: IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-in-use",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed. Send it again in a moment to get its answer.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
             /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
@@ -7862,6 +8022,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -10350,7 +10531,13 @@ export interface operations {
     createStudent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10398,6 +10585,8 @@ export interface operations {
             /** @description The created student. */
             201: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10498,7 +10687,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: EMAIL_TAKEN. */
+            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, IDEMPOTENCY_KEY_IN_USE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10515,7 +10704,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "EMAIL_TAKEN";
+                        code?: "EMAIL_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -10558,6 +10747,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -11239,7 +11449,13 @@ export interface operations {
                 /** @description true: check the file and write nothing. */
                 dryRun?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11257,6 +11473,8 @@ export interface operations {
             /** @description dryRun=true: what the import would do; nothing is written. */
             200: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11279,6 +11497,8 @@ export interface operations {
             /** @description Imported: how many, and how many groups the file created. */
             201: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11354,6 +11574,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict with the current state. Codes: IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-in-use",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed. Send it again in a moment to get its answer.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
             /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
@@ -11393,6 +11634,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -11638,7 +11900,13 @@ export interface operations {
     assignForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11659,6 +11927,8 @@ export interface operations {
             /** @description The assignment with its token and absolute url. */
             201: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11805,7 +12075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: FORM_NOT_PUBLISHED. */
+            /** @description Conflict with the current state. Codes: FORM_NOT_PUBLISHED, IDEMPOTENCY_KEY_IN_USE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11822,7 +12092,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "FORM_NOT_PUBLISHED";
+                        code?: "FORM_NOT_PUBLISHED" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -11865,6 +12135,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -12886,7 +13177,13 @@ export interface operations {
     bulkAssign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12914,6 +13211,8 @@ export interface operations {
             /** @description The links created, each with its url, and who was skipped. */
             201: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13058,7 +13357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: FORM_NOT_PUBLISHED. */
+            /** @description Conflict with the current state. Codes: FORM_NOT_PUBLISHED, IDEMPOTENCY_KEY_IN_USE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13075,7 +13374,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "FORM_NOT_PUBLISHED";
+                        code?: "FORM_NOT_PUBLISHED" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -13118,6 +13417,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -15080,7 +15400,13 @@ export interface operations {
     createApiToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15099,6 +15425,8 @@ export interface operations {
             /** @description The token, shown this once. */
             201: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15177,6 +15505,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict with the current state. Codes: IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-in-use",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed. Send it again in a moment to get its answer.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
             /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
@@ -15216,6 +15565,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -15588,7 +15958,13 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15613,6 +15989,8 @@ export interface operations {
             /** @description The user, in the profile format. */
             201: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15732,7 +16110,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, STUDENT_HAS_LOGIN. */
+            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, STUDENT_HAS_LOGIN, IDEMPOTENCY_KEY_IN_USE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15749,7 +16127,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "EMAIL_TAKEN" | "STUDENT_HAS_LOGIN";
+                        code?: "EMAIL_TAKEN" | "STUDENT_HAS_LOGIN" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -15792,6 +16170,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -16607,7 +17006,13 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16628,6 +17033,8 @@ export interface operations {
             /** @description The endpoint and its signing secret. */
             201: {
                 headers: {
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16709,7 +17116,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: WEBHOOK_LIMIT. */
+            /** @description Conflict with the current state. Codes: WEBHOOK_LIMIT, IDEMPOTENCY_KEY_IN_USE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16726,7 +17133,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "WEBHOOK_LIMIT";
+                        code?: "WEBHOOK_LIMIT" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -16769,6 +17176,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };

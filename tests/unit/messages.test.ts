@@ -86,8 +86,9 @@ function thrownCodes(): Set<string> {
 
 describe("the problems dictionary", () => {
   it("given every error code a page can meet, should have a sentence for it in every language", () => {
-    // Codes only the API answers (a page never sends such a request) need no sentence.
-    const apiOnly = new Set(["METHOD_NOT_ALLOWED", "UNSUPPORTED_MEDIA_TYPE", "INTERNAL_ERROR", "CONFLICT"]);
+    // Codes only the API answers (a page never sends such a request) need no sentence: no page
+    // sends an Idempotency-Key.
+    const apiOnly = new Set(["METHOD_NOT_ALLOWED", "UNSUPPORTED_MEDIA_TYPE", "INTERNAL_ERROR", "CONFLICT", "IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_REUSED"]);
     const missing = [...thrownCodes()].filter((code) => !apiOnly.has(code) && !Object.hasOwn(en.problems, code));
     expect(missing).toEqual([]);
     for (const locale of LOCALES) expect(Object.keys(dictionaries[locale].problems)).toEqual(Object.keys(en.problems));

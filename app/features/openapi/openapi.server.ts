@@ -3,6 +3,14 @@ import { problemSchema } from "~/lib/schemas.ts";
 import { en } from "~/i18n/en.ts";
 import { problemText } from "~/lib/messages.ts";
 import { ApiError, problemBody } from "~/lib/problem.server.ts";
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_LIFETIME_MS,
+  idempotencyKeyInUse,
+  idempotencyKeyReused,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  REPLAYED_HEADER,
+} from "~/lib/idempotency.server.ts";
 import { exampleOf } from "./examples.ts";
 import { CSRF_COOKIE_NAME } from "~/lib/auth/csrf.server.ts";
 import { SESSION_COOKIE_NAME } from "~/lib/auth/session.server.ts";
@@ -24,6 +32,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: "Conflict with the current state.",
   413: "The body is too large (1 MiB JSON, 5 MiB multipart).",
   415: "Unsupported Content-Type.",
+  422: "The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours.",
   429: "Rate limited; see Retry-After.",
   503: "Busy, or the database is unavailable for a moment; see Retry-After.",
 };
@@ -45,8 +54,38 @@ function errorCodes(operation: Operation, status: number): string[] {
     500: ["INTERNAL_ERROR"],
     503: ["SERVER_BUSY", "DATABASE_UNAVAILABLE"],
   };
-  return [...new Set([...(generic[status] ?? []), ...(operation.codes?.[status] ?? [])])];
+  const idempotency: Record<number, string[]> = operation.idempotencyKey ? { 409: ["IDEMPOTENCY_KEY_IN_USE"], 422: ["IDEMPOTENCY_KEY_REUSED"] } : {};
+  return [...new Set([...(generic[status] ?? []), ...(operation.codes?.[status] ?? []), ...(idempotency[status] ?? [])])];
 }
+
+/** The errors whose sentence the API gives in its own words (no page ever meets them), as an example answer shows them. */
+const OWN_DETAIL: Record<string, () => ApiError> = { IDEMPOTENCY_KEY_IN_USE: idempotencyKeyInUse, IDEMPOTENCY_KEY_REUSED: idempotencyKeyReused };
+
+const exampleProblem = (status: number, code: string) => problemBody(OWN_DETAIL[code]?.() ?? new ApiError(status, code, problemText(en, code, ["1"])));
+
+const hours = IDEMPOTENCY_KEY_LIFETIME_MS / 3_600_000;
+
+/** The request header of the operations that create something (contract §23, ADR 48). */
+const idempotencyKeyParameter = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: "header",
+  required: false,
+  description:
+    `A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: ` +
+    `"8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters (else 400). ` +
+    `A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within ${hours} hours changes nothing and gets the first answer again ` +
+    `(its status, body and Location), marked ${REPLAYED_HEADER}: true; 2xx and 4xx answers are kept, except 429. ` +
+    `The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).`,
+  schema: { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+  example: "8e03978e-40d5-43e8-bc93-6894a57f9324",
+};
+
+const replayedHeader = {
+  [REPLAYED_HEADER]: {
+    description: `"true" when this is the stored answer to an earlier request with the same ${IDEMPOTENCY_KEY_HEADER}.`,
+    schema: { type: "string", enum: ["true"] },
+  },
+};
 
 /**
  * Renders Zod schemas into one OpenAPI 3.1 document (JSON Schema 2020-12). Schemas with a meta id
@@ -110,16 +149,30 @@ function operationObject(operation: Operation, components: ComponentCollector) {
   const parameters = [
     ...operation.pathParams.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
     ...(operation.query ? queryParameters(operation.query, components) : []),
+    ...(operation.idempotencyKey ? [idempotencyKeyParameter] : []),
   ];
   // Every operation can meet a failure on our side (500) and an overloaded or database-less moment
   // (503); a write made with the session cookie can fail its CSRF check (403); a body can meet the
   // cap on bodies still arriving from one address (429).
   const csrfChecked = operation.auth === "session" && operation.method !== "get";
-  const errors = [...new Set([...operation.errors, ...(csrfChecked ? [403] : []), ...(operation.body ? [429] : []), 500, 503])].sort();
+  const errors = [
+    ...new Set([
+      ...operation.errors,
+      ...(csrfChecked ? [403] : []),
+      ...(operation.body ? [429] : []),
+      ...(operation.idempotencyKey ? [409, 422] : []),
+      500,
+      503,
+    ]),
+  ].sort();
+  const successHeaders = {
+    ...(operation.success.headers ? Object.fromEntries(operation.success.headers.map((h) => [h, { schema: { type: "string" } }])) : {}),
+    ...(operation.idempotencyKey ? replayedHeader : {}),
+  };
   const responses: Record<string, unknown> = {
     [operation.success.status]: {
       description: operation.success.description,
-      ...(operation.success.headers ? { headers: Object.fromEntries(operation.success.headers.map((h) => [h, { schema: { type: "string" } }])) } : {}),
+      ...(Object.keys(successHeaders).length > 0 ? { headers: successHeaders } : {}),
       // A redirect has no body to describe.
       ...(operation.success.status >= 300 && operation.success.status < 400
         ? {}
@@ -139,6 +192,7 @@ function operationObject(operation: Operation, components: ComponentCollector) {
   if (operation.alsoSuccess) {
     responses[operation.alsoSuccess.status] = {
       description: operation.alsoSuccess.description,
+      ...(operation.idempotencyKey ? { headers: replayedHeader } : {}),
       content: { "application/json": components.withExample(components.convert(operation.alsoSuccess.schema, "output")) },
     };
   }
@@ -157,7 +211,7 @@ function operationObject(operation: Operation, components: ComponentCollector) {
         "application/problem+json": {
           schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { type: "object", properties: { code: { enum: codes } } }] },
           // The first code's answer as the service gives it, with the English sentence for it.
-          example: problemBody(new ApiError(status, codes[0] ?? "INTERNAL_ERROR", problemText(en, codes[0] ?? "INTERNAL_ERROR", ["1"]))),
+          example: exampleProblem(status, codes[0] ?? "INTERNAL_ERROR"),
         },
       },
     };

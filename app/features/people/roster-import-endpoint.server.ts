@@ -25,6 +25,7 @@ export function rosterImportEndpoint(kind: "students" | "candidates") {
     {
       POST: {
         operationId: `import${tag}`,
+        idempotencyKey: true,
         tag,
         auth: "session",
         roles: STAFF,

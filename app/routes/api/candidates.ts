@@ -29,6 +29,7 @@ const handle = endpoint(
     },
     POST: {
       operationId: "createCandidate",
+      idempotencyKey: true,
       tag: "Candidates",
       auth: "session",
       roles: STAFF,

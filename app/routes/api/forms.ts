@@ -29,6 +29,7 @@ const handle = endpoint(
     },
     POST: {
       operationId: "createForm",
+      idempotencyKey: true,
       tag: "Forms",
       auth: "session",
       roles: STAFF,

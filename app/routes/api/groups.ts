@@ -26,6 +26,7 @@ const handle = endpoint(
     },
     POST: {
       operationId: "createGroup",
+      idempotencyKey: true,
       tag: "Groups",
       auth: "session",
       roles: STAFF,

@@ -29,6 +29,7 @@ const handle = endpoint(
     },
     POST: {
       operationId: "createStudent",
+      idempotencyKey: true,
       tag: "Students",
       auth: "session",
       roles: STAFF,

@@ -15,6 +15,7 @@ const handle = endpoint(
   {
     POST: {
       operationId: "bulkAssign",
+      idempotencyKey: true,
       tag: "Submissions",
       auth: "session",
       roles: STAFF,

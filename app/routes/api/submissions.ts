@@ -19,6 +19,7 @@ const handle = endpoint(
   {
     POST: {
       operationId: "assignForm",
+      idempotencyKey: true,
       tag: "Submissions",
       auth: "session",
       roles: STAFF,

@@ -25,6 +25,7 @@ const handle = endpoint(
     },
     POST: {
       operationId: "createApiToken",
+      idempotencyKey: true,
       tag: "Users",
       auth: "session",
       roles: "any signed-in user (from a session: 403 TOKEN_SCOPE with a token)",

@@ -18,6 +18,7 @@ const handle = endpoint(
   {
     POST: {
       operationId: "createUser",
+      idempotencyKey: true,
       tag: "Users",
       auth: "session",
       roles: ADMINS,

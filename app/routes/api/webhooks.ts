@@ -26,6 +26,7 @@ const handle = endpoint(
     },
     POST: {
       operationId: "createWebhook",
+      idempotencyKey: true,
       tag: "Webhooks",
       auth: "session",
       roles: ADMINS,
