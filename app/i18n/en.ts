@@ -146,6 +146,7 @@ export const en = {
     wholeNumber: "Enter a whole number.",
     email: "Enter an e-mail address, such as name@school.org.",
     date: "Enter a valid date.",
+    dateTime: "Enter a date and time with its offset or Z, such as 2026-03-14T09:30:00Z.",
     choice: "Choose one of the options.",
     invalidCharacters: "Remove the control characters (such as tabs or invisible characters).",
     unknownField: "Unknown field.",

@@ -136,6 +136,7 @@ export const es: Dictionary = {
     wholeNumber: "Escribe un número entero.",
     email: "Escribe una dirección de correo, como nombre@escuela.org.",
     date: "Escribe una fecha válida.",
+    dateTime: "Escribe una fecha y hora con su desfase o Z, como 2026-03-14T09:30:00Z.",
     choice: "Elige una de las opciones.",
     invalidCharacters: "Quita los caracteres de control (como tabulaciones o caracteres invisibles).",
     unknownField: "Campo desconocido.",

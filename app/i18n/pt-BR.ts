@@ -136,6 +136,7 @@ export const ptBR: Dictionary = {
     wholeNumber: "Informe um número inteiro.",
     email: "Informe um endereço de e-mail, como nome@escola.org.",
     date: "Informe uma data válida.",
+    dateTime: "Informe uma data e hora com o fuso (deslocamento) ou Z, como 2026-03-14T09:30:00Z.",
     choice: "Escolha uma das opções.",
     invalidCharacters: "Remova os caracteres de controle (como tabulações ou caracteres invisíveis).",
     unknownField: "Campo desconhecido.",

@@ -78,6 +78,33 @@ export const emailSchema = z
 export const pagedResponse = <T extends z.ZodType>(key: string, item: T) =>
   z.object({ [key]: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
 
+/** `updatedSince`: an instant with its offset or Z; anything else is a 400 naming the parameter. */
+export const updatedSinceParam = z.iso
+  .datetime({ offset: true, error: "dateTime" })
+  .transform((value) => new Date(value))
+  .refine((date) => !Number.isNaN(date.getTime()), "dateTime")
+  .optional()
+  .meta({
+    description:
+      "ISO 8601 date-time with its offset or Z. Only the items changed at or after it, oldest change first (ties by id), and the deletions since then as items `{id, updatedAt, deletedAt}`. To read on, ask again from the last item's updatedAt (it comes again, with any other change of that moment), or for the next page.",
+    examples: ["2026-03-14T09:30:00.000Z"],
+  });
+
+/** A listed item's `deletedAt`: always null, as a deleted item is never listed as it was. */
+export const notDeleted = z.null().meta({ description: "Always null: a deleted item is listed only with updatedSince, as a DeletedItem." });
+
+/** A deletion in a list read with `updatedSince` (contract §23, ADR 52): the item's id and when it was deleted. */
+export const deletedItem = z
+  .object({
+    id: idSchema,
+    updatedAt: timestamp.meta({ description: "When it was deleted (the same as deletedAt): where the next read may start." }),
+    deletedAt: timestamp,
+  })
+  .meta({ id: "DeletedItem", description: "An item deleted (or no longer readable by the caller) since updatedSince; only with updatedSince." });
+
+/** A list that `updatedSince` can ask for changes: its items, and with it the deletions too. */
+export const changesResponse = <T extends z.ZodType>(key: string, item: T) => pagedResponse(key, z.union([item, deletedItem]));
+
 /** `{"ok": true}`. */
 export const okResponse = z.object({ ok: z.literal(true) });
 

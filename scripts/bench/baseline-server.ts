@@ -13,6 +13,7 @@ import {
 } from "../../app/features/reports/report-search.ts";
 import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, countedScope, reportTotalKey } from "../../app/features/reports/report-totals-cache.ts";
 import { VersionedCache } from "../../app/lib/versioned-cache.ts";
+import { Deletion, deletionsNeeded, liveWindow, mergeChanges } from "../../app/lib/changes.ts";
 import { answerProblems, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
 import { STUDENT_STATUSES } from "../../app/features/students/student-statuses.ts";
 import { avatarUrl, hashToken, isUsable } from "../../app/lib/auth/actor-user.server.ts";
@@ -296,7 +297,7 @@ async function newestMatchingPage(client: SqlClient, scope: Conditions, term: st
 }
 
 const REPORT_COLUMNS = `s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor", s."formTitle",
-              COALESCE(st."name", ca."name") AS "studentName", u."name" AS "assignedByName"
+              COALESCE(st."name", ca."name") AS "studentName", u."name" AS "assignedByName", s."updatedAt"
          FROM "Submission" s
          LEFT JOIN "Student" st ON st."id" = s."studentId"
          LEFT JOIN "Candidate" ca ON ca."id" = s."candidateId"
@@ -338,20 +339,85 @@ export async function queryReports(client: SqlClient, caller: Caller, query: Rep
       totalOf(() => countSubmissions(client, scope)),
     ]);
   }
+  return { reports: rows.map(reportItem), total, page: query.page, limit: query.limit };
+}
+
+/** A report as the list answers it. */
+const reportItem = (row: Record<string, unknown>) => ({
+  id: row.id as string,
+  studentName: row.studentName,
+  formTitle: row.formTitle,
+  completedAt: date(row.completedAt),
+  totalScore: row.totalScore,
+  maxScore: row.maxScore,
+  percentage: row.percentage,
+  scoreLabel: row.scoreLabel,
+  scoreColor: row.scoreColor,
+  assignedByName: row.assignedByName,
+  updatedAt: asDate(row.updatedAt),
+  deletedAt: null,
+});
+
+/**
+ * The tombstones of results the caller is told of, as the app's visibleTombstonesWhere writes them
+ * (app/lib/tombstones.server.ts): the organization's (a SUPER_ADMIN's every one), administrators
+ * those for everyone and for the owners, teachers those for everyone, for them as the owner and
+ * for the others than the owner; a student's own login none.
+ */
+function tombstoneScope(caller: Caller, since: Date): Conditions | null {
+  if (caller.role === "STUDENT") return null;
+  const sql = [`t."kind" = 'submission'`, `t."deletedAt" >= ?`];
+  const params: unknown[] = [since];
+  if (caller.role !== "SUPER_ADMIN") {
+    sql.push(`t."organizationId" = ?`);
+    params.push(caller.organizationId);
+  }
+  if (isAdmin(caller)) sql.push(`t."audience" IN ('ALL', 'OWNER')`);
+  else {
+    sql.push(`(t."audience" = 'ALL' OR (t."audience" = 'OWNER' AND t."ownerId" = ?) OR (t."audience" = 'OTHERS' AND t."ownerId" <> ?))`);
+    params.push(caller.userId, caller.userId);
+  }
+  return { sql: sql.join(" AND "), params };
+}
+
+const OLDEST_CHANGE_FIRST = `ORDER BY s."updatedAt" ASC, s."id" ASC`;
+
+/**
+ * Reports with `updatedSince`, as the app's listReportChanges (ADR 52): the results in scope changed
+ * since then, counted, and the tombstones since then, merged by the app's own mergeChanges
+ * (app/lib/changes.ts) from the same window of live rows, read in order from the scope's index.
+ */
+export async function queryReportChanges(client: SqlClient, caller: Caller, query: { page: number; limit: number; since: Date }) {
+  const scope = reportScope(caller);
+  const where: Conditions = { sql: `${scope.sql} AND s."updatedAt" >= ?`, params: [...scope.params, query.since] };
+  const page = { skip: (query.page - 1) * query.limit, take: query.limit };
+  const tombstones = tombstoneScope(caller, query.since);
+  const [found, liveTotal] = await Promise.all([
+    tombstones
+      ? client.all<{ itemId: string; deletedAt: unknown }>(
+          `SELECT t."itemId", t."deletedAt" FROM "Tombstone" AS t WHERE ${tombstones.sql} ORDER BY t."deletedAt", t."itemId" LIMIT ?`,
+          [...tombstones.params, deletionsNeeded(page)],
+        )
+      : [],
+    countSubmissions(client, where),
+  ]);
+  // As the app: the tombstones are counted only when the page's read may not have had them all.
+  const deletionTotal =
+    tombstones && found.length === deletionsNeeded(page)
+      ? Number(
+          (await client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Tombstone" AS t WHERE ${tombstones.sql}`, tombstones.params))[0]
+            ?.total ?? 0,
+        )
+      : found.length;
+  const deletions = found.map((row) => new Deletion(row.itemId, asDate(row.deletedAt)));
+  const window = liveWindow(page, deletions.length);
+  const rows = await client.all<Record<string, unknown>>(
+    `SELECT ${REPORT_COLUMNS} WHERE s."id" IN (SELECT s."id" FROM "Submission" AS s WHERE ${where.sql} ${OLDEST_CHANGE_FIRST} LIMIT ? OFFSET ?) ${OLDEST_CHANGE_FIRST}`,
+    [...where.params, window.limit, window.offset],
+  );
   return {
-    reports: rows.map((row) => ({
-      id: row.id,
-      studentName: row.studentName,
-      formTitle: row.formTitle,
-      completedAt: date(row.completedAt),
-      totalScore: row.totalScore,
-      maxScore: row.maxScore,
-      percentage: row.percentage,
-      scoreLabel: row.scoreLabel,
-      scoreColor: row.scoreColor,
-      assignedByName: row.assignedByName,
-    })),
-    total,
+    reports: mergeChanges(page, window, rows.map(reportItem), deletions),
+    total: liveTotal + deletionTotal,
     page: query.page,
     limit: query.limit,
   };
@@ -881,8 +947,11 @@ export function createBaselineServer(databaseUrl: string, renderReportsPage?: Pa
           const { userId: id, name, email, role, image, sessionExpiresAt } = caller;
           return send(response, 200, JSON.stringify({ user: { id, name, email, role, image }, expires: sessionExpiresAt.toISOString() }));
         }
-        case "/api/reports":
+        case "/api/reports": {
+          const since = url.searchParams.get("updatedSince");
+          if (since) return send(response, 200, JSON.stringify(await queryReportChanges(client, caller, { page, limit, since: new Date(since) })));
           return send(response, 200, JSON.stringify(await queryReports(client, caller, { page, limit, search })));
+        }
         case "/api/forms":
           return send(response, 200, JSON.stringify(await listForms(client, caller, { search, page, limit })));
         case "/api/students":

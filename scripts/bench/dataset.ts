@@ -902,6 +902,28 @@ export async function removeBulkAssignmentForms(databaseUrl: string, world: Benc
   await client.close();
 }
 
+/**
+ * The moment from which `changed` results of the big organization have changed: the updatedAt of
+ * its `changed`-th most recently changed result, read from the data set as it is. The seed gives
+ * each result the updatedAt of its completion, spread over five years, so at 1,000,000 results the
+ * newest 1,000 of the big organization's 250,000 changed in the last week; a run's submits only
+ * add newer ones, and the moment moves with them. Null when the organization has fewer results.
+ */
+export async function changedResultsSince(databaseUrl: string, world: BenchWorld, changed: number): Promise<Date | null> {
+  const client = openSqlClient(databaseUrl);
+  try {
+    const [row] = await client.all<{ updatedAt: unknown }>(
+      `SELECT "updatedAt" FROM "Submission" WHERE "organizationId" = ? AND "isCompleted" = TRUE AND "deletedAt" IS NULL
+        ORDER BY "updatedAt" DESC, "id" DESC LIMIT 1 OFFSET ?`,
+      [world.organizationId, changed - 1],
+    );
+    if (!row) return null;
+    return row.updatedAt instanceof Date ? row.updatedAt : new Date(String(row.updatedAt));
+  } finally {
+    await client.close();
+  }
+}
+
 /** The roster import scenario's people are told apart by this e-mail domain, its groups by this prefix. */
 export const ROSTER_EMAIL_DOMAIN = "roster.bench.test";
 export const ROSTER_GROUP_PREFIX = "Bench import class";

@@ -8,6 +8,7 @@ import { parse } from "csv-parse/sync";
 import { assertNodeVersion } from "../../server/node-version.ts";
 import {
   BENCH_PASSWORD,
+  changedResultsSince,
   createBulkAssignmentForms,
   createPendingAssignments,
   type BenchWorld,
@@ -76,6 +77,8 @@ const EXPORT_RATE = 10;
 const EXPORT_LATENCY_SAMPLES = quick ? 100 : 600;
 /** Submits per second in the mixed workload: a few classes completing a test at the same time. */
 const MIXED_SUBMITS_PER_SECOND = 5;
+/** The results changed since the moment the incremental read asks from (its first page of 20, with the total). */
+const CHANGED_RESULTS = 1000;
 /** Single requests (bulk assignment, roster import), each timed on its own: this many per server, after one warm-up call each. */
 const REPETITIONS = 5;
 
@@ -214,6 +217,8 @@ function latencyRoundMs(rate: number): number {
 type Comparison = {
   name: string;
   requests: (server: Server) => LoadRequest[];
+  /** The growth table's smaller app's own requests, when the full set's would not ask it the same question (signed in by compare). */
+  smallerRequests?: LoadRequest[];
   consume?: boolean;
   targets: ScenarioOutcome["targets"];
   note?: string;
@@ -232,7 +237,7 @@ async function compare(scenario: Comparison): Promise<void> {
   // A read's latency rounds give the growth table's smaller app a turn too (see SmallerApp).
   const smaller = scenario.consume ? undefined : smallerApp;
   const requestLists = new Map(servers.map((server) => [server, scenario.requests(server)]));
-  if (smaller) requestLists.set(smaller.server, smaller.signedIn(requestLists.get(app)!));
+  if (smaller) requestLists.set(smaller.server, smaller.signedIn(scenario.smallerRequests ?? requestLists.get(app)!));
   const offsets = new Map(servers.map((server) => [server, 0]));
   // Consumed requests (submits) are handed out in slices so no link is sent twice.
   const slice = (server: Server, count: number) => {
@@ -405,6 +410,24 @@ async function runScenarios() {
     requests: () => [get("/api/reports?page=500&limit=20")],
     targets: { p95Ms: 50 },
   });
+
+  // Another system kept in step (contract §23, ADR 52): the results changed since its last read,
+  // a moment after which 1,000 of the big organization's changed. Each data set has its own moment.
+  if (selected("GET /api/reports?updatedSince=")) {
+    const changedSince = async (url: string, of: BenchWorld) => {
+      const since = await changedResultsSince(url, of, CHANGED_RESULTS);
+      if (!since) throw new Error(`the data set at ${url} has fewer than ${CHANGED_RESULTS} results in its big organization`);
+      return `updatedSince=${encodeURIComponent(since.toISOString())}`;
+    };
+    const query = await changedSince(databaseUrl, world);
+    const changed = await sameReports(query);
+    await compare({
+      name: `GET /api/reports?updatedSince= (${changed.toLocaleString("en")} changed of ${rows.toLocaleString("en")})`,
+      requests: () => [get(`/api/reports?${query}`)],
+      ...(smallerApp ? { smallerRequests: [get(`/api/reports?${await changedSince(databaseUrlFor(growthRows), smallerApp.world)}`)] } : {}),
+      targets: { p95Ms: 50 },
+    });
+  }
 
   const selective = encodeURIComponent(world.search.selective);
   if (selected("GET /api/reports?search= selective")) {

@@ -74,6 +74,9 @@ describe("GET /api/submissions", () => {
         // Why its e-mail could not be delivered, if it could not (ADR 46).
         "mailFailedAt",
         "mailError",
+        // What an incremental read needs (contract §23, ADR 52).
+        "updatedAt",
+        "deletedAt",
       ].sort(),
     );
     expect(item).toMatchObject({ id: pending.id, isCompleted: false, totalScore: null, student: { id: student.id, name: student.name } });

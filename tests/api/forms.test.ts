@@ -135,6 +135,7 @@ describe("GET /api/forms", () => {
         "title",
         "type",
         "updatedAt",
+        "deletedAt",
       ].sort(),
     );
     expect(first._count).toEqual({ questions: expect.any(Number), submissions: expect.any(Number) });

@@ -6,7 +6,7 @@ import { inject } from "vitest";
 import { testDatabase } from "../support/database.ts";
 
 describe("housekeeping", () => {
-  it("given expired and idle sessions, spent secrets, old rate-limit windows and long-finished jobs and deliveries, should delete them and keep the rest", async () => {
+  it("given expired and idle sessions, spent secrets, old rate-limit windows, long-finished jobs and deliveries and tombstones past 90 days, should delete them and keep the rest", async () => {
     process.env.DATABASE_URL = inject("databaseUrl");
     process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "housekeeping-"));
     const { purgeExpired } = await import("../../app/lib/auth/housekeeping.server.ts");
@@ -46,7 +46,31 @@ describe("housekeeping", () => {
         { id: `${tag}-delivered-recent`, webhookId: webhook.id, event: "student.created", payload: "{}", status: "SUCCEEDED" },
       ],
     });
+    await db.tombstone.createMany({
+      data: [
+        {
+          id: `${tag}-tombstone-old`,
+          organizationId: user.organizationId,
+          kind: "student",
+          itemId: `${tag}-a`,
+          audience: "ALL",
+          deletedAt: new Date(now - 91 * 86_400_000),
+        },
+        {
+          id: `${tag}-tombstone-recent`,
+          organizationId: user.organizationId,
+          kind: "student",
+          itemId: `${tag}-b`,
+          audience: "ALL",
+          deletedAt: new Date(now - 89 * 86_400_000),
+        },
+      ],
+    });
     await purgeExpired(new Date(now));
+    // Deletions are read back for 90 days (ADR 52).
+    const tombstones = await db.tombstone.findMany({ where: { id: { startsWith: tag } }, select: { id: true } });
+    expect(tombstones.map((t) => t.id)).toEqual([`${tag}-tombstone-recent`]);
+    await db.tombstone.deleteMany({ where: { id: { startsWith: tag } } });
     const jobs = await db.job.findMany({ where: { id: { startsWith: tag } }, select: { id: true } });
     expect(jobs.map((j) => j.id)).toEqual([`${tag}-done-recent`]);
     const deliveries = await db.webhookDelivery.findMany({ where: { webhookId: webhook.id }, select: { id: true }, orderBy: { id: "asc" } });

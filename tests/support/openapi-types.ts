@@ -1259,13 +1259,30 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC with milliseconds.
+             * @description When the record last changed: its fields, or the groups it is in.
              */
             updatedAt: string;
+            /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
+            deletedAt: null;
             /** @enum {string} */
             status: "NEW" | "IN_EVALUATION" | "APPROVED" | "REJECTED" | "PROMOTED";
             promotedStudentId: string | null;
             promotedAt: string | null;
+        };
+        /** @description An item deleted (or no longer readable by the caller) since updatedSince; only with updatedSince. */
+        DeletedItem: {
+            /** @description CUID. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it was deleted (the same as deletedAt): where the next read may start.
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            deletedAt: string;
         };
         CandidateDetail: {
             /** @description CUID. */
@@ -1283,9 +1300,11 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC with milliseconds.
+             * @description When the record last changed: its fields, or the groups it is in.
              */
             updatedAt: string;
+            /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
+            deletedAt: null;
             /** @enum {string} */
             status: "NEW" | "IN_EVALUATION" | "APPROVED" | "REJECTED" | "PROMOTED";
             promotedStudentId: string | null;
@@ -1333,9 +1352,11 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC with milliseconds.
+             * @description When the record last changed: its fields, or the groups it is in.
              */
             updatedAt: string;
+            /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
+            deletedAt: null;
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE" | "SUSPENDED" | "GRADUATED";
         };
@@ -1375,6 +1396,8 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             updatedAt: string;
+            /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
+            deletedAt: null;
             _count: {
                 questions: number;
                 submissions: number;
@@ -1489,9 +1512,11 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC with milliseconds.
+             * @description When the group last changed: its name, its description, or its members.
              */
             updatedAt: string;
+            /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
+            deletedAt: null;
             createdBy: {
                 /** @description CUID. */
                 id: string;
@@ -1513,9 +1538,11 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC with milliseconds.
+             * @description When the group last changed: its name, its description, or its members.
              */
             updatedAt: string;
+            /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
+            deletedAt: null;
             createdBy: {
                 /** @description CUID. */
                 id: string;
@@ -1552,7 +1579,7 @@ export interface components {
              */
             updatedAt: string;
         };
-        ReportItem: {
+        ReportListItem: {
             /** @description The submission's id. */
             id: string;
             /** @description The respondent's name (student or candidate). */
@@ -1569,6 +1596,13 @@ export interface components {
             scoreLabel: string | null;
             scoreColor: string | null;
             assignedByName: string;
+            /**
+             * Format: date-time
+             * @description When the result last changed: completed, or its respondent renamed or promoted (the name it shows).
+             */
+            updatedAt: string;
+            /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
+            deletedAt: null;
         };
         ReportDetail: {
             /** @description The submission's id. */
@@ -1653,9 +1687,11 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC with milliseconds.
+             * @description When the record last changed: its fields, or the groups it is in.
              */
             updatedAt: string;
+            /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
+            deletedAt: null;
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE" | "SUSPENDED" | "GRADUATED";
             submissions: components["schemas"]["HistoryItem"][];
@@ -1721,6 +1757,13 @@ export interface components {
             /** @description The mail server's reply to the failed e-mail, as it gave it (e.g. "550 Mailbox unavailable"); null when no server answered (unreachable, timed out) or nothing failed. */
             mailError: string | null;
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the submission last changed: assigned, opened, started, sent, reminded, completed, withdrawn, its expiry moved, or its respondent changed (a promotion, a new name on a result). Not when it expires by the passing of time: a client derives EXPIRED from expiresAt.
+             */
+            updatedAt: string;
+            /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
+            deletedAt: null;
             answers: {
                 /** @description CUID. */
                 questionId: string;
@@ -1799,6 +1842,13 @@ export interface components {
             /** @description The mail server's reply to the failed e-mail, as it gave it (e.g. "550 Mailbox unavailable"); null when no server answered (unreachable, timed out) or nothing failed. */
             mailError: string | null;
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the submission last changed: assigned, opened, started, sent, reminded, completed, withdrawn, its expiry moved, or its respondent changed (a promotion, a new name on a result). Not when it expires by the passing of time: a client derives EXPIRED from expiresAt.
+             */
+            updatedAt: string;
+            /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
+            deletedAt: null;
         };
         BulkAssignmentResult: {
             created: components["schemas"]["CreatedAssignment"][];
@@ -1865,6 +1915,13 @@ export interface components {
             /** @description The mail server's reply to the failed e-mail, as it gave it (e.g. "550 Mailbox unavailable"); null when no server answered (unreachable, timed out) or nothing failed. */
             mailError: string | null;
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the submission last changed: assigned, opened, started, sent, reminded, completed, withdrawn, its expiry moved, or its respondent changed (a promotion, a new name on a result). Not when it expires by the passing of time: a client derives EXPIRED from expiresAt.
+             */
+            updatedAt: string;
+            /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
+            deletedAt: null;
             token: string;
             /** @description The public link, in the caller's language. */
             url: string;
@@ -4828,6 +4885,8 @@ export interface operations {
                 status?: "NEW" | "IN_EVALUATION" | "APPROVED" | "REJECTED" | "PROMOTED";
                 /** @description Only the members of this group. */
                 groupId?: string;
+                /** @description ISO 8601 date-time with its offset or Z. Only the items changed at or after it, oldest change first (ties by id), and the deletions since then as items `{id, updatedAt, deletedAt}`. To read on, ask again from the last item's updatedAt (it comes again, with any other change of that moment), or for the next page. */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -4835,7 +4894,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of candidates, newest first. */
+            /** @description A page of candidates, newest first; with updatedSince, the changes since then, oldest first, deletions included. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4854,6 +4913,7 @@ export interface operations {
                      *           "gender": "female",
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": null,
                      *           "status": "NEW",
                      *           "promotedStudentId": "text",
                      *           "promotedAt": "2026-03-14T09:30:00.000Z"
@@ -4865,7 +4925,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        candidates: components["schemas"]["Candidate"][];
+                        candidates: (components["schemas"]["Candidate"] | components["schemas"]["DeletedItem"])[];
                         total: number;
                         page: number;
                         limit: number;
@@ -5053,6 +5113,7 @@ export interface operations {
                      *       "gender": "female",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "status": "NEW",
                      *       "promotedStudentId": "text",
                      *       "promotedAt": "2026-03-14T09:30:00.000Z",
@@ -5320,6 +5381,7 @@ export interface operations {
                      *       "gender": "female",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "status": "NEW",
                      *       "promotedStudentId": "text",
                      *       "promotedAt": "2026-03-14T09:30:00.000Z",
@@ -5520,6 +5582,7 @@ export interface operations {
                      *       "gender": "female",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "status": "NEW",
                      *       "promotedStudentId": "text",
                      *       "promotedAt": "2026-03-14T09:30:00.000Z",
@@ -5930,6 +5993,7 @@ export interface operations {
                      *         "gender": "female",
                      *         "createdAt": "2026-03-14T09:30:00.000Z",
                      *         "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *         "deletedAt": null,
                      *         "status": "ACTIVE"
                      *       },
                      *       "candidate": {
@@ -5942,6 +6006,7 @@ export interface operations {
                      *         "gender": "female",
                      *         "createdAt": "2026-03-14T09:30:00.000Z",
                      *         "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *         "deletedAt": null,
                      *         "status": "NEW",
                      *         "promotedStudentId": "text",
                      *         "promotedAt": "2026-03-14T09:30:00.000Z"
@@ -6375,6 +6440,8 @@ export interface operations {
                 published?: string;
                 /** @description true: only templates available to the caller. */
                 isTemplate?: string;
+                /** @description ISO 8601 date-time with its offset or Z. Only the items changed at or after it, oldest change first (ties by id), and the deletions since then as items `{id, updatedAt, deletedAt}`. To read on, ask again from the last item's updatedAt (it comes again, with any other change of that moment), or for the next page. */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -6382,7 +6449,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of forms, newest first. */
+            /** @description A page of forms, newest first; with updatedSince, the changes since then, oldest first, deletions included. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6403,6 +6470,7 @@ export interface operations {
                      *           "showResultToRespondent": true,
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": null,
                      *           "_count": {
                      *             "questions": 1,
                      *             "submissions": 1
@@ -6415,7 +6483,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        forms: components["schemas"]["FormListItem"][];
+                        forms: (components["schemas"]["FormListItem"] | components["schemas"]["DeletedItem"])[];
                         total: number;
                         page: number;
                         limit: number;
@@ -7676,6 +7744,8 @@ export interface operations {
                 limit?: number;
                 /** @description Case- and accent-insensitive substring match. */
                 search?: string;
+                /** @description ISO 8601 date-time with its offset or Z. Only the items changed at or after it, oldest change first (ties by id), and the deletions since then as items `{id, updatedAt, deletedAt}`. To read on, ask again from the last item's updatedAt (it comes again, with any other change of that moment), or for the next page. */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -7683,7 +7753,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of groups, in name order. */
+            /** @description A page of groups, in name order; with updatedSince, the changes since then, oldest first, deletions included. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7698,6 +7768,7 @@ export interface operations {
                      *           "description": "Ten questions on how often and how much pupils read.",
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": null,
                      *           "createdBy": {
                      *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *             "name": "Ana Lima"
@@ -7713,7 +7784,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        groups: components["schemas"]["GroupListItem"][];
+                        groups: (components["schemas"]["GroupListItem"] | components["schemas"]["DeletedItem"])[];
                         total: number;
                         page: number;
                         limit: number;
@@ -7882,6 +7953,7 @@ export interface operations {
                      *       "description": "Ten questions on how often and how much pupils read.",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "createdBy": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima"
@@ -8137,6 +8209,7 @@ export interface operations {
                      *       "description": "Ten questions on how often and how much pupils read.",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "createdBy": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima"
@@ -8310,6 +8383,7 @@ export interface operations {
                      *       "description": "Ten questions on how often and how much pupils read.",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "createdBy": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima"
@@ -8710,6 +8784,7 @@ export interface operations {
                      *       "description": "Ten questions on how often and how much pupils read.",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "createdBy": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima"
@@ -8968,6 +9043,7 @@ export interface operations {
                      *       "description": "Ten questions on how often and how much pupils read.",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "createdBy": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima"
@@ -9604,6 +9680,8 @@ export interface operations {
                 formId?: string;
                 /** @description Only the results of this group's members (as the group is now). */
                 groupId?: string;
+                /** @description ISO 8601 date-time with its offset or Z. Only the items changed at or after it, oldest change first (ties by id), and the deletions since then as items `{id, updatedAt, deletedAt}`. To read on, ask again from the last item's updatedAt (it comes again, with any other change of that moment), or for the next page. */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -9611,7 +9689,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of reports, most recently completed first. */
+            /** @description A page of reports, most recently completed first; with updatedSince, the changes since then, oldest first, deletions included. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9630,7 +9708,9 @@ export interface operations {
                      *           "percentage": 62.5,
                      *           "scoreLabel": "Medium",
                      *           "scoreColor": "#B54708",
-                     *           "assignedByName": "Marta Ruiz"
+                     *           "assignedByName": "Marta Ruiz",
+                     *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": null
                      *         }
                      *       ],
                      *       "total": 1,
@@ -9639,7 +9719,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        reports: components["schemas"]["ReportItem"][];
+                        reports: (components["schemas"]["ReportListItem"] | components["schemas"]["DeletedItem"])[];
                         total: number;
                         page: number;
                         limit: number;
@@ -10378,6 +10458,8 @@ export interface operations {
                 status?: "ACTIVE" | "INACTIVE" | "SUSPENDED" | "GRADUATED";
                 /** @description Only the members of this group. */
                 groupId?: string;
+                /** @description ISO 8601 date-time with its offset or Z. Only the items changed at or after it, oldest change first (ties by id), and the deletions since then as items `{id, updatedAt, deletedAt}`. To read on, ask again from the last item's updatedAt (it comes again, with any other change of that moment), or for the next page. */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -10385,7 +10467,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of students, newest first. */
+            /** @description A page of students, newest first; with updatedSince, the changes since then, oldest first, deletions included. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10404,6 +10486,7 @@ export interface operations {
                      *           "gender": "female",
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": null,
                      *           "status": "ACTIVE"
                      *         }
                      *       ],
@@ -10413,7 +10496,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        students: components["schemas"]["Student"][];
+                        students: (components["schemas"]["Student"] | components["schemas"]["DeletedItem"])[];
                         total: number;
                         page: number;
                         limit: number;
@@ -10601,6 +10684,7 @@ export interface operations {
                      *       "gender": "female",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "status": "ACTIVE",
                      *       "submissions": [
                      *         {
@@ -10866,6 +10950,7 @@ export interface operations {
                      *       "gender": "female",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "status": "ACTIVE",
                      *       "submissions": [
                      *         {
@@ -11064,6 +11149,7 @@ export interface operations {
                      *       "gender": "female",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "status": "ACTIVE",
                      *       "submissions": [
                      *         {
@@ -11743,6 +11829,8 @@ export interface operations {
                 status?: "PENDING" | "OPENED" | "IN_PROGRESS" | "COMPLETED" | "EXPIRED" | "REVOKED";
                 /** @description Only the submissions of this group's members. */
                 groupId?: string;
+                /** @description ISO 8601 date-time with its offset or Z. Only the items changed at or after it, oldest change first (ties by id), and the deletions since then as items `{id, updatedAt, deletedAt}`. To read on, ask again from the last item's updatedAt (it comes again, with any other change of that moment), or for the next page. */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -11750,7 +11838,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of submissions, newest first. */
+            /** @description A page of submissions, newest first; with updatedSince, the changes since then, oldest first, deletions included. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11794,7 +11882,9 @@ export interface operations {
                      *           "remindedAt": "2026-03-14T09:30:00.000Z",
                      *           "mailFailedAt": "2026-03-14T09:30:00.000Z",
                      *           "mailError": "text",
-                     *           "revokedAt": "2026-03-14T09:30:00.000Z"
+                     *           "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": null
                      *         }
                      *       ],
                      *       "total": 1,
@@ -11803,7 +11893,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        submissions: components["schemas"]["Submission"][];
+                        submissions: (components["schemas"]["Submission"] | components["schemas"]["DeletedItem"])[];
                         total: number;
                         page: number;
                         limit: number;
@@ -11969,6 +12059,8 @@ export interface operations {
                      *       "mailFailedAt": "2026-03-14T09:30:00.000Z",
                      *       "mailError": "text",
                      *       "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "answers": [
                      *         {
                      *           "questionId": "text",
@@ -12280,6 +12372,8 @@ export interface operations {
                      *       "mailFailedAt": "2026-03-14T09:30:00.000Z",
                      *       "mailError": "text",
                      *       "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "answers": [
                      *         {
                      *           "questionId": "text",
@@ -12464,6 +12558,8 @@ export interface operations {
                      *       "mailFailedAt": "2026-03-14T09:30:00.000Z",
                      *       "mailError": "text",
                      *       "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "answers": [
                      *         {
                      *           "questionId": "text",
@@ -12775,6 +12871,8 @@ export interface operations {
                      *       "mailFailedAt": "2026-03-14T09:30:00.000Z",
                      *       "mailError": "text",
                      *       "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "answers": [
                      *         {
                      *           "questionId": "text",
@@ -12980,6 +13078,8 @@ export interface operations {
                      *       "mailFailedAt": "2026-03-14T09:30:00.000Z",
                      *       "mailError": "text",
                      *       "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": null,
                      *       "answers": [
                      *         {
                      *           "questionId": "text",
@@ -13255,6 +13355,8 @@ export interface operations {
                      *           "mailFailedAt": "2026-03-14T09:30:00.000Z",
                      *           "mailError": "text",
                      *           "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": null,
                      *           "token": "k3J9vXq2bW8mZr5tY7uP1sN4aE6cH0dF",
                      *           "url": "text",
                      *           "delivery": "QUEUED"

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema, pagedResponse, timestamp } from "~/lib/schemas.ts";
+import { idSchema, changesResponse, timestamp } from "~/lib/schemas.ts";
 import { historyItem, personFields, personListQuery, personProfileFields } from "../people/person-schemas.ts";
 import { student } from "../students/student-schemas.ts";
 import { CANDIDATE_STATUSES, EDITABLE_CANDIDATE_STATUSES } from "./candidate-statuses.ts";
@@ -30,6 +30,6 @@ export const candidate = z
     promotedAt: timestamp.nullable(),
   })
   .meta({ id: "Candidate" });
-export const candidateListResponse = pagedResponse("candidates", candidate);
+export const candidateListResponse = changesResponse("candidates", candidate);
 export const candidateDetail = candidate.extend({ evaluations: z.array(historyItem) }).meta({ id: "CandidateDetail" });
 export const promotionResponse = z.object({ student, candidate }).meta({ id: "Promotion" });

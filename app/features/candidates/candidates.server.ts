@@ -3,10 +3,19 @@ import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { conflict, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
+import { changedSince, changesPage, OLDEST_CHANGE_FIRST } from "~/lib/tombstones.server.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
-import { assertEmailFree, personData, personHistory, personHistoryByForm, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
+import {
+  assertEmailFree,
+  deletePerson,
+  personData,
+  personHistory,
+  personHistoryByForm,
+  personListWhere,
+  refreshRespondentSearchText,
+} from "../people/people.server.ts";
 import { getStudent } from "../students/students.server.ts";
 import type { CreateCandidateInput, ListCandidatesQuery, UpdateCandidateInput } from "./candidate-schemas.ts";
 
@@ -24,6 +33,16 @@ export async function listCandidates(actor: Actor, query: ListCandidatesQuery) {
     db.candidate.count({ where }),
   ]);
   return { candidates, total, page: query.page, limit: query.limit };
+}
+
+/** The list with `updatedSince` (ADR 52): the candidates changed since then that the filters select, oldest change first, and the deletions. */
+export async function listCandidateChanges(actor: Actor, query: ListCandidatesQuery & { updatedSince: Date }) {
+  const where: Prisma.CandidateWhereInput = { AND: [personListWhere(actor, query) as Prisma.CandidateWhereInput, changedSince(query.updatedSince)] };
+  const { items, total } = await changesPage(actor, "candidate", query.updatedSince, query, {
+    page: (offset, limit) => db.candidate.findMany({ where, select: candidateSelect, orderBy: OLDEST_CHANGE_FIRST, skip: offset, take: limit }),
+    count: () => db.candidate.count({ where }),
+  });
+  return { candidates: items, total, page: query.page, limit: query.limit };
 }
 
 async function findCandidate(actor: Actor, id: string) {
@@ -86,9 +105,7 @@ export async function deleteCandidate(actor: Actor, id: string) {
   // Scope before role: another organization's candidate is 404, never 403 (contract §1).
   await findCandidate(actor, id);
   requireAdmin(actor);
-  const deletedAt = new Date();
-  await db.candidate.update({ where: { id }, data: { deletedAt } });
-  return { id, deletedAt };
+  return { id, deletedAt: await deletePerson({ candidateId: id }) };
 }
 
 const alreadyPromoted = () => conflict("This candidate has already been promoted.", "ALREADY_PROMOTED");

@@ -2,7 +2,19 @@ import { z } from "zod";
 import { achievableTotals, unreachableBands } from "../scoring/achievable.ts";
 import { QUESTION_TYPES } from "./question-types.ts";
 import { SCALE_BOUND, SCALE_MAX_POINTS, scalePoints, storedOptions } from "./scale.ts";
-import { booleanParam, idSchema, multiLineText, optionalText, paginationQuery, pagedResponse, searchParam, singleLineText, timestamp } from "~/lib/schemas.ts";
+import {
+  booleanParam,
+  changesResponse,
+  idSchema,
+  multiLineText,
+  notDeleted,
+  optionalText,
+  paginationQuery,
+  searchParam,
+  singleLineText,
+  timestamp,
+  updatedSinceParam,
+} from "~/lib/schemas.ts";
 
 /** The largest score (and score range bound) a form may use, either sign. */
 export const SCORE_LIMIT = 1_000_000;
@@ -175,6 +187,7 @@ export const listFormsQuery = z.strictObject({
   search: searchParam,
   published: booleanParam.optional(),
   isTemplate: booleanParam.optional().meta({ description: "true: only templates available to the caller." }),
+  updatedSince: updatedSinceParam,
 });
 
 export type ListFormsQuery = z.output<typeof listFormsQuery>;
@@ -204,11 +217,12 @@ const formSummaryFields = {
 export const formListItem = z
   .object({
     ...formSummaryFields,
+    deletedAt: notDeleted,
     _count: z.object({ questions: z.number().int(), submissions: z.number().int() }),
   })
   .meta({ id: "FormListItem" });
 
-export const formListResponse = pagedResponse("forms", formListItem);
+export const formListResponse = changesResponse("forms", formListItem);
 
 export const formDetail = z
   .object({

@@ -4,6 +4,8 @@ import { db, Prisma } from "~/lib/db.server.ts";
 import { badRequest, fieldProblem, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
+import { isDeletion } from "~/lib/changes.ts";
+import { changedSince, changesPage, OLDEST_CHANGE_FIRST, recordTombstone } from "~/lib/tombstones.server.ts";
 import { type CreateFormInput, type ListFormsQuery, type UpdateFormInput, unreachableBandIssues } from "./form-schemas.ts";
 import { scaleOf, storedOptions } from "./scale.ts";
 
@@ -31,6 +33,7 @@ const listSelect = {
   showResultToRespondent: true,
   createdAt: true,
   updatedAt: true,
+  deletedAt: true,
 } satisfies Prisma.FormSelect;
 
 /**
@@ -54,12 +57,17 @@ async function countsOf(formIds: string[]) {
   return (formId: string) => counts.get(formId) ?? { questions: 0, submissions: 0 };
 }
 
-export async function listForms(actor: Actor, query: ListFormsQuery) {
+/** The forms the list's filters select among those the caller can see. */
+function listFormsWhere(actor: Actor, query: ListFormsQuery): Prisma.FormWhereInput {
   const filters: Prisma.FormWhereInput[] = [visibleFormsWhere(actor)];
   if (query.search) filters.push({ searchTitle: { contains: foldForSearch(query.search) } });
   if (query.published !== undefined) filters.push({ isPublished: query.published });
   if (query.isTemplate !== undefined) filters.push({ isTemplate: query.isTemplate });
-  const where: Prisma.FormWhereInput = { AND: filters };
+  return { AND: filters };
+}
+
+export async function listForms(actor: Actor, query: ListFormsQuery) {
+  const where = listFormsWhere(actor, query);
   const [forms, total] = await Promise.all([
     db.form.findMany({
       where,
@@ -71,6 +79,22 @@ export async function listForms(actor: Actor, query: ListFormsQuery) {
   ]);
   const countsFor = await countsOf(forms.map((form) => form.id));
   return { forms: forms.map((form) => ({ ...form, _count: countsFor(form.id) })), total, page: query.page, limit: query.limit };
+}
+
+/**
+ * The list with `updatedSince` (ADR 52): the forms changed since then that the filters select,
+ * oldest change first, and the deletions since then (a teacher's of their own forms and of
+ * templates, and the forms that stopped being templates).
+ */
+export async function listFormChanges(actor: Actor, query: ListFormsQuery & { updatedSince: Date }) {
+  const where: Prisma.FormWhereInput = { AND: [listFormsWhere(actor, query), changedSince(query.updatedSince)] };
+  const { items, total } = await changesPage(actor, "form", query.updatedSince, query, {
+    page: (offset, limit) => db.form.findMany({ where, select: listSelect, orderBy: OLDEST_CHANGE_FIRST, skip: offset, take: limit }),
+    count: () => db.form.count({ where }),
+  });
+  const countsFor = await countsOf(items.flatMap((item) => (isDeletion(item) ? [] : [item.id])));
+  const forms = items.map((item) => (isDeletion(item) ? item : { ...item, _count: countsFor(item.id) }));
+  return { forms, total, page: query.page, limit: query.limit };
 }
 
 /** A form's bands and questions with their options, in display order: what scoring needs. */
@@ -186,7 +210,24 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
     if (input.showResultToRespondent !== undefined) data.showResultToRespondent = input.showResultToRespondent;
     // In this transaction, so no reader sees the new content with the old version (ADR 33).
     if (input.scoreRanges || input.questions) data.contentVersion = { increment: 1 };
+    const changedAt = new Date();
+    data.updatedAt = changedAt;
+    const before =
+      input.isTemplate === false
+        ? await tx.form.findUniqueOrThrow({ where: { id }, select: { organizationId: true, createdById: true, isTemplate: true } })
+        : null;
     await tx.form.update({ where: { id }, data });
+    // A template no more: it leaves the lists of the teachers who are not its author (ADR 52).
+    if (before?.isTemplate) {
+      await recordTombstone(tx, {
+        organizationId: before.organizationId,
+        kind: "form",
+        itemId: id,
+        ownerId: before.createdById,
+        audience: "OTHERS",
+        deletedAt: changedAt,
+      });
+    }
     if (input.scoreRanges) await replaceScoreRanges(tx, id, input.scoreRanges);
     if (input.questions) await replaceQuestions(tx, id, input.questions);
   });
@@ -213,12 +254,30 @@ async function assertBandsReachable(id: string, input: UpdateFormInput) {
 
 /**
  * Soft delete: the form leaves lists and reads, its pending links stop working (the public link
- * checks the form's deletedAt), and completed results stay in reports.
+ * checks the form's deletedAt), and completed results stay in reports. Its tombstone tells the
+ * lists read with updatedSince: everyone who read it when it was a template, else its author and
+ * the administrators (ADR 52).
  */
 export async function deleteForm(actor: Actor, id: string) {
   await findEditableForm(actor, id);
   const deletedAt = new Date();
-  await db.form.update({ where: { id }, data: { deletedAt } });
+  await db.$transaction(async (tx) => {
+    const [form] = await tx.form.updateManyAndReturn({
+      where: { id, deletedAt: null },
+      data: { deletedAt, updatedAt: deletedAt },
+      select: { organizationId: true, createdById: true, isTemplate: true },
+    });
+    // Deleted meanwhile by another request, which told the lists.
+    if (!form) return;
+    await recordTombstone(tx, {
+      organizationId: form.organizationId,
+      kind: "form",
+      itemId: id,
+      ownerId: form.createdById,
+      audience: form.isTemplate ? "ALL" : "OWNER",
+      deletedAt,
+    });
+  });
   return { id, deletedAt };
 }
 

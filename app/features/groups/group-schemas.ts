@@ -1,7 +1,17 @@
 import { z } from "zod";
 import { STUDENT_STATUSES } from "../students/student-statuses.ts";
 import { CANDIDATE_STATUSES } from "../candidates/candidate-statuses.ts";
-import { idSchema, optionalText, pagedResponse, paginationQuery, searchParam, singleLineText, timestamp } from "~/lib/schemas.ts";
+import {
+  changesResponse,
+  idSchema,
+  notDeleted,
+  optionalText,
+  paginationQuery,
+  searchParam,
+  singleLineText,
+  timestamp,
+  updatedSinceParam,
+} from "~/lib/schemas.ts";
 
 /** Groups (classes, caseloads) of students and candidates: contract §9. */
 export const createGroupBody = z
@@ -26,7 +36,7 @@ export const groupMembersBody = z
   .meta({ id: "GroupMembersChange" });
 export type GroupMembersInput = z.output<typeof groupMembersBody>;
 
-export const listGroupsQuery = z.strictObject({ ...paginationQuery, search: searchParam });
+export const listGroupsQuery = z.strictObject({ ...paginationQuery, search: searchParam, updatedSince: updatedSinceParam });
 export type ListGroupsQuery = z.output<typeof listGroupsQuery>;
 
 const groupFields = {
@@ -34,12 +44,13 @@ const groupFields = {
   name: z.string(),
   description: z.string().nullable(),
   createdAt: timestamp,
-  updatedAt: timestamp,
+  updatedAt: timestamp.meta({ description: "When the group last changed: its name, its description, or its members." }),
+  deletedAt: notDeleted,
   createdBy: z.object({ id: idSchema, name: z.string() }).nullable(),
 };
 
 export const groupListItem = z.object({ ...groupFields, _count: z.object({ members: z.number().int() }) }).meta({ id: "GroupListItem" });
-export const groupListResponse = pagedResponse("groups", groupListItem);
+export const groupListResponse = changesResponse("groups", groupListItem);
 
 export const groupMember = z
   .discriminatedUnion("kind", [

@@ -3,6 +3,7 @@ import { isAdmin, organizationScope } from "~/lib/auth/actor.server.ts";
 import { db, isUniqueViolation, type Prisma } from "~/lib/db.server.ts";
 import { forbidden, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
+import { changedSince, changesPage, OLDEST_CHANGE_FIRST, recordTombstone } from "~/lib/tombstones.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import type { CreateGroupInput, GroupMembersInput, ListGroupsQuery, UpdateGroupInput } from "./group-schemas.ts";
 
@@ -22,25 +23,35 @@ const summarySelect = {
   description: true,
   createdAt: true,
   updatedAt: true,
+  deletedAt: true,
   createdBy: { select: { id: true, name: true } },
 } as const;
 
+const listSelect = { ...summarySelect, _count: { select: { members: { where: liveMember } } } } as const;
+
+const listGroupsWhere = (actor: Actor, query: ListGroupsQuery): Prisma.GroupWhereInput => ({
+  deletedAt: null,
+  ...organizationScope(actor),
+  ...(query.search ? { searchName: { contains: foldForSearch(query.search) } } : {}),
+});
+
 export async function listGroups(actor: Actor, query: ListGroupsQuery) {
-  const where: Prisma.GroupWhereInput = {
-    deletedAt: null,
-    ...organizationScope(actor),
-    ...(query.search ? { searchName: { contains: foldForSearch(query.search) } } : {}),
-  };
+  const where = listGroupsWhere(actor, query);
   const [groups, total] = await Promise.all([
-    db.group.findMany({
-      where,
-      select: { ...summarySelect, _count: { select: { members: { where: liveMember } } } },
-      orderBy: [{ searchName: "asc" }, { id: "asc" }],
-      ...skipTake(query),
-    }),
+    db.group.findMany({ where, select: listSelect, orderBy: [{ searchName: "asc" }, { id: "asc" }], ...skipTake(query) }),
     db.group.count({ where }),
   ]);
   return { groups, total, page: query.page, limit: query.limit };
+}
+
+/** The list with `updatedSince` (ADR 52): the groups changed since then (members included), oldest change first, and the deletions. */
+export async function listGroupChanges(actor: Actor, query: ListGroupsQuery & { updatedSince: Date }) {
+  const where: Prisma.GroupWhereInput = { AND: [listGroupsWhere(actor, query), changedSince(query.updatedSince)] };
+  const { items, total } = await changesPage(actor, "group", query.updatedSince, query, {
+    page: (offset, limit) => db.group.findMany({ where, select: listSelect, orderBy: OLDEST_CHANGE_FIRST, skip: offset, take: limit }),
+    count: () => db.group.count({ where }),
+  });
+  return { groups: items, total, page: query.page, limit: query.limit };
 }
 
 /** A group of the caller's organization; 404 outside it. */
@@ -111,10 +122,26 @@ export async function updateGroup(actor: Actor, id: string, input: UpdateGroupIn
 
 /** Soft delete: the group disappears from lists; its members and their results are untouched. */
 export async function deleteGroup(actor: Actor, id: string) {
-  await findChangeableGroup(actor, id);
+  const group = await findChangeableGroup(actor, id);
   const deletedAt = new Date();
-  await db.group.update({ where: { id }, data: { deletedAt }, select: { id: true } });
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.group.updateMany({ where: { id, deletedAt: null }, data: { deletedAt, updatedAt: deletedAt } });
+    // Deleted meanwhile by another request, which told the lists.
+    if (count === 0) return;
+    await recordTombstone(tx, { organizationId: group.organizationId, kind: "group", itemId: id, audience: "ALL", deletedAt });
+  });
   return { id, deletedAt };
+}
+
+/**
+ * Moves the updatedAt of the people named who are in the group to `at`: the groups a
+ * person is in select them in the people lists (`groupId`), so a change of membership is a change
+ * of the person for the lists read with updatedSince (ADR 52).
+ */
+async function touchMembers(tx: Prisma.TransactionClient, groupId: string, at: Date, people: { studentIds: string[]; candidateIds: string[] }) {
+  const inGroup = { groups: { some: { groupId } } };
+  if (people.studentIds.length > 0) await tx.student.updateMany({ where: { ...inGroup, id: { in: people.studentIds } }, data: { updatedAt: at } });
+  if (people.candidateIds.length > 0) await tx.candidate.updateMany({ where: { ...inGroup, id: { in: people.candidateIds } }, data: { updatedAt: at } });
 }
 
 /**
@@ -154,12 +181,16 @@ function insertMembers(organizationId: string, id: string, input: GroupMembersIn
       select: { studentId: true, candidateId: true },
     });
     const has = new Set(present.map((member) => member.studentId ?? member.candidateId));
+    const joining = { studentIds: studentIds.filter((personId) => !has.has(personId)), candidateIds: candidateIds.filter((personId) => !has.has(personId)) };
     const rows = [
-      ...studentIds.filter((personId) => !has.has(personId)).map((studentId) => ({ groupId: id, studentId })),
-      ...candidateIds.filter((personId) => !has.has(personId)).map((candidateId) => ({ groupId: id, candidateId })),
+      ...joining.studentIds.map((studentId) => ({ groupId: id, studentId })),
+      ...joining.candidateIds.map((candidateId) => ({ groupId: id, candidateId })),
     ];
-    if (rows.length) await tx.groupMember.createMany({ data: rows });
-    await tx.group.update({ where: { id }, data: { updatedAt: new Date() }, select: { id: true } });
+    if (rows.length === 0) return;
+    await tx.groupMember.createMany({ data: rows });
+    const changedAt = new Date();
+    await tx.group.update({ where: { id }, data: { updatedAt: changedAt }, select: { id: true } });
+    await touchMembers(tx, id, changedAt, joining);
   });
 }
 
@@ -168,8 +199,13 @@ export async function removeGroupMembers(actor: Actor, id: string, input: GroupM
   const group = await findChangeableGroup(actor, id);
   await db.$transaction(async (tx) => {
     const { studentIds, candidateIds } = await peopleOf(tx, group.organizationId, input);
-    await tx.groupMember.deleteMany({ where: { groupId: id, OR: [{ studentId: { in: studentIds } }, { candidateId: { in: candidateIds } }] } });
-    await tx.group.update({ where: { id }, data: { updatedAt: new Date() }, select: { id: true } });
+    const changedAt = new Date();
+    // Those in it, before they leave it.
+    await touchMembers(tx, id, changedAt, { studentIds, candidateIds });
+    const { count } = await tx.groupMember.deleteMany({
+      where: { groupId: id, OR: [{ studentId: { in: studentIds } }, { candidateId: { in: candidateIds } }] },
+    });
+    if (count > 0) await tx.group.update({ where: { id }, data: { updatedAt: changedAt }, select: { id: true } });
   });
   return getGroup(actor, id);
 }

@@ -4,6 +4,7 @@ import { db, Prisma, serializeWrites } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
 import type { ScoreBand } from "../scoring/scoring.ts";
 import { conflict } from "~/lib/problem.server.ts";
+import { recordTombstone } from "~/lib/tombstones.server.ts";
 import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
 import { assertStaffResultsView, historySelect, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
@@ -40,6 +41,34 @@ export async function assertEmailFree(
       ? await tx.student.findFirst({ where: where as Prisma.StudentWhereInput, select: { id: true } })
       : await tx.candidate.findFirst({ where: where as Prisma.CandidateWhereInput, select: { id: true } });
   if (taken) throw conflict(`Another ${kind} of this organization already uses this e-mail address.`, "EMAIL_TAKEN");
+}
+
+/**
+ * Soft-deletes a student or a candidate: the record stays for the results that reference it, and
+ * its tombstone tells the lists read with updatedSince (ADR 52). The groups it was in changed
+ * (their member counts), so their updatedAt moves too. Answers when it was deleted.
+ */
+export async function deletePerson(person: { studentId: string } | { candidateId: string }): Promise<Date> {
+  const deletedAt = new Date();
+  await db.$transaction(async (tx) => {
+    const where = { id: "studentId" in person ? person.studentId : person.candidateId, deletedAt: null };
+    const data = { deletedAt, updatedAt: deletedAt };
+    const [deleted] =
+      "studentId" in person
+        ? await tx.student.updateManyAndReturn({ where, data, select: { organizationId: true } })
+        : await tx.candidate.updateManyAndReturn({ where, data, select: { organizationId: true } });
+    // Deleted meanwhile by another request, which told the lists.
+    if (!deleted) return;
+    await recordTombstone(tx, {
+      organizationId: deleted.organizationId,
+      kind: "studentId" in person ? "student" : "candidate",
+      itemId: where.id,
+      audience: "ALL",
+      deletedAt,
+    });
+    await tx.group.updateMany({ where: { deletedAt: null, members: { some: person } }, data: { updatedAt: deletedAt } });
+  });
+  return deletedAt;
 }
 
 type ProfileInput = {

@@ -1,5 +1,16 @@
 import { z } from "zod";
-import { booleanParam, emailSchema, idSchema, optionalText, paginationQuery, searchParam, singleLineText, timestamp } from "~/lib/schemas.ts";
+import {
+  booleanParam,
+  emailSchema,
+  idSchema,
+  notDeleted,
+  optionalText,
+  paginationQuery,
+  searchParam,
+  singleLineText,
+  timestamp,
+  updatedSinceParam,
+} from "~/lib/schemas.ts";
 
 /**
  * Students and candidates carry the same profile. Each field is optional in updates; an empty
@@ -26,6 +37,7 @@ export const personListQuery = <S extends readonly [string, ...string[]]>(status
     search: searchParam,
     status: z.enum(statuses).optional(),
     groupId: idSchema.optional().meta({ description: "Only the members of this group." }),
+    updatedSince: updatedSinceParam,
   });
 
 export const personFields = {
@@ -37,7 +49,8 @@ export const personFields = {
   grade: z.string().nullable(),
   gender: z.string().nullable(),
   createdAt: timestamp,
-  updatedAt: timestamp,
+  updatedAt: timestamp.meta({ description: "When the record last changed: its fields, or the groups it is in." }),
+  deletedAt: notDeleted,
 };
 
 export const historyItem = z
@@ -66,6 +79,7 @@ export const personSelect = {
   status: true,
   createdAt: true,
   updatedAt: true,
+  deletedAt: true,
 } as const;
 
 /** POST /api/students/import and /api/candidates/import (contract §11). */

@@ -150,6 +150,9 @@ export async function importRoster(actor: Actor, kind: Kind, text: string) {
       return groupId ? [[randomUUID(), groupId, kind === "students" ? ids[index] : null, kind === "candidates" ? ids[index] : null, now]] : [];
     });
     await insertRows(tx, "GroupMember", ["id", "groupId", "studentId", "candidateId", "createdAt"], memberships);
+    // The groups that were there already have new members: a change for the lists read with updatedSince (ADR 52).
+    const joined = [...new Set(memberships.map((membership) => membership[1] as string))];
+    if (joined.length > 0) await tx.group.updateMany({ where: { id: { in: joined } }, data: { updatedAt: now } });
     return { created: rows.length, groupsCreated: groupIds.created };
   }, LONG_WRITE);
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
-import { idSchema, pagedResponse, paginationQuery, searchParam, timestamp } from "~/lib/schemas.ts";
+import { changesResponse, idSchema, notDeleted, paginationQuery, searchParam, timestamp, updatedSinceParam } from "~/lib/schemas.ts";
 
 /**
  * `from`/`to` take a date (`2026-03-01`) or a date-time; a date-only `to` covers that whole day.
@@ -20,10 +20,10 @@ const reportFilters = {
   groupId: idSchema.optional().meta({ description: "Only the results of this group's members (as the group is now)." }),
 };
 
-export const listReportsQuery = z.strictObject({ ...paginationQuery, ...reportFilters });
+export const listReportsQuery = z.strictObject({ ...paginationQuery, ...reportFilters, updatedSince: updatedSinceParam });
 export type ListReportsQuery = z.output<typeof listReportsQuery>;
 /** What selects reports, without a page: the list's filters, which the exports share. */
-export type ReportFilters = Omit<ListReportsQuery, "page" | "limit">;
+export type ReportFilters = Omit<ListReportsQuery, "page" | "limit" | "updatedSince">;
 
 export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 
@@ -58,7 +58,16 @@ export const reportItem = z
   })
   .meta({ id: "ReportItem" });
 
-export const reportListResponse = pagedResponse("reports", reportItem);
+export const reportListItem = reportItem
+  .extend({
+    updatedAt: timestamp.meta({
+      description: "When the result last changed: completed, or its respondent renamed or promoted (the name it shows).",
+    }),
+    deletedAt: notDeleted,
+  })
+  .meta({ id: "ReportListItem" });
+
+export const reportListResponse = changesResponse("reports", reportListItem);
 
 export const reportAnswer = z.object({
   questionId: idSchema.meta({ description: "The question as it was answered; kept if the question is later removed." }),

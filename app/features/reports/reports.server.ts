@@ -4,6 +4,7 @@ import { env } from "~/lib/env.server.ts";
 import { badRequest, conflict, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import { rawDate } from "~/lib/raw-values.ts";
 import { skipTake } from "~/lib/schemas.ts";
+import { changesPage } from "~/lib/tombstones.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { assertStaffResultsView, inGroupWhere, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import type { ScoredAgainst } from "../submissions/test-link.server.ts";
@@ -33,6 +34,9 @@ import { DATE_ONLY, endOfDayIn, startOfDayIn } from "~/lib/zoned-time.ts";
 
 /** The lists' order: newest completed first, the id breaking ties (both in the scope's index). */
 const NEWEST_FIRST = Prisma.sql`ORDER BY s."completedAt" DESC, s."id" DESC`;
+
+/** The order of the list read with updatedSince: the oldest change first, the id breaking ties (ADR 52). */
+const OLDEST_CHANGE_FIRST = Prisma.sql`ORDER BY s."updatedAt" ASC, s."id" ASC`;
 
 const reportSelect = {
   id: true,
@@ -332,6 +336,28 @@ export async function listReports(actor: Actor, query: ListReportsQuery) {
   return { reports, total, page: query.page, limit: query.limit };
 }
 
+/**
+ * The list with `updatedSince` (ADR 52): the results in the caller's scope that changed since then
+ * and that the filters select, oldest change first, and the deletions since then. The scope's
+ * changes come in order from the index on (organizationId, isCompleted, updatedAt, id); the total
+ * is counted (it is the changes since a moment, which the cache of totals does not keep).
+ */
+export async function listReportChanges(actor: Actor, query: ListReportsQuery & { updatedSince: Date }) {
+  const selection = await reportSelection(actor, query);
+  const conditions = [...selection.sql, Prisma.sql`s."updatedAt" >= ${query.updatedSince}`];
+  if (selection.term) conditions.push(searchTextContains(env().databaseProvider, selection.term));
+  const where = Prisma.join(conditions, " AND ");
+  const { items, total } = await changesPage(actor, "submission", query.updatedSince, query, {
+    page: (offset, limit) =>
+      listRows(
+        Prisma.sql`s."id" IN (SELECT s."id" FROM "Submission" AS s WHERE ${where} ${OLDEST_CHANGE_FIRST} LIMIT ${limit} OFFSET ${offset})`,
+        OLDEST_CHANGE_FIRST,
+      ),
+    count: () => countWhere(where),
+  });
+  return { reports: items, total, page: query.page, limit: query.limit };
+}
+
 type ListRow = {
   id: string;
   completedAt: unknown;
@@ -343,6 +369,7 @@ type ListRow = {
   formTitle: string | null;
   respondentName: string | null;
   assignedByName: string;
+  updatedAt: unknown;
 };
 
 /**
@@ -352,7 +379,7 @@ type ListRow = {
 async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
   const rows = await db.$queryRaw<ListRow[]>`
     SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor", s."formTitle",
-           COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName"
+           COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName", s."updatedAt"
       FROM "Submission" AS s
       JOIN "User" AS u ON u."id" = s."assignedById"
       LEFT JOIN "Student" AS st ON st."id" = s."studentId"
@@ -369,6 +396,8 @@ async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
     scoreLabel: row.scoreLabel,
     scoreColor: row.scoreColor,
     assignedByName: row.assignedByName,
+    updatedAt: rawDate(row.updatedAt)!,
+    deletedAt: null,
   }));
 }
 

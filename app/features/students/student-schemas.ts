@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { STUDENT_STATUSES } from "./student-statuses.ts";
-import { pagedResponse } from "~/lib/schemas.ts";
+import { changesResponse } from "~/lib/schemas.ts";
 import { historyItem, personFields, personListQuery, personProfileFields } from "../people/person-schemas.ts";
 
 export const createStudentBody = z.strictObject({ ...personProfileFields, status: z.enum(STUDENT_STATUSES).default("ACTIVE") }).meta({ id: "StudentCreate" });
@@ -20,5 +20,5 @@ export const listStudentsQuery = personListQuery(STUDENT_STATUSES);
 export type ListStudentsQuery = z.output<typeof listStudentsQuery>;
 
 export const student = z.object({ ...personFields, status: z.enum(STUDENT_STATUSES) }).meta({ id: "Student" });
-export const studentListResponse = pagedResponse("students", student);
+export const studentListResponse = changesResponse("students", student);
 export const studentDetail = student.extend({ submissions: z.array(historyItem) }).meta({ id: "StudentDetail" });

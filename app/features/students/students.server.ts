@@ -3,11 +3,20 @@ import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
+import { changedSince, changesPage, OLDEST_CHANGE_FIRST } from "~/lib/tombstones.server.ts";
 import { createId } from "@paralleldrive/cuid2";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
-import { assertEmailFree, personData, personHistory, personHistoryByForm, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
+import {
+  assertEmailFree,
+  deletePerson,
+  personData,
+  personHistory,
+  personHistoryByForm,
+  personListWhere,
+  refreshRespondentSearchText,
+} from "../people/people.server.ts";
 import type { CreateStudentInput, ListStudentsQuery, UpdateStudentInput } from "./student-schemas.ts";
 
 export async function listStudents(actor: Actor, query: ListStudentsQuery) {
@@ -17,6 +26,16 @@ export async function listStudents(actor: Actor, query: ListStudentsQuery) {
     db.student.count({ where }),
   ]);
   return { students, total, page: query.page, limit: query.limit };
+}
+
+/** The list with `updatedSince` (ADR 52): the students changed since then that the filters select, oldest change first, and the deletions. */
+export async function listStudentChanges(actor: Actor, query: ListStudentsQuery & { updatedSince: Date }) {
+  const where: Prisma.StudentWhereInput = { AND: [personListWhere(actor, query) as Prisma.StudentWhereInput, changedSince(query.updatedSince)] };
+  const { items, total } = await changesPage(actor, "student", query.updatedSince, query, {
+    page: (offset, limit) => db.student.findMany({ where, select: personSelect, orderBy: OLDEST_CHANGE_FIRST, skip: offset, take: limit }),
+    count: () => db.student.count({ where }),
+  });
+  return { students: items, total, page: query.page, limit: query.limit };
 }
 
 async function findStudent(actor: Actor, id: string) {
@@ -85,7 +104,5 @@ export async function deleteStudent(actor: Actor, id: string) {
   // a student the caller can see answers 403 to a teacher.
   await findStudent(actor, id);
   requireAdmin(actor);
-  const deletedAt = new Date();
-  await db.student.update({ where: { id }, data: { deletedAt } });
-  return { id, deletedAt };
+  return { id, deletedAt: await deletePerson({ studentId: id }) };
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { questionScale } from "../forms/form-schemas.ts";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
 import { SUBMISSION_STATUSES } from "./submission-status.ts";
-import { booleanParam, expiryInput, idSchema, pagedResponse, paginationQuery, timestamp, typedText } from "~/lib/schemas.ts";
+import { booleanParam, changesResponse, expiryInput, idSchema, notDeleted, paginationQuery, timestamp, typedText, updatedSinceParam } from "~/lib/schemas.ts";
 
 /**
  * When a link stops working: a date-time, or a day meaning the end of that day in the organization's
@@ -32,6 +32,7 @@ export const listSubmissionsQuery = z.strictObject({
   isCompleted: booleanParam.optional(),
   status: z.enum(SUBMISSION_STATUSES).optional(),
   groupId: idSchema.optional().meta({ description: "Only the submissions of this group's members." }),
+  updatedSince: updatedSinceParam,
 });
 export type ListSubmissionsQuery = z.output<typeof listSubmissionsQuery>;
 
@@ -140,10 +141,15 @@ export const submissionItem = z
         'The mail server\'s reply to the failed e-mail, as it gave it (e.g. "550 Mailbox unavailable"); null when no server answered (unreachable, timed out) or nothing failed.',
     }),
     revokedAt: timestamp.nullable(),
+    updatedAt: timestamp.meta({
+      description:
+        "When the submission last changed: assigned, opened, started, sent, reminded, completed, withdrawn, its expiry moved, or its respondent changed (a promotion, a new name on a result). Not when it expires by the passing of time: a client derives EXPIRED from expiresAt.",
+    }),
+    deletedAt: notDeleted,
   })
   .meta({ id: "Submission" });
 
-export const submissionListResponse = pagedResponse("submissions", submissionItem);
+export const submissionListResponse = changesResponse("submissions", submissionItem);
 
 export const submissionDetail = submissionItem
   .extend({

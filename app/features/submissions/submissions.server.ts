@@ -6,6 +6,8 @@ import { env } from "~/lib/env.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, conflict, forbidden, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
+import { isDeletion } from "~/lib/changes.ts";
+import { changedSince, changesPage, OLDEST_CHANGE_FIRST } from "~/lib/tombstones.server.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
 import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput } from "./submission-schemas.ts";
 import { asSeenBy, inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
@@ -44,6 +46,8 @@ const itemSelect = {
   mailFailedAt: true,
   mailError: true,
   revokedAt: true,
+  updatedAt: true,
+  deletedAt: true,
 } satisfies Prisma.SubmissionSelect;
 
 /** A submission as the API answers it: its row and its status now. */
@@ -149,21 +153,41 @@ export async function submissionItems(actor: Actor, ids: string[]) {
   return rows.map(({ token, ...row }) => ({ ...asSeenBy(actor, withStatus(row, now)), token, url: testLinkUrl(token, actor.locale) }));
 }
 
-export async function listSubmissions(actor: Actor, query: ListSubmissionsQuery) {
+/** The submissions the list's filters select among those the caller can see, with the status they have at `now`. */
+function listSubmissionsWhere(actor: Actor, query: ListSubmissionsQuery, now: Date): Prisma.SubmissionWhereInput {
   const filters: Prisma.SubmissionWhereInput[] = [visibleSubmissionsWhere(actor)];
   if (query.formId) filters.push({ formId: query.formId });
   if (query.studentId) filters.push({ studentId: query.studentId });
   if (query.candidateId) filters.push({ candidateId: query.candidateId });
   if (query.isCompleted !== undefined) filters.push({ isCompleted: query.isCompleted });
-  if (query.status) filters.push(statusWhere(query.status, new Date()));
+  if (query.status) filters.push(statusWhere(query.status, now));
   if (query.groupId) filters.push(inGroupWhere(query.groupId));
-  const where = { AND: filters };
+  return { AND: filters };
+}
+
+export async function listSubmissions(actor: Actor, query: ListSubmissionsQuery) {
+  const now = new Date();
+  const where = listSubmissionsWhere(actor, query, now);
   const [submissions, total] = await Promise.all([
     db.submission.findMany({ where, select: itemSelect, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...skipTake(query) }),
     db.submission.count({ where }),
   ]);
-  const now = new Date();
   return { submissions: submissions.map((row) => asSeenBy(actor, withStatus(row, now))), total, page: query.page, limit: query.limit };
+}
+
+/**
+ * The list with `updatedSince` (ADR 52): the submissions changed since then that the filters
+ * select, oldest change first, and the deletions (none today: a link is withdrawn, never deleted).
+ */
+export async function listSubmissionChanges(actor: Actor, query: ListSubmissionsQuery & { updatedSince: Date }) {
+  const now = new Date();
+  const where: Prisma.SubmissionWhereInput = { AND: [listSubmissionsWhere(actor, query, now), changedSince(query.updatedSince)] };
+  const { items, total } = await changesPage(actor, "submission", query.updatedSince, query, {
+    page: (offset, limit) => db.submission.findMany({ where, select: itemSelect, orderBy: OLDEST_CHANGE_FIRST, skip: offset, take: limit }),
+    count: () => db.submission.count({ where }),
+  });
+  const submissions = items.map((item) => (isDeletion(item) ? item : asSeenBy(actor, withStatus(item, now))));
+  return { submissions, total, page: query.page, limit: query.limit };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { browserBody, STAFF } from "~/lib/api-operation.ts";
 import { candidateDetail, candidateListResponse, createCandidateBody, listCandidatesQuery } from "~/features/candidates/candidate-schemas.ts";
-import { createCandidate, listCandidates } from "~/features/candidates/candidates.server.ts";
+import { createCandidate, listCandidateChanges, listCandidates } from "~/features/candidates/candidates.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonOrFormBody, readQuery } from "~/lib/http.server.ts";
@@ -9,7 +9,9 @@ const handle = endpoint(
   {
     GET: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
-      return json(await listCandidates(actor, readQuery(request, listCandidatesQuery)));
+      const query = readQuery(request, listCandidatesQuery);
+      const { updatedSince } = query;
+      return json(updatedSince ? await listCandidateChanges(actor, { ...query, updatedSince }) : await listCandidates(actor, query));
     },
     POST: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
@@ -24,7 +26,11 @@ const handle = endpoint(
       roles: STAFF,
       summary: "List the organization's candidates.",
       query: listCandidatesQuery,
-      success: { status: 200, description: "A page of candidates, newest first.", schema: candidateListResponse },
+      success: {
+        status: 200,
+        description: "A page of candidates, newest first; with updatedSince, the changes since then, oldest first, deletions included.",
+        schema: candidateListResponse,
+      },
       errors: [400, 401, 403],
     },
     POST: {

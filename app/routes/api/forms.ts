@@ -1,6 +1,6 @@
 import { STAFF } from "~/lib/api-operation.ts";
 import { createFormBody, formDetail, formListResponse, listFormsQuery } from "~/features/forms/form-schemas.ts";
-import { createForm, listForms } from "~/features/forms/forms.server.ts";
+import { createForm, listFormChanges, listForms } from "~/features/forms/forms.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody, readQuery } from "~/lib/http.server.ts";
@@ -9,7 +9,9 @@ const handle = endpoint(
   {
     GET: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
-      return json(await listForms(actor, readQuery(request, listFormsQuery)));
+      const query = readQuery(request, listFormsQuery);
+      const { updatedSince } = query;
+      return json(updatedSince ? await listFormChanges(actor, { ...query, updatedSince }) : await listForms(actor, query));
     },
     POST: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
@@ -24,7 +26,11 @@ const handle = endpoint(
       roles: STAFF,
       summary: "List the caller's forms (administrators: the organization's; teachers: their own plus templates).",
       query: listFormsQuery,
-      success: { status: 200, description: "A page of forms, newest first.", schema: formListResponse },
+      success: {
+        status: 200,
+        description: "A page of forms, newest first; with updatedSince, the changes since then, oldest first, deletions included.",
+        schema: formListResponse,
+      },
       errors: [400, 401, 403],
     },
     POST: {

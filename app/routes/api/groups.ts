@@ -1,13 +1,18 @@
 import { browserBody, STAFF } from "~/lib/api-operation.ts";
 import { createGroupBody, groupDetail, groupListResponse, listGroupsQuery } from "~/features/groups/group-schemas.ts";
-import { createGroup, listGroups } from "~/features/groups/groups.server.ts";
+import { createGroup, listGroupChanges, listGroups } from "~/features/groups/groups.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonOrFormBody, readQuery } from "~/lib/http.server.ts";
 
 const handle = endpoint(
   {
-    GET: async ({ request, context }) => json(await listGroups(requireStaff(actorOf(context)), readQuery(request, listGroupsQuery))),
+    GET: async ({ request, context }) => {
+      const actor = requireStaff(actorOf(context));
+      const query = readQuery(request, listGroupsQuery);
+      const { updatedSince } = query;
+      return json(updatedSince ? await listGroupChanges(actor, { ...query, updatedSince }) : await listGroups(actor, query));
+    },
     POST: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
       return json(await createGroup(actor, await readJsonOrFormBody(request, createGroupBody)), 201);
@@ -21,7 +26,11 @@ const handle = endpoint(
       roles: STAFF,
       summary: "List the organization's groups (classes, caseloads), by name.",
       query: listGroupsQuery,
-      success: { status: 200, description: "A page of groups, in name order.", schema: groupListResponse },
+      success: {
+        status: 200,
+        description: "A page of groups, in name order; with updatedSince, the changes since then, oldest first, deletions included.",
+        schema: groupListResponse,
+      },
       errors: [400, 401, 403],
     },
     POST: {

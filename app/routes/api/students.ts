@@ -1,6 +1,6 @@
 import { browserBody, STAFF } from "~/lib/api-operation.ts";
 import { createStudentBody, listStudentsQuery, studentDetail, studentListResponse } from "~/features/students/student-schemas.ts";
-import { createStudent, listStudents } from "~/features/students/students.server.ts";
+import { createStudent, listStudentChanges, listStudents } from "~/features/students/students.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonOrFormBody, readQuery } from "~/lib/http.server.ts";
@@ -9,7 +9,9 @@ const handle = endpoint(
   {
     GET: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
-      return json(await listStudents(actor, readQuery(request, listStudentsQuery)));
+      const query = readQuery(request, listStudentsQuery);
+      const { updatedSince } = query;
+      return json(updatedSince ? await listStudentChanges(actor, { ...query, updatedSince }) : await listStudents(actor, query));
     },
     POST: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
@@ -24,7 +26,11 @@ const handle = endpoint(
       roles: STAFF,
       summary: "List the organization's students.",
       query: listStudentsQuery,
-      success: { status: 200, description: "A page of students, newest first.", schema: studentListResponse },
+      success: {
+        status: 200,
+        description: "A page of students, newest first; with updatedSince, the changes since then, oldest first, deletions included.",
+        schema: studentListResponse,
+      },
       errors: [400, 401, 403],
     },
     POST: {

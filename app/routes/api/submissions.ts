@@ -1,6 +1,6 @@
 import { STAFF } from "~/lib/api-operation.ts";
 import { createSubmissionBody, listSubmissionsQuery, submissionDetail, submissionListResponse } from "~/features/submissions/submission-schemas.ts";
-import { assignForm, listSubmissions } from "~/features/submissions/submissions.server.ts";
+import { assignForm, listSubmissionChanges, listSubmissions } from "~/features/submissions/submissions.server.ts";
 import { requireActor, requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody, readQuery } from "~/lib/http.server.ts";
@@ -9,7 +9,9 @@ const handle = endpoint(
   {
     GET: async ({ request, context }) => {
       const actor = requireActor(actorOf(context));
-      return json(await listSubmissions(actor, readQuery(request, listSubmissionsQuery)));
+      const query = readQuery(request, listSubmissionsQuery);
+      const { updatedSince } = query;
+      return json(updatedSince ? await listSubmissionChanges(actor, { ...query, updatedSince }) : await listSubmissions(actor, query));
     },
     POST: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
@@ -35,7 +37,11 @@ const handle = endpoint(
       auth: "session",
       summary: "List submissions: administrators all of the organization, teachers those they assigned, students their own.",
       query: listSubmissionsQuery,
-      success: { status: 200, description: "A page of submissions, newest first.", schema: submissionListResponse },
+      success: {
+        status: 200,
+        description: "A page of submissions, newest first; with updatedSince, the changes since then, oldest first, deletions included.",
+        schema: submissionListResponse,
+      },
       errors: [400, 401],
     },
   },
