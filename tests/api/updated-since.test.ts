@@ -211,6 +211,10 @@ describe("lists read with updatedSince", () => {
     expectChanges(await changes(b, "submissions", since), since, { live: [theirs.id] });
     expectChanges(await changes(a, "submissions", since, "&isCompleted=true"), since, { live: [completed.id] });
     expectChanges(await changes(admin, "submissions", since, `&formId=${form.id}&status=PENDING`), since, { live: [later.id] });
+    // A student's own login reads its own tests' changes, and no deletion.
+    const own = await api("GET", "/api/submissions?updatedSince=2020-01-01T00:00:00Z&limit=100", { as: "student@demo.test" });
+    expect(own.status).toBe(200);
+    for (const item of own.body.submissions as Item[]) expect(item).toMatchObject({ deletedAt: null, updatedAt: expect.any(String) });
   });
 
   it("given results completed and a respondent renamed, should list the reports each reader may see that changed, with the name they show now", async () => {
