@@ -57,7 +57,7 @@ export function RosterImportPage({ kind, validation, answer }: { kind: PersonKin
       ? t.rosterImport.actions.created
       : row.action === "unchanged"
         ? t.rosterImport.actions.unchanged
-        : t.rosterImport.actions.updated(format.list(row.changes.map(label)));
+        : t.rosterImport.actions.updated(format.list(row.changes.map((column) => label(column).toLocaleLowerCase(locale))));
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <BackLink to={listPath} />
