@@ -261,7 +261,7 @@ async function planRoster(client: Prisma.TransactionClient, actor: Actor, kind: 
     if (Object.keys(plan.changes).length > 0 || plan.joins !== null) plan.action = "updated";
   }
   const existingGroups = new Set(groups.map((group) => group.searchName));
-  return { planned, problems, groupsCreated: named.filter((name) => !existingGroups.has(name)).length };
+  return { planned, problems, missingGroups: new Set(named.filter((name) => !existingGroups.has(name))) };
 }
 
 const PROFILE_COLUMNS: readonly ProfileColumn[] = ["name", "email", "externalId", "phone", "age", "grade", "gender", "status"];
@@ -283,24 +283,18 @@ function changesOf(kind: Kind, columns: RosterColumn[], row: Row, person: Existi
 
 const asResponse = (problem: FieldProblem) => ({ row: problem.row!, field: problem.field!, message: problem.message });
 
-/** The rows read and planned, every problem sorted by line and column. */
-async function checkRoster(client: Prisma.TransactionClient, actor: Actor, kind: Kind, mode: ImportMode, text: string) {
-  const read = readRoster(kind, text);
+/** The groups that `planned` would create: those its rows join that do not exist yet. */
+const groupsToCreate = (planned: PlannedRow[], missing: ReadonlySet<string>) =>
+  new Set(planned.flatMap((plan) => (plan.joins && missing.has(plan.joins) ? [plan.joins] : []))).size;
+
+/** The rows read and planned, every problem sorted by line and column; the rows with a problem are left out of `planned`. */
+async function checkRoster(client: Prisma.TransactionClient, actor: Actor, kind: Kind, mode: ImportMode, read: ReturnType<typeof readRoster>) {
   if (read.rows.length === 0) return { total: read.total, planned: [], problems: read.problems, groupsCreated: 0 };
   const plan = await planRoster(client, actor, kind, mode, read.columns, read.rows);
   const problems = [...read.problems, ...plan.problems].sort((a, b) => a.row! - b.row! || a.field!.localeCompare(b.field!));
   const badLines = new Set(problems.map((problem) => problem.row));
   const planned = plan.planned.filter((row) => !badLines.has(row.row.line));
-  // Groups only the rows in trouble name are not counted.
-  const groupsCreated = plan.groupsCreated === 0 ? 0 : countGroups(plan.planned, planned, plan.groupsCreated);
-  return { total: read.total, planned, problems, groupsCreated };
-}
-
-function countGroups(all: PlannedRow[], kept: PlannedRow[], missing: number) {
-  if (all.length === kept.length) return missing;
-  const groupsOf = (rows: PlannedRow[]) => new Set(rows.flatMap((plan) => (plan.row.group ? [foldForSearch(plan.row.group)] : [])));
-  const lost = [...groupsOf(all)].filter((name) => !groupsOf(kept).has(name)).length;
-  return Math.max(0, missing - lost);
+  return { total: read.total, planned, problems, groupsCreated: groupsToCreate(planned, plan.missingGroups) };
 }
 
 const counts = (planned: PlannedRow[]) => ({
@@ -315,7 +309,7 @@ const counts = (planned: PlannedRow[]) => ({
  * a new person). `planned` is for the page's preview.
  */
 export async function previewRoster(actor: Actor, kind: Kind, source: RosterSource, mode: ImportMode = "create") {
-  const { total, planned, problems, groupsCreated } = await checkRoster(db, actor, kind, mode, source.text);
+  const { total, planned, problems, groupsCreated } = await checkRoster(db, actor, kind, mode, readRoster(kind, source.text));
   const errors = problems.map(asResponse);
   const answer =
     mode === "create"
@@ -339,12 +333,11 @@ const refused = (problems: FieldProblem[]) => badRequest("Some rows of the file 
  * it, in the same transaction (`student.created`, `candidate.created`, `student.updated`).
  */
 export async function importRoster(actor: Actor, kind: Kind, source: RosterSource, mode: ImportMode = "create") {
+  // Checked first outside the transaction: a file with problems (the same file sent again in
+  // create mode, say) is refused without waiting for the organization's roster or the write lock.
   const read = readRoster(kind, source.text);
-  if (read.problems.length > 0) {
-    // Told together with the problems only the database knows, as in the dry run.
-    const { problems } = await checkRoster(db, actor, kind, mode, source.text);
-    throw refused(problems);
-  }
+  const checked = await checkRoster(db, actor, kind, mode, read);
+  if (checked.problems.length > 0) throw refused(checked.problems);
   const person = kind === "students" ? "student" : "candidate";
   const [onCreate, onUpdate] = await Promise.all([
     webhookSubscribers(actor.organizationId, `${person}.created` as WebhookEvent),
