@@ -324,7 +324,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import candidates from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, phone, age, grade, gender, status and group, at most 5,000 rows. Every row or none.
+         * Import candidates from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, externalId, phone, age, grade, gender, status and group, in English, Spanish or Portuguese (nombre, correo, matrícula, turma, …), at most 5,000 rows; UTF-8, else read as Windows-1252. mode=upsert updates the people the rows match (on externalId, else email) and creates the others. Every row or none; candidate.created webhooks for each person created or changed.
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         post: operations["importCandidates"];
@@ -646,7 +646,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import students from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, phone, age, grade, gender, status and group, at most 5,000 rows. Every row or none.
+         * Import students from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, externalId, phone, age, grade, gender, status and group, in English, Spanish or Portuguese (nombre, correo, matrícula, turma, …), at most 5,000 rows; UTF-8, else read as Windows-1252. mode=upsert updates the people the rows match (on externalId, else email) and creates the others. Every row or none; student.created and student.updated webhooks for each person created or changed.
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         post: operations["importStudents"];
@@ -1248,6 +1248,8 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
+            /** @description The person's id in another system, unique within the organization. */
+            externalId: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -1272,6 +1274,8 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
+            /** @description The person's id in another system, unique within the organization. */
+            externalId: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -1322,6 +1326,8 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
+            /** @description The person's id in another system, unique within the organization. */
+            externalId: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -1339,11 +1345,37 @@ export interface components {
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE" | "SUSPENDED" | "GRADUATED";
         };
+        /** @description mode=create: how many people and groups were created. */
         ImportResult: {
             created: number;
             groupsCreated: number;
+            /**
+             * @description How the file was read: UTF-8 (with or without a byte order mark), or Windows-1252 when it is not valid UTF-8.
+             * @enum {string}
+             */
+            encoding: "utf-8" | "windows-1252";
         };
-        /** @description A dry run: the rows under the header, how many would be imported, and every problem. */
+        /** @description mode=upsert: what each row did, to which person. */
+        UpsertResult: {
+            created: number;
+            updated: number;
+            unchanged: number;
+            /** @description Groups the file names that did not exist. */
+            groupsCreated: number;
+            rows: {
+                row: number;
+                /** @description CUID. */
+                id: string;
+                /** @enum {string} */
+                action: "created" | "updated" | "unchanged";
+            }[];
+            /**
+             * @description How the file was read: UTF-8 (with or without a byte order mark), or Windows-1252 when it is not valid UTF-8.
+             * @enum {string}
+             */
+            encoding: "utf-8" | "windows-1252";
+        };
+        /** @description A dry run (mode=create): the rows under the header, how many would be imported, and every problem. */
         ImportPreview: {
             rows: number;
             valid: number;
@@ -1353,6 +1385,40 @@ export interface components {
                 field: string;
                 message: string;
             }[];
+            /**
+             * @description How the file was read: UTF-8 (with or without a byte order mark), or Windows-1252 when it is not valid UTF-8.
+             * @enum {string}
+             */
+            encoding: "utf-8" | "windows-1252";
+        };
+        /** @description A dry run (mode=upsert): what each row would do, the counts, and every problem. */
+        UpsertPreview: {
+            created: number;
+            updated: number;
+            unchanged: number;
+            /** @description Groups the file names that did not exist. */
+            groupsCreated: number;
+            /** @description What each row without a problem would do. */
+            rows: {
+                /** @description The file's line; the header is line 1. */
+                row: number;
+                /** @description The person the row matched; none for a new one. */
+                id?: string;
+                /** @enum {string} */
+                action: "created" | "updated" | "unchanged";
+            }[];
+            valid: number;
+            errors: {
+                /** @description The file's line; the header is line 1. */
+                row: number;
+                field: string;
+                message: string;
+            }[];
+            /**
+             * @description How the file was read: UTF-8 (with or without a byte order mark), or Windows-1252 when it is not valid UTF-8.
+             * @enum {string}
+             */
+            encoding: "utf-8" | "windows-1252";
         };
         FormListItem: {
             /** @description CUID. */
@@ -1642,6 +1708,8 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
+            /** @description The person's id in another system, unique within the organization. */
+            externalId: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -2098,7 +2166,7 @@ export interface components {
             /** @description CUID. */
             id: string;
             url: string;
-            events: ("submission.completed" | "submission.created" | "student.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -2114,7 +2182,7 @@ export interface components {
             /** @description CUID. */
             id: string;
             url: string;
-            events: ("submission.completed" | "submission.created" | "student.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -2135,7 +2203,7 @@ export interface components {
             /** @description Also the delivery's `webhook-id` header. */
             id: string;
             /** @enum {string} */
-            event: "submission.completed" | "submission.created" | "student.created" | "candidate.promoted";
+            event: "submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted";
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;
@@ -2235,6 +2303,8 @@ export interface components {
         CandidateCreate: {
             name: string;
             email?: string | null;
+            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            externalId?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -2248,6 +2318,8 @@ export interface components {
         CandidateUpdate: {
             name?: string;
             email?: string | null;
+            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            externalId?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -2258,9 +2330,9 @@ export interface components {
         RosterFile: {
             /**
              * Format: binary
-             * @description The CSV file (UTF-8; comma or semicolon separated; header row).
-             * @example name,email,age,group
-             *     Ana Lima,ana.lima@school.example,11,5B
+             * @description The CSV file: a header row (names in English, Spanish or Portuguese), comma or semicolon separated, UTF-8 (else read as Windows-1252).
+             * @example name,email,externalId,age,group
+             *     Ana Lima,ana.lima@school.example,S-1042,11,5B
              */
             file: string;
         };
@@ -2375,6 +2447,8 @@ export interface components {
         StudentCreate: {
             name: string;
             email?: string | null;
+            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            externalId?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -2388,6 +2462,8 @@ export interface components {
         StudentUpdate: {
             name?: string;
             email?: string | null;
+            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            externalId?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -2516,7 +2592,7 @@ export interface components {
              * @example https://sis.example.org/hooks/assessments
              */
             url: string;
-            events: ("submission.completed" | "submission.created" | "student.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
         };
         WebhookUpdate: {
             /**
@@ -2525,7 +2601,7 @@ export interface components {
              * @example https://sis.example.org/hooks/assessments
              */
             url?: string;
-            events?: ("submission.completed" | "submission.created" | "student.created" | "candidate.promoted")[];
+            events?: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
         };
     };
     responses: never;
@@ -4848,6 +4924,7 @@ export interface operations {
                      *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *           "name": "Ana Lima",
                      *           "email": "ana.lima@school.example",
+                     *           "externalId": "text",
                      *           "phone": "+34 600 123 456",
                      *           "age": 11,
                      *           "grade": "5B",
@@ -4999,6 +5076,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5011,6 +5089,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5023,6 +5102,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5047,6 +5127,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -5141,7 +5222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, IDEMPOTENCY_KEY_IN_USE. */
+            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, EXTERNAL_ID_TAKEN, IDEMPOTENCY_KEY_IN_USE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5158,7 +5239,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "EMAIL_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
+                        code?: "EMAIL_TAKEN" | "EXTERNAL_ID_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -5314,6 +5395,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -5468,6 +5550,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5480,6 +5563,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5492,6 +5576,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5514,6 +5599,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -5629,7 +5715,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, ALREADY_PROMOTED. */
+            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, EXTERNAL_ID_TAKEN, ALREADY_PROMOTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5646,7 +5732,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "EMAIL_TAKEN" | "ALREADY_PROMOTED";
+                        code?: "EMAIL_TAKEN" | "EXTERNAL_ID_TAKEN" | "ALREADY_PROMOTED";
                     };
                 };
             };
@@ -5924,6 +6010,7 @@ export interface operations {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima",
                      *         "email": "ana.lima@school.example",
+                     *         "externalId": "text",
                      *         "phone": "+34 600 123 456",
                      *         "age": 11,
                      *         "grade": "5B",
@@ -5936,6 +6023,7 @@ export interface operations {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima",
                      *         "email": "ana.lima@school.example",
+                     *         "externalId": "text",
                      *         "phone": "+34 600 123 456",
                      *         "age": 11,
                      *         "grade": "5B",
@@ -6085,6 +6173,8 @@ export interface operations {
             query?: {
                 /** @description true: check the file and write nothing. */
                 dryRun?: string;
+                /** @description create (the default): every row is a new person; an e-mail address or external id already used is a row error. upsert: a row matching a person on externalId, else on email, updates that person with the file's columns; the others are created. */
+                mode?: "create" | "upsert";
             };
             header?: {
                 /**
@@ -6100,7 +6190,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "file": "name,email,age,group\nAna Lima,ana.lima@school.example,11,5B\n"
+                 *       "file": "name,email,externalId,age,group\nAna Lima,ana.lima@school.example,S-1042,11,5B\n"
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["RosterFile"];
@@ -6125,13 +6215,14 @@ export interface operations {
                      *           "field": "text",
                      *           "message": "text"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "encoding": "utf-8"
                      *     }
                      */
-                    "application/json": components["schemas"]["ImportPreview"];
+                    "application/json": components["schemas"]["ImportPreview"] | components["schemas"]["UpsertPreview"];
                 };
             };
-            /** @description Imported: how many, and how many groups the file created. */
+            /** @description Imported: how many people and groups were created (mode=create), or what each row did (mode=upsert). */
             201: {
                 headers: {
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
@@ -6142,10 +6233,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "created": 1,
-                     *       "groupsCreated": 1
+                     *       "groupsCreated": 1,
+                     *       "encoding": "utf-8"
                      *     }
                      */
-                    "application/json": components["schemas"]["ImportResult"];
+                    "application/json": components["schemas"]["ImportResult"] | components["schemas"]["UpsertResult"];
                 };
             };
             /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
@@ -10398,6 +10490,7 @@ export interface operations {
                      *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *           "name": "Ana Lima",
                      *           "email": "ana.lima@school.example",
+                     *           "externalId": "text",
                      *           "phone": "+34 600 123 456",
                      *           "age": 11,
                      *           "grade": "5B",
@@ -10547,6 +10640,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -10559,6 +10653,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -10571,6 +10666,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -10595,6 +10691,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -10687,7 +10784,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, IDEMPOTENCY_KEY_IN_USE. */
+            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, EXTERNAL_ID_TAKEN, IDEMPOTENCY_KEY_IN_USE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10704,7 +10801,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "EMAIL_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
+                        code?: "EMAIL_TAKEN" | "EXTERNAL_ID_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -10860,6 +10957,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -11012,6 +11110,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -11024,6 +11123,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -11036,6 +11136,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -11058,6 +11159,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -11171,7 +11273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: EMAIL_TAKEN. */
+            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, EXTERNAL_ID_TAKEN. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11188,7 +11290,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "EMAIL_TAKEN";
+                        code?: "EMAIL_TAKEN" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
@@ -11448,6 +11550,8 @@ export interface operations {
             query?: {
                 /** @description true: check the file and write nothing. */
                 dryRun?: string;
+                /** @description create (the default): every row is a new person; an e-mail address or external id already used is a row error. upsert: a row matching a person on externalId, else on email, updates that person with the file's columns; the others are created. */
+                mode?: "create" | "upsert";
             };
             header?: {
                 /**
@@ -11463,7 +11567,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "file": "name,email,age,group\nAna Lima,ana.lima@school.example,11,5B\n"
+                 *       "file": "name,email,externalId,age,group\nAna Lima,ana.lima@school.example,S-1042,11,5B\n"
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["RosterFile"];
@@ -11488,13 +11592,14 @@ export interface operations {
                      *           "field": "text",
                      *           "message": "text"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "encoding": "utf-8"
                      *     }
                      */
-                    "application/json": components["schemas"]["ImportPreview"];
+                    "application/json": components["schemas"]["ImportPreview"] | components["schemas"]["UpsertPreview"];
                 };
             };
-            /** @description Imported: how many, and how many groups the file created. */
+            /** @description Imported: how many people and groups were created (mode=create), or what each row did (mode=upsert). */
             201: {
                 headers: {
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
@@ -11505,10 +11610,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "created": 1,
-                     *       "groupsCreated": 1
+                     *       "groupsCreated": 1,
+                     *       "encoding": "utf-8"
                      *     }
                      */
-                    "application/json": components["schemas"]["ImportResult"];
+                    "application/json": components["schemas"]["ImportResult"] | components["schemas"]["UpsertResult"];
                 };
             };
             /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */

@@ -7,7 +7,7 @@ import { createId } from "@paralleldrive/cuid2";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
-import { assertEmailFree, personData, personHistory, personHistoryByForm, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
+import { assertProfileFree, personData, personHistory, personHistoryByForm, personListWhere, refreshRespondentSearchText } from "../people/people.server.ts";
 import type { CreateStudentInput, ListStudentsQuery, UpdateStudentInput } from "./student-schemas.ts";
 
 export async function listStudents(actor: Actor, query: ListStudentsQuery) {
@@ -43,10 +43,10 @@ export async function getStudent(actor: Actor, id: string) {
 
 export async function createStudent(actor: Actor, input: CreateStudentInput) {
   // The id and time are chosen here, so that the event can name them in the same transaction.
-  const student = { id: createId(), name: input.name, createdAt: new Date() };
+  const student = { id: createId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
   const subscribers = await webhookSubscribers(actor.organizationId, "student.created");
   await db.$transaction(async (tx) => {
-    await assertEmailFree(tx, "student", actor.organizationId, input.email);
+    await assertProfileFree(tx, "student", actor.organizationId, input);
     await tx.student.create({
       data: {
         ...student,
@@ -64,14 +64,16 @@ export async function createStudent(actor: Actor, input: CreateStudentInput) {
 
 export async function updateStudent(actor: Actor, id: string, input: UpdateStudentInput) {
   const existing = await findStudent(actor, id);
+  const subscribers = await webhookSubscribers(existing.organizationId, "student.updated");
   // A new name is also written into the search text of the student's results, in the same
   // transaction, so the reports search finds them by the name they show.
   await db.$transaction(async (tx) => {
-    await assertEmailFree(tx, "student", existing.organizationId, input.email, id);
-    await tx.student.update({ where: { id }, data: personData(input), select: { id: true } });
+    await assertProfileFree(tx, "student", existing.organizationId, input, id);
+    const updated = await tx.student.update({ where: { id }, data: personData(input), select: { name: true, externalId: true, updatedAt: true } });
     if (input.name !== undefined) {
       await refreshRespondentSearchText(tx, { studentId: id }, input.name);
     }
+    await emitWebhookEvent(tx, subscribers, "student.updated", { id, ...updated, updatedAt: updated.updatedAt.toISOString() });
   });
   return getStudent(actor, id);
 }
@@ -86,6 +88,7 @@ export async function deleteStudent(actor: Actor, id: string) {
   await findStudent(actor, id);
   requireAdmin(actor);
   const deletedAt = new Date();
-  await db.student.update({ where: { id }, data: { deletedAt } });
+  // The external id is released, so that the other system's next sync can bring the person back (ADR 51).
+  await db.student.update({ where: { id }, data: { deletedAt, externalId: null } });
   return { id, deletedAt };
 }
