@@ -3,6 +3,7 @@ import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { clientAddress } from "../app/lib/client-address.server.ts";
 import { createApp, type ServerEntryExports } from "./app.ts";
+import { listen } from "./listen.ts";
 import { LoadShedder } from "./load-shedding.ts";
 import { installLogRedaction } from "./log-redaction.ts";
 import { createExportWorkers } from "./export-workers.ts";
@@ -10,16 +11,6 @@ import { createPdfPool } from "./pdf-pool.ts";
 
 /** How long an idle keep-alive connection stays open: longer than the 60 s of common reverse proxies. */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-
-/**
- * Connections the kernel accepts for us while the event loop is busy. Node's default, 511, filled
- * within half a second at three times the sustainable rate: the kernel then dropped new
- * connections, and their clients retried after 1, 3, 7, 15 s, so the requests the server did admit
- * had waited tens of seconds before it could see them. Linux caps it at net.core.somaxconn
- * (4096 since kernel 5.4). Load shedding (server/load-shedding.ts) keeps the loop's turns short, so
- * what waits here is read within a turn and answered, at once with a 503 if need be.
- */
-const LISTEN_BACKLOG = 4096;
 
 /**
  * The production HTTP server: Express with React Router's adapter (server/app.ts), listening on
@@ -77,13 +68,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  const listening = await listen(server, options.port, options.host);
   loadShedder.start();
   const stopHousekeeping = entry.scheduleHousekeeping();
   const stopJobs = entry.startBackgroundJobs();
@@ -96,7 +81,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // The job worker claims nothing more and its runs in progress (an e-mail being sent) finish
       // alongside the requests; those still running at the deadline are handed back (ADR 46).
       const jobsStopped = stopJobs(options.shutdownTimeoutSeconds * 1000);
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = listening.close();
       server.closeIdleConnections();
       const deadline = setTimeout(() => {
         console.log(`Requests still in progress after ${options.shutdownTimeoutSeconds} s: closing their connections`);

@@ -85,7 +85,7 @@ const running = await startServer({
   trustProxy: env.TRUST_PROXY,
   accessLog: env.ACCESS_LOG,
   loadShedding: {
-    maxWaitMs: env.LOAD_SHED_MAX_WAIT_MS ?? env.LOAD_SHED_LAG_MS ?? 300,
+    maxWaitMs: env.LOAD_SHED_MAX_WAIT_MS ?? env.LOAD_SHED_LAG_MS ?? 1000,
     maxInFlight: env.LOAD_SHED_MAX_IN_FLIGHT,
     maxConnections: env.LOAD_SHED_MAX_CONNECTIONS,
     maxReceivingPerAddress: env.BODIES_IN_TRANSIT_PER_ADDRESS,

@@ -18,10 +18,12 @@ export type Format = {
   number: (value: number, options?: Intl.NumberFormatOptions) => string;
   /** A percentage given from 0 to 100 (as the service stores it): 62.5 → "62.5%" / "62,5 %". */
   percent: (value: number) => string;
+  /** "name, e-mail and grade" / "nombre, correo y grado" / "nome, e-mail e série" */
+  list: (items: readonly string[]) => string;
 };
 
-const cache = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
-function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, create: () => T): T {
+const cache = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat | Intl.ListFormat>();
+function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.ListFormat>(key: string, create: () => T): T {
   let formatter = cache.get(key) as T | undefined;
   if (!formatter) {
     formatter = create();
@@ -55,5 +57,6 @@ export function createFormat(locale: Locale, timeZone = "UTC"): Format {
     number: (value, options) =>
       options ? new Intl.NumberFormat(locale, options).format(value) : cached(`n|${locale}`, () => new Intl.NumberFormat(locale)).format(value),
     percent: (value) => percentFormat.format(value / 100),
+    list: (items) => cached(`l|${locale}`, () => new Intl.ListFormat(locale, { type: "conjunction" })).format(items),
   };
 }

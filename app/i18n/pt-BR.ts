@@ -157,6 +157,10 @@ export const ptBR: Dictionary = {
     tooManyRows: (max: string) => `Um arquivo tem no máximo ${max} linhas.`,
     unreadableRow: "Não foi possível ler esta linha: confira as aspas.",
     noRows: "O arquivo não tem linhas abaixo do cabeçalho.",
+    externalIdTaken: "Outro registro já tem este ID externo.",
+    externalIdTwice: "Este ID externo também está em outra linha do arquivo.",
+    columnTwice: "Outra coluna do arquivo é o mesmo campo.",
+    samePersonTwice: (row: string) => `A linha ${row} do arquivo já é esta pessoa.`,
     startAfterEnd: "A data inicial é posterior à data final.",
     answerRequired: "Esta pergunta precisa de uma resposta.",
     notAQuestion: "Não é uma pergunta deste teste.",
@@ -226,6 +230,7 @@ export const ptBR: Dictionary = {
     INVALID_CURRENT_PASSWORD: "A senha atual não está correta.",
     INVALID_TOKEN: "Este link não é mais válido: já foi usado, expirou ou um mais novo foi enviado.",
     EMAIL_TAKEN: "Outra conta já usa este endereço de e-mail.",
+    EXTERNAL_ID_TAKEN: "Outro registro já tem este ID externo.",
     STUDENT_HAS_LOGIN: "Este aluno já tem um acesso.",
     ALREADY_PROMOTED: "Este candidato já foi promovido.",
     WEBHOOK_LIMIT: "Uma organização pode ter no máximo 10 webhooks. Remova um antes de adicionar outro.",
@@ -309,6 +314,8 @@ export const ptBR: Dictionary = {
   people: {
     name: "Nome",
     email: "E-mail",
+    externalId: "ID externo",
+    externalIdHint: "A identificação da pessoa no sistema de gestão escolar, pela qual as listas são sincronizadas.",
     phone: "Telefone",
     age: "Idade",
     grade: "Série",
@@ -400,7 +407,7 @@ export const ptBR: Dictionary = {
     title: (what: string) => `Importar ${what} de um arquivo`,
     action: "Importar de um arquivo",
     intro:
-      "Um arquivo CSV com uma linha de cabeçalho: name (obrigatória) e qualquer uma de email, phone, age, grade, gender, status e group (o grupo é criado se não existir). Separado por vírgula ou ponto e vírgula, como as planilhas salvam; no máximo 5.000 linhas.",
+      "Um arquivo CSV com uma linha de cabeçalho: name (obrigatória) e qualquer uma de email, externalId, phone, age, grade, gender, status e group (o grupo é criado se não existir); os cabeçalhos também podem estar em português ou espanhol (nome, e-mail, matrícula, turma…). Separado por vírgula ou ponto e vírgula, como as planilhas salvam, em UTF-8 ou Windows-1252; no máximo 5.000 linhas.",
     file: "Arquivo CSV",
     check: "Verificar o arquivo",
     checking: "Verificando…",
@@ -411,6 +418,25 @@ export const ptBR: Dictionary = {
     problem: "Problema",
     importAll: (count: string) => `Importar ${count} linhas`,
     importing: "Importando…",
+    updateExisting: "Atualizar as pessoas que já estão aqui",
+    updateExistingHint:
+      "Uma linha cujo ID externo, ou então o e-mail, é o de uma pessoa daqui atualiza essa pessoa com as colunas do arquivo; as outras linhas são adicionadas. Sem isso, cada linha é uma pessoa nova.",
+    encodingUtf8: "O arquivo foi lido como UTF-8.",
+    encodingWindows1252:
+      "O arquivo não está em UTF-8: foi lido como Windows-1252, como o Excel salva arquivos CSV. Confira se os nomes abaixo aparecem corretamente.",
+    counts: (created: string, updated: string, unchanged: string, groups: string) =>
+      `Novas: ${created}. A atualizar: ${updated}. Sem mudança: ${unchanged}. Grupos novos: ${groups}.`,
+    rowsTitle: "As linhas como serão gravadas",
+    shownFirst: (shown: string, total: string) => `Mostrando as primeiras ${shown} de ${total}.`,
+    group: "Grupo",
+    whatHappens: "O que acontece",
+    actions: {
+      created: "Nova",
+      updated: (fields: string) => `Já está; muda ${fields}`,
+      unchanged: "Já está; sem mudança",
+    },
+    nothingToDo: "Nada a importar: cada linha corresponde a uma pessoa como ela está.",
+    importUpsert: (created: string, updated: string) => `Importar: adicionar ${created}, atualizar ${updated}`,
   },
 
   groups: {
@@ -744,6 +770,8 @@ export const ptBR: Dictionary = {
       "submission.completed": "Um teste é concluído",
       "submission.created": "Um teste é atribuído",
       "student.created": "Um aluno é adicionado",
+      "student.updated": "Um aluno é alterado",
+      "candidate.created": "Um candidato é adicionado",
       "candidate.promoted": "Um candidato é promovido",
     },
     add: "Adicionar o webhook",

@@ -36,8 +36,9 @@ const envSchema = z
     TRUST_PROXY: booleanFlag.default(false),
     /**
      * Load shedding (server/load-shedding.ts): how long a request may have waited to be served, and
-     * how many may be in progress, before new ones get 503. LOAD_SHED_LAG_MS is the wait's former
-     * name (it measured the event loop's lag alone), still read when the new one is not set.
+     * how many may be in progress, before new ones get 503 (server/start.ts: a wait of 1 s by
+     * default). LOAD_SHED_LAG_MS is the wait's former name (it measured the event loop's lag
+     * alone), still read when the new one is not set.
      */
     LOAD_SHED_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).optional(),
     LOAD_SHED_LAG_MS: z.coerce.number().int().min(10).max(60_000).optional(),

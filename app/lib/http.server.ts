@@ -114,14 +114,14 @@ export async function readJsonOrFormBody<S extends z.ZodType>(request: Request, 
 }
 
 /**
- * An uploaded CSV file as text: the multipart field `file`, or a `text/csv` body, at most 5 MiB,
- * decoded as UTF-8 (a byte order mark is left for the parser to drop).
+ * An uploaded CSV file's bytes: the multipart field `file`, or a `text/csv` body, at most 5 MiB.
+ * The caller decodes them (a roster may be UTF-8 or Windows-1252).
  */
-export async function readCsvUpload(request: Request): Promise<string> {
+export async function readCsvUpload(request: Request): Promise<Uint8Array> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "text/csv" && type !== "multipart/form-data") throw unsupportedType("multipart/form-data (the field file) or text/csv");
   const bytes = await readBytes(request, MULTIPART_BODY_LIMIT);
-  if (type === "text/csv") return new TextDecoder().decode(bytes);
+  if (type === "text/csv") return bytes;
   let file: FormDataEntryValue | null;
   try {
     file = (await new Request(request.url, { method: "POST", headers: { "content-type": request.headers.get("content-type")! }, body: bytes }).formData()).get(
@@ -131,7 +131,7 @@ export async function readCsvUpload(request: Request): Promise<string> {
     throw new ApiError(400, "MALFORMED_BODY", "The form body could not be read.");
   }
   if (!(file instanceof File)) throw badRequest("Send the CSV file in the field `file`.", [fieldProblem("file", "chooseFile")]);
-  return new TextDecoder().decode(await file.arrayBuffer());
+  return new Uint8Array(await file.arrayBuffer());
 }
 
 /**

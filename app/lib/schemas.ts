@@ -70,6 +70,17 @@ export const optionalText = (max: number) =>
     .nullable()
     .optional();
 
+/** Optional text on one line (an identifier): trimmed, and an empty string means "none" (null). */
+export const optionalLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(NO_CONTROL_CHARACTERS, CONTROL_CHARACTERS_MESSAGE)
+    .transform((value) => (value === "" ? null : value))
+    .nullable()
+    .optional();
+
 export const emailSchema = z
   .email()
   .max(254)

@@ -94,4 +94,29 @@ describe("the same write ten times at once", { timeout: 120_000 }, () => {
     await expect.poll(waitingJobs).toBe(0);
     for (let i = 0; i < 12; i++) expect(await mailTo(`p${i}.${tag}@school.test`)).toHaveLength(1);
   });
+
+  it("given remind now for one class ten times at once, should send each pupil waiting one reminder", async () => {
+    const tag = unique("remind").replaceAll("-", "");
+    const csv = ["name,email,group", ...Array.from({ length: 6 }, (_, i) => `Pupil ${i} ${tag},r${i}.${tag}@school.test,Class ${tag}`)].join("\n");
+    expect((await api("POST", "/api/students/import", { as: "teacher@demo.test", body: csv, headers: { "content-type": "text/csv" } })).status).toBe(201);
+    const group = (await api("GET", `/api/groups?search=${tag}`, { as: "teacher@demo.test" })).body.groups[0];
+    const form = await createForm("teacher@demo.test");
+    // Assigned without e-mail: every message counted below is a reminder.
+    expect((await api("POST", "/api/submissions/bulk", { as: "teacher@demo.test", json: { formId: form.id, groupId: group.id } })).status).toBe(201);
+
+    const answers = await tenAtOnce("POST", "/api/submissions/remind", { json: { formId: form.id, groupId: group.id } });
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(202));
+    expect(answers.reduce((sum, answer) => sum + answer.body.queued, 0)).toBe(6);
+
+    await expect
+      .poll(async () => (await Promise.all(Array.from({ length: 6 }, (_, i) => mailTo(`r${i}.${tag}@school.test`)))).every((mails) => mails.length >= 1))
+      .toBe(true);
+    const ids = (await testDatabase().submission.findMany({ where: { formId: form.id }, select: { id: true } })).map((row) => row.id);
+    await expect.poll(() => testDatabase().job.count({ where: { submissionId: { in: ids }, doneAt: null, failedAt: null } })).toBe(0);
+    for (let i = 0; i < 6; i++) {
+      const mails = await mailTo(`r${i}.${tag}@school.test`);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.subject).toBe(`Reminder: ${form.title} is waiting for your answers`);
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 import { testDatabase } from "../support/database.ts";
 
-const STUDENT_FIELDS = ["age", "createdAt", "deletedAt", "email", "gender", "grade", "id", "name", "phone", "status", "updatedAt"];
+const STUDENT_FIELDS = ["age", "createdAt", "deletedAt", "email", "externalId", "gender", "grade", "id", "name", "phone", "status", "updatedAt"];
 
 describe("students", () => {
   it("given JSON with all profile fields, should create the student (201) with an empty history", async () => {

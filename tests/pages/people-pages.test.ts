@@ -57,6 +57,28 @@ describe("the students and candidates pages", () => {
     expect(created.body).toMatchObject({ name, age: 9, email: null });
   });
 
+  it("given an external ID, should save it from the edit page, show it on the person's page, and say when another person has it", async () => {
+    const externalId = unique("SIS");
+    const taken = await api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name: unique("Holder"), externalId } });
+    const candidate = await api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name: unique("Edited") } });
+    expect([taken.status, candidate.status]).toEqual([201, 201]);
+    const editPath = `/es/candidates/${candidate.body.id}/edit`;
+    const form = await api("GET", editPath, { as: "teacher@demo.test" });
+    expect(form.text).toContain("ID externo");
+
+    const refused = await postForm("teacher@demo.test", editPath, { name: candidate.body.name, externalId, status: "NEW" });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("Otro registro ya tiene este ID externo.");
+    expect(refused.text).toContain(`value="${externalId}"`);
+
+    const own = `${externalId}-2`;
+    const saved = await postForm("teacher@demo.test", editPath, { name: candidate.body.name, externalId: own, status: "NEW" });
+    expect(saved.status).toBe(302);
+    expect((await api("GET", `/api/candidates/${candidate.body.id}`, { as: "teacher@demo.test" })).body.externalId).toBe(own);
+    const page = await api("GET", `/en/candidates/${candidate.body.id}`, { as: "teacher@demo.test" });
+    expect(page.text).toMatch(new RegExp(`External ID</dt><dd[^>]*>${own}</dd>`));
+  });
+
   it("given a teacher posting delete or promote directly, should refuse with 403 and change nothing", async () => {
     const student = await api("POST", "/api/students", { as: "admin@demo.test", json: { name: unique("Keep") } });
     const candidate = await api("POST", "/api/candidates", { as: "admin@demo.test", json: { name: unique("Keep") } });

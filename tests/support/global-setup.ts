@@ -138,7 +138,7 @@ export default async function setup(project: TestProject) {
       TRUST_PROXY: "true",
       // The suite shares two cores with its browsers and PDF workers: a busy moment is not
       // overload here (load shedding has its own tests, with their own limits).
-      LOAD_SHED_MAX_WAIT_MS: "5000",
+      LOAD_SHED_MAX_WAIT_MS: "60000",
       // Files run side by side: one file's 50 concurrent submits plus another's 40 sign-ups once
       // passed 64 requests in progress and shed a third file's request with 503.
       LOAD_SHED_MAX_IN_FLIGHT: "10000",

@@ -324,7 +324,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import candidates from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, phone, age, grade, gender, status and group, at most 5,000 rows. Every row or none.
+         * Import candidates from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, externalId, phone, age, grade, gender, status and group, in English, Spanish or Portuguese (nombre, correo, matrícula, turma, …), at most 5,000 rows; UTF-8, else read as Windows-1252. mode=upsert updates the people the rows match (on externalId, else email) and creates the others. Every row or none; candidate.created webhooks for each person created or changed.
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         post: operations["importCandidates"];
@@ -646,7 +646,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import students from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, phone, age, grade, gender, status and group, at most 5,000 rows. Every row or none.
+         * Import students from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, externalId, phone, age, grade, gender, status and group, in English, Spanish or Portuguese (nombre, correo, matrícula, turma, …), at most 5,000 rows; UTF-8, else read as Windows-1252. mode=upsert updates the people the rows match (on externalId, else email) and creates the others. Every row or none; student.created and student.updated webhooks for each person created or changed.
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         post: operations["importStudents"];
@@ -1248,6 +1248,8 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
+            /** @description The person's id in another system, unique within the organization. */
+            externalId: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -1289,6 +1291,8 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
+            /** @description The person's id in another system, unique within the organization. */
+            externalId: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -1341,6 +1345,8 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
+            /** @description The person's id in another system, unique within the organization. */
+            externalId: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -1360,11 +1366,37 @@ export interface components {
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE" | "SUSPENDED" | "GRADUATED";
         };
+        /** @description mode=create: how many people and groups were created. */
         ImportResult: {
             created: number;
             groupsCreated: number;
+            /**
+             * @description How the file was read: UTF-8 (with or without a byte order mark), or Windows-1252 when it is not valid UTF-8.
+             * @enum {string}
+             */
+            encoding: "utf-8" | "windows-1252";
         };
-        /** @description A dry run: the rows under the header, how many would be imported, and every problem. */
+        /** @description mode=upsert: what each row did, to which person. */
+        UpsertResult: {
+            created: number;
+            updated: number;
+            unchanged: number;
+            /** @description Groups the file names that did not exist. */
+            groupsCreated: number;
+            rows: {
+                row: number;
+                /** @description CUID. */
+                id: string;
+                /** @enum {string} */
+                action: "created" | "updated" | "unchanged";
+            }[];
+            /**
+             * @description How the file was read: UTF-8 (with or without a byte order mark), or Windows-1252 when it is not valid UTF-8.
+             * @enum {string}
+             */
+            encoding: "utf-8" | "windows-1252";
+        };
+        /** @description A dry run (mode=create): the rows under the header, how many would be imported, and every problem. */
         ImportPreview: {
             rows: number;
             valid: number;
@@ -1374,6 +1406,40 @@ export interface components {
                 field: string;
                 message: string;
             }[];
+            /**
+             * @description How the file was read: UTF-8 (with or without a byte order mark), or Windows-1252 when it is not valid UTF-8.
+             * @enum {string}
+             */
+            encoding: "utf-8" | "windows-1252";
+        };
+        /** @description A dry run (mode=upsert): what each row would do, the counts, and every problem. */
+        UpsertPreview: {
+            created: number;
+            updated: number;
+            unchanged: number;
+            /** @description Groups the file names that did not exist. */
+            groupsCreated: number;
+            /** @description What each row without a problem would do. */
+            rows: {
+                /** @description The file's line; the header is line 1. */
+                row: number;
+                /** @description The person the row matched; none for a new one. */
+                id?: string;
+                /** @enum {string} */
+                action: "created" | "updated" | "unchanged";
+            }[];
+            valid: number;
+            errors: {
+                /** @description The file's line; the header is line 1. */
+                row: number;
+                field: string;
+                message: string;
+            }[];
+            /**
+             * @description How the file was read: UTF-8 (with or without a byte order mark), or Windows-1252 when it is not valid UTF-8.
+             * @enum {string}
+             */
+            encoding: "utf-8" | "windows-1252";
         };
         FormListItem: {
             /** @description CUID. */
@@ -1676,6 +1742,8 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
+            /** @description The person's id in another system, unique within the organization. */
+            externalId: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -2155,7 +2223,7 @@ export interface components {
             /** @description CUID. */
             id: string;
             url: string;
-            events: ("submission.completed" | "submission.created" | "student.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -2171,7 +2239,7 @@ export interface components {
             /** @description CUID. */
             id: string;
             url: string;
-            events: ("submission.completed" | "submission.created" | "student.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -2192,7 +2260,7 @@ export interface components {
             /** @description Also the delivery's `webhook-id` header. */
             id: string;
             /** @enum {string} */
-            event: "submission.completed" | "submission.created" | "student.created" | "candidate.promoted";
+            event: "submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted";
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;
@@ -2292,6 +2360,8 @@ export interface components {
         CandidateCreate: {
             name: string;
             email?: string | null;
+            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            externalId?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -2305,6 +2375,8 @@ export interface components {
         CandidateUpdate: {
             name?: string;
             email?: string | null;
+            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            externalId?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -2315,9 +2387,9 @@ export interface components {
         RosterFile: {
             /**
              * Format: binary
-             * @description The CSV file (UTF-8; comma or semicolon separated; header row).
-             * @example name,email,age,group
-             *     Ana Lima,ana.lima@school.example,11,5B
+             * @description The CSV file: a header row (names in English, Spanish or Portuguese), comma or semicolon separated, UTF-8 (else read as Windows-1252).
+             * @example name,email,externalId,age,group
+             *     Ana Lima,ana.lima@school.example,S-1042,11,5B
              */
             file: string;
         };
@@ -2432,6 +2504,8 @@ export interface components {
         StudentCreate: {
             name: string;
             email?: string | null;
+            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            externalId?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -2445,6 +2519,8 @@ export interface components {
         StudentUpdate: {
             name?: string;
             email?: string | null;
+            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            externalId?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -2573,7 +2649,7 @@ export interface components {
              * @example https://sis.example.org/hooks/assessments
              */
             url: string;
-            events: ("submission.completed" | "submission.created" | "student.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
         };
         WebhookUpdate: {
             /**
@@ -2582,7 +2658,7 @@ export interface components {
              * @example https://sis.example.org/hooks/assessments
              */
             url?: string;
-            events?: ("submission.completed" | "submission.created" | "student.created" | "candidate.promoted")[];
+            events?: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
         };
     };
     responses: never;
@@ -4907,6 +4983,7 @@ export interface operations {
                      *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *           "name": "Ana Lima",
                      *           "email": "ana.lima@school.example",
+                     *           "externalId": "text",
                      *           "phone": "+34 600 123 456",
                      *           "age": 11,
                      *           "grade": "5B",
@@ -5059,6 +5136,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5071,6 +5149,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5083,6 +5162,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5107,6 +5187,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -5202,7 +5283,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, IDEMPOTENCY_KEY_IN_USE. */
+            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, EXTERNAL_ID_TAKEN, IDEMPOTENCY_KEY_IN_USE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5219,7 +5300,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "EMAIL_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
+                        code?: "EMAIL_TAKEN" | "EXTERNAL_ID_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -5375,6 +5456,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -5530,6 +5612,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5542,6 +5625,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5554,6 +5638,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -5576,6 +5661,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -5692,7 +5778,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, ALREADY_PROMOTED. */
+            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, EXTERNAL_ID_TAKEN, ALREADY_PROMOTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5709,7 +5795,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "EMAIL_TAKEN" | "ALREADY_PROMOTED";
+                        code?: "EMAIL_TAKEN" | "EXTERNAL_ID_TAKEN" | "ALREADY_PROMOTED";
                     };
                 };
             };
@@ -5987,6 +6073,7 @@ export interface operations {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima",
                      *         "email": "ana.lima@school.example",
+                     *         "externalId": "text",
                      *         "phone": "+34 600 123 456",
                      *         "age": 11,
                      *         "grade": "5B",
@@ -6000,6 +6087,7 @@ export interface operations {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima",
                      *         "email": "ana.lima@school.example",
+                     *         "externalId": "text",
                      *         "phone": "+34 600 123 456",
                      *         "age": 11,
                      *         "grade": "5B",
@@ -6150,6 +6238,8 @@ export interface operations {
             query?: {
                 /** @description true: check the file and write nothing. */
                 dryRun?: string;
+                /** @description create (the default): every row is a new person; an e-mail address or external id already used is a row error. upsert: a row matching a person on externalId, else on email, updates that person with the file's columns; the others are created. */
+                mode?: "create" | "upsert";
             };
             header?: {
                 /**
@@ -6165,7 +6255,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "file": "name,email,age,group\nAna Lima,ana.lima@school.example,11,5B\n"
+                 *       "file": "name,email,externalId,age,group\nAna Lima,ana.lima@school.example,S-1042,11,5B\n"
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["RosterFile"];
@@ -6190,13 +6280,14 @@ export interface operations {
                      *           "field": "text",
                      *           "message": "text"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "encoding": "utf-8"
                      *     }
                      */
-                    "application/json": components["schemas"]["ImportPreview"];
+                    "application/json": components["schemas"]["ImportPreview"] | components["schemas"]["UpsertPreview"];
                 };
             };
-            /** @description Imported: how many, and how many groups the file created. */
+            /** @description Imported: how many people and groups were created (mode=create), or what each row did (mode=upsert). */
             201: {
                 headers: {
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
@@ -6207,10 +6298,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "created": 1,
-                     *       "groupsCreated": 1
+                     *       "groupsCreated": 1,
+                     *       "encoding": "utf-8"
                      *     }
                      */
-                    "application/json": components["schemas"]["ImportResult"];
+                    "application/json": components["schemas"]["ImportResult"] | components["schemas"]["UpsertResult"];
                 };
             };
             /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
@@ -10480,6 +10572,7 @@ export interface operations {
                      *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *           "name": "Ana Lima",
                      *           "email": "ana.lima@school.example",
+                     *           "externalId": "text",
                      *           "phone": "+34 600 123 456",
                      *           "age": 11,
                      *           "grade": "5B",
@@ -10630,6 +10723,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -10642,6 +10736,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -10654,6 +10749,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -10678,6 +10774,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -10771,7 +10868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, IDEMPOTENCY_KEY_IN_USE. */
+            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, EXTERNAL_ID_TAKEN, IDEMPOTENCY_KEY_IN_USE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10788,7 +10885,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "EMAIL_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
+                        code?: "EMAIL_TAKEN" | "EXTERNAL_ID_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -10944,6 +11041,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -11097,6 +11195,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -11109,6 +11208,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -11121,6 +11221,7 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
+                 *       "externalId": "text",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -11143,6 +11244,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
+                     *       "externalId": "text",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -11257,7 +11359,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: EMAIL_TAKEN. */
+            /** @description Conflict with the current state. Codes: EMAIL_TAKEN, EXTERNAL_ID_TAKEN. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11274,7 +11376,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "EMAIL_TAKEN";
+                        code?: "EMAIL_TAKEN" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
@@ -11534,6 +11636,8 @@ export interface operations {
             query?: {
                 /** @description true: check the file and write nothing. */
                 dryRun?: string;
+                /** @description create (the default): every row is a new person; an e-mail address or external id already used is a row error. upsert: a row matching a person on externalId, else on email, updates that person with the file's columns; the others are created. */
+                mode?: "create" | "upsert";
             };
             header?: {
                 /**
@@ -11549,7 +11653,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "file": "name,email,age,group\nAna Lima,ana.lima@school.example,11,5B\n"
+                 *       "file": "name,email,externalId,age,group\nAna Lima,ana.lima@school.example,S-1042,11,5B\n"
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["RosterFile"];
@@ -11574,13 +11678,14 @@ export interface operations {
                      *           "field": "text",
                      *           "message": "text"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "encoding": "utf-8"
                      *     }
                      */
-                    "application/json": components["schemas"]["ImportPreview"];
+                    "application/json": components["schemas"]["ImportPreview"] | components["schemas"]["UpsertPreview"];
                 };
             };
-            /** @description Imported: how many, and how many groups the file created. */
+            /** @description Imported: how many people and groups were created (mode=create), or what each row did (mode=upsert). */
             201: {
                 headers: {
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
@@ -11591,10 +11696,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "created": 1,
-                     *       "groupsCreated": 1
+                     *       "groupsCreated": 1,
+                     *       "encoding": "utf-8"
                      *     }
                      */
-                    "application/json": components["schemas"]["ImportResult"];
+                    "application/json": components["schemas"]["ImportResult"] | components["schemas"]["UpsertResult"];
                 };
             };
             /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */

@@ -15,6 +15,7 @@ export type PersonProfile = {
   id: string;
   name: string;
   email: string | null;
+  externalId: string | null;
   phone: string | null;
   age: number | null;
   grade: string | null;
@@ -65,6 +66,7 @@ export function PersonDetail({
   const locale = useLocale();
   const rows: [string, string | null][] = [
     [t.people.email, person.email],
+    [t.people.externalId, person.externalId],
     [t.people.phone, person.phone],
     [t.people.age, person.age === null ? null : format.number(person.age)],
     [t.people.grade, person.grade],

@@ -3,12 +3,13 @@ import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { conflict, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
+import { createId } from "@paralleldrive/cuid2";
 import { changedSince, changesPage, OLDEST_CHANGE_FIRST } from "~/lib/tombstones.server.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
 import {
-  assertEmailFree,
+  assertProfileFree,
   deletePerson,
   personData,
   personHistory,
@@ -68,18 +69,22 @@ export async function getCandidate(actor: Actor, id: string) {
 }
 
 export async function createCandidate(actor: Actor, input: CreateCandidateInput) {
-  const candidate = await db.$transaction(async (tx) => {
-    await assertEmailFree(tx, "candidate", actor.organizationId, input.email);
-    return tx.candidate.create({
+  // The id and time are chosen here, so that the event can name them in the same transaction.
+  const candidate = { id: createId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
+  const subscribers = await webhookSubscribers(actor.organizationId, "candidate.created");
+  await db.$transaction(async (tx) => {
+    await assertProfileFree(tx, "candidate", actor.organizationId, input);
+    await tx.candidate.create({
       data: {
+        ...candidate,
         organizationId: actor.organizationId,
         createdById: actor.userId,
         ...personData(input),
-        name: input.name,
         searchName: foldForSearch(input.name),
       },
       select: { id: true },
     });
+    await emitWebhookEvent(tx, subscribers, "candidate.created", { ...candidate, createdAt: candidate.createdAt.toISOString() });
   });
   return getCandidate(actor, candidate.id);
 }
@@ -92,7 +97,7 @@ export async function updateCandidate(actor: Actor, id: string, input: UpdateCan
   // A new name is also written into the search text of the evaluations the candidate still
   // answers (not those a promoted student took over), in the same transaction.
   await db.$transaction(async (tx) => {
-    await assertEmailFree(tx, "candidate", existing.organizationId, input.email, id);
+    await assertProfileFree(tx, "candidate", existing.organizationId, input, id);
     await tx.candidate.update({ where: { id }, data: personData(input), select: { id: true } });
     if (input.name !== undefined) {
       await refreshRespondentSearchText(tx, { candidateId: id }, input.name);
@@ -124,7 +129,7 @@ export async function promoteCandidate(actor: Actor, id: string) {
   if (candidate.status === "PROMOTED") throw alreadyPromoted();
   const subscribers = await webhookSubscribers(candidate.organizationId, "candidate.promoted");
   const studentId = await db.$transaction(async (tx) => {
-    await assertEmailFree(tx, "student", candidate.organizationId, candidate.email);
+    await assertProfileFree(tx, "student", candidate.organizationId, { email: candidate.email });
     const promotedAt = new Date();
     const claimed = await tx.candidate.updateMany({
       where: { id, deletedAt: null, status: { not: "PROMOTED" }, promotedStudentId: null },

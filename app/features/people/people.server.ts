@@ -25,22 +25,29 @@ export function personListWhere(actor: Actor, query: { search?: string | undefin
  * that are not deleted. Checked here rather than by a database constraint because deleted
  * records keep their address; checked in the transaction `tx` that then writes the address, after
  * taking the organization's roster (ADR 41), so that two requests at once cannot both pass.
+ * External ids are unique among all of them (a unique index; deleting a person releases theirs,
+ * ADR 51): checked the same way, so that a second person with the id is a 409 rather than the
+ * index's error.
  */
-export async function assertEmailFree(
+export async function assertProfileFree(
   tx: Prisma.TransactionClient,
   kind: "student" | "candidate",
   organizationId: string,
-  email: string | null | undefined,
+  input: { email?: string | null | undefined; externalId?: string | null | undefined },
   exceptId?: string,
 ) {
-  if (!email) return;
+  const { email, externalId } = input;
+  if (!email && !externalId) return;
   await serializeWrites(tx, "roster", organizationId);
-  const where = { organizationId, email, deletedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) };
-  const taken =
-    kind === "student"
-      ? await tx.student.findFirst({ where: where as Prisma.StudentWhereInput, select: { id: true } })
-      : await tx.candidate.findFirst({ where: where as Prisma.CandidateWhereInput, select: { id: true } });
-  if (taken) throw conflict(`Another ${kind} of this organization already uses this e-mail address.`, "EMAIL_TAKEN");
+  const others = exceptId ? { id: { not: exceptId } } : {};
+  const find = (where: Prisma.StudentWhereInput & Prisma.CandidateWhereInput) =>
+    kind === "student" ? tx.student.findFirst({ where, select: { id: true } }) : tx.candidate.findFirst({ where, select: { id: true } });
+  if (email && (await find({ organizationId, email, deletedAt: null, ...others }))) {
+    throw conflict(`Another ${kind} of this organization already uses this e-mail address.`, "EMAIL_TAKEN");
+  }
+  if (externalId && (await find({ organizationId, externalId, ...others }))) {
+    throw conflict(`Another ${kind} of this organization already has this external id.`, "EXTERNAL_ID_TAKEN");
+  }
 }
 
 /**
@@ -52,7 +59,8 @@ export async function deletePerson(person: { studentId: string } | { candidateId
   const deletedAt = new Date();
   await db.$transaction(async (tx) => {
     const where = { id: "studentId" in person ? person.studentId : person.candidateId, deletedAt: null };
-    const data = { deletedAt, updatedAt: deletedAt };
+    // The external id is released, so that the other system's next sync can bring the person back (ADR 51).
+    const data = { deletedAt, updatedAt: deletedAt, externalId: null };
     const [deleted] =
       "studentId" in person
         ? await tx.student.updateManyAndReturn({ where, data, select: { organizationId: true } })
@@ -75,6 +83,7 @@ type ProfileInput = {
   name?: string | undefined;
   status?: string | undefined;
   email?: string | null | undefined;
+  externalId?: string | null | undefined;
   phone?: string | null | undefined;
   age?: number | null | undefined;
   grade?: string | null | undefined;
@@ -86,7 +95,7 @@ export function personData<S extends string>(input: ProfileInput & { status?: S 
   const data: { name?: string; searchName?: string; status?: S } & Record<string, string | number | null> = {};
   if (input.name !== undefined) Object.assign(data, { name: input.name, searchName: foldForSearch(input.name) });
   if (input.status !== undefined) data.status = input.status;
-  for (const field of ["email", "phone", "age", "grade", "gender"] as const) {
+  for (const field of ["email", "externalId", "phone", "age", "grade", "gender"] as const) {
     if (input[field] !== undefined) data[field] = input[field];
   }
   return data;

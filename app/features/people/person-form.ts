@@ -1,5 +1,5 @@
 /** What a student or candidate form posts and what its action answers on an error (shared by server and page). */
-export const PROFILE_FIELDS = ["name", "email", "phone", "age", "grade", "gender", "status"] as const;
+export const PROFILE_FIELDS = ["name", "email", "externalId", "phone", "age", "grade", "gender", "status"] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
 export type ProfileValues = Partial<Record<ProfileField, string>>;
 
@@ -7,6 +7,7 @@ export type ProfileValues = Partial<Record<ProfileField, string>>;
 export function profileValues(person: {
   name: string;
   email: string | null;
+  externalId: string | null;
   phone: string | null;
   age: number | null;
   grade: string | null;
@@ -16,6 +17,7 @@ export function profileValues(person: {
   return {
     name: person.name,
     email: person.email ?? "",
+    externalId: person.externalId ?? "",
     phone: person.phone ?? "",
     age: person.age === null ? "" : String(person.age),
     grade: person.grade ?? "",

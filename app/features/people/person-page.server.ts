@@ -15,7 +15,7 @@ import type { ProfileField } from "./person-form.ts";
  * next to the fields, with the values typed so far.
  */
 /** Every field the form shows is posted; an empty optional one means "clear it" (null). */
-const OPTIONAL: readonly ProfileField[] = ["email", "phone", "age", "grade", "gender"];
+const OPTIONAL: readonly ProfileField[] = ["email", "externalId", "phone", "age", "grade", "gender"];
 
 /** What a refused profile form answers: Conform's result, with the messages in the page's language. */
 export type ProfileFormResult = { result: ReturnType<typeof pageResult> };
@@ -34,13 +34,16 @@ export function parseProfile<S extends z.ZodType>(formData: FormData, schema: S,
   return { ok: true as const, data: parsed as z.output<S>, submission };
 }
 
-/** Runs a create or update; a taken e-mail address becomes the e-mail field's error. */
+/** Runs a create or update; a taken e-mail address or external ID becomes its field's error. */
 export async function saveProfile<T>(work: Promise<T>, submission: Submission, t: Dictionary) {
   try {
     return { ok: true as const, value: await forPage(work) };
   } catch (error) {
     if (error instanceof ApiError && error.code === "EMAIL_TAKEN") {
       return { ok: false as const, reply: invalid(submission, { email: t.fieldProblems.emailTaken }) };
+    }
+    if (error instanceof ApiError && error.code === "EXTERNAL_ID_TAKEN") {
+      return { ok: false as const, reply: invalid(submission, { externalId: t.fieldProblems.externalIdTaken }) };
     }
     throw error;
   }

@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { IMPORT_MODES } from "./roster-columns.ts";
 import {
   booleanParam,
   emailSchema,
   idSchema,
   notDeleted,
+  optionalLine,
   optionalText,
   paginationQuery,
   searchParam,
@@ -25,6 +27,10 @@ export const personProfileFields = {
     .pipe(emailSchema.nullable())
     .nullable()
     .optional(),
+  externalId: optionalLine(100).meta({
+    description:
+      "The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none.",
+  }),
   phone: optionalText(50),
   age: z.number("ageRange").int("ageRange").min(0, "ageRange").max(150, "ageRange").nullable().optional(),
   grade: optionalText(50),
@@ -44,6 +50,7 @@ export const personFields = {
   id: idSchema,
   name: z.string(),
   email: z.string().nullable(),
+  externalId: z.string().nullable().meta({ description: "The person's id in another system, unique within the organization." }),
   phone: z.string().nullable(),
   age: z.number().int().nullable(),
   grade: z.string().nullable(),
@@ -72,6 +79,7 @@ export const personSelect = {
   id: true,
   name: true,
   email: true,
+  externalId: true,
   phone: true,
   age: true,
   grade: true,
@@ -82,8 +90,14 @@ export const personSelect = {
   deletedAt: true,
 } as const;
 
-/** POST /api/students/import and /api/candidates/import (contract §11). */
-export const importQuery = z.strictObject({ dryRun: booleanParam.optional().meta({ description: "true: check the file and write nothing." }) });
+/** POST /api/students/import and /api/candidates/import (contract §11, §23). */
+export const importQuery = z.strictObject({
+  dryRun: booleanParam.optional().meta({ description: "true: check the file and write nothing." }),
+  mode: z.enum(IMPORT_MODES).default("create").meta({
+    description:
+      "create (the default): every row is a new person; an e-mail address or external id already used is a row error. upsert: a row matching a person on externalId, else on email, updates that person with the file's columns; the others are created.",
+  }),
+});
 
 const importProblem = z.object({
   row: z.number().int().meta({ description: "The file's line; the header is line 1." }),
@@ -91,19 +105,56 @@ const importProblem = z.object({
   message: z.string(),
 });
 
-export const importPreview = z
-  .object({ rows: z.number().int(), valid: z.number().int(), errors: z.array(importProblem) })
-  .meta({ id: "ImportPreview", description: "A dry run: the rows under the header, how many would be imported, and every problem." });
+const encoding = z
+  .enum(["utf-8", "windows-1252"])
+  .meta({ description: "How the file was read: UTF-8 (with or without a byte order mark), or Windows-1252 when it is not valid UTF-8." });
 
-export const importResult = z.object({ created: z.number().int(), groupsCreated: z.number().int() }).meta({ id: "ImportResult" });
+const counts = {
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  groupsCreated: z.number().int().meta({ description: "Groups the file names that did not exist." }),
+};
+
+const rowAction = z.enum(["created", "updated", "unchanged"]);
+
+export const importPreview = z
+  .object({ rows: z.number().int(), valid: z.number().int(), errors: z.array(importProblem), encoding })
+  .meta({ id: "ImportPreview", description: "A dry run (mode=create): the rows under the header, how many would be imported, and every problem." });
+
+export const upsertPreview = z
+  .object({
+    ...counts,
+    rows: z
+      .array(
+        z.object({
+          row: z.number().int().meta({ description: "The file's line; the header is line 1." }),
+          id: idSchema.optional().meta({ description: "The person the row matched; none for a new one." }),
+          action: rowAction,
+        }),
+      )
+      .meta({ description: "What each row without a problem would do." }),
+    valid: z.number().int(),
+    errors: z.array(importProblem),
+    encoding,
+  })
+  .meta({ id: "UpsertPreview", description: "A dry run (mode=upsert): what each row would do, the counts, and every problem." });
+
+export const importResult = z
+  .object({ created: z.number().int(), groupsCreated: z.number().int(), encoding })
+  .meta({ id: "ImportResult", description: "mode=create: how many people and groups were created." });
+
+export const upsertResult = z
+  .object({ ...counts, rows: z.array(z.object({ row: z.number().int(), id: idSchema, action: rowAction })), encoding })
+  .meta({ id: "UpsertResult", description: "mode=upsert: what each row did, to which person." });
 
 /** The body of an import: a CSV file, described for the OpenAPI document. */
 export const importFileBody = z
   .object({
     file: z.string().meta({
       format: "binary",
-      description: "The CSV file (UTF-8; comma or semicolon separated; header row).",
-      examples: ["name,email,age,group\nAna Lima,ana.lima@school.example,11,5B\n"],
+      description: "The CSV file: a header row (names in English, Spanish or Portuguese), comma or semicolon separated, UTF-8 (else read as Windows-1252).",
+      examples: ["name,email,externalId,age,group\nAna Lima,ana.lima@school.example,S-1042,11,5B\n"],
     }),
   })
   .meta({ id: "RosterFile" });

@@ -11,21 +11,49 @@ import { insertRows } from "~/lib/insert-rows.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { createCandidateBody } from "../candidates/candidate-schemas.ts";
 import { createStudentBody } from "../students/student-schemas.ts";
+import { emitWebhookEvents, webhookSubscribers } from "../webhooks/webhooks.server.ts";
+import type { WebhookEvent } from "../webhooks/webhook-events.ts";
+import { refreshRespondentSearchText } from "./people.server.ts";
+import { type ImportMode, type RosterAction, type RosterColumn, type RosterEncoding, ROSTER_HEADERS } from "./roster-columns.ts";
 
 /**
- * A class list from a spreadsheet (contract §11): a CSV file, comma or semicolon separated (what
- * Excel writes depends on the locale), UTF-8 with or without a byte order mark, one person a row,
- * a header naming the columns. Every row is checked with the same schema as one created by hand;
- * a dry run answers what the import would do, and the import itself writes every row or none.
+ * A class list from a spreadsheet (contract §11, §23): a CSV file, comma or semicolon separated
+ * (what Excel writes depends on the locale), UTF-8 with or without a byte order mark, or else
+ * Windows-1252 (what Excel saves as "CSV" in the Americas and western Europe), one person a row,
+ * a header naming the columns in English, Spanish or Portuguese. Every row is checked with the
+ * same schema as one created by hand; a dry run answers what the import would do, and the import
+ * itself writes every row or none.
+ *
+ * Two modes (ADR 51): `create` adds every row as a new person, and refuses an e-mail address or
+ * external id already used; `upsert` (a nightly sync from a school's information system) matches
+ * each row on its external id, else on its e-mail address, updates the people it finds with the
+ * columns the file has, and adds the others.
  */
 export const IMPORT_ROW_LIMIT = 5000;
-const PROFILE_COLUMNS = ["name", "email", "phone", "age", "grade", "gender", "status"] as const;
-const COLUMNS = new Set<string>([...PROFILE_COLUMNS, "group"]);
+/** Rows the page lists in its preview; the counts cover them all. */
+export const PREVIEW_ROWS_SHOWN = 200;
 
 type Kind = "students" | "candidates";
 const SCHEMAS = { students: createStudentBody, candidates: createCandidateBody } as const;
 type Input = z.output<(typeof SCHEMAS)[Kind]>;
-type Row = { line: number; input: Input; group: string | null };
+type ProfileColumn = Exclude<RosterColumn, "group">;
+type Row = { line: number; input: Input; group: string | null; blank: ReadonlySet<RosterColumn> };
+
+/** The text of a file and how its bytes were read. */
+export type RosterSource = { text: string; encoding: RosterEncoding };
+
+/**
+ * The bytes of an uploaded file as text: UTF-8 when they are valid UTF-8 (a byte order mark is
+ * dropped), otherwise Windows-1252, the encoding that spreadsheets on Windows save "CSV" in for
+ * these languages (ISO-8859-1 files read the same, but for the rare C1 control codes).
+ */
+export function decodeRoster(bytes: Uint8Array): RosterSource {
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes), encoding: "utf-8" };
+  } catch {
+    return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252" };
+  }
+}
 
 /** A problem at a line and column of the file, said in English for the API (the key for pages). */
 const problemAt = (line: number, field: string, key: FieldMessageKey, ...params: string[]): FieldProblem => {
@@ -39,102 +67,320 @@ function separatorOf(text: string) {
   return (header.match(/;/g)?.length ?? 0) > (header.match(/,/g)?.length ?? 0) ? ";" : ",";
 }
 
-/** The rows of the file, checked; problems by line and column, every one of them. */
-async function checkRoster(actor: Actor, kind: Kind, text: string) {
+/** A header as compared: without case, accents, spaces or punctuation (`E-mail` is `email`, `Matrícula` is `matricula`). */
+const headerKey = (name: string) =>
+  name
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
+
+const COLUMN_OF = new Map<string, RosterColumn>(
+  Object.entries(ROSTER_HEADERS).flatMap(([column, names]) => names.map((name) => [headerKey(name), column as RosterColumn] as const)),
+);
+
+/** The file's rows, read and checked on their own (without the database); problems by line and column. */
+function readRoster(kind: Kind, text: string) {
   let records: string[][];
   try {
     records = parse(text, { bom: true, delimiter: separatorOf(text.replace(/^\uFEFF/, "")), relax_column_count: true, skip_empty_lines: true });
   } catch (error) {
     const line = (error as { lines?: number }).lines ?? 1;
-    return { rows: [], total: 0, problems: [problemAt(line, "file", "unreadableRow")] };
+    return { columns: [], rows: [], total: 0, problems: [problemAt(line, "file", "unreadableRow")] };
   }
   const [header = [], ...body] = records;
-  const columns = header.map((name) => name.trim().toLowerCase());
   const problems: FieldProblem[] = [];
-  columns.forEach((column, index) => {
-    if (!COLUMNS.has(column)) problems.push(problemAt(1, header[index]!.trim() || `#${index + 1}`, "unknownColumn"));
+  const columns: (RosterColumn | null)[] = header.map((name, index) => {
+    const column = COLUMN_OF.get(headerKey(name)) ?? null;
+    const label = name.trim() || `#${index + 1}`;
+    if (column === null) problems.push(problemAt(1, label, "unknownColumn"));
+    else if (header.slice(0, index).some((earlier) => COLUMN_OF.get(headerKey(earlier)) === column)) problems.push(problemAt(1, label, "columnTwice"));
+    return column;
   });
   if (!columns.includes("name")) problems.push(problemAt(1, "name", "nameColumn"));
   if (body.length === 0) problems.push(problemAt(1, "file", "noRows"));
   if (body.length > IMPORT_ROW_LIMIT) problems.push(problemAt(1, "file", "tooManyRows", "5,000"));
-  if (problems.length > 0) return { rows: [], total: body.length, problems };
+  const present = columns.filter((column) => column !== null);
+  if (problems.length > 0) return { columns: present, rows: [], total: body.length, problems };
 
   const schema = coerceFormValue(SCHEMAS[kind]);
   const rows: Row[] = [];
   body.forEach((cells, index) => {
     const line = index + 2;
     const value: Record<string, string> = {};
+    const blank = new Set<RosterColumn>();
+    let group: string | null = null;
     columns.forEach((column, position) => {
       const cell = (cells[position] ?? "").trim();
-      if (column !== "group") value[column] = column === "status" ? cell.toUpperCase() : cell;
+      if (cell === "") blank.add(column!);
+      if (column === "group") group = cell || null;
+      else value[column!] = column === "status" ? cell.toUpperCase() : cell;
     });
-    const group = cells[columns.indexOf("group")]?.trim() || null;
     const parsed = schema.safeParse(value);
-    if (parsed.success) rows.push({ line, input: parsed.data as Input, group });
+    if (parsed.success) rows.push({ line, input: parsed.data as Input, group, blank });
     else
       for (const issue of parsed.error.issues)
         problems.push(problemAt(line, String(issue.path[0] ?? "file"), issueMessage(issue).key, ...issueMessage(issue).params));
   });
 
-  // An e-mail address is one person's: not twice in the file, not already in the organization.
-  const seen = new Map<string, number>();
-  for (const row of rows) {
-    const email = row.input.email;
-    if (!email) continue;
-    if (seen.has(email)) problems.push(problemAt(row.line, "email", "emailTwice"));
-    else seen.set(email, row.line);
+  // An e-mail address and an external id are one person's: not twice in the file.
+  for (const field of ["email", "externalId"] as const) {
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const value = row.input[field];
+      if (!value) continue;
+      if (seen.has(value)) problems.push(problemAt(row.line, field, field === "email" ? "emailTwice" : "externalIdTwice"));
+      else seen.add(value);
+    }
   }
-  problems.push(...(await emailsTaken(db, actor, kind, seen)));
-  problems.sort((a, b) => a.row! - b.row! || a.field!.localeCompare(b.field!));
-  return { rows, total: body.length, problems };
+  return { columns: present, rows, total: body.length, problems };
 }
 
-/** A problem for each address of `lines` (address → line of the file) already used in the organization. */
-async function emailsTaken(client: Prisma.TransactionClient, actor: Actor, kind: Kind, lines: Map<string, number>): Promise<FieldProblem[]> {
-  if (lines.size === 0) return [];
-  const where = { organizationId: actor.organizationId, deletedAt: null, email: { in: [...lines.keys()] } };
-  const taken =
-    kind === "students"
-      ? await client.student.findMany({ where, select: { email: true } })
-      : await client.candidate.findMany({ where, select: { email: true } });
-  return taken.map(({ email }) => problemAt(lines.get(email!)!, "email", "emailTaken"));
+const personSelect = {
+  id: true,
+  externalId: true,
+  email: true,
+  deletedAt: true,
+  name: true,
+  phone: true,
+  age: true,
+  grade: true,
+  gender: true,
+  status: true,
+} as const;
+type Existing = {
+  id: string;
+  externalId: string | null;
+  email: string | null;
+  deletedAt: Date | null;
+  name: string;
+  phone: string | null;
+  age: number | null;
+  grade: string | null;
+  gender: string | null;
+  status: string;
+};
+
+/** What the import does with one row: the person it matched (null for a new one), and what changes. */
+export type PlannedRow = {
+  row: Row;
+  action: RosterAction;
+  id: string | null;
+  /** The profile columns that change, with their new values (for `updated`). */
+  changes: Partial<Record<ProfileColumn, string | number | null>>;
+  /** The (folded) name of a group the person joins. */
+  joins: string | null;
+};
+
+async function findPeople(client: Prisma.TransactionClient, kind: Kind, where: Prisma.StudentWhereInput & Prisma.CandidateWhereInput): Promise<Existing[]> {
+  return kind === "students" ? client.student.findMany({ where, select: personSelect }) : client.candidate.findMany({ where, select: personSelect });
+}
+
+/**
+ * What the rows do to the organization, read through `client` (the import's transaction, after it
+ * took the roster: ADR 41). `create`: every row is new, and an address or id already used is a
+ * problem. `upsert`: a row is the person with its external id, else the (not deleted) person with
+ * its address; it changes the columns the file has whose values differ. A blank cell clears the
+ * value, but for the name (required), the status and the external id (kept). A person matched by
+ * two rows, or a row whose address belongs to someone else, is a problem.
+ */
+async function planRoster(client: Prisma.TransactionClient, actor: Actor, kind: Kind, mode: ImportMode, columns: RosterColumn[], rows: Row[]) {
+  const organizationId = actor.organizationId;
+  const emails = [...new Set(rows.flatMap((row) => (row.input.email ? [row.input.email] : [])))];
+  const externalIds = [...new Set(rows.flatMap((row) => (row.input.externalId ? [row.input.externalId] : [])))];
+  // An external id is checked among the deleted too (the unique index holds them), an address among the others.
+  const [byEmail, byExternalId] = await Promise.all([
+    emails.length ? findPeople(client, kind, { organizationId, deletedAt: null, email: { in: emails } }) : [],
+    externalIds.length ? findPeople(client, kind, { organizationId, externalId: { in: externalIds } }) : [],
+  ]);
+  const emailOwner = new Map(byEmail.map((person) => [person.email!, person]));
+  const idOwner = new Map(byExternalId.map((person) => [person.externalId!, person]));
+  const problems: FieldProblem[] = [];
+  const planned: PlannedRow[] = [];
+  const matchedBy = new Map<string, number>();
+
+  // In create mode a value used here is said once, on the first row that has it (a later one is
+  // already told it repeats an earlier row).
+  const told = new Set<string>();
+  const tellOnce = (row: Row, field: "email" | "externalId", value: string, key: FieldMessageKey) => {
+    if (told.has(`${field}\u0000${value}`)) return;
+    told.add(`${field}\u0000${value}`);
+    problems.push(problemAt(row.line, field, key));
+  };
+  for (const row of rows) {
+    const { email, externalId } = row.input;
+    const withId = externalId ? idOwner.get(externalId) : undefined;
+    if (mode === "create") {
+      if (email && emailOwner.has(email)) tellOnce(row, "email", email, "emailTaken");
+      if (externalId && withId) tellOnce(row, "externalId", externalId, "externalIdTaken");
+      planned.push({ row, action: "created", id: null, changes: {}, joins: row.group ? foldForSearch(row.group) : null });
+      continue;
+    }
+    let person: Existing | undefined;
+    if (withId && withId.deletedAt === null) person = withId;
+    else if (withId) problems.push(problemAt(row.line, "externalId", "externalIdTaken"));
+    else if (email) {
+      const owner = emailOwner.get(email);
+      // The address is someone else's in the other system: never re-keyed by a sync.
+      if (owner?.externalId && externalId) problems.push(problemAt(row.line, "email", "emailTaken"));
+      else person = owner;
+    }
+    if (person && email && emailOwner.has(email) && emailOwner.get(email)!.id !== person.id) problems.push(problemAt(row.line, "email", "emailTaken"));
+    if (person) {
+      const matchedOn = person === withId ? "externalId" : "email";
+      if (matchedBy.has(person.id)) problems.push(problemAt(row.line, matchedOn, "samePersonTwice", String(matchedBy.get(person.id))));
+      else matchedBy.set(person.id, row.line);
+    }
+    planned.push(
+      person
+        ? { row, action: "unchanged", id: person.id, changes: changesOf(kind, columns, row, person), joins: row.group ? foldForSearch(row.group) : null }
+        : { row, action: "created", id: null, changes: {}, joins: row.group ? foldForSearch(row.group) : null },
+    );
+  }
+
+  // Whether each matched person is already in the group their row names.
+  const named = [...new Set(planned.flatMap((plan) => (plan.joins ? [plan.joins] : [])))];
+  const groups = named.length
+    ? await client.group.findMany({ where: { organizationId, deletedAt: null, searchName: { in: named } }, select: { searchName: true } })
+    : [];
+  const matched = planned.filter((plan) => plan.id !== null && plan.joins !== null).map((plan) => plan.id!);
+  const memberships = new Set<string>();
+  if (matched.length > 0) {
+    const rowsIn = await client.groupMember.findMany({
+      where: {
+        ...(kind === "students" ? { studentId: { in: matched } } : { candidateId: { in: matched } }),
+        group: { organizationId, deletedAt: null, searchName: { in: named } },
+      },
+      select: { studentId: true, candidateId: true, group: { select: { searchName: true } } },
+    });
+    for (const member of rowsIn) memberships.add(`${member.studentId ?? member.candidateId}\u0000${member.group.searchName}`);
+  }
+  for (const plan of planned) {
+    if (plan.id === null) continue;
+    if (plan.joins !== null && memberships.has(`${plan.id}\u0000${plan.joins}`)) plan.joins = null;
+    if (Object.keys(plan.changes).length > 0 || plan.joins !== null) plan.action = "updated";
+  }
+  const existingGroups = new Set(groups.map((group) => group.searchName));
+  return { planned, problems, missingGroups: new Set(named.filter((name) => !existingGroups.has(name))) };
+}
+
+const PROFILE_COLUMNS: readonly ProfileColumn[] = ["name", "email", "externalId", "phone", "age", "grade", "gender", "status"];
+
+/** The columns of the file whose values differ from the person's, with the new values. */
+function changesOf(kind: Kind, columns: RosterColumn[], row: Row, person: Existing): PlannedRow["changes"] {
+  const changes: PlannedRow["changes"] = {};
+  for (const column of PROFILE_COLUMNS) {
+    if (!columns.includes(column)) continue;
+    // Kept when blank: the status has no "none", and the external id is what the row was matched on.
+    if ((column === "status" || column === "externalId") && row.blank.has(column)) continue;
+    // A promoted candidate stays promoted, whatever the other system says (its status is this service's).
+    if (column === "status" && kind === "candidates" && person.status === "PROMOTED") continue;
+    const value = (row.input[column] ?? null) as string | number | null;
+    if (value !== person[column]) changes[column] = value;
+  }
+  return changes;
 }
 
 const asResponse = (problem: FieldProblem) => ({ row: problem.row!, field: problem.field!, message: problem.message });
 
-/** `?dryRun=true`: how many rows there are, how many would be imported, and every problem. */
-export async function previewRoster(actor: Actor, kind: Kind, text: string) {
-  const { rows, total, problems } = await checkRoster(actor, kind, text);
+/** The groups that `planned` would create: those its rows join that do not exist yet. */
+const groupsToCreate = (planned: PlannedRow[], missing: ReadonlySet<string>) =>
+  new Set(planned.flatMap((plan) => (plan.joins && missing.has(plan.joins) ? [plan.joins] : []))).size;
+
+/** The rows read and planned, every problem sorted by line and column; the rows with a problem are left out of `planned`. */
+async function checkRoster(client: Prisma.TransactionClient, actor: Actor, kind: Kind, mode: ImportMode, read: ReturnType<typeof readRoster>) {
+  if (read.rows.length === 0) return { total: read.total, planned: [], problems: read.problems, groupsCreated: 0 };
+  const plan = await planRoster(client, actor, kind, mode, read.columns, read.rows);
+  const problems = [...read.problems, ...plan.problems].sort((a, b) => a.row! - b.row! || a.field!.localeCompare(b.field!));
   const badLines = new Set(problems.map((problem) => problem.row));
-  return { rows: total, valid: rows.filter((row) => !badLines.has(row.line)).length, errors: problems.map(asResponse), problems };
+  const planned = plan.planned.filter((row) => !badLines.has(row.row.line));
+  return { total: read.total, planned, problems, groupsCreated: groupsToCreate(planned, plan.missingGroups) };
 }
 
-/** Every row in one transaction, with the groups the file names and that do not exist yet; any problem writes nothing (400). */
-export async function importRoster(actor: Actor, kind: Kind, text: string) {
-  const { rows, problems } = await checkRoster(actor, kind, text);
-  if (problems.length > 0) throw badRequest("Some rows of the file need attention; nothing was imported.", problems);
+const counts = (planned: PlannedRow[]) => ({
+  created: planned.filter((plan) => plan.action === "created").length,
+  updated: planned.filter((plan) => plan.action === "updated").length,
+  unchanged: planned.filter((plan) => plan.action === "unchanged").length,
+});
+
+/**
+ * `?dryRun=true`: what the import would do, and every problem. `create` answers how many rows there
+ * are and how many would be imported (contract §11); `upsert` also what each row would do (no id for
+ * a new person). `planned` is for the page's preview.
+ */
+export async function previewRoster(actor: Actor, kind: Kind, source: RosterSource, mode: ImportMode = "create") {
+  const { total, planned, problems, groupsCreated } = await checkRoster(db, actor, kind, mode, readRoster(kind, source.text));
+  const errors = problems.map(asResponse);
+  const answer =
+    mode === "create"
+      ? { rows: total, valid: planned.length, errors, encoding: source.encoding }
+      : {
+          ...counts(planned),
+          groupsCreated,
+          rows: planned.map((plan) => ({ row: plan.row.line, ...(plan.id ? { id: plan.id } : {}), action: plan.action })),
+          valid: planned.length,
+          errors,
+          encoding: source.encoding,
+        };
+  return { answer, total, planned, problems, groupsCreated };
+}
+
+const refused = (problems: FieldProblem[]) => badRequest("Some rows of the file need attention; nothing was imported.", problems);
+
+/**
+ * Every row in one transaction, with the groups the file names and that do not exist yet; any
+ * problem writes nothing (400). The people created and changed are told to the webhooks that want
+ * it, in the same transaction (`student.created`, `candidate.created`, `student.updated`).
+ */
+export async function importRoster(actor: Actor, kind: Kind, source: RosterSource, mode: ImportMode = "create") {
+  // Checked first outside the transaction: a file with problems (the same file sent again in
+  // create mode, say) is refused without waiting for the organization's roster or the write lock.
+  const read = readRoster(kind, source.text);
+  const checked = await checkRoster(db, actor, kind, mode, read);
+  if (checked.problems.length > 0) throw refused(checked.problems);
+  const person = kind === "students" ? "student" : "candidate";
+  const [onCreate, onUpdate] = await Promise.all([
+    webhookSubscribers(actor.organizationId, `${person}.created` as WebhookEvent),
+    kind === "students" ? webhookSubscribers(actor.organizationId, "student.updated") : [],
+  ]);
   return db.$transaction(async (tx) => {
     // The same file sent twice at once (a double click, a retried nightly sync): the second import
-    // waits for the first, then finds its addresses taken and its groups there.
+    // waits for the first, then finds its addresses taken (create) or its people as the first left them (upsert).
     await serializeWrites(tx, "roster", actor.organizationId);
-    const lines = new Map(rows.flatMap((row) => (row.input.email ? [[row.input.email, row.line] as const] : [])));
-    const taken = await emailsTaken(tx, actor, kind, lines);
-    if (taken.length > 0) throw badRequest("Some rows of the file need attention; nothing was imported.", taken);
-    const groupIds = await groupsByName(tx, actor, [...new Set(rows.flatMap((row) => (row.group ? [row.group] : [])))]);
-    // Ids made here, so each membership knows its person without relying on the order rows come back in.
+    const { planned, problems } = await planRoster(tx, actor, kind, mode, read.columns, read.rows);
+    if (problems.length > 0) throw refused(problems.sort((a, b) => a.row! - b.row! || a.field!.localeCompare(b.field!)));
+    const groupIds = await groupsByName(tx, actor, [...new Set(planned.flatMap((plan) => (plan.joins && plan.row.group ? [plan.row.group] : [])))]);
     const now = new Date();
-    const ids = rows.map(() => randomUUID());
+    // Ids made here, so each membership knows its person without relying on the order rows come back in.
+    const created = planned.filter((plan) => plan.action === "created");
+    for (const plan of created) plan.id = randomUUID();
     await insertRows(
       tx,
       kind === "students" ? "Student" : "Candidate",
-      ["id", "organizationId", "createdById", "name", "searchName", "email", "phone", "age", "grade", "gender", "status", "createdAt", "updatedAt"],
-      rows.map(({ input }, index) => [
-        ids[index],
+      [
+        "id",
+        "organizationId",
+        "createdById",
+        "name",
+        "searchName",
+        "email",
+        "externalId",
+        "phone",
+        "age",
+        "grade",
+        "gender",
+        "status",
+        "createdAt",
+        "updatedAt",
+      ],
+      created.map(({ id, row: { input } }) => [
+        id,
         actor.organizationId,
         actor.userId,
         input.name,
         foldForSearch(input.name),
         input.email ?? null,
+        input.externalId ?? null,
         input.phone ?? null,
         input.age ?? null,
         input.grade ?? null,
@@ -145,15 +391,47 @@ export async function importRoster(actor: Actor, kind: Kind, text: string) {
       ]),
       { enumTypes: { status: kind === "students" ? "StudentStatus" : "CandidateStatus" } },
     );
-    const memberships = rows.flatMap((row, index) => {
-      const groupId = row.group ? groupIds.ids.get(foldForSearch(row.group)) : undefined;
-      return groupId ? [[randomUUID(), groupId, kind === "students" ? ids[index] : null, kind === "candidates" ? ids[index] : null, now]] : [];
+    const updated = planned.filter((plan) => plan.action === "updated");
+    const updatedPeople = [];
+    for (const plan of updated) {
+      const { name, ...rest } = plan.changes;
+      const data = { ...rest, ...(typeof name === "string" ? { name, searchName: foldForSearch(name) } : {}), updatedAt: now };
+      const select = { id: true, name: true, externalId: true } as const;
+      updatedPeople.push(
+        kind === "students"
+          ? await tx.student.update({ where: { id: plan.id! }, data: data as Prisma.StudentUpdateInput, select })
+          : await tx.candidate.update({ where: { id: plan.id! }, data: data as Prisma.CandidateUpdateInput, select }),
+      );
+      if (typeof name === "string") await refreshRespondentSearchText(tx, kind === "students" ? { studentId: plan.id! } : { candidateId: plan.id! }, name);
+    }
+    const memberships = planned.flatMap((plan) => {
+      const groupId = plan.joins ? groupIds.ids.get(plan.joins) : undefined;
+      return groupId ? [[randomUUID(), groupId, kind === "students" ? plan.id : null, kind === "candidates" ? plan.id : null, now]] : [];
     });
     await insertRows(tx, "GroupMember", ["id", "groupId", "studentId", "candidateId", "createdAt"], memberships);
     // The groups that were there already have new members: a change for the lists read with updatedSince (ADR 52).
+    // (A person who joins one is an "updated" row, whose updatedAt is set above.)
     const joined = [...new Set(memberships.map((membership) => membership[1] as string))];
     if (joined.length > 0) await tx.group.updateMany({ where: { id: { in: joined } }, data: { updatedAt: now } });
-    return { created: rows.length, groupsCreated: groupIds.created };
+    await emitWebhookEvents(
+      tx,
+      onCreate,
+      `${person}.created` as WebhookEvent,
+      created.map(({ id, row: { input } }) => ({ id, name: input.name, externalId: input.externalId ?? null, createdAt: now.toISOString() })),
+    );
+    await emitWebhookEvents(
+      tx,
+      onUpdate,
+      "student.updated",
+      updatedPeople.map((student) => ({ ...student, updatedAt: now.toISOString() })),
+    );
+    if (mode === "create") return { created: created.length, groupsCreated: groupIds.created, encoding: source.encoding };
+    return {
+      ...counts(planned),
+      groupsCreated: groupIds.created,
+      rows: planned.map((plan) => ({ row: plan.row.line, id: plan.id!, action: plan.action })),
+      encoding: source.encoding,
+    };
   }, LONG_WRITE);
 }
 

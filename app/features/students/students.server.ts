@@ -9,7 +9,7 @@ import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.serve
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
 import {
-  assertEmailFree,
+  assertProfileFree,
   deletePerson,
   personData,
   personHistory,
@@ -62,10 +62,10 @@ export async function getStudent(actor: Actor, id: string) {
 
 export async function createStudent(actor: Actor, input: CreateStudentInput) {
   // The id and time are chosen here, so that the event can name them in the same transaction.
-  const student = { id: createId(), name: input.name, createdAt: new Date() };
+  const student = { id: createId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
   const subscribers = await webhookSubscribers(actor.organizationId, "student.created");
   await db.$transaction(async (tx) => {
-    await assertEmailFree(tx, "student", actor.organizationId, input.email);
+    await assertProfileFree(tx, "student", actor.organizationId, input);
     await tx.student.create({
       data: {
         ...student,
@@ -83,14 +83,16 @@ export async function createStudent(actor: Actor, input: CreateStudentInput) {
 
 export async function updateStudent(actor: Actor, id: string, input: UpdateStudentInput) {
   const existing = await findStudent(actor, id);
+  const subscribers = await webhookSubscribers(existing.organizationId, "student.updated");
   // A new name is also written into the search text of the student's results, in the same
   // transaction, so the reports search finds them by the name they show.
   await db.$transaction(async (tx) => {
-    await assertEmailFree(tx, "student", existing.organizationId, input.email, id);
-    await tx.student.update({ where: { id }, data: personData(input), select: { id: true } });
+    await assertProfileFree(tx, "student", existing.organizationId, input, id);
+    const updated = await tx.student.update({ where: { id }, data: personData(input), select: { name: true, externalId: true, updatedAt: true } });
     if (input.name !== undefined) {
       await refreshRespondentSearchText(tx, { studentId: id }, input.name);
     }
+    await emitWebhookEvent(tx, subscribers, "student.updated", { id, ...updated, updatedAt: updated.updatedAt.toISOString() });
   });
   return getStudent(actor, id);
 }

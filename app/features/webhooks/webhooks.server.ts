@@ -183,9 +183,13 @@ export async function webhookSubscribers(organizationId: string, event: WebhookE
   return webhooks.filter((webhook) => (webhook.events as string[]).includes(event)).map((webhook) => ({ webhookId: webhook.id, organizationId }));
 }
 
-function eventRows(subscribers: Subscriber[], event: WebhookEvent, data: Record<string, unknown>) {
-  const payload = JSON.stringify({ type: event, timestamp: new Date().toISOString(), data });
-  const queued = subscribers.map((subscriber) => ({ subscriber, delivery: { id: createId(), webhookId: subscriber.webhookId, event, payload } }));
+/** The deliveries and jobs of one event per item of `data`, for each subscriber. */
+function eventRows(subscribers: Subscriber[], event: WebhookEvent, data: readonly Record<string, unknown>[]) {
+  const timestamp = new Date().toISOString();
+  const queued = data.flatMap((item) => {
+    const payload = JSON.stringify({ type: event, timestamp, data: item });
+    return subscribers.map((subscriber) => ({ subscriber, delivery: { id: createId(), webhookId: subscriber.webhookId, event, payload } }));
+  });
   return { deliveries: queued.map(({ delivery }) => delivery), jobs: queued.map(({ subscriber, delivery }) => deliveryJob(subscriber, delivery.id)) };
 }
 
@@ -204,7 +208,17 @@ function deliveryJob(subscriber: Subscriber, deliveryId: string): NewJob {
 
 /** Queues `event` for `subscribers` in the caller's interactive transaction: the deliveries exist exactly when the change does. */
 export async function emitWebhookEvent(tx: Prisma.TransactionClient, subscribers: Subscriber[], event: WebhookEvent, data: Record<string, unknown>) {
-  if (subscribers.length === 0) return;
+  await emitWebhookEvents(tx, subscribers, event, [data]);
+}
+
+/** One event per item of `data` (the people an import created), queued as emitWebhookEvent does, in two statements. */
+export async function emitWebhookEvents(
+  tx: Prisma.TransactionClient,
+  subscribers: Subscriber[],
+  event: WebhookEvent,
+  data: readonly Record<string, unknown>[],
+) {
+  if (subscribers.length === 0 || data.length === 0) return;
   const rows = eventRows(subscribers, event, data);
   await tx.webhookDelivery.createMany({ data: rows.deliveries });
   await enqueueJobs(tx, rows.jobs);
@@ -218,7 +232,7 @@ export async function emitWebhookEvent(tx: Prisma.TransactionClient, subscribers
 export async function webhookEventWrites(organizationId: string, event: WebhookEvent, data: Record<string, unknown>): Promise<Prisma.PrismaPromise<unknown>[]> {
   const subscribers = await webhookSubscribers(organizationId, event);
   if (subscribers.length === 0) return [];
-  const rows = eventRows(subscribers, event, data);
+  const rows = eventRows(subscribers, event, [data]);
   return [db.webhookDelivery.createMany({ data: rows.deliveries }), enqueueJobs(db, rows.jobs) as Prisma.PrismaPromise<unknown>];
 }
 

@@ -35,7 +35,7 @@ const handle = endpoint<Route.LoaderArgs>(
       body: { schema: updateCandidateBody, types: browserBody },
       success: { status: 200, description: "The updated candidate.", schema: candidateDetail },
       errors: [400, 401, 403, 404, 409, 413, 415],
-      codes: { 409: ["EMAIL_TAKEN", "ALREADY_PROMOTED"] },
+      codes: { 409: ["EMAIL_TAKEN", "EXTERNAL_ID_TAKEN", "ALREADY_PROMOTED"] },
     },
     DELETE: {
       operationId: "deleteCandidate",

@@ -43,7 +43,7 @@ const handle = endpoint(
       body: { schema: createCandidateBody, types: browserBody },
       success: { status: 201, description: "The created candidate.", schema: candidateDetail },
       errors: [400, 401, 403, 409, 413, 415],
-      codes: { 409: ["EMAIL_TAKEN"] },
+      codes: { 409: ["EMAIL_TAKEN", "EXTERNAL_ID_TAKEN"] },
     },
   },
 );

@@ -35,7 +35,7 @@ const handle = endpoint<Route.LoaderArgs>(
       body: { schema: updateStudentBody, types: browserBody },
       success: { status: 200, description: "The updated student.", schema: studentDetail },
       errors: [400, 401, 403, 404, 409, 413, 415],
-      codes: { 409: ["EMAIL_TAKEN"] },
+      codes: { 409: ["EMAIL_TAKEN", "EXTERNAL_ID_TAKEN"] },
     },
     DELETE: {
       operationId: "deleteStudent",

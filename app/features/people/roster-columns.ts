@@ -1,0 +1,29 @@
+/**
+ * The columns a roster file may have, and the header names each is known by in English, Spanish
+ * and Portuguese (contract §23). Headers are compared without case, accents, spaces or
+ * punctuation, so `E-mail`, `e_mail` and `EMAIL` are all `email`, and `Matrícula` is `matricula`.
+ * Kept apart from the import's service: the import page lists them too.
+ */
+export const ROSTER_HEADERS = {
+  name: ["name", "full name", "nombre", "nombre completo", "nome", "nome completo"],
+  email: ["email", "e-mail", "mail", "correo", "correo electrónico", "endereço de e-mail"],
+  externalId: ["externalId", "external id", "id", "matrícula", "número de matrícula", "id externo"],
+  phone: ["phone", "telephone", "teléfono", "telefone", "celular"],
+  age: ["age", "edad", "idade"],
+  grade: ["grade", "year", "grado", "curso", "año", "série", "ano"],
+  gender: ["gender", "sex", "género", "gênero", "sexo"],
+  status: ["status", "estado", "situación", "situação"],
+  group: ["group", "class", "grupo", "clase", "turma", "classe"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type RosterColumn = keyof typeof ROSTER_HEADERS;
+
+/** `create` adds every row; `upsert` updates the people the rows match and adds the others. */
+export const IMPORT_MODES = ["create", "upsert"] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+
+/** What an import does (or, in a dry run, would do) with a row. */
+export type RosterAction = "created" | "updated" | "unchanged";
+
+/** How the file's bytes were read. */
+export type RosterEncoding = "utf-8" | "windows-1252";
