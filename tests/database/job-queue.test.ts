@@ -233,7 +233,13 @@ describe("the job queue", () => {
         remind: nothing,
         webhook: nothing,
       };
-      const stop = startJobWorker(handlers, 5, { now: () => when, only });
+      // The clock counts its readings: the heartbeat reads it at each renewal.
+      let readings = 0;
+      const now = () => {
+        readings++;
+        return when;
+      };
+      const stop = startJobWorker(handlers, 5, { now, only, heartbeatMs: 5 });
       await expect.poll(() => started).toBe(true);
       if (name === "finishes") {
         // The send ends while the worker stops: it is recorded as done, nothing is handed back.
@@ -245,6 +251,21 @@ describe("the job queue", () => {
       } else {
         // Still sending at the deadline: handed back, free for another instance at once.
         expect(await stop(50)).toBe(1);
+        const readingsAtHandBack = readings;
+        // And it stays free: the stopped worker renews the lease no more, however many of its
+        // heartbeats go by (counted on another job's run, renewed as often).
+        const metronome = await testDatabase().job.create({
+          data: { kind: "sendLink", payload: { submissionId: "beats" }, runAt: when },
+          select: { id: true },
+        });
+        let beats = 0;
+        const counted = () => {
+          beats++;
+          return when;
+        };
+        const beating = { sendLink: () => expect.poll(() => beats, { timeout: 10_000 }).toBeGreaterThan(20), remind: nothing, webhook: nothing };
+        expect(await runDueJobs(beating, { now: counted, only: [metronome.id], heartbeatMs: 5 })).toBe(1);
+        expect(readings).toBe(readingsAtHandBack);
         expect((await testDatabase().job.findUniqueOrThrow({ where: { id: only[0]! } })).lockedUntil).toBeNull();
         expect(await runDueJobs({ sendLink: nothing, remind: nothing, webhook: nothing }, { now: () => when, only })).toBe(1);
         finish();

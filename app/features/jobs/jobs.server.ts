@@ -172,7 +172,11 @@ type RunOptions = {
   worker?: WorkerState;
 };
 
-type Running = { id: string; attempts: number; done: Promise<void> };
+/**
+ * A run in progress, for the worker's stop: `handBack` ends its lease renewals (waiting for one in
+ * flight) so that the lease the stop clears stays cleared; its late end is still fenced by the attempt.
+ */
+type Running = { id: string; attempts: number; done: Promise<void>; handBack: () => Promise<void> };
 type WorkerState = { stopping: boolean; running: Set<Running> };
 
 /**
@@ -180,39 +184,52 @@ type WorkerState = { stopping: boolean; running: Set<Running> };
  * MAX_RUN_MS), then records its end. Every write is fenced by the attempt it claimed: a worker
  * whose lease ran out and whose job another took (or that handed it back) changes nothing more.
  */
-async function runJob(
+function runJob(
   handlers: Record<JobKind, JobHandler>,
   job: { id: string; kind: string; payload: Prisma.JsonValue; attempts: number },
   now: () => Date,
   heartbeatMs: number,
-) {
+): Running {
   const kind = job.kind as JobKind;
   const ours = { id: job.id, attempts: job.attempts, doneAt: null, failedAt: null };
   const started = now().getTime();
+  let renewing: Promise<unknown> = Promise.resolve();
   const heartbeat = setInterval(() => {
     if (now().getTime() - started >= MAX_RUN_MS) return clearInterval(heartbeat);
-    db.job
+    renewing = db.job
       .updateMany({ where: ours, data: { lockedUntil: new Date(now().getTime() + LEASE_MS) } })
       .catch((error) => console.error(`[jobs] lease of ${job.id} not renewed:`, error instanceof Error ? error.message : error));
   }, heartbeatMs);
   heartbeat.unref();
   const lastAttempt = job.attempts >= maxAttempts(kind);
-  try {
-    await handlers[kind](job.payload, { attempts: job.attempts, lastAttempt });
+  const done = (async () => {
+    try {
+      await handlers[kind](job.payload, { attempts: job.attempts, lastAttempt });
+      clearInterval(heartbeat);
+      await db.job.updateMany({ where: ours, data: { doneAt: now(), lockedUntil: null, lastError: null } });
+    } catch (error) {
+      clearInterval(heartbeat);
+      const message = error instanceof Error ? error.message : String(error);
+      const permanent = error instanceof PermanentJobFailure;
+      const delay = permanent ? null : retryDelayMs(kind, job.attempts);
+      await db.job.updateMany({
+        where: ours,
+        data: {
+          lockedUntil: null,
+          lastError: message.slice(0, 1000),
+          ...(delay === null ? { failedAt: now() } : { runAt: new Date(now().getTime() + delay) }),
+        },
+      });
+      const end = permanent ? ", refused for good" : delay === null ? ", giving up" : "";
+      console.error(`[jobs] ${job.kind} ${job.id} failed (attempt ${job.attempts}${end}): ${message}`);
+    }
+  })();
+  const handBack = async () => {
     clearInterval(heartbeat);
-    await db.job.updateMany({ where: ours, data: { doneAt: now(), lockedUntil: null, lastError: null } });
-  } catch (error) {
-    clearInterval(heartbeat);
-    const message = error instanceof Error ? error.message : String(error);
-    const permanent = error instanceof PermanentJobFailure;
-    const delay = permanent ? null : retryDelayMs(kind, job.attempts);
-    await db.job.updateMany({
-      where: ours,
-      data: { lockedUntil: null, lastError: message.slice(0, 1000), ...(delay === null ? { failedAt: now() } : { runAt: new Date(now().getTime() + delay) }) },
-    });
-    const end = permanent ? ", refused for good" : delay === null ? ", giving up" : "";
-    console.error(`[jobs] ${job.kind} ${job.id} failed (attempt ${job.attempts}${end}): ${message}`);
-  }
+    await renewing;
+    await db.job.updateMany({ where: ours, data: { lockedUntil: null } });
+  };
+  return { id: job.id, attempts: job.attempts, done, handBack };
 }
 
 /** Runs due jobs until none is left (or `limit` ran, or the worker stops); answers how many ran. */
@@ -223,7 +240,7 @@ export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options:
     const job = await claimInTurn(now(), options.only, options.kinds);
     if (!job) break;
     ran++;
-    const run: Running = { id: job.id, attempts: job.attempts, done: runJob(handlers, job, now, options.heartbeatMs ?? HEARTBEAT_MS) };
+    const run = runJob(handlers, job, now, options.heartbeatMs ?? HEARTBEAT_MS);
     options.worker?.running.add(run);
     try {
       await run.done;
@@ -284,12 +301,7 @@ export function startJobWorker(handlers: Record<JobKind, JobHandler>, intervalMs
     clearTimeout(deadline);
     if (outcome === "finished") return 0;
     const left = [...worker.running];
-    for (const run of left) {
-      await db.job.updateMany({
-        where: { id: run.id, attempts: run.attempts, doneAt: null, failedAt: null },
-        data: { lockedUntil: null },
-      });
-    }
+    for (const run of left) await run.handBack();
     if (left.length > 0) console.log(`[jobs] ${left.length} job(s) still running handed back for another instance`);
     return left.length;
   };
