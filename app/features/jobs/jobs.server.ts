@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { db, type Prisma } from "~/lib/db.server.ts";
+import { DEFAULT_JOB_HEARTBEAT_MS, DEFAULT_JOB_LEASE_MS } from "~/lib/env.server.ts";
 
 /**
  * Durable background jobs (ADR 20, ADR 46): rows of the Job table, so work queued in a request
@@ -34,9 +35,11 @@ export const retryDelayMs = (kind: JobKind, attempts: number): number | null => 
  * A claim's lease, renewed every HEARTBEAT_MS while the handler runs: a worker that dies frees its
  * job within LEASE_MS. A run is renewed for at most MAX_RUN_MS (a handler stuck past it is taken
  * again); every handler's own timeouts are well below it (SMTP: mailer.server.ts; webhooks: 10 s).
+ * The instances' worker takes both from the configuration (JOB_LEASE_MS, JOB_HEARTBEAT_MS), whose
+ * defaults these are.
  */
-export const LEASE_MS = 60_000;
-export const HEARTBEAT_MS = 15_000;
+export const LEASE_MS = DEFAULT_JOB_LEASE_MS;
+export const HEARTBEAT_MS = DEFAULT_JOB_HEARTBEAT_MS;
 export const MAX_RUN_MS = 5 * MINUTE;
 
 /**
@@ -117,7 +120,7 @@ const due = (now: Date): Prisma.JobWhereInput => ({
  * another instance claiming at the same moment can, which only means that endpoint holds two
  * lanes (or that organization one more than its share) for that one delivery.
  */
-async function claimJob(now: Date, only?: string[], kinds?: readonly JobKind[]) {
+async function claimJob(now: Date, leaseMs: number, only?: string[], kinds?: readonly JobKind[]) {
   const where: Prisma.JobWhereInput = { ...due(now), ...(only ? { id: { in: only } } : {}), ...(kinds ? { kind: { in: [...kinds] } } : {}) };
   const firstDue = (filter: Prisma.JobWhereInput) =>
     db.job.findMany({ where: filter, select: { id: true, concurrencyKey: true, groupKey: true }, orderBy: { runAt: "asc" }, take: 5 });
@@ -143,7 +146,7 @@ async function claimJob(now: Date, only?: string[], kinds?: readonly JobKind[]) 
   for (const { id } of candidates) {
     const { count } = await db.job.updateMany({
       where: { id, ...due(now) },
-      data: { lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: { increment: 1 } },
+      data: { lockedUntil: new Date(now.getTime() + leaseMs), attempts: { increment: 1 } },
     });
     if (count === 1) return db.job.findUniqueOrThrow({ where: { id } });
   }
@@ -153,8 +156,8 @@ async function claimJob(now: Date, only?: string[], kinds?: readonly JobKind[]) 
 /** The claim in progress in this process: the lanes claim one after another (see claimJob). */
 let claiming: Promise<unknown> = Promise.resolve();
 
-function claimInTurn(now: Date, only?: string[], kinds?: readonly JobKind[]) {
-  const claim = claiming.then(() => claimJob(now, only, kinds));
+function claimInTurn(now: Date, leaseMs: number, only?: string[], kinds?: readonly JobKind[]) {
+  const claim = claiming.then(() => claimJob(now, leaseMs, only, kinds));
   claiming = claim.catch(() => undefined);
   return claim;
 }
@@ -166,7 +169,9 @@ type RunOptions = {
   /** Only these jobs: a test runs its own at the time it chooses, leaving the others. */
   only?: string[];
   kinds?: readonly JobKind[];
-  /** How often the lease is renewed while a handler runs (tests shorten it). */
+  /** A claim's lease (LEASE_MS unless configured otherwise). */
+  leaseMs?: number;
+  /** How often the lease is renewed while a handler runs (HEARTBEAT_MS unless configured otherwise; tests shorten it). */
   heartbeatMs?: number;
   /** The worker's runs in progress, for its stop to wait for or hand back; and whether it stops. */
   worker?: WorkerState;
@@ -188,7 +193,7 @@ function runJob(
   handlers: Record<JobKind, JobHandler>,
   job: { id: string; kind: string; payload: Prisma.JsonValue; attempts: number },
   now: () => Date,
-  heartbeatMs: number,
+  lease: { leaseMs: number; heartbeatMs: number },
 ): Running {
   const kind = job.kind as JobKind;
   const ours = { id: job.id, attempts: job.attempts, doneAt: null, failedAt: null };
@@ -197,9 +202,9 @@ function runJob(
   const heartbeat = setInterval(() => {
     if (now().getTime() - started >= MAX_RUN_MS) return clearInterval(heartbeat);
     renewing = db.job
-      .updateMany({ where: ours, data: { lockedUntil: new Date(now().getTime() + LEASE_MS) } })
+      .updateMany({ where: ours, data: { lockedUntil: new Date(now().getTime() + lease.leaseMs) } })
       .catch((error) => console.error(`[jobs] lease of ${job.id} not renewed:`, error instanceof Error ? error.message : error));
-  }, heartbeatMs);
+  }, lease.heartbeatMs);
   heartbeat.unref();
   const lastAttempt = job.attempts >= maxAttempts(kind);
   const done = (async () => {
@@ -237,10 +242,11 @@ export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options:
   const now = options.now ?? (() => new Date());
   let ran = 0;
   while (ran < (options.limit ?? 100) && !options.worker?.stopping) {
-    const job = await claimInTurn(now(), options.only, options.kinds);
+    const leaseMs = options.leaseMs ?? LEASE_MS;
+    const job = await claimInTurn(now(), leaseMs, options.only, options.kinds);
     if (!job) break;
     ran++;
-    const run = runJob(handlers, job, now, options.heartbeatMs ?? HEARTBEAT_MS);
+    const run = runJob(handlers, job, now, { leaseMs, heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS });
     options.worker?.running.add(run);
     try {
       await run.done;
@@ -269,7 +275,8 @@ export type StopJobWorker = (timeoutMs: number) => Promise<number>;
 
 /**
  * Polls for due jobs every `intervalMs` in this process, in each lane; one run at a time per lane.
- * Answers the function that stops it (on shutdown). `options` (the clock, the jobs) are for tests.
+ * Answers the function that stops it (on shutdown). `options`: the lease and its renewal (from the
+ * configuration); the clock and the jobs are for tests.
  */
 export function startJobWorker(handlers: Record<JobKind, JobHandler>, intervalMs: number, options: Omit<RunOptions, "kinds" | "worker"> = {}): StopJobWorker {
   const worker: WorkerState = { stopping: false, running: new Set() };
