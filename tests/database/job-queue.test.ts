@@ -25,10 +25,10 @@ async function services() {
     import("../../app/features/jobs/jobs.server.ts"),
     import("../../app/features/jobs/job-handlers.server.ts"),
   ]);
-  const { runDueJobs, maxAttempts, GROUP_RUNS, LEASE_MS, startJobWorker } = jobs;
+  const { runDueJobs, maxAttempts, GROUP_RUNS, LEASE_MS, HEARTBEAT_MS, MAX_RUN_MS, startJobWorker } = jobs;
   /** The wait after failed attempt `attempts` (of an e-mail unless said), never the end of the schedule. */
   const retryDelayMs = (attempts: number, kind: "sendLink" | "webhook" = "sendLink") => jobs.retryDelayMs(kind, attempts) ?? Number.NaN;
-  return { runDueJobs, retryDelayMs, maxAttempts, GROUP_RUNS, LEASE_MS, startJobWorker, JOB_HANDLERS };
+  return { runDueJobs, retryDelayMs, maxAttempts, GROUP_RUNS, LEASE_MS, HEARTBEAT_MS, MAX_RUN_MS, startJobWorker, JOB_HANDLERS };
 }
 
 describe("the job queue", () => {
@@ -209,6 +209,58 @@ describe("the job queue", () => {
     finish();
     await first;
     expect((await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } })).doneAt?.getTime()).toBe(taken.getTime());
+  });
+
+  it("given a mail server that answers after 5.5 minutes, should keep the job its sender's all along: no other worker takes it, and it is done once", async () => {
+    const { runDueJobs, LEASE_MS, HEARTBEAT_MS, MAX_RUN_MS } = await services();
+    // The real constants: a 60 s lease renewed every 15 s, for at most 5 minutes.
+    expect({ LEASE_MS, HEARTBEAT_MS, MAX_RUN_MS }).toEqual({ LEASE_MS: 60_000, HEARTBEAT_MS: 15_000, MAX_RUN_MS: 300_000 });
+    const start = new Date(Date.now() + 650 * 86_400_000);
+    const job = await testDatabase().job.create({ data: { kind: "sendLink", payload: { submissionId: "slow" }, runAt: start } });
+    const only = [job.id];
+    let clock = start;
+    let answer!: () => void;
+    const mailServerAnswers = new Promise<void>((resolve) => (answer = resolve));
+    const sends: string[] = [];
+    const nothing = async () => {};
+    const sender = {
+      sendLink: async () => {
+        sends.push("first");
+        await mailServerAnswers;
+      },
+      remind: nothing,
+      webhook: nothing,
+    };
+    const other = {
+      sendLink: async () => {
+        sends.push("second");
+      },
+      remind: nothing,
+      webhook: nothing,
+    };
+    // The sender's heartbeat runs every few milliseconds here; it reads the test's clock, which
+    // moves one HEARTBEAT_MS at a time, so each renewal is the one due at that moment.
+    const first = runDueJobs(sender, { now: () => clock, only, heartbeatMs: 5 });
+    await expect.poll(() => sends.length).toBe(1);
+    const lockedUntil = async () => (await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } })).lockedUntil?.getTime();
+    const answeredAt = start.getTime() + 5.5 * 60_000;
+    for (let at = start.getTime() + HEARTBEAT_MS; at <= answeredAt; at += HEARTBEAT_MS) {
+      clock = new Date(at);
+      // Renewed at each heartbeat up to MAX_RUN_MS; the last renewal (at 4 min 45 s) holds it to 5 min 45 s.
+      const renewedAt = Math.min(at, start.getTime() + MAX_RUN_MS - HEARTBEAT_MS);
+      if (at < start.getTime() + MAX_RUN_MS) await expect.poll(lockedUntil).toBe(renewedAt + LEASE_MS);
+      expect(await lockedUntil()).toBe(renewedAt + LEASE_MS);
+      // The other instance polls now and just before the next heartbeat: the job is never free.
+      for (const when of [at, at + HEARTBEAT_MS - 1]) expect(await runDueJobs(other, { now: () => new Date(when), only })).toBe(0);
+    }
+    // 5.5 minutes after the send began, the mail server takes the message: done, once.
+    answer();
+    expect(await first).toBe(1);
+    expect(sends).toEqual(["first"]);
+    const done = await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } });
+    expect(done).toMatchObject({ attempts: 1, lockedUntil: null });
+    expect(done.doneAt?.getTime()).toBe(answeredAt);
+    expect(await runDueJobs(other, { now: () => new Date(answeredAt + 86_400_000), only })).toBe(0);
   });
 
   it("given a stop while a job runs, should wait for it to finish, or hand it back at the deadline", async () => {
