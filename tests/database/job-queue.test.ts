@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -323,6 +324,28 @@ describe("the job queue", () => {
         finish();
       }
     }
+  });
+
+  it("given a job handed back among many queued at the same moment, should claim it before the rest of its batch", async () => {
+    const { runDueJobs } = await services();
+    const when = new Date(Date.now() + 750 * 86_400_000);
+    // One bulk assignment's e-mails: one statement, one runAt.
+    const ids = Array.from({ length: 50 }, () => randomUUID());
+    await testDatabase().job.createMany({ data: ids.map((id, index) => ({ id, kind: "sendLink", payload: { submissionId: `batch ${index}` }, runAt: when })) });
+    // The last of them was claimed and handed back by a stopping instance: tried once, free again.
+    const handedBack = ids.at(-1)!;
+    await testDatabase().job.update({ where: { id: handedBack }, data: { attempts: 1, lockedUntil: null } });
+    const claimed: string[] = [];
+    const nothing = async () => {};
+    const handlers = {
+      sendLink: async (payload: unknown) => {
+        claimed.push((payload as { submissionId: string }).submissionId);
+      },
+      remind: nothing,
+      webhook: nothing,
+    };
+    expect(await runDueJobs(handlers, { now: () => when, only: ids, limit: 1 })).toBe(1);
+    expect(claimed).toEqual(["batch 49"]);
   });
 
   it("given an endpoint that holds its deliveries, should send them one at a time while another endpoint's go on in the other lanes", async () => {

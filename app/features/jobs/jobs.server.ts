@@ -122,8 +122,17 @@ const due = (now: Date): Prisma.JobWhereInput => ({
  */
 async function claimJob(now: Date, leaseMs: number, only?: string[], kinds?: readonly JobKind[]) {
   const where: Prisma.JobWhereInput = { ...due(now), ...(only ? { id: { in: only } } : {}), ...(kinds ? { kind: { in: [...kinds] } } : {}) };
+  // Oldest first; among jobs due at the same moment (a bulk assignment queues them all at once),
+  // one already tried first: a job handed back by a stopping instance had been claimed in its
+  // turn and goes out next, not after the rest of its batch. (PostgreSQL returns rows of equal
+  // keys in no set order, and a row it has updated often comes last.)
   const firstDue = (filter: Prisma.JobWhereInput) =>
-    db.job.findMany({ where: filter, select: { id: true, concurrencyKey: true, groupKey: true }, orderBy: { runAt: "asc" }, take: 5 });
+    db.job.findMany({
+      where: filter,
+      select: { id: true, concurrencyKey: true, groupKey: true },
+      orderBy: [{ runAt: "asc" }, { attempts: "desc" }],
+      take: 5,
+    });
   let candidates = await firstDue(where);
   if (candidates.some((job) => job.concurrencyKey !== null || job.groupKey !== null)) {
     const running = await db.job.findMany({
