@@ -130,7 +130,8 @@ async function classAndForm(teacher: Awaited<ReturnType<typeof teacherAt>>, size
 
 describe("e-mails sent by two instances", () => {
   it("given SIGTERM four times during a 1,000-link send, should e-mail each pupil once, and none more than 30 s after its first try", {
-    timeout: 600_000,
+    // Minutes on a machine busy with other work: the e-mails go out at a few a second there.
+    timeout: 900_000,
   }, async ({ annotate }) => {
     const database = await ownDatabase();
     const mail = mailRecord();
@@ -206,7 +207,7 @@ describe("e-mails sent by two instances", () => {
       sent,
       (count) => count === 1000,
       () => `every e-mail (${sent()} sent)`,
-      180_000,
+      420_000,
     ).catch(async (error: Error) => {
       throw new Error(`${error.message}\njobs not done:\n${await jobsLeft()}\ninstance a:\n${logOf(a)}\ninstance b:\n${logOf(b)}`);
     });
