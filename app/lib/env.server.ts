@@ -15,6 +15,14 @@ const booleanFlag = z
   .pipe(z.enum(["1", "0", "true", "false", "yes", "no", ""]))
   .transform((value) => value === "1" || value === "true" || value === "yes");
 
+/**
+ * The background jobs' lease and its renewal (app/features/jobs/jobs.server.ts, ADR 46): an instance
+ * that dies frees its jobs within the lease; while a job runs, its instance renews the lease every
+ * heartbeat, so a slow mail server or endpoint never gets a second copy from another instance.
+ */
+export const DEFAULT_JOB_LEASE_MS = 60_000;
+export const DEFAULT_JOB_HEARTBEAT_MS = 15_000;
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -60,6 +68,15 @@ const envSchema = z
     EXPORT_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
     /** How often this instance looks for due background jobs, e-mails of links (ADR 20). */
     JOB_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+    /**
+     * The job lease and how often a running job renews it. An operator lengthens the lease when the
+     * database may be unreachable for longer than it (a failover): renewals fail meanwhile, and a
+     * lease that runs out lets another instance send the same e-mail again. A shorter lease frees
+     * a crashed instance's jobs sooner, at the cost of more frequent renewals; tests use a lease of
+     * seconds to watch several of them go by.
+     */
+    JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(DEFAULT_JOB_LEASE_MS),
+    JOB_HEARTBEAT_MS: z.coerce.number().int().min(100).max(1_800_000).default(DEFAULT_JOB_HEARTBEAT_MS),
     /**
      * E-mails a staff user's actions may queue (links, reminders; ADR 45): per organization in 24
      * hours, and per user in an hour. Sign-in codes, reset links and invitations are not counted.
@@ -107,6 +124,10 @@ const envSchema = z
         path: ["SMTP_URL"],
         message: "is required in production (smtp://… or smtps://…): codes, reset links and invitations are e-mailed",
       });
+    }
+    // A renewal that comes late (a slow database, a busy event loop) must not lose the lease.
+    if (env.JOB_HEARTBEAT_MS * 2 > env.JOB_LEASE_MS) {
+      ctx.addIssue({ code: "custom", path: ["JOB_HEARTBEAT_MS"], message: "must be at most half of JOB_LEASE_MS, so that a lease is renewed at least twice" });
     }
     const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
     if (oidc.some(Boolean) && !oidc.every(Boolean)) {

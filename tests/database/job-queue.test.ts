@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,10 +26,10 @@ async function services() {
     import("../../app/features/jobs/jobs.server.ts"),
     import("../../app/features/jobs/job-handlers.server.ts"),
   ]);
-  const { runDueJobs, maxAttempts, GROUP_RUNS, LEASE_MS, startJobWorker } = jobs;
+  const { runDueJobs, maxAttempts, GROUP_RUNS, LEASE_MS, HEARTBEAT_MS, MAX_RUN_MS, startJobWorker } = jobs;
   /** The wait after failed attempt `attempts` (of an e-mail unless said), never the end of the schedule. */
   const retryDelayMs = (attempts: number, kind: "sendLink" | "webhook" = "sendLink") => jobs.retryDelayMs(kind, attempts) ?? Number.NaN;
-  return { runDueJobs, retryDelayMs, maxAttempts, GROUP_RUNS, LEASE_MS, startJobWorker, JOB_HANDLERS };
+  return { runDueJobs, retryDelayMs, maxAttempts, GROUP_RUNS, LEASE_MS, HEARTBEAT_MS, MAX_RUN_MS, startJobWorker, JOB_HANDLERS };
 }
 
 describe("the job queue", () => {
@@ -211,6 +212,58 @@ describe("the job queue", () => {
     expect((await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } })).doneAt?.getTime()).toBe(taken.getTime());
   });
 
+  it("given a mail server that answers after 5.5 minutes, should keep the job its sender's all along: no other worker takes it, and it is done once", async () => {
+    const { runDueJobs, LEASE_MS, HEARTBEAT_MS, MAX_RUN_MS } = await services();
+    // The real constants: a 60 s lease renewed every 15 s, for at most 5 minutes.
+    expect({ LEASE_MS, HEARTBEAT_MS, MAX_RUN_MS }).toEqual({ LEASE_MS: 60_000, HEARTBEAT_MS: 15_000, MAX_RUN_MS: 300_000 });
+    const start = new Date(Date.now() + 650 * 86_400_000);
+    const job = await testDatabase().job.create({ data: { kind: "sendLink", payload: { submissionId: "slow" }, runAt: start } });
+    const only = [job.id];
+    let clock = start;
+    let answer!: () => void;
+    const mailServerAnswers = new Promise<void>((resolve) => (answer = resolve));
+    const sends: string[] = [];
+    const nothing = async () => {};
+    const sender = {
+      sendLink: async () => {
+        sends.push("first");
+        await mailServerAnswers;
+      },
+      remind: nothing,
+      webhook: nothing,
+    };
+    const other = {
+      sendLink: async () => {
+        sends.push("second");
+      },
+      remind: nothing,
+      webhook: nothing,
+    };
+    // The sender's heartbeat runs every few milliseconds here; it reads the test's clock, which
+    // moves one HEARTBEAT_MS at a time, so each renewal is the one due at that moment.
+    const first = runDueJobs(sender, { now: () => clock, only, heartbeatMs: 5 });
+    await expect.poll(() => sends.length).toBe(1);
+    const lockedUntil = async () => (await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } })).lockedUntil?.getTime();
+    const answeredAt = start.getTime() + 5.5 * 60_000;
+    for (let at = start.getTime() + HEARTBEAT_MS; at <= answeredAt; at += HEARTBEAT_MS) {
+      clock = new Date(at);
+      // Renewed at each heartbeat up to MAX_RUN_MS; the last renewal (at 4 min 45 s) holds it to 5 min 45 s.
+      const renewedAt = Math.min(at, start.getTime() + MAX_RUN_MS - HEARTBEAT_MS);
+      if (at < start.getTime() + MAX_RUN_MS) await expect.poll(lockedUntil).toBe(renewedAt + LEASE_MS);
+      expect(await lockedUntil()).toBe(renewedAt + LEASE_MS);
+      // The other instance polls now and just before the next heartbeat: the job is never free.
+      for (const when of [at, at + HEARTBEAT_MS - 1]) expect(await runDueJobs(other, { now: () => new Date(when), only })).toBe(0);
+    }
+    // 5.5 minutes after the send began, the mail server takes the message: done, once.
+    answer();
+    expect(await first).toBe(1);
+    expect(sends).toEqual(["first"]);
+    const done = await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } });
+    expect(done).toMatchObject({ attempts: 1, lockedUntil: null });
+    expect(done.doneAt?.getTime()).toBe(answeredAt);
+    expect(await runDueJobs(other, { now: () => new Date(answeredAt + 86_400_000), only })).toBe(0);
+  });
+
   it("given a stop while a job runs, should wait for it to finish, or hand it back at the deadline", async () => {
     const { startJobWorker, runDueJobs } = await services();
     const when = new Date(Date.now() + 700 * 86_400_000);
@@ -233,7 +286,13 @@ describe("the job queue", () => {
         remind: nothing,
         webhook: nothing,
       };
-      const stop = startJobWorker(handlers, 5, { now: () => when, only });
+      // The clock counts its readings: the heartbeat reads it at each renewal.
+      let readings = 0;
+      const now = () => {
+        readings++;
+        return when;
+      };
+      const stop = startJobWorker(handlers, 5, { now, only, heartbeatMs: 5 });
       await expect.poll(() => started).toBe(true);
       if (name === "finishes") {
         // The send ends while the worker stops: it is recorded as done, nothing is handed back.
@@ -245,11 +304,48 @@ describe("the job queue", () => {
       } else {
         // Still sending at the deadline: handed back, free for another instance at once.
         expect(await stop(50)).toBe(1);
+        const readingsAtHandBack = readings;
+        // And it stays free: the stopped worker renews the lease no more, however many of its
+        // heartbeats go by (counted on another job's run, renewed as often).
+        const metronome = await testDatabase().job.create({
+          data: { kind: "sendLink", payload: { submissionId: "beats" }, runAt: when },
+          select: { id: true },
+        });
+        let beats = 0;
+        const counted = () => {
+          beats++;
+          return when;
+        };
+        const beating = { sendLink: () => expect.poll(() => beats, { timeout: 10_000 }).toBeGreaterThan(20), remind: nothing, webhook: nothing };
+        expect(await runDueJobs(beating, { now: counted, only: [metronome.id], heartbeatMs: 5 })).toBe(1);
+        expect(readings).toBe(readingsAtHandBack);
         expect((await testDatabase().job.findUniqueOrThrow({ where: { id: only[0]! } })).lockedUntil).toBeNull();
         expect(await runDueJobs({ sendLink: nothing, remind: nothing, webhook: nothing }, { now: () => when, only })).toBe(1);
         finish();
       }
     }
+  });
+
+  it("given a job handed back among many queued at the same moment, should claim it before the rest of its batch", async () => {
+    const { runDueJobs } = await services();
+    const when = new Date(Date.now() + 750 * 86_400_000);
+    // One bulk assignment's e-mails: one statement, one runAt.
+    const ids = Array.from({ length: 50 }, () => randomUUID());
+    await testDatabase().job.createMany({ data: ids.map((id, index) => ({ id, kind: "sendLink", payload: { submissionId: `batch ${index}` }, runAt: when })) });
+    // The last of them was claimed and handed back by a stopping instance: tried once, free again.
+    const handedBack = ids.at(-1)!;
+    await testDatabase().job.update({ where: { id: handedBack }, data: { attempts: 1, lockedUntil: null } });
+    const claimed: string[] = [];
+    const nothing = async () => {};
+    const handlers = {
+      sendLink: async (payload: unknown) => {
+        claimed.push((payload as { submissionId: string }).submissionId);
+      },
+      remind: nothing,
+      webhook: nothing,
+    };
+    expect(await runDueJobs(handlers, { now: () => when, only: ids, limit: 1 })).toBe(1);
+    expect(claimed).toEqual(["batch 49"]);
   });
 
   it("given an endpoint that holds its deliveries, should send them one at a time while another endpoint's go on in the other lanes", async () => {

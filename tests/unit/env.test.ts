@@ -42,6 +42,13 @@ describe("parseEnv", () => {
     );
   });
 
+  it("given the job lease and its renewal, should default to 60 s and 15 s, and refuse a renewal less often than twice a lease", () => {
+    expect(parseEnv({ DATA_DIR: dataDir() })).toMatchObject({ JOB_LEASE_MS: 60_000, JOB_HEARTBEAT_MS: 15_000 });
+    expect(parseEnv({ DATA_DIR: dataDir(), JOB_LEASE_MS: "2000", JOB_HEARTBEAT_MS: "500" })).toMatchObject({ JOB_LEASE_MS: 2000, JOB_HEARTBEAT_MS: 500 });
+    expect(() => parseEnv({ DATA_DIR: dataDir(), JOB_LEASE_MS: "20000" })).toThrow(/JOB_HEARTBEAT_MS: must be at most half of JOB_LEASE_MS/);
+    expect(() => parseEnv({ DATA_DIR: dataDir(), JOB_LEASE_MS: "10" })).toThrow(/JOB_LEASE_MS:/);
+  });
+
   it("given production without SESSION_SECRET, should refuse to start", () => {
     expect(() => parseEnv({ DATA_DIR: dataDir(), NODE_ENV: "production" })).toThrow(/SESSION_SECRET: is required in production/);
   });

@@ -10,4 +10,7 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = { sendLink: sendLinkJob
  * The worker of this instance (server/main.ts starts it after listening); answers its stop, which
  * waits for the runs in progress up to a timeout and hands back the rest (ADR 46).
  */
-export const startBackgroundJobs = () => startJobWorker(JOB_HANDLERS, env().JOB_POLL_MS);
+export const startBackgroundJobs = () => {
+  const { JOB_POLL_MS, JOB_LEASE_MS, JOB_HEARTBEAT_MS } = env();
+  return startJobWorker(JOB_HANDLERS, JOB_POLL_MS, { leaseMs: JOB_LEASE_MS, heartbeatMs: JOB_HEARTBEAT_MS });
+};

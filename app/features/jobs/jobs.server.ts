@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { db, type Prisma } from "~/lib/db.server.ts";
+import { DEFAULT_JOB_HEARTBEAT_MS, DEFAULT_JOB_LEASE_MS } from "~/lib/env.server.ts";
 
 /**
  * Durable background jobs (ADR 20, ADR 46): rows of the Job table, so work queued in a request
@@ -34,9 +35,11 @@ export const retryDelayMs = (kind: JobKind, attempts: number): number | null => 
  * A claim's lease, renewed every HEARTBEAT_MS while the handler runs: a worker that dies frees its
  * job within LEASE_MS. A run is renewed for at most MAX_RUN_MS (a handler stuck past it is taken
  * again); every handler's own timeouts are well below it (SMTP: mailer.server.ts; webhooks: 10 s).
+ * The instances' worker takes both from the configuration (JOB_LEASE_MS, JOB_HEARTBEAT_MS), whose
+ * defaults these are.
  */
-export const LEASE_MS = 60_000;
-export const HEARTBEAT_MS = 15_000;
+export const LEASE_MS = DEFAULT_JOB_LEASE_MS;
+export const HEARTBEAT_MS = DEFAULT_JOB_HEARTBEAT_MS;
 export const MAX_RUN_MS = 5 * MINUTE;
 
 /**
@@ -117,10 +120,19 @@ const due = (now: Date): Prisma.JobWhereInput => ({
  * another instance claiming at the same moment can, which only means that endpoint holds two
  * lanes (or that organization one more than its share) for that one delivery.
  */
-async function claimJob(now: Date, only?: string[], kinds?: readonly JobKind[]) {
+async function claimJob(now: Date, leaseMs: number, only?: string[], kinds?: readonly JobKind[]) {
   const where: Prisma.JobWhereInput = { ...due(now), ...(only ? { id: { in: only } } : {}), ...(kinds ? { kind: { in: [...kinds] } } : {}) };
+  // Oldest first; among jobs due at the same moment (a bulk assignment queues them all at once),
+  // one already tried first: a job handed back by a stopping instance had been claimed in its
+  // turn and goes out next, not after the rest of its batch. (PostgreSQL returns rows of equal
+  // keys in no set order, and a row it has updated often comes last.)
   const firstDue = (filter: Prisma.JobWhereInput) =>
-    db.job.findMany({ where: filter, select: { id: true, concurrencyKey: true, groupKey: true }, orderBy: { runAt: "asc" }, take: 5 });
+    db.job.findMany({
+      where: filter,
+      select: { id: true, concurrencyKey: true, groupKey: true },
+      orderBy: [{ runAt: "asc" }, { attempts: "desc" }],
+      take: 5,
+    });
   let candidates = await firstDue(where);
   if (candidates.some((job) => job.concurrencyKey !== null || job.groupKey !== null)) {
     const running = await db.job.findMany({
@@ -143,7 +155,7 @@ async function claimJob(now: Date, only?: string[], kinds?: readonly JobKind[]) 
   for (const { id } of candidates) {
     const { count } = await db.job.updateMany({
       where: { id, ...due(now) },
-      data: { lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: { increment: 1 } },
+      data: { lockedUntil: new Date(now.getTime() + leaseMs), attempts: { increment: 1 } },
     });
     if (count === 1) return db.job.findUniqueOrThrow({ where: { id } });
   }
@@ -153,8 +165,8 @@ async function claimJob(now: Date, only?: string[], kinds?: readonly JobKind[]) 
 /** The claim in progress in this process: the lanes claim one after another (see claimJob). */
 let claiming: Promise<unknown> = Promise.resolve();
 
-function claimInTurn(now: Date, only?: string[], kinds?: readonly JobKind[]) {
-  const claim = claiming.then(() => claimJob(now, only, kinds));
+function claimInTurn(now: Date, leaseMs: number, only?: string[], kinds?: readonly JobKind[]) {
+  const claim = claiming.then(() => claimJob(now, leaseMs, only, kinds));
   claiming = claim.catch(() => undefined);
   return claim;
 }
@@ -166,13 +178,19 @@ type RunOptions = {
   /** Only these jobs: a test runs its own at the time it chooses, leaving the others. */
   only?: string[];
   kinds?: readonly JobKind[];
-  /** How often the lease is renewed while a handler runs (tests shorten it). */
+  /** A claim's lease (LEASE_MS unless configured otherwise). */
+  leaseMs?: number;
+  /** How often the lease is renewed while a handler runs (HEARTBEAT_MS unless configured otherwise; tests shorten it). */
   heartbeatMs?: number;
   /** The worker's runs in progress, for its stop to wait for or hand back; and whether it stops. */
   worker?: WorkerState;
 };
 
-type Running = { id: string; attempts: number; done: Promise<void> };
+/**
+ * A run in progress, for the worker's stop: `handBack` ends its lease renewals (waiting for one in
+ * flight) so that the lease the stop clears stays cleared; its late end is still fenced by the attempt.
+ */
+type Running = { id: string; attempts: number; done: Promise<void>; handBack: () => Promise<void> };
 type WorkerState = { stopping: boolean; running: Set<Running> };
 
 /**
@@ -180,39 +198,52 @@ type WorkerState = { stopping: boolean; running: Set<Running> };
  * MAX_RUN_MS), then records its end. Every write is fenced by the attempt it claimed: a worker
  * whose lease ran out and whose job another took (or that handed it back) changes nothing more.
  */
-async function runJob(
+function runJob(
   handlers: Record<JobKind, JobHandler>,
   job: { id: string; kind: string; payload: Prisma.JsonValue; attempts: number },
   now: () => Date,
-  heartbeatMs: number,
-) {
+  lease: { leaseMs: number; heartbeatMs: number },
+): Running {
   const kind = job.kind as JobKind;
   const ours = { id: job.id, attempts: job.attempts, doneAt: null, failedAt: null };
   const started = now().getTime();
+  let renewing: Promise<unknown> = Promise.resolve();
   const heartbeat = setInterval(() => {
     if (now().getTime() - started >= MAX_RUN_MS) return clearInterval(heartbeat);
-    db.job
-      .updateMany({ where: ours, data: { lockedUntil: new Date(now().getTime() + LEASE_MS) } })
+    renewing = db.job
+      .updateMany({ where: ours, data: { lockedUntil: new Date(now().getTime() + lease.leaseMs) } })
       .catch((error) => console.error(`[jobs] lease of ${job.id} not renewed:`, error instanceof Error ? error.message : error));
-  }, heartbeatMs);
+  }, lease.heartbeatMs);
   heartbeat.unref();
   const lastAttempt = job.attempts >= maxAttempts(kind);
-  try {
-    await handlers[kind](job.payload, { attempts: job.attempts, lastAttempt });
+  const done = (async () => {
+    try {
+      await handlers[kind](job.payload, { attempts: job.attempts, lastAttempt });
+      clearInterval(heartbeat);
+      await db.job.updateMany({ where: ours, data: { doneAt: now(), lockedUntil: null, lastError: null } });
+    } catch (error) {
+      clearInterval(heartbeat);
+      const message = error instanceof Error ? error.message : String(error);
+      const permanent = error instanceof PermanentJobFailure;
+      const delay = permanent ? null : retryDelayMs(kind, job.attempts);
+      await db.job.updateMany({
+        where: ours,
+        data: {
+          lockedUntil: null,
+          lastError: message.slice(0, 1000),
+          ...(delay === null ? { failedAt: now() } : { runAt: new Date(now().getTime() + delay) }),
+        },
+      });
+      const end = permanent ? ", refused for good" : delay === null ? ", giving up" : "";
+      console.error(`[jobs] ${job.kind} ${job.id} failed (attempt ${job.attempts}${end}): ${message}`);
+    }
+  })();
+  const handBack = async () => {
     clearInterval(heartbeat);
-    await db.job.updateMany({ where: ours, data: { doneAt: now(), lockedUntil: null, lastError: null } });
-  } catch (error) {
-    clearInterval(heartbeat);
-    const message = error instanceof Error ? error.message : String(error);
-    const permanent = error instanceof PermanentJobFailure;
-    const delay = permanent ? null : retryDelayMs(kind, job.attempts);
-    await db.job.updateMany({
-      where: ours,
-      data: { lockedUntil: null, lastError: message.slice(0, 1000), ...(delay === null ? { failedAt: now() } : { runAt: new Date(now().getTime() + delay) }) },
-    });
-    const end = permanent ? ", refused for good" : delay === null ? ", giving up" : "";
-    console.error(`[jobs] ${job.kind} ${job.id} failed (attempt ${job.attempts}${end}): ${message}`);
-  }
+    await renewing;
+    await db.job.updateMany({ where: ours, data: { lockedUntil: null } });
+  };
+  return { id: job.id, attempts: job.attempts, done, handBack };
 }
 
 /** Runs due jobs until none is left (or `limit` ran, or the worker stops); answers how many ran. */
@@ -220,10 +251,11 @@ export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options:
   const now = options.now ?? (() => new Date());
   let ran = 0;
   while (ran < (options.limit ?? 100) && !options.worker?.stopping) {
-    const job = await claimInTurn(now(), options.only, options.kinds);
+    const leaseMs = options.leaseMs ?? LEASE_MS;
+    const job = await claimInTurn(now(), leaseMs, options.only, options.kinds);
     if (!job) break;
     ran++;
-    const run: Running = { id: job.id, attempts: job.attempts, done: runJob(handlers, job, now, options.heartbeatMs ?? HEARTBEAT_MS) };
+    const run = runJob(handlers, job, now, { leaseMs, heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS });
     options.worker?.running.add(run);
     try {
       await run.done;
@@ -252,7 +284,8 @@ export type StopJobWorker = (timeoutMs: number) => Promise<number>;
 
 /**
  * Polls for due jobs every `intervalMs` in this process, in each lane; one run at a time per lane.
- * Answers the function that stops it (on shutdown). `options` (the clock, the jobs) are for tests.
+ * Answers the function that stops it (on shutdown). `options`: the lease and its renewal (from the
+ * configuration); the clock and the jobs are for tests.
  */
 export function startJobWorker(handlers: Record<JobKind, JobHandler>, intervalMs: number, options: Omit<RunOptions, "kinds" | "worker"> = {}): StopJobWorker {
   const worker: WorkerState = { stopping: false, running: new Set() };
@@ -284,12 +317,7 @@ export function startJobWorker(handlers: Record<JobKind, JobHandler>, intervalMs
     clearTimeout(deadline);
     if (outcome === "finished") return 0;
     const left = [...worker.running];
-    for (const run of left) {
-      await db.job.updateMany({
-        where: { id: run.id, attempts: run.attempts, doneAt: null, failedAt: null },
-        data: { lockedUntil: null },
-      });
-    }
+    for (const run of left) await run.handBack();
     if (left.length > 0) console.log(`[jobs] ${left.length} job(s) still running handed back for another instance`);
     return left.length;
   };
