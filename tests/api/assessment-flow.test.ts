@@ -37,6 +37,8 @@ describe("assign → open link → submit → report", () => {
         scoreLabel: "Medium",
         scoreColor: "#B54708",
         assignedByName: expect.any(String),
+        updatedAt: submit.body.completedAt,
+        deletedAt: null,
       },
     ]);
 

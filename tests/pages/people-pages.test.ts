@@ -139,8 +139,14 @@ describe("a long history", () => {
       scoreLabel: `Result number ${i + 1}`,
       scoreColor: "#1A7F37",
       formTitle: title,
-      // Only the bands are read back from the snapshot (by the database, not the page).
-      scoredAgainst: { form: { id: formId, title }, scoreRanges: bands },
+      // The page reads only the bands back from the snapshot (in the database), but other tests
+      // read these results as any report, so the snapshot is whole (ScoredAgainst).
+      scoredAgainst: {
+        form: { id: formId, title, category: null, type: null },
+        respondent: { kind: "student", id: student.id, name: student.name, grade: null, age: null },
+        questions: [],
+        scoreRanges: bands,
+      },
     });
     // Stored directly: 500 assignments and submits over HTTP would only slow the test down. The
     // form's bands changed before its 481st result.
