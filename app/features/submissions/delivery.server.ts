@@ -115,9 +115,17 @@ export async function resendLink(actor: Actor, id: string, now = new Date()) {
   if (submission.mailQueuedAt && now.getTime() - submission.mailQueuedAt.getTime() < RESEND_INTERVAL_MS) {
     throw rateLimited(secondsUntilResend(submission.mailQueuedAt, now));
   }
-  // Still waiting for the mail server (it refused the message and it will be tried again).
+  // Still waiting for the mail server (it refused the message and it will be tried again), or
+  // queued by an identical request since this one read the link: then the 10 minutes from that
+  // queueing are what the client must wait, not the next try's time.
   const waiting = (await linksWithMailWaiting([id], now)).get(id);
-  if (waiting) throw rateLimited(Math.max(60, Math.ceil((waiting.getTime() - now.getTime()) / 1000)));
+  if (waiting) {
+    const latest = await db.submission.findUnique({ where: { id }, select: { mailQueuedAt: true } });
+    if (latest?.mailQueuedAt && now.getTime() - latest.mailQueuedAt.getTime() < RESEND_INTERVAL_MS) {
+      throw rateLimited(secondsUntilResend(latest.mailQueuedAt, now));
+    }
+    throw rateLimited(Math.max(60, Math.ceil((waiting.getTime() - now.getTime()) / 1000)));
+  }
   await db.$transaction(async (tx) => {
     const [claimed] = await claimLinksForMail(tx, [id], now);
     if (!claimed) {
