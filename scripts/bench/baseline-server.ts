@@ -16,6 +16,7 @@ import { VersionedCache } from "../../app/lib/versioned-cache.ts";
 import { Deletion, deletionsNeeded, liveWindow, mergeChanges } from "../../app/lib/changes.ts";
 import { answerProblems, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
 import { STUDENT_STATUSES } from "../../app/features/students/student-statuses.ts";
+import { decodeRoster } from "../../app/features/people/roster-columns.ts";
 import { avatarUrl, hashToken, isUsable } from "../../app/lib/auth/actor-user.server.ts";
 import { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "../../app/lib/auth/session.server.ts";
 import { readSignedCookie } from "../../app/lib/auth/signed-cookie.server.ts";
@@ -476,6 +477,7 @@ async function listForms(client: SqlClient, caller: Caller, query: ListQuery) {
       showResultToRespondent: bool(form.showResultToRespondent),
       createdAt: date(form.createdAt),
       updatedAt: date(form.updatedAt),
+      deletedAt: null,
       _count: countsOf.get(form.id) ?? { questions: 0, submissions: 0 },
     })),
     total: Number(counted[0]!.total),
@@ -499,14 +501,14 @@ async function listStudents(client: SqlClient, caller: Caller, query: ListQuery)
   const condition = conditions.join(" AND ");
   const [rows, counted] = await Promise.all([
     client.all<Record<string, unknown>>(
-      `SELECT "id", "name", "email", "phone", "age", "grade", "gender", "status", "createdAt", "updatedAt"
+      `SELECT "id", "name", "email", "externalId", "phone", "age", "grade", "gender", "status", "createdAt", "updatedAt"
          FROM "Student" WHERE ${condition} ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?`,
       [...params, query.limit, (query.page - 1) * query.limit],
     ),
     client.all<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "Student" WHERE ${condition}`, params),
   ]);
   return {
-    students: rows.map((row) => ({ ...row, createdAt: date(row.createdAt), updatedAt: date(row.updatedAt) })),
+    students: rows.map((row) => ({ ...row, createdAt: date(row.createdAt), updatedAt: date(row.updatedAt), deletedAt: null })),
     total: Number(counted[0]!.total),
     page: query.page,
     limit: query.limit,
@@ -768,7 +770,8 @@ type RosterRow = {
  * checked once against the file and once, in one query, against the organization; then, unless a
  * dry run, the groups named, the students and their memberships written in one transaction.
  */
-async function importStudents(client: SqlClient, caller: Caller, text: string, dryRun: boolean) {
+async function importStudents(client: SqlClient, caller: Caller, bytes: Uint8Array, dryRun: boolean) {
+  const { text, encoding } = decodeRoster(bytes);
   if (!isStaff(caller)) throw new HttpError(403, "forbidden");
   const unmarked = text.replace(/^\uFEFF/, "");
   const header = unmarked.slice(0, unmarked.search(/\r?\n|$/));
@@ -834,7 +837,7 @@ async function importStudents(client: SqlClient, caller: Caller, text: string, d
   problems.sort((a, b) => a.row - b.row || a.field.localeCompare(b.field));
   if (dryRun) {
     const badLines = new Set(problems.map((p) => p.row));
-    return { status: 200, body: { rows: records.length, valid: rows.filter((row) => !badLines.has(row.line)).length, errors: problems } };
+    return { status: 200, body: { rows: records.length, valid: rows.filter((row) => !badLines.has(row.line)).length, errors: problems, encoding } };
   }
   if (problems.length > 0) throw new HttpError(400, "Some rows of the file need attention; nothing was imported.");
 
@@ -896,14 +899,16 @@ async function importStudents(client: SqlClient, caller: Caller, text: string, d
     );
     return missing.length;
   });
-  return { status: 201, body: { created: rows.length, groupsCreated } };
+  return { status: 201, body: { created: rows.length, groupsCreated, encoding } };
 }
 
-async function readBody(request: http.IncomingMessage): Promise<string> {
+async function readBodyBytes(request: http.IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
+
+const readBody = async (request: http.IncomingMessage) => (await readBodyBytes(request)).toString("utf8");
 
 export type PageRenderer = (client: SqlClient, caller: Caller, url: URL) => Promise<string>;
 
@@ -933,7 +938,7 @@ export function createBaselineServer(databaseUrl: string, renderReportsPage?: Pa
         return send(response, 201, JSON.stringify(await bulkAssign(client, caller, body, appUrl)));
       }
       if (request.method === "POST" && url.pathname === "/api/students/import") {
-        const answer = await importStudents(client, caller, await readBody(request), url.searchParams.get("dryRun") === "true");
+        const answer = await importStudents(client, caller, await readBodyBytes(request), url.searchParams.get("dryRun") === "true");
         return send(response, answer.status, JSON.stringify(answer.body));
       }
       if (request.method === "GET" && url.pathname === "/api/reports/export") return exportReportsCsv(client, caller, url, response);

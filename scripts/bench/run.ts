@@ -1024,7 +1024,7 @@ async function measureOverload(): Promise<OverloadOutcome> {
     const overloadRate = Math.max(3, Math.round(sustained.rps * 3));
     const overloadSeconds = quick ? 10 : 60;
     log(`overload: ${request} sustained ${sustained.rps.toFixed(0)}/s; ${overloadRate}/s for ${overloadSeconds} s`);
-    const { timeline: _timeline, ...result } = await runOverloadProcess({
+    const { timeline, ...result } = await runOverloadProcess({
       target: shedding.url,
       requests,
       normalRate,
@@ -1037,8 +1037,16 @@ async function measureOverload(): Promise<OverloadOutcome> {
       forwardedFor: true,
     });
     log(
-      `overload: first 503 after ${result.firstBusyAfterMs?.toFixed(0) ?? "never"} ms; /healthz at most ${result.healthMaxMs.toFixed(0)} ms; admitted p99 ${result.admittedP99Ms.toFixed(0)} ms; back to normal after ${result.recoveryMs ?? "never"} ms`,
+      `overload: first 503 after ${result.firstBusyAfterMs?.toFixed(0) ?? "never"} ms; /healthz at most ${result.healthMaxMs.toFixed(0)} ms; admitted p99 ${result.admittedP99Ms.toFixed(0)} ms; back to normal after ${result.recoveryMs ?? "never"} ms (calm p99 ${result.normalP99Ms.toFixed(0)} ms)`,
     );
+    // The seconds after the overload, when they did not all turn normal in time: what was left.
+    if (result.recoveryMs === null || result.recoveryMs > 10_000) {
+      for (const second of timeline.filter((each) => each.phase === "after")) {
+        log(
+          `overload: after, second ${second.second}: ${second.ok}/${second.sent} 2xx, ${second.busy} × 503, ${second.other} other, ${second.failed} failed; p99 ${second.okP99Ms.toFixed(0)} ms; /healthz ${second.healthMaxMs.toFixed(0)} ms`,
+        );
+      }
+    }
     return { request: `GET ${request}`, sustainable: sustained.rps, normalRate, overloadRate, overloadSeconds, result };
   } finally {
     await shedding.stop();

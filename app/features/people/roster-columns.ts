@@ -27,3 +27,19 @@ export type RosterAction = "created" | "updated" | "unchanged";
 
 /** How the file's bytes were read. */
 export type RosterEncoding = "utf-8" | "windows-1252";
+
+/** The text of a file and how its bytes were read. */
+export type RosterSource = { text: string; encoding: RosterEncoding };
+
+/**
+ * The bytes of an uploaded file as text: UTF-8 when they are valid UTF-8 (a byte order mark is
+ * dropped), otherwise Windows-1252, the encoding that spreadsheets on Windows save "CSV" in for
+ * these languages (ISO-8859-1 files read the same, but for the rare C1 control codes).
+ */
+export function decodeRoster(bytes: Uint8Array): RosterSource {
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes), encoding: "utf-8" };
+  } catch {
+    return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252" };
+  }
+}

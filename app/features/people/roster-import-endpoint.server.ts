@@ -4,7 +4,8 @@ import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readCsvUpload, readQuery } from "~/lib/http.server.ts";
 import { importFileBody, importPreview, importQuery, importResult, upsertPreview, upsertResult } from "./person-schemas.ts";
-import { decodeRoster, importRoster, previewRoster } from "./roster-import.server.ts";
+import { decodeRoster } from "./roster-columns.ts";
+import { importRoster, previewRoster } from "./roster-import.server.ts";
 
 /** POST /api/students/import and /api/candidates/import: one handler and one declaration for both. */
 export function rosterImportEndpoint(kind: "students" | "candidates") {

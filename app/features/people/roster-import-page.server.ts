@@ -11,7 +11,8 @@ import { readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, type FieldProblem } from "~/lib/problem.server.ts";
 import type { ImportMode, RosterEncoding } from "./roster-columns.ts";
-import { decodeRoster, importRoster, PREVIEW_ROWS_SHOWN, previewRoster, type RosterSource } from "./roster-import.server.ts";
+import { decodeRoster, type RosterSource } from "./roster-columns.ts";
+import { importRoster, PREVIEW_ROWS_SHOWN, previewRoster } from "./roster-import.server.ts";
 
 /**
  * The import page's two steps, without JavaScript: "check the file" uploads it (with "update the

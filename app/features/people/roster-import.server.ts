@@ -14,7 +14,7 @@ import { createStudentBody } from "../students/student-schemas.ts";
 import { emitWebhookEvents, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import type { WebhookEvent } from "../webhooks/webhook-events.ts";
 import { refreshRespondentSearchText } from "./people.server.ts";
-import { type ImportMode, type RosterAction, type RosterColumn, type RosterEncoding, ROSTER_HEADERS } from "./roster-columns.ts";
+import { type ImportMode, type RosterAction, type RosterColumn, type RosterSource, ROSTER_HEADERS } from "./roster-columns.ts";
 
 /**
  * A class list from a spreadsheet (contract §11, §23): a CSV file, comma or semicolon separated
@@ -38,22 +38,6 @@ const SCHEMAS = { students: createStudentBody, candidates: createCandidateBody }
 type Input = z.output<(typeof SCHEMAS)[Kind]>;
 type ProfileColumn = Exclude<RosterColumn, "group">;
 type Row = { line: number; input: Input; group: string | null; blank: ReadonlySet<RosterColumn> };
-
-/** The text of a file and how its bytes were read. */
-export type RosterSource = { text: string; encoding: RosterEncoding };
-
-/**
- * The bytes of an uploaded file as text: UTF-8 when they are valid UTF-8 (a byte order mark is
- * dropped), otherwise Windows-1252, the encoding that spreadsheets on Windows save "CSV" in for
- * these languages (ISO-8859-1 files read the same, but for the rare C1 control codes).
- */
-export function decodeRoster(bytes: Uint8Array): RosterSource {
-  try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes), encoding: "utf-8" };
-  } catch {
-    return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252" };
-  }
-}
 
 /** A problem at a line and column of the file, said in English for the API (the key for pages). */
 const problemAt = (line: number, field: string, key: FieldMessageKey, ...params: string[]): FieldProblem => {
