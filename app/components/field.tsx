@@ -163,20 +163,20 @@ export function Select({
   );
 }
 
+type ChoiceProps = Omit<FrameProps, "hideLabel" | "required"> & Omit<ComponentProps<"input">, "className" | "type">;
+
 /** A checkbox with its label on the right; `value` defaults to "on" as in HTML. */
-export function Checkbox({
-  label,
-  description,
-  error,
-  className,
-  id,
-  ...input
-}: Omit<FrameProps, "hideLabel" | "required"> & Omit<ComponentProps<"input">, "className" | "type">) {
+export const Checkbox = (props: ChoiceProps) => <Choice type="checkbox" {...props} />;
+
+/** One radio button of a group (same `name`, in a fieldset with its legend), its label on the right. */
+export const Radio = (props: ChoiceProps) => <Choice type="radio" {...props} />;
+
+function Choice({ type, label, description, error, className, id, ...input }: ChoiceProps & { type: "checkbox" | "radio" }) {
   const ids = useFieldIds(id, description, error);
   return (
     <div className={cx("flex gap-3", className)}>
       <div className="flex h-6 items-center">
-        <input id={ids.controlId} type="checkbox" {...ids.aria} className="size-4 rounded border-slate-400 accent-indigo-700" {...input} />
+        <input id={ids.controlId} type={type} {...ids.aria} className="size-4 rounded border-slate-400 accent-indigo-700" {...input} />
       </div>
       <div className="text-sm">
         <label htmlFor={ids.controlId} className="font-medium text-slate-900">

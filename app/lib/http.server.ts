@@ -4,6 +4,9 @@ import type { z } from "zod";
 import { jsonResponse } from "./json-response.server.ts";
 import { ApiError, badRequest, fieldProblem, validationError } from "./problem.server.ts";
 
+/** Methods that only read (RFC 9110 §9.2.1): no CSRF check, and a read-only API token may use them. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /** Request bodies above these sizes are refused with 413 before they are parsed (contract §1). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const MULTIPART_BODY_LIMIT = 5 * 1024 * 1024;

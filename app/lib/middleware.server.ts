@@ -4,11 +4,11 @@ import { readActor } from "./auth/session.server.ts";
 import { actorContext } from "./context.server.ts";
 import { env } from "./env.server.ts";
 import { errorResponse } from "./endpoint.server.ts";
+import { SAFE_METHODS } from "./http.server.ts";
 import { ApiError, problemResponse } from "./problem.server.ts";
 import { isDatabaseAvailable } from "./database-health.server.ts";
+import { pageError } from "./page.server.ts";
 import { classifyRequestFailure, faultResponse, requestFault } from "./request-faults.server.ts";
-
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Header that carries the CSRF token for scripts (the value of GET /api/auth/csrf). */
 export const CSRF_HEADER = "x-csrf-token";
@@ -48,12 +48,17 @@ export const crossSiteRequestGuard: MiddlewareFunction<Response> = async ({ requ
   return next();
 };
 
-/** Loads the signed-in caller (or null) once per request for loaders, actions and services. */
+/**
+ * Loads the signed-in caller (or null) once per request for loaders, actions and services. A
+ * read-only API token's write is refused there (ADR 54): problem details on the API, the friendly
+ * 403 page on a page.
+ */
 export const actorMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   try {
     context.set(actorContext, await readActor(request));
   } catch (error) {
     if (new URL(request.url).pathname.startsWith("/api/")) return errorResponse(error, request);
+    if (error instanceof ApiError && error.status === 403) throw pageError(403);
     throw error;
   }
   return next();

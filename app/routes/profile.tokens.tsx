@@ -5,11 +5,11 @@ import { Alert } from "~/components/alert.tsx";
 import { Button } from "~/components/button.tsx";
 import { CopyField } from "~/components/copy-field.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
-import { Field } from "~/components/field.tsx";
+import { Field, Radio } from "~/components/field.tsx";
 import { pageFormOptions } from "~/components/page-form.ts";
 import { PageHeader, Section } from "~/components/page-header.tsx";
 import { RowAction } from "~/components/row-action.tsx";
-import { createApiTokenBody } from "~/features/tokens/api-token-schemas.ts";
+import { createApiTokenBody, READ_ONLY, READ_WRITE } from "~/features/tokens/api-token-schemas.ts";
 import { createApiToken, deleteApiToken, listApiTokens } from "~/features/tokens/api-tokens.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
@@ -22,9 +22,22 @@ import { createShownOnce } from "~/lib/shown-once.server.ts";
 
 /**
  * The signed-in user's personal API tokens (contract §14), from the same service as
- * /api/user/tokens: create one (shown once, in the answer to the post, never again), see when each
- * was last used, delete one.
+ * /api/user/tokens: create one (shown once, in the answer to the post, never again), read only or
+ * read and write, see when each was last used, delete one.
  */
+
+/** A radio button posts one value: its scopes, space-separated as in OAuth ("read write"). */
+const scopesValue = (scopes: readonly string[]) => scopes.join(" ");
+
+/** The API's `scopes` list from the chosen radio button, before the API's schema reads the form. */
+function withScopesListed(formData: FormData): FormData {
+  const chosen = formData.get("scopes");
+  if (typeof chosen !== "string") return formData;
+  formData.delete("scopes");
+  for (const scope of chosen.split(" ")) formData.append("scopes", scope);
+  return formData;
+}
+
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
   return [{ title: documentTitle(locale, translations(locale).apiTokens.title) }];
@@ -44,7 +57,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     await forPage(deleteApiToken(actor, String(formData.get("id") ?? "")));
     throw await redirectWithFlash(paths.apiTokens(locale), { kind: "success", key: "apiTokenDeleted" });
   }
-  return createShownOnce(formData, createApiTokenBody, t, async (input) => {
+  return createShownOnce(withScopesListed(formData), createApiTokenBody, t, async (input) => {
     const created = await createApiToken(actor, input);
     return { name: created.name, token: created.token };
   });
@@ -56,6 +69,9 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
   const format = useFormat();
   const { form, fields } = useForm(pageFormOptions(loaderData.validation, actionData?.result));
   const created = actionData?.created ?? null;
+  // Read and write unless the post that came back chose read only.
+  const readOnly = scopesValue(fields.scopes.defaultOptions ?? []) === scopesValue(READ_ONLY);
+  const scopesError = fields.scopes.errors?.[0];
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <p className="print:hidden">
@@ -93,6 +109,30 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
           error={fields.expiresAt.errors}
           className="sm:w-56"
         />
+        <fieldset aria-describedby={scopesError ? "scopes-error" : undefined}>
+          <legend className="text-sm font-medium text-slate-900">{t.apiTokens.scopes}</legend>
+          <div className="mt-2 space-y-2">
+            {[
+              { scopes: READ_WRITE, label: t.apiTokens.readWrite, description: t.apiTokens.readWriteHint, checked: !readOnly },
+              { scopes: READ_ONLY, label: t.apiTokens.readOnly, description: t.apiTokens.readOnlyHint, checked: readOnly },
+            ].map((choice) => (
+              <Radio
+                key={choice.label}
+                id={`scopes-${choice.scopes.join("-")}`}
+                name={fields.scopes.name}
+                value={scopesValue(choice.scopes)}
+                label={choice.label}
+                description={choice.description}
+                defaultChecked={choice.checked}
+              />
+            ))}
+          </div>
+          {scopesError ? (
+            <p id="scopes-error" className="mt-1.5 text-sm font-medium text-red-700">
+              {scopesError}
+            </p>
+          ) : null}
+        </fieldset>
         <Button type="submit" name="intent" value="create" variant="primary" pendingText={t.common.working}>
           {t.apiTokens.create}
         </Button>
@@ -108,6 +148,8 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
                 <div className="min-w-0">
                   <p className="font-medium wrap-anywhere text-slate-900">{token.name}</p>
                   <p className="text-sm text-slate-600">
+                    {scopesValue(token.scopes) === scopesValue(READ_ONLY) ? t.apiTokens.readOnly : t.apiTokens.readWrite}
+                    <span aria-hidden="true"> · </span>
                     {t.apiTokens.createdAt(format.date(token.createdAt))}
                     <span aria-hidden="true"> · </span>
                     {token.lastUsedAt ? t.apiTokens.lastUsed(format.dateTime(token.lastUsedAt)) : t.apiTokens.neverUsed}

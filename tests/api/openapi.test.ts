@@ -174,26 +174,42 @@ describe("GET /api/openapi", () => {
     }
   });
 
-  it("given the changes only a session may make to its own account, should list 403 TOKEN_SCOPE for them and for no other operation", () => {
+  it("given every write, should list 403 TOKEN_SCOPE on it (a read-only token's refusal) and on nothing else, and say so in the bearer scheme", () => {
     const codes403 = (operation: OperationObject) =>
       (
         operation.responses["403"]?.content?.["application/problem+json"]?.schema as
           | { allOf?: [unknown, { properties: { code: { enum: string[] } } }] }
           | undefined
       )?.allOf?.[1].properties.code.enum ?? [];
-    const withTokenScope = operationsOf()
+    const operations = operationsOf();
+    const withTokenScope = operations
       .filter(({ operation }) => codes403(operation).includes("TOKEN_SCOPE"))
       .map(({ path, method }) => `${method.toUpperCase()} ${path}`);
-    expect(withTokenScope.sort()).toEqual(
-      [
+    // Every method but GET is a write, except the PDF export, which the specification makes a POST.
+    const tokenWrites = operations
+      .filter(({ path, method }) => method !== "get" && !(method === "post" && path === "/api/reports/export"))
+      .map(({ path, method }) => `${method.toUpperCase()} ${path}`);
+    expect(withTokenScope.sort()).toEqual(tokenWrites.sort());
+    // Among them the changes only a session may make to its own account, and what an integration writes.
+    expect(tokenWrites).toEqual(
+      expect.arrayContaining([
         "POST /api/user/password",
         "POST /api/auth/two-factor/setup",
         "POST /api/auth/two-factor/enable",
         "POST /api/auth/two-factor/disable",
         "POST /api/user/tokens",
         "DELETE /api/user/tokens/{id}",
-      ].sort(),
+        "POST /api/forms",
+        "PUT /api/forms/{id}",
+        "DELETE /api/students/{id}",
+        "POST /api/students/import",
+        "POST /api/submissions/bulk",
+      ]),
     );
+    expect(document.components.securitySchemes.bearerToken?.description).toContain('A read-only token (scopes ["read"])');
+    for (const schema of ["ApiToken", "CreatedApiToken", "ApiTokenCreate"]) {
+      expect(Object.keys(document.components.schemas[schema]?.properties as object), schema).toContain("scopes");
+    }
   });
 
   it("given every body and every response with content, should give an example that its own schema accepts", () => {

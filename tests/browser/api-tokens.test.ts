@@ -8,7 +8,8 @@ import { createSignedInUser } from "../support/fixtures.ts";
 
 /**
  * The API tokens page in Chromium, JavaScript off and on: a token is created and shown once, works
- * as a bearer token, is listed with when it was last used, and stops working once deleted.
+ * as a bearer token, is listed with its scope and when it was last used, and stops working once
+ * deleted; one made read only reads and is refused writes.
  */
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const browser = sharedBrowser();
@@ -24,6 +25,8 @@ describe("the API tokens page", () => {
     await page.getByText("You have no API tokens.").waitFor();
 
     await page.getByLabel("What it is for").fill("Grade book sync");
+    // Read and write unless chosen otherwise.
+    expect(await page.getByRole("radio", { name: "Read and write" }).isChecked()).toBe(true);
     await page.getByRole("button", { name: "Create a token" }).click();
     await page.getByText("Your new token. Copy it now: it is not shown again.").waitFor();
     const token = await page.getByLabel(/^New API token/).inputValue();
@@ -36,6 +39,7 @@ describe("the API tokens page", () => {
     await page.goto(`${baseUrl()}/en/profile/tokens`);
     const item = page.locator("li", { hasText: "Grade book sync" });
     expect(await item.textContent()).toContain("last used");
+    expect(await item.textContent()).toContain("Read and write");
     expect(await page.content()).not.toContain(token);
 
     await item.getByRole("button", { name: "Delete the token “Grade book sync”" }).click();
@@ -43,4 +47,29 @@ describe("the API tokens page", () => {
     expect((await fetch(`${baseUrl()}/api/forms`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     await context.close();
   });
+
+  it.each([false, true])(
+    "given a teacher choosing read only (JavaScript %s), should create a token listed as read only that reads and may not write",
+    async (javaScriptEnabled) => {
+      const teacher = await createSignedInUser("TEACHER");
+      const context = await signedInContext(browser(), teacher.cookie, { javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto(`${baseUrl()}/en/profile/tokens`);
+      await page.getByLabel("What it is for").fill("Report reader");
+      await page.getByRole("group", { name: "What it may do" }).getByRole("radio", { name: "Read only" }).check();
+      await page.getByRole("button", { name: "Create a token" }).click();
+      await page.getByText("Your new token. Copy it now: it is not shown again.").waitFor();
+      const token = await page.getByLabel(/^New API token/).inputValue();
+      const item = page.locator("li", { hasText: "Report reader" });
+      expect(await item.textContent()).toContain("Read only");
+      expect(await item.textContent()).not.toContain("Read and write");
+
+      const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+      expect((await fetch(`${baseUrl()}/api/forms`, { headers })).status).toBe(200);
+      const write = await fetch(`${baseUrl()}/api/students`, { method: "POST", headers, body: JSON.stringify({ name: "Not made" }) });
+      expect(write.status).toBe(403);
+      expect(((await write.json()) as { code: string }).code).toBe("TOKEN_SCOPE");
+      await context.close();
+    },
+  );
 });

@@ -42,7 +42,10 @@ describe("the new pages in Spanish and Portuguese", () => {
       expect(editor, text).toContain(text);
     }
     const tokens = await page("/es/profile/tokens");
-    for (const text of ["Tokens de API", "Crear un token", "Para qué es"]) expect(tokens, text).toContain(text);
+    for (const text of ["Tokens de API", "Crear un token", "Para qué es", "Qué puede hacer", "Lectura y escritura", "Solo lectura"])
+      expect(tokens, text).toContain(text);
+    const ptTokens = await page("/pt-BR/profile/tokens");
+    for (const text of ["O que pode fazer", "Leitura e escrita", "Somente leitura"]) expect(ptTokens, text).toContain(text);
     const webhooks = await page("/es/admin/webhooks", "admin@demo.test");
     for (const text of ["Webhooks de la organización", "Se completa una prueba", "Añadir el webhook"]) expect(webhooks, text).toContain(text);
   });

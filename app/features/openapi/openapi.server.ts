@@ -12,6 +12,7 @@ import {
   REPLAYED_HEADER,
 } from "~/lib/idempotency.server.ts";
 import { exampleOf } from "./examples.ts";
+import { isWrite } from "~/lib/auth/api-token.server.ts";
 import { CSRF_COOKIE_NAME } from "~/lib/auth/csrf.server.ts";
 import { SESSION_COOKIE_NAME } from "~/lib/auth/session.server.ts";
 import type { BodyType, Operation, OperationDeclaration } from "../../lib/api-operation.ts";
@@ -27,7 +28,7 @@ const MEDIA_TYPES: Record<BodyType, string> = {
 const STATUS_TEXT: Record<number, string> = {
   400: "Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values).",
   401: "No valid session, or wrong credentials.",
-  403: "The caller's role may not do this, or the CSRF check failed.",
+  403: "The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it.",
   404: "Not found, or not visible in the caller's scope.",
   409: "Conflict with the current state.",
   413: "The body is too large (1 MiB JSON, 5 MiB multipart).",
@@ -43,10 +44,12 @@ const STATUS_TEXT: Record<number, string> = {
  * every error they meet against this list.
  */
 function errorCodes(operation: Operation, status: number): string[] {
+  // Every write refuses a read-only token, sent to a public operation too: a bearer header is read wherever it comes (ADR 54).
+  const tokenScope = isWrite(operation.method, operation.path) ? ["TOKEN_SCOPE"] : [];
   const generic: Record<number, string[]> = {
     400: ["VALIDATION_FAILED", "MALFORMED_REQUEST", ...(operation.body ? ["MALFORMED_JSON", "MALFORMED_BODY"] : [])],
     401: operation.auth === "session" ? ["UNAUTHENTICATED"] : [],
-    403: ["FORBIDDEN", "CSRF_FAILED", "CROSS_SITE_REQUEST"],
+    403: ["FORBIDDEN", "CSRF_FAILED", "CROSS_SITE_REQUEST", ...tokenScope],
     404: ["NOT_FOUND"],
     413: ["PAYLOAD_TOO_LARGE"],
     415: ["UNSUPPORTED_MEDIA_TYPE"],
@@ -152,13 +155,13 @@ function operationObject(operation: Operation, components: ComponentCollector) {
     ...(operation.idempotencyKey ? [idempotencyKeyParameter] : []),
   ];
   // Every operation can meet a failure on our side (500) and an overloaded or database-less moment
-  // (503); a write made with the session cookie can fail its CSRF check (403); a body can meet the
-  // cap on bodies still arriving from one address (429).
+  // (503); a write made with the session cookie can fail its CSRF check, and any write sent with a
+  // read-only token its scope (403); a body can meet the cap on bodies still arriving from one address (429).
   const csrfChecked = operation.auth === "session" && operation.method !== "get";
   const errors = [
     ...new Set([
       ...operation.errors,
-      ...(csrfChecked ? [403] : []),
+      ...(csrfChecked || isWrite(operation.method, operation.path) ? [403] : []),
       ...(operation.body ? [429] : []),
       ...(operation.idempotencyKey ? [409, 422] : []),
       500,
@@ -330,7 +333,9 @@ export async function openApiDocument(): Promise<JsonSchema> {
           type: "http",
           scheme: "bearer",
           description:
-            "A personal API token (POST /api/user/tokens, or the profile page): acts as its user with the same role and scope, needs no CSRF token; 401 once deleted or expired, or when its user is deactivated.",
+            "A personal API token (POST /api/user/tokens, or the profile page): acts as its user with the same role and scope, needs no CSRF token; 401 once deleted or expired, or when its user is deactivated. " +
+            'A read-only token (scopes ["read"]) may GET, HEAD and OPTIONS anything its user may read, and POST /api/reports/export (a PDF); every other request it comes with (POST, PUT, PATCH, DELETE, public operations included) answers 403 TOKEN_SCOPE and changes nothing. ' +
+            'A token with ["read", "write"] may do what its user may, except change the password, the second factor or the tokens (403 TOKEN_SCOPE: only from a session).',
         },
       },
     },

@@ -1,9 +1,27 @@
 import { z } from "zod";
 import { expiryInput, idSchema, singleLineText, timestamp } from "~/lib/schemas.ts";
 
+/** What a token may do (contract §23, ADR 54): every token reads; one without `write` changes nothing. */
+export const TOKEN_SCOPES = ["read", "write"] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+export const READ_ONLY = ["read"] as const;
+export const READ_WRITE = ["read", "write"] as const;
+
+/** The scopes of a stored token: its one column says whether it is read-only. */
+export const scopesOf = (token: { readOnly: boolean }) => (token.readOnly ? READ_ONLY : READ_WRITE);
+
+const scopes = z
+  .array(z.enum(TOKEN_SCOPES))
+  .refine((given) => given.includes("read") && new Set(given).size === given.length, "tokenScopes")
+  .meta({
+    description: 'What the token may do: ["read"] (every write answers 403 TOKEN_SCOPE) or ["read", "write"] (the owner\'s writes too).',
+    examples: [READ_WRITE],
+  });
+
 export const createApiTokenBody = z
   .strictObject({
     name: singleLineText(100).meta({ description: 'What the token is for ("Grade book sync").' }),
+    scopes: scopes.default(() => [...READ_WRITE]),
     expiresAt: expiryInput.optional().meta({ description: "When the token stops working; never when left out." }),
   })
   .meta({ id: "ApiTokenCreate" });
@@ -12,6 +30,9 @@ export type CreateApiTokenInput = z.output<typeof createApiTokenBody>;
 const tokenFields = {
   id: idSchema,
   name: z.string(),
+  scopes: z
+    .union([z.tuple([z.literal("read")]), z.tuple([z.literal("read"), z.literal("write")])])
+    .meta({ description: 'What the token may do: ["read"] (read-only) or ["read", "write"].', examples: [READ_WRITE] }),
   createdAt: timestamp,
   expiresAt: timestamp.nullable(),
 };

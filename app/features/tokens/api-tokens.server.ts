@@ -6,19 +6,24 @@ import { db } from "~/lib/db.server.ts";
 import { forbidden, notFound } from "~/lib/problem.server.ts";
 import { linkExpiry } from "../submissions/link-expiry.server.ts";
 import { assertMayManage, findManagedUser } from "../users/user-admin.server.ts";
-import type { CreateApiTokenInput } from "./api-token-schemas.ts";
+import { scopesOf, type CreateApiTokenInput } from "./api-token-schemas.ts";
 
 /**
  * A user's personal API tokens (contract §14). Created and deleted only from a signed-in session
  * (a token cannot make or end tokens: 403 TOKEN_SCOPE), shown once, listed without their secret;
  * deleted by their owner or by an administrator who may manage the owner. Every recovery action
- * ends them all (ADR 43, app/lib/auth/end-access.server.ts).
+ * ends them all (ADR 43, app/lib/auth/end-access.server.ts). A read-only token (scopes ["read"])
+ * is refused every write where a bearer token becomes the caller (ADR 54,
+ * app/lib/auth/api-token.server.ts).
  */
 
 /** A user keeps at most this many tokens: one per integration, with room to rotate. */
 export const MAX_TOKENS_PER_USER = 20;
 
-const listSelect = { id: true, name: true, createdAt: true, expiresAt: true, lastUsedAt: true } as const;
+const listSelect = { id: true, name: true, readOnly: true, createdAt: true, expiresAt: true, lastUsedAt: true } as const;
+
+/** A stored token as the API shows it: its `readOnly` column as `scopes`. */
+const shown = <T extends { readOnly: boolean }>({ readOnly, ...token }: T) => ({ ...token, scopes: scopesOf({ readOnly }) });
 
 export async function createApiToken(actor: Actor, input: CreateApiTokenInput) {
   requireSessionCaller(actor);
@@ -28,10 +33,10 @@ export async function createApiToken(actor: Actor, input: CreateApiTokenInput) {
   }
   const token = newApiToken();
   const row = await db.apiToken.create({
-    data: { userId: actor.userId, name: input.name, tokenHash: apiTokenHash(token), expiresAt },
-    select: { id: true, name: true, createdAt: true, expiresAt: true },
+    data: { userId: actor.userId, name: input.name, tokenHash: apiTokenHash(token), readOnly: !input.scopes.includes("write"), expiresAt },
+    select: { id: true, name: true, readOnly: true, createdAt: true, expiresAt: true },
   });
-  return { ...row, token };
+  return { ...shown(row), token };
 }
 
 export async function listApiTokens(actor: Actor) {
@@ -39,7 +44,9 @@ export async function listApiTokens(actor: Actor) {
 }
 
 function listTokensOf(userId: string) {
-  return db.apiToken.findMany({ where: { userId }, select: listSelect, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }).then((tokens) => ({ tokens }));
+  return db.apiToken
+    .findMany({ where: { userId }, select: listSelect, orderBy: [{ createdAt: "desc" }, { id: "desc" }] })
+    .then((tokens) => ({ tokens: tokens.map(shown) }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { db } from "../db.server.ts";
-import { unauthenticated } from "../problem.server.ts";
+import { SAFE_METHODS } from "../http.server.ts";
+import { ApiError, unauthenticated } from "../problem.server.ts";
 import type { Actor } from "./actor.server.ts";
 import { consumeRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
 import { actorFromUser, actorUserSelect, hashToken, isUsable } from "./actor-user.server.ts";
@@ -10,7 +11,8 @@ import { actorFromUser, actorUserSelect, hashToken, isUsable } from "./actor-use
  * with the same role and scope, and needs no CSRF token (a browser never sends it by itself, so a
  * page of another site cannot make one). Only the token's SHA-256 is stored; it stops working when
  * deleted, when it expires and while its user is deactivated, and every recovery action deletes it
- * (end-access.server.ts, ADR 43). Each token has its own rate limit.
+ * (end-access.server.ts, ADR 43). Each token has its own rate limit. A read-only token is refused
+ * every write here, once for every route and page (ADR 54).
  */
 
 /** Recognisable in a leak scanner's rules and in a log line: `as_` and 43 base64url characters. */
@@ -35,7 +37,24 @@ export function bearerToken(request: Request): string | null {
 
 const refused = () => unauthenticated("The API token is not valid: it may have been revoked or have expired.");
 
-export async function actorOfApiToken(token: string): Promise<Actor> {
+/**
+ * The one POST that only reads: the specification's PDF export takes the submission in its body.
+ * Every other method but GET, HEAD and OPTIONS is a write, sign-out and the public calls included.
+ */
+const READING_POSTS: ReadonlySet<string> = new Set(["/api/reports/export"]);
+
+/** Whether a request with this method on this path changes something, for a token's scopes. */
+export const isWrite = (method: string, pathname: string) =>
+  !SAFE_METHODS.has(method.toUpperCase()) && !(method.toUpperCase() === "POST" && READING_POSTS.has(pathname));
+
+const readOnlyRefusal = () =>
+  new ApiError(403, "TOKEN_SCOPE", "This API token is read-only: it may read but not change anything. Use a token with the write scope, or sign in.");
+
+/**
+ * The caller a bearer token stands for, on a request of `method` to `pathname`. A read-only token's
+ * write is refused here, before any route or page reads the request: nothing of it is done.
+ */
+export async function actorOfApiToken(token: string, { method, pathname }: { method: string; pathname: string }): Promise<Actor> {
   if (!TOKEN_SHAPE.test(token)) throw refused();
   const row = await db.apiToken.findUnique({ where: { tokenHash: apiTokenHash(token) }, include: { user: { select: actorUserSelect } } });
   const now = Date.now();
@@ -44,5 +63,6 @@ export async function actorOfApiToken(token: string): Promise<Actor> {
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.apiToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
+  if (row.readOnly && isWrite(method, pathname)) throw readOnlyRefusal();
   return actorFromUser(row.user, { sessionId: `token:${row.id}`, expiresAt: row.expiresAt ?? new Date(8.64e15), via: "token" });
 }

@@ -79,7 +79,7 @@ type SessionRow = {
  */
 export async function readActor(request: Request): Promise<Actor | null> {
   const bearer = bearerToken(request);
-  if (bearer !== null) return actorOfApiToken(bearer);
+  if (bearer !== null) return actorOfApiToken(bearer, { method: request.method, pathname: new URL(request.url).pathname });
   const token = tokenFrom(request);
   if (!token) return null;
   const id = hashToken(token);

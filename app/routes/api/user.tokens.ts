@@ -20,7 +20,7 @@ const handle = endpoint(
       auth: "session",
       roles: "any signed-in user",
       summary: "The caller's personal API tokens, newest first, without their secret.",
-      success: { status: 200, description: "The tokens, with when each was last used.", schema: apiTokenList },
+      success: { status: 200, description: "The tokens, with their scopes and when each was last used.", schema: apiTokenList },
       errors: [401],
     },
     POST: {
@@ -29,7 +29,8 @@ const handle = endpoint(
       tag: "Users",
       auth: "session",
       roles: "any signed-in user (from a session: 403 TOKEN_SCOPE with a token)",
-      summary: "Create a personal API token: `Authorization: Bearer <token>` then acts as the caller, without CSRF token.",
+      summary:
+        'Create a personal API token: `Authorization: Bearer <token>` then acts as the caller, without CSRF token. scopes ["read"] makes it read-only (its writes answer 403 TOKEN_SCOPE); left out, ["read", "write"].',
       body: { schema: createApiTokenBody, types: ["json"] },
       success: { status: 201, description: "The token, shown this once.", schema: createdApiToken },
       errors: [400, 401, 403, 413, 415],

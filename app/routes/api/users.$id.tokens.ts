@@ -16,7 +16,7 @@ const handle = endpoint<Route.LoaderArgs>(
       auth: "session",
       roles: "ADMIN, SUPER_ADMIN (a SUPER_ADMIN's tokens only a SUPER_ADMIN)",
       summary: "A user's personal API tokens, without their secret (to delete one with DELETE /api/user/tokens/:id).",
-      success: { status: 200, description: "The tokens.", schema: apiTokenList },
+      success: { status: 200, description: "The tokens, with their scopes.", schema: apiTokenList },
       errors: [401, 403, 404],
     },
   },

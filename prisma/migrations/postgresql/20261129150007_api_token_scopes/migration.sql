@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ApiToken" ADD COLUMN     "readOnly" BOOLEAN NOT NULL DEFAULT false;
