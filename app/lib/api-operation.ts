@@ -8,7 +8,8 @@ import type { z } from "zod";
  */
 // Types and plain strings only: route modules import this, and their browser chunks must not
 // evaluate Zod (a module-level schema here would ship Zod to the browser).
-export type BodyType = "json" | "form" | "multipart";
+/** How a body may come: `csv` is a file sent as the whole body (text/csv), not parsed against the schema. */
+export type BodyType = "json" | "form" | "multipart" | "csv";
 
 export type OperationDeclaration = {
   operationId: string;

@@ -33,6 +33,8 @@ export type RequestOptions = {
   json?: unknown;
   body?: BodyInit;
   headers?: Record<string, string>;
+  /** Another origin to send the request to (a proxy in front of the service); the service's by default. */
+  base?: string;
 };
 
 export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; text: string };
@@ -51,7 +53,7 @@ export async function api<T = any>(method: string, path: string, options: Reques
     headers["content-type"] ??= "application/json";
     body = JSON.stringify(options.json);
   }
-  const response = await fetch(`${baseUrl()}${path}`, { method, headers, body, redirect: "manual" });
+  const response = await fetch(`${options.base ?? baseUrl()}${path}`, { method, headers, body, redirect: "manual" });
   const text = await response.text();
   let parsed: unknown = text;
   const type = response.headers.get("content-type") ?? "";

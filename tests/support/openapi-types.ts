@@ -2174,12 +2174,7 @@ export interface components {
              *       "write"
              *     ]
              */
-            scopes: [
-                "read"
-            ] | [
-                "read",
-                "write"
-            ];
+            scopes: ("read" | "write")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -2199,12 +2194,7 @@ export interface components {
              *       "write"
              *     ]
              */
-            scopes: [
-                "read"
-            ] | [
-                "read",
-                "write"
-            ];
+            scopes: ("read" | "write")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -6360,6 +6350,11 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["RosterFile"];
+                /**
+                 * @example name,email,group
+                 *     Ana Lima,ana.lima@school.example,5B
+                 */
+                "text/csv": string;
             };
         };
         responses: {
@@ -11758,6 +11753,11 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["RosterFile"];
+                /**
+                 * @example name,email,group
+                 *     Ana Lima,ana.lima@school.example,5B
+                 */
+                "text/csv": string;
             };
         };
         responses: {

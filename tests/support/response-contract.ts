@@ -46,6 +46,12 @@ async function load() {
   };
 }
 
+/** The operationId the document gives this method on this path (undefined: none). */
+export async function documentedOperationId(method: string, url: string): Promise<string | undefined> {
+  contract ??= load();
+  return (await contract).match(method, new URL(url, "http://x").pathname)?.operationId;
+}
+
 export async function checkAgainstContract(method: string, url: string, status: number, contentType: string, body: unknown): Promise<void> {
   const path = new URL(url, "http://x").pathname;
   if (!path.startsWith("/api/") || path === "/api/openapi") return;

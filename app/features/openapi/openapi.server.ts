@@ -23,6 +23,13 @@ const MEDIA_TYPES: Record<BodyType, string> = {
   json: "application/json",
   form: "application/x-www-form-urlencoded",
   multipart: "multipart/form-data",
+  csv: "text/csv",
+};
+
+/** A file sent as the whole body: its bytes, which the operation reads as CSV. */
+const CSV_FILE = {
+  schema: { type: "string", description: "The CSV file itself: UTF-8 (with or without a byte order mark), else read as Windows-1252." },
+  example: "name,email,group\nAna Lima,ana.lima@school.example,5B\n",
 };
 
 const STATUS_TEXT: Record<number, string> = {
@@ -235,7 +242,10 @@ function operationObject(operation: Operation, components: ComponentCollector) {
           requestBody: {
             required: true,
             content: Object.fromEntries(
-              operation.body.types.map((type) => [MEDIA_TYPES[type], components.withExample(components.convert(operation.body!.schema, "input"))]),
+              operation.body.types.map((type) => [
+                MEDIA_TYPES[type],
+                type === "csv" ? CSV_FILE : components.withExample(components.convert(operation.body!.schema, "input")),
+              ]),
             ),
           },
         }

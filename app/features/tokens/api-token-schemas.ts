@@ -30,8 +30,12 @@ export type CreateApiTokenInput = z.output<typeof createApiTokenBody>;
 const tokenFields = {
   id: idSchema,
   name: z.string(),
+  // A list of scopes, not a union of tuples: tuples become `prefixItems`, which validating proxies
+  // and client generators still read wrongly (Stoplight Prism took each item as forbidden).
   scopes: z
-    .union([z.tuple([z.literal("read")]), z.tuple([z.literal("read"), z.literal("write")])])
+    .array(z.enum(TOKEN_SCOPES))
+    .min(1)
+    .max(2)
     .meta({ description: 'What the token may do: ["read"] (read-only) or ["read", "write"].', examples: [READ_WRITE] }),
   createdAt: timestamp,
   expiresAt: timestamp.nullable(),
