@@ -102,7 +102,16 @@ export const DEMO_USERS = [
   "teacher@other.test",
 ];
 
+/**
+ * Watch mode would rerun these files against the server built when it started: a change to a
+ * service or a loader would then pass or fail on the old code. Refused, with what to run instead.
+ */
+const WATCH_REFUSED =
+  "The HTTP tests run against a built server, which watch mode would not rebuild: a rerun would test the old code. " +
+  "Run them with `npx vitest run` (add a file path to run one), or watch the pure functions with `npx vitest --project unit`.";
+
 export default async function setup(project: TestProject) {
+  if (project.globalConfig.watch) throw new Error(WATCH_REFUSED);
   if (process.env.TEST_SKIP_BUILD !== "1") {
     const { VITEST: _, VITEST_MODE: __, ...buildEnv } = process.env;
     const build = spawnSync("npx", ["react-router", "build"], {
