@@ -3,7 +3,6 @@ import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { conflict, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
-import { createId } from "@paralleldrive/cuid2";
 import { changedSince, changesPage, OLDEST_CHANGE_FIRST } from "~/lib/tombstones.server.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
@@ -19,6 +18,7 @@ import {
 } from "../people/people.server.ts";
 import { getStudent } from "../students/students.server.ts";
 import type { CreateCandidateInput, ListCandidatesQuery, UpdateCandidateInput } from "./candidate-schemas.ts";
+import { newId } from "~/lib/ids.server.ts";
 
 const candidateSelect = { ...personSelect, promotedStudentId: true, promotedAt: true } as const;
 
@@ -70,7 +70,7 @@ export async function getCandidate(actor: Actor, id: string) {
 
 export async function createCandidate(actor: Actor, input: CreateCandidateInput) {
   // The id and time are chosen here, so that the event can name them in the same transaction.
-  const candidate = { id: createId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
+  const candidate = { id: newId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
   const subscribers = await webhookSubscribers(actor.organizationId, "candidate.created");
   await db.$transaction(async (tx) => {
     await assertProfileFree(tx, "candidate", actor.organizationId, input);

@@ -4,7 +4,6 @@ import { db, type Prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { changedSince, changesPage, OLDEST_CHANGE_FIRST } from "~/lib/tombstones.server.ts";
-import { createId } from "@paralleldrive/cuid2";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
@@ -18,6 +17,7 @@ import {
   refreshRespondentSearchText,
 } from "../people/people.server.ts";
 import type { CreateStudentInput, ListStudentsQuery, UpdateStudentInput } from "./student-schemas.ts";
+import { newId } from "~/lib/ids.server.ts";
 
 export async function listStudents(actor: Actor, query: ListStudentsQuery) {
   const where = personListWhere(actor, query) as Prisma.StudentWhereInput;
@@ -62,7 +62,7 @@ export async function getStudent(actor: Actor, id: string) {
 
 export async function createStudent(actor: Actor, input: CreateStudentInput) {
   // The id and time are chosen here, so that the event can name them in the same transaction.
-  const student = { id: createId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
+  const student = { id: newId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
   const subscribers = await webhookSubscribers(actor.organizationId, "student.created");
   await db.$transaction(async (tx) => {
     await assertProfileFree(tx, "student", actor.organizationId, input);
