@@ -1196,7 +1196,7 @@ export interface components {
         };
         Session: {
             user: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
                 email: string;
@@ -1244,7 +1244,7 @@ export interface components {
             expiresAt: string;
         };
         Candidate: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             email: string | null;
@@ -1273,7 +1273,7 @@ export interface components {
         };
         /** @description An item deleted (or no longer readable by the caller) since updatedSince; only with updatedSince. */
         DeletedItem: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             /**
              * Format: date-time
@@ -1287,7 +1287,7 @@ export interface components {
             deletedAt: string;
         };
         CandidateDetail: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             email: string | null;
@@ -1316,10 +1316,10 @@ export interface components {
             evaluations: components["schemas"]["HistoryItem"][];
         };
         HistoryItem: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             form: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 title: string;
             };
@@ -1341,7 +1341,7 @@ export interface components {
             candidate: components["schemas"]["Candidate"];
         };
         Student: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             email: string | null;
@@ -1385,7 +1385,7 @@ export interface components {
             groupsCreated: number;
             rows: {
                 row: number;
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 /** @enum {string} */
                 action: "created" | "updated" | "unchanged";
@@ -1442,7 +1442,7 @@ export interface components {
             encoding: "utf-8" | "windows-1252";
         };
         FormListItem: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             title: string;
             description: string | null;
@@ -1470,7 +1470,7 @@ export interface components {
             };
         };
         Form: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             title: string;
             description: string | null;
@@ -1492,7 +1492,7 @@ export interface components {
             updatedAt: string;
             deletedAt: string | null;
             createdBy: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             };
@@ -1503,7 +1503,7 @@ export interface components {
                 color: string;
             }[];
             questions: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 text: string;
                 /** @enum {string} */
@@ -1517,7 +1517,7 @@ export interface components {
                     maxLabel: string | null;
                 } | null;
                 options: {
-                    /** @description CUID. */
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                     id: string;
                     text: string;
                     score: number;
@@ -1549,7 +1549,7 @@ export interface components {
                 count: number;
             }[];
             questions: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 text: string;
                 /** @enum {string} */
@@ -1559,7 +1559,7 @@ export interface components {
                 /** @description The mean score of those answers (2 decimals); null for text questions or when none. */
                 meanScore: number | null;
                 options: {
-                    /** @description CUID. */
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                     id: string;
                     text: string;
                     count: number;
@@ -1567,7 +1567,7 @@ export interface components {
             }[];
         };
         GroupListItem: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             description: string | null;
@@ -1584,7 +1584,7 @@ export interface components {
             /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
             deletedAt: null;
             createdBy: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             } | null;
@@ -1593,7 +1593,7 @@ export interface components {
             };
         };
         Group: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             description: string | null;
@@ -1610,7 +1610,7 @@ export interface components {
             /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
             deletedAt: null;
             createdBy: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             } | null;
@@ -1619,7 +1619,7 @@ export interface components {
         GroupMember: {
             /** @constant */
             kind: "student";
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             /** @enum {string} */
@@ -1627,14 +1627,14 @@ export interface components {
         } | {
             /** @constant */
             kind: "candidate";
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             /** @enum {string} */
             status: "NEW" | "IN_EVALUATION" | "APPROVED" | "REJECTED" | "PROMOTED";
         };
         Organization: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             /** @description Date-only inputs are whole days in this zone, and pages show dates in it. */
@@ -1646,7 +1646,7 @@ export interface components {
             updatedAt: string;
         };
         ReportListItem: {
-            /** @description The submission's id. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The submission's id. */
             id: string;
             /** @description The respondent's name (student or candidate). */
             studentName: string;
@@ -1671,7 +1671,7 @@ export interface components {
             deletedAt: null;
         };
         ReportDetail: {
-            /** @description The submission's id. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The submission's id. */
             id: string;
             /** @description The respondent's name (student or candidate). */
             studentName: string;
@@ -1688,7 +1688,7 @@ export interface components {
             scoreColor: string | null;
             assignedByName: string;
             form: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 title: string;
                 category: string | null;
@@ -1697,19 +1697,19 @@ export interface components {
             respondent: {
                 /** @enum {string} */
                 kind: "student" | "candidate";
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
                 grade: string | null;
                 age: number | null;
             };
             assignedBy: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             };
             organization: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             };
@@ -1720,7 +1720,7 @@ export interface components {
             assignedAt: string;
             scoreRanges: components["schemas"]["ScoreBand"][];
             answers: {
-                /** @description The question as it was answered; kept if the question is later removed. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The question as it was answered; kept if the question is later removed. */
                 questionId: string;
                 questionText: string;
                 /** @enum {string} */
@@ -1738,7 +1738,7 @@ export interface components {
             color: string;
         };
         StudentDetail: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             email: string | null;
@@ -1765,25 +1765,25 @@ export interface components {
             submissions: components["schemas"]["HistoryItem"][];
         };
         SubmissionDetail: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             form: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 title: string;
             };
             student: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             } | null;
             candidate: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             } | null;
             assignedBy: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             };
@@ -1833,7 +1833,7 @@ export interface components {
             /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
             deletedAt: null;
             answers: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 questionId: string;
                 questionText: string;
                 /** @enum {string} */
@@ -1850,25 +1850,25 @@ export interface components {
             url?: string;
         };
         Submission: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             form: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 title: string;
             };
             student: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             } | null;
             candidate: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             } | null;
             assignedBy: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             };
@@ -1923,25 +1923,25 @@ export interface components {
             skipped: components["schemas"]["SkippedRespondent"][];
         };
         CreatedAssignment: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             form: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 title: string;
             };
             student: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             } | null;
             candidate: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             } | null;
             assignedBy: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             };
@@ -2002,7 +2002,7 @@ export interface components {
         SkippedRespondent: {
             /** @enum {string} */
             kind: "student" | "candidate";
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             /** @enum {string} */
@@ -2021,7 +2021,7 @@ export interface components {
                 title: string;
                 description: string | null;
                 questions: {
-                    /** @description CUID. */
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                     id: string;
                     text: string;
                     /** @enum {string} */
@@ -2035,7 +2035,7 @@ export interface components {
                         maxLabel: string | null;
                     } | null;
                     options: {
-                        /** @description CUID. */
+                        /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                         id: string;
                         text: string;
                     }[];
@@ -2050,7 +2050,7 @@ export interface components {
             /** @description The answers saved but not sent yet, when there are some. */
             draft?: {
                 answers: {
-                    /** @description CUID. */
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                     questionId: string;
                     optionIds?: string[];
                     text?: string | null;
@@ -2076,7 +2076,7 @@ export interface components {
             savedAt: string;
         };
         TestSubmitted: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             submissionId: string;
             /** @constant */
             isCompleted: true;
@@ -2088,7 +2088,7 @@ export interface components {
         };
         StudentAssignments: {
             assignments: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 form: {
                     title: string;
@@ -2115,7 +2115,7 @@ export interface components {
             }[];
         };
         Profile: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             email: string;
             name: string;
@@ -2125,17 +2125,17 @@ export interface components {
             /** @description URL of the avatar image. */
             image: string | null;
             organization: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             };
             teacher: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 specialty: string | null;
             } | null;
             student: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 age: number | null;
                 grade: string | null;
@@ -2164,7 +2164,7 @@ export interface components {
             tokens: components["schemas"]["ApiToken"][];
         };
         ApiToken: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             /**
@@ -2176,7 +2176,7 @@ export interface components {
             lastUsedAt: string | null;
         };
         CreatedApiToken: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             name: string;
             /**
@@ -2189,11 +2189,11 @@ export interface components {
             token: string;
         };
         DeletedApiToken: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
         };
         UserListItem: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             email: string;
             name: string;
@@ -2202,7 +2202,7 @@ export interface components {
             isActive: boolean;
             twoFactorEnabled: boolean;
             organization: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
             };
@@ -2220,7 +2220,7 @@ export interface components {
             webhooks: components["schemas"]["Webhook"][];
         };
         Webhook: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             url: string;
             events: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
@@ -2236,7 +2236,7 @@ export interface components {
             updatedAt: string;
         };
         CreatedWebhook: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             url: string;
             events: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
@@ -2257,7 +2257,7 @@ export interface components {
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
         WebhookDelivery: {
-            /** @description Also the delivery's `webhook-id` header. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. Also the delivery's `webhook-id` header. */
             id: string;
             /** @enum {string} */
             event: "submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted";
@@ -2276,7 +2276,7 @@ export interface components {
             createdAt: string;
         };
         WebhookDeliveryResent: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             /** @constant */
             status: "PENDING";
@@ -2498,7 +2498,7 @@ export interface components {
             timeZone?: string;
         };
         ReportExport: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             submissionId: string;
         };
         StudentCreate: {
@@ -2529,11 +2529,11 @@ export interface components {
             status?: "ACTIVE" | "INACTIVE" | "SUSPENDED" | "GRADUATED";
         };
         AssignmentCreate: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             formId: string;
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             studentId?: string;
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             candidateId?: string;
             /** @description When the link stops working; no expiry when left out. */
             expiresAt?: string;
@@ -2542,12 +2542,8 @@ export interface components {
             /** @description The new end of the link, later or earlier; null for no expiry. */
             expiresAt: (string) | null;
         };
-        SubmissionUpdateInput: {
-            /** @description The new end of the link, later or earlier; null for no expiry. */
-            expiresAt: (string) | null;
-        };
         BulkAssignment: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             formId: string;
             /** @description Every member of this group. */
             groupId?: string;
@@ -2561,7 +2557,7 @@ export interface components {
             remindAfterDays?: number;
         };
         RemindWaiting: {
-            /** @description CUID. */
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             formId: string;
             /** @description Only the links of this group's members. */
             groupId?: string;
@@ -2569,13 +2565,12 @@ export interface components {
         TestDraft: components["schemas"]["TestAnswers"];
         TestAnswers: {
             answers: {
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 questionId: string;
                 optionIds?: string[];
                 text?: string | null;
             }[];
         };
-        TestDraftInput: components["schemas"]["TestAnswers"];
         ChangePassword: {
             currentPassword: string;
             /** @description 8 to 128 characters (Unicode code points), any characters. Refused when it is a common password, the development password or the account's e-mail address. */
@@ -2757,24 +2752,29 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: INVALID_CREDENTIALS, PASSWORD_RESET_REQUIRED, TWO_FACTOR_REQUIRED, TWO_FACTOR_INVALID, TWO_FACTOR_EXPIRED, SIGN_IN_EXPIRED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED, INVALID_CREDENTIALS, PASSWORD_RESET_REQUIRED, TWO_FACTOR_REQUIRED, TWO_FACTOR_INVALID, TWO_FACTOR_EXPIRED, SIGN_IN_EXPIRED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:assessment-service:problem:invalid-credentials",
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
                      *       "title": "Unauthorized",
                      *       "status": 401,
-                     *       "detail": "The e-mail address or the password is not correct.",
-                     *       "code": "INVALID_CREDENTIALS"
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "INVALID_CREDENTIALS" | "PASSWORD_RESET_REQUIRED" | "TWO_FACTOR_REQUIRED" | "TWO_FACTOR_INVALID" | "TWO_FACTOR_EXPIRED" | "SIGN_IN_EXPIRED";
+                        code?: "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "PASSWORD_RESET_REQUIRED" | "TWO_FACTOR_REQUIRED" | "TWO_FACTOR_INVALID" | "TWO_FACTOR_EXPIRED" | "SIGN_IN_EXPIRED";
                     };
                 };
             };
@@ -2841,9 +2841,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, TWO_FACTOR_LOCKED. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, TWO_FACTOR_LOCKED. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2887,6 +2888,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2963,24 +2965,29 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: INVALID_CREDENTIALS, PASSWORD_RESET_REQUIRED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED, INVALID_CREDENTIALS, PASSWORD_RESET_REQUIRED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:assessment-service:problem:invalid-credentials",
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
                      *       "title": "Unauthorized",
                      *       "status": 401,
-                     *       "detail": "The e-mail address or the password is not correct.",
-                     *       "code": "INVALID_CREDENTIALS"
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "INVALID_CREDENTIALS" | "PASSWORD_RESET_REQUIRED";
+                        code?: "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "PASSWORD_RESET_REQUIRED";
                     };
                 };
             };
@@ -3026,9 +3033,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, TWO_FACTOR_LOCKED. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, TWO_FACTOR_LOCKED. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3072,6 +3080,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3117,6 +3126,55 @@ export interface operations {
                     "application/json": components["schemas"]["CsrfToken"];
                 };
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -3141,6 +3199,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3216,6 +3275,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
             /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
@@ -3258,9 +3343,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3304,6 +3390,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3367,6 +3454,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
             /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND, OIDC_NOT_CONFIGURED. */
             404: {
                 headers: {
@@ -3385,6 +3498,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "NOT_FOUND" | "OIDC_NOT_CONFIGURED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };
@@ -3412,6 +3548,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3462,6 +3599,32 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
             /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND, OIDC_NOT_CONFIGURED. */
             404: {
                 headers: {
@@ -3480,6 +3643,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "NOT_FOUND" | "OIDC_NOT_CONFIGURED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };
@@ -3507,6 +3693,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3564,6 +3751,55 @@ export interface operations {
                     "application/json": components["schemas"]["AuthProviders"];
                 };
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -3588,6 +3824,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3663,6 +3900,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
             /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
@@ -3705,9 +3968,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3751,6 +4015,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3802,6 +4067,55 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -3826,6 +4140,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3930,6 +4245,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
             /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
             403: {
                 headers: {
@@ -4014,9 +4355,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4060,6 +4402,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4159,6 +4502,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
             /** @description The caller's role may not do this, or the CSRF check failed. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
             403: {
                 headers: {
@@ -4222,9 +4591,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4268,6 +4638,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4343,9 +4714,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED, INVALID_PASSWORD. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED, INVALID_PASSWORD. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4427,9 +4803,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4473,6 +4850,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4548,9 +4926,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4653,9 +5036,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4699,6 +5083,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4777,9 +5162,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4882,9 +5272,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4928,6 +5319,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5030,9 +5422,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5072,6 +5469,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -5096,6 +5516,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5177,6 +5598,13 @@ export interface operations {
             /** @description The created candidate. */
             201: {
                 headers: {
+                    /** @description /api/candidates/{id}: where the created resource is. */
+                    Location?: string;
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -5241,9 +5669,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5367,9 +5800,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5413,6 +5847,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5448,6 +5883,11 @@ export interface operations {
             /** @description The candidate. */
             200: {
                 headers: {
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5489,9 +5929,14 @@ export interface operations {
                     "application/json": components["schemas"]["CandidateDetail"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5552,6 +5997,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -5576,6 +6044,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5600,7 +6069,13 @@ export interface operations {
     updateCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of the version the change is made to (from GET, or the last POST or PUT); several may be listed, or * for any version. When the record has another version now (someone changed it since), nothing is changed and the answer is 412 PRECONDITION_FAILED. Tags compare strongly: a weak one (W/…) never matches. Without If-Match the change is made whatever the version.
+                 * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                 */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5653,6 +6128,11 @@ export interface operations {
             /** @description The updated candidate. */
             200: {
                 headers: {
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5715,9 +6195,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5799,6 +6284,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description If-Match names a version the record no longer has (someone changed it since it was read): read it again, then send the change. Codes: PRECONDITION_FAILED. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:precondition-failed",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "Someone changed this record since you opened it. Open it again to see the changes, then make yours.",
+                     *       "code": "PRECONDITION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PRECONDITION_FAILED";
+                    };
+                };
+            };
             /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
@@ -5841,9 +6347,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5887,6 +6394,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5932,7 +6440,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description CUID. */
+                        /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                         id: string;
                         /**
                          * Format: date-time
@@ -5942,9 +6450,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6005,6 +6518,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -6029,6 +6565,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6061,9 +6598,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The new student and the promoted candidate. */
+            /** @description The new student and the promoted candidate; Location names the student. */
             201: {
                 headers: {
+                    /** @description /api/students/{student.id}: where the created resource is. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6104,9 +6643,14 @@ export interface operations {
                     "application/json": components["schemas"]["Promotion"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6188,6 +6732,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -6212,6 +6779,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6259,6 +6827,11 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["RosterFile"];
+                /**
+                 * @example name,email,externalId,age,group
+                 *     Ana Lima,ana.lima@school.example,S-1042,11,5B
+                 */
+                "text/csv": string;
             };
         };
         responses: {
@@ -6287,7 +6860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportPreview"] | components["schemas"]["UpsertPreview"];
                 };
             };
-            /** @description Imported: how many people and groups were created (mode=create), or what each row did (mode=upsert). */
+            /** @description Imported: how many people and groups were created (mode=create), or what each row did (mode=upsert). No Location: the people are many, each at its own path. */
             201: {
                 headers: {
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
@@ -6326,9 +6899,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6452,9 +7030,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6498,6 +7077,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6603,9 +7183,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6645,6 +7230,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -6669,6 +7277,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6740,6 +7349,13 @@ export interface operations {
             /** @description The created form. */
             201: {
                 headers: {
+                    /** @description /api/forms/{id}: where the created resource is. */
+                    Location?: string;
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6818,9 +7434,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6944,9 +7565,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6990,6 +7612,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7025,6 +7648,11 @@ export interface operations {
             /** @description The form. */
             200: {
                 headers: {
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7080,9 +7708,14 @@ export interface operations {
                     "application/json": components["schemas"]["Form"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7143,6 +7776,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -7167,6 +7823,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7191,7 +7848,13 @@ export interface operations {
     updateForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of the version the change is made to (from GET, or the last POST or PUT); several may be listed, or * for any version. When the record has another version now (someone changed it since), nothing is changed and the answer is 412 PRECONDITION_FAILED. Tags compare strongly: a weak one (W/…) never matches. Without If-Match the change is made whatever the version.
+                 * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                 */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7241,6 +7904,11 @@ export interface operations {
             /** @description The updated form. */
             200: {
                 headers: {
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7317,9 +7985,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7377,6 +8050,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description If-Match names a version the record no longer has (someone changed it since it was read): read it again, then send the change. Codes: PRECONDITION_FAILED. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:precondition-failed",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "Someone changed this record since you opened it. Open it again to see the changes, then make yours.",
+                     *       "code": "PRECONDITION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PRECONDITION_FAILED";
                     };
                 };
             };
@@ -7422,9 +8116,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7468,6 +8163,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7513,7 +8209,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description CUID. */
+                        /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                         id: string;
                         /**
                          * Format: date-time
@@ -7523,9 +8219,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7586,6 +8287,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -7610,6 +8334,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7719,9 +8444,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7782,6 +8512,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -7806,6 +8559,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7904,9 +8658,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7946,6 +8705,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -7970,6 +8752,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8033,6 +8816,13 @@ export interface operations {
             /** @description The created group, without members. */
             201: {
                 headers: {
+                    /** @description /api/groups/{id}: where the created resource is. */
+                    Location?: string;
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -8084,9 +8874,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8210,9 +9005,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8256,6 +9052,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8291,6 +9088,11 @@ export interface operations {
             /** @description The group. */
             200: {
                 headers: {
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8319,9 +9121,14 @@ export interface operations {
                     "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8382,6 +9189,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -8406,6 +9236,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8430,7 +9261,13 @@ export interface operations {
     updateGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of the version the change is made to (from GET, or the last POST or PUT); several may be listed, or * for any version. When the record has another version now (someone changed it since), nothing is changed and the answer is 412 PRECONDITION_FAILED. Tags compare strongly: a weak one (W/…) never matches. Without If-Match the change is made whatever the version.
+                 * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                 */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -8465,6 +9302,11 @@ export interface operations {
             /** @description The updated group. */
             200: {
                 headers: {
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8514,9 +9356,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8574,6 +9421,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description If-Match names a version the record no longer has (someone changed it since it was read): read it again, then send the change. Codes: PRECONDITION_FAILED. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:precondition-failed",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "Someone changed this record since you opened it. Open it again to see the changes, then make yours.",
+                     *       "code": "PRECONDITION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PRECONDITION_FAILED";
                     };
                 };
             };
@@ -8619,9 +9487,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8665,6 +9534,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8710,7 +9580,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description CUID. */
+                        /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                         id: string;
                         /**
                          * Format: date-time
@@ -8720,9 +9590,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8783,6 +9658,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -8807,6 +9705,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8915,9 +9814,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9020,9 +9924,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9066,6 +9971,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9174,9 +10080,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9279,9 +10190,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9325,6 +10237,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9396,6 +10309,55 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -9420,6 +10382,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9467,9 +10430,14 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9485,6 +10453,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };
@@ -9512,6 +10503,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9604,9 +10596,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9688,9 +10685,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9734,6 +10732,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9839,9 +10838,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9881,6 +10885,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -9905,6 +10932,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10003,9 +11031,14 @@ export interface operations {
                     "application/json": components["schemas"]["ReportDetail"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10087,6 +11120,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -10111,6 +11167,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10188,9 +11245,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10251,6 +11313,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -10275,6 +11360,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE, BUSY. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10345,9 +11431,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10471,9 +11562,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10517,6 +11609,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE, BUSY. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10617,9 +11710,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10659,6 +11757,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -10683,6 +11804,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10764,6 +11886,13 @@ export interface operations {
             /** @description The created student. */
             201: {
                 headers: {
+                    /** @description /api/students/{id}: where the created resource is. */
+                    Location?: string;
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10826,9 +11955,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10952,9 +12086,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10998,6 +12133,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11033,6 +12169,11 @@ export interface operations {
             /** @description The student. */
             200: {
                 headers: {
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11072,9 +12213,14 @@ export interface operations {
                     "application/json": components["schemas"]["StudentDetail"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11135,6 +12281,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -11159,6 +12328,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11183,7 +12353,13 @@ export interface operations {
     updateStudent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of the version the change is made to (from GET, or the last POST or PUT); several may be listed, or * for any version. When the record has another version now (someone changed it since), nothing is changed and the answer is 412 PRECONDITION_FAILED. Tags compare strongly: a weak one (W/…) never matches. Without If-Match the change is made whatever the version.
+                 * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                 */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -11236,6 +12412,11 @@ export interface operations {
             /** @description The updated student. */
             200: {
                 headers: {
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11296,9 +12477,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11380,6 +12566,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description If-Match names a version the record no longer has (someone changed it since it was read): read it again, then send the change. Codes: PRECONDITION_FAILED. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:precondition-failed",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "Someone changed this record since you opened it. Open it again to see the changes, then make yours.",
+                     *       "code": "PRECONDITION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PRECONDITION_FAILED";
+                    };
+                };
+            };
             /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
@@ -11422,9 +12629,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11468,6 +12676,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11513,7 +12722,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description CUID. */
+                        /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                         id: string;
                         /**
                          * Format: date-time
@@ -11523,9 +12732,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11586,6 +12800,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -11610,6 +12847,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11657,6 +12895,11 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["RosterFile"];
+                /**
+                 * @example name,email,externalId,age,group
+                 *     Ana Lima,ana.lima@school.example,S-1042,11,5B
+                 */
+                "text/csv": string;
             };
         };
         responses: {
@@ -11685,7 +12928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportPreview"] | components["schemas"]["UpsertPreview"];
                 };
             };
-            /** @description Imported: how many people and groups were created (mode=create), or what each row did (mode=upsert). */
+            /** @description Imported: how many people and groups were created (mode=create), or what each row did (mode=upsert). No Location: the people are many, each at its own path. */
             201: {
                 headers: {
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
@@ -11724,9 +12967,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11850,9 +13098,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11896,6 +13145,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11924,11 +13174,11 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 formId?: string;
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 studentId?: string;
-                /** @description CUID. */
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 candidateId?: string;
                 /** @description true, false, 1 or 0. */
                 isCompleted?: string;
@@ -12027,9 +13277,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12045,6 +13300,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };
@@ -12072,6 +13350,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12123,6 +13402,8 @@ export interface operations {
             /** @description The assignment with its token and absolute url. */
             201: {
                 headers: {
+                    /** @description /api/submissions/{id}: where the created resource is. */
+                    Location?: string;
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -12210,9 +13491,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12357,9 +13643,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12403,6 +13690,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12502,9 +13790,14 @@ export interface operations {
                     "application/json": components["schemas"]["SubmissionDetail"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12544,6 +13837,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -12568,6 +13884,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12611,13 +13928,13 @@ export interface operations {
                  *       "expiresAt": "2026-03-14"
                  *     }
                  */
-                "application/x-www-form-urlencoded": components["schemas"]["SubmissionUpdateInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["SubmissionUpdate"];
                 /**
                  * @example {
                  *       "expiresAt": "2026-03-14"
                  *     }
                  */
-                "multipart/form-data": components["schemas"]["SubmissionUpdateInput"];
+                "multipart/form-data": components["schemas"]["SubmissionUpdate"];
             };
         };
         responses: {
@@ -12709,9 +14026,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12856,9 +14178,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12902,6 +14225,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13001,9 +14325,14 @@ export interface operations {
                     "application/json": components["schemas"]["SubmissionDetail"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13085,6 +14414,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -13109,6 +14461,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13208,9 +14561,14 @@ export interface operations {
                     "application/json": components["schemas"]["SubmissionDetail"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13313,9 +14671,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, MAIL_QUOTA. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, MAIL_QUOTA. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13359,6 +14718,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13414,7 +14774,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The links created, each with its url, and who was skipped. */
+            /** @description The links created, each with its url, and who was skipped. No Location: each link has its own, /api/submissions/{id}. */
             201: {
                 headers: {
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
@@ -13502,9 +14862,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13649,9 +15014,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, MAIL_QUOTA. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, MAIL_QUOTA. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13695,6 +15061,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13786,9 +15153,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13891,9 +15263,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, MAIL_QUOTA. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS, MAIL_QUOTA. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13937,6 +15310,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14027,6 +15401,32 @@ export interface operations {
                     "application/json": components["schemas"]["TestLink"];
                 };
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
             /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
             404: {
                 headers: {
@@ -14090,9 +15490,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14136,6 +15537,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14195,7 +15597,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/x-www-form-urlencoded": components["schemas"]["TestDraftInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["TestDraft"];
                 /**
                  * @example {
                  *       "answers": [
@@ -14209,7 +15611,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "multipart/form-data": components["schemas"]["TestDraftInput"];
+                "multipart/form-data": components["schemas"]["TestDraft"];
             };
         };
         responses: {
@@ -14249,6 +15651,32 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
                     };
                 };
             };
@@ -14357,9 +15785,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14403,6 +15832,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14517,6 +15947,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
             /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
             404: {
                 headers: {
@@ -14622,9 +16078,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14668,6 +16125,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14731,9 +16189,14 @@ export interface operations {
                     "application/json": components["schemas"]["StudentAssignments"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14773,6 +16236,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -14797,6 +16283,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14873,9 +16360,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14957,9 +16449,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15003,6 +16496,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15071,9 +16565,14 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15089,6 +16588,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };
@@ -15116,6 +16638,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15247,9 +16770,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15352,9 +16880,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15398,6 +16927,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15442,9 +16972,14 @@ export interface operations {
                     "application/json": components["schemas"]["Role"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15460,6 +16995,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };
@@ -15487,6 +17045,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15539,9 +17098,14 @@ export interface operations {
                     "application/json": components["schemas"]["ApiTokenList"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15557,6 +17121,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };
@@ -15584,6 +17171,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15633,6 +17221,8 @@ export interface operations {
             /** @description The token, shown this once. */
             201: {
                 headers: {
+                    /** @description /api/user/tokens/{id}: where the created resource is. */
+                    Location?: string;
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15671,9 +17261,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15797,9 +17392,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15843,6 +17439,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15889,9 +17486,14 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedApiToken"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15952,6 +17554,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -15976,6 +17601,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16076,9 +17702,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16118,6 +17749,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -16142,6 +17796,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16197,6 +17852,8 @@ export interface operations {
             /** @description The user, in the profile format. */
             201: {
                 headers: {
+                    /** @description /api/users/{id}: where the created resource is. */
+                    Location?: string;
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -16255,9 +17912,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16402,9 +18064,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16448,6 +18111,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16538,9 +18202,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16643,9 +18312,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16689,6 +18359,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16730,9 +18401,14 @@ export interface operations {
                     "image/*": string;
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16772,6 +18448,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -16796,6 +18495,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16842,9 +18542,14 @@ export interface operations {
                     "application/json": components["schemas"]["SessionsRevoked"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16905,6 +18610,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -16929,6 +18657,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16983,9 +18712,14 @@ export interface operations {
                     "application/json": components["schemas"]["ApiTokenList"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17046,6 +18780,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -17070,6 +18827,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17124,9 +18882,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17166,6 +18929,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -17190,6 +18976,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17241,6 +19028,8 @@ export interface operations {
             /** @description The endpoint and its signing secret. */
             201: {
                 headers: {
+                    /** @description /api/webhooks/{id}: where the created resource is. */
+                    Location?: string;
                     /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -17282,9 +19071,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17408,9 +19202,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17454,6 +19249,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17506,9 +19302,14 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17569,6 +19370,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -17593,6 +19417,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17678,9 +19503,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17783,9 +19613,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17829,6 +19660,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17875,9 +19707,14 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedApiToken"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17938,6 +19775,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -17962,6 +19822,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18020,9 +19881,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18083,6 +19949,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -18107,6 +19996,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18155,9 +20045,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryResent"];
                 };
             };
-            /** @description No valid session, or wrong credentials. Codes: UNAUTHENTICATED. */
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
             401: {
                 headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18218,6 +20113,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -18242,6 +20160,7 @@ export interface operations {
             /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

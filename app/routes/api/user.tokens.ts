@@ -31,7 +31,7 @@ const handle = endpoint(
       roles: "any signed-in user (from a session: 403 TOKEN_SCOPE with a token)",
       summary: "Create a personal API token: `Authorization: Bearer <token>` then acts as the caller, without CSRF token.",
       body: { schema: createApiTokenBody, types: ["json"] },
-      success: { status: 201, description: "The token, shown this once.", schema: createdApiToken },
+      success: { status: 201, description: "The token, shown this once.", schema: createdApiToken, location: "/api/user/tokens/{id}" },
       errors: [400, 401, 403, 413, 415],
       codes: { 403: ["TOKEN_SCOPE"] },
     },
