@@ -9,12 +9,19 @@ import { readFlash } from "./lib/flash.server.ts";
 import { useNonce } from "./lib/nonce.ts";
 import { paths } from "./lib/paths.ts";
 import { actorContext } from "./lib/context.server.ts";
-import { actorMiddleware, crossSiteRequestGuard, failureStatus, noStoreWhenSignedIn, securityHeaders } from "./lib/middleware.server.ts";
+import { actorMiddleware, askForCredentials, crossSiteRequestGuard, failureStatus, noStoreWhenSignedIn, securityHeaders } from "./lib/middleware.server.ts";
 import "./styles/app.css";
 
 // The cross-site guard runs after the caller is known: it protects sessions, so a request without
 // a valid one is simply unauthenticated (401).
-export const middleware: Route.MiddlewareFunction[] = [securityHeaders, failureStatus, actorMiddleware, noStoreWhenSignedIn, crossSiteRequestGuard];
+export const middleware: Route.MiddlewareFunction[] = [
+  securityHeaders,
+  askForCredentials,
+  failureStatus,
+  actorMiddleware,
+  noStoreWhenSignedIn,
+  crossSiteRequestGuard,
+];
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 

@@ -248,6 +248,7 @@ export const en = {
     EXTERNAL_ID_TAKEN: "Another record already has this external ID.",
     STUDENT_HAS_LOGIN: "This student already has a login.",
     ALREADY_PROMOTED: "This candidate has already been promoted.",
+    PRECONDITION_FAILED: "Someone changed this record since you opened it. Open it again to see the changes, then make yours.",
     WEBHOOK_LIMIT: "An organization can have at most 10 webhooks. Remove one before adding another.",
     FORM_NOT_PUBLISHED: "This form is not published.",
     ALREADY_COMPLETED: "This test has already been completed.",

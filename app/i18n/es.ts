@@ -234,6 +234,7 @@ export const es: Dictionary = {
     EXTERNAL_ID_TAKEN: "Otro registro ya tiene este ID externo.",
     STUDENT_HAS_LOGIN: "Este estudiante ya tiene un acceso.",
     ALREADY_PROMOTED: "Este candidato ya fue promovido.",
+    PRECONDITION_FAILED: "Alguien cambió este registro desde que lo abriste. Ábrelo de nuevo para ver los cambios y luego haz los tuyos.",
     WEBHOOK_LIMIT: "Una organización puede tener como máximo 10 webhooks. Elimina uno antes de añadir otro.",
     FORM_NOT_PUBLISHED: "Este formulario no está publicado.",
     ALREADY_COMPLETED: "Esta prueba ya se completó.",

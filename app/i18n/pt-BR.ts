@@ -234,6 +234,7 @@ export const ptBR: Dictionary = {
     EXTERNAL_ID_TAKEN: "Outro registro já tem este ID externo.",
     STUDENT_HAS_LOGIN: "Este aluno já tem um acesso.",
     ALREADY_PROMOTED: "Este candidato já foi promovido.",
+    PRECONDITION_FAILED: "Alguém alterou este registro depois que você o abriu. Abra-o de novo para ver as alterações e depois faça as suas.",
     WEBHOOK_LIMIT: "Uma organização pode ter no máximo 10 webhooks. Remova um antes de adicionar outro.",
     FORM_NOT_PUBLISHED: "Este formulário não está publicado.",
     ALREADY_COMPLETED: "Este teste já foi concluído.",

@@ -20,7 +20,19 @@ export type OperationDeclaration = {
   roles?: string;
   query?: z.ZodObject;
   body?: { schema: z.ZodType; types: BodyType[] };
-  success: { status: number; description: string; schema?: z.ZodType; contentType?: string | string[]; headers?: string[] };
+  success: {
+    status: number;
+    description: string;
+    schema?: z.ZodType;
+    contentType?: string | string[];
+    headers?: string[];
+    /**
+     * Where a 201's `Location` points: a path whose `{name}` parts (dotted: `{student.id}`) the
+     * endpoint wrapper fills from the answer's body (ADR 55). A 201 without it creates no one
+     * resource of its own (a batch) and says so in its description.
+     */
+    location?: string;
+  };
   /** Another success an option of the call gives (a dry run's 200 beside the import's 201). */
   alsoSuccess?: { status: number; description: string; schema: z.ZodType };
   /**
@@ -29,6 +41,11 @@ export type OperationDeclaration = {
    * and the OpenAPI document lists the header with its 409 and 422 answers.
    */
   idempotencyKey?: true;
+  /**
+   * The answer is one record with its `ETag` (app/lib/entity-tag.server.ts, ADR 55); on a PUT,
+   * `If-Match` makes the write conditional: 412 PRECONDITION_FAILED when the record has changed.
+   */
+  versioned?: true;
   /** Where a plain HTML form post (not JSON) is redirected instead of the success answer. */
   formRedirect?: string;
   errors: number[];

@@ -1,4 +1,5 @@
 import type { MiddlewareFunction } from "react-router";
+import { authenticationChallenge } from "./auth/challenge.server.ts";
 import { verifyCsrfToken } from "./auth/csrf.server.ts";
 import { readActor } from "./auth/session.server.ts";
 import { actorContext } from "./context.server.ts";
@@ -57,11 +58,26 @@ export const actorMiddleware: MiddlewareFunction<Response> = async ({ request, c
   try {
     context.set(actorContext, await readActor(request));
   } catch (error) {
-    if (new URL(request.url).pathname.startsWith("/api/")) return errorResponse(error, request);
-    if (error instanceof ApiError && error.status === 403) throw pageError(403);
-    throw error;
+    if (!new URL(request.url).pathname.startsWith("/api/")) {
+      if (error instanceof ApiError && error.status === 403) throw pageError(403);
+      throw error;
+    }
+    const response = errorResponse(error, request);
+    // The API token the request sent was refused (RFC 6750 §3.1).
+    if (response.status === 401) response.headers.set("WWW-Authenticate", authenticationChallenge({ invalidToken: true }));
+    return response;
   }
   return next();
+};
+
+/**
+ * Every 401, of the API or of a page, names the ways in (RFC 9110 §15.5.2: a 401 carries
+ * `WWW-Authenticate`): challenge.server.ts.
+ */
+export const askForCredentials: MiddlewareFunction<Response> = async (_args, next) => {
+  const response = await next();
+  if (response.status === 401 && !response.headers.has("WWW-Authenticate")) response.headers.set("WWW-Authenticate", authenticationChallenge());
+  return response;
 };
 
 /**

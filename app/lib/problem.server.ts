@@ -25,6 +25,7 @@ const titles: Record<number, string> = {
   409: "Conflict",
   410: "Gone",
   411: "Length Required",
+  412: "Precondition Failed",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",

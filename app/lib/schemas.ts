@@ -57,7 +57,18 @@ export const searchParam = z
 
 export const timestamp = z.iso.datetime().meta({ description: "ISO 8601 UTC with milliseconds." });
 
-export const idSchema = z.string().meta({ description: "CUID." });
+/**
+ * Every row this version creates gets a CUID (app/lib/ids.server.ts, Prisma's `cuid()`), ADR 55.
+ * No pattern is enforced on input: ids of rows made by earlier versions keep their format.
+ */
+const ID_FORMAT =
+  "A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. " +
+  "Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID.";
+
+export const idSchema = z.string().meta({ description: ID_FORMAT });
+
+/** An id that says what it names as well (`The submission's id.`). */
+export const idNaming = (what: string) => z.string().meta({ description: `${ID_FORMAT} ${what}` });
 
 /** Optional free text: trimmed, and an empty string means "none" (null). */
 export const optionalText = (max: number) =>

@@ -16,7 +16,10 @@ type OperationObject = {
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; required?: boolean; schema?: Record<string, unknown> }[];
   requestBody?: { content: Record<string, unknown> };
-  responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
+  responses: Record<
+    string,
+    { description?: string; headers?: Record<string, { description?: string }>; content?: Record<string, { schema?: Record<string, unknown> }> }
+  >;
 };
 type Document = {
   openapi: string;
@@ -237,6 +240,82 @@ describe("GET /api/openapi", () => {
     }
     expect(refused).toEqual([]);
     expect(withExamples.length).toBeGreaterThan(300);
+  });
+
+  it("given any request may send an API token, should list 401 with WWW-Authenticate and 429 with Retry-After on every operation", () => {
+    for (const { path, method, operation } of operationsOf()) {
+      const where = `${method} ${path}`;
+      expect(Object.keys(operation.responses[401]?.headers ?? {}), where).toEqual(["WWW-Authenticate"]);
+      expect(Object.keys(operation.responses[429]?.headers ?? {}), where).toEqual(["Retry-After"]);
+      const codes = (
+        operation.responses[429]!.content!["application/problem+json"]!.schema as { allOf: [unknown, { properties: { code: { enum: string[] } } }] }
+      ).allOf[1].properties.code.enum;
+      expect(codes, where).toContain("RATE_LIMITED");
+    }
+  });
+
+  it("given every 201, should declare Location, except the batches that create many records", () => {
+    const batches = ["post /api/submissions/bulk", "post /api/students/import", "post /api/candidates/import"];
+    const created = operationsOf().filter(({ operation }) => operation.responses["201"]);
+    expect(created.length).toBeGreaterThanOrEqual(12);
+    for (const { path, method, operation } of created) {
+      const where = `${method} ${path}`;
+      const headers = Object.keys(operation.responses["201"]!.headers ?? {});
+      if (batches.includes(where)) {
+        expect(headers, where).not.toContain("Location");
+        expect(operation.responses["201"]!.description, where).toContain("No Location");
+      } else expect(headers, where).toContain("Location");
+    }
+  });
+
+  it("given the records a client edits, should tag them with ETag and make their PUT conditional on If-Match (412)", () => {
+    const versioned = operationsOf().filter(({ operation }) => Object.values(operation.responses).some((response) => response.headers?.ETag));
+    expect(versioned.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(
+      ["forms", "students", "candidates", "groups"].flatMap((kind) => [`get /api/${kind}/{id}`, `put /api/${kind}/{id}`, `post /api/${kind}`]).sort(),
+    );
+    for (const { path, method, operation } of versioned) {
+      const conditional = method === "put";
+      const where = `${method} ${path}`;
+      expect(
+        (operation.parameters ?? []).some((p) => p.in === "header" && p.name === "If-Match"),
+        where,
+      ).toBe(conditional);
+      expect(Object.keys(operation.responses).includes("412"), where).toBe(conditional);
+    }
+    const with412 = operationsOf().filter(({ operation }) => operation.responses["412"]);
+    expect(with412).toHaveLength(4);
+  });
+
+  it("given the roster imports and the reports export, should list the CSV body and the file types", () => {
+    for (const path of ["/api/students/import", "/api/candidates/import"]) {
+      const content = document.paths[path]!.post!.requestBody!.content as Record<string, { schema: Record<string, unknown>; example: unknown }>;
+      expect(Object.keys(content).sort()).toEqual(["multipart/form-data", "text/csv"]);
+      expect(content["text/csv"]!.schema.type).toBe("string");
+      expect(content["text/csv"]!.example).toMatch(/^name,/);
+    }
+    expect(Object.keys(document.paths["/api/reports/export"]!.get!.responses["200"]!.content!).sort()).toEqual([
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      "text/csv",
+    ]);
+    expect(Object.keys(document.paths["/api/reports/export"]!.post!.responses["200"]!.content!)).toEqual(["application/pdf"]);
+  });
+
+  it("given the cookie scheme, should say how a client gets and sends the CSRF token with it", () => {
+    const { sessionCookie } = document.components.securitySchemes;
+    expect(sessionCookie!.description).toContain("GET /api/auth/csrf");
+    expect(sessionCookie!.description).toContain("remix-auth.csrf-token");
+    expect(sessionCookie!.description).toContain("X-CSRF-Token");
+  });
+
+  it("given the identifiers, should say which format new records get", () => {
+    // A sign-in provider's id is its name (`credentials`, `oidc`), not a record's.
+    const records = Object.entries(document.components.schemas).filter(([name]) => name !== "AuthProvider");
+    const ids = records.flatMap(([, schema]) => {
+      const id = (schema.properties as Record<string, { description?: string }> | undefined)?.id;
+      return id ? [id] : [];
+    });
+    expect(ids.length).toBeGreaterThan(20);
+    for (const id of ids) expect(id.description).toMatch(/^A CUID: `c` and 24 lowercase letters and digits/);
   });
 
   it("given the list operations, should document page and limit with their bounds", () => {

@@ -341,7 +341,9 @@ describe("unknown ids, paths and methods", () => {
         .split(",")
         .map((m) => m.trim())
         .filter(Boolean);
-      expect(allow.sort(), `${method} ${path}`).toEqual([...allowed].sort());
+      // HEAD wherever GET is, OPTIONS everywhere (contract §23).
+      const answered = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"];
+      expect(allow.sort(), `${method} ${path}`).toEqual(answered.sort());
     }
   });
 });

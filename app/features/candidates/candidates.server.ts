@@ -3,8 +3,8 @@ import { organizationScope, requireAdmin } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { conflict, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
-import { createId } from "@paralleldrive/cuid2";
 import { changedSince, changesPage, OLDEST_CHANGE_FIRST } from "~/lib/tombstones.server.ts";
+import { claimVersion, type IfMatch } from "~/lib/entity-tag.server.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
@@ -19,6 +19,7 @@ import {
 } from "../people/people.server.ts";
 import { getStudent } from "../students/students.server.ts";
 import type { CreateCandidateInput, ListCandidatesQuery, UpdateCandidateInput } from "./candidate-schemas.ts";
+import { newId } from "~/lib/ids.server.ts";
 
 const candidateSelect = { ...personSelect, promotedStudentId: true, promotedAt: true } as const;
 
@@ -70,7 +71,7 @@ export async function getCandidate(actor: Actor, id: string) {
 
 export async function createCandidate(actor: Actor, input: CreateCandidateInput) {
   // The id and time are chosen here, so that the event can name them in the same transaction.
-  const candidate = { id: createId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
+  const candidate = { id: newId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
   const subscribers = await webhookSubscribers(actor.organizationId, "candidate.created");
   await db.$transaction(async (tx) => {
     await assertProfileFree(tx, "candidate", actor.organizationId, input);
@@ -89,7 +90,8 @@ export async function createCandidate(actor: Actor, input: CreateCandidateInput)
   return getCandidate(actor, candidate.id);
 }
 
-export async function updateCandidate(actor: Actor, id: string, input: UpdateCandidateInput) {
+/** `ifMatch`: the request's If-Match, checked in the write's transaction (412 when the candidate has changed). */
+export async function updateCandidate(actor: Actor, id: string, input: UpdateCandidateInput, ifMatch: IfMatch | null = null) {
   const existing = await findCandidate(actor, id);
   if (existing.status === "PROMOTED" && input.status !== undefined) {
     throw conflict("A promoted candidate's status cannot change.", "ALREADY_PROMOTED");
@@ -97,6 +99,7 @@ export async function updateCandidate(actor: Actor, id: string, input: UpdateCan
   // A new name is also written into the search text of the evaluations the candidate still
   // answers (not those a promoted student took over), in the same transaction.
   await db.$transaction(async (tx) => {
+    await claimVersion(tx, "candidate", id, ifMatch);
     await assertProfileFree(tx, "candidate", existing.organizationId, input, id);
     await tx.candidate.update({ where: { id }, data: personData(input), select: { id: true } });
     if (input.name !== undefined) {

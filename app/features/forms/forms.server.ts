@@ -6,6 +6,7 @@ import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { isDeletion } from "~/lib/changes.ts";
 import { changedSince, changesPage, OLDEST_CHANGE_FIRST, recordTombstone } from "~/lib/tombstones.server.ts";
+import { claimVersion, type IfMatch } from "~/lib/entity-tag.server.ts";
 import { type CreateFormInput, type ListFormsQuery, type UpdateFormInput, unreachableBandIssues } from "./form-schemas.ts";
 import { scaleOf, storedOptions } from "./scale.ts";
 
@@ -193,10 +194,12 @@ async function findEditableForm(actor: Actor, id: string) {
   return form;
 }
 
-export async function updateForm(actor: Actor, id: string, input: UpdateFormInput): Promise<FormDetail> {
+/** `ifMatch`: the request's If-Match, checked in the write's transaction (412 when the form has changed). */
+export async function updateForm(actor: Actor, id: string, input: UpdateFormInput, ifMatch: IfMatch | null = null): Promise<FormDetail> {
   await findEditableForm(actor, id);
   if (Boolean(input.scoreRanges) !== Boolean(input.questions)) await assertBandsReachable(id, input);
   await db.$transaction(async (tx) => {
+    await claimVersion(tx, "form", id, ifMatch);
     const data: Prisma.FormUpdateInput = {};
     if (input.title !== undefined) {
       data.title = input.title;

@@ -4,6 +4,7 @@ import { db, isUniqueViolation, type Prisma } from "~/lib/db.server.ts";
 import { forbidden, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { changedSince, changesPage, OLDEST_CHANGE_FIRST, recordTombstone } from "~/lib/tombstones.server.ts";
+import { claimVersion, type IfMatch } from "~/lib/entity-tag.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import type { CreateGroupInput, GroupMembersInput, ListGroupsQuery, UpdateGroupInput } from "./group-schemas.ts";
 
@@ -107,15 +108,19 @@ export async function createGroup(actor: Actor, input: CreateGroupInput) {
   return getGroup(actor, group.id);
 }
 
-export async function updateGroup(actor: Actor, id: string, input: UpdateGroupInput) {
+/** `ifMatch`: the request's If-Match, checked in the write's transaction (412 when the group has changed). */
+export async function updateGroup(actor: Actor, id: string, input: UpdateGroupInput, ifMatch: IfMatch | null = null) {
   await findChangeableGroup(actor, id);
-  await db.group.update({
-    where: { id },
-    data: {
-      ...(input.name !== undefined ? { name: input.name, searchName: foldForSearch(input.name) } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-    },
-    select: { id: true },
+  await db.$transaction(async (tx) => {
+    await claimVersion(tx, "group", id, ifMatch);
+    await tx.group.update({
+      where: { id },
+      data: {
+        ...(input.name !== undefined ? { name: input.name, searchName: foldForSearch(input.name) } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+      },
+      select: { id: true },
+    });
   });
   return getGroup(actor, id);
 }

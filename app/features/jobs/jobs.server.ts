@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { DEFAULT_JOB_HEARTBEAT_MS, DEFAULT_JOB_LEASE_MS } from "~/lib/env.server.ts";
+import { newId } from "~/lib/ids.server.ts";
 
 /**
  * Durable background jobs (ADR 20, ADR 46): rows of the Job table, so work queued in a request
@@ -83,7 +83,7 @@ export function enqueueJobs(client: Client, jobs: NewJob[]) {
   if (jobs.length === 0) return Promise.resolve({ count: 0 });
   return client.job.createMany({
     data: jobs.map((job) => ({
-      id: randomUUID(),
+      id: newId(),
       kind: job.kind,
       payload: job.payload,
       ...(job.runAt ? { runAt: job.runAt } : {}),

@@ -15,6 +15,8 @@ import { exampleOf } from "./examples.ts";
 import { isWrite } from "~/lib/auth/api-token.server.ts";
 import { CSRF_COOKIE_NAME } from "~/lib/auth/csrf.server.ts";
 import { SESSION_COOKIE_NAME } from "~/lib/auth/session.server.ts";
+import { API_TOKEN_LIMIT } from "~/lib/auth/api-token.server.ts";
+import { AUTH_REALM, authenticationChallenge } from "~/lib/auth/challenge.server.ts";
 import type { BodyType, Operation, OperationDeclaration } from "../../lib/api-operation.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -26,22 +28,17 @@ const MEDIA_TYPES: Record<BodyType, string> = {
   csv: "text/csv",
 };
 
-/** A file sent as the whole body: its bytes, which the operation reads as CSV. */
-const CSV_FILE = {
-  schema: { type: "string", description: "The CSV file itself: UTF-8 (with or without a byte order mark), else read as Windows-1252." },
-  example: "name,email,group\nAna Lima,ana.lima@school.example,5B\n",
-};
-
 const STATUS_TEXT: Record<number, string> = {
   400: "Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values).",
-  401: "No valid session, or wrong credentials.",
+  401: "No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials.",
   403: "The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it.",
   404: "Not found, or not visible in the caller's scope.",
   409: "Conflict with the current state.",
+  412: "If-Match names a version the record no longer has (someone changed it since it was read): read it again, then send the change.",
   413: "The body is too large (1 MiB JSON, 5 MiB multipart).",
   415: "Unsupported Content-Type.",
   422: "The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours.",
-  429: "Rate limited; see Retry-After.",
+  429: `Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (${API_TOKEN_LIMIT.limit.toLocaleString("en-US")} per ${API_TOKEN_LIMIT.windowMs / 1000} seconds), whatever its path.`,
   503: "Busy, or the database is unavailable for a moment; see Retry-After.",
 };
 
@@ -55,9 +52,10 @@ function errorCodes(operation: Operation, status: number): string[] {
   const tokenScope = isWrite(operation.method, operation.path) ? ["TOKEN_SCOPE"] : [];
   const generic: Record<number, string[]> = {
     400: ["VALIDATION_FAILED", "MALFORMED_REQUEST", ...(operation.body ? ["MALFORMED_JSON", "MALFORMED_BODY"] : [])],
-    401: operation.auth === "session" ? ["UNAUTHENTICATED"] : [],
+    401: ["UNAUTHENTICATED"],
     403: ["FORBIDDEN", "CSRF_FAILED", "CROSS_SITE_REQUEST", ...tokenScope],
     404: ["NOT_FOUND"],
+    412: ["PRECONDITION_FAILED"],
     413: ["PAYLOAD_TOO_LARGE"],
     415: ["UNSUPPORTED_MEDIA_TYPE"],
     429: ["RATE_LIMITED", ...(operation.body ? ["TOO_MANY_UPLOADS"] : [])],
@@ -89,6 +87,42 @@ const idempotencyKeyParameter = {
   schema: { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
   example: "8e03978e-40d5-43e8-bc93-6894a57f9324",
 };
+
+const EXAMPLE_TAG = '"LXEWQrcmsEQBYnyp-6wy9chTD7G"';
+
+/** The headers of the answers that name a record's version, and the request header that relies on one (contract §23, ADR 55). */
+const etagHeader = {
+  ETag: {
+    description:
+      "The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.",
+    schema: { type: "string" },
+    example: EXAMPLE_TAG,
+  },
+};
+
+const ifMatchParameter = {
+  name: "If-Match",
+  in: "header",
+  required: false,
+  description:
+    "The ETag of the version the change is made to (from GET, or the last POST or PUT); several may be listed, or * for any version. " +
+    "When the record has another version now (someone changed it since), nothing is changed and the answer is 412 PRECONDITION_FAILED. " +
+    "Tags compare strongly: a weak one (W/…) never matches. Without If-Match the change is made whatever the version.",
+  schema: { type: "string" },
+  example: EXAMPLE_TAG,
+};
+
+const challengeHeader = {
+  "WWW-Authenticate": {
+    description:
+      `The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie ${SESSION_COOKIE_NAME}, ` +
+      `set by posting the credentials to /api/auth/callback/credentials), both in the realm "${AUTH_REALM}".`,
+    schema: { type: "string" },
+    example: authenticationChallenge(),
+  },
+};
+
+const retryAfterHeader = { "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" } } };
 
 const replayedHeader = {
   [REPLAYED_HEADER]: {
@@ -156,27 +190,36 @@ function queryParameters(query: z.ZodObject, components: ComponentCollector) {
 }
 
 function operationObject(operation: Operation, components: ComponentCollector) {
+  const conditionalWrite = operation.versioned && operation.method === "put";
   const parameters = [
     ...operation.pathParams.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
     ...(operation.query ? queryParameters(operation.query, components) : []),
     ...(operation.idempotencyKey ? [idempotencyKeyParameter] : []),
+    ...(conditionalWrite ? [ifMatchParameter] : []),
   ];
   // Every operation can meet a failure on our side (500) and an overloaded or database-less moment
-  // (503); a write made with the session cookie can fail its CSRF check, and any write sent with a
-  // read-only token its scope (403); a body can meet the cap on bodies still arriving from one address (429).
+  // (503); any request may send an API token, which is refused (401) or counted against the
+  // token's limit (429) whatever the path; a write made with the session cookie can fail its CSRF
+  // check, and any write sent with a read-only token its scope (403); a PUT with If-Match can find
+  // the record changed (412).
   const csrfChecked = operation.auth === "session" && operation.method !== "get";
   const errors = [
     ...new Set([
       ...operation.errors,
+      401,
       ...(csrfChecked || isWrite(operation.method, operation.path) ? [403] : []),
-      ...(operation.body ? [429] : []),
+      ...(conditionalWrite ? [412] : []),
+      429,
       ...(operation.idempotencyKey ? [409, 422] : []),
       500,
       503,
     ]),
   ].sort();
+  const { location } = operation.success;
   const successHeaders = {
     ...(operation.success.headers ? Object.fromEntries(operation.success.headers.map((h) => [h, { schema: { type: "string" } }])) : {}),
+    ...(location ? { Location: { description: `${location}: where the created resource is.`, schema: { type: "string", format: "uri-reference" } } } : {}),
+    ...(operation.versioned ? etagHeader : {}),
     ...(operation.idempotencyKey ? replayedHeader : {}),
   };
   const responses: Record<string, unknown> = {
@@ -216,7 +259,7 @@ function operationObject(operation: Operation, components: ComponentCollector) {
     const codes = errorCodes(operation, status);
     responses[status] = {
       description: `${STATUS_TEXT[status] ?? "Unexpected error; nothing about the server is revealed."} Codes: ${codes.join(", ")}.`,
-      ...(status === 429 || status === 503 ? { headers: { "Retry-After": { schema: { type: "integer" } } } } : {}),
+      ...(status === 429 || status === 503 ? { headers: retryAfterHeader } : status === 401 ? { headers: challengeHeader } : {}),
       content: {
         "application/problem+json": {
           schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { type: "object", properties: { code: { enum: codes } } }] },
@@ -237,21 +280,22 @@ function operationObject(operation: Operation, components: ComponentCollector) {
     security:
       operation.auth === "session" ? [operation.method === "get" ? { sessionCookie: [] } : { sessionCookie: [], csrfHeader: [] }, { bearerToken: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(operation.body
-      ? {
-          requestBody: {
-            required: true,
-            content: Object.fromEntries(
-              operation.body.types.map((type) => [
-                MEDIA_TYPES[type],
-                type === "csv" ? CSV_FILE : components.withExample(components.convert(operation.body!.schema, "input")),
-              ]),
-            ),
-          },
-        }
-      : {}),
+    ...(operation.body ? { requestBody: { required: true, content: bodyContent(operation.body, components) } } : {}),
     responses,
   };
+}
+
+/**
+ * A request body in each media type it may come in. A `text/csv` body is the file itself: what a
+ * multipart body sends in its field `file`.
+ */
+function bodyContent(body: NonNullable<Operation["body"]>, components: ComponentCollector) {
+  const media = components.withExample(components.convert(body.schema, "input"));
+  const csv = {
+    schema: { type: "string", description: "The CSV file itself, as the whole body." },
+    example: (media.example as { file?: unknown } | undefined)?.file,
+  };
+  return Object.fromEntries(body.types.map((type) => [MEDIA_TYPES[type], type === "csv" ? csv : media]));
 }
 
 type BuiltRoute = { id: string; parentId?: string; path?: string; module: { loader?: { operations?: Record<string, OperationDeclaration> } } };
@@ -322,7 +366,9 @@ export async function openApiDocument(): Promise<JsonSchema> {
       version: "1.0.0",
       description:
         "Scored assessments for schools and clinics. Errors are RFC 9457 problem details. Sign in with " +
-        "GET /api/auth/csrf then POST /api/auth/callback/credentials and send the session cookie back.",
+        "GET /api/auth/csrf then POST /api/auth/callback/credentials and send the session cookie back, or send a personal API token as Authorization: Bearer. " +
+        "A 401 names both ways in (WWW-Authenticate). HEAD is answered wherever GET is (the same status and headers, no body), and OPTIONS on every path " +
+        "with 204 and Allow; a method a path does not have answers 405 with Allow. Identifiers are CUIDs (see the schemas' id fields).",
     },
     servers: [{ url: "/" }],
     tags: [...new Set(operations.map((o) => o.tag))]
@@ -332,12 +378,21 @@ export async function openApiDocument(): Promise<JsonSchema> {
     components: {
       schemas: components.schemas,
       securitySchemes: {
-        sessionCookie: { type: "apiKey", in: "cookie", name: SESSION_COOKIE_NAME, description: "Set by POST /api/auth/callback/credentials." },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: SESSION_COOKIE_NAME,
+          description:
+            `The session, set by POST /api/auth/callback/credentials. It comes with a CSRF cookie: GET /api/auth/csrf answers {csrfToken} and sets ${CSRF_COOKIE_NAME} ` +
+            "(HttpOnly, signed; the same token as long as the cookie lasts). Sign-in, sign-out and the OpenID Connect sign-in send the token in their body (csrfToken); every other write made with the session " +
+            "cookie sends both cookies and the token in the X-CSRF-Token header (csrfHeader): a double submit, the two must match, else 403 CSRF_FAILED. " +
+            "A browser on this service's own pages is recognised by Sec-Fetch-Site (or Origin) instead, and a write another site makes it send is 403 CROSS_SITE_REQUEST.",
+        },
         csrfHeader: {
           type: "apiKey",
           in: "header",
           name: "X-CSRF-Token",
-          description: `The token of GET /api/auth/csrf, sent with its cookie ${CSRF_COOKIE_NAME} on every write made with the session cookie; without it the answer is 403 CSRF_FAILED.`,
+          description: `The token of GET /api/auth/csrf, sent with its cookie ${CSRF_COOKIE_NAME} (and the session cookie) on every write made with the session cookie; without it, or when the two do not match, the answer is 403 CSRF_FAILED.`,
         },
         bearerToken: {
           type: "http",

@@ -34,7 +34,8 @@ export function rosterImportEndpoint(kind: "students" | "candidates") {
         body: { schema: importFileBody, types: ["multipart", "csv"] },
         success: {
           status: 201,
-          description: "Imported: how many people and groups were created (mode=create), or what each row did (mode=upsert).",
+          description:
+            "Imported: how many people and groups were created (mode=create), or what each row did (mode=upsert). No Location: the people are many, each at its own path.",
           schema: z.union([importResult, upsertResult]),
         },
         alsoSuccess: {

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { coerceFormValue } from "@conform-to/zod/v4/future";
 import { parse } from "csv-parse/sync";
 import type { z } from "zod";
@@ -15,6 +14,7 @@ import { emitWebhookEvents, webhookSubscribers } from "../webhooks/webhooks.serv
 import type { WebhookEvent } from "../webhooks/webhook-events.ts";
 import { refreshRespondentSearchText } from "./people.server.ts";
 import { type ImportMode, type RosterAction, type RosterColumn, type RosterSource, ROSTER_HEADERS } from "./roster-columns.ts";
+import { newId } from "~/lib/ids.server.ts";
 
 /**
  * A class list from a spreadsheet (contract §11, §23): a CSV file, comma or semicolon separated
@@ -337,7 +337,7 @@ export async function importRoster(actor: Actor, kind: Kind, source: RosterSourc
     const now = new Date();
     // Ids made here, so each membership knows its person without relying on the order rows come back in.
     const created = planned.filter((plan) => plan.action === "created");
-    for (const plan of created) plan.id = randomUUID();
+    for (const plan of created) plan.id = newId();
     await insertRows(
       tx,
       kind === "students" ? "Student" : "Candidate",
@@ -390,7 +390,7 @@ export async function importRoster(actor: Actor, kind: Kind, source: RosterSourc
     }
     const memberships = planned.flatMap((plan) => {
       const groupId = plan.joins ? groupIds.ids.get(plan.joins) : undefined;
-      return groupId ? [[randomUUID(), groupId, kind === "students" ? plan.id : null, kind === "candidates" ? plan.id : null, now]] : [];
+      return groupId ? [[newId(), groupId, kind === "students" ? plan.id : null, kind === "candidates" ? plan.id : null, now]] : [];
     });
     await insertRows(tx, "GroupMember", ["id", "groupId", "studentId", "candidateId", "createdAt"], memberships);
     // The groups that were there already have new members: a change for the lists read with updatedSince (ADR 52).
@@ -432,7 +432,7 @@ async function groupsByName(tx: Prisma.TransactionClient, actor: Actor, names: s
   const missing = new Map<string, { id: string; name: string }>();
   for (const name of names) {
     const key = foldForSearch(name);
-    if (!ids.has(key) && !missing.has(key)) missing.set(key, { id: randomUUID(), name: name.slice(0, 200) });
+    if (!ids.has(key) && !missing.has(key)) missing.set(key, { id: newId(), name: name.slice(0, 200) });
   }
   const now = new Date();
   await insertRows(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
-import { changesResponse, idSchema, notDeleted, paginationQuery, searchParam, timestamp, updatedSinceParam } from "~/lib/schemas.ts";
+import { changesResponse, idNaming, idSchema, notDeleted, paginationQuery, searchParam, timestamp, updatedSinceParam } from "~/lib/schemas.ts";
 
 /**
  * `from`/`to` take a date (`2026-03-01`) or a date-time; a date-only `to` covers that whole day.
@@ -45,7 +45,7 @@ export const scoreRangeOutput = z.object({ min: z.number(), max: z.number(), lab
 
 export const reportItem = z
   .object({
-    id: idSchema.meta({ description: "The submission's id." }),
+    id: idNaming("The submission's id."),
     studentName: z.string().meta({ description: "The respondent's name (student or candidate)." }),
     formTitle: z.string(),
     completedAt: timestamp,
@@ -70,7 +70,7 @@ export const reportListItem = reportItem
 export const reportListResponse = changesResponse("reports", reportListItem);
 
 export const reportAnswer = z.object({
-  questionId: idSchema.meta({ description: "The question as it was answered; kept if the question is later removed." }),
+  questionId: idNaming("The question as it was answered; kept if the question is later removed."),
   questionText: z.string(),
   type: z.enum(QUESTION_TYPES),
   optionTexts: z.array(z.string()),

@@ -4,7 +4,7 @@ import { db, type Prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { changedSince, changesPage, OLDEST_CHANGE_FIRST } from "~/lib/tombstones.server.ts";
-import { createId } from "@paralleldrive/cuid2";
+import { claimVersion, type IfMatch } from "~/lib/entity-tag.server.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
@@ -18,6 +18,7 @@ import {
   refreshRespondentSearchText,
 } from "../people/people.server.ts";
 import type { CreateStudentInput, ListStudentsQuery, UpdateStudentInput } from "./student-schemas.ts";
+import { newId } from "~/lib/ids.server.ts";
 
 export async function listStudents(actor: Actor, query: ListStudentsQuery) {
   const where = personListWhere(actor, query) as Prisma.StudentWhereInput;
@@ -62,7 +63,7 @@ export async function getStudent(actor: Actor, id: string) {
 
 export async function createStudent(actor: Actor, input: CreateStudentInput) {
   // The id and time are chosen here, so that the event can name them in the same transaction.
-  const student = { id: createId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
+  const student = { id: newId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
   const subscribers = await webhookSubscribers(actor.organizationId, "student.created");
   await db.$transaction(async (tx) => {
     await assertProfileFree(tx, "student", actor.organizationId, input);
@@ -81,12 +82,14 @@ export async function createStudent(actor: Actor, input: CreateStudentInput) {
   return getStudent(actor, student.id);
 }
 
-export async function updateStudent(actor: Actor, id: string, input: UpdateStudentInput) {
+/** `ifMatch`: the request's If-Match, checked in the write's transaction (412 when the student has changed). */
+export async function updateStudent(actor: Actor, id: string, input: UpdateStudentInput, ifMatch: IfMatch | null = null) {
   const existing = await findStudent(actor, id);
   const subscribers = await webhookSubscribers(existing.organizationId, "student.updated");
   // A new name is also written into the search text of the student's results, in the same
   // transaction, so the reports search finds them by the name they show.
   await db.$transaction(async (tx) => {
+    await claimVersion(tx, "student", id, ifMatch);
     await assertProfileFree(tx, "student", existing.organizationId, input, id);
     const updated = await tx.student.update({ where: { id }, data: personData(input), select: { name: true, externalId: true, updatedAt: true } });
     if (input.name !== undefined) {

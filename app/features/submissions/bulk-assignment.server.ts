@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db, LONG_WRITE, serializeWrites } from "~/lib/db.server.ts";
 import { insertRows } from "~/lib/insert-rows.server.ts";
@@ -10,6 +9,7 @@ import { enqueueJobs } from "../jobs/jobs.server.ts";
 import { deliveryJobs } from "./link-mail.server.ts";
 import { chargeMail } from "./mail-quota.server.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
+import { newId } from "~/lib/ids.server.ts";
 
 /**
  * One form assigned to a whole class at once (contract §10): a group's members and the people
@@ -72,7 +72,7 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
     }
     const reachable = new Set(chosen.filter((person) => person.email).map((person) => person.id));
     const rows = chosen.map((person) => ({
-      id: randomUUID() as string,
+      id: newId(),
       studentId: person.kind === "student" ? person.id : null,
       candidateId: person.kind === "candidate" ? person.id : null,
       mailed: reachable.has(person.id),

@@ -12,10 +12,10 @@ import { visibleFormsWhere } from "../forms/forms.server.ts";
 import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput } from "./submission-schemas.ts";
 import { asSeenBy, inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { type StatusFields, type SubmissionStatus, submissionStatus, WAITING_STATUSES } from "./submission-status.ts";
-import { createId } from "@paralleldrive/cuid2";
 import { emitWebhookEvent, webhookEventWrites, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { queueNewLinkMail } from "./link-mail.server.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
+import { newId } from "~/lib/ids.server.ts";
 
 /** 256 random bits, URL-safe: the whole secret of a public test link. */
 export const newToken = () => randomBytes(32).toString("base64url");
@@ -95,7 +95,7 @@ export async function assignForm(
 
   // The id and time are chosen here, so that the event can name them in the same batch. The
   // event never carries the link's token: it says a link exists, not how to open it.
-  const created = { id: createId(), createdAt: new Date() };
+  const created = { id: newId(), createdAt: new Date() };
   const eventData = {
     id: created.id,
     formId: form.id,

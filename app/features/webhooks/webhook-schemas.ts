@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema, timestamp } from "~/lib/schemas.ts";
+import { idNaming, idSchema, timestamp } from "~/lib/schemas.ts";
 
 import { WEBHOOK_EVENTS } from "./webhook-events.ts";
 
@@ -39,7 +39,7 @@ export const createdWebhook = z
 
 export const webhookDelivery = z
   .object({
-    id: idSchema.meta({ description: "Also the delivery's `webhook-id` header." }),
+    id: idNaming("Also the delivery's `webhook-id` header."),
     event: z.enum(WEBHOOK_EVENTS),
     status: z.enum(["PENDING", "SUCCEEDED", "FAILED"]),
     attempts: z.number().int(),

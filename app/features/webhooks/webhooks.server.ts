@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { createId } from "@paralleldrive/cuid2";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { requireAdmin } from "~/lib/auth/actor.server.ts";
@@ -11,6 +10,7 @@ import { enqueueJobs, type JobRun, type NewJob, PermanentJobFailure } from "../j
 import { DeliveryFailure, isBlockedAddress, literalAddress, safePost } from "./safe-post.server.ts";
 import type { WebhookEvent } from "./webhook-events.ts";
 import type { CreateWebhookInput, UpdateWebhookInput } from "./webhook-schemas.ts";
+import { newId } from "~/lib/ids.server.ts";
 
 /**
  * Webhooks (contract §14): an administrator's endpoints, told about the organization's events.
@@ -188,7 +188,7 @@ function eventRows(subscribers: Subscriber[], event: WebhookEvent, data: readonl
   const timestamp = new Date().toISOString();
   const queued = data.flatMap((item) => {
     const payload = JSON.stringify({ type: event, timestamp, data: item });
-    return subscribers.map((subscriber) => ({ subscriber, delivery: { id: createId(), webhookId: subscriber.webhookId, event, payload } }));
+    return subscribers.map((subscriber) => ({ subscriber, delivery: { id: newId(), webhookId: subscriber.webhookId, event, payload } }));
   });
   return { deliveries: queued.map(({ delivery }) => delivery), jobs: queued.map(({ subscriber, delivery }) => deliveryJob(subscriber, delivery.id)) };
 }

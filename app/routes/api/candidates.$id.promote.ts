@@ -17,7 +17,12 @@ const handle = endpoint<Route.LoaderArgs>(
       auth: "session",
       roles: ADMINS,
       summary: "Promote a candidate to a student in one transaction; the evaluation history moves along.",
-      success: { status: 201, description: "The new student and the promoted candidate.", schema: promotionResponse },
+      success: {
+        status: 201,
+        description: "The new student and the promoted candidate; Location names the student.",
+        schema: promotionResponse,
+        location: "/api/students/{student.id}",
+      },
       errors: [401, 403, 404, 409],
       codes: { 409: ["ALREADY_PROMOTED", "EMAIL_TAKEN"] },
     },

@@ -3,6 +3,7 @@ import { candidateDetail, candidateListResponse, createCandidateBody, listCandid
 import { createCandidate, listCandidateChanges, listCandidates } from "~/features/candidates/candidates.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
+import { versionedJson } from "~/lib/entity-tag.server.ts";
 import { json, readJsonOrFormBody, readQuery } from "~/lib/http.server.ts";
 
 const handle = endpoint(
@@ -15,7 +16,7 @@ const handle = endpoint(
     },
     POST: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
-      return json(await createCandidate(actor, await readJsonOrFormBody(request, createCandidateBody)), 201);
+      return versionedJson(await createCandidate(actor, await readJsonOrFormBody(request, createCandidateBody)), 201);
     },
   },
   {
@@ -41,7 +42,8 @@ const handle = endpoint(
       roles: STAFF,
       summary: "Create a candidate (JSON, urlencoded or multipart).",
       body: { schema: createCandidateBody, types: browserBody },
-      success: { status: 201, description: "The created candidate.", schema: candidateDetail },
+      success: { status: 201, description: "The created candidate.", schema: candidateDetail, location: "/api/candidates/{id}" },
+      versioned: true,
       errors: [400, 401, 403, 409, 413, 415],
       codes: { 409: ["EMAIL_TAKEN", "EXTERNAL_ID_TAKEN"] },
     },

@@ -5,14 +5,15 @@ import { formDetail, updateFormBody } from "~/features/forms/form-schemas.ts";
 import { deleteForm, getForm, updateForm } from "~/features/forms/forms.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
+import { readIfMatch, versionedJson } from "~/lib/entity-tag.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 
 const handle = endpoint<Route.LoaderArgs>(
   {
-    GET: async ({ params, context }) => json(await getForm(requireStaff(actorOf(context)), params.id)),
+    GET: async ({ params, context }) => versionedJson(await getForm(requireStaff(actorOf(context)), params.id)),
     PUT: async ({ request, params, context }) => {
       const actor = requireStaff(actorOf(context));
-      return json(await updateForm(actor, params.id, await readJsonBody(request, updateFormBody)));
+      return versionedJson(await updateForm(actor, params.id, await readJsonBody(request, updateFormBody), readIfMatch(request)));
     },
     DELETE: async ({ params, context }) => json(await deleteForm(requireStaff(actorOf(context)), params.id)),
   },
@@ -24,6 +25,7 @@ const handle = endpoint<Route.LoaderArgs>(
       roles: STAFF,
       summary: "Read a form with its questions, options (with scores) and score ranges.",
       success: { status: 200, description: "The form.", schema: formDetail },
+      versioned: true,
       errors: [401, 403, 404],
     },
     PUT: {
@@ -34,6 +36,7 @@ const handle = endpoint<Route.LoaderArgs>(
       summary: "Update the fields sent; `questions` replaces the list (ids keep, no id creates, missing removes).",
       body: { schema: updateFormBody, types: ["json"] },
       success: { status: 200, description: "The updated form.", schema: formDetail },
+      versioned: true,
       errors: [400, 401, 403, 404, 413, 415],
     },
     DELETE: {

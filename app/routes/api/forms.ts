@@ -3,6 +3,7 @@ import { createFormBody, formDetail, formListResponse, listFormsQuery } from "~/
 import { createForm, listFormChanges, listForms } from "~/features/forms/forms.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
+import { versionedJson } from "~/lib/entity-tag.server.ts";
 import { json, readJsonBody, readQuery } from "~/lib/http.server.ts";
 
 const handle = endpoint(
@@ -15,7 +16,7 @@ const handle = endpoint(
     },
     POST: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
-      return json(await createForm(actor, await readJsonBody(request, createFormBody)), 201);
+      return versionedJson(await createForm(actor, await readJsonBody(request, createFormBody)), 201);
     },
   },
   {
@@ -41,7 +42,8 @@ const handle = endpoint(
       roles: STAFF,
       summary: "Create a form with its questions, options and score ranges.",
       body: { schema: createFormBody, types: ["json"] },
-      success: { status: 201, description: "The created form.", schema: formDetail },
+      success: { status: 201, description: "The created form.", schema: formDetail, location: "/api/forms/{id}" },
+      versioned: true,
       errors: [400, 401, 403, 413, 415],
     },
   },

@@ -5,16 +5,17 @@ import { groupDetail, updateGroupBody } from "~/features/groups/group-schemas.ts
 import { deleteGroup, getGroup, updateGroup } from "~/features/groups/groups.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
+import { readIfMatch, versionedJson } from "~/lib/entity-tag.server.ts";
 import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
 
 const CHANGERS = "the group's creator, ADMIN, SUPER_ADMIN";
 
 const handle = endpoint<Route.LoaderArgs>(
   {
-    GET: async ({ params, context }) => json(await getGroup(requireStaff(actorOf(context)), params.id)),
+    GET: async ({ params, context }) => versionedJson(await getGroup(requireStaff(actorOf(context)), params.id)),
     PUT: async ({ request, params, context }) => {
       const actor = requireStaff(actorOf(context));
-      return json(await updateGroup(actor, params.id, await readJsonOrFormBody(request, updateGroupBody)));
+      return versionedJson(await updateGroup(actor, params.id, await readJsonOrFormBody(request, updateGroupBody), readIfMatch(request)));
     },
     DELETE: async ({ params, context }) => json(await deleteGroup(requireStaff(actorOf(context)), params.id)),
   },
@@ -26,6 +27,7 @@ const handle = endpoint<Route.LoaderArgs>(
       roles: STAFF,
       summary: "Read a group with its members, in name order.",
       success: { status: 200, description: "The group.", schema: groupDetail },
+      versioned: true,
       errors: [401, 403, 404],
     },
     PUT: {
@@ -36,6 +38,7 @@ const handle = endpoint<Route.LoaderArgs>(
       summary: "Rename a group or change its description.",
       body: { schema: updateGroupBody, types: browserBody },
       success: { status: 200, description: "The updated group.", schema: groupDetail },
+      versioned: true,
       errors: [400, 401, 403, 404, 413, 415],
     },
     DELETE: {

@@ -3,6 +3,7 @@ import { createGroupBody, groupDetail, groupListResponse, listGroupsQuery } from
 import { createGroup, listGroupChanges, listGroups } from "~/features/groups/groups.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
+import { versionedJson } from "~/lib/entity-tag.server.ts";
 import { json, readJsonOrFormBody, readQuery } from "~/lib/http.server.ts";
 
 const handle = endpoint(
@@ -15,7 +16,7 @@ const handle = endpoint(
     },
     POST: async ({ request, context }) => {
       const actor = requireStaff(actorOf(context));
-      return json(await createGroup(actor, await readJsonOrFormBody(request, createGroupBody)), 201);
+      return versionedJson(await createGroup(actor, await readJsonOrFormBody(request, createGroupBody)), 201);
     },
   },
   {
@@ -41,7 +42,8 @@ const handle = endpoint(
       roles: STAFF,
       summary: "Create a group.",
       body: { schema: createGroupBody, types: browserBody },
-      success: { status: 201, description: "The created group, without members.", schema: groupDetail },
+      success: { status: 201, description: "The created group, without members.", schema: groupDetail, location: "/api/groups/{id}" },
+      versioned: true,
       errors: [400, 401, 403, 413, 415],
     },
   },

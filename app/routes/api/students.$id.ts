@@ -5,14 +5,15 @@ import { studentDetail, updateStudentBody } from "~/features/students/student-sc
 import { deleteStudent, getStudent, updateStudent } from "~/features/students/students.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
+import { readIfMatch, versionedJson } from "~/lib/entity-tag.server.ts";
 import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
 
 const handle = endpoint<Route.LoaderArgs>(
   {
-    GET: async ({ params, context }) => json(await getStudent(requireStaff(actorOf(context)), params.id)),
+    GET: async ({ params, context }) => versionedJson(await getStudent(requireStaff(actorOf(context)), params.id)),
     PUT: async ({ request, params, context }) => {
       const actor = requireStaff(actorOf(context));
-      return json(await updateStudent(actor, params.id, await readJsonOrFormBody(request, updateStudentBody)));
+      return versionedJson(await updateStudent(actor, params.id, await readJsonOrFormBody(request, updateStudentBody), readIfMatch(request)));
     },
     DELETE: async ({ params, context }) => json(await deleteStudent(requireStaff(actorOf(context)), params.id)),
   },
@@ -24,6 +25,7 @@ const handle = endpoint<Route.LoaderArgs>(
       roles: STAFF,
       summary: "Read a student with the history of results the caller may see.",
       success: { status: 200, description: "The student.", schema: studentDetail },
+      versioned: true,
       errors: [401, 403, 404],
     },
     PUT: {
@@ -34,6 +36,7 @@ const handle = endpoint<Route.LoaderArgs>(
       summary: "Update the fields sent (JSON, urlencoded or multipart).",
       body: { schema: updateStudentBody, types: browserBody },
       success: { status: 200, description: "The updated student.", schema: studentDetail },
+      versioned: true,
       errors: [400, 401, 403, 404, 409, 413, 415],
       codes: { 409: ["EMAIL_TAKEN", "EXTERNAL_ID_TAKEN"] },
     },

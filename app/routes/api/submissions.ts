@@ -27,7 +27,7 @@ const handle = endpoint(
       roles: STAFF,
       summary: "Assign a published form to a student or a candidate; answers the private link (token and url).",
       body: { schema: createSubmissionBody, types: ["json"] },
-      success: { status: 201, description: "The assignment with its token and absolute url.", schema: submissionDetail },
+      success: { status: 201, description: "The assignment with its token and absolute url.", schema: submissionDetail, location: "/api/submissions/{id}" },
       errors: [400, 401, 403, 404, 409, 413, 415],
       codes: { 409: ["FORM_NOT_PUBLISHED"] },
     },

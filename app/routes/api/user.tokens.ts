@@ -32,7 +32,7 @@ const handle = endpoint(
       summary:
         'Create a personal API token: `Authorization: Bearer <token>` then acts as the caller, without CSRF token. scopes ["read"] makes it read-only (its writes answer 403 TOKEN_SCOPE); left out, ["read", "write"].',
       body: { schema: createApiTokenBody, types: ["json"] },
-      success: { status: 201, description: "The token, shown this once.", schema: createdApiToken },
+      success: { status: 201, description: "The token, shown this once.", schema: createdApiToken, location: "/api/user/tokens/{id}" },
       errors: [400, 401, 403, 413, 415],
       codes: { 403: ["TOKEN_SCOPE"] },
     },

@@ -24,7 +24,7 @@ const handle = endpoint(
       roles: ADMINS,
       summary: "Create a user. Administrators create in their organization and never a SUPER_ADMIN.",
       body: { schema: createUserBody, types: ["json"] },
-      success: { status: 201, description: "The user, in the profile format.", schema: profileResponse },
+      success: { status: 201, description: "The user, in the profile format.", schema: profileResponse, location: "/api/users/{id}" },
       errors: [400, 401, 403, 404, 409, 413, 415],
       codes: { 409: ["EMAIL_TAKEN", "STUDENT_HAS_LOGIN"] },
     },

@@ -33,7 +33,7 @@ const handle = endpoint(
       summary:
         "Add an endpoint for some events; deliveries are signed per Standard Webhooks with the secret answered here once. At most 10 per organization (409 WEBHOOK_LIMIT); in production the address must be https.",
       body: { schema: createWebhookBody, types: ["json"] },
-      success: { status: 201, description: "The endpoint and its signing secret.", schema: createdWebhook },
+      success: { status: 201, description: "The endpoint and its signing secret.", schema: createdWebhook, location: "/api/webhooks/{id}" },
       errors: [400, 401, 403, 409, 413, 415],
       codes: { 409: ["WEBHOOK_LIMIT"] },
     },
