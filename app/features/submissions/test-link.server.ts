@@ -287,7 +287,7 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
   // Prisma's cuid() default costs ≈0.35 ms an id (20 answers, 7 ms). They are never shown.
   const answerRows = result.answers.map((answer) => ({ id: randomUUID(), submissionId: link.id, ...answer }));
   const postgres = env().databaseProvider === "postgresql";
-  const subscribers = await webhookSubscribers(link.organizationId, "submission.completed");
+  const subscribers = await webhookSubscribers(link.organizationId, "submission.completed", link.form.id);
   await db.$transaction(async (tx) => {
     // The search text holds the respondent's current name, read in this transaction so that a
     // rename committing meanwhile cannot be missed: a rename rewrites the completed submissions
