@@ -56,6 +56,7 @@ export default [
     route("users/:id/tokens", "routes/api/users.$id.tokens.ts"),
     route("webhooks", "routes/api/webhooks.ts"),
     route("webhooks/:id", "routes/api/webhooks.$id.ts"),
+    route("webhooks/:id/test", "routes/api/webhooks.$id.test.ts"),
     route("webhooks/:id/deliveries", "routes/api/webhooks.$id.deliveries.ts"),
     route("webhooks/:id/deliveries/:deliveryId/resend", "routes/api/webhooks.$id.deliveries.$deliveryId.resend.ts"),
 

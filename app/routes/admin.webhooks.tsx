@@ -12,7 +12,16 @@ import { PageHeader, Section, SectionLink } from "~/components/page-header.tsx";
 import { RowAction } from "~/components/row-action.tsx";
 import { WEBHOOK_EVENTS } from "~/features/webhooks/webhook-events.ts";
 import { createWebhookBody } from "~/features/webhooks/webhook-schemas.ts";
-import { createWebhook, deleteWebhook, GONE, listDeliveries, listWebhooks, resendDelivery } from "~/features/webhooks/webhooks.server.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  GONE,
+  listDeliveries,
+  listWebhooks,
+  resendDelivery,
+  testWebhook,
+  webhookFormChoices,
+} from "~/features/webhooks/webhooks.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
@@ -24,8 +33,9 @@ import { createShownOnce } from "~/lib/shown-once.server.ts";
 
 /**
  * The organization's webhooks for administrators (contract §14), from the same service as
- * /api/webhooks: add one (its signing secret shown once, in the answer to the post), see each
- * one's latest deliveries with their state and last answer, send one again, remove a webhook.
+ * /api/webhooks: add one for some events of some forms (its signing secret shown once, in the
+ * answer to the post), send it a test and read what its endpoint answered, see each one's latest
+ * deliveries with their state and last answer, send one again, remove a webhook.
  */
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -42,7 +52,7 @@ const SHOWN_DELIVERIES = 10;
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = adminPageActor(context);
-  const { webhooks } = await listWebhooks(actor);
+  const [{ webhooks }, forms] = await Promise.all([listWebhooks(actor), webhookFormChoices(actor)]);
   const withDeliveries = await Promise.all(
     webhooks.map(async (webhook) => ({
       ...webhook,
@@ -55,7 +65,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const validation = clientValidation(createWebhookBody, t);
   // No box ticked is said as the server says it.
   validation.messages.events = { ...validation.messages.events, required: t.fieldProblems.chooseEvents };
-  return { webhooks: withDeliveries, validation };
+  return { webhooks: withDeliveries, forms, validation };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -68,6 +78,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === "remove") {
     await forPage(deleteWebhook(actor, id));
     throw await redirectWithFlash(paths.adminWebhooks(locale), { kind: "success", key: "webhookRemoved" });
+  }
+  if (intent === "test") {
+    // The outcome is this page's answer, not a redirect: it is read once, beside its webhook.
+    const { delivered, status, error } = await forPage(testWebhook(actor, id));
+    return { tested: { webhookId: id, delivered, status, reason: failureReason(error) }, result: undefined, created: null };
   }
   if (intent === "resend") {
     await forPage(resendDelivery(actor, id, String(formData.get("deliveryId") ?? "")));
@@ -87,6 +102,9 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
   const format = useFormat();
   const { form, fields } = useForm(pageFormOptions(loaderData.validation, actionData?.result));
   const created = actionData?.created ?? null;
+  const tested = actionData && "tested" in actionData ? actionData.tested : null;
+  const formTitles = new Map(loaderData.forms.map((choice) => [choice.id, choice.title]));
+  const formsError = fields.formIds.errors?.[0];
   const eventsError = fields.events.errors?.[0];
   // What is wrong with the whole form rather than a field (the organization's limit of webhooks).
   const formError = form.errors?.[0];
@@ -135,6 +153,25 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
             </p>
           ) : null}
         </fieldset>
+        <fieldset aria-describedby={formsError ? "formIds-error formIds-hint" : "formIds-hint"}>
+          <legend className="text-sm font-medium text-slate-900">{t.adminWebhooks.forms}</legend>
+          <p id="formIds-hint" className="mt-1 text-sm text-slate-600">
+            {t.adminWebhooks.formsHint}
+          </p>
+          <div className="mt-2 grid max-h-64 gap-2 overflow-y-auto sm:grid-cols-2">
+            {loaderData.forms.map((choice) => (
+              <label key={choice.id} className="flex items-center gap-2 text-sm text-slate-800">
+                <input type="checkbox" name={fields.formIds.name} value={choice.id} className="size-4 rounded border-slate-400 accent-indigo-700" />
+                {choice.title}
+              </label>
+            ))}
+          </div>
+          {formsError ? (
+            <p id="formIds-error" className="mt-1.5 text-sm font-medium text-red-700">
+              {formsError}
+            </p>
+          ) : null}
+        </fieldset>
         <Button type="submit" name="intent" value="add" variant="primary" pendingText={t.common.working}>
           {t.adminWebhooks.add}
         </Button>
@@ -151,9 +188,39 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
                   <div className="min-w-0">
                     <p className="font-medium wrap-anywhere text-slate-900">{webhook.url}</p>
                     <p className="text-sm text-slate-600">{webhook.events.map((event) => t.adminWebhooks.eventNames[event]).join(" · ")}</p>
+                    <p className="text-sm text-slate-600">
+                      {t.adminWebhooks.formsOf(
+                        webhook.formIds.length === 0
+                          ? t.adminWebhooks.allForms
+                          : webhook.formIds.map((formId) => formTitles.get(formId) ?? t.adminWebhooks.removedForm).join(" · "),
+                      )}
+                    </p>
                   </div>
-                  <RowAction intent="remove" values={{ id: webhook.id }} label={t.adminWebhooks.remove} name={t.adminWebhooks.removeNamed(webhook.url)} />
+                  <div className="flex flex-wrap gap-2">
+                    <RowAction
+                      intent="test"
+                      values={{ id: webhook.id }}
+                      variant="secondary"
+                      label={t.adminWebhooks.sendTest}
+                      name={t.adminWebhooks.sendTestNamed(webhook.url)}
+                    />
+                    <RowAction intent="remove" values={{ id: webhook.id }} label={t.adminWebhooks.remove} name={t.adminWebhooks.removeNamed(webhook.url)} />
+                  </div>
                 </div>
+                {tested?.webhookId === webhook.id ? (
+                  <Alert
+                    tone={tested.delivered ? "success" : "error"}
+                    title={
+                      tested.delivered
+                        ? t.adminWebhooks.testDelivered(String(tested.status))
+                        : t.adminWebhooks.testNotDelivered(
+                            tested.status
+                              ? t.adminWebhooks.answered(String(tested.status))
+                              : t.adminWebhooks.failureReasons[tested.reason ?? "connectionFailed"],
+                          )
+                    }
+                  />
+                ) : null}
                 <div>
                   <h3 className="text-sm font-semibold text-slate-900">{t.adminWebhooks.deliveries}</h3>
                   {webhook.deliveries.length === 0 ? (

@@ -3,6 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes.ts";
+import { DELIVERY_TYPES } from "../../app/features/webhooks/webhook-events.ts";
 import { api, freshIp } from "../support/api.ts";
 
 /**
@@ -24,6 +25,7 @@ type OperationObject = {
 type Document = {
   openapi: string;
   paths: Record<string, Record<string, OperationObject>>;
+  webhooks: Record<string, { post: OperationObject }>;
   components: { securitySchemes: Record<string, Record<string, string>>; schemas: Record<string, Record<string, unknown>> };
 };
 
@@ -316,6 +318,25 @@ describe("GET /api/openapi", () => {
     });
     expect(ids.length).toBeGreaterThan(20);
     for (const id of ids) expect(id.description).toMatch(/^A CUID: `c` and 24 lowercase letters and digits/);
+  });
+
+  it("given the webhooks, should describe each delivery type's signed body, with an example its schema accepts", () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual([...DELIVERY_TYPES].sort());
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    for (const [type, { post }] of Object.entries(document.webhooks)) {
+      expect((post.parameters ?? []).map((header) => `${header.in} ${header.name}`).sort(), type).toEqual([
+        "header webhook-id",
+        "header webhook-signature",
+        "header webhook-timestamp",
+      ]);
+      const { schema, example } = post.requestBody!.content["application/json"] as { schema: Record<string, unknown>; example: { type: string } };
+      const validate = ajv.compile({ ...schema, components: document.components });
+      expect(validate(example), `${type}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      expect(example.type).toBe(type);
+      // The body is exactly what is sent: a field it does not name is refused.
+      expect(validate({ ...example, extra: true }), type).toBe(false);
+    }
   });
 
   it("given the list operations, should document page and limit with their bounds", () => {

@@ -16,7 +16,7 @@ import { mailCount, nextMailedCode } from "../support/two-factor.ts";
  * the document the service serves, checks every request and every answer against it (status,
  * headers, media type, body) and reports what differs in its `sl-violations` header. The tour calls
  * every operation of the document at least once, with the statuses an integrator meets (401, 403,
- * 404, 400, 429 among them), and expects no difference at all. A request made wrong on purpose
+ * 404, 400, 412, 429 among them), and expects no difference at all. A request made wrong on purpose
  * (to see its 400) differs from the document on its request side by design: only its answer counts.
  */
 
@@ -160,8 +160,19 @@ describe("the validating proxy's tour of every operation", () => {
     formId = form.id;
     expect((await via("POST", "/api/forms", { as: teacher, json: { title: "" }, wrongOnPurpose: true })).status).toBe(400);
     expect((await via("GET", "/api/forms?search=Toured", { as: teacher })).status).toBe(200);
-    expect((await via("GET", `/api/forms/${formId}`, { as: teacher })).status).toBe(200);
-    expect((await via("PUT", `/api/forms/${formId}`, { as: teacher, json: { description: "Toured through the proxy." } })).status).toBe(200);
+    const read = await via("GET", `/api/forms/${formId}`, { as: teacher });
+    expect(read.status).toBe(200);
+    const version = read.headers.get("etag")!;
+    const edited = await via("PUT", `/api/forms/${formId}`, {
+      as: teacher,
+      json: { description: "Toured through the proxy." },
+      headers: { "if-match": version },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    // The same version again: the form has changed since.
+    expect((await via("PUT", `/api/forms/${formId}`, { as: teacher, json: { description: "A second edit." }, headers: { "if-match": version } })).status).toBe(
+      412,
+    );
     expect((await via("GET", "/api/forms/not-a-form", { as: teacher })).status).toBe(404);
     expect((await via("GET", "/api/forms", { wrongOnPurpose: true })).status).toBe(401);
 
@@ -277,7 +288,12 @@ describe("the validating proxy's tour of every operation", () => {
     try {
       expect((await via("GET", "/api/webhooks", { as: admin })).status).toBe(200);
       expect((await via("GET", `/api/webhooks/${hookId}`, { as: admin })).status).toBe(200);
-      expect((await via("PUT", `/api/webhooks/${hookId}`, { as: admin, json: { events: ["student.created", "student.updated"] } })).status).toBe(200);
+      expect((await via("PUT", `/api/webhooks/${hookId}`, { as: admin, json: { events: ["student.created", "student.updated"], formIds: [] } })).status).toBe(
+        200,
+      );
+      const tried = await via("POST", `/api/webhooks/${hookId}/test`, { as: admin });
+      expect(tried.status, tried.text).toBe(200);
+      expect(tried.body.delivered).toBe(true);
       expect((await via("POST", "/api/students", { as: admin, json: { name: unique("Announced pupil") } })).status).toBe(201);
       const deliveries = await via("GET", `/api/webhooks/${hookId}/deliveries`, { as: admin });
       expect(deliveries.status).toBe(200);

@@ -7,6 +7,7 @@ import { assign, createForm, createStudent, mediumAnswers } from "../support/ass
 import { testDatabase } from "../support/database.ts";
 import { waitForMail } from "../support/mail.ts";
 import { startInstance, type Instance } from "../support/instance.ts";
+import { checkWebhookBody } from "../support/response-contract.ts";
 
 /**
  * Webhooks (contract §14) over real HTTP, to a receiver on loopback (the suite's server allows
@@ -85,6 +86,8 @@ describe("webhooks", () => {
       data: Record<string, unknown>;
     };
     expect(verified.data).toMatchObject({ id: link.id, formId: form.id, studentName: student.name, totalScore: 1, scoreLabel: "Medium" });
+    // As the served OpenAPI document's webhooks describe it.
+    await checkWebhookBody(delivery!.body);
     // A tampered body fails the same check.
     expect(() =>
       new Webhook(hook.secret).verify(delivery!.body.replace('"totalScore":1', '"totalScore":9'), delivery!.headers as Record<string, string>),

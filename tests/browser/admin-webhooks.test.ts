@@ -9,9 +9,10 @@ import { sharedBrowser, signedInContext } from "../support/browser.ts";
 import { testDatabase } from "../support/database.ts";
 
 /**
- * The administrators' webhooks page in Chromium, JavaScript off and on: add an endpoint (its secret
- * shown once), see a delivery arrive and its state, send it again, remove the endpoint. The
- * receiver listens on loopback (the suite's server allows it). Screenshots go to $SCREENSHOT_DIR.
+ * The administrators' webhooks page in Chromium, JavaScript off and on: add an endpoint for one form
+ * (its secret shown once), see a delivery arrive and its state, send it again, send a test and read
+ * what the endpoint answered, remove the endpoint. The receiver listens on loopback (the suite's
+ * server allows it). Screenshots go to $SCREENSHOT_DIR.
  */
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const browser = sharedBrowser();
@@ -48,6 +49,8 @@ describe("the webhooks page", () => {
     "given an administrator (JavaScript %s), should add a webhook, show its deliveries, send one again and remove it",
     async (javaScriptEnabled) => {
       const url = `http://127.0.0.1:${port}/${unique("hook")}`;
+      const form = await api("POST", "/api/forms", { as: admin, json: { title: unique("Told form"), isPublished: false } });
+      expect(form.status, form.text).toBe(201);
       // bypassCSP only so axe can be injected.
       const context = await signedInContext(browser(), sessionOf(admin), { javaScriptEnabled, bypassCSP: true });
       const page = await context.newPage();
@@ -61,9 +64,12 @@ describe("the webhooks page", () => {
       // By role and whole name: other webhooks of this organization (the API tests' own) may list
       // deliveries whose "send again" buttons name the event too.
       await page.getByRole("checkbox", { name: "A student is added", exact: true }).check();
+      // Only this form's events; a student's are about no form, and still come.
+      await page.getByRole("checkbox", { name: form.body.title, exact: true }).check();
       await page.getByRole("button", { name: "Add the webhook" }).click();
       await page.getByText("The webhook is added. Copy its signing secret now: it is not shown again.").waitFor();
       expect(await page.getByLabel(/^Signing secret/).inputValue()).toMatch(/^whsec_/);
+      await page.locator("li", { hasText: url }).getByText(`Forms: ${form.body.title}`).waitFor();
 
       const student = (await api("POST", "/api/students", { as: admin, json: { name: unique("Webhooked") } })).body;
       await expect.poll(() => bodies.filter((body) => body.includes(student.id)).length, { timeout: DELIVERY_WAIT_MS }).toBe(1);
@@ -93,6 +99,11 @@ describe("the webhooks page", () => {
         .click();
       await page.getByText("The delivery is queued again.").waitFor();
       await expect.poll(() => bodies.filter((body) => body.includes(student.id)).length, { timeout: DELIVERY_WAIT_MS }).toBe(2);
+
+      // A test goes at once, and the page says what the endpoint answered.
+      await page.getByRole("button", { name: `Send test: ${url}` }).click();
+      await page.getByText("The test delivery arrived: the endpoint answered 200.").waitFor();
+      expect(bodies.filter((body) => body.includes('"webhook.test"')).length).toBeGreaterThan(0);
 
       await page
         .locator("li", { hasText: url })

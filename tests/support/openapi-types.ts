@@ -1138,8 +1138,189 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test delivery to the endpoint now, signed like every delivery, and answer what the endpoint did (within its 10 s timeout). It is kept in the delivery log and not retried; 200 whether or not it arrived.
+         * @description Roles: ADMIN, SUPER_ADMIN (their own organization's).
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "submission.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test is completed
+         * @description A respondent sent their answers. `data` is the report item of GET /api/reports, with the form's id and the respondent.
+         */
+        post: operations["onSubmissionCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test is assigned
+         * @description A link to a form was created for a student or a candidate: one event per link, by POST /api/submissions or per person of POST /api/submissions/bulk. It never carries the link's token.
+         */
+        post: operations["onSubmissionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A form is changed
+         * @description A form was changed by PUT /api/forms/:id or its page (published or unpublished included).
+         */
+        post: operations["onFormUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "student.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A student is added
+         * @description By POST /api/students, or one event per student a roster import creates.
+         */
+        post: operations["onStudentCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "student.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A student is changed
+         * @description By PUT /api/students/:id, or one event per student a roster import changes.
+         */
+        post: operations["onStudentUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "candidate.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A candidate is added
+         * @description By POST /api/candidates, or one event per candidate a roster import creates.
+         */
+        post: operations["onCandidateCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "candidate.promoted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A candidate is promoted
+         * @description A candidate became a student (POST /api/candidates/:id/promote), with their results.
+         */
+        post: operations["onCandidatePromoted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test delivery
+         * @description Sent at once, and only, when an administrator asks for it (POST /api/webhooks/:id/test or the webhooks page), to check that the endpoint receives and verifies deliveries. No webhook subscribes to it.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description RFC 9457 problem details. */
@@ -2239,7 +2420,9 @@ export interface components {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             url: string;
-            events: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            /** @description The forms whose events it is sent; empty: every form's. */
+            formIds: string[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -2255,7 +2438,9 @@ export interface components {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             url: string;
-            events: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            /** @description The forms whose events it is sent; empty: every form's. */
+            formIds: string[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -2276,7 +2461,7 @@ export interface components {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. Also the delivery's `webhook-id` header. */
             id: string;
             /** @enum {string} */
-            event: "submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted";
+            event: "submission.completed" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted" | "webhook.test";
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;
@@ -2296,6 +2481,207 @@ export interface components {
             id: string;
             /** @constant */
             status: "PENDING";
+        };
+        WebhookTestResult: {
+            /** @description The endpoint answered 2xx. */
+            delivered: boolean;
+            /** @description The endpoint's HTTP status; null when it gave none. */
+            status: number | null;
+            /** @description Why it was not delivered, as the delivery log says it (`answered <status>`, `endpoint gone (410)`, `address refused`, `timed out`, `connection failed`); null when delivered. */
+            error: string | null;
+            /** @description The test in the delivery log; also its `webhook-id` header. */
+            deliveryId: string;
+        };
+        SubmissionCompletedEvent: {
+            /** @constant */
+            type: "submission.completed";
+            /**
+             * Format: date-time
+             * @description When the event happened; a retry sends the same body, this time included.
+             */
+            timestamp: string;
+            data: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The submission's id. */
+                id: string;
+                /** @description The respondent's name (student or candidate). */
+                studentName: string;
+                formTitle: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                completedAt: string;
+                totalScore: number;
+                maxScore: number;
+                percentage: number;
+                scoreLabel: string | null;
+                scoreColor: string | null;
+                assignedByName: string;
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                formId: string;
+                respondent: {
+                    /** @enum {string} */
+                    kind: "student" | "candidate";
+                    /** @description The student's or the candidate's id. */
+                    id: string;
+                };
+            };
+        };
+        SubmissionCreatedEvent: {
+            /** @constant */
+            type: "submission.created";
+            /**
+             * Format: date-time
+             * @description When the event happened; a retry sends the same body, this time included.
+             */
+            timestamp: string;
+            data: {
+                /** @description The submission's id. */
+                id: string;
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                formId: string;
+                respondent: {
+                    /** @enum {string} */
+                    kind: "student" | "candidate";
+                    /** @description The student's or the candidate's id. */
+                    id: string;
+                };
+                /** @description The user who assigned it. */
+                assignedById: string;
+                expiresAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                createdAt: string;
+            };
+        };
+        FormUpdatedEvent: {
+            /** @constant */
+            type: "form.updated";
+            /**
+             * Format: date-time
+             * @description When the event happened; a retry sends the same body, this time included.
+             */
+            timestamp: string;
+            data: {
+                /** @description The form's id. */
+                id: string;
+                title: string;
+                isPublished: boolean;
+                isTemplate: boolean;
+                /** @description The user who changed it. */
+                updatedById: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                updatedAt: string;
+            };
+        };
+        StudentCreatedEvent: {
+            /** @constant */
+            type: "student.created";
+            /**
+             * Format: date-time
+             * @description When the event happened; a retry sends the same body, this time included.
+             */
+            timestamp: string;
+            data: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                id: string;
+                name: string;
+                /** @description The student's id in another system, if given. */
+                externalId: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                createdAt: string;
+            };
+        };
+        StudentUpdatedEvent: {
+            /** @constant */
+            type: "student.updated";
+            /**
+             * Format: date-time
+             * @description When the event happened; a retry sends the same body, this time included.
+             */
+            timestamp: string;
+            data: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                id: string;
+                name: string;
+                /** @description The student's id in another system, if given. */
+                externalId: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                updatedAt: string;
+            };
+        };
+        CandidateCreatedEvent: {
+            /** @constant */
+            type: "candidate.created";
+            /**
+             * Format: date-time
+             * @description When the event happened; a retry sends the same body, this time included.
+             */
+            timestamp: string;
+            data: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                id: string;
+                name: string;
+                /** @description The candidate's id in another system, if given. */
+                externalId: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                createdAt: string;
+            };
+        };
+        CandidatePromotedEvent: {
+            /** @constant */
+            type: "candidate.promoted";
+            /**
+             * Format: date-time
+             * @description When the event happened; a retry sends the same body, this time included.
+             */
+            timestamp: string;
+            data: {
+                candidate: {
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    id: string;
+                    name: string;
+                };
+                student: {
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    id: string;
+                    name: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                promotedAt: string;
+            };
+        };
+        WebhookTestEvent: {
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the event happened; a retry sends the same body, this time included.
+             */
+            timestamp: string;
+            data: {
+                /** @description The webhook it was sent to. */
+                webhookId: string;
+                /** @description The administrator who sent it. */
+                requestedById: string;
+            };
         };
         CredentialsSignIn: {
             email: string;
@@ -2672,7 +3058,9 @@ export interface components {
              * @example https://sis.example.org/hooks/assessments
              */
             url: string;
-            events: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            /** @description Only the events of these forms of the organization (submission.*, form.updated); empty or absent: every form's. Events about a person (student.*, candidate.*) are about no form and are always sent. */
+            formIds?: string[];
         };
         WebhookUpdate: {
             /**
@@ -2681,7 +3069,9 @@ export interface components {
              * @example https://sis.example.org/hooks/assessments
              */
             url?: string;
-            events?: ("submission.completed" | "submission.created" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            events?: ("submission.completed" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            /** @description Only the events of these forms of the organization (submission.*, form.updated); empty or absent: every form's. Events about a person (student.*, candidate.*) are about no form and are always sent. */
+            formIds?: string[];
         };
     };
     responses: never;
@@ -19022,6 +19412,9 @@ export interface operations {
                      *           "events": [
                      *             "submission.completed"
                      *           ],
+                     *           "formIds": [
+                     *             "text"
+                     *           ],
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "updatedAt": "2026-03-14T09:30:00.000Z"
                      *         }
@@ -19167,6 +19560,9 @@ export interface operations {
                  *       "url": "https://sis.example.org/hooks/assessments",
                  *       "events": [
                  *         "submission.completed"
+                 *       ],
+                 *       "formIds": [
+                 *         "text"
                  *       ]
                  *     }
                  */
@@ -19190,6 +19586,9 @@ export interface operations {
                      *       "url": "text",
                      *       "events": [
                      *         "submission.completed"
+                     *       ],
+                     *       "formIds": [
+                     *         "text"
                      *       ],
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
@@ -19444,6 +19843,9 @@ export interface operations {
                      *       "events": [
                      *         "submission.completed"
                      *       ],
+                     *       "formIds": [
+                     *         "text"
+                     *       ],
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z"
                      *     }
@@ -19604,6 +20006,9 @@ export interface operations {
                  *       "url": "https://sis.example.org/hooks/assessments",
                  *       "events": [
                  *         "submission.completed"
+                 *       ],
+                 *       "formIds": [
+                 *         "text"
                  *       ]
                  *     }
                  */
@@ -19623,6 +20028,9 @@ export interface operations {
                      *       "url": "text",
                      *       "events": [
                      *         "submission.completed"
+                     *       ],
+                     *       "formIds": [
+                     *         "text"
                      *       ],
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z"
@@ -20328,6 +20736,648 @@ export interface operations {
                         code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
                     };
                 };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the endpoint did with the test. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "delivered": true,
+                     *       "status": 1,
+                     *       "error": "text",
+                     *       "deliveryId": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    onSubmissionCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's id, the same on every retry of it: what a receiver deduplicates on.
+                 * @example cmf3k9x2a0001qz8h4b7c2d1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one too far from your clock.
+                 * @example 1773480600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the endpoint's secret (the base64 after `whsec_`): verify it with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "submission.completed",
+                 *       "timestamp": "2026-03-14T09:30:00.000Z",
+                 *       "data": {
+                 *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *         "studentName": "Ana Lima",
+                 *         "formTitle": "Reading habits",
+                 *         "completedAt": "2026-03-14T09:30:00.000Z",
+                 *         "totalScore": 5,
+                 *         "maxScore": 8,
+                 *         "percentage": 62.5,
+                 *         "scoreLabel": "Medium",
+                 *         "scoreColor": "#B54708",
+                 *         "assignedByName": "Marta Ruiz",
+                 *         "formId": "text",
+                 *         "respondent": {
+                 *           "kind": "student",
+                 *           "id": "cmf3k9x2a0001qz8h4b7c2d1e"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SubmissionCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is no more, and this delivery is not tried again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Any other answer is tried again later on the retry schedule (a test delivery is not). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSubmissionCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's id, the same on every retry of it: what a receiver deduplicates on.
+                 * @example cmf3k9x2a0001qz8h4b7c2d1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one too far from your clock.
+                 * @example 1773480600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the endpoint's secret (the base64 after `whsec_`): verify it with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "submission.created",
+                 *       "timestamp": "2026-03-14T09:30:00.000Z",
+                 *       "data": {
+                 *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *         "formId": "text",
+                 *         "respondent": {
+                 *           "kind": "student",
+                 *           "id": "cmf3k9x2a0001qz8h4b7c2d1e"
+                 *         },
+                 *         "assignedById": "text",
+                 *         "expiresAt": "2026-03-14T09:30:00.000Z",
+                 *         "createdAt": "2026-03-14T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SubmissionCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is no more, and this delivery is not tried again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Any other answer is tried again later on the retry schedule (a test delivery is not). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's id, the same on every retry of it: what a receiver deduplicates on.
+                 * @example cmf3k9x2a0001qz8h4b7c2d1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one too far from your clock.
+                 * @example 1773480600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the endpoint's secret (the base64 after `whsec_`): verify it with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "form.updated",
+                 *       "timestamp": "2026-03-14T09:30:00.000Z",
+                 *       "data": {
+                 *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *         "title": "Reading habits",
+                 *         "isPublished": true,
+                 *         "isTemplate": true,
+                 *         "updatedById": "text",
+                 *         "updatedAt": "2026-03-14T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["FormUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is no more, and this delivery is not tried again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Any other answer is tried again later on the retry schedule (a test delivery is not). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onStudentCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's id, the same on every retry of it: what a receiver deduplicates on.
+                 * @example cmf3k9x2a0001qz8h4b7c2d1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one too far from your clock.
+                 * @example 1773480600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the endpoint's secret (the base64 after `whsec_`): verify it with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "student.created",
+                 *       "timestamp": "2026-03-14T09:30:00.000Z",
+                 *       "data": {
+                 *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *         "name": "Ana Lima",
+                 *         "externalId": "text",
+                 *         "createdAt": "2026-03-14T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StudentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is no more, and this delivery is not tried again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Any other answer is tried again later on the retry schedule (a test delivery is not). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onStudentUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's id, the same on every retry of it: what a receiver deduplicates on.
+                 * @example cmf3k9x2a0001qz8h4b7c2d1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one too far from your clock.
+                 * @example 1773480600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the endpoint's secret (the base64 after `whsec_`): verify it with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "student.updated",
+                 *       "timestamp": "2026-03-14T09:30:00.000Z",
+                 *       "data": {
+                 *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *         "name": "Ana Lima",
+                 *         "externalId": "text",
+                 *         "updatedAt": "2026-03-14T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StudentUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is no more, and this delivery is not tried again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Any other answer is tried again later on the retry schedule (a test delivery is not). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCandidateCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's id, the same on every retry of it: what a receiver deduplicates on.
+                 * @example cmf3k9x2a0001qz8h4b7c2d1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one too far from your clock.
+                 * @example 1773480600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the endpoint's secret (the base64 after `whsec_`): verify it with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "candidate.created",
+                 *       "timestamp": "2026-03-14T09:30:00.000Z",
+                 *       "data": {
+                 *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *         "name": "Ana Lima",
+                 *         "externalId": "text",
+                 *         "createdAt": "2026-03-14T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CandidateCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is no more, and this delivery is not tried again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Any other answer is tried again later on the retry schedule (a test delivery is not). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCandidatePromoted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's id, the same on every retry of it: what a receiver deduplicates on.
+                 * @example cmf3k9x2a0001qz8h4b7c2d1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one too far from your clock.
+                 * @example 1773480600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the endpoint's secret (the base64 after `whsec_`): verify it with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "candidate.promoted",
+                 *       "timestamp": "2026-03-14T09:30:00.000Z",
+                 *       "data": {
+                 *         "candidate": {
+                 *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *           "name": "Ana Lima"
+                 *         },
+                 *         "student": {
+                 *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *           "name": "Ana Lima"
+                 *         },
+                 *         "promotedAt": "2026-03-14T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CandidatePromotedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is no more, and this delivery is not tried again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Any other answer is tried again later on the retry schedule (a test delivery is not). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's id, the same on every retry of it: what a receiver deduplicates on.
+                 * @example cmf3k9x2a0001qz8h4b7c2d1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one too far from your clock.
+                 * @example 1773480600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the endpoint's secret (the base64 after `whsec_`): verify it with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "webhook.test",
+                 *       "timestamp": "2026-03-14T09:30:00.000Z",
+                 *       "data": {
+                 *         "webhookId": "text",
+                 *         "requestedById": "text"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is no more, and this delivery is not tried again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Any other answer is tried again later on the retry schedule (a test delivery is not). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

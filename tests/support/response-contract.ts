@@ -6,17 +6,23 @@ import { inject } from "vitest";
  * Every JSON answer of a documented operation, checked against the OpenAPI document the service
  * serves: the status must be one the operation declares, and the body must match that response's
  * schema (errors: the Problem schema). A mismatch throws, so the test that made the request fails.
+ * A webhook delivery's body is checked the same way against the document's `webhooks`.
  */
 
 type ResponseObject = { content?: Record<string, { schema?: Record<string, unknown> }> };
 type OperationObject = { operationId: string; responses: Record<string, ResponseObject> };
-type Document = { paths: Record<string, Record<string, OperationObject>>; components: Record<string, unknown> };
+type WebhookObject = { post: { requestBody: { content: Record<string, { schema: Record<string, unknown> }> } } };
+type Document = { paths: Record<string, Record<string, OperationObject>>; webhooks: Record<string, WebhookObject>; components: Record<string, unknown> };
 
 /** A method the path does not have: no operation to compare with. */
 const ANY_OPERATION = new Set([405]);
 
 let contract:
-  | Promise<{ match: (method: string, path: string) => OperationObject | undefined; validator: (schema: Record<string, unknown>) => ValidateFunction }>
+  | Promise<{
+      match: (method: string, path: string) => OperationObject | undefined;
+      webhook: (type: string) => WebhookObject | undefined;
+      validator: (schema: Record<string, unknown>) => ValidateFunction;
+    }>
   | undefined;
 
 async function load() {
@@ -34,6 +40,7 @@ async function load() {
   const cache = new Map<Record<string, unknown>, ValidateFunction>();
   return {
     match: (method: string, path: string) => templates.find((template) => template.pattern.test(path))?.item[method.toLowerCase()],
+    webhook: (type: string) => (Object.hasOwn(document.webhooks, type) ? document.webhooks[type] : undefined),
     validator: (schema: Record<string, unknown>) => {
       let validate = cache.get(schema);
       if (!validate) {
@@ -68,4 +75,16 @@ export async function checkAgainstContract(method: string, url: string, status: 
   if (!schema) throw new Error(`${where}: answered ${contentType}, which ${operation.operationId} does not declare`);
   const validate = validator(schema);
   if (!validate(body)) throw new Error(`${where}: the body does not match ${operation.operationId}'s schema: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
+}
+
+/** A webhook delivery's body (as received, JSON text), checked against the document's entry for its `type`; a mismatch throws. */
+export async function checkWebhookBody(body: string): Promise<void> {
+  contract ??= load();
+  const { webhook, validator } = await contract;
+  const parsed: unknown = JSON.parse(body);
+  const type = String((parsed as { type?: unknown }).type);
+  const entry = webhook(type);
+  if (!entry) throw new Error(`a delivery of type ${type}, which the document's webhooks do not list`);
+  const validate = validator(entry.post.requestBody.content["application/json"]!.schema);
+  if (!validate(parsed)) throw new Error(`a ${type} delivery does not match its schema: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
 }

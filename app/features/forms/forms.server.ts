@@ -9,6 +9,7 @@ import { changedSince, changesPage, OLDEST_CHANGE_FIRST, recordTombstone } from 
 import { claimVersion, type IfMatch } from "~/lib/entity-tag.server.ts";
 import { type CreateFormInput, type ListFormsQuery, type UpdateFormInput, unreachableBandIssues } from "./form-schemas.ts";
 import { scaleOf, storedOptions } from "./scale.ts";
+import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 
 type Transaction = Prisma.TransactionClient;
 
@@ -185,7 +186,7 @@ export async function createForm(actor: Actor, input: CreateFormInput): Promise<
 async function findEditableForm(actor: Actor, id: string) {
   const form = await db.form.findFirst({
     where: { AND: [{ id }, visibleFormsWhere(actor)] },
-    select: { id: true, createdById: true },
+    select: { id: true, organizationId: true, createdById: true },
   });
   if (!form) throw notFound("form");
   if (!isAdmin(actor) && form.createdById !== actor.userId) {
@@ -196,8 +197,9 @@ async function findEditableForm(actor: Actor, id: string) {
 
 /** `ifMatch`: the request's If-Match, checked in the write's transaction (412 when the form has changed). */
 export async function updateForm(actor: Actor, id: string, input: UpdateFormInput, ifMatch: IfMatch | null = null): Promise<FormDetail> {
-  await findEditableForm(actor, id);
+  const form = await findEditableForm(actor, id);
   if (Boolean(input.scoreRanges) !== Boolean(input.questions)) await assertBandsReachable(id, input);
+  const subscribers = await webhookSubscribers(form.organizationId, "form.updated", id);
   await db.$transaction(async (tx) => {
     await claimVersion(tx, "form", id, ifMatch);
     const data: Prisma.FormUpdateInput = {};
@@ -219,7 +221,7 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
       input.isTemplate === false
         ? await tx.form.findUniqueOrThrow({ where: { id }, select: { organizationId: true, createdById: true, isTemplate: true } })
         : null;
-    await tx.form.update({ where: { id }, data });
+    const updated = await tx.form.update({ where: { id }, data, select: { title: true, isPublished: true, isTemplate: true } });
     // A template no more: it leaves the lists of the teachers who are not its author (ADR 52).
     if (before?.isTemplate) {
       await recordTombstone(tx, {
@@ -233,6 +235,7 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
     }
     if (input.scoreRanges) await replaceScoreRanges(tx, id, input.scoreRanges);
     if (input.questions) await replaceQuestions(tx, id, input.questions);
+    await emitWebhookEvent(tx, subscribers, "form.updated", { id, ...updated, updatedById: actor.userId, updatedAt: changedAt.toISOString() });
   });
   return getForm(actor, id);
 }

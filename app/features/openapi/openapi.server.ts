@@ -18,6 +18,7 @@ import { SESSION_COOKIE_NAME } from "~/lib/auth/session.server.ts";
 import { API_TOKEN_LIMIT } from "~/lib/auth/api-token.server.ts";
 import { AUTH_REALM, authenticationChallenge } from "~/lib/auth/challenge.server.ts";
 import type { BodyType, Operation, OperationDeclaration } from "../../lib/api-operation.ts";
+import { WEBHOOK_BODIES } from "../webhooks/webhook-payloads.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -298,6 +299,55 @@ function bodyContent(body: NonNullable<Operation["body"]>, components: Component
   return Object.fromEntries(body.types.map((type) => [MEDIA_TYPES[type], type === "csv" ? csv : media]));
 }
 
+/** The Standard Webhooks headers of every delivery. */
+const DELIVERY_HEADERS = [
+  {
+    name: "webhook-id",
+    description: "The delivery's id, the same on every retry of it: what a receiver deduplicates on.",
+    schema: { type: "string" },
+    example: "cmf3k9x2a0001qz8h4b7c2d1e",
+  },
+  {
+    name: "webhook-timestamp",
+    description: "When this attempt was signed, in seconds since the Unix epoch: refuse one too far from your clock.",
+    schema: { type: "string", pattern: "^[0-9]+$" },
+    example: "1773480600",
+  },
+  {
+    name: "webhook-signature",
+    description:
+      "`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the endpoint's secret (the base64 after `whsec_`): verify it with any Standard Webhooks library.",
+    schema: { type: "string" },
+    example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+  },
+].map((header) => ({ ...header, in: "header", required: true }));
+
+/**
+ * The OpenAPI 3.1 `webhooks`: what we post to an endpoint, one entry per delivery type, its body
+ * generated from the payload schemas the events are built with (webhook-payloads.ts).
+ */
+function webhookObjects(components: ComponentCollector) {
+  return Object.fromEntries(
+    WEBHOOK_BODIES.map(({ type, name, summary, description, body }) => [
+      type,
+      {
+        post: {
+          operationId: `on${name}`,
+          summary,
+          description,
+          tags: ["Webhooks"],
+          parameters: DELIVERY_HEADERS,
+          requestBody: { required: true, content: { "application/json": components.withExample(components.convert(body, "output")) } },
+          responses: {
+            "2XX": { description: "Received. Any other answer is tried again later on the retry schedule (a test delivery is not)." },
+            "410": { description: "Gone: the endpoint is no more, and this delivery is not tried again." },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 type BuiltRoute = { id: string; parentId?: string; path?: string; module: { loader?: { operations?: Record<string, OperationDeclaration> } } };
 
 /**
@@ -335,7 +385,8 @@ const TAGS: Record<string, string> = {
   "Public test links": "What the respondent's browser calls: open a test link and submit the answers once, without an account.",
   Reports: "Completed tests: search by person, form and date, read one, export it as a PDF.",
   Users: "The signed-in user's profile, password and API tokens, and the accounts an administrator manages.",
-  Webhooks: "Endpoints an administrator adds to be told about the organization's events, signed per Standard Webhooks.",
+  Webhooks:
+    "Endpoints an administrator adds to be told about the organization's events, signed per Standard Webhooks. What each delivery holds is under `webhooks`.",
   Organization: "The organization's settings: its name and the time zone its dates are read in.",
   Service: "About the service itself.",
 };
@@ -355,6 +406,8 @@ export async function openApiDocument(): Promise<JsonSchema> {
     if (operation.success.schema) components.convert(operation.success.schema, "output");
     if (operation.alsoSuccess) components.convert(operation.alsoSuccess.schema, "output");
   }
+  // What we post is also what we answer with: named as responses are.
+  const webhooks = webhookObjects(components);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of operations) {
     (paths[operation.path] ??= {})[operation.method] = operationObject(operation, components);
@@ -375,6 +428,7 @@ export async function openApiDocument(): Promise<JsonSchema> {
       .sort((a, b) => Object.keys(TAGS).indexOf(a) - Object.keys(TAGS).indexOf(b))
       .map((name) => ({ name, ...(TAGS[name] ? { description: TAGS[name] } : {}) })),
     paths,
+    webhooks,
     components: {
       schemas: components.schemas,
       securitySchemes: {

@@ -11,7 +11,6 @@ import { foldForSearch } from "~/lib/search.ts";
 import { createCandidateBody } from "../candidates/candidate-schemas.ts";
 import { createStudentBody } from "../students/student-schemas.ts";
 import { emitWebhookEvents, webhookSubscribers } from "../webhooks/webhooks.server.ts";
-import type { WebhookEvent } from "../webhooks/webhook-events.ts";
 import { refreshRespondentSearchText } from "./people.server.ts";
 import { type ImportMode, type RosterAction, type RosterColumn, type RosterSource, ROSTER_HEADERS } from "./roster-columns.ts";
 import { newId } from "~/lib/ids.server.ts";
@@ -322,9 +321,9 @@ export async function importRoster(actor: Actor, kind: Kind, source: RosterSourc
   const read = readRoster(kind, source.text);
   const checked = await checkRoster(db, actor, kind, mode, read);
   if (checked.problems.length > 0) throw refused(checked.problems);
-  const person = kind === "students" ? "student" : "candidate";
+  const createdEvent = kind === "students" ? "student.created" : "candidate.created";
   const [onCreate, onUpdate] = await Promise.all([
-    webhookSubscribers(actor.organizationId, `${person}.created` as WebhookEvent),
+    webhookSubscribers(actor.organizationId, createdEvent),
     kind === "students" ? webhookSubscribers(actor.organizationId, "student.updated") : [],
   ]);
   return db.$transaction(async (tx) => {
@@ -400,8 +399,8 @@ export async function importRoster(actor: Actor, kind: Kind, source: RosterSourc
     await emitWebhookEvents(
       tx,
       onCreate,
-      `${person}.created` as WebhookEvent,
-      created.map(({ id, row: { input } }) => ({ id, name: input.name, externalId: input.externalId ?? null, createdAt: now.toISOString() })),
+      createdEvent,
+      created.map(({ id, row: { input } }) => ({ id: id!, name: input.name, externalId: input.externalId ?? null, createdAt: now.toISOString() })),
     );
     await emitWebhookEvents(
       tx,

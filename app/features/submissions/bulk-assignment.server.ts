@@ -4,18 +4,20 @@ import { insertRows } from "~/lib/insert-rows.server.ts";
 import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import { groupMemberIds } from "../groups/groups.server.ts";
 import { BULK_LIMIT, type BulkAssignInput } from "./submission-schemas.ts";
-import { assignableForm, newToken, submissionItems, waitingWhere } from "./submissions.server.ts";
+import { assignableForm, newToken, submissionCreatedData, submissionItems, waitingWhere } from "./submissions.server.ts";
 import { enqueueJobs } from "../jobs/jobs.server.ts";
 import { deliveryJobs } from "./link-mail.server.ts";
 import { chargeMail } from "./mail-quota.server.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
 import { newId } from "~/lib/ids.server.ts";
+import { emitWebhookEvents, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 
 /**
  * One form assigned to a whole class at once (contract §10): a group's members and the people
  * named, each once. Someone who already has a link to this form still waiting for answers is
  * skipped (ALREADY_PENDING), as is a student who is not active or a candidate already promoted
- * (NOT_ACTIVE); everyone else gets a link, all in one transaction.
+ * (NOT_ACTIVE); everyone else gets a link, all in one transaction, which also queues one
+ * `submission.created` event per link for the webhooks that want it.
  */
 type Person = { kind: "student" | "candidate"; id: string; name: string; status: string; email: string | null };
 
@@ -47,6 +49,7 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
   // few multi-row statements keep this write short (on SQLite every other writer waits for it). The
   // e-mails are counted against the quotas last, in the same transaction: a call that would pass
   // one keeps nothing (ADR 45), and the quota's row is locked only for the end of the write.
+  const subscribers = await webhookSubscribers(form.organizationId, "submission.created", form.id);
   const { chosen, rows, skipped } = await db.$transaction(async (tx) => {
     // Who already has a link waiting is read after taking the form's links: of a double-clicked
     // assignment, the second waits for the first and then skips everyone it assigned (ADR 41).
@@ -117,6 +120,12 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
       ]),
     );
     await enqueueJobs(tx, jobs);
+    await emitWebhookEvents(
+      tx,
+      subscribers,
+      "submission.created",
+      rows.map((row) => submissionCreatedData({ ...row, formId: form.id, assignedById: actor.userId, expiresAt, createdAt: now })),
+    );
     await chargeMail(tx, { organizationId: form.organizationId, userId: actor.userId }, jobs.length, now);
     return { chosen, rows, skipped };
   }, LONG_WRITE);

@@ -12,6 +12,7 @@ import { visibleFormsWhere } from "../forms/forms.server.ts";
 import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput } from "./submission-schemas.ts";
 import { asSeenBy, inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { type StatusFields, type SubmissionStatus, submissionStatus, WAITING_STATUSES } from "./submission-status.ts";
+import type { WebhookData } from "../webhooks/webhook-payloads.ts";
 import { emitWebhookEvent, webhookEventWrites, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { queueNewLinkMail } from "./link-mail.server.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
@@ -96,14 +97,6 @@ export async function assignForm(
   // The id and time are chosen here, so that the event can name them in the same batch. The
   // event never carries the link's token: it says a link exists, not how to open it.
   const created = { id: newId(), createdAt: new Date() };
-  const eventData = {
-    id: created.id,
-    formId: form.id,
-    respondent: { kind: input.studentId ? "student" : "candidate", id: respondent.id },
-    assignedById: actor.userId,
-    expiresAt: expiresAt?.toISOString() ?? null,
-    createdAt: created.createdAt.toISOString(),
-  };
   const row = {
     ...created,
     organizationId: form.organizationId,
@@ -115,19 +108,39 @@ export async function assignForm(
     expiresAt,
     mailQueuedAt: delivery.send ? created.createdAt : null,
   };
+  const eventData = submissionCreatedData(row);
+  const subscribers = await webhookSubscribers(form.organizationId, "submission.created", form.id);
   if (delivery.send || delivery.remindAfterDays) {
     // With its e-mails: one interactive transaction, so a refusal by the quota keeps no link (ADR 45).
-    const subscribers = await webhookSubscribers(form.organizationId, "submission.created");
     await db.$transaction(async (tx) => {
       await tx.submission.create({ data: row, select: { id: true } });
       await emitWebhookEvent(tx, subscribers, "submission.created", eventData);
       await queueNewLinkMail(tx, { organizationId: form.organizationId, userId: actor.userId }, created.id, delivery, created.createdAt);
     });
   } else {
-    const event = await webhookEventWrites(form.organizationId, "submission.created", eventData);
-    await db.$transaction([db.submission.create({ data: row, select: { id: true } }), ...event]);
+    await db.$transaction([db.submission.create({ data: row, select: { id: true } }), ...webhookEventWrites(subscribers, "submission.created", eventData)]);
   }
   return getSubmission(actor, created.id);
+}
+
+/** What `submission.created` tells of a new link (never its token: it says a link exists, not how to open it). */
+export function submissionCreatedData(link: {
+  id: string;
+  formId: string;
+  studentId: string | null;
+  candidateId: string | null;
+  assignedById: string;
+  expiresAt: Date | null;
+  createdAt: Date;
+}): WebhookData<"submission.created"> {
+  return {
+    id: link.id,
+    formId: link.formId,
+    respondent: link.studentId ? { kind: "student", id: link.studentId } : { kind: "candidate", id: link.candidateId! },
+    assignedById: link.assignedById,
+    expiresAt: link.expiresAt?.toISOString() ?? null,
+    createdAt: link.createdAt.toISOString(),
+  };
 }
 
 /** A published form the caller can see, to assign; 404 when hidden, 409 when not published. */

@@ -286,7 +286,7 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
   // connection, so everything done inside it keeps every other request waiting.
   const answerRows = result.answers.map((answer) => ({ id: newId(), submissionId: link.id, ...answer }));
   const postgres = env().databaseProvider === "postgresql";
-  const subscribers = await webhookSubscribers(link.organizationId, "submission.completed");
+  const subscribers = await webhookSubscribers(link.organizationId, "submission.completed", link.form.id);
   await db.$transaction(async (tx) => {
     // The search text holds the respondent's current name, read in this transaction so that a
     // rename committing meanwhile cannot be missed: a rename rewrites the completed submissions

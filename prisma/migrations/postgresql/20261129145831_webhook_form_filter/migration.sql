@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Webhook" ADD COLUMN     "formIds" JSONB NOT NULL DEFAULT '[]';
