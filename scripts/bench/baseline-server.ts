@@ -312,7 +312,8 @@ const REPORT_COLUMNS = `s."id", s."completedAt", s."totalScore", s."maxScore", s
 export async function queryReports(client: SqlClient, caller: Caller, query: ReportQuery) {
   const scope = reportScope(caller);
   const term = query.search ? foldForSearch(query.search) : "";
-  const filter: ReportTotalFilter = { term, from: undefined, to: undefined, formId: undefined, groupId: undefined };
+  // The baseline's reports take a search only: every other filter is unset.
+  const filter: ReportTotalFilter = { search: term || undefined, from: undefined, to: undefined, formId: undefined, groupId: undefined };
   const totalOf: TotalOf = (count) => exactReportTotal(client, caller, filter, count);
   const page = { skip: (query.page - 1) * query.limit, take: query.limit };
   let rows: Record<string, unknown>[];

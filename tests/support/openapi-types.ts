@@ -11250,7 +11250,7 @@ export interface operations {
                 to?: string;
                 /** @description Only the results of this form. */
                 formId?: string;
-                /** @description Only the results of this group's members (as the group is now). */
+                /** @description Only the results of this group's members (as the group is now); a group not in the organization is 404. */
                 groupId?: string;
                 /** @description ISO 8601 date-time with its offset or Z. Only the items changed at or after it, oldest change first (ties by id), and the deletions since then as items `{id, updatedAt, deletedAt}`. To read on, ask again from the last item's updatedAt (it comes again, with any other change of that moment), or for the next page. */
                 updatedSince?: string;
@@ -11363,6 +11363,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
                     };
                 };
             };
@@ -11681,7 +11702,7 @@ export interface operations {
                 to?: string;
                 /** @description Only the results of this form. */
                 formId?: string;
-                /** @description Only the results of this group's members (as the group is now). */
+                /** @description Only the results of this group's members (as the group is now); a group not in the organization is 404. */
                 groupId?: string;
                 /** @description csv: UTF-8 with a BOM, RFC 4180; xlsx: one worksheet, its date cells in the organization's local time. */
                 format: "csv" | "xlsx";

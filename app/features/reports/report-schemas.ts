@@ -17,13 +17,24 @@ const reportFilters = {
   from: dateParam.meta({ description: "Completed at or after (ISO 8601 date or date-time)." }),
   to: dateParam.meta({ description: "Completed at or before; a date covers that whole day." }),
   formId: idSchema.optional().meta({ description: "Only the results of this form." }),
-  groupId: idSchema.optional().meta({ description: "Only the results of this group's members (as the group is now)." }),
+  groupId: idSchema.optional().meta({ description: "Only the results of this group's members (as the group is now); a group not in the organization is 404." }),
 };
 
 export const listReportsQuery = z.strictObject({ ...paginationQuery, ...reportFilters, updatedSince: updatedSinceParam });
 export type ListReportsQuery = z.output<typeof listReportsQuery>;
+
+/**
+ * The list query's fields that select no reports: `page` and `limit` choose a slice of the same
+ * rows (the list has one order, newest first, and no sort parameter), and `updatedSince` turns the
+ * list into its changes (listReportChanges, whose total is counted every time). Every other field
+ * of the query is a filter: a field added to the query is one unless it is named here, and the
+ * totals (report-totals-cache.ts, docs/decisions/0056-totals-from-every-filter.md) do not compile
+ * until they are told what it does to a total.
+ */
+export const NOT_REPORT_FILTERS = ["page", "limit", "updatedSince"] as const satisfies readonly (keyof ListReportsQuery)[];
+
 /** What selects reports, without a page: the list's filters, which the exports share. */
-export type ReportFilters = Omit<ListReportsQuery, "page" | "limit" | "updatedSince">;
+export type ReportFilters = Omit<ListReportsQuery, (typeof NOT_REPORT_FILTERS)[number]>;
 
 export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 

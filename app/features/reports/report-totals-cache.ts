@@ -1,48 +1,116 @@
+import type { ReportFilters } from "./report-schemas.ts";
+
 /**
  * The report totals' cache key and size (docs/decisions/0013-report-totals.md) and the scopes the
  * submission counts answer (ADR 36), without the database, so that the bench's baseline takes its
- * totals the same way as the app.
+ * totals the same way as the app. Both are built from every filter of the reports list
+ * (docs/decisions/0056-totals-from-every-filter.md): REPORT_FILTER_RULES must say, for each field
+ * of ReportFilters, how it enters the key and whether the counts still answer it, or the code does
+ * not compile.
  */
 
 /** How many totals one process keeps; the least recently used one goes first. */
 export const REPORT_TOTALS_CACHE_SIZE = 500;
 
+/** The filters whose value the list does not apply as given (reportSelection in reports.server.ts). */
+type AppliedAs = {
+  /** The folded search term; undefined for none. */
+  search: string | undefined;
+  /** The completedAt bounds, both included: a date-only `from`/`to` is its day in the caller's time zone. */
+  from: Date | undefined;
+  to: Date | undefined;
+};
+
 /**
- * What, besides the caller's scope, decides a total: the folded search term ("" for none), the
- * completedAt bounds, the form and the group. A group's members change without a submission
- * changing, which the version does not see: those totals are counted every time.
+ * What, besides the caller's scope, decides a total: every filter of the reports list as the list
+ * applies it, undefined when unset. No field is optional, so a filter added to ReportFilters is a
+ * type error where the list builds this until it is given.
  */
-export type ReportTotalFilter = { term: string; from: Date | undefined; to: Date | undefined; formId?: string | undefined; groupId?: string | undefined };
+export type ReportTotalFilter = {
+  [Field in keyof Required<ReportFilters>]: Field extends keyof AppliedAs ? AppliedAs[Field] : ReportFilters[Field] | undefined;
+};
+
+/** The rows of "SubmissionCount" that hold a total (ADR 36): an organization, one assigner or all, one form or all. */
+export type CountedScope = { organizationId: string; assignedById?: string; formId?: string };
+
+type FilterRule<Value> = {
+  /**
+   * How the filter enters a total's cache key: "value", its value (a date as its instant); or
+   * "uncached", a total with it set is never cached but counted every time, because what it selects
+   * by changes without a submission changing, which the version (ADR 13) does not see.
+   */
+  key: "value" | "uncached";
+  /**
+   * Whether the submission counts can give a total with the filter set: null when they cannot (a
+   * condition on anything but their columns: the total is counted), or the rows of
+   * "SubmissionCount" that the value narrows the scope to.
+   */
+  counts: null | ((value: Value) => Pick<CountedScope, "formId">);
+};
+
+/**
+ * What every filter of the reports list does to its total. A filter on a column of "Submission"
+ * (a score, a band) is `key: "value"`, `counts: null`; only a column the counts are kept by can
+ * narrow them.
+ */
+const REPORT_FILTER_RULES: { [Field in keyof ReportTotalFilter]: FilterRule<NonNullable<ReportTotalFilter[Field]>> } = {
+  search: { key: "value", counts: null },
+  from: { key: "value", counts: null },
+  to: { key: "value", counts: null },
+  formId: { key: "value", counts: (formId) => ({ formId }) },
+  // A group's members change without any submission changing.
+  groupId: { key: "uncached", counts: null },
+};
+
+const REPORT_FILTER_FIELDS = Object.keys(REPORT_FILTER_RULES) as (keyof ReportTotalFilter)[];
+
+/** What one filter does to the counted scope: nothing while it is unset, otherwise its rule's narrowing, or null when the counts cannot answer it. */
+function countsWith<Field extends keyof ReportTotalFilter>(field: Field, filter: ReportTotalFilter): Pick<CountedScope, "formId"> | null {
+  const value = filter[field];
+  if (value === undefined) return {};
+  const rule: FilterRule<NonNullable<ReportTotalFilter[Field]>> = REPORT_FILTER_RULES[field];
+  return rule.counts ? rule.counts(value) : null;
+}
+
+/** The caller's scope in the cache key and the counts, or null for a role whose totals are counted every time (see report-totals.server.ts). */
+function callerScope(caller: { role: string; userId: string; organizationId: string }): { key: string; counted: CountedScope } | null {
+  const { organizationId } = caller;
+  if (caller.role === "ADMIN") return { key: "organization", counted: { organizationId } };
+  if (caller.role === "TEACHER") return { key: `assignedBy:${caller.userId}`, counted: { organizationId, assignedById: caller.userId } };
+  return null;
+}
 
 /**
  * The scope whose total the submission counts hold (docs/decisions/0036-submission-counts.md), or
  * null when the total must be counted: an administrator's organization or a teacher's own
- * assignments, all of them or one form's, with no search, dates or group.
+ * assignments, narrowed by the filters the counts answer (a form), when every filter set is one of
+ * them.
  */
-export function countedScope(
-  caller: { role: string; userId: string; organizationId: string },
-  filter: ReportTotalFilter,
-): { organizationId: string; assignedById?: string; formId?: string } | null {
-  if (filter.term || filter.from || filter.to || filter.groupId) return null;
-  const form = filter.formId ? { formId: filter.formId } : {};
-  if (caller.role === "ADMIN") return { organizationId: caller.organizationId, ...form };
-  if (caller.role === "TEACHER") return { organizationId: caller.organizationId, assignedById: caller.userId, ...form };
-  return null;
+export function countedScope(caller: { role: string; userId: string; organizationId: string }, filter: ReportTotalFilter): CountedScope | null {
+  const scope = callerScope(caller);
+  if (!scope) return null;
+  let counted = scope.counted;
+  for (const field of REPORT_FILTER_FIELDS) {
+    const narrowed = countsWith(field, filter);
+    if (narrowed === null) return null;
+    counted = { ...counted, ...narrowed };
+  }
+  return counted;
 }
 
-/** The cache key of a total, or null when the total is never cached (see report-totals.server.ts). */
+/**
+ * The cache key of a total, or null when the total is never cached (see report-totals.server.ts):
+ * the organization, the caller's scope and every filter by name, with its value.
+ */
 export function reportTotalKey(caller: { role: string; userId: string; organizationId: string }, filter: ReportTotalFilter): string | null {
-  let scope: string;
-  if (caller.role === "ADMIN") scope = "organization";
-  else if (caller.role === "TEACHER") scope = `assignedBy:${caller.userId}`;
-  else return null;
-  if (filter.groupId) return null;
-  return JSON.stringify([
-    caller.organizationId,
-    scope,
-    filter.term,
-    filter.from?.toISOString() ?? null,
-    filter.to?.toISOString() ?? null,
-    filter.formId ?? null,
-  ]);
+  const scope = callerScope(caller);
+  if (!scope) return null;
+  const filters: [string, unknown][] = [];
+  for (const field of REPORT_FILTER_FIELDS) {
+    const value = filter[field];
+    if (value !== undefined && REPORT_FILTER_RULES[field].key === "uncached") return null;
+    filters.push([field, value ?? null]);
+  }
+  // JSON writes a Date as its instant (toISOString).
+  return JSON.stringify([caller.organizationId, scope.key, filters]);
 }

@@ -20,7 +20,7 @@ import {
   type PeopleFirstRow,
   peopleFirstRespondents,
 } from "./report-search.ts";
-import { exactReportTotal } from "./report-totals.server.ts";
+import { exactReportTotal, type ReportTotalFilter } from "./report-totals.server.ts";
 
 export { FTS_DRIVEN_MAX_MATCHES, MIN_INDEXED_SEARCH_LENGTH, PEOPLE_FIRST_MAX_PEOPLE } from "./report-search.ts";
 import { DATE_ONLY, endOfDayIn, startOfDayIn } from "~/lib/zoned-time.ts";
@@ -296,7 +296,14 @@ export async function reportSelection(actor: Actor, filters: ReportFilters) {
     sql,
     where: { AND: where },
     term,
-    totalFilter: { term, from: completedAt?.gte, to: completedAt?.lte, formId: filters.formId, groupId: filters.groupId },
+    // Every filter as applied above, for the total's cache key and the counted-scope test (report-totals-cache.ts).
+    totalFilter: {
+      search: term || undefined,
+      from: completedAt?.gte,
+      to: completedAt?.lte,
+      formId: filters.formId,
+      groupId: filters.groupId,
+    } satisfies ReportTotalFilter,
   };
 }
 

@@ -27,7 +27,7 @@ const handle = endpoint(
         description: "A page of reports, most recently completed first; with updatedSince, the changes since then, oldest first, deletions included.",
         schema: reportListResponse,
       },
-      errors: [400, 401, 403],
+      errors: [400, 401, 403, 404],
     },
   },
 );
