@@ -26,6 +26,11 @@ import { sendPlain } from "./plain-response.ts";
  * - A request that has waited longer than `maxWaitMs` (from the turn that read it, plus the loop's
  *   delay before that turn) is answered 503 when its time comes, and while the oldest request in
  *   the queue has waited that long a new one is answered 503 at once: it would wait longer still.
+ * - A queue that has not once been empty for `maxWaitMs` is standing, not a burst: while it stands
+ *   a request may wait `standingWaitMs` only (CoDel, as in "Fail at Scale", ACM Queue 2015). After
+ *   60 s at three times the sustainable rate, a queue kept at the full wait never drained at half
+ *   that rate: every request waited about a second, the objects of waiting requests outlived the
+ *   young generation, and the collector's work held the rate served below the rate arriving.
  *
  * `maxInFlight` bounds the requests in progress (with PostgreSQL they wait for the database
  * between turns); past it the queue waits for one to finish. A respondent submitting a test has
@@ -45,6 +50,8 @@ import { sendPlain } from "./plain-response.ts";
 export type LoadSheddingOptions = {
   /** The longest a request may wait to be served; past it, 503. */
   maxWaitMs: number;
+  /** The longest a request may wait while the queue stands (has not been empty for `maxWaitMs`). */
+  standingWaitMs?: number;
   maxInFlight: number;
   /**
    * Connections open at once. The requests of a connection past it are answered 503 and the
@@ -120,6 +127,9 @@ export class LoadShedder {
   /** Wakes the lines when all the requests allowed are in progress, to shed those that wait too long. */
   private staleTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly warmUntil: number;
+  /** When the lines were last seen empty: since then, the queue has stood. */
+  private lastEmptyAt: number;
+  private readonly standingWaitMs: number;
   private readonly now: () => number;
   private connections = 0;
   /** Connections opened past `maxConnections`: their requests are shed and they are closed. */
@@ -135,6 +145,8 @@ export class LoadShedder {
     this.turnBudgetMs = options.turnBudgetMs ?? 2;
     this.now = options.now ?? (() => performance.now());
     this.warmUntil = this.now() + (options.warmUpMs ?? 5000);
+    this.lastEmptyAt = this.now();
+    this.standingWaitMs = Math.min(options.standingWaitMs ?? 100, options.maxWaitMs);
   }
 
   /** Measures the lag as how late a timer fires: the time the loop was busy with something else. */
@@ -175,6 +187,7 @@ export class LoadShedder {
     }
     const line = req.method === "POST" && PUBLIC_SUBMIT.test(req.path) ? this.submits : this.others;
     const now = this.now();
+    if (this.waitingCount() === 0) this.lastEmptyAt = now;
     // The oldest in its line has waited too long already: this one would wait longer still.
     const oldest = line.oldest;
     if (oldest && this.waitedTooLong(oldest, line, now)) return this.refuse(req, res, "queue");
@@ -183,9 +196,19 @@ export class LoadShedder {
     setImmediate(this.serveOne);
   };
 
+  private waitingCount(): number {
+    return this.submits.length + this.others.length;
+  }
+
+  /** The wait a request of `line` is allowed now: the full one, or a short one while the queue stands. */
+  private allowedWait(line: WaitingLine, now: number): number {
+    const standing = now - this.lastEmptyAt > this.options.maxWaitMs;
+    return (standing ? this.standingWaitMs : this.options.maxWaitMs) * line.factor;
+  }
+
   /** During the warm-up only a wait for a free slot counts, not one for the loop (see above). */
   private waitedTooLong(waiting: Waiting, line: WaitingLine, now: number): boolean {
-    if (now - waiting.since <= this.options.maxWaitMs * line.factor) return false;
+    if (now - waiting.since <= this.allowedWait(line, now)) return false;
     return now > this.warmUntil || this.inFlight >= this.options.maxInFlight * line.factor;
   }
 
@@ -212,9 +235,12 @@ export class LoadShedder {
     this.shedStale(now);
     const line = this.admissible(this.submits) ? this.submits : this.admissible(this.others) ? this.others : undefined;
     if (line) this.admit(line.take());
-    else if (this.submits.length + this.others.length > 0) this.wakeWhenStale(now);
-    // Empty lines end the turn's serving: the next request starts a fresh budget.
-    if (this.submits.length + this.others.length === 0) this.servingSince = undefined;
+    else if (this.waitingCount() > 0) this.wakeWhenStale(now);
+    // Empty lines end the turn's serving (the next request starts a fresh budget) and the queue's standing.
+    if (this.waitingCount() === 0) {
+      this.servingSince = undefined;
+      this.lastEmptyAt = this.now();
+    }
   };
 
   private readonly startTurn = (): void => {
@@ -246,7 +272,7 @@ export class LoadShedder {
    */
   private wakeWhenStale(now: number): void {
     if (this.staleTimer) return;
-    const due = Math.min(...[this.submits, this.others].flatMap((line) => (line.oldest ? [line.oldest.since + this.options.maxWaitMs * line.factor] : [])));
+    const due = Math.min(...[this.submits, this.others].flatMap((line) => (line.oldest ? [line.oldest.since + this.allowedWait(line, now)] : [])));
     this.staleTimer = setTimeout(
       () => {
         this.staleTimer = undefined;
@@ -261,7 +287,7 @@ export class LoadShedder {
     // One line when shedding begins and one when it ends: an operator sees why, not every request.
     if (this.shed++ === 0) {
       const cause = why === "queue" ? `requests waited over ${this.options.maxWaitMs} ms` : `over ${this.options.maxConnections} connections`;
-      console.warn(`[load] shedding requests: ${cause}; ${this.inFlight} in progress, ${this.submits.length + this.others.length} waiting`);
+      console.warn(`[load] shedding requests: ${cause}; ${this.inFlight} in progress, ${this.waitingCount()} waiting`);
     }
     sendPlain(res, serviceStatusResponse("busy", req.path, { retryAfterSeconds: RETRY_AFTER_SECONDS }));
   }
@@ -272,7 +298,7 @@ export class LoadShedder {
       this.shed = 0;
     }
     const finished = () => {
-      if (this.submits.length + this.others.length > 0) setImmediate(this.serveOne);
+      if (this.waitingCount() > 0) setImmediate(this.serveOne);
     };
     if (hasBodyToCome(req)) {
       const address = this.options.addressOf(req);

@@ -63,9 +63,16 @@ export type OverloadResult = {
   healthFailures: number;
   /** p99 of the `before` phase: what "normal" means for the recovery. */
   normalP99Ms: number;
-  /** From the overload's end to the start of the first second from which every second is normal again (all 2xx, p99 within three times the calm's, at least 100 ms). */
+  /**
+   * From the overload's end to the start of the first second that begins SETTLED_SECONDS normal
+   * seconds in a row (all 2xx, p99 within three times the calm's, at least 100 ms) after which no
+   * request is refused or fails.
+   */
   recoveryMs: number | null;
 };
+
+/** Normal seconds in a row that make a recovery. */
+const SETTLED_SECONDS = 5;
 
 type Sample = { dueAt: number; latency: number; outcome: "ok" | "busy" | "other" | "failed"; retryAfter: boolean; why?: string };
 
@@ -212,7 +219,11 @@ export async function runOverload(job: OverloadJob): Promise<OverloadResult> {
   // p99, and never less than 100 ms, so one stall of the machine does not count as overload).
   const isNormal = (second: OverloadSecond) => second.sent > 0 && second.ok === second.sent && second.okP99Ms <= Math.max(3 * normalP99Ms, 100);
   const after = timeline.filter((second) => second.phase === "after");
-  const recoveredAt = after.findIndex((_, i) => after.slice(i).every(isNormal));
+  // A slow second later on, with every request answered, is a stall the calm has too (see
+  // docs/benchmarks.md, "the stalls"): it does not undo a recovery. A refusal or a failure does.
+  const recoveredAt = after.findIndex(
+    (_, i) => after.slice(i, i + SETTLED_SECONDS).every(isNormal) && after.slice(i).every((second) => second.ok === second.sent),
+  );
   return {
     timeline,
     firstBusyAfterMs: firstBusy ? firstBusy.dueAt + firstBusy.latency - overloadFrom : null,

@@ -95,6 +95,33 @@ describe("load shedding by the time a request has waited", () => {
     for (const run of bench.served) expect(run.ranAt - run.sentAt).toBeLessThanOrEqual(300);
   });
 
+  it("given a queue that has not emptied for the full wait, should hold its requests to the short one", async () => {
+    // Eight requests at once, served 40 ms apart on the test's clock; three more join when five
+    // are answered (the clock at 200), so the queue never empties. Each of the three waits 120 to
+    // 200 ms: within the full 300 ms, not within 50 once the queue has stood for 300.
+    const run = async (standingWaitMs: number) => {
+      const bench = await serverWith({ maxWaitMs: 300, standingWaitMs }, 40);
+      const agent = await openConnections(bench, 11);
+      let answered = 0;
+      let fifth: () => void = () => {};
+      const fiveAnswered = new Promise<void>((resolve) => (fifth = resolve));
+      const first = Array.from({ length: 8 }, (_, i) =>
+        send(bench, `/first/${i}`, agent).then((answer) => {
+          if (++answered === 5) fifth();
+          return answer;
+        }),
+      );
+      await fiveAnswered;
+      const joined = await Promise.all(Array.from({ length: 3 }, (_, i) => send(bench, `/joined/${i}`, agent)));
+      await Promise.all(first);
+      agent.destroy();
+      return joined.map((answer) => answer.status);
+    };
+
+    expect(await run(300)).toEqual([200, 200, 200]);
+    expect(await run(50)).toEqual([503, 503, 503]);
+  });
+
   it("given the health check among waiting requests, should answer it without waiting", async () => {
     const bench = await serverWith({ maxWaitMs: 300 }, 100);
     const agent = await openConnections(bench, 11);
