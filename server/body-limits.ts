@@ -6,7 +6,7 @@ import { sendPlain } from "./plain-response.ts";
 /**
  * Body limits for every route, checked against the declared length before a byte of the body is
  * read: form posts of pages up to 1 MiB (urlencoded) or 5 MiB (multipart, the avatar upload),
- * API bodies up to the same limits (contract §1: 1 MiB JSON, 5 MiB multipart). A larger declared body is answered 413 at
+ * API bodies up to the same limits (docs/api-contract.md §1: 1 MiB JSON, 5 MiB multipart). A larger declared body is answered 413 at
  * once, without being buffered.
  *
  * Page posts must be HTML forms (see isFormBody).
@@ -20,7 +20,7 @@ const PAGE_FORM_LIMIT = JSON_BODY_LIMIT;
 const mediaType = (contentType: string | undefined) => (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 
 function limitFor(contentType: string | undefined): number {
-  // A roster import may also come as a bare CSV body (contract §11): the same 5 MiB as a file.
+  // A roster import may also come as a bare CSV body (docs/api-contract.md §11): the same 5 MiB as a file.
   const type = mediaType(contentType);
   return type === "multipart/form-data" || type === "text/csv" ? MULTIPART_BODY_LIMIT : PAGE_FORM_LIMIT;
 }

@@ -36,7 +36,7 @@ export type OperationDeclaration = {
   /** Another success an option of the call gives (a dry run's 200 beside the import's 201). */
   alsoSuccess?: { status: number; description: string; schema: z.ZodType };
   /**
-   * The operation creates something and takes an `Idempotency-Key` header (contract §23, ADR 48):
+   * The operation creates something and takes an `Idempotency-Key` header (docs/api-contract.md §23, ADR 48):
    * a repeat with the same key gets the first answer again. The endpoint wrapper does the rest,
    * and the OpenAPI document lists the header with its 409 and 422 answers.
    */

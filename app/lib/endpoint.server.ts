@@ -32,7 +32,7 @@ export type EndpointHandler<Args extends EndpointArgs> = ((args: Args) => Promis
  * An operation declared with `idempotencyKey` answers a repeated `Idempotency-Key` from what it
  * stored the first time (idempotency.server.ts), so each route module only says that it creates.
  *
- * What HTTP asks of every resource is answered here too (contract §23, ADR 55): `HEAD` wherever
+ * What HTTP asks of every resource is answered here too (docs/api-contract.md §23, ADR 55): `HEAD` wherever
  * `GET` is (the same status and headers, no body), `OPTIONS` with 204 and `Allow`, another method
  * with 405 and `Allow`, and a 201 with the `Location` its declaration names.
  *

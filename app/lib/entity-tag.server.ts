@@ -4,7 +4,7 @@ import { json } from "./http.server.ts";
 import { ApiError } from "./problem.server.ts";
 
 /**
- * Entity tags of the records a client edits (contract §23, ADR 55): a form, a student, a candidate
+ * Entity tags of the records a client edits (docs/api-contract.md §23, ADR 55): a form, a student, a candidate
  * and a group. A tag names the record's stored version, its id and `updatedAt`, so it changes
  * exactly when the record does in the sense of the lists read with `updatedSince` (ADR 52). It is
  * strong, because `If-Match` compares strongly (RFC 9110 §13.1.1): a `W/` tag never matches.

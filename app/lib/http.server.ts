@@ -7,7 +7,7 @@ import { ApiError, badRequest, fieldProblem, validationError } from "./problem.s
 /** Methods that only read (RFC 9110 §9.2.1): no CSRF check, and a read-only API token may use them. */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Request bodies above these sizes are refused with 413 before they are parsed (contract §1). */
+/** Request bodies above these sizes are refused with 413 before they are parsed (docs/api-contract.md §1). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const MULTIPART_BODY_LIMIT = 5 * 1024 * 1024;
 

@@ -6,7 +6,7 @@ import { ApiError, fieldProblem } from "./problem.server.ts";
 import { requestFault } from "./request-faults.server.ts";
 
 /**
- * `Idempotency-Key` on the operations that create something (contract §23, ADR 48), after the
+ * `Idempotency-Key` on the operations that create something (docs/api-contract.md §23, ADR 48), after the
  * IETF draft "The Idempotency-Key HTTP Header Field": the first request made with a key is
  * processed and its answer stored; a repeat by the same user with the same request within 24 hours
  * gets that answer again and changes nothing. The endpoint wrapper (endpoint.server.ts) calls this

@@ -8,7 +8,7 @@ import { fieldMessage, fieldText, isFieldMessageKey, problemText, type FieldMess
  * A field-level problem, pointing at the input that caused it (`scoreRanges.1.color`): `key` is
  * what pages render in their language, `message` the English text the API answers.
  */
-/** `row` and `field`: where in an imported file (contract §11), besides the path. */
+/** `row` and `field`: where in an imported file (docs/api-contract.md §11), besides the path. */
 export type FieldProblem = { path: string; message: string; key: FieldMessage; row?: number; field?: string };
 
 export function fieldProblem(path: string, key: FieldMessageKey, ...params: string[]): FieldProblem {

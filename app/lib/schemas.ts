@@ -115,7 +115,7 @@ export const updatedSinceParam = z.iso
 /** A listed item's `deletedAt`: always null, as a deleted item is never listed as it was. */
 export const notDeleted = z.null().meta({ description: "Always null: a deleted item is listed only with updatedSince, as a DeletedItem." });
 
-/** A deletion in a list read with `updatedSince` (contract §23, ADR 52): the item's id and when it was deleted. */
+/** A deletion in a list read with `updatedSince` (docs/api-contract.md §23, ADR 52): the item's id and when it was deleted. */
 export const deletedItem = z
   .object({
     id: idSchema,

@@ -4,7 +4,7 @@ import { db, type Prisma } from "./db.server.ts";
 import { skipTake } from "./schemas.ts";
 
 /**
- * Incremental reads (contract §23, docs/decisions/0052-changes-and-tombstones.md): every list
+ * Incremental reads (docs/api-contract.md §23, docs/decisions/0052-changes-and-tombstones.md): every list
  * accepts `updatedSince` and then answers the items changed at or after it and the deletions since
  * then, oldest change first. Deletions are tombstones: a row per deleted item, written in the
  * transaction that deletes it, kept TOMBSTONE_KEPT_DAYS days.

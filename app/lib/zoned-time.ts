@@ -1,7 +1,7 @@
 import { isValidTimeZone } from "~/i18n/format.ts";
 
 /**
- * Whole days in an organization's time zone (contract §10): a date-only expiry or report bound
+ * Whole days in an organization's time zone (docs/api-contract.md §10): a date-only expiry or report bound
  * means the end (or start) of that day where the school is, never silently UTC. Intl knows the
  * zones' rules (daylight saving included), so no time-zone library is needed.
  */
@@ -82,7 +82,7 @@ function offsetMinutes(zone: string, at: Date): number {
 
 /** A clock of one zone for many instants (a file's rows): `iso` and `wallClock` of each. */
 export type ZoneClock = {
-  /** `2026-11-29T02:53:00-03:00`: the local date and time to the second, with the zone's offset then (contract §23). */
+  /** `2026-11-29T02:53:00-03:00`: the local date and time to the second, with the zone's offset then (docs/api-contract.md §23). */
   iso: (instant: Date) => string;
   /**
    * The local date and time there as a Date whose UTC fields read it (`2026-11-29T02:53:00Z` for

@@ -32,7 +32,7 @@ import { paths } from "~/lib/paths.ts";
 import { createShownOnce } from "~/lib/shown-once.server.ts";
 
 /**
- * The organization's webhooks for administrators (contract §14), from the same service as
+ * The organization's webhooks for administrators (docs/api-contract.md §14), from the same service as
  * /api/webhooks: add one for some events of some forms (its signing secret shown once, in the
  * answer to the post), send it a test and read what its endpoint answered, see each one's latest
  * deliveries with their state and last answer, send one again, remove a webhook.

@@ -13,7 +13,7 @@ import { forPage, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 /**
- * A form exactly as its respondent will see it (contract §12): the respondent's own component and
+ * A form exactly as its respondent will see it (docs/api-contract.md §12): the respondent's own component and
  * the same checks of the answers, for any form the teacher can see, published or not. Answering
  * stores nothing: no submission, no draft, no result.
  */

@@ -19,7 +19,7 @@ import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 
 /**
- * A form's results at a glance (contract §13), from the same service as
+ * A form's results at a glance (docs/api-contract.md §13), from the same service as
  * GET /api/forms/:id/summary: the links by state, the spread of the totals, the results by band
  * on the band colours, and each question's answers. Charts are SVG drawn here, each with its
  * numbers as text, so the page works without JavaScript and prints.

@@ -83,7 +83,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const email = typeof form.email === "string" ? form.email : "";
   const parsed = credentialsBody.safeParse({ ...form, code: form.code || undefined });
   if (!parsed.success) {
-    // A missing CSRF token is a stale page, like a wrong one (contract §8): 403, not a field error.
+    // A missing CSRF token is a stale page, like a wrong one (docs/api-contract.md §8): 403, not a field error.
     const stale = parsed.error.issues.some((issue) => issue.path[0] === "csrfToken");
     const fieldErrors = stale ? {} : issueTexts(t, parsed.error.issues);
     const formError = stale ? t.signIn.sessionExpired : null;

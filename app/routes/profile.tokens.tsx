@@ -21,7 +21,7 @@ import { paths } from "~/lib/paths.ts";
 import { createShownOnce } from "~/lib/shown-once.server.ts";
 
 /**
- * The signed-in user's personal API tokens (contract §14), from the same service as
+ * The signed-in user's personal API tokens (docs/api-contract.md §14), from the same service as
  * /api/user/tokens: create one (shown once, in the answer to the post, never again), read only or
  * read and write, see when each was last used, delete one.
  */

@@ -411,7 +411,7 @@ async function runScenarios() {
     targets: { p95Ms: 50 },
   });
 
-  // Another system kept in step (contract §23, ADR 52): the results changed since its last read,
+  // Another system kept in step (docs/api-contract.md §23, ADR 52): the results changed since its last read,
   // a moment after which 1,000 of the big organization's changed. Each data set has its own moment.
   if (selected("GET /api/reports?updatedSince=")) {
     // The growth table's smaller data set: the same share of its results changed.

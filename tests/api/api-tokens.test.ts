@@ -5,7 +5,7 @@ import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, errorPaths, expectProblem } from "../support/fixtures.ts";
 
 /**
- * Personal API tokens (contract §14) over real HTTP: shown once, then `Authorization: Bearer`
+ * Personal API tokens (docs/api-contract.md §14) over real HTTP: shown once, then `Authorization: Bearer`
  * reads and writes within the owner's scope without a CSRF token, and stops after delete, expiry
  * and deactivation (every recovery action: tests/api/token-life.test.ts). A read-only token reads
  * and is refused every write (ADR 54). (The suite's teardown also fails if a token-shaped string reaches the log.)

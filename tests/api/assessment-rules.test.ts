@@ -63,7 +63,7 @@ describe("GET /api/submissions", () => {
         "scoreLabel",
         "student",
         "totalScore",
-        // The life of the link (contract §10).
+        // The life of the link (docs/api-contract.md §10).
         "status",
         "openedAt",
         "startedAt",
@@ -74,7 +74,7 @@ describe("GET /api/submissions", () => {
         // Why its e-mail could not be delivered, if it could not (ADR 46).
         "mailFailedAt",
         "mailError",
-        // What an incremental read needs (contract §23, ADR 52).
+        // What an incremental read needs (docs/api-contract.md §23, ADR 52).
         "updatedAt",
         "deletedAt",
       ].sort(),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 import { assign, createForm, createStudent } from "../support/assessment.ts";
 
-/** Assigning a whole class at once over real HTTP (contract §10). */
+/** Assigning a whole class at once over real HTTP (docs/api-contract.md §10). */
 async function classOf(size: number) {
   const group = await api("POST", "/api/groups", { as: "teacher@demo.test", json: { name: unique("Bulk class") } });
   const students = await Promise.all(Array.from({ length: size }, (_, i) => createStudent("teacher@demo.test", unique(`Pupil ${String(i).padStart(2, "0")}`))));

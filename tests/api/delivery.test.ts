@@ -7,7 +7,7 @@ import { startInstance, type Instance } from "../support/instance.ts";
 import { waitFor } from "../support/wait.ts";
 
 /**
- * Links sent by e-mail through the durable job queue, with the loopback SMTP server (contract §10,
+ * Links sent by e-mail through the durable job queue, with the loopback SMTP server (docs/api-contract.md §10,
  * ADR 20): one message per respondent, a resend at most every 10 minutes, and exactly once with
  * two instances working the same queue.
  */

@@ -3,7 +3,7 @@ import { api, unique } from "../support/api.ts";
 import { assign, createForm, createStudent, mediumAnswers } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 
-/** Answers saved and resumed (contract §12) over real HTTP: PUT /api/test-link/:token/draft. */
+/** Answers saved and resumed (docs/api-contract.md §12) over real HTTP: PUT /api/test-link/:token/draft. */
 async function newLink() {
   const form = await createForm("teacher@demo.test");
   const student = await createStudent("teacher@demo.test", unique("Drafting"));

@@ -5,7 +5,7 @@ import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 
 /**
- * GET /api/forms/:id/summary (contract §13) over real HTTP: every number equals the one computed
+ * GET /api/forms/:id/summary (docs/api-contract.md §13) over real HTTP: every number equals the one computed
  * here from the raw results (their reports), for a form with every question type, negative scores
  * and three bands, unfiltered, by group and by dates; scope rules apply.
  */

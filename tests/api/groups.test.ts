@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 import { createStudent } from "../support/assessment.ts";
 
-/** Groups (classes, caseloads) over real HTTP: contract §9. */
+/** Groups (classes, caseloads) over real HTTP: docs/api-contract.md §9. */
 async function createCandidate(as: "teacher@demo.test" | "teacher@other.test", name = unique("Candidate")) {
   const response = await api("POST", "/api/candidates", { as, json: { name } });
   expect(response.status).toBe(201);

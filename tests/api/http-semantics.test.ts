@@ -5,7 +5,7 @@ import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, expectProblem } from "../support/fixtures.ts";
 
 /**
- * What HTTP asks of every resource (contract §23, ADR 55), over real HTTP: a 201 says where the
+ * What HTTP asks of every resource (docs/api-contract.md §23, ADR 55), over real HTTP: a 201 says where the
  * created resource is (Location), a 401 names the ways in (WWW-Authenticate), the records a client
  * edits carry their version (ETag) and a PUT made to an old version is refused (If-Match → 412),
  * HEAD answers what GET would without the body, OPTIONS names the methods, and every new record

@@ -11,7 +11,7 @@ import { createSignedInUser, expectProblem } from "../support/fixtures.ts";
 import { startInstance, type Instance } from "../support/instance.ts";
 
 /**
- * `Idempotency-Key` on every operation that creates something (contract §23, ADR 48), over real
+ * `Idempotency-Key` on every operation that creates something (docs/api-contract.md §23, ADR 48), over real
  * HTTP: a repeat with the same key and the same request gets the first answer again and changes
  * nothing; another request with the key is 422; a repeat while the first is processed is 409;
  * keys are per user and last 24 hours. Time moves by moving the stored key's clock, as the other

@@ -3,7 +3,7 @@ import { api, unique } from "../support/api.ts";
 import { assign, createForm, createStudent, mediumAnswers } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 
-/** The life of a link over real HTTP (contract §10): statuses, revoke, extend, a closed form. */
+/** The life of a link over real HTTP (docs/api-contract.md §10): statuses, revoke, extend, a closed form. */
 async function newLink(as: "teacher@demo.test" | "teacher2@demo.test" = "teacher@demo.test") {
   const form = await createForm(as);
   const student = await createStudent(as, unique("Respondent"));

@@ -6,7 +6,7 @@ import { mailTo, waitForMail } from "../support/mail.ts";
 import { startInstance, type Instance } from "../support/instance.ts";
 
 /**
- * The e-mail quotas (contract §23, ADR 45) on an instance of their own with small limits (3 an hour
+ * The e-mail quotas (docs/api-contract.md §23, ADR 45) on an instance of their own with small limits (3 an hour
  * per user, 5 a day per organization), for an organization made for this file, so that the e-mail
  * the other files send does not count here. A call that would pass a limit answers 429 MAIL_QUOTA
  * with Retry-After and leaves nothing behind; the page shows what is left and the refusal in its

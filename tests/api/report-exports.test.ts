@@ -8,7 +8,7 @@ import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 import { type Instance, startInstance } from "../support/instance.ts";
 
 /**
- * GET /api/reports/export (contract §13) over real HTTP: the CSV and the XLSX hold exactly the rows
+ * GET /api/reports/export (docs/api-contract.md §13) over real HTTP: the CSV and the XLSX hold exactly the rows
  * of GET /api/reports, in its order, for every combination of its filters; CSV parses back with a
  * standard parser; scope rules apply. A teacher of its own keeps other test files' results out.
  */
@@ -186,7 +186,7 @@ describe("GET /api/reports/export", () => {
   });
 });
 
-describe("the cells of every export, as contract §23 writes them", () => {
+describe("the cells of every export, as docs/api-contract.md §23 writes them", () => {
   // An organization of its own in São Paulo (UTC−3 all year since 2019), whose administrator
   // exports everything it holds: only these results.
   const ZONE = "America/Sao_Paulo";

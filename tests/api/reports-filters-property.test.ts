@@ -7,7 +7,7 @@ import { testDatabase } from "../support/database.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
 
 /**
- * The reports list's `total` is the number of its rows, whatever the filters (contract §6, ADR 13,
+ * The reports list's `total` is the number of its rows, whatever the filters (docs/api-contract.md §6, ADR 13,
  * ADR 36, docs/decisions/0056-totals-from-every-filter.md). Over real HTTP, for random combinations
  * of every filter of GET /api/reports (search, from, to, formId, groupId, updatedSince) with a
  * random page, as an administrator and as each of two teachers: the page's `total` equals the rows

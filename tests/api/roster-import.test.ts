@@ -6,7 +6,7 @@ import { api, unique } from "../support/api.ts";
 import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, expectProblem } from "../support/fixtures.ts";
 
-/** Importing a class list from CSV over real HTTP (contract §11), and keeping it in step with another system (§23). */
+/** Importing a class list from CSV over real HTTP (docs/api-contract.md §11), and keeping it in step with another system (§23). */
 function upload(path: string, csv: string, as: "teacher@demo.test" | "student@demo.test" = "teacher@demo.test") {
   const body = new FormData();
   body.set("file", new File([csv], "class.csv", { type: "text/csv" }));
@@ -179,7 +179,7 @@ async function startReceiver(): Promise<Receiver> {
 
 type RowAction = { row: number; id?: string; action: "created" | "updated" | "unchanged" };
 
-describe("roster sync (contract §23)", () => {
+describe("roster sync (docs/api-contract.md §23)", () => {
   it("given a nightly sync of 500 people, then 20 of them changed, 5 gone and 5 new, should update 20, create 5, leave 475 alone and tell the webhook exactly that", async () => {
     const org = await newOrganization("Nightly");
     const receiver = await startReceiver();
@@ -388,7 +388,7 @@ describe("roster sync (contract §23)", () => {
   });
 });
 
-describe("external ids (contract §23)", () => {
+describe("external ids (docs/api-contract.md §23)", () => {
   it("given an external id on a student, should return it, keep it unique in the organization, and release it when the student is deleted", async () => {
     const org = await newOrganization("Ids");
     const other = await newOrganization("Other ids");

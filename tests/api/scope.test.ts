@@ -8,7 +8,7 @@ import { createSignedInUser, expectProblem, organizationIdOf, png } from "../sup
 const operations = await documentedOperations();
 
 /**
- * Who may touch what (contract §2): no session is 401 everywhere but the public endpoints, a role
+ * Who may touch what (docs/api-contract.md §2): no session is 401 everywhere but the public endpoints, a role
  * that may not act is 403, and another organization's record is 404 (never 403), as is an unknown
  * id. A SUPER_ADMIN sees every organization.
  */
@@ -341,7 +341,7 @@ describe("unknown ids, paths and methods", () => {
         .split(",")
         .map((m) => m.trim())
         .filter(Boolean);
-      // HEAD wherever GET is, OPTIONS everywhere (contract §23).
+      // HEAD wherever GET is, OPTIONS everywhere (docs/api-contract.md §23).
       const answered = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"];
       expect(allow.sort(), `${method} ${path}`).toEqual(answered.sort());
     }

@@ -5,7 +5,7 @@ import { api, baseUrl, freshIp, signIn, unique, type ApiResponse, type DemoUser 
 import { png } from "../support/fixtures.ts";
 
 /**
- * Nothing secret ever leaves the service in a response body or header (contract §1, §7, §8): no
+ * Nothing secret ever leaves the service in a response body or header (docs/api-contract.md §1, §7, §8): no
  * password hash, no TOTP secret, no session token (the cookie value, the raw token inside it, or
  * the session row id derived from it) and no stack trace. A broad sweep of calls, as every demo
  * user and without a session, successes and errors alike, is collected and searched.

@@ -4,7 +4,7 @@ import { assign, createForm, createStudent, mediumAnswers, mixedForm } from "../
 import { testDatabase } from "../support/database.ts";
 
 /**
- * A signed-in student's own tests (contract §12) over real HTTP: GET /api/user/assignments and the
+ * A signed-in student's own tests (docs/api-contract.md §12) over real HTTP: GET /api/user/assignments and the
  * student's home page, which opens each test to answer. student@demo.test is Mateo García's login.
  */
 async function mateo() {

@@ -3,7 +3,7 @@ import { api, unique } from "../support/api.ts";
 import { assign, completeMedium, createForm, createStudent } from "../support/assessment.ts";
 
 /**
- * Organization time zones over real HTTP (contract §10): the demo school is on UTC and the other
+ * Organization time zones over real HTTP (docs/api-contract.md §10): the demo school is on UTC and the other
  * clinic on Asia/Tokyo (UTC+9, no daylight saving), so a day there ends at 14:59:59.999 UTC.
  */
 const TOKYO = "Asia/Tokyo";

@@ -7,7 +7,7 @@ import { mailTo, waitForMail } from "../support/mail.ts";
 import { checkCredentials, setupTotp, totpCode } from "../support/two-factor.ts";
 
 /**
- * How long a personal API token lives (contract §23, ADR 43), over real HTTP: every
+ * How long a personal API token lives (docs/api-contract.md §23, ADR 43), over real HTTP: every
  * recovery action ends the tokens made before it, a token cannot change its owner's password,
  * second factor or tokens (403 TOKEN_SCOPE), and administrators reach only the tokens of users
  * they may manage.

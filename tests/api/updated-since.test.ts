@@ -5,7 +5,7 @@ import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, errorPaths, expectProblem } from "../support/fixtures.ts";
 
 /**
- * Incremental reads (contract §23, ADR 52) over real HTTP: every list with `updatedSince` answers
+ * Incremental reads (docs/api-contract.md §23, ADR 52) over real HTTP: every list with `updatedSince` answers
  * exactly the items changed at or after it, oldest change first (ties by id), each with its
  * updatedAt, and the deletions since then as `{id, updatedAt, deletedAt}`; a teacher never reads
  * another teacher's items or deletions; the other filters and the pages work with it. Each test

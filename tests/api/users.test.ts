@@ -3,7 +3,7 @@ import { api, baseUrl, signIn, unique, type DemoUser } from "../support/api.ts";
 import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, errorPaths, expectProblem, organizationIdOf, png } from "../support/fixtures.ts";
 
-/** The profile format of contract §7, the role endpoint and user creation by administrators. */
+/** The profile format of docs/api-contract.md §7, the role endpoint and user creation by administrators. */
 
 const PROFILE_FIELDS = [
   "createdAt",

@@ -3,7 +3,7 @@ import { api, baseUrl, sessionOf, unique, withCsrf } from "../support/api.ts";
 import { errorPaths, expectProblem, png } from "../support/fixtures.ts";
 
 /**
- * Input handling shared by every endpoint (contract §1): bodies that cannot be read, bodies of the
+ * Input handling shared by every endpoint (docs/api-contract.md §1): bodies that cannot be read, bodies of the
  * wrong type or size, unknown and mistyped fields, pagination and boolean query values, and the
  * one problem-details shape every error uses.
  */

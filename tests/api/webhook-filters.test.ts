@@ -10,7 +10,7 @@ import { checkWebhookBody } from "../support/response-contract.ts";
 
 /**
  * Webhooks told only of some forms (`formIds`), `form.updated`, `submission.created` for each link
- * of a bulk assignment, and the test delivery of POST /api/webhooks/:id/test (contract §23,
+ * of a bulk assignment, and the test delivery of POST /api/webhooks/:id/test (docs/api-contract.md §23,
  * ADR 53), over real HTTP to a receiver on loopback. Every body the receiver gets is checked
  * against the OpenAPI document the service serves (its `webhooks`). The file makes its own
  * organizations, so other files' events and webhooks never meet these.

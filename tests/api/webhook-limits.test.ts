@@ -9,7 +9,7 @@ import { startInstance, type Instance } from "../support/instance.ts";
 import { TEST_ENCRYPTION_KEY } from "../support/global-setup.ts";
 
 /**
- * What keeps one organization's webhooks from costing the others (contract §23, ADR 44), over
+ * What keeps one organization's webhooks from costing the others (docs/api-contract.md §23, ADR 44), over
  * real HTTP to receivers on loopback: an organization's silent endpoints hold at most a share of
  * the delivery lanes, so another organization's delivery arrives at once; at most 10 webhooks per
  * organization (409 WEBHOOK_LIMIT, said on the page in its language); https in production; the

@@ -10,7 +10,7 @@ import { startInstance, type Instance } from "../support/instance.ts";
 import { checkWebhookBody } from "../support/response-contract.ts";
 
 /**
- * Webhooks (contract §14) over real HTTP, to a receiver on loopback (the suite's server allows
+ * Webhooks (docs/api-contract.md §14) over real HTTP, to a receiver on loopback (the suite's server allows
  * private addresses; an instance started without that setting refuses them): one signed delivery
  * per completion, checked with the `standardwebhooks` verifier; retries after a 500; "send again";
  * scope. The other organization's administrator is used, so the demo organization's traffic from

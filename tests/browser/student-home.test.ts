@@ -9,7 +9,7 @@ import { PHONE, sharedBrowser, signedInContext } from "../support/browser.ts";
 import { testDatabase } from "../support/database.ts";
 
 /**
- * A signed-in student on a phone (contract §12): their home page lists the tests to answer, opens
+ * A signed-in student on a phone (docs/api-contract.md §12): their home page lists the tests to answer, opens
  * one, and lists it as answered once sent; another student's test is not there. Chromium with
  * JavaScript off and on; screenshots go to $SCREENSHOT_DIR.
  */

@@ -6,7 +6,7 @@ import { seriousAccessibilityViolations } from "../support/axe.ts";
 import { launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
 
 /**
- * Save and resume on the respondent's page (contract §12), in Chromium with JavaScript off and on:
+ * Save and resume on the respondent's page (docs/api-contract.md §12), in Chromium with JavaScript off and on:
  * answers kept on one device come back on another, the progress bar counts, and a second submit
  * from a page left open says that its answers were not recorded.
  */

@@ -3,7 +3,7 @@ import { api, baseUrl, postPageForm, sessionOf, unique } from "../support/api.ts
 import { createForm, mixedForm } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 
-/** A teacher's preview of a form (contract §12) over plain HTTP: the respondent's page, storing nothing. */
+/** A teacher's preview of a form (docs/api-contract.md §12) over plain HTTP: the respondent's page, storing nothing. */
 const teacher = () => sessionOf("teacher@demo.test");
 const get = (path: string, session = teacher()) => fetch(`${baseUrl()}${path}`, { headers: { cookie: session }, redirect: "manual" });
 

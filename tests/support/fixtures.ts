@@ -38,7 +38,7 @@ export async function organizationIdOf(user: DemoUser): Promise<string> {
   return profile.body.organization.id as string;
 }
 
-/** Problem details as the contract defines them (§1), with the status of the response. */
+/** Problem details as docs/api-contract.md §1 defines them, with the status of the response. */
 export function expectProblem(response: ApiResponse, status: number, code?: string) {
   expect(response.status, response.text).toBe(status);
   expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { zoneClock } from "../../app/lib/zoned-time.ts";
 
 /**
- * The clock the exports write times with (contract §23, ADR 49): the local time with its offset,
+ * The clock the exports write times with (docs/api-contract.md §23, ADR 49): the local time with its offset,
  * and the wall clock for a spreadsheet's date cell. It asks Intl once per UTC day, so the days on
  * which a zone changes its offset are where it could go wrong.
  */

@@ -110,7 +110,7 @@ export async function updateCandidate(actor: Actor, id: string, input: UpdateCan
 }
 
 export async function deleteCandidate(actor: Actor, id: string) {
-  // Scope before role: another organization's candidate is 404, never 403 (contract §1).
+  // Scope before role: another organization's candidate is 404, never 403 (docs/api-contract.md §1).
   await findCandidate(actor, id);
   requireAdmin(actor);
   return { id, deletedAt: await deletePerson({ candidateId: id }) };

@@ -13,7 +13,7 @@ import {
   updatedSinceParam,
 } from "~/lib/schemas.ts";
 
-/** Groups (classes, caseloads) of students and candidates: contract §9. */
+/** Groups (classes, caseloads) of students and candidates: docs/api-contract.md §9. */
 export const createGroupBody = z
   .strictObject({
     name: singleLineText(200, "nameRequired").meta({ examples: ["5B Reading"] }),

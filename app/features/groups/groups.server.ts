@@ -9,7 +9,7 @@ import { foldForSearch } from "~/lib/search.ts";
 import type { CreateGroupInput, GroupMembersInput, ListGroupsQuery, UpdateGroupInput } from "./group-schemas.ts";
 
 /**
- * Groups (classes, caseloads) of an organization's students and candidates (contract §9). Every
+ * Groups (classes, caseloads) of an organization's students and candidates (docs/api-contract.md §9). Every
  * teacher and administrator of the organization reads them all and may assign to them; the one
  * who created a group and the administrators change and delete it. Members that were deleted
  * stay out of every answer.
@@ -151,7 +151,7 @@ async function touchMembers(tx: Prisma.TransactionClient, groupId: string, at: D
 
 /**
  * The people the ids name, all of them in the group's organization and not deleted; any other id
- * makes the whole request 404 (contract §9: all-or-nothing).
+ * makes the whole request 404 (docs/api-contract.md §9: all-or-nothing).
  */
 async function peopleOf(tx: Prisma.TransactionClient, organizationId: string, input: GroupMembersInput) {
   const studentIds = [...new Set(input.studentIds)];

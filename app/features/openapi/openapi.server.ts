@@ -74,7 +74,7 @@ const exampleProblem = (status: number, code: string) => problemBody(OWN_DETAIL[
 
 const hours = IDEMPOTENCY_KEY_LIFETIME_MS / 3_600_000;
 
-/** The request header of the operations that create something (contract §23, ADR 48). */
+/** The request header of the operations that create something (docs/api-contract.md §23, ADR 48). */
 const idempotencyKeyParameter = {
   name: IDEMPOTENCY_KEY_HEADER,
   in: "header",
@@ -91,7 +91,7 @@ const idempotencyKeyParameter = {
 
 const EXAMPLE_TAG = '"LXEWQrcmsEQBYnyp-6wy9chTD7G"';
 
-/** The headers of the answers that name a record's version, and the request header that relies on one (contract §23, ADR 55). */
+/** The headers of the answers that name a record's version, and the request header that relies on one (docs/api-contract.md §23, ADR 55). */
 const etagHeader = {
   ETag: {
     description:

@@ -90,7 +90,7 @@ export const personSelect = {
   deletedAt: true,
 } as const;
 
-/** POST /api/students/import and /api/candidates/import (contract §11, §23). */
+/** POST /api/students/import and /api/candidates/import (docs/api-contract.md §11, §23). */
 export const importQuery = z.strictObject({
   dryRun: booleanParam.optional().meta({ description: "true: check the file and write nothing." }),
   mode: z.enum(IMPORT_MODES).default("create").meta({

@@ -1,6 +1,6 @@
 /**
  * The columns a roster file may have, and the header names each is known by in English, Spanish
- * and Portuguese (contract §23). Headers are compared without case, accents, spaces or
+ * and Portuguese (docs/api-contract.md §23). Headers are compared without case, accents, spaces or
  * punctuation, so `E-mail`, `e_mail` and `EMAIL` are all `email`, and `Matrícula` is `matricula`.
  * Kept apart from the import's service: the import page lists them too.
  */

@@ -16,7 +16,7 @@ import { type ImportMode, type RosterAction, type RosterColumn, type RosterSourc
 import { newId } from "~/lib/ids.server.ts";
 
 /**
- * A class list from a spreadsheet (contract §11, §23): a CSV file, comma or semicolon separated
+ * A class list from a spreadsheet (docs/api-contract.md §11, §23): a CSV file, comma or semicolon separated
  * (what Excel writes depends on the locale), UTF-8 with or without a byte order mark, or else
  * Windows-1252 (what Excel saves as "CSV" in the Americas and western Europe), one person a row,
  * a header naming the columns in English, Spanish or Portuguese. Every row is checked with the
@@ -288,7 +288,7 @@ const counts = (planned: PlannedRow[]) => ({
 
 /**
  * `?dryRun=true`: what the import would do, and every problem. `create` answers how many rows there
- * are and how many would be imported (contract §11); `upsert` also what each row would do (no id for
+ * are and how many would be imported (docs/api-contract.md §11); `upsert` also what each row would do (no id for
  * a new person). `planned` is for the page's preview.
  */
 export async function previewRoster(actor: Actor, kind: Kind, source: RosterSource, mode: ImportMode = "create") {

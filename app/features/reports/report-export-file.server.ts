@@ -8,7 +8,7 @@ import { zoneClock } from "~/lib/zoned-time.ts";
 import { EXPORT_TIME_COLUMNS } from "./report-export-columns.ts";
 
 /**
- * The bytes of a reports export (contract §13), made from a plan that the request has already
+ * The bytes of a reports export (docs/api-contract.md §13), made from a plan that the request has already
  * checked and scoped (report-export.server.ts). This module knows no caller, no Prisma client and
  * no environment: it reads through a connection of its own (`SqlClient`) so that it can run in a
  * worker thread whose heap and page cache are dropped when the export ends (ADR 34).
@@ -16,7 +16,7 @@ import { EXPORT_TIME_COLUMNS } from "./report-export-columns.ts";
  * Rows are read in batches of 1,000 by keyset (completedAt, id), newest first, and each batch is
  * written before the next is read: memory is one batch, and the first bytes leave at once.
  *
- * How the cells are written is contract §23 (ADR 49): times in the organization's time zone, the
+ * How the cells are written is docs/api-contract.md §23 (ADR 49): times in the organization's time zone, the
  * semicolon CSV with decimal commas, RFC 4180 quoting by csv-stringify and the apostrophe before
  * what a spreadsheet would run as a formula.
  */
@@ -165,7 +165,7 @@ async function answersOf(client: SqlClient, rows: BatchRow[], questions: ExportQ
 
 /**
  * A text cell that a spreadsheet would run as a formula gets a leading apostrophe in the CSV, as
- * OWASP advises (contract §23): one that starts with =, +, -, @, a tab or a carriage return (what
+ * OWASP advises (docs/api-contract.md §23): one that starts with =, +, -, @, a tab or a carriage return (what
  * a respondent may type), or that holds one of them right after either list separator, `,` or
  * `;`. The second is for a spreadsheet that splits the file on the other separator than the one
  * it was written with (a comma file opened where the decimal separator is a comma splits on `;`):

@@ -12,7 +12,7 @@ import type { ExportReportsQuery } from "./report-schemas.ts";
 import { reportSelection, searchTextContains } from "./reports.server.ts";
 
 /**
- * The reports list as a file to take away (contract §13): one row per completed submission, in
+ * The reports list as a file to take away (docs/api-contract.md §13): one row per completed submission, in
  * the list's order (newest first) and with its filters, and with a form chosen one more pair of
  * columns per question (the answer, then its score). The request checks and scopes; the file is
  * made from the resulting plan (report-export-file.server.ts) by the export maker of the request's

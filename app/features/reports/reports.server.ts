@@ -58,7 +58,7 @@ type ReportRow = Prisma.SubmissionGetPayload<{ select: typeof reportSelect }>;
 type CompletedAtRange = { gte?: Date; lte?: Date };
 
 /**
- * Date-only bounds cover whole days in the organization's time zone (contract §10); a date-time
+ * Date-only bounds cover whole days in the organization's time zone (docs/api-contract.md §10); a date-time
  * without a zone is read as UTC.
  */
 export function completedAtRange(query: Pick<ListReportsQuery, "from" | "to">, timeZone: string): CompletedAtRange | undefined {

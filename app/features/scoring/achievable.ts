@@ -3,7 +3,7 @@ import { isChoice } from "./answered.ts";
 
 /**
  * What totals a form can give, and how its score bands cover them: the editor shows both as the
- * teacher types, and saving refuses a band no total can reach (contract §3 keeps `maxScore` as the
+ * teacher types, and saving refuses a band no total can reach (docs/api-contract.md §3 keeps `maxScore` as the
  * percentage's divisor; this is about every total a respondent can actually get). No server code.
  */
 
@@ -13,7 +13,7 @@ type Band = { min: number; max: number };
 /** Sums without binary fractions creeping in (0.1 + 0.2); option scores are kept to 6 decimals. */
 export const sumScores = (values: number[]) => Math.round(values.reduce((total, value) => total + value, 0) * 1e6) / 1e6;
 
-/** The best score a question can give: its top option, or every positive option of a multiple choice (contract §3). */
+/** The best score a question can give: its top option, or every positive option of a multiple choice (docs/api-contract.md §3). */
 export function questionMaxScore(question: Pick<ScoredQuestion, "type" | "options">): number {
   if (!isChoice(question.type) || question.options.length === 0) return 0;
   if (question.type === "MULTIPLE_CHOICE") return sumScores(question.options.map((o) => Math.max(0, o.score)));

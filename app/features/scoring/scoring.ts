@@ -6,7 +6,7 @@ import { isAnswered, isChoice } from "./answered.ts";
 export { answeredCount, isAnswered } from "./answered.ts";
 
 /**
- * The one scoring implementation (contract §3), used when a test is submitted. Reports and PDFs
+ * The one scoring implementation (docs/api-contract.md §3), used when a test is submitted. Reports and PDFs
  * read the scores it stored, so a result never changes after completion. Pure functions: no
  * database, no clock.
  */

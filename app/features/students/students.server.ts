@@ -105,7 +105,7 @@ export async function updateStudent(actor: Actor, id: string, input: UpdateStude
  * because the public link checks the respondent's deletedAt.
  */
 export async function deleteStudent(actor: Actor, id: string) {
-  // Scope before role: another organization's student is 404 for everyone (contract §1), and only
+  // Scope before role: another organization's student is 404 for everyone (docs/api-contract.md §1), and only
   // a student the caller can see answers 403 to a teacher.
   await findStudent(actor, id);
   requireAdmin(actor);

@@ -13,7 +13,7 @@ import { newId } from "~/lib/ids.server.ts";
 import { emitWebhookEvents, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 
 /**
- * One form assigned to a whole class at once (contract §10): a group's members and the people
+ * One form assigned to a whole class at once (docs/api-contract.md §10): a group's members and the people
  * named, each once. Someone who already has a link to this form still waiting for answers is
  * skipped (ALREADY_PENDING), as is a student who is not active or a candidate already promoted
  * (NOT_ACTIVE); everyone else gets a link, all in one transaction, which also queues one

@@ -13,7 +13,7 @@ import { isWaiting, submissionStatus, STATUS_SELECT } from "./submission-status.
 import { getSubmission, testLinkUrl } from "./submissions.server.ts";
 
 /**
- * Links sent by e-mail (contract §10) through the durable job queue (ADR 20): a request only
+ * Links sent by e-mail (docs/api-contract.md §10) through the durable job queue (ADR 20): a request only
  * queues the message; the worker writes it in the language of the teacher who assigned the link
  * (the respondent's own is not known), with the organization's name, the form's title and the
  * expiry in the organization's time zone, then records `sentAt` and `sendCount` (or `remindedAt`)

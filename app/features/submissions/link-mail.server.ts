@@ -8,7 +8,7 @@ import { chargeMail, type MailSender } from "./mail-quota.server.ts";
  * charged in the same transaction (mail-quota.server.ts).
  */
 
-/** A link is e-mailed at most once in this long, counted from when the message was queued (contract §23). */
+/** A link is e-mailed at most once in this long, counted from when the message was queued (docs/api-contract.md §23). */
 export const RESEND_INTERVAL_MS = 10 * 60_000;
 
 /**

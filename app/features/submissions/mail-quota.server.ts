@@ -3,7 +3,7 @@ import { env } from "~/lib/env.server.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 
 /**
- * Limits on the e-mail staff users make the service send (contract §23, ADR 45): links and
+ * Limits on the e-mail staff users make the service send (docs/api-contract.md §23, ADR 45): links and
  * reminders, counted per organization in 24 hours and per user in an hour, when they are queued.
  * Sign-in codes, reset links and invitations are sent outside the job queue and never counted, so
  * a teacher who used up a quota cannot stop anyone from signing in.

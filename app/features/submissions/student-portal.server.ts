@@ -10,7 +10,7 @@ import { testLinkUrl, waitingWhere } from "./submissions.server.ts";
 const LISTED = 200;
 
 /**
- * A signed-in student's own tests (contract §12): those still to answer, each with its link, and
+ * A signed-in student's own tests (docs/api-contract.md §12): those still to answer, each with its link, and
  * those answered, with the date; the score and band only where the respondent-visibility rule
  * allows it (showsResultTo: the form's `showResultToRespondent`). Only a STUDENT login linked to a
  * student record has any; staff get 403.

@@ -37,7 +37,7 @@ export const listSubmissionsQuery = z.strictObject({
 export type ListSubmissionsQuery = z.output<typeof listSubmissionsQuery>;
 
 /** Answers sent by the respondent; scores are never accepted from a client. */
-/** At most this many respondents in one bulk assignment (contract §10). */
+/** At most this many respondents in one bulk assignment (docs/api-contract.md §10). */
 export const BULK_LIMIT = 1000;
 
 export const bulkAssignBody = z
@@ -90,7 +90,7 @@ export const submitAnswersBody = z
   .meta({ id: "TestAnswers" });
 export type SubmitAnswersInput = z.output<typeof submitAnswersBody>;
 
-/** PUT /api/test-link/:token/draft: answers so far, checked like a submit's but none required (contract §12). */
+/** PUT /api/test-link/:token/draft: answers so far, checked like a submit's but none required (docs/api-contract.md §12). */
 export const saveDraftBody = submitAnswersBody.meta({ id: "TestDraft" });
 
 const testProgress = z
@@ -237,7 +237,7 @@ export const remindWaitingResponse = z
   })
   .meta({ id: "RemindResult" });
 
-/** GET /api/user/assignments: a signed-in student's own tests (contract §12). */
+/** GET /api/user/assignments: a signed-in student's own tests (docs/api-contract.md §12). */
 export const studentAssignmentsResponse = z
   .object({
     assignments: z.array(

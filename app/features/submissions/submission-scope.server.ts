@@ -4,7 +4,7 @@ import { Prisma } from "~/lib/db.server.ts";
 import { forbidden } from "~/lib/problem.server.ts";
 
 /**
- * The submissions a caller may see (spec §1 rules 3 and 4): administrators every submission of
+ * The submissions a caller may see (docs/spec.md §1 rules 3 and 4): administrators every submission of
  * their organization, teachers the ones they assigned, students the ones they answer.
  */
 export function visibleSubmissionsWhere(actor: Actor): Prisma.SubmissionWhereInput {

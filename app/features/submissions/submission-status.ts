@@ -1,6 +1,6 @@
 /**
- * The life of a link (contract §10): PENDING until opened, OPENED once the respondent has seen it,
- * IN_PROGRESS while answers are saved but not sent (drafts, contract §12), COMPLETED, EXPIRED
+ * The life of a link (docs/api-contract.md §10): PENDING until opened, OPENED once the respondent has seen it,
+ * IN_PROGRESS while answers are saved but not sent (drafts, docs/api-contract.md §12), COMPLETED, EXPIRED
  * after its expiry, REVOKED when the assigner stopped it. Expiry is a matter of time, so the
  * status is derived when read, never stored.
  */

@@ -175,7 +175,7 @@ export async function openTestLink(token: string) {
 }
 
 /**
- * Answers saved without sending them (contract §12): checked like a submit's (questions and
+ * Answers saved without sending them (docs/api-contract.md §12): checked like a submit's (questions and
  * options of this test) but none required, never scored. The first save marks the link
  * IN_PROGRESS; later ones only replace the draft, so saving as the respondent goes costs one small
  * row, not the submission's (whose triggers renew the organization's report caches).
@@ -322,7 +322,7 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
     // Submitting discards the draft: what was sent is the answer now. (Always asked: a draft saved
     // after the link was read may exist.)
     await tx.$executeRaw`DELETE FROM "SubmissionDraft" WHERE "submissionId" = ${link.id}`;
-    // The report item, as GET /api/reports lists it, and the form's id (contract §14).
+    // The report item, as GET /api/reports lists it, and the form's id (docs/api-contract.md §14).
     await emitWebhookEvent(tx, subscribers, "submission.completed", {
       id: link.id,
       studentName: name,

@@ -7,7 +7,7 @@ import { type ChoiceTally, type CompletedResults, fromTallies, round2, summaryCo
 import type { FormSummary, FormSummaryQuery } from "./form-summary-schemas.ts";
 
 /**
- * A form at a glance over the caller's results (contract §13): how many links were assigned and
+ * A form at a glance over the caller's results (docs/api-contract.md §13): how many links were assigned and
  * where they stand, the spread of the totals, how many fall in each band, and per question how
  * often each option was chosen and its mean score. Counted by the database in a few aggregate
  * queries, whatever the number of results.
@@ -115,7 +115,7 @@ async function medianTotal(completed: Prisma.Sql, count: number): Promise<number
   return round2(values.reduce((a, b) => a + b, 0) / values.length);
 }
 
-/** How many completed totals fall in each band (bands never overlap, contract §3): one pass. */
+/** How many completed totals fall in each band (bands never overlap, docs/api-contract.md §3): one pass. */
 async function countInBands(completed: Prisma.Sql, bands: { min: number; max: number }[]): Promise<number[]> {
   if (bands.length === 0) return [];
   const columns = bands.map(

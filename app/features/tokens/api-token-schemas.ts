@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { expiryInput, idSchema, singleLineText, timestamp } from "~/lib/schemas.ts";
 
-/** What a token may do (contract §23, ADR 54): every token reads; one without `write` changes nothing. */
+/** What a token may do (docs/api-contract.md §23, ADR 54): every token reads; one without `write` changes nothing. */
 export const TOKEN_SCOPES = ["read", "write"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 export const READ_ONLY = ["read"] as const;

@@ -9,7 +9,7 @@ import { assertMayManage, findManagedUser } from "../users/user-admin.server.ts"
 import { scopesOf, type CreateApiTokenInput } from "./api-token-schemas.ts";
 
 /**
- * A user's personal API tokens (contract §14). Created and deleted only from a signed-in session
+ * A user's personal API tokens (docs/api-contract.md §14). Created and deleted only from a signed-in session
  * (a token cannot make or end tokens: 403 TOKEN_SCOPE), shown once, listed without their secret;
  * deleted by their owner or by an administrator who may manage the owner. Every recovery action
  * ends them all (ADR 43, app/lib/auth/end-access.server.ts). A read-only token (scopes ["read"])

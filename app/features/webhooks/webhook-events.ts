@@ -1,5 +1,5 @@
 /**
- * What a webhook can be told about (contract §14, §23): constants pages need, kept apart from the
+ * What a webhook can be told about (docs/api-contract.md §14, §23): constants pages need, kept apart from the
  * Zod schemas. `student.created`, `student.updated` and `candidate.created` also fire for each
  * person a roster import creates or changes, `submission.created` for each link a bulk assignment
  * creates.

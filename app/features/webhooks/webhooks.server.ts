@@ -14,7 +14,7 @@ import type { CreateWebhookInput, UpdateWebhookInput } from "./webhook-schemas.t
 import { newId } from "~/lib/ids.server.ts";
 
 /**
- * Webhooks (contract §14): an administrator's endpoints, told about the organization's events.
+ * Webhooks (docs/api-contract.md §14): an administrator's endpoints, told about the organization's events.
  * An event becomes one delivery per subscribed endpoint in the transaction of the change that
  * caused it, and a durable job sends it (ADR 20): exactly once queued, retried on the Standard
  * Webhooks schedule over about three days (ADR 46) until it is answered 2xx, or at once given up
@@ -29,7 +29,7 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 /** The reason recorded for a 410 answer: the receiver removed the endpoint, so no retry. */
 export const GONE = "endpoint gone (410)";
 const DELIVERIES_LISTED = 100;
-/** Webhooks an organization may have (contract §23): each one's deliveries cost every organization lane time. */
+/** Webhooks an organization may have (docs/api-contract.md §23): each one's deliveries cost every organization lane time. */
 export const WEBHOOKS_PER_ORGANIZATION = 10;
 
 const itemSelect = { id: true, url: true, events: true, formIds: true, createdAt: true, updatedAt: true } as const;

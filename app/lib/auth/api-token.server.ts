@@ -7,7 +7,7 @@ import { consumeRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
 import { actorFromUser, actorUserSelect, hashToken, isUsable } from "./actor-user.server.ts";
 
 /**
- * Personal API tokens (contract §14): `Authorization: Bearer <token>` acts as the token's user,
+ * Personal API tokens (docs/api-contract.md §14): `Authorization: Bearer <token>` acts as the token's user,
  * with the same role and scope, and needs no CSRF token (a browser never sends it by itself, so a
  * page of another site cannot make one). Only the token's SHA-256 is stored; it stops working when
  * deleted, when it expires and while its user is deactivated, and every recovery action deletes it

@@ -10,7 +10,7 @@ const handle = endpoint(
     POST: async ({ request, context }) =>
       // NextAuth's browser client (ADR 31) posts a form and reads {url} back, failures included.
       authCall(request, async ({ body, isJson, nextAuth, locale }) => {
-        // The CSRF token first (contract §8): without a valid one the answer is 403, whatever else is wrong.
+        // The CSRF token first (docs/api-contract.md §8): without a valid one the answer is 403, whatever else is wrong.
         await verifyCsrfToken(request, typeof body.csrfToken === "string" ? body.csrfToken : null);
         const input = parseWith(credentialsBody, body);
         const { setCookie } = await signInWithCredentials(input, {
