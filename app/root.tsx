@@ -4,8 +4,10 @@ import { developmentDetails, ErrorPage, errorStatus } from "./components/error-p
 import { LogoMark } from "./components/icons.tsx";
 import { LanguageSwitcher } from "./components/language-switcher.tsx";
 import { SkipLink } from "./components/app-shell.tsx";
+import { loadDictionary } from "./i18n/dictionaries.ts";
 import { useLocale, useT } from "./i18n/hooks.ts";
 import { readFlash } from "./lib/flash.server.ts";
+import { localeFromPath } from "./lib/i18n.ts";
 import { useNonce } from "./lib/nonce.ts";
 import { paths } from "./lib/paths.ts";
 import { actorContext } from "./lib/context.server.ts";
@@ -21,6 +23,14 @@ export const middleware: Route.MiddlewareFunction[] = [
   actorMiddleware,
   noStoreWhenSignedIn,
   crossSiteRequestGuard,
+];
+
+/** A navigation to a page in another language loads that language's strings before it renders. */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  async ({ request }, next) => {
+    await loadDictionary(localeFromPath(new URL(request.url).pathname));
+    await next();
+  },
 ];
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];

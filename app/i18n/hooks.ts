@@ -2,7 +2,7 @@ import { useMemo } from "react";
 import { useLocation, useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root.tsx";
 import { localeFromPath, type Locale } from "~/lib/i18n.ts";
-import { dictionaries, type Dictionary } from "./dictionaries.ts";
+import { type Dictionary, translations } from "./dictionaries.ts";
 import { createFormat, type Format } from "./format.ts";
 
 /**
@@ -15,7 +15,7 @@ export function useLocale(): Locale {
 
 /** The dictionary of the page's language: `const t = useT(); t.nav.home; t.home.welcome(name)`. */
 export function useT(): Dictionary {
-  return dictionaries[useLocale()];
+  return translations(useLocale());
 }
 
 /** Date and number formatting for the page's language and the signed-in organization's time zone. */

@@ -1,4 +1,4 @@
-import { dictionaries } from "../../app/i18n/dictionaries.ts";
+import { dictionaries } from "./dictionaries.ts";
 import type { Locale } from "../../app/lib/i18n.ts";
 
 /**

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { dictionaries } from "../../app/i18n/dictionaries.ts";
+import { dictionaries } from "../support/dictionaries.ts";
 import { en } from "../../app/i18n/en.ts";
 import { newPasswordSchema } from "../../app/features/auth/password-policy.server.ts";
 import { LOCALES } from "../../app/lib/i18n.ts";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { developmentDetails } from "../../app/components/error-page.tsx";
 import { navigationFor } from "../../app/components/navigation.ts";
 import { pageWindow } from "../../app/components/pagination.tsx";
-import { dictionaries } from "../../app/i18n/dictionaries.ts";
+import { dictionaries } from "../support/dictionaries.ts";
 import { createFormat } from "../../app/i18n/format.ts";
 import { contrastRatio, parseHexColor, readableTextOn, relativeLuminance } from "../../app/lib/color.ts";
 import { createFlashStore } from "../../app/lib/flash.server.ts";
