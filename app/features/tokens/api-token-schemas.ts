@@ -1,14 +1,6 @@
 import { z } from "zod";
 import { expiryInput, idSchema, singleLineText, timestamp } from "~/lib/schemas.ts";
-
-/** What a token may do (docs/api-contract.md §23, ADR 54): every token reads; one without `write` changes nothing. */
-export const TOKEN_SCOPES = ["read", "write"] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
-export const READ_ONLY = ["read"] as const;
-export const READ_WRITE = ["read", "write"] as const;
-
-/** The scopes of a stored token: its one column says whether it is read-only. */
-export const scopesOf = (token: { readOnly: boolean }) => (token.readOnly ? READ_ONLY : READ_WRITE);
+import { READ_WRITE, TOKEN_SCOPES } from "./token-scopes.ts";
 
 const scopes = z
   .array(z.enum(TOKEN_SCOPES))

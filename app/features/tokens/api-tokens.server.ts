@@ -6,7 +6,8 @@ import { db } from "~/lib/db.server.ts";
 import { forbidden, notFound } from "~/lib/problem.server.ts";
 import { linkExpiry } from "../submissions/link-expiry.server.ts";
 import { assertMayManage, findManagedUser } from "../users/user-admin.server.ts";
-import { scopesOf, type CreateApiTokenInput } from "./api-token-schemas.ts";
+import type { CreateApiTokenInput } from "./api-token-schemas.ts";
+import { scopesOf } from "./token-scopes.ts";
 
 /**
  * A user's personal API tokens (docs/api-contract.md §14). Created and deleted only from a signed-in session
