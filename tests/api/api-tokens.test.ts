@@ -175,6 +175,8 @@ describe("token scopes", () => {
     expect(bulk.status, bulk.text).toBe(201);
     const imported = unique("Imported by writer");
     const importCsv = (name: string) => ({ body: `name\r\n${name}\r\n`, headers: { "content-type": "text/csv" } });
+    // In every name a reader would have made: other test files add people to the same school at the same time.
+    const refusedName = unique("Refused reader");
     const importResult = await withToken(writer, "POST", "/api/students/import", importCsv(imported));
     expect(importResult.status, importResult.text).toBe(201);
 
@@ -201,15 +203,15 @@ describe("token scopes", () => {
       ["POST", "/api/forms", { json: mixedForm(unique("Refused form")) }],
       ["PUT", `/api/forms/${form.body.id}`, { json: mixedForm("Renamed by a reader") }],
       ["DELETE", `/api/forms/${form.body.id}`],
-      ["POST", "/api/students", { json: { name: "Made by a reader" } }],
+      ["POST", "/api/students", { json: { name: `${refusedName} student` } }],
       ["PUT", `/api/students/${student.body.id}`, { json: { name: "Renamed by a reader" } }],
       ["DELETE", `/api/students/${student.body.id}`],
       ["POST", "/api/submissions", { json: { formId: form.body.id, studentId: student.body.id } }],
       ["PUT", `/api/submissions/${assigned.body.id}`, { json: { expiresAt: "2099-12-31" } }],
       ["POST", `/api/submissions/${assigned.body.id}/revoke`],
       ["POST", "/api/submissions/bulk", { json: { formId: form.body.id, studentIds: [student.body.id] } }],
-      ["POST", "/api/students/import", importCsv("Imported by a reader")],
-      ["POST", "/api/groups", { json: { name: "Made by a reader" } }],
+      ["POST", "/api/students/import", importCsv(`${refusedName} imported`)],
+      ["POST", "/api/groups", { json: { name: `${refusedName} group` } }],
       ["PATCH", `/api/users/${teacher.id}`, { json: { name: "Renamed by a reader" } }],
       ["POST", "/api/user/tokens", { json: { name: "Planted" } }],
     ];
@@ -224,7 +226,7 @@ describe("token scopes", () => {
     expect(studentNow.body.name).toBe(`${student.body.name} (renamed)`);
     const submissions = await withToken(reader, "GET", "/api/submissions?limit=100");
     expect(submissions.body.total).toBe(2);
-    const students = await withToken(reader, "GET", "/api/students?limit=100&search=reader");
+    const students = await withToken(reader, "GET", `/api/students?limit=100&search=${encodeURIComponent(refusedName)}`);
     expect(students.body.total).toBe(0);
     const submission = await withToken(reader, "GET", `/api/submissions/${assigned.body.id}`);
     expect(submission.body.status).toBe("COMPLETED");

@@ -139,6 +139,26 @@ describe("webhook addresses", () => {
     expect((refused as Error).message).toBe("address refused");
   });
 
+  it("opens a connection of its own for each post: never a kept-alive socket the receiver may be closing", async () => {
+    // Reused, an idle socket the receiver closed a moment before failed the delivery ("connection
+    // failed"), to be tried again 5 s later; and a reused socket skips the address check of a new one.
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => response.writeHead(204).end());
+    });
+    let connections = 0;
+    server.on("connection", () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      for (let i = 0; i < 3; i++) expect(await safePost(url, "{}", {}, { allowPrivate: true, timeoutMs: 2000 })).toEqual({ status: 204 });
+      expect(connections).toBe(3);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("does not follow a redirect", async () => {
     const server = createServer((_request, response) => response.writeHead(302, { location: "http://169.254.169.254/" }).end());
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -184,6 +184,10 @@ export function safePost(
         headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
         timeout: options.timeoutMs,
         lookup: checkedLookup(options.allowPrivate) as never,
+        // A connection of its own, closed after the answer. Node's global agent keeps sockets
+        // alive: a delivery sent on one the receiver was closing failed ("connection failed") and
+        // waited 5 s for its retry, and a reused socket is not looked up (and checked) again.
+        agent: false,
       },
       (response) => {
         // The answer's body is not needed: read and dropped, so the socket can close.
