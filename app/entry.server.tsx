@@ -23,7 +23,9 @@ function contentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
-    "style-src 'self'",
+    // Under `npm run dev` Vite adds the stylesheets as <style> elements with the page's nonce
+    // (app/root.tsx); the build links them as files.
+    import.meta.env.DEV ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -54,6 +54,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* `npm run dev`: Vite adds the stylesheets as <style> elements carrying this nonce (ADR 58). */}
+        {import.meta.env.DEV ? <meta property="csp-nonce" nonce={nonce} /> : null}
         <Meta />
         <Links />
       </head>

@@ -1,8 +1,6 @@
-import { existsSync, readdirSync } from "node:fs";
-import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
-import express, { type ErrorRequestHandler, type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from "express";
 import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import type { PdfRenderer } from "../app/features/pdf/pdf-renderer.server.ts";
 import type { ExportMaker } from "../app/features/reports/report-export.server.ts";
@@ -10,6 +8,7 @@ import { clientAddress } from "../app/lib/client-address.server.ts";
 import { redactPath } from "../app/lib/log-redaction.ts";
 import { type PlainResponse, serviceStatusResponse } from "../app/lib/service-status.server.ts";
 import { accessLog, requestId } from "./access-log.ts";
+import type { AppSource } from "./app-source.ts";
 import { bodyLimits } from "./body-limits.ts";
 import type { LoadShedder } from "./load-shedding.ts";
 import { sendPlain } from "./plain-response.ts";
@@ -29,9 +28,12 @@ export type ServerEntryExports = {
   DATABASE_RETRY_AFTER_SECONDS: number;
 };
 
+/** What the app's server entry exports, from its build. */
+export const entryOf = (build: ServerBuild) => build.entry.module as unknown as ServerEntryExports;
+
 export type AppOptions = {
-  build: ServerBuild;
-  clientDir: string;
+  /** The built bundle (`npm start`) or the source through Vite (`npm run dev`): server/app-source.ts. */
+  source: AppSource;
   trustProxy: boolean;
   accessLog: boolean;
   loadShedder: LoadShedder;
@@ -49,7 +51,8 @@ export type AppOptions = {
  * client sends can end the process.
  */
 export function createApp(options: AppOptions): express.Express {
-  const entry = options.build.entry.module as unknown as ServerEntryExports;
+  const { source } = options;
+  const entry = entryOf(source.build);
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false); // React Router's responses are dynamic; static files get their own ETags.
@@ -65,64 +68,36 @@ export function createApp(options: AppOptions): express.Express {
   });
   app.use(compressionWhenAccepted());
 
-  // Vite fingerprints everything under /assets: the same name never changes content.
-  app.use(
-    "/assets",
-    express.static(path.join(options.clientDir, "assets"), {
-      immutable: true,
-      maxAge: "1y",
-      index: false,
-      redirect: false,
-      fallthrough: true,
-      setHeaders: noSniff,
-    }),
-  );
-  app.use(onlyFor(publicFiles(options.clientDir), express.static(options.clientDir, { maxAge: "1h", index: false, redirect: false, setHeaders: noSniff })));
+  source.serveClientFiles(app);
 
   app.use(whileDatabaseUnavailable(entry));
   app.use(options.loadShedder.middleware);
   app.use(bodyLimits);
   app.use(dropMeaninglessNullOrigin);
   app.use(keepEmptyIdempotencyKey);
+  const loadContext = (req: Request, { clientAddressContext, pdfRendererContext, exportMakerContext }: ServerEntryExports) => {
+    const context = new RouterContextProvider();
+    const forwardedFor = req.get("x-forwarded-for") ?? null;
+    context.set(clientAddressContext, clientAddress(req.socket.remoteAddress, forwardedFor, options.trustProxy));
+    context.set(pdfRendererContext, options.renderPdf);
+    context.set(exportMakerContext, options.makeExport);
+    return context;
+  };
+  const { current } = source;
   app.all(
     "/{*path}",
     createRequestHandler({
-      build: options.build,
+      build: current ?? source.build,
       // The built app always runs in production mode, whatever NODE_ENV says: in any other mode
       // React Router sends an unexpected error's message and stack (file paths, SQL) to the browser.
-      mode: "production",
-      getLoadContext(req) {
-        const context = new RouterContextProvider();
-        const forwardedFor = req.get("x-forwarded-for") ?? null;
-        context.set(entry.clientAddressContext, clientAddress(req.socket.remoteAddress, forwardedFor, options.trustProxy));
-        context.set(entry.pdfRendererContext, options.renderPdf);
-        context.set(entry.exportMakerContext, options.makeExport);
-        return context;
-      },
+      // Only `npm run dev` shows them.
+      mode: source.mode,
+      // The context keys are the request's own app's: in development an edit can make new ones.
+      getLoadContext: current ? async (req) => loadContext(req, entryOf(await current())) : (req) => loadContext(req, entry),
     }),
   );
   app.use(malformedRequest);
   return app;
-}
-
-/**
- * The URL paths of the files at the top of the client build (public/: the favicon), read once at
- * start: the build does not change while the server runs. Asking the file system for every request
- * (`express.static` stats the path first) cost an API request a `stat` call on the event loop's
- * thread pool, ≈6 % of a small request's time.
- */
-function publicFiles(clientDir: string): ReadonlySet<string> {
-  const files = new Set<string>();
-  const walk = (dir: string, prefix: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) {
-        if (prefix === "" && entry.name === "assets") continue;
-        walk(path.join(dir, entry.name), `${prefix}/${entry.name}`);
-      } else files.add(encodeURI(`${prefix}/${entry.name}`));
-    }
-  };
-  if (existsSync(clientDir)) walk(clientDir, "");
-  return files;
 }
 
 /**
@@ -143,14 +118,6 @@ function compressionWhenAccepted(): RequestHandler {
     next();
   };
 }
-
-/** `handler` for the request paths in `paths`, the next handler for every other one. */
-const onlyFor =
-  (paths: ReadonlySet<string>, handler: RequestHandler): RequestHandler =>
-  (req, res, next) =>
-    paths.has(req.path) ? handler(req, res, next) : next();
-
-const noSniff = (res: { setHeader(name: string, value: string): void }) => res.setHeader("X-Content-Type-Options", "nosniff");
 
 /** While shutting down, answers still go out but kept-alive connections are not reused. */
 const connectionCloseWhileStopping =

@@ -3,6 +3,7 @@ import { Piscina } from "piscina";
 import type { ExportMaker } from "../app/features/reports/report-export.server.ts";
 import type { ExportPlan } from "../app/features/reports/report-export-file.server.ts";
 import type { ExportTask, FromExportWorker, ToExportWorker } from "./export-worker.ts";
+import { RELOAD_WHEN_IDLE } from "./pdf-pool.ts";
 
 /**
  * Reports exports are made in a pool of worker threads (piscina), one export per thread at a time
@@ -32,17 +33,16 @@ const SQLITE_CACHE_KIB = 2048;
 
 export type ExportWorkers = { make: ExportMaker; close: () => Promise<void> };
 
-export function createExportWorkers(options: { databaseUrl: string; workers: number; waiting: number }): ExportWorkers {
+export function createExportWorkers(options: { databaseUrl: string; workers: number; waiting: number; reloadWhenIdle?: boolean }): ExportWorkers {
   const pool = new Piscina({
-    // Loaded by the workers as TypeScript: they inherit `--import tsx` from `npm start`.
+    // Loaded by the workers as TypeScript: they inherit `--import tsx` from `npm start` and `npm run dev`.
     filename: new URL("./export-worker.ts", import.meta.url).href,
-    minThreads: 1,
+    ...(options.reloadWhenIdle ? RELOAD_WHEN_IDLE : { minThreads: 1, idleTimeout: 60_000 }),
     maxThreads: options.workers,
     maxQueue: options.waiting,
     // An export keeps its thread until its last chunk is taken, however long the client takes.
     concurrentTasksPerWorker: 1,
     resourceLimits: WORKER_LIMITS,
-    idleTimeout: 60_000,
   });
 
   const make: ExportMaker = async (plan: ExportPlan) => {

@@ -2,7 +2,8 @@ import http from "node:http";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { clientAddress } from "../app/lib/client-address.server.ts";
-import { createApp, type ServerEntryExports } from "./app.ts";
+import { createApp, entryOf } from "./app.ts";
+import { builtApp, viteApp } from "./app-source.ts";
 import { listen } from "./listen.ts";
 import { LoadShedder } from "./load-shedding.ts";
 import { installLogRedaction } from "./log-redaction.ts";
@@ -13,7 +14,8 @@ import { createPdfPool } from "./pdf-pool.ts";
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /**
- * The production HTTP server: Express with React Router's adapter (server/app.ts), listening on
+ * The HTTP server of `npm start` and of `npm run dev` (which only takes the app from another
+ * source, server/app-source.ts): Express with React Router's adapter (server/app.ts), listening on
  * PORT, and stopping like a service: on SIGTERM or SIGINT it stops accepting connections and
  * claiming jobs, lets the requests and jobs in progress finish (up to SHUTDOWN_TIMEOUT seconds; a
  * job still running then is handed back to the other instances), then closes the database and exits.
@@ -34,32 +36,53 @@ export type ServerOptions = {
   exportWorkers: number;
   /** The exports' workers open connections of their own. */
   databaseUrl: string;
+  /**
+   * "build": the bundle under BUILD_DIR (`npm start`). "vite": the source through Vite, reloaded
+   * after each edit (`npm run dev`, ADR 58).
+   */
+  app: "build" | "vite";
 };
 
 export type RunningServer = { server: http.Server; stop: (reason: string) => Promise<void> };
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   installLogRedaction();
-  const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
-  const entry = build.entry.module as unknown as ServerEntryExports;
+  const server = http.createServer();
+  let shuttingDown = false;
+  // In development the job worker follows the app's edits: when a request finds the app reloaded,
+  // the worker of the old code stops claiming (its runs in progress finish) and one of the new starts.
+  const retiredJobs: Promise<number>[] = [];
+  const restartJobs = (build: ServerBuild) => {
+    if (shuttingDown) return;
+    retiredJobs.push(stopJobs(options.shutdownTimeoutSeconds * 1000));
+    stopJobs = entryOf(build).startBackgroundJobs();
+  };
+  const source = options.app === "vite" ? await viteApp(server, restartJobs) : await builtApp(buildDir);
+  const entry = entryOf(source.build);
   const loadShedder = new LoadShedder({
     ...options.loadShedding,
     addressOf: (req) => clientAddress(req.socket.remoteAddress, req.get("x-forwarded-for") ?? null, options.trustProxy),
   });
-  let shuttingDown = false;
-  const pdfPool = createPdfPool(options.pdfWorkers);
-  const exportWorkers = createExportWorkers({ databaseUrl: options.databaseUrl, workers: options.exportWorkers, waiting: options.exportWorkers * 8 });
+  // The worker threads load their modules from the source themselves (tsx), in both modes; in
+  // development none is kept idle, so the next PDF or export runs the source as last edited.
+  const reloadWhenIdle = options.app === "vite";
+  const pdfPool = createPdfPool(options.pdfWorkers, { reloadWhenIdle });
+  const exportWorkers = createExportWorkers({
+    databaseUrl: options.databaseUrl,
+    workers: options.exportWorkers,
+    waiting: options.exportWorkers * 8,
+    reloadWhenIdle,
+  });
   const app = createApp({
     renderPdf: pdfPool.render,
     makeExport: exportWorkers.make,
-    build,
-    clientDir: path.join(buildDir, "client"),
+    source,
     trustProxy: options.trustProxy,
     accessLog: options.accessLog,
     loadShedder,
     isShuttingDown: () => shuttingDown,
   });
-  const server = http.createServer(app);
+  server.on("request", app);
   loadShedder.watchConnections(server);
   // Slow clients must not hold sockets forever. An idle keep-alive connection is kept longer than
   // the reverse proxies and clients that reuse it do (nginx and cloud load balancers: 60 s): when
@@ -71,7 +94,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const listening = await listen(server, options.port, options.host);
   loadShedder.start();
   const stopHousekeeping = entry.scheduleHousekeeping();
-  const stopJobs = entry.startBackgroundJobs();
+  let stopJobs = entry.startBackgroundJobs();
 
   let stopping: Promise<void> | undefined;
   const stop = (reason: string) =>
@@ -83,6 +106,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const jobsStopped = stopJobs(options.shutdownTimeoutSeconds * 1000);
       const closed = listening.close();
       server.closeIdleConnections();
+      // Vite's hot-update sockets (development) are no requests: they would hold `closed` for ever.
+      const sourceClosed = source.close();
       const deadline = setTimeout(() => {
         console.log(`Requests still in progress after ${options.shutdownTimeoutSeconds} s: closing their connections`);
         server.closeAllConnections();
@@ -91,10 +116,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       clearTimeout(deadline);
       loadShedder.stop();
       stopHousekeeping();
-      await jobsStopped;
+      await Promise.all([jobsStopped, ...retiredJobs]);
       entry.stopDatabaseProbe();
       await pdfPool.close();
       await exportWorkers.close();
+      await sourceClosed;
       await entry.disconnectDatabase();
       console.log("Stopped.");
     })());

@@ -8,8 +8,12 @@ import { assertNodeVersion } from "./node-version.ts";
  * instance starting on the database), builds the app when no build exists, seeds the demo world
  * into an empty development database, checks ENCRYPTION_KEY, and serves on PORT. In production an
  * empty or missing database stops it: `npm run setup` creates an installation (ADR 16).
+ *
+ * `npm run dev` is the same with `--dev`: the app comes from the source through Vite instead of
+ * the build, and edits apply without a restart (ADR 58). It refuses NODE_ENV=production.
  */
 assertNodeVersion();
+const development = process.argv.includes("--dev");
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -28,6 +32,10 @@ try {
 process.env.NODE_ENV = env.NODE_ENV;
 
 const production = env.NODE_ENV === "production";
+if (development && production) {
+  console.error("npm run dev serves the source, not a build: for production run npm run build, then npm start.");
+  process.exit(1);
+}
 const { InstallationError, ORGANIZATION_MISSING, assertDatabaseInstalled, verifyEncryptionKey, withStartupLock } = await import("./installation.ts");
 const { describeDatabase } = await import("./database/database-url.ts");
 const { applyPendingMigrations } = await import("./database/migrations.ts");
@@ -73,7 +81,7 @@ try {
   process.exit(1);
 }
 
-if (!existsSync(path.resolve(root, process.env.BUILD_DIR ?? "build", "server/index.js"))) {
+if (!development && !existsSync(path.resolve(root, process.env.BUILD_DIR ?? "build", "server/index.js"))) {
   console.log("No build found: building the app first (npm run build)…");
   const result = spawnSync("npx", ["react-router", "build"], { stdio: "inherit", cwd: root });
   if (result.status !== 0) process.exit(result.status ?? 1);
@@ -94,6 +102,8 @@ const running = await startServer({
   pdfWorkers: env.PDF_WORKERS,
   exportWorkers: env.EXPORT_WORKERS,
   databaseUrl: env.DATABASE_URL,
+  app: development ? "vite" : "build",
 });
 stopOnSignals(running);
-console.log(`Assessment Service listening on http://localhost:${env.PORT} (links use ${env.APP_URL})`);
+const served = development ? "the source through Vite, edits apply without a restart; " : "";
+console.log(`Assessment Service listening on http://localhost:${env.PORT} (${served}links use ${env.APP_URL})`);

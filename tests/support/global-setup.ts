@@ -78,15 +78,15 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
   throw new Error(`The server did not become healthy:\n${output()}`);
 }
 
-/** Signs in like a script: CSRF token first, then the credentials. */
-async function signIn(baseUrl: string, email: string): Promise<{ session: string; csrfCookie: string; csrfToken: string }> {
+/** Signs in like a script: CSRF token first, then the credentials (the suite's server, or another instance). */
+export async function signIn(baseUrl: string, email: string, password = SEED_PASSWORD): Promise<{ session: string; csrfCookie: string; csrfToken: string }> {
   const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
   const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const response = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     headers: { "content-type": "application/json", cookie: csrfCookie },
-    body: JSON.stringify({ email, password: SEED_PASSWORD, csrfToken }),
+    body: JSON.stringify({ email, password, csrfToken }),
   });
   if (response.status !== 200) throw new Error(`Sign-in of ${email} failed: ${response.status} ${await response.text()}`);
   return { session: response.headers.getSetCookie()[0]!.split(";")[0]!, csrfCookie, csrfToken };

@@ -10,8 +10,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 /**
  * Another instance of the service, started as `npm start` starts it (server/start.ts, or `npm
- * start` itself), on the suite's database unless told otherwise: for what needs its own process
- * (signals, load shedding, a database that goes away).
+ * start` itself) or as `npm run dev` does, on the suite's database unless told otherwise: for what
+ * needs its own process (signals, load shedding, a database that goes away, the development server).
  */
 export type Instance = {
   baseUrl: string;
@@ -23,8 +23,14 @@ export type Instance = {
   stop: () => Promise<void>;
 };
 
+const COMMANDS = {
+  "start.ts": [process.execPath, ["--import", "tsx", "server/start.ts"]],
+  "npm start": ["npm", ["start", "--silent"]],
+  "npm run dev": ["npm", ["run", "dev", "--silent"]],
+} as const;
+
 export async function startInstance(
-  options: { env?: Record<string, string>; databaseUrl?: string; command?: "start.ts" | "npm start"; waitForHealth?: boolean; port?: number } = {},
+  options: { env?: Record<string, string>; databaseUrl?: string; command?: keyof typeof COMMANDS; waitForHealth?: boolean; port?: number } = {},
 ): Promise<Instance> {
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -52,7 +58,7 @@ export async function startInstance(
     MAIL_QUOTA_USER_PER_HOUR: "10000000",
     ...options.env,
   };
-  const [command, args] = options.command === "npm start" ? ["npm", ["start", "--silent"]] : [process.execPath, ["--import", "tsx", "server/start.ts"]];
+  const [command, args] = COMMANDS[options.command ?? "start.ts"];
   const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
