@@ -10,7 +10,7 @@ import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/brows
 import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
-import { atLeastLeftInStep, enableTotp, totpCode } from "../support/two-factor.ts";
+import { enableTotp, totpCode } from "../support/two-factor.ts";
 
 /**
  * The whole day of a teacher in real Chromium, end to end through the pages: sign in with TOTP,
@@ -145,7 +145,6 @@ describe("the teacher's and the administrator's journey", () => {
       expect(await page.content()).not.toContain(teacher.password);
       await axe(page, javaScriptEnabled, "login code step");
       await shots(page, `login-code-${mode}`);
-      await atLeastLeftInStep(5);
       await page.getByLabel("Authenticator code").fill(await totpCode(otpauth));
       await page.getByRole("button", { name: "Verify and sign in" }).click();
       await page.waitForURL(`${baseUrl()}/en/home`);

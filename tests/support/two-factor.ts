@@ -1,6 +1,7 @@
 import { generate } from "otplib";
 import { expect } from "vitest";
 import { api, baseUrl, freshIp, type ApiResponse } from "./api.ts";
+import { testDatabase } from "./database.ts";
 import type { CreatedUser } from "./fixtures.ts";
 import { mailTo, waitForMail } from "./mail.ts";
 
@@ -11,11 +12,11 @@ import { mailTo, waitForMail } from "./mail.ts";
  */
 export const PERIOD = 30;
 
-/** The code an authenticator app would show `offsetSteps` steps from now. */
-export function totpCode(otpauthUrl: string, offsetSteps = 0): Promise<string> {
+/** The code an authenticator app would show `offsetSteps` steps from `now`. */
+export function totpCode(otpauthUrl: string, offsetSteps = 0, now = new Date()): Promise<string> {
   const url = new URL(otpauthUrl);
   const secret = url.searchParams.get("secret")!;
-  const epoch = Math.floor(Date.now() / 1000) + offsetSteps * PERIOD;
+  const epoch = Math.floor(now.getTime() / 1000) + offsetSteps * PERIOD;
   return generate({ secret, epoch, algorithm: "sha1", digits: 6, period: PERIOD });
 }
 
@@ -28,17 +29,13 @@ export async function wrongTotpCode(otpauthUrl: string, spread = 2): Promise<str
   return String(candidate).padStart(6, "0");
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const secondsLeftInStep = () => PERIOD - ((Date.now() / 1000) % PERIOD);
-
-/** Waits, when needed, so at least `seconds` remain in the current 30-second step. */
-export async function atLeastLeftInStep(seconds: number): Promise<void> {
-  if (secondsLeftInStep() < seconds) await sleep(secondsLeftInStep() * 1000 + 300);
-}
-
-/** Waits until the next 30-second step has begun. */
-export async function nextStep(): Promise<void> {
-  await sleep(secondsLeftInStep() * 1000 + 300);
+/**
+ * Moves the user's last accepted step one step back in the database, as if the code it was
+ * accepted for had been entered 30 s earlier: the current step's code is unused again, and no test
+ * waits for the next step to begin.
+ */
+export async function usedAStepAgo(userId: string): Promise<void> {
+  await testDatabase().user.update({ where: { id: userId }, data: { totpLastUsedStep: { decrement: 1 } } });
 }
 
 export async function checkCredentials(user: Pick<CreatedUser, "email" | "password">): Promise<ApiResponse> {
@@ -73,14 +70,15 @@ export async function setupTotp(user: CreatedUser) {
 }
 
 /**
- * Enrols TOTP with the code of the previous step, so the current step's code is still unused
- * when the test signs in right after. Answers the otpauth URI.
+ * Enrols TOTP with the current code, accepted whether or not its step ends during the request (one
+ * step of drift is allowed), then moves the enrolment a step into the past, so the current step's
+ * code is still unused when the test signs in right after. Answers the otpauth URI.
  */
 export async function enableTotp(user: CreatedUser): Promise<string> {
   const { otpauthUrl } = await setupTotp(user);
-  await atLeastLeftInStep(12);
-  const enable = await api("POST", "/api/auth/two-factor/enable", { cookie: user.cookie, json: { code: await totpCode(otpauthUrl, -1) } });
+  const enable = await api("POST", "/api/auth/two-factor/enable", { cookie: user.cookie, json: { code: await totpCode(otpauthUrl) } });
   expect(enable.status, enable.text).toBe(200);
+  await usedAStepAgo(user.id);
   return otpauthUrl;
 }
 

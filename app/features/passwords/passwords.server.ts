@@ -29,9 +29,11 @@ export const invalidToken = () => new ApiError(400, "INVALID_TOKEN", "This link 
  * Counts the request (per client address, then per e-mail address) and, for an active account,
  * e-mails a reset link. Unknown, deleted and deactivated addresses get the same answer; the link
  * is issued and sent after the caller has been answered, so both cases cost the request the same
- * (two counter updates and one lookup).
+ * (two counter updates and one lookup). Answers that sending, which the routes do not wait for: it
+ * settles once the link is sent, or at once when there is none to send, and never fails (a failure
+ * is logged). A test awaits it to know that nothing more will be sent (ADR 60).
  */
-export async function requestPasswordReset(email: string, clientAddress: string): Promise<void> {
+export async function requestPasswordReset(email: string, clientAddress: string): Promise<{ sending: Promise<void> }> {
   await consumeRateLimit(FORGOT_PASSWORD_IP_LIMIT, clientAddress);
   const address = email.trim().toLowerCase();
   await consumeRateLimit(FORGOT_PASSWORD_ADDRESS_LIMIT, address);
@@ -39,8 +41,8 @@ export async function requestPasswordReset(email: string, clientAddress: string)
     where: { email: address, deletedAt: null, isActive: true },
     select: { id: true, name: true, email: true, locale: true },
   });
-  if (!user) return;
-  void sendResetLink(user).catch((error: unknown) => console.error("[forgot-password] sending the reset link failed", error));
+  if (!user) return { sending: Promise.resolve() };
+  return { sending: sendResetLink(user).catch((error: unknown) => console.error("[forgot-password] sending the reset link failed", error)) };
 }
 
 async function sendResetLink(user: LinkRecipient): Promise<void> {
