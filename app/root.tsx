@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, data, useRouteError, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/root";
 import { developmentDetails, ErrorPage, errorStatus } from "./components/error-page.tsx";
@@ -69,6 +70,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // Marks the page as hydrated: browser tests wait for it before typing, as React keeps only what
+  // is typed once it has taken the inputs over.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <Outlet />;
 }
 

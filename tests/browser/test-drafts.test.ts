@@ -30,6 +30,7 @@ describe("the test page's drafts", () => {
       const phone = await browser.newContext({ viewport: PHONE, javaScriptEnabled });
       const first = await phone.newPage();
       await first.goto(url);
+      if (javaScriptEnabled) await first.locator("html[data-hydrated]").waitFor({ state: "attached" });
       expect(await first.getByText("0 of 4 answered").count()).toBe(1);
       await first.getByRole("radio", { name: "B" }).check();
       await first.getByLabel(/Say something/).fill("Back after lunch");
@@ -48,6 +49,7 @@ describe("the test page's drafts", () => {
       const laptop = await browser.newContext({ javaScriptEnabled });
       const second = await laptop.newPage();
       await second.goto(url);
+      if (javaScriptEnabled) await second.locator("html[data-hydrated]").waitFor({ state: "attached" });
       expect(await second.getByRole("radio", { name: "B" }).isChecked()).toBe(true);
       expect(await second.getByLabel(/Say something/).inputValue()).toBe("Back after lunch");
       expect(await second.getByText("2 of 4 answered").count()).toBe(1);
