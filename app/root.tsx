@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, data, useRouteError, type ShouldRevalidateFunction } from "react-router";
+import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/root";
 import { developmentDetails, ErrorPage, errorStatus } from "./components/error-page.tsx";
 import { LogoMark } from "./components/icons.tsx";
@@ -7,11 +7,9 @@ import { LanguageSwitcher } from "./components/language-switcher.tsx";
 import { SkipLink } from "./components/app-shell.tsx";
 import { loadDictionary } from "./i18n/dictionaries.ts";
 import { useLocale, useT } from "./i18n/hooks.ts";
-import { readFlash } from "./lib/flash.server.ts";
 import { localeFromPath } from "./lib/i18n.ts";
 import { useNonce } from "./lib/nonce.ts";
 import { paths } from "./lib/paths.ts";
-import { actorContext } from "./lib/context.server.ts";
 import { actorMiddleware, askForCredentials, crossSiteRequestGuard, failureStatus, noStoreWhenSignedIn, securityHeaders } from "./lib/middleware.server.ts";
 import "./styles/app.css";
 
@@ -36,12 +34,7 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
-/** What every page needs: the time zone dates are shown in (the signed-in organization's), and a one-time flash message. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { flash, setCookie } = await readFlash(request);
-  const timeZone = context.get(actorContext)?.timeZone ?? "UTC";
-  return data({ timeZone, flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
-}
+export { rootLoader as loader } from "./lib/root-loader.server.ts";
 
 /** Load again on every page change, so a flash message shows once and is gone on the next page. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>

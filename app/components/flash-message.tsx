@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "react-router";
 import { useT } from "~/i18n/hooks.ts";
-import type { loader as rootLoader } from "~/root.tsx";
+import type { rootLoader } from "~/lib/root-loader.server.ts";
 import { Alert } from "./alert.tsx";
 
 /**

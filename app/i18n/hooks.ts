@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { useLocation, useRouteLoaderData } from "react-router";
-import type { loader as rootLoader } from "~/root.tsx";
+import type { rootLoader } from "~/lib/root-loader.server.ts";
 import { localeFromPath, type Locale } from "~/lib/i18n.ts";
 import { type Dictionary, translations } from "./dictionaries.ts";
 import { createFormat, type Format } from "./format.ts";

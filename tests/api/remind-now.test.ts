@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 import { createForm, mediumAnswers } from "../support/assessment.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
+import { waitFor } from "../support/wait.ts";
 
 /**
  * "Remind now" over real HTTP: one reminder to each respondent of a form still waiting
@@ -41,13 +42,12 @@ describe("POST /api/submissions/remind", () => {
     expect(again.body).toEqual({ queued: 0, noEmail: 1, recentlySent: 1 });
     expect(await mailTo(waitingEmail)).toHaveLength(1);
     // Stamped once the mail server has accepted the reminder, just after it arrived.
-    const deadline = Date.now() + 10_000;
-    let remindedAt = null;
-    while (remindedAt === null && Date.now() < deadline) {
-      remindedAt = (await api("GET", `/api/submissions/${waitingLink.id}`, { as: "teacher@demo.test" })).body.remindedAt;
-      if (remindedAt === null) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(remindedAt).not.toBeNull();
+    await waitFor(
+      async () => (await api("GET", `/api/submissions/${waitingLink.id}`, { as: "teacher@demo.test" })).body.remindedAt,
+      (remindedAt) => remindedAt !== null,
+      "the reminder to be stamped",
+      { timeoutMs: 10_000 },
+    );
   });
 
   it("given a form or a group the caller cannot see, should answer 404; a student 403; a body without a form 400", async () => {

@@ -10,6 +10,7 @@ import { type CreatedForm, mediumAnswers, mixedForm } from "../support/assessmen
 import { type CreatedUser, createSignedInUser } from "../support/fixtures.ts";
 import { documentedOperationId } from "../support/response-contract.ts";
 import { mailCount, nextMailedCode } from "../support/two-factor.ts";
+import { waitUntil } from "../support/wait.ts";
 
 /**
  * The tour an integrator's validating proxy makes: Stoplight Prism in front of the service, given
@@ -53,15 +54,17 @@ beforeAll(async () => {
   prism.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   prism.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   // Ready when it answers: the proxy's own start-up message is not printed at level warn.
-  for (let attempt = 0; ; attempt++) {
-    const ready = await fetch(`${proxy}/api/auth/providers`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) break;
-    if (attempt > 300 || prism.exitCode !== null) throw new Error(`Prism did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitUntil(
+    async () => {
+      if (prism.exitCode !== null) throw new Error(`Prism exited:\n${output}`);
+      return fetch(`${proxy}/api/auth/providers`).then(
+        (response) => response.ok,
+        () => false,
+      );
+    },
+    () => `Prism to start:\n${output}`,
+    { timeoutMs: 30_000, everyMs: 100 },
+  );
   receiver = createServer((request, response) => {
     request.resume();
     request.on("end", () => response.writeHead(204).end());

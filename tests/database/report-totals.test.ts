@@ -10,6 +10,7 @@ import { assign, completeMedium, createForm, mediumAnswers } from "../support/as
 import { createDatabase } from "../../app/lib/db.server.ts";
 import { testDatabase } from "../support/database.ts";
 import { newOrganization, resultData, type World } from "../support/result-rows.ts";
+import { waitFor } from "../support/wait.ts";
 
 /**
  * The versions of the organizations' submissions ("SubmissionsVersion", kept by triggers on
@@ -142,14 +143,13 @@ if (!inject("databaseUrl").startsWith("file:"))
         await rename.query(`UPDATE "Student" SET "name" = $1, "searchName" = $2 WHERE "id" = $3`, [`Renamed ${tag}`, `renamed ${tag}`, student.id]);
 
         const submit = api("POST", `/api/test-link/${link.token}/submit`, { json: mediumAnswers(form) });
-        const deadline = Date.now() + 20_000;
-        for (;;) {
-          const waiting = await testDatabase().$queryRaw<{ n: number }[]>`
-          SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;
-          if (waiting[0]!.n > 0) break;
-          if (Date.now() > deadline) throw new Error("The completion never waited for the rename");
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await waitFor(
+          () => testDatabase().$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`,
+          (waiting) => waiting[0]!.n > 0,
+          "the completion to wait for the rename",
+          { timeoutMs: 20_000, everyMs: 20 },
+        );
         // The rename goes on to the respondent's results, which changes the version row.
         await rename.query(`UPDATE "Submission" SET "searchText" = $1 WHERE "studentId" = $2 AND "isCompleted" = TRUE`, [`renamed ${tag}`, student.id]);
         await rename.query("COMMIT");

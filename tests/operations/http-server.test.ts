@@ -4,6 +4,7 @@ import { describe, expect, inject, test } from "vitest";
 import { api, baseUrl, sessionOf } from "../support/api.ts";
 import { assign, createForm, createStudent } from "../support/assessment.ts";
 import { rawRequest, sendOversized } from "../support/raw-http.ts";
+import { waitFor } from "../support/wait.ts";
 
 /**
  * The HTTP stack in front of the app (server/): nothing a client sends ends the process or is a
@@ -258,14 +259,16 @@ describe("access log", () => {
 
 /** The access-log line of a request, once the server has written it. */
 async function logLine(id: string): Promise<string> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const line = readFileSync(inject("serverLog"), "utf8")
-      .split("\n")
-      .find((candidate) => candidate.includes(`request id=${id} `));
-    if (line) return line;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no access-log line for ${id}`);
+  const line = await waitFor(
+    () =>
+      readFileSync(inject("serverLog"), "utf8")
+        .split("\n")
+        .find((candidate) => candidate.includes(`request id=${id} `)),
+    (found) => found !== undefined,
+    `the access-log line of ${id}`,
+    { timeoutMs: 5_000 },
+  );
+  return line!;
 }
 
 describe("keep-alive", () => {

@@ -7,6 +7,7 @@ import { mixedForm } from "../support/assessment.ts";
 import { createTestDatabase, SEED_PASSWORD } from "../support/global-setup.ts";
 import { startInstance, type Instance } from "../support/instance.ts";
 import { type SmtpServerOptions, startSmtpServer } from "../support/smtp-server.ts";
+import { waitFor } from "../support/wait.ts";
 
 /**
  * The job queue between real instances of the service (ADR 46), on either database: the suite runs
@@ -104,17 +105,6 @@ async function teacherAt(instance: Instance) {
   };
 }
 
-/** Reads `read` until `done` holds (up to `timeoutMs`), and answers the value; `what` says, on a timeout, what was awaited. */
-async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: () => string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** A class of `size` pupils with addresses, imported at `teacher`'s instance, and a form: what a bulk assignment needs. */
 async function classAndForm(teacher: Awaited<ReturnType<typeof teacherAt>>, size: number) {
   const tag = `c${Date.now().toString(36)}`;
@@ -170,19 +160,21 @@ describe("e-mails sent by two instances", () => {
     const handedBack: { recipient: string; stoppedAt: number }[] = [];
     for (const [round, outcome] of (["finishes", "handed back", "finishes", "handed back"] as const).entries()) {
       holdNext = true;
-      const hold = await until(
+      const hold = await waitFor(
         () => held[round]!,
         Boolean,
         () => `instance b to be sending for stop ${round + 1} (${sent()} of 1,000 sent):\n${logOf(b)}`,
+        { timeoutMs: 60_000, everyMs: 20 },
       );
       expect(sent(), "the send is still going on").toBeLessThan(1000);
       const stoppedAt = Date.now();
       b.process.kill("SIGTERM");
       if (outcome === "finishes") {
-        await until(
+        await waitFor(
           () => b.output().includes("SIGTERM: no new connections"),
           Boolean,
           () => "the stop to begin",
+          { timeoutMs: 60_000, everyMs: 20 },
         );
         hold.release();
       }
@@ -203,11 +195,11 @@ describe("e-mails sent by two instances", () => {
       const jobs = await database.client.job.findMany({ where: { kind: "sendLink", doneAt: null } });
       return jobs.map((job) => JSON.stringify({ ...job, payload: undefined })).join("\n");
     };
-    await until(
+    await waitFor(
       sent,
       (count) => count === 1000,
       () => `every e-mail (${sent()} sent)`,
-      420_000,
+      { timeoutMs: 420_000, everyMs: 20 },
     ).catch(async (error: Error) => {
       throw new Error(`${error.message}\njobs not done:\n${await jobsLeft()}\ninstance a:\n${logOf(a)}\ninstance b:\n${logOf(b)}`);
     });
@@ -297,10 +289,11 @@ describe("e-mails sent by two instances", () => {
 
     const first = await teacher("POST", "/api/submissions/bulk", { formId, studentIds: [pupil.id], send: true });
     expect(first.status).toBe(201);
-    const hold = await until(
+    const hold = await waitFor(
       () => held[0]!,
       Boolean,
       () => "the first message to reach a mail server",
+      { timeoutMs: 60_000, everyMs: 20 },
     );
     expect(hold.recipients).toEqual([slow]);
     const other = hold.via === "a" ? "b" : "a";
@@ -309,20 +302,21 @@ describe("e-mails sent by two instances", () => {
     // The sender renews its lease while the mail server is silent, until 5.5 leases past the first.
     const firstLease = await lockedUntil();
     expect(firstLease).toBeGreaterThan(0);
-    await until(
+    await waitFor(
       lockedUntil,
       (end) => end >= firstLease + 5.5 * leaseMs,
       () => "the lease to be renewed over 5.5 leases",
-      60_000,
+      { timeoutMs: 60_000, everyMs: 20 },
     );
     // Meanwhile the other instance polls (every 200 ms): a link queued now goes out through it at
     // once, and the held one is left alone.
     const second = await teacher("POST", "/api/submissions/bulk", { formId, groupId, send: true });
     expect(second.status).toBe(201);
-    const [delivered] = await until(
+    const [delivered] = await waitFor(
       () => mail.kept.get(later) ?? [],
       (kept) => kept.length > 0,
       () => "the later link",
+      { timeoutMs: 60_000, everyMs: 20 },
     );
     expect(delivered!.via).toBe(other);
     expect(mail.named.get(slow)).toEqual([expect.objectContaining({ via: hold.via })]);
@@ -330,10 +324,11 @@ describe("e-mails sent by two instances", () => {
     // The mail server answers at last: one copy, and the job done once, by its first run.
     const heldFor = Date.now() - mail.named.get(slow)![0]!.at;
     hold.release();
-    const done = await until(
+    const done = await waitFor(
       () => database.client.job.findUniqueOrThrow({ where: { id: job.id } }),
       (row) => row.doneAt !== null,
       () => "the held job to be done",
+      { timeoutMs: 60_000, everyMs: 20 },
     );
     expect(done).toMatchObject({ attempts: 1, failedAt: null, lockedUntil: null });
     expect(mail.kept.get(slow)).toEqual([expect.objectContaining({ via: hold.via })]);

@@ -9,6 +9,7 @@ import { api } from "../support/api.ts";
 import { assign, createForm, createStudent, mediumAnswers } from "../support/assessment.ts";
 import { startInstance, waitUntilHealthy, type Instance } from "../support/instance.ts";
 import { openRequest } from "../support/raw-http.ts";
+import { waitUntil } from "../support/wait.ts";
 
 /**
  * The service as a process an operator runs: it stops cleanly on SIGTERM without cutting requests
@@ -34,14 +35,6 @@ const connectionRefused = (port: number) =>
     });
     socket.once("error", () => resolve(true));
   });
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** A fresh link and the answers to submit to it. */
 async function newLink() {
@@ -106,7 +99,7 @@ describe("stopping", () => {
     const started = await instance();
     const submits = await Promise.all(Array.from({ length: 5 }, () => slowSubmit(started.port)));
     started.process.kill("SIGTERM");
-    await until(() => started.output().includes("SIGTERM: no new connections"), "the shutdown to begin");
+    await waitUntil(() => started.output().includes("SIGTERM: no new connections"), "the shutdown to begin", { timeoutMs: 30_000 });
     expect(await connectionRefused(started.port)).toBe(true);
     await Promise.all(submits.map((submit) => submit.finish()));
     const responses = await Promise.all(submits.map((submit) => submit.request.response));
@@ -136,8 +129,8 @@ describe("load shedding", () => {
       },
     });
     const held = fetch(`${started.baseUrl}/api/auth/oidc`, { redirect: "manual" });
-    await until(() => provider.asked(), "the sign-in to reach the provider");
-    await until(async () => (await fetch(`${started.baseUrl}/api/auth/session`)).status === 503, "the server to be busy");
+    await waitUntil(() => provider.asked(), "the sign-in to reach the provider", { timeoutMs: 30_000 });
+    await waitUntil(async () => (await fetch(`${started.baseUrl}/api/auth/session`)).status === 503, "the server to be busy", { timeoutMs: 30_000 });
     const page = await fetch(`${started.baseUrl}/es/login`);
     expect(page.status).toBe(503);
     expect(page.headers.get("retry-after")).toBe("2");
@@ -156,7 +149,9 @@ describe("load shedding", () => {
     provider.release();
     expect((await held).status).toBe(302);
     await provider.close();
-    await until(async () => (await fetch(`${started.baseUrl}/api/auth/session`)).status === 200, "the server to admit requests again");
+    await waitUntil(async () => (await fetch(`${started.baseUrl}/api/auth/session`)).status === 200, "the server to admit requests again", {
+      timeoutMs: 30_000,
+    });
   });
 });
 
@@ -187,7 +182,7 @@ describe("database unavailable", () => {
       // Answered by the app again (this instance has its own session secret, so: sign in first).
       // On SQLite the outage held the event loop in SQLite's busy wait for seconds, and the load
       // shedder may still see that lag for a moment (the health check no longer waits behind it).
-      await until(async () => (await fetch(`${started.baseUrl}/api/forms`)).status === 401, "the app to answer again");
+      await waitUntil(async () => (await fetch(`${started.baseUrl}/api/forms`)).status === 401, "the app to answer again", { timeoutMs: 30_000 });
       expect((await fetch(`${started.baseUrl}/pt-BR/login`)).status).toBe(200);
       expect(started.output()).toContain("[database] available again");
     } finally {

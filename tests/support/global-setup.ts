@@ -8,6 +8,7 @@ import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_PROVIDER_NAME, startOidcProvid
 import { startSmtpServer } from "./smtp-server.ts";
 import { secretsInLog } from "./log-secrets.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
+import { waitUntil } from "./wait.ts";
 
 /**
  * Starts the real service for the whole suite: a fresh database (a SQLite file, or a PostgreSQL
@@ -64,18 +65,18 @@ export async function createTestDatabase(dataDir: string): Promise<{ url: string
 }
 
 async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode}):\n${output()}`);
-    try {
-      const response = await fetch(`${baseUrl}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`The server did not become healthy:\n${output()}`);
+  await waitUntil(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode}):\n${output()}`);
+      // Refused until it listens.
+      return fetch(`${baseUrl}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+    },
+    () => `the server to become healthy:\n${output()}`,
+    { timeoutMs: 90_000, everyMs: 200 },
+  );
 }
 
 /** Signs in like a script: CSRF token first, then the credentials (the suite's server, or another instance). */

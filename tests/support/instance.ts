@@ -5,6 +5,7 @@ import path from "node:path";
 import { inject } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { TEST_ENCRYPTION_KEY } from "./global-setup.ts";
+import { waitUntil } from "./wait.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -80,15 +81,15 @@ export async function startInstance(
 }
 
 export async function waitUntilHealthy(instance: Instance, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (instance.process.exitCode !== null) throw new Error(`The instance exited (${instance.process.exitCode}):\n${instance.output()}`);
-    const status = await fetch(`${instance.baseUrl}/healthz`).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`The instance did not become healthy:\n${instance.output()}`);
+  await waitUntil(
+    async () => {
+      if (instance.process.exitCode !== null) throw new Error(`The instance exited (${instance.process.exitCode}):\n${instance.output()}`);
+      return fetch(`${instance.baseUrl}/healthz`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
+    },
+    () => `the instance to become healthy:\n${instance.output()}`,
+    { timeoutMs },
+  );
 }

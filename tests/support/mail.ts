@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import PostalMime from "postal-mime";
 import { inject } from "vitest";
+import { waitFor } from "./wait.ts";
 
 export type ReceivedMail = { to: string[]; subject: string; text: string; html: string; file: string };
 
@@ -30,11 +31,11 @@ export async function mailTo(to: string): Promise<ReceivedMail[]> {
 
 /** Waits (up to 10 s) for a new message to `to` beyond the `seen` count, and answers it. */
 export async function waitForMail(to: string, seen = 0): Promise<ReceivedMail> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const mails = await mailTo(to);
-    if (mails.length > seen) return mails[mails.length - 1]!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`No e-mail to ${to} arrived within 10 s.`);
+  const mails = await waitFor(
+    () => mailTo(to),
+    (mails) => mails.length > seen,
+    `an e-mail to ${to}`,
+    { timeoutMs: 10_000 },
+  );
+  return mails[mails.length - 1]!;
 }

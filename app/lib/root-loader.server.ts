@@ -1,0 +1,17 @@
+import { data, type LoaderFunctionArgs } from "react-router";
+import { actorContext } from "./context.server.ts";
+import { readFlash } from "./flash.server.ts";
+
+/**
+ * The root route's loader, apart from the root module so that the components and hooks that read
+ * its data (`useRouteLoaderData<typeof rootLoader>("root")`) take their type from here rather than
+ * from the module that renders them.
+ *
+ * What every page needs: the time zone dates are shown in (the signed-in organization's), and a
+ * one-time flash message.
+ */
+export async function rootLoader({ request, context }: LoaderFunctionArgs) {
+  const { flash, setCookie } = await readFlash(request);
+  const timeZone = context.get(actorContext)?.timeZone ?? "UTC";
+  return data({ timeZone, flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+}
