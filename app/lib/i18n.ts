@@ -34,14 +34,19 @@ export function pathInLocale(pathname: string, search: string, locale: Locale): 
   return `/${locale}${tail ? `/${tail}` : ""}${search}`;
 }
 
-/** Which of our locales a language tag falls into: es-AR → es, pt-PT → pt-BR, en-GB → en. */
+/**
+ * Which of our locales a language tag falls into: the same tag, or else the first locale of its
+ * language (es-AR → es, pt-PT → pt-BR, en-GB → en). Read from `LOCALES`, so a language added there
+ * is matched without more code.
+ */
 function localeForTag(tag: string): Locale | null {
-  const primary = tag.toLowerCase().split("-")[0];
-  if (primary === "es") return "es";
-  if (primary === "pt") return "pt-BR";
-  if (primary === "en") return "en";
-  return null;
+  const wanted = tag.toLowerCase();
+  const language = wanted.split("-")[0];
+  return LOCALES.find((locale) => locale.toLowerCase() === wanted) ?? LOCALES.find((locale) => locale.toLowerCase().split("-")[0] === language) ?? null;
 }
+
+/** The locale a language tag falls into (`es-MX` → es), or the default: what a tag from elsewhere is written in. */
+export const closestLocale = (tag: string): Locale => localeForTag(tag) ?? DEFAULT_LOCALE;
 
 /**
  * The best of our locales for an `Accept-Language` header, honouring q-values (RFC 9110 §12.5.4);

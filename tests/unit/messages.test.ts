@@ -3,9 +3,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { dictionaries } from "../support/dictionaries.ts";
+import type { Dictionary } from "../../app/i18n/dictionaries.ts";
+import { serverTranslations, type ServerDictionary } from "../../app/i18n/dictionaries.server.ts";
 import { en } from "../../app/i18n/en.ts";
+import { es } from "../../app/i18n/es.ts";
+import { esServer } from "../../app/i18n/es.server.ts";
 import { newPasswordSchema } from "../../app/features/auth/password-policy.server.ts";
 import { LOCALES } from "../../app/lib/i18n.ts";
+import { invitationMail, passwordResetMail, reminderMail, signInUnlockMail, testLinkMail, twoFactorCodeMail } from "../../app/lib/mail/messages.server.ts";
 import { fieldText, problemText } from "../../app/lib/messages.ts";
 import { ApiError, fieldProblems, issueMessage, pageErrors } from "../../app/lib/problem.server.ts";
 import { singleLineText } from "../../app/lib/schemas.ts";
@@ -92,5 +97,77 @@ describe("the problems dictionary", () => {
     const missing = [...thrownCodes()].filter((code) => !apiOnly.has(code) && !Object.hasOwn(en.problems, code));
     expect(missing).toEqual([]);
     for (const locale of LOCALES) expect(Object.keys(dictionaries[locale].problems)).toEqual(Object.keys(en.problems));
+  });
+});
+
+/** Every key path of a dictionary with the kind of its value, sorted: "mail.passwordReset.subject: string", "pdf.page: function". */
+function shapeOf(value: unknown): string[] {
+  const paths = (inner: unknown, path: string): string[] =>
+    typeof inner === "object" && inner !== null
+      ? Object.entries(inner).flatMap(([key, next]) => paths(next, path ? `${path}.${key}` : key))
+      : [`${path}: ${typeof inner}`];
+  return paths(value, "").sort();
+}
+
+describe("the dictionaries", () => {
+  it.each(LOCALES)("given %s, should have every key of English's page and server strings, each a string or a function as there", (locale) => {
+    expect(shapeOf(dictionaries[locale])).toEqual(shapeOf(en));
+    expect(shapeOf(serverTranslations(locale))).toEqual(shapeOf(serverTranslations("en")));
+  });
+
+  // `npm run typecheck` compiles this file: each `@ts-expect-error` fails it when the line below
+  // it compiles, that is when a language could lack a key and ship English (or nothing) instead.
+  it("given a language without one of English's page keys, should not compile", () => {
+    const { tagline: _, ...app } = es.app;
+    // @ts-expect-error: `app.tagline` is missing.
+    const incomplete: Dictionary = { ...es, app };
+    expect(incomplete.app).not.toHaveProperty("tagline");
+  });
+
+  it("given a language without one of English's PDF or e-mail keys, should not compile", () => {
+    const { documentTitle: _, ...pdf } = esServer.pdf;
+    // @ts-expect-error: `pdf.documentTitle` is missing.
+    const withoutTitle: ServerDictionary = { ...esServer, pdf };
+    expect(withoutTitle.pdf).not.toHaveProperty("documentTitle");
+
+    const { action: __, ...invitation } = esServer.mail.invitation;
+    // @ts-expect-error: `mail.invitation.action` is missing.
+    const withoutAction: ServerDictionary = { ...esServer, mail: { ...esServer.mail, invitation } };
+    expect(withoutAction.mail.invitation).not.toHaveProperty("action");
+
+    const { TEXT: ___, ...questionTypes } = esServer.pdf.questionTypes;
+    // @ts-expect-error: a question type without its name.
+    const withoutType: ServerDictionary = { ...esServer, pdf: { ...esServer.pdf, questionTypes } };
+    expect(withoutType.pdf.questionTypes).not.toHaveProperty("TEXT");
+  });
+
+  it("given a language with a key English lacks, should not compile", () => {
+    // @ts-expect-error: `mail.farewell` is not a key of English.
+    const extra: ServerDictionary = { ...esServer, mail: { ...esServer.mail, farewell: "Adiós" } };
+    expect(extra.mail).toHaveProperty("farewell");
+  });
+});
+
+describe("the e-mails", () => {
+  const url = "https://assess.example/x";
+  it.each(LOCALES)("given a recipient whose language is %s, should write every e-mail from that language's mail strings", (locale) => {
+    const t = serverTranslations(locale).mail;
+    expect(twoFactorCodeMail(locale, "Ana", "123456").subject).toBe(t.signInCode.subject("123456"));
+    expect(passwordResetMail(locale, "Ana", url).text).toContain(`${t.passwordReset.action}: ${url}`);
+    expect(signInUnlockMail(locale, "Ana", url).subject).toBe(t.signInUnlock.subject);
+    expect(invitationMail(locale, "Ana", "Escola Sol", url).text).toContain(t.invitation.body("Ana", "Escola Sol")[1]!);
+    expect(testLinkMail(locale, "Ana", "Escola Sol", "PHQ-9", null, url).text).toContain(t.testLink.body("Ana", "Escola Sol", "PHQ-9", null)[2]!);
+    expect(reminderMail(locale, "Ana", "Escola Sol", "PHQ-9", "1 May 2026", url).subject).toBe(t.reminder.subject("PHQ-9"));
+  });
+
+  it("given a stored language that is not one of ours, should write in English", () => {
+    expect(passwordResetMail("fr", "Ana", url).subject).toBe("Choose a new password");
+  });
+
+  it("given a name with markup, should escape it in the HTML and keep it in the text", () => {
+    const mail = invitationMail("es", "<b>Ana</b>", "Escola & Sol", url);
+    expect(mail.html).toContain("Hola, &lt;b&gt;Ana&lt;/b&gt;:");
+    expect(mail.html).toContain("Escola &amp; Sol");
+    expect(mail.text).toContain("Hola, <b>Ana</b>:");
   });
 });

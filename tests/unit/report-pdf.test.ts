@@ -11,6 +11,8 @@ import { reportPdfFilename } from "../../app/features/pdf/report-pdf-filename.ts
 import { renderReportPdf } from "../../app/features/pdf/report-pdf.server.ts";
 import { loadedScriptFaces } from "../../app/features/pdf/script-fonts.server.ts";
 import type { ReportDetail } from "../../app/features/reports/report-schemas.ts";
+import { serverTranslations } from "../../app/i18n/dictionaries.server.ts";
+import { LOCALES } from "../../app/lib/i18n.ts";
 import { sampleReport as report } from "../support/report-detail.ts";
 
 const generatedAt = new Date("2026-03-14T10:00:00Z");
@@ -117,6 +119,20 @@ describe("renderReportPdf", () => {
     const pt = oneLine(pdfText(renderReportPdf(report(), { locale: "pt-BR", generatedAt })));
     expect(pt).toContain("Relatório de avaliação");
     expect(pt).toContain("12 de março de 2026");
+  });
+
+  it.each(LOCALES)("given locale %s, should print the fixed wording of that language's server dictionary", (locale) => {
+    const t = serverTranslations(locale).pdf;
+    const text = oneLine(pdfText(renderReportPdf(report(), { locale, generatedAt })));
+    expect(text).toContain(t.documentTitle);
+    expect(text).toContain(t.noAnswer);
+    expect(text).toContain(t.page("1", "1"));
+  });
+
+  it("given a regional tag or a language we do not speak, should print its language's wording or else English", () => {
+    expect(oneLine(pdfText(renderReportPdf(report(), { locale: "es-MX", generatedAt })))).toContain("Informe de evaluación");
+    expect(oneLine(pdfText(renderReportPdf(report(), { locale: "pt-PT", generatedAt })))).toContain("Relatório de avaliação");
+    expect(oneLine(pdfText(renderReportPdf(report(), { locale: "fr", generatedAt })))).toContain("Assessment report");
   });
 
   it("given the same report and generation date twice, should produce identical bytes", () => {

@@ -5,7 +5,7 @@ import { db } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { sendMail } from "~/lib/mail/mailer.server.ts";
-import { signInUnlockMail } from "~/lib/mail/messages.ts";
+import { signInUnlockMail } from "~/lib/mail/messages.server.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 
 /**

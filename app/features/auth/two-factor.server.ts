@@ -5,7 +5,7 @@ import { z } from "zod";
 import { decryptSecret, encryptSecret } from "~/lib/crypto.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { sendMail } from "~/lib/mail/mailer.server.ts";
-import { twoFactorCodeMail } from "~/lib/mail/messages.ts";
+import { twoFactorCodeMail } from "~/lib/mail/messages.server.ts";
 import { ApiError, conflict, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { requireSessionCaller } from "~/lib/auth/end-access.server.ts";

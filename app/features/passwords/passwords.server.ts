@@ -8,7 +8,7 @@ import type { Actor } from "~/lib/auth/actor.server.ts";
 import { sha256 } from "~/lib/crypto.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { sendMail } from "~/lib/mail/mailer.server.ts";
-import { passwordResetMail } from "~/lib/mail/messages.ts";
+import { passwordResetMail } from "~/lib/mail/messages.server.ts";
 import { ApiError, badRequest, fieldProblem } from "~/lib/problem.server.ts";
 import type { ChangePasswordInput, ResetPasswordInput } from "./password-schemas.ts";
 import { newLinkToken, setPasswordUrl, type LinkRecipient } from "./set-password-links.server.ts";

@@ -3,7 +3,7 @@ import { issueVerification } from "~/lib/auth/verification.server.ts";
 import { env } from "~/lib/env.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { sendMail } from "~/lib/mail/mailer.server.ts";
-import { invitationMail } from "~/lib/mail/messages.ts";
+import { invitationMail } from "~/lib/mail/messages.server.ts";
 
 /**
  * Links to the page where a user chooses a password: the reset links of passwords.server.ts, and

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type { jsPDF } from "jspdf";
+import { serverTranslations, type ServerDictionary } from "~/i18n/dictionaries.server.ts";
+import { closestLocale } from "~/lib/i18n.ts";
 import type { ReportDetail } from "../reports/report-schemas.ts";
 import { withNativeFlate } from "./native-flate.server.ts";
 import {
@@ -26,7 +28,6 @@ import {
   textColorOn,
   type TextStyle,
 } from "./pdf-document.server.ts";
-import { reportPdfStrings, type ReportPdfStrings } from "./report-pdf-strings.ts";
 import { cjkPreferenceOf } from "./script-fonts.server.ts";
 
 /**
@@ -43,7 +44,10 @@ import { cjkPreferenceOf } from "./script-fonts.server.ts";
  */
 
 export type ReportPdfOptions = {
-  /** Fixed wording ("en", "es", "pt-BR"; other locales fall back to English) and Intl formatting. Default "en". */
+  /**
+   * Intl formatting, and the fixed wording of the closest of our locales (`pdf` in the server
+   * dictionaries: es-MX prints Spanish; a language we lack prints English). Default "en".
+   */
   locale?: string;
   /** Time zone of the printed dates. Default "UTC". */
   timeZone?: string;
@@ -55,7 +59,7 @@ export type ReportPdfOptions = {
 // Rendering.
 
 type Formatters = {
-  strings: ReportPdfStrings;
+  strings: ServerDictionary["pdf"];
   number: (value: number) => string;
   percent: (value: number) => string;
   dateTime: (value: Date) => string;
@@ -112,7 +116,7 @@ function formatters(locale: string, timeZone: string): Formatters {
     timeZoneName: "short",
   });
   return {
-    strings: reportPdfStrings(locale),
+    strings: serverTranslations(closestLocale(locale)).pdf,
     number: (value) => number.format(Object.is(value, -0) ? 0 : value),
     percent: (value) => percent.format(value / 100),
     dateTime: (value) => (Number.isNaN(value.getTime()) ? "—" : dateTime.format(value)),

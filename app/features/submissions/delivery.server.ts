@@ -2,7 +2,7 @@ import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { createFormat } from "~/i18n/format.ts";
 import { mailRefusal, sendMail } from "~/lib/mail/mailer.server.ts";
-import { reminderMail, testLinkMail } from "~/lib/mail/messages.ts";
+import { reminderMail, testLinkMail } from "~/lib/mail/messages.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, conflict, notFound, rateLimited } from "~/lib/problem.server.ts";
 import { enqueueJobs, type JobHandler, type JobRun, PermanentJobFailure } from "../jobs/jobs.server.ts";

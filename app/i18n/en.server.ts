@@ -1,0 +1,113 @@
+import type { QuestionType } from "~/features/forms/question-types.ts";
+
+/**
+ * The English strings only the server writes: the report PDF's fixed wording and the e-mails. The
+ * source of every key, as en.ts is for the pages: `es.server.ts` and `pt-BR.server.ts` are typed
+ * `ServerDictionary`, so a key missing there (or one that exists only there) fails `tsc`. They are
+ * `.server` modules so that no browser downloads them: React Router refuses to build a page that
+ * imports one (ADR 62).
+ *
+ * Values are strings, or functions of already formatted values, as in en.ts. An e-mail's body is
+ * its paragraphs. Names, titles, answers and band labels come from the data and are never
+ * translated.
+ */
+export const enServer = {
+  pdf: {
+    documentTitle: "Assessment report",
+    respondentSection: "Respondent",
+    assessmentSection: "Assessment",
+    name: "Name",
+    kind: "Type",
+    kinds: { student: "Student", candidate: "Candidate" },
+    grade: "Grade",
+    age: "Age",
+    ageValue: (years: string) => `${years} years`,
+    form: "Form",
+    category: "Category",
+    formType: "Form type",
+    completed: "Completed",
+    assigned: "Assigned",
+    assignedBy: "Assigned by",
+    result: "Result",
+    totalScore: "Total score",
+    percentage: "Percentage",
+    band: "Score band",
+    noBandMatches: "No score band matches this total.",
+    noBandsDefined: "This form defines no score bands.",
+    scoreBands: "Score bands",
+    scoreMarker: "Score",
+    answers: "Answers",
+    questionCount: (count: number, formatted: string) => (count === 1 ? "1 question" : `${formatted} questions`),
+    questionTypes: {
+      SINGLE_CHOICE: "Single choice",
+      MULTIPLE_CHOICE: "Multiple choice",
+      SCALE: "Scale",
+      TEXT: "Free text",
+    } satisfies Record<QuestionType, string>,
+    noAnswer: "No answer",
+    notScored: "not scored",
+    continued: "continued",
+    generated: (date: string) => `Generated ${date}`,
+    submission: (id: string) => `Submission ${id}`,
+    page: (page: string, pages: string) => `Page ${page} of ${pages}`,
+  },
+
+  mail: {
+    signInCode: {
+      subject: (code: string) => `${code} is your sign-in code`,
+      body: (name: string, code: string) => [
+        `Hello ${name},`,
+        `Your sign-in code for the Assessment Service is ${code}. It is valid for 10 minutes and works once.`,
+        "If you did not try to sign in, change your password: someone knows it.",
+      ],
+    },
+    passwordReset: {
+      subject: "Choose a new password",
+      body: (name: string) => [
+        `Hello ${name},`,
+        "Someone (hopefully you) asked to choose a new password for your Assessment Service account. The link below is valid for one hour and works once.",
+        "If you did not ask for this, ignore this message: your password stays as it is.",
+      ],
+      action: "Choose a new password",
+    },
+    signInUnlock: {
+      subject: "Sign-in to your account is paused",
+      body: (name: string) => [
+        `Hello ${name},`,
+        "Many wrong passwords were tried for your Assessment Service account from many places, so it takes no more sign-ins from new places for a while.",
+        "To sign in now, open the link below in the browser you use: for the next hour that browser signs in with your password as usual. The link is valid for one hour and works once.",
+        "If you keep seeing this message, choose a new password and turn on a second factor.",
+      ],
+      action: "Sign in now",
+    },
+    invitation: {
+      subject: (organization: string) => `Your account at ${organization}`,
+      body: (name: string, organization: string) => [
+        `Hello ${name},`,
+        `An account has been created for you in the Assessment Service of ${organization}. Choose your password with the link below; it is valid for 72 hours and works once.`,
+      ],
+      action: "Choose your password",
+    },
+    testLink: {
+      subject: (form: string) => `A test for you: ${form}`,
+      body: (name: string, organization: string, form: string, expiry: string | null) => [
+        `Hello ${name},`,
+        `${organization} asks you to answer “${form}”. Open the link below on any phone or computer; no account is needed.`,
+        expiry ? `The link works until ${expiry}.` : "The link does not expire.",
+      ],
+      action: "Open the test",
+    },
+    reminder: {
+      subject: (form: string) => `Reminder: ${form} is waiting for your answers`,
+      body: (name: string, organization: string, form: string, expiry: string | null) => [
+        `Hello ${name},`,
+        `${organization} is still waiting for your answers to “${form}”. It takes a few minutes; the link is below.`,
+        expiry ? `The link works until ${expiry}.` : "The link does not expire.",
+      ],
+      action: "Open the test",
+    },
+  },
+};
+
+/** The shape every locale's server strings must have. */
+export type ServerDictionary = typeof enServer;
