@@ -2,8 +2,8 @@
  * The pure half of the lists read with `updatedSince` (docs/api-contract.md §23,
  * docs/decisions/0052-changes-and-tombstones.md): a page of changes is the list's items changed at
  * or after the moment and its tombstones since then, merged oldest change first, ties by id. No
- * database here: the services use it (app/lib/tombstones.server.ts), and so does the bench's
- * baseline, so that both page the same way.
+ * database here: the services use it (app/lib/tombstones.server.ts), and tests/unit/changes.test.ts
+ * checks the merge alone.
  */
 
 /** What orders a change: when it happened and, for changes at the same millisecond, its id. */

@@ -56,7 +56,7 @@ export function inValues(dialect: Dialect, column: string, values: readonly stri
 
 /**
  * How many prepared statements a SQLite connection keeps. The hot statements are a few dozen; a
- * statement written with a `?` per value (the baseline's lists) is prepared per count, and
+ * statement written with a `?` per value (the bench baseline's answers) is prepared per count, and
  * without a bound each would stay for the connection's life.
  */
 const SQLITE_STATEMENTS_KEPT = 100;

@@ -8,8 +8,7 @@ import { LRUCache } from "lru-cache";
  * `size` keys, the least recently used going first.
  *
  * No database here: the report totals (app/features/reports/report-totals.server.ts) and the test
- * links' form contents (app/features/submissions/form-content-cache.server.ts) use it, and so does
- * the bench's baseline, so that it caches as the app does.
+ * links' form contents (app/features/submissions/form-content-cache.server.ts) use it.
  */
 export class VersionedCache<T> {
   private readonly entries: LRUCache<string, { version: string; value: Promise<T> }>;

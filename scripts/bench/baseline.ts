@@ -1,7 +1,345 @@
-import { renderReportsPage } from "./baseline-pages.tsx";
-import { createBaselineServer } from "./baseline-server.ts";
+import { createHash, randomUUID } from "node:crypto";
+import http from "node:http";
+import { answerProblems, type ScoreBand, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
+import { avatarUrl, hashToken, isUsable } from "../../app/lib/auth/actor-user.server.ts";
+import { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "../../app/lib/auth/session-rules.ts";
+import { readSignedCookie } from "../../app/lib/auth/signed-cookie.server.ts";
+import { submissionSearchText } from "../../app/lib/search.ts";
+import { openSqlClient, type SqlClient } from "../../app/lib/sql-client.server.ts";
 
-/** Entry point of the baseline process: `DATABASE_URL=… PORT=… tsx scripts/bench/baseline.ts`. */
-const { server } = createBaselineServer(process.env.DATABASE_URL!, renderReportsPage);
-server.listen(Number(process.env.PORT), "127.0.0.1", () => console.log(`baseline listening on ${process.env.PORT}`));
+/**
+ * The bench's baseline (ADR 66): a bare `node:http` server that answers a fixed set of requests,
+ * the ones the bench sends, with the statements the app runs for them, through the same driver,
+ * with the same caches and the same JSON, and nothing else: no router, no validation library, no
+ * ORM. It is the limit the app is measured against on these requests only:
+ *
+ * - GET /api/auth/session: the session check alone, every request's floor;
+ * - GET /api/reports?page=&limit=: an administrator's reports list, newest first, with its total;
+ * - POST /api/test-link/:token/submit: a respondent's answers, scored and stored.
+ *
+ * Anything else is refused (400 or 404), so that a request the baseline does not answer as the app
+ * does cannot pass for a fast one. From app/ it takes only what holds no logic of an endpoint: pure
+ * functions (the signed cookie, the token's hash, scoring, the folded search text), the session's
+ * constants, and the driver connection the data set is seeded through. The bench checks that both
+ * servers give the same answers (and, for the submit, store the same result) before it measures.
+ *
+ *   DATABASE_URL=… PORT=… SESSION_SECRET=… tsx scripts/bench/baseline.ts
+ */
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Caller = { userId: string; organizationId: string; role: string; name: string; email: string; image: string | null; sessionExpiresAt: Date };
+
+const bool = (value: unknown) => value === true || value === 1;
+const asDate = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));
+
+/**
+ * The caller, as the app's readActor (app/lib/auth/session.server.ts) finds them: the cookie's
+ * signature, then the session with its user, avatar and organization in one statement; an
+ * expired or idle session, or one of a user who cannot sign in, is deleted; lastSeenAt is written
+ * at most once per LAST_SEEN_RESOLUTION_MS.
+ */
+async function callerOf(client: SqlClient, request: http.IncomingMessage, sessionSecret: string): Promise<Caller | null> {
+  const token = readSignedCookie(request.headers.cookie ?? null, SESSION_COOKIE_NAME, [sessionSecret]);
+  if (typeof token !== "string" || token.length === 0) return null;
+  const id = hashToken(token);
+  const [row] = await client.all<Record<string, unknown> & { userId: string; role: string; organizationId: string; name: string; email: string }>(
+    `SELECT se."expiresAt", se."lastSeenAt", u."id" AS "userId", u."role", u."organizationId", u."name", u."email", u."locale", u."isActive", u."deletedAt",
+            a."updatedAt" AS "avatarUpdatedAt", o."timeZone"
+       FROM "Session" AS se
+       JOIN "User" AS u ON u."id" = se."userId"
+       JOIN "Organization" AS o ON o."id" = u."organizationId"
+       LEFT JOIN "Avatar" AS a ON a."userId" = u."id"
+      WHERE se."id" = ?`,
+    [id],
+  );
+  if (!row) return null;
+  const now = Date.now();
+  const lastSeenAt = asDate(row.lastSeenAt).getTime();
+  const usable = isUsable({ isActive: bool(row.isActive), deletedAt: row.deletedAt === null ? null : asDate(row.deletedAt) });
+  if (asDate(row.expiresAt).getTime() <= now || lastSeenAt + SESSION_IDLE_TIMEOUT_MS <= now || !usable) {
+    await client.run(`DELETE FROM "Session" WHERE "id" = ?`, [id]);
+    return null;
+  }
+  if (now - lastSeenAt > LAST_SEEN_RESOLUTION_MS) await client.run(`UPDATE "Session" SET "lastSeenAt" = ? WHERE "id" = ?`, [new Date(now), id]);
+  return {
+    userId: row.userId,
+    organizationId: row.organizationId,
+    role: row.role,
+    name: row.name,
+    email: row.email,
+    image: row.avatarUpdatedAt === null ? null : avatarUrl(row.userId, asDate(row.avatarUpdatedAt)),
+    sessionExpiresAt: asDate(row.expiresAt),
+  };
+}
+
+const NEWEST_FIRST = `ORDER BY s."completedAt" DESC, s."id" DESC`;
+
+/** The page and limit of a list, as the app's pagination schema takes them (app/lib/schemas.ts); any other parameter is refused. */
+function pageOf(url: URL): { page: number; limit: number } {
+  for (const key of url.searchParams.keys())
+    if (key !== "page" && key !== "limit") throw new Refusal(400, `the baseline's reports list takes page and limit only, not ${key}`);
+  const page = Number(url.searchParams.get("page") ?? 1);
+  const limit = Number(url.searchParams.get("limit") ?? 20);
+  if (!Number.isInteger(page) || page < 1 || page > 1_000_000 || !Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw new Refusal(400, "bad page or limit");
+  return { page, limit };
+}
+
+/**
+ * An administrator's reports list without filters, as the app's listReports answers it
+ * (app/features/reports/reports.server.ts): the page's ids from the scope's index, then their rows
+ * and names in one statement; the total from the counts the triggers keep (ADR 36), which is what
+ * the app reads for a whole organization's list.
+ */
+async function listReports(client: SqlClient, caller: Caller, url: URL) {
+  if (caller.role !== "ADMIN") throw new Refusal(400, "the baseline lists an administrator's reports only");
+  const { page, limit } = pageOf(url);
+  const scope = `(s."deletedAt" IS NULL AND s."organizationId" = ?) AND s."isCompleted" = TRUE`;
+  const [rows, counted] = await Promise.all([
+    client.all<Record<string, unknown>>(
+      `SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor", s."formTitle",
+              COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName", s."updatedAt"
+         FROM "Submission" AS s
+         JOIN "User" AS u ON u."id" = s."assignedById"
+         LEFT JOIN "Student" AS st ON st."id" = s."studentId"
+         LEFT JOIN "Candidate" AS ca ON ca."id" = s."candidateId"
+        WHERE s."id" IN (SELECT s."id" FROM "Submission" AS s WHERE ${scope} ${NEWEST_FIRST} LIMIT ? OFFSET ?) ${NEWEST_FIRST}`,
+      [caller.organizationId, limit, (page - 1) * limit],
+    ),
+    client.all<{ completed: unknown }>(`SELECT COALESCE(SUM("completed"), 0) AS "completed" FROM "SubmissionCount" WHERE "organizationId" = ?`, [
+      caller.organizationId,
+    ]),
+  ]);
+  const reports = rows.map((row) => ({
+    id: row.id,
+    studentName: row.respondentName ?? "",
+    formTitle: row.formTitle ?? "",
+    completedAt: asDate(row.completedAt),
+    totalScore: row.totalScore,
+    maxScore: row.maxScore,
+    percentage: row.percentage,
+    scoreLabel: row.scoreLabel,
+    scoreColor: row.scoreColor,
+    assignedByName: row.assignedByName,
+    updatedAt: asDate(row.updatedAt),
+    deletedAt: null,
+  }));
+  return { reports, total: Number(counted[0]?.completed ?? 0), page, limit };
+}
+
+type FormContent = { version: number; questions: ScoringQuestion[]; bands: ScoreBand[] };
+
+/** A form's questions and bands, kept while its content version is unchanged, as the app's cache of form contents (ADR 33). */
+const formContents = new Map<string, FormContent>();
+
+async function formContent(client: SqlClient, formId: string, version: number): Promise<FormContent> {
+  const cached = formContents.get(formId);
+  if (cached?.version === version) return cached;
+  const [questionRows, optionRows, bands] = await Promise.all([
+    client.all<Record<string, unknown> & { id: string; text: string; type: ScoringQuestion["type"] }>(
+      `SELECT "id", "text", "type", "required", "scaleMin", "scaleMax", "scaleMinLabel", "scaleMaxLabel" FROM "Question" WHERE "formId" = ? ORDER BY "position"`,
+      [formId],
+    ),
+    client.all<{ id: string; text: string; score: number; questionId: string }>(
+      `SELECT o."id", o."text", o."score", o."questionId" FROM "Option" AS o JOIN "Question" AS q ON q."id" = o."questionId" WHERE q."formId" = ? ORDER BY o."position"`,
+      [formId],
+    ),
+    client.all<ScoreBand>(`SELECT "min", "max", "label", "color" FROM "ScoreRange" WHERE "formId" = ? ORDER BY "position"`, [formId]),
+  ]);
+  const questions = questionRows.map((q) => ({
+    id: q.id,
+    text: q.text,
+    type: q.type,
+    required: bool(q.required),
+    scaleMin: q.scaleMin,
+    scaleMax: q.scaleMax,
+    scaleMinLabel: q.scaleMinLabel,
+    scaleMaxLabel: q.scaleMaxLabel,
+    options: optionRows.filter((o) => o.questionId === q.id).map((o) => ({ id: o.id, text: o.text, score: o.score })),
+  }));
+  const content = { version, questions, bands };
+  formContents.set(formId, content);
+  return content;
+}
+
+/**
+ * A rate limit's window counted once more (app/lib/auth/rate-limit.server.ts: the same statement,
+ * -1 where a rule would restart its window at its limit, which neither of the submit's does; the
+ * bench never reaches a limit, so the count is not compared).
+ */
+async function countAttempt(client: SqlClient, key: string, windowMs: number) {
+  const now = Date.now();
+  await client.all(
+    `INSERT INTO "RateLimit" ("key", "windowStart", "count") VALUES (?, ?, 1)
+     ON CONFLICT ("key") DO UPDATE SET
+       "count" = CASE WHEN "RateLimit"."windowStart" <= ? THEN 1 ELSE "RateLimit"."count" + 1 END,
+       "windowStart" = CASE WHEN "RateLimit"."windowStart" <= ? THEN ? WHEN "RateLimit"."count" + 1 = ? THEN ? ELSE "RateLimit"."windowStart" END
+     RETURNING "count", "windowStart"`,
+    [key, now, now - windowMs, now - windowMs, now, -1, now],
+  );
+}
+
+const TEN_MINUTES = 10 * 60 * 1000;
+const ANSWER_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+/**
+ * The app's submit (app/routes/api/test-link.$token.submit.ts, app/features/submissions/test-link.server.ts)
+ * statement for statement: the address's misses looked up, the link's and the address's writes
+ * counted, the link with its respondent, assigner, draft and form in one statement, the form's
+ * content from the cache, the organization's webhooks, then in one transaction the claim (with the
+ * search text and the snapshot), the respondent's name read again (on PostgreSQL locked, before
+ * the claim), the answers in one INSERT and the draft removed.
+ */
+async function submit(client: SqlClient, token: string, body: { answers: { questionId: string; optionIds?: string[] }[] }, address: string) {
+  await client.all(`SELECT "key", "windowStart", "count" FROM "RateLimit" WHERE "key" = ? LIMIT 1`, [`test-link-miss:${address}`]);
+  await countAttempt(client, `test-link-write:${createHash("sha256").update(token).digest("base64url").slice(0, 32)}`, TEN_MINUTES);
+  await countAttempt(client, `test-link-submit:${address}`, TEN_MINUTES);
+  const [link] = await client.all<Record<string, unknown> & { id: string; formId: string; formTitle: string }>(
+    `SELECT s."id", s."organizationId", s."isCompleted", s."revokedAt", s."expiresAt", s."openedAt", s."startedAt", s."deletedAt",
+            u."name" AS "assignedByName", d."answers" AS "draftAnswers", d."savedAt" AS "draftSavedAt",
+            st."id" AS "studentId", st."name" AS "studentName", st."grade" AS "studentGrade", st."age" AS "studentAge", st."deletedAt" AS "studentDeletedAt",
+            ca."id" AS "candidateId", ca."name" AS "candidateName", ca."grade" AS "candidateGrade", ca."age" AS "candidateAge", ca."deletedAt" AS "candidateDeletedAt",
+            f."id" AS "formId", f."title" AS "formTitle", f."category" AS "formCategory", f."type" AS "formType",
+            f."isPublished" AS "formIsPublished", f."deletedAt" AS "formDeletedAt", f."contentVersion" AS "formContentVersion"
+       FROM "Submission" AS s
+       JOIN "User" AS u ON u."id" = s."assignedById"
+       JOIN "Form" AS f ON f."id" = s."formId"
+       LEFT JOIN "SubmissionDraft" AS d ON d."submissionId" = s."id"
+       LEFT JOIN "Student" AS st ON st."id" = s."studentId"
+       LEFT JOIN "Candidate" AS ca ON ca."id" = s."candidateId"
+      WHERE s."token" = ?`,
+    [token],
+  );
+  // After a promotion the student is the respondent, as in the app.
+  const kind = link?.studentId ? "student" : "candidate";
+  const person = (column: string) => link?.[`${kind}${column}`];
+  if (!link || link.deletedAt !== null || link.formDeletedAt !== null || !person("Id") || person("DeletedAt") !== null) throw new Refusal(404, "no such link");
+  const respondent = {
+    kind,
+    id: String(person("Id")),
+    name: String(person("Name")),
+    grade: person("Grade"),
+    age: person("Age") === null ? null : Number(person("Age")),
+  };
+  if (bool(link.isCompleted)) throw new Refusal(409, "already completed");
+  if (link.revokedAt !== null || (link.expiresAt !== null && asDate(link.expiresAt).getTime() <= Date.now()) || !bool(link.formIsPublished))
+    throw new Refusal(410, "closed");
+  const { questions, bands } = await formContent(client, link.formId, Number(link.formContentVersion));
+  if (answerProblems(questions, body.answers).length > 0) throw new Refusal(400, "some answers need attention");
+  const result = scoreAnswers(questions, bands, body.answers);
+  const scoredAgainst = {
+    form: { id: link.formId, title: link.formTitle, category: link.formCategory, type: link.formType },
+    respondent,
+    questions,
+    scoreRanges: bands,
+  };
+  const completedAt = new Date();
+  const answerIds = result.answers.map(() => randomUUID());
+  const postgres = client.dialect === "postgresql";
+  const webhooks = await client.all<{ events: unknown }>(`SELECT "id", "events", "formIds" FROM "Webhook" WHERE "organizationId" = ?`, [link.organizationId]);
+  if (webhooks.some((webhook) => String(webhook.events).includes("submission.completed")))
+    throw new Refusal(500, "the baseline queues no webhook deliveries: the bench's organization must have none");
+  const nameNow = (tx: SqlClient) =>
+    tx.all(`SELECT "name" FROM "${kind === "student" ? "Student" : "Candidate"}" WHERE "id" = ?${postgres ? " FOR SHARE" : ""}`, [respondent.id]);
+  await client.transaction(async (tx) => {
+    if (postgres) await nameNow(tx);
+    const claimed = await tx.run(
+      `UPDATE "Submission"
+          SET "isCompleted" = TRUE, "completedAt" = ?, "totalScore" = ?, "maxScore" = ?, "percentage" = ?, "scoreLabel" = ?, "scoreColor" = ?,
+              "formTitle" = ?, "scoredAgainst" = ?${postgres ? "::jsonb" : ""}, "searchText" = ?, "updatedAt" = ?
+        WHERE "id" = ? AND "isCompleted" = FALSE AND "revokedAt" IS NULL`,
+      [
+        completedAt,
+        result.totalScore,
+        result.maxScore,
+        result.percentage,
+        result.scoreLabel,
+        result.scoreColor,
+        link.formTitle,
+        JSON.stringify(scoredAgainst),
+        submissionSearchText(respondent.name, link.formTitle),
+        completedAt,
+        link.id,
+      ],
+    );
+    if (claimed !== 1) throw new Refusal(409, "already completed");
+    if (!postgres) await nameNow(tx);
+    const json = postgres ? "?::jsonb" : "?";
+    await tx.run(
+      `INSERT INTO "Answer" ("id", "submissionId", "questionId", "position", "questionText", "questionType", "optionIds", "optionTexts", "text", "score", "maxScore", "createdAt")
+       VALUES ${result.answers.map(() => (postgres ? `(?, ?, ?, ?, ?, ?::"QuestionType", ${json}, ${json}, ?, ?, ?, ?)` : ANSWER_VALUES)).join(", ")}`,
+      result.answers.flatMap((answer, index) => [
+        answerIds[index],
+        link.id,
+        answer.questionId,
+        answer.position,
+        answer.questionText,
+        answer.questionType,
+        JSON.stringify(answer.optionIds),
+        JSON.stringify(answer.optionTexts),
+        answer.text,
+        answer.score,
+        answer.maxScore,
+        completedAt,
+      ]),
+    );
+    await tx.run(`DELETE FROM "SubmissionDraft" WHERE "submissionId" = ?`, [link.id]);
+  });
+  return { submissionId: link.id, isCompleted: true, completedAt };
+}
+
+async function readBody(request: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export function createBaselineServer(databaseUrl: string, sessionSecret: string) {
+  const client = openSqlClient(databaseUrl);
+  const send = (response: http.ServerResponse, status: number, data: unknown) => {
+    const body = JSON.stringify(data);
+    response.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store" });
+    response.end(body);
+  };
+  const server = http.createServer(async (request, response) => {
+    try {
+      const url = new URL(request.url ?? "/", "http://baseline");
+      const submitted = /^\/api\/test-link\/([\w-]{20,100})\/submit$/.exec(url.pathname);
+      if (submitted && request.method === "POST") {
+        const address = String(request.headers["x-forwarded-for"] ?? request.socket.remoteAddress);
+        return send(response, 200, await submit(client, submitted[1]!, JSON.parse(await readBody(request)), address));
+      }
+      if (request.method !== "GET") throw new Refusal(404, "the baseline answers no such request");
+      const caller = await callerOf(client, request, sessionSecret);
+      if (!caller) return send(response, 401, { status: 401 });
+      if (url.pathname === "/api/auth/session") {
+        const { userId: id, name, email, role, image, sessionExpiresAt } = caller;
+        return send(response, 200, { user: { id, name, email, role, image }, expires: sessionExpiresAt });
+      }
+      if (url.pathname === "/api/reports") return send(response, 200, await listReports(client, caller, url));
+      throw new Refusal(404, "the baseline answers no such request");
+    } catch (error) {
+      if (error instanceof Refusal) return send(response, error.status, { status: error.status, detail: error.message });
+      console.error(error);
+      send(response, 500, { status: 500 });
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+// The run's secret (run.ts gives both servers the same SESSION_SECRET): the baseline checks the cookie's signature as the app does.
+const secret = process.env.SESSION_SECRET;
+if (!secret) throw new Error("the baseline needs SESSION_SECRET, the app's");
+createBaselineServer(process.env.DATABASE_URL!, secret).listen(Number(process.env.PORT), "127.0.0.1", () =>
+  console.log(`baseline listening on ${process.env.PORT}`),
+);
 process.once("SIGTERM", () => process.exit(0));

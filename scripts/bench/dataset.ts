@@ -964,3 +964,36 @@ export async function removeRosterImports(databaseUrl: string, world: BenchWorld
   });
   await client.close();
 }
+
+/**
+ * What a submit stored of a result, leaving out what is each link's own (ids, times, the
+ * respondent's identity): the bench checks that the app and the baseline store the same for the
+ * same answers. JSON columns are parsed (text on SQLite, jsonb on PostgreSQL).
+ */
+export async function storedResult(databaseUrl: string, submissionId: string) {
+  const client = openSqlClient(databaseUrl);
+  const parsed = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+  try {
+    const [row] = await client.all<Record<string, unknown>>(
+      `SELECT "isCompleted", "totalScore", "maxScore", "percentage", "scoreLabel", "scoreColor", "formTitle", "searchText", "scoredAgainst" FROM "Submission" WHERE "id" = ?`,
+      [submissionId],
+    );
+    if (!row) throw new Error(`no submission ${submissionId}`);
+    const answers = await client.all<Record<string, unknown>>(
+      `SELECT "questionId", "position", "questionText", "questionType", "optionIds", "optionTexts", "text", "score", "maxScore" FROM "Answer" WHERE "submissionId" = ? ORDER BY "position"`,
+      [submissionId],
+    );
+    const { scoredAgainst, searchText, ...result } = row;
+    const { respondent, ...snapshot } = parsed(scoredAgainst) as { respondent: { name: string } & Record<string, unknown> };
+    return {
+      ...result,
+      // The search text is the respondent's name and the form's title, folded.
+      searchText: searchText === foldForSearch(`${respondent.name} ${String(row.formTitle)}`),
+      respondentFields: Object.keys(respondent),
+      snapshot,
+      answers: answers.map((answer) => ({ ...answer, optionIds: parsed(answer.optionIds), optionTexts: parsed(answer.optionTexts) })),
+    };
+  } finally {
+    await client.close();
+  }
+}

@@ -25,6 +25,7 @@ type Side = { rps: number; rate: number; latency: Latency };
 export type ScenarioOutcome = {
   name: string;
   app: Side;
+  /** The bare baseline's figures, on the requests it answers (scripts/bench/baseline.ts, ADR 66). */
   baseline?: Side;
   /** What the second column measured when it is not the bare baseline. */
   baselineLabel?: string;
@@ -43,8 +44,9 @@ export type ScenarioOutcome = {
   };
   /**
    * A single request timed on its own `repetitions` times, one at a time (bulk assignment, roster
-   * import): the latency columns show the median and the slowest, the ratio is the baseline's
-   * median time over the app's (the app's speed as a share of the baseline's, as for throughput).
+   * import): the latency columns show the median and the slowest, and the ratio, when a baseline
+   * answered it too, is the baseline's median time over the app's (the app's speed as a share of
+   * the baseline's, as for throughput).
    */
   repetitions?: number;
   note?: string | undefined;
@@ -55,9 +57,9 @@ export type ScenarioOutcome = {
    * The core speed probe's time around each fixed-rate round, in the rounds' order
    * (scripts/bench/core-speed.ts); `smaller` for the growth table's app, when it took a turn.
    */
-  coreProbeMs?: { app: number[]; baseline: number[]; smaller?: number[] };
+  coreProbeMs?: { app: number[]; baseline?: number[] | undefined; smaller?: number[] };
   /** Each server's threads in each fixed-rate round, in the rounds' order (scripts/bench/server-threads.ts). */
-  threadTimes?: { app: RoundThreads; baseline: RoundThreads; smaller?: RoundThreads };
+  threadTimes?: { app: RoundThreads; baseline?: RoundThreads | undefined; smaller?: RoundThreads };
 };
 
 /** Each read's app p95 on a data set a tenth the size, against the full one's (less than 2×). */
@@ -298,11 +300,11 @@ export function renderMarkdown(input: {
     `${beginMarker} (written by \`npm run bench${input.database === "sqlite" ? "" : ` -- --database ${input.database}`}\`; edit outside these markers) -->`,
     `Run on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · ${input.machine} · ${input.database} · ${input.rows.toLocaleString("en")} completed submissions · ${input.minutes.toFixed(1)} min in all.`,
     "",
-    `Throughput: ${input.connections} keep-alive connections, no pipelining, ${timing.rounds} alternating rounds of ${timing.roundMs / 1000} s per server after a ${timing.warmupMs / 1000} s warm-up, median reported. Latency: an open loop at the fixed rate shown (half the slower server's throughput), in ${timing.rounds} alternating rounds of at least ${(timing.latencyMs / timing.rounds / 1000).toFixed(1)} s and together at least ${input.latencySamples.toLocaleString("en")} requests per server, each round after an untimed lead-in of ${input.leadInMs} ms at its rate, measured from when each request was due; the percentiles are over all of them, with the lowest and highest round's p95. ${input.pinned ? "The servers run on the first core and the load generator on the second (taskset)." : "Nothing was pinned to a core (no taskset or a single core)."}${
+    `Throughput: ${input.connections} keep-alive connections, no pipelining, ${timing.rounds} alternating rounds of ${timing.roundMs / 1000} s per server after a ${timing.warmupMs / 1000} s warm-up, median reported. Latency: an open loop at the fixed rate shown (half the slower server's throughput; the app's own where the baseline does not answer the request, “—”), in ${timing.rounds} alternating rounds of at least ${(timing.latencyMs / timing.rounds / 1000).toFixed(1)} s and together at least ${input.latencySamples.toLocaleString("en")} requests per server, each round after an untimed lead-in of ${input.leadInMs} ms at its rate, measured from when each request was due; the percentiles are over all of them, with the lowest and highest round's p95. ${input.pinned ? "The servers run on the first core and the load generator on the second (taskset)." : "Nothing was pinned to a core (no taskset or a single core)."}${
       outcomes.some((o) => o.repetitions !== undefined)
-        ? " Single requests (“1 at a time”): after one warm-up call per server, the servers take turns, one request at a time, timed from sending to the last byte of the answer; the ratio is the baseline's median time over the app's."
+        ? " Single requests (“1 at a time”): after one warm-up call, one request at a time, timed from sending to the last byte of the answer."
         : ""
-    }`,
+    } The baseline (scripts/bench/baseline.ts) answers the session check, the reports list and the submit only (ADR 66); every other row is judged by its targets alone.`,
     "",
     `| ${HEADER.join(" | ")} |`,
     `| ${HEADER.map(() => "---").join(" | ")} |`,

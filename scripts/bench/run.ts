@@ -18,6 +18,7 @@ import {
   removePendingAssignments,
   removeRosterImports,
   rosterCsv,
+  storedResult,
 } from "./dataset.ts";
 import type { LoadJob, LoadRequest, LoadResult } from "./load.ts";
 import { threadTimes, threadTimesBetween, type ThreadTimes } from "./server-threads.ts";
@@ -36,9 +37,10 @@ import {
 } from "./report.ts";
 
 /**
- * `npm run bench`: measures the built app against the bare baseline (scripts/bench/baseline-server.ts)
- * on a database with a million completed submissions. See docs/benchmarks.md for what each
- * scenario means and the latest results.
+ * `npm run bench`: measures the built app on a database with a million completed submissions,
+ * against the bare baseline (scripts/bench/baseline.ts) on the few requests it answers (ADR 66)
+ * and against absolute targets on every other. See docs/benchmarks.md for what each scenario
+ * means and the latest results.
  *
  *   npm run bench                          SQLite, 1,000,000 submissions
  *   npm run bench -- --database postgresql PostgreSQL (BENCH_POSTGRES_URL, default the local server)
@@ -168,8 +170,8 @@ function latencyOf(values: number[]) {
   };
 }
 
-/** Both servers must answer a read with the same rows before their speed means anything. */
-async function assertSameAnswer(pathAndQuery: string, pick: (body: Record<string, unknown>) => unknown) {
+/** Both servers must answer a read the same before their speed means anything. */
+async function assertSameAnswer(pathAndQuery: string, pick: (body: Record<string, unknown>) => unknown = (body) => body) {
   const [fromApp = "", fromBaseline = ""] = await Promise.all(
     [app, baseline].map(async (server) => {
       const response = await fetch(`${server.url}${pathAndQuery}`, { headers: { cookie } });
@@ -183,22 +185,35 @@ async function assertSameAnswer(pathAndQuery: string, pick: (body: Record<string
 }
 
 /**
- * The same page from both servers: the same report links in the same order and the same choices
- * in the filters' lists (a page that failed to render would show none).
+ * A read the baseline does not answer (ADR 66): the app must answer it, and `check` says what the
+ * answer has to hold (a list that is not empty, a total the data set has), so that an error or an
+ * empty answer, quick to make, cannot pass for a fast one. Gives the answer's JSON.
  */
-async function assertSamePage(pathAndQuery: string) {
-  const [fromApp = "", fromBaseline = ""] = await Promise.all(
-    [app, baseline].map(async (server) => {
-      const response = await fetch(`${server.url}${pathAndQuery}`, { headers: { cookie, accept: "text/html" } });
-      if (!response.ok) throw new Error(`${pathAndQuery} answered ${response.status} from ${server === app ? "app" : "baseline"}`);
-      const html = await response.text();
-      const links = [...html.matchAll(/href="\/en\/reports\/([^"/?]+)"/g)].map((match) => match[1]);
-      const choices = [...html.matchAll(/<option value="([^"]+)"/g)].map((match) => match[1]);
-      return JSON.stringify({ links, choices });
-    }),
-  );
-  if (fromApp !== fromBaseline || JSON.parse(fromApp).links.length === 0)
-    throw new Error(`app and baseline disagree on ${pathAndQuery}:\n app      ${fromApp.slice(0, 400)}\n baseline ${fromBaseline.slice(0, 400)}`);
+async function appAnswer<T = Record<string, unknown>>(pathAndQuery: string, check: (body: T) => boolean): Promise<T> {
+  const response = await fetch(`${app.url}${pathAndQuery}`, { headers: { cookie, accept: "application/json" } });
+  if (!response.ok) throw new Error(`${pathAndQuery} answered ${response.status} from the app: ${await response.text()}`);
+  const body = (await response.json()) as T;
+  if (!check(body)) throw new Error(`the app's answer to ${pathAndQuery} is not what the data set holds: ${JSON.stringify(body).slice(0, 400)}`);
+  return body;
+}
+
+/**
+ * The reports page lists what the API lists: the same results, in the same order, as the first
+ * page of GET /api/reports with the same limit (a page that failed to render would list none).
+ */
+async function assertPageListsReports(limit: number) {
+  const listed = await appAnswer<{ reports: { id: string }[] }>(`/api/reports?limit=${limit}`, (body) => body.reports.length === limit);
+  const response = await fetch(`${app.url}/en/reports?limit=${limit}`, { headers: { cookie, accept: "text/html" } });
+  if (!response.ok) throw new Error(`/en/reports answered ${response.status} from the app`);
+  // Each report is linked twice, from the table and from the narrow screen's list.
+  const links = [...new Set([...(await response.text()).matchAll(/href="\/en\/reports\/([^"/?]+)"/g)].map((match) => match[1]))];
+  if (JSON.stringify(links) !== JSON.stringify(listed.reports.map((report) => report.id)))
+    throw new Error(
+      `the reports page lists other results than the API:\n page ${links.join(", ").slice(0, 400)}\n API  ${listed.reports
+        .map((r) => r.id)
+        .join(", ")
+        .slice(0, 400)}`,
+    );
 }
 
 /**
@@ -216,6 +231,8 @@ function latencyRoundMs(rate: number): number {
 
 type Comparison = {
   name: string;
+  /** Whether the baseline answers this request (ADR 66); without it the row has the app's figures and absolute targets only. */
+  mirrored?: boolean;
   requests: (server: Server) => LoadRequest[];
   /** The growth table's smaller app's own requests, when the full set's would not ask it the same question (signed in by compare). */
   smallerRequests?: LoadRequest[];
@@ -233,7 +250,7 @@ const turnOrder = <T>(servers: readonly T[], round: number): T[] => servers.map(
 async function compare(scenario: Comparison): Promise<void> {
   if (!selected(scenario.name)) return;
   log(`${scenario.name}: warm-up`);
-  const servers = [app, baseline] as const;
+  const servers: Server[] = scenario.mirrored ? [app, baseline] : [app];
   // A read's latency rounds give the growth table's smaller app a turn too (see SmallerApp).
   const smaller = scenario.consume ? undefined : smallerApp;
   const requestLists = new Map(servers.map((server) => [server, scenario.requests(server)]));
@@ -249,7 +266,7 @@ async function compare(scenario: Comparison): Promise<void> {
     return list.slice(from, from + count);
   };
   const budget = (ms: number) => Math.ceil((ms / 1000) * 1500);
-  const latencyServers = smaller ? [app, baseline, smaller.server] : servers;
+  const latencyServers = smaller ? [...servers, smaller.server] : servers;
   for (const server of latencyServers) {
     await runLoadProcess(job(server, slice(server, budget(timing.warmupMs)), { durationMs: timing.warmupMs, consume: scenario.consume }));
   }
@@ -268,10 +285,11 @@ async function compare(scenario: Comparison): Promise<void> {
     }
   }
   const appRps = median(throughput.get(app)!);
-  const baselineRps = median(throughput.get(baseline)!);
-  // Latency at a fixed arrival rate half way to the slower server's saturation, in rounds that
-  // take turns, long enough for LATENCY_SAMPLES requests per server in all.
-  const rate = Math.max(1, Math.round(Math.min(appRps, baselineRps) * 0.5));
+  const baselineRps = scenario.mirrored ? median(throughput.get(baseline)!) : undefined;
+  // Latency at a fixed arrival rate half way to the slower server's saturation (the app's own
+  // without a baseline), in rounds that take turns, long enough for LATENCY_SAMPLES requests per
+  // server in all.
+  const rate = Math.max(1, Math.round(Math.min(appRps, baselineRps ?? appRps) * 0.5));
   const roundMs = latencyRoundMs(rate);
   const samples = new Map<Server, number[]>(latencyServers.map((server) => [server, []]));
   const roundP95s = new Map<Server, number[]>(latencyServers.map((server) => [server, []]));
@@ -308,15 +326,16 @@ async function compare(scenario: Comparison): Promise<void> {
   const outcome: ScenarioOutcome = {
     name: scenario.name,
     app: { rps: appRps, rate, latency: latency.get(app)! },
-    baseline: { rps: baselineRps, rate, latency: latency.get(baseline)! },
+    ...(baselineRps !== undefined ? { baseline: { rps: baselineRps, rate, latency: latency.get(baseline)! } } : {}),
     errors,
     targets: scenario.targets,
     note: scenario.note ?? (firstError ? `first error: ${firstError}` : undefined),
-    coreProbeMs: { app: probes.get(app)!, baseline: probes.get(baseline)!, ...(smaller ? { smaller: probes.get(smaller.server)! } : {}) },
-    threadTimes: { app: threads.get(app)!, baseline: threads.get(baseline)!, ...(smaller ? { smaller: threads.get(smaller.server)! } : {}) },
+    coreProbeMs: { app: probes.get(app)!, baseline: probes.get(baseline), ...(smaller ? { smaller: probes.get(smaller.server)! } : {}) },
+    threadTimes: { app: threads.get(app)!, baseline: threads.get(baseline), ...(smaller ? { smaller: threads.get(smaller.server)! } : {}) },
   };
+  const versus = (of: (server: Server) => string) => `${of(app)}${outcome.baseline ? ` vs ${of(baseline)}` : ""}`;
   log(
-    `${scenario.name}: app ${appRps.toFixed(0)}/s vs baseline ${baselineRps.toFixed(0)}/s; p95 ${outcome.app.latency.p95.toFixed(1)} vs ${outcome.baseline!.latency.p95.toFixed(1)} ms at ${rate}/s${smaller ? ` (${latency.get(smaller.server)!.p95.toFixed(1)} on the app at ${growthRows.toLocaleString("en")})` : ""}; core probe ${probeList(probes.get(app)!)} vs ${probeList(probes.get(baseline)!)} ms; V8's helper threads ${helperList(threads.get(app)!)} vs ${helperList(threads.get(baseline)!)} ms`,
+    `${scenario.name}: ${versus((server) => `${server === app ? "app" : "baseline"} ${median(throughput.get(server)!).toFixed(0)}/s`)}; p95 ${versus((server) => latency.get(server)!.p95.toFixed(1))} ms at ${rate}/s${smaller ? ` (${latency.get(smaller.server)!.p95.toFixed(1)} on the app at ${growthRows.toLocaleString("en")})` : ""}; core probe ${versus((server) => probeList(probes.get(server)!))} ms; V8's helper threads ${versus((server) => helperList(threads.get(server)!))} ms`,
   );
   outcomes.push(outcome);
   if (smaller) {
@@ -377,36 +396,38 @@ function reportsListThroughput(): number | undefined {
 }
 
 async function runScenarios() {
-  const reportIds = (body: Record<string, unknown>) => ({ total: body.total, ids: (body.reports as { id: string }[]).map((r) => r.id) });
-  const sameReports = async (query: string) => {
-    const answer = (await assertSameAnswer(`/api/reports?${query}`, reportIds)) as { total: number };
-    return answer.total;
-  };
-
   // Each check runs only with its scenario (--only): another one's may need data this run does not make.
+  // The rows the baseline answers (ADR 66) are checked equal on both servers; the others on the app
+  // alone, against what the data set holds.
+  const total = (body: { total: number }) => body.total;
+
   // The cheapest signed-in request: the session check and nothing else. What the app spends on it
   // (HTTP, Express, React Router, the session read through Prisma) is spent on every request, so it
   // bounds every other row's ratio: the reads whose baseline costs less than twice this cannot
   // reach 50 %.
-  if (selected("GET /api/auth/session")) await assertSameAnswer("/api/auth/session", (body) => body);
+  if (selected("GET /api/auth/session")) await assertSameAnswer("/api/auth/session");
   await compare({
     name: "GET /api/auth/session (the session check alone: every request's floor)",
+    mirrored: true,
     requests: () => [get("/api/auth/session")],
     targets: { zeroErrors: true },
   });
 
-  if (selected("GET /api/reports (page 1")) await sameReports("page=1&limit=20");
+  // The most read list, with the whole answer (rows, names, dates, total) equal on both servers.
+  if (selected("GET /api/reports (page 1")) await assertSameAnswer("/api/reports?page=1&limit=20");
   await compare({
     name: "GET /api/reports (page 1, with total)",
+    mirrored: true,
     requests: () => [get("/api/reports?page=1&limit=20")],
     // The targets (ADR 26 had asked 70 %).
     targets: { throughputRatio: 0.5, p95Ratio: 2 },
   });
 
-  // Page 500 of 20: the 9,981st to 10,000th newest, with the total.
-  if (selected("GET /api/reports?page=500")) await sameReports("page=500&limit=20");
+  // Page 500 of 20: the 9,981st to 10,000th newest, with the total; the same request to the baseline.
+  if (selected("GET /api/reports?page=500")) await assertSameAnswer("/api/reports?page=500&limit=20");
   await compare({
     name: "GET /api/reports?page=500 (deep page)",
+    mirrored: true,
     requests: () => [get("/api/reports?page=500&limit=20")],
     targets: { p95Ms: 50 },
   });
@@ -421,7 +442,8 @@ async function runScenarios() {
       return `updatedSince=${encodeURIComponent(since.toISOString())}`;
     };
     const query = await changedSince(databaseUrl, world);
-    const changed = await sameReports(query);
+    // The results changed since then, which the moment was chosen for.
+    const changed = total(await appAnswer<{ total: number }>(`/api/reports?${query}`, (body) => body.total >= CHANGED_RESULTS));
     await compare({
       name: `GET /api/reports?updatedSince= (${changed.toLocaleString("en")} changed of ${rows.toLocaleString("en")})`,
       requests: () => [get(`/api/reports?${query}`)],
@@ -438,9 +460,10 @@ async function runScenarios() {
     });
   }
 
+  const found = (body: { total: number; reports: unknown[] }) => body.total > 0 && body.reports.length > 0;
   const selective = encodeURIComponent(world.search.selective);
   if (selected("GET /api/reports?search= selective")) {
-    const selectiveTotal = await sameReports(`search=${selective}`);
+    const selectiveTotal = total(await appAnswer(`/api/reports?search=${selective}`, found));
     await compare({
       name: `GET /api/reports?search= selective (${selectiveTotal} matches)`,
       requests: () => [get(`/api/reports?search=${selective}`)],
@@ -448,39 +471,40 @@ async function runScenarios() {
     });
   }
   if (selected("GET /api/reports?search= common")) {
-    const commonTotal = await sameReports(`search=${world.search.common}`);
+    const commonTotal = total(await appAnswer(`/api/reports?search=${world.search.common}`, found));
     await compare({
       name: `GET /api/reports?search= common fragment "${world.search.common}" (${commonTotal.toLocaleString("en")} matches)`,
       requests: () => [get(`/api/reports?search=${world.search.common}`)],
-      targets: { p95Ms: 60, throughputRatio: 0.5 },
+      targets: { p95Ms: 60 },
     });
   }
 
-  const formIds = (body: Record<string, unknown>) => ({ total: body.total, forms: body.forms });
-  if (selected("GET /api/forms?search=")) await assertSameAnswer("/api/forms?search=stress", formIds);
+  // The other lists: p95 under 50 ms at half the app's throughput, as the deep page and the incremental read.
+  const listed = (key: string) => (body: Record<string, unknown>) => Number(body.total) > 0 && (body[key] as unknown[]).length > 0;
+  if (selected("GET /api/forms?search=")) await appAnswer("/api/forms?search=stress", listed("forms"));
   await compare({
     name: "GET /api/forms?search=",
     requests: () => [get("/api/forms?search=stress")],
-    targets: { throughputRatio: 0.5 },
+    targets: { p95Ms: 50 },
   });
-  if (selected("GET /api/forms (no search)")) await assertSameAnswer("/api/forms", formIds);
+  if (selected("GET /api/forms (no search)")) await appAnswer("/api/forms", listed("forms"));
   await compare({
     name: "GET /api/forms (no search)",
     requests: () => [get("/api/forms")],
-    targets: { throughputRatio: 0.5 },
+    targets: { p95Ms: 50 },
   });
-  if (selected("GET /api/students?search=")) await assertSameAnswer("/api/students?search=garcia", (body) => ({ total: body.total, students: body.students }));
+  if (selected("GET /api/students?search=")) await appAnswer("/api/students?search=garcia", listed("students"));
   await compare({
     name: "GET /api/students?search=",
     requests: () => [get("/api/students?search=garcia")],
-    targets: { throughputRatio: 0.7 },
+    targets: { p95Ms: 50 },
   });
 
-  if (selected("Reports page")) await assertSamePage("/en/reports?limit=50");
+  if (selected("Reports page")) await assertPageListsReports(50);
   await compare({
     name: "Reports page, server-rendered, 50 rows",
     requests: () => [{ method: "GET", path: "/en/reports?limit=50", headers: { cookie, accept: "text/html" } }],
-    targets: { throughputRatio: 0.5, p95Ms: 25 },
+    targets: { p95Ms: 25 },
   });
 
   // The form summary, one call at a time, on both data sets for the growth table.
@@ -494,8 +518,10 @@ async function runScenarios() {
   const answers = JSON.stringify({ answers: world.submitForm.questions.map((q) => ({ questionId: q.id, optionIds: [q.optionIds[1]!] })) });
   const submitRequests = (tokens: string[]) =>
     tokens.map((token) => ({ method: "POST", path: `/api/test-link/${token}/submit`, headers: { "content-type": "application/json" }, body: answers }));
+  if (selected("POST /api/test-link/:token/submit")) await assertSameSubmit(submitRequests([appTokens.shift()!, baselineTokens.shift()!]));
   await compare({
     name: "POST /api/test-link/:token/submit (20 questions)",
+    mirrored: true,
     requests: (server) => submitRequests(server === app ? appTokens : baselineTokens),
     consume: true,
     targets: { throughputRatio: 0.6, zeroErrors: true },
@@ -505,6 +531,29 @@ async function runScenarios() {
   await csvExportScenario();
   await bulkAssignmentScenario();
   await rosterImportScenarios();
+}
+
+/**
+ * A submit to each server, of the same answers to the same form: both must answer alike and store
+ * the same result (scores, band, captured title, snapshot and answers; the respondent and the
+ * times are each link's own), as the app reads it back.
+ */
+async function assertSameSubmit([toApp, toBaseline]: LoadRequest[]) {
+  const [fromApp, fromBaseline] = await Promise.all(
+    [
+      [app, toApp!],
+      [baseline, toBaseline!],
+    ].map(async ([server, request]) => {
+      const answer = await timedRequest(server as Server, request as Sent);
+      if (answer.status !== 200)
+        throw new Error(`the submit answered ${answer.status} from the ${server === app ? "app" : "baseline"}: ${answer.body.slice(0, 300)}`);
+      const { submissionId, ...rest } = JSON.parse(answer.body) as { submissionId: string; completedAt: string };
+      return { answer: { ...rest, completedAt: typeof rest.completedAt }, stored: await storedResult(databaseUrl, submissionId) };
+    }),
+  );
+  const [appSide, baselineSide] = [JSON.stringify(fromApp), JSON.stringify(fromBaseline)];
+  if (appSide !== baselineSide)
+    throw new Error(`app and baseline disagree on a submit:\n app      ${appSide.slice(0, 600)}\n baseline ${baselineSide.slice(0, 600)}`);
 }
 
 /**
@@ -679,8 +728,8 @@ async function timedDownload(server: Server, pathAndQuery: string, keep = false)
 /**
  * GET /api/reports/export?format=csv of every result of the big organization (250,000 at
  * 1,000,000 rows): time to the first byte and to the last, and the app's resident memory during
- * the export above its level just before. Both servers first answer a check call whose bytes must
- * be the same (BOM, header, every row); then they take turns, one download at a time.
+ * the export above its level just before. A check call first, which must hold a record for each
+ * result of the list; then the timed downloads, one at a time, each the same bytes as the check's.
  */
 async function csvExportScenario() {
   const name = "GET /api/reports/export?format=csv";
@@ -689,60 +738,37 @@ async function csvExportScenario() {
   const totalResponse = await fetch(`${app.url}/api/reports?page=1&limit=1`, { headers: { cookie, accept: "application/json" } });
   const rowCount = ((await totalResponse.json()) as { total: number }).total;
   log(`${name}: check (${rowCount.toLocaleString("en")} rows)`);
-  const [fromApp, fromBaseline] = [await timedDownload(app, target, true), await timedDownload(baseline, target, true)];
-  for (const [side, answer] of [
-    ["app", fromApp],
-    ["baseline", fromBaseline],
-  ] as const) {
-    if (answer.status !== 200) throw new Error(`${name}: the ${side} answered ${answer.status}: ${answer.body?.toString("utf8").slice(0, 300)}`);
-  }
-  if (fromApp.sha256 !== fromBaseline.sha256) {
-    const [appRows, baselineRows] = [fromApp, fromBaseline].map((answer) => parse(answer.body!, { bom: true, relax_column_count: true }) as string[][]);
-    const at = appRows!.findIndex((row, i) => JSON.stringify(row) !== JSON.stringify(baselineRows![i]));
-    throw new Error(
-      `app and baseline export different CSV (${fromApp.bytes} and ${fromBaseline.bytes} bytes, ${appRows!.length} and ${baselineRows!.length} records), first at record ${at}:\n app      ${JSON.stringify(appRows![at])}\n baseline ${JSON.stringify(baselineRows![at])}`,
-    );
-  }
+  const fromApp = await timedDownload(app, target, true);
+  if (fromApp.status !== 200) throw new Error(`${name}: the app answered ${fromApp.status}: ${fromApp.body?.toString("utf8").slice(0, 300)}`);
+  // A record per result of the list, each with as many fields as the header (the parser refuses any other).
   const records = (parse(fromApp.body!, { bom: true }) as unknown[]).length - 1;
   if (records !== rowCount) throw new Error(`${name}: ${records} rows exported, ${rowCount} in the list`);
-  const calls = new Map<Server, Download[]>([
-    [app, [fromApp]],
-    [baseline, [fromBaseline]],
-  ]);
+  const calls: Download[] = [fromApp];
   const repetitions = quick ? 2 : 3;
   for (let repetition = 1; repetition <= repetitions; repetition += 1) {
-    for (const server of repetition % 2 === 1 ? [app, baseline] : [baseline, app]) {
-      const answer = await timedDownload(server, target);
-      if (answer.sha256 !== fromApp.sha256) throw new Error(`${name}: a later download from the ${server === app ? "app" : "baseline"} differs from the first`);
-      calls.get(server)!.push(answer);
-    }
+    const answer = await timedDownload(app, target);
+    if (answer.sha256 !== fromApp.sha256) throw new Error(`${name}: a later download from the app differs from the first`);
+    calls.push(answer);
   }
-  const side = (server: Server) => {
-    const all = calls.get(server)!;
-    const timed = all.slice(1);
-    const latency = latencyOf(timed.map((call) => call.totalMs));
-    const firstBytes = timed.map((call) => call.firstByteMs);
-    // Peak over every call, the check included, above the level before the first.
-    const memory = { idleMiB: all[0]!.idleMiB, peakMiB: Math.max(...all.map((call) => call.peakMiB)) };
-    const perCall = all.map((call) => `${call.idleMiB.toFixed(0)} → ${call.peakMiB.toFixed(0)}`).join(", ");
-    return {
-      side: { rps: 1000 / latency.p50, rate: 0, latency },
-      stream: { firstByteMedianMs: median(firstBytes), firstByteMaxMs: Math.max(...firstBytes), ...memory },
-      calls: perCall,
-    };
+  const timed = calls.slice(1);
+  const latency = latencyOf(timed.map((call) => call.totalMs));
+  const firstBytes = timed.map((call) => call.firstByteMs);
+  // Peak over every call, the check included, above the level before the first.
+  const stream = {
+    firstByteMedianMs: median(firstBytes),
+    firstByteMaxMs: Math.max(...firstBytes),
+    idleMiB: calls[0]!.idleMiB,
+    peakMiB: Math.max(...calls.map((call) => call.peakMiB)),
   };
-  const [ofApp, ofBaseline] = [side(app), side(baseline)];
-  const describe = (label: string, of: ReturnType<typeof side>) =>
-    `${label}: first byte ${of.stream.firstByteMedianMs.toFixed(0)} ms median (${of.stream.firstByteMaxMs.toFixed(0)} max), all in ${(of.side.latency.p50 / 1000).toFixed(2)} s median, ${((rowCount / of.side.latency.p50) * 1000).toLocaleString("en", { maximumFractionDigits: 0 })} rows/s; anonymous resident memory ${of.stream.idleMiB.toFixed(0)} MiB before, ${of.stream.peakMiB.toFixed(0)} MiB at most during (each call, before → peak: ${of.calls})`;
+  const perCall = calls.map((call) => `${call.idleMiB.toFixed(0)} → ${call.peakMiB.toFixed(0)}`).join(", ");
   const outcome: ScenarioOutcome = {
     name: `${name} (all ${rowCount.toLocaleString("en")} results of the big organization)`,
-    app: ofApp.side,
-    baseline: ofBaseline.side,
+    app: { rps: 1000 / latency.p50, rate: 0, latency },
     errors: 0,
     targets: { firstByteMs: 1000, memoryDeltaMiB: 64 },
     repetitions,
-    download: { app: ofApp.stream, baseline: ofBaseline.stream },
-    note: `${(fromApp.bytes / 2 ** 20).toFixed(1)} MiB, the same bytes from both; ${describe("app", ofApp)}; ${describe("baseline", ofBaseline)}`,
+    download: { app: stream },
+    note: `${(fromApp.bytes / 2 ** 20).toFixed(1)} MiB, the same bytes every time; first byte ${stream.firstByteMedianMs.toFixed(0)} ms median (${stream.firstByteMaxMs.toFixed(0)} max), all in ${(latency.p50 / 1000).toFixed(2)} s median, ${((rowCount / latency.p50) * 1000).toLocaleString("en", { maximumFractionDigits: 0 })} rows/s; anonymous resident memory ${stream.idleMiB.toFixed(0)} MiB before, ${stream.peakMiB.toFixed(0)} MiB at most during (each call, before → peak: ${perCall})`,
   };
   log(`${outcome.name}: ${outcome.note}`);
   outcomes.push(outcome);
@@ -771,7 +797,9 @@ async function formSummaryScenario() {
     name: `${name} (${summary.completed.toLocaleString("en")} completed results, ${summary.open.toLocaleString("en")} open links)`,
     status: 200,
     prepare: () => summaryRequest(summary.formId, session.cookie),
-    agree: (body) => body,
+    // Every result and link of the form counted.
+    pick: (body) => ({ completed: body.completed, assigned: body.assigned }),
+    expected: { completed: summary.completed, assigned: summary.completed + summary.open },
     targets: { p95Ms: 300 },
     repetitions,
     growth,
@@ -790,30 +818,31 @@ async function timedRequest(server: Server, request: Sent): Promise<Timed> {
 }
 
 /**
- * A write that is one long request (bulk assignment, roster import): each server answers a warm-up
- * call, which has to agree with the other server's (`agree` picks what must be equal), then the
- * two take turns, one request at a time. `prepare` makes the n-th request for a server (a call must
- * not depend on an earlier one's writes), `after` tidies up after each call, untimed. An app answer
- * with another status is counted as an error and kept in the note (the run goes on); a baseline
- * one stops the run, since it means the bench itself is wrong. A read can give the growth table's
- * smaller app a third turn in every call (`growth`), as the fixed-rate reads do in their rounds.
+ * A request timed on its own (the form summary, bulk assignment, roster import), which the
+ * baseline does not answer (ADR 66): a warm-up call, then `repetitions` calls one at a time. Each
+ * answer must have the status and, picked by `pick`, the `expected` content: a warm-up call that
+ * does not stops the run, a later one counts as an error and is kept in the note (the run goes
+ * on). `prepare` makes the n-th request (a call must not depend on an earlier one's writes),
+ * `after` tidies up after each call, untimed. A read can give the growth table's smaller app a
+ * turn in every call (`growth`), as the fixed-rate reads do in their rounds.
  */
 async function singleRequests(scenario: {
   name: string;
   status: number;
-  prepare: (server: Server, index: number) => Sent;
-  agree: (body: Record<string, unknown>) => unknown;
+  prepare: (index: number) => Sent;
+  pick: (body: Record<string, unknown>) => unknown;
+  expected: unknown;
   after?: () => Promise<void>;
   targets: ScenarioOutcome["targets"];
-  /** Timed calls per server (REPETITIONS unless said). */
+  /** Timed calls (REPETITIONS unless said). */
   repetitions?: number;
   /** The growth table's row: its name, the app on the smaller data set, and the request it answers. */
   growth?: { name: string; server: Server; request: Sent } | undefined;
 }): Promise<void> {
-  const servers = [app, baseline] as const;
   const growth = scenario.growth;
-  const turns = growth ? [app, baseline, growth.server] : servers;
+  const turns = growth ? [app, growth.server] : [app];
   const repetitions = scenario.repetitions ?? REPETITIONS;
+  const expected = JSON.stringify(scenario.expected);
   let errors = 0;
   let firstError: string | undefined;
   let growthErrors = 0;
@@ -821,13 +850,14 @@ async function singleRequests(scenario: {
     if (server === growth?.server) {
       const answer = await timedRequest(server, growth.request);
       if (answer.status !== scenario.status) growthErrors += 1;
-      return { ...answer, agreed: undefined };
+      return answer;
     }
-    const request = scenario.prepare(server, index);
+    const request = scenario.prepare(index);
     const logged = server.output().length;
     const answer = await timedRequest(server, request);
     await scenario.after?.();
-    if (answer.status === scenario.status) return { ...answer, agreed: JSON.stringify(scenario.agree(JSON.parse(answer.body) as Record<string, unknown>)) };
+    const picked = answer.status === scenario.status ? JSON.stringify(scenario.pick(JSON.parse(answer.body) as Record<string, unknown>)) : undefined;
+    if (picked === expected) return answer;
     // The server's own account of the failure (a 500 says only that it was logged).
     const reason = server
       .output()
@@ -838,44 +868,36 @@ async function singleRequests(scenario: {
       .slice(0, 4)
       .join(" ")
       .slice(0, 400);
-    const error = `answered ${answer.status} (expected ${scenario.status}) after ${answer.ms.toFixed(0)} ms: ${reason || answer.body.slice(0, 300)}`;
-    if (server === baseline) throw new Error(`${scenario.name}: the baseline ${error}`);
+    const error =
+      picked === undefined
+        ? `answered ${answer.status} (expected ${scenario.status}) after ${answer.ms.toFixed(0)} ms: ${reason || answer.body.slice(0, 300)}`
+        : `answered ${picked.slice(0, 300)} (expected ${expected.slice(0, 300)})`;
+    if (index === 0) throw new Error(`${scenario.name}: the app's first call ${error}`);
     errors += 1;
     firstError ??= `the app ${error}`;
-    return { ...answer, agreed: undefined };
+    return answer;
   };
   log(`${scenario.name}: warm-up and check`);
-  const [fromApp, fromBaseline] = [await call(app, 0), await call(baseline, 0)];
-  if (growth) await call(growth.server, 0);
-  if (fromApp.agreed !== undefined && fromApp.agreed !== fromBaseline.agreed)
-    throw new Error(
-      `app and baseline disagree on ${scenario.name}:\n app      ${fromApp.agreed.slice(0, 400)}\n baseline ${fromBaseline.agreed?.slice(0, 400)}`,
-    );
+  for (const server of turns) await call(server, 0);
   const times = new Map<Server, number[]>(turns.map((server) => [server, []]));
   for (let repetition = 1; repetition <= repetitions; repetition += 1) {
     // Each call starts one server further on, as the load rounds do.
     for (const server of turnOrder(turns, repetition)) times.get(server)!.push((await call(server, repetition)).ms);
   }
-  const side = (server: Server) => {
-    const latency = latencyOf(times.get(server)!);
-    return { rps: 1000 / latency.p50, rate: 0, latency };
-  };
-  const list = (server: Server) =>
-    `${times
-      .get(server)!
-      .map((ms) => ms.toFixed(0))
-      .join(", ")} ms`;
+  const latency = latencyOf(times.get(app)!);
   const outcome: ScenarioOutcome = {
     name: scenario.name,
-    app: side(app),
-    baseline: side(baseline),
+    app: { rps: 1000 / latency.p50, rate: 0, latency },
     errors,
     targets: { ...scenario.targets, zeroErrors: true },
     repetitions,
-    note: `${firstError ? `${errors} of ${repetitions + 1} calls failed, the first: ${firstError}; ` : `each answered ${fromBaseline.agreed!.length > 200 ? `the same (${fromBaseline.agreed!.length} characters of JSON)` : fromBaseline.agreed}; `}app ${list(app)}, baseline ${list(baseline)}`,
+    note: `${firstError ? `${errors} of ${repetitions + 1} calls failed, the first: ${firstError}; ` : `each answered ${expected}; `}app ${times
+      .get(app)!
+      .map((ms) => ms.toFixed(0))
+      .join(", ")} ms`,
   };
   log(
-    `${scenario.name}: app median ${outcome.app.latency.p50.toFixed(0)} ms, max ${outcome.app.latency.max.toFixed(0)} ms; baseline median ${outcome.baseline!.latency.p50.toFixed(0)} ms, max ${outcome.baseline!.latency.max.toFixed(0)} ms${errors ? `; ${errors} app errors` : ""}`,
+    `${scenario.name}: app median ${outcome.app.latency.p50.toFixed(0)} ms, max ${outcome.app.latency.max.toFixed(0)} ms${errors ? `; ${errors} errors` : ""}`,
   );
   outcomes.push(outcome);
   if (growth) {
@@ -902,15 +924,15 @@ async function bulkAssignmentScenario() {
   if (!selected(name)) return;
   // A form per call: a respondent with a link to the form still waiting would be skipped.
   const calls = 1 + REPETITIONS;
-  const formIds = await createBulkAssignmentForms(databaseUrl, world, calls * 2);
+  const formIds = await createBulkAssignmentForms(databaseUrl, world, calls);
   const studentIds = world.studentIds.slice(0, 1000);
   try {
     await singleRequests({
       name,
       status: 201,
-      prepare: (server, index) =>
-        write("/api/submissions/bulk", "application/json", JSON.stringify({ formId: formIds[(server === app ? 0 : calls) + index], studentIds })),
-      agree: (body) => {
+      prepare: (index) => write("/api/submissions/bulk", "application/json", JSON.stringify({ formId: formIds[index], studentIds })),
+      // A link each, none skipped, every one pending with its token, to exactly the people named.
+      pick: (body) => {
         const created = body.created as { student: { id: string } | null; status: string; token: string }[];
         return {
           created: created.length,
@@ -923,6 +945,7 @@ async function bulkAssignmentScenario() {
               .join() === [...studentIds].sort().join(),
         };
       },
+      expected: { created: studentIds.length, skipped: 0, pending: true, students: true },
       targets: { maxMs: 2000 },
     });
   } finally {
@@ -937,11 +960,11 @@ async function rosterImportScenarios() {
   const rows = 5000;
   // Addresses unique to each file (and to this run), so no row is refused as already taken.
   const run = Date.now().toString(36);
-  const tag = (server: Server, index: number, kind: string) => `${run}${kind}${server === app ? "a" : "b"}${index}`;
+  const tag = (index: number, kind: string) => `${run}${kind}${index}`;
   const csv = "text/csv; charset=utf-8";
   await removeRosterImports(databaseUrl, world);
   try {
-    // Both check a file the same way: one wrong field in each of a few rows, one address the organization has.
+    // A file with one wrong field in each of a few rows, one address the organization has: the app must find each.
     const someone = await fetch(`${app.url}/api/students?limit=1`, { headers: { cookie, accept: "application/json" } });
     const taken = ((await someone.json()) as { students: { email: string }[] }).students[0]!.email;
     const faulty = [
@@ -958,23 +981,30 @@ async function rosterImportScenarios() {
       valid: body.valid,
       errors: (body.errors as { row: number; field: string }[]).map((e) => `${e.row}:${e.field}`),
     });
-    await assertSameWrite(write("/api/students/import?dryRun=true", csv, faulty), errors);
+    await assertWrite(write("/api/students/import?dryRun=true", csv, faulty), errors, {
+      rows: 6,
+      valid: 1,
+      errors: ["3:name", "4:email", "5:email", "6:age", "7:email"],
+    });
 
     const preview = (body: Record<string, unknown>) => ({ rows: body.rows, valid: body.valid, errors: (body.errors as unknown[]).length });
     if (selected(dryRunName))
       await singleRequests({
         name: dryRunName,
         status: 200,
-        prepare: (server, index) => write("/api/students/import?dryRun=true", csv, rosterCsv(rows, tag(server, index, "p"), { semicolon: true })),
-        agree: preview,
+        prepare: (index) => write("/api/students/import?dryRun=true", csv, rosterCsv(rows, tag(index, "p"), { semicolon: true })),
+        pick: preview,
+        expected: { rows, valid: rows, errors: 0 },
         targets: { maxMs: 2000 },
       });
     if (selected(importName))
       await singleRequests({
         name: importName,
         status: 201,
-        prepare: (server, index) => write("/api/students/import", csv, rosterCsv(rows, tag(server, index, "i"))),
-        agree: (body) => body,
+        prepare: (index) => write("/api/students/import", csv, rosterCsv(rows, tag(index, "i"))),
+        // Its 5,000 students, in groups of 25 (scripts/bench/dataset.ts rosterCsv).
+        pick: (body) => ({ created: body.created, groupsCreated: body.groupsCreated }),
+        expected: { created: rows, groupsCreated: rows / 25 },
         // Every call imports into the same organization as the first one: the same groups to create, the same rows to check against.
         after: () => removeRosterImports(databaseUrl, world),
         targets: { maxMs: 2000 },
@@ -984,17 +1014,14 @@ async function rosterImportScenarios() {
   }
 }
 
-/** A write both servers must answer alike (a dry run); not timed. */
-async function assertSameWrite(request: Sent, pick: (body: Record<string, unknown>) => unknown) {
-  const [fromApp, fromBaseline] = await Promise.all(
-    [app, baseline].map(async (server) => {
-      const answer = await timedRequest(server, request);
-      return `${answer.status} ${JSON.stringify(pick(JSON.parse(answer.body) as Record<string, unknown>))}`;
-    }),
-  );
-  if (fromApp !== fromBaseline)
+/** A write the app must answer as expected (a dry run of a faulty file); not timed. */
+async function assertWrite(request: Sent, pick: (body: Record<string, unknown>) => unknown, expected: unknown) {
+  const answer = await timedRequest(app, request);
+  const picked =
+    answer.status < 300 ? JSON.stringify(pick(JSON.parse(answer.body) as Record<string, unknown>)) : `${answer.status} ${answer.body.slice(0, 300)}`;
+  if (picked !== JSON.stringify(expected))
     throw new Error(
-      `app and baseline disagree on ${request.method} ${request.path}:\n app      ${fromApp!.slice(0, 400)}\n baseline ${fromBaseline!.slice(0, 400)}`,
+      `the app's answer to ${request.method} ${request.path} is not the expected one:\n app      ${picked.slice(0, 400)}\n expected ${JSON.stringify(expected)}`,
     );
 }
 
@@ -1145,7 +1172,7 @@ const startApp = (url: string) =>
 const app = await startApp(databaseUrl);
 const coreSpeed = await startCoreSpeedProbe((script) => pinnedTo(SERVER_CPU, process.execPath, [script]));
 let fastestCoreProbeMs = Number.POSITIVE_INFINITY;
-const baseline = await startServer("baseline", "scripts/bench/baseline.ts", { ...serverEnv, APP_URL: "http://127.0.0.1" });
+const baseline = await startServer("baseline", "scripts/bench/baseline.ts", serverEnv);
 const smallerApp = smallerWorld ? await startSmallerApp(smallerWorld) : undefined;
 log(`app at ${app.url}, baseline at ${baseline.url}${smallerApp ? `, the app on ${growthRows.toLocaleString("en")} at ${smallerApp.server.url}` : ""}`);
 

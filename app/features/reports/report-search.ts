@@ -1,7 +1,7 @@
 /**
  * The pure parts of the reports search (reports.server.ts, docs/decisions/0011-substring-search.md):
- * its thresholds and how a folded term becomes an FTS5 phrase. No database here: the app's search
- * uses them, and so does the bench's baseline, so that both search the same way.
+ * its thresholds and how a folded term becomes an FTS5 phrase. No database here, so that they can
+ * be tested alone (tests/unit/search.test.ts).
  */
 
 /**

@@ -2,11 +2,10 @@ import type { ReportFilters } from "./report-schemas.ts";
 
 /**
  * The report totals' cache key and size (docs/decisions/0013-report-totals.md) and the scopes the
- * submission counts answer (ADR 36), without the database, so that the bench's baseline takes its
- * totals the same way as the app. Both are built from every filter of the reports list
- * (docs/decisions/0056-totals-from-every-filter.md): REPORT_FILTER_RULES must say, for each field
- * of ReportFilters, how it enters the key and whether the counts still answer it, or the code does
- * not compile.
+ * submission counts answer (ADR 36), without the database. Both are built from every filter of
+ * the reports list (docs/decisions/0056-totals-from-every-filter.md): REPORT_FILTER_RULES must
+ * say, for each field of ReportFilters, how it enters the key and whether the counts still answer
+ * it, or the code does not compile.
  */
 
 /** How many totals one process keeps; the least recently used one goes first. */

@@ -1,7 +1,7 @@
 /**
  * A form summary's numbers from its aggregate rows, whichever driver read them (SQLite answers
- * numbers, PostgreSQL numeric and bigint as strings). Kept apart from the queries so the bench's
- * baseline (scripts/bench/baseline-exports.ts) presents its rows the same way.
+ * numbers, PostgreSQL numeric and bigint as strings). Kept apart from the queries
+ * (form-summary.server.ts): no database here.
  */
 export const round2 = (value: number) => Math.round(value * 100) / 100;
 export const toNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));

@@ -4,9 +4,11 @@ import { db } from "../db.server.ts";
 import { rawBoolean, rawDate } from "../raw-values.ts";
 import { type ActorUser, actorFromUser, hashToken, isUsable } from "./actor-user.server.ts";
 import { actorOfApiToken, bearerToken } from "./api-token.server.ts";
+import { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "./session-rules.ts";
 import { readSignedCookie } from "./signed-cookie.server.ts";
 
 export { avatarUrl } from "./actor-user.server.ts";
+export { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "./session-rules.ts";
 import { env } from "../env.server.ts";
 import type { Actor } from "./actor.server.ts";
 
@@ -14,11 +16,6 @@ import type { Actor } from "./actor.server.ts";
  * Sessions are rows in the database; the cookie carries only a random token whose SHA-256 is the
  * row's id. Deleting the row ends the session everywhere at once.
  */
-export const SESSION_COOKIE_NAME = "remix-auth.session-token";
-/** A session unused this long ends even before its absolute expiry. */
-export const SESSION_IDLE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
-/** lastSeenAt is refreshed at most this often, so reads do not turn into writes. */
-export const LAST_SEEN_RESOLUTION_MS = 60 * 60 * 1000;
 
 let sessionCookie: ReturnType<typeof createCookie> | undefined;
 function cookie() {
