@@ -213,6 +213,10 @@ export const en = {
     scaleSize: (max: string) => `A scale has from 2 to ${max} points.`,
     tokenScopes: 'Choose read only (["read"]) or read and write (["read", "write"]).',
     bandUnreachable: (min: string, max: string) => `No total can fall in this range: totals on this form run from ${min} to ${max}.`,
+    keyFormat: "Use 1 to 40 letters, digits, “_”, “.” or “-”.",
+    keyTwice: "Another one already uses this key.",
+    notAScoredQuestion: "Not a scored question of this form.",
+    itemTwice: "This question is already in this subscale.",
   },
 
   /**

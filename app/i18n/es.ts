@@ -203,6 +203,10 @@ export const es: Dictionary = {
     scaleSize: (max) => `Una escala tiene de 2 a ${max} puntos.`,
     tokenScopes: 'Elige solo lectura (["read"]) o lectura y escritura (["read", "write"]).',
     bandUnreachable: (min, max) => `Ningún total puede caer en este rango: los totales de este formulario van de ${min} a ${max}.`,
+    keyFormat: "Usa de 1 a 40 letras, dígitos, “_”, “.” o “-”.",
+    keyTwice: "Otro ya usa esta clave.",
+    notAScoredQuestion: "No es una pregunta puntuada de este formulario.",
+    itemTwice: "Esta pregunta ya está en esta subescala.",
   },
 
   problems: {

@@ -203,6 +203,10 @@ export const ptBR: Dictionary = {
     scaleSize: (max) => `Uma escala tem de 2 a ${max} pontos.`,
     tokenScopes: 'Escolha somente leitura (["read"]) ou leitura e escrita (["read", "write"]).',
     bandUnreachable: (min, max) => `Nenhum total pode cair nesta faixa: os totais deste formulário vão de ${min} a ${max}.`,
+    keyFormat: "Use de 1 a 40 letras, dígitos, “_”, “.” ou “-”.",
+    keyTwice: "Outro já usa esta chave.",
+    notAScoredQuestion: "Não é uma pergunta pontuada deste formulário.",
+    itemTwice: "Esta pergunta já está nesta subescala.",
   },
 
   problems: {

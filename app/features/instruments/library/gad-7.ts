@@ -1,0 +1,59 @@
+import { type InstrumentDefinition, itemsWith } from "../instrument-definition.ts";
+import { band, COLOURS } from "./shared.ts";
+
+/**
+ * GAD-7, the Generalized Anxiety Disorder scale.
+ *
+ * - Items, options and scores: the GAD-7 form as Pfizer publishes it (English), read from
+ *   https://scales.arabpsychology.com/index.php/s/gad-7-anxiety-severity/ and
+ *   https://docest.com/doc/420232/the-7-item-gad-asked-patients-how-often-during-the-past-2-weeks-they-had-felt-bothered-by.
+ *   The unscored difficulty question is left out.
+ * - Bands: 0–4, 5–9, 10–14, 15–21: "Scores of 5, 10, and 15 represent cut points for mild,
+ *   moderate, and severe anxiety" (Spitzer et al. 2006).
+ * - Languages: the official Spanish and Portuguese translations exist, but their full text could
+ *   not be read from a copy of the official form, so only English is given.
+ * - Missing items: no published rule was found, so none is set (every item is required).
+ * - Reliable change and remission: no published standard deviation and reliability pair, and no
+ *   remission threshold, were found; both are null.
+ */
+export const GAD_7: InstrumentDefinition = {
+  key: "gad-7",
+  name: "GAD-7",
+  version: "1",
+  description: "Generalized Anxiety Disorder scale: seven items on the last two weeks, 0–21.",
+  languages: ["en"],
+  licence: "Free: developed with an educational grant from Pfizer Inc.; no permission required to reproduce, translate, display or distribute.",
+  citation:
+    "Spitzer RL, Kroenke K, Williams JBW, Löwe B. A brief measure for assessing generalized anxiety disorder: the GAD-7. Arch Intern Med. 2006;166(10):1092-1097.",
+  scoringSource: "https://www.phqscreeners.com/",
+  instructions: { en: "Over the last 2 weeks, how often have you been bothered by the following problems?" },
+  items: itemsWith(
+    [
+      { text: { en: "Not at all" }, score: 0 },
+      { text: { en: "Several days" }, score: 1 },
+      { text: { en: "More than half the days" }, score: 2 },
+      { text: { en: "Nearly every day" }, score: 3 },
+    ],
+    [
+      { en: "Feeling nervous, anxious, or on edge" },
+      { en: "Not being able to stop or control worrying" },
+      { en: "Worrying too much about different things" },
+      { en: "Trouble relaxing" },
+      { en: "Being so restless that it is hard to sit still" },
+      { en: "Becoming easily annoyed or irritable" },
+      { en: "Feeling afraid, as if something awful might happen" },
+    ],
+  ),
+  subscales: [],
+  scoreRanges: [
+    band(0, 4, "Minimal", COLOURS.none),
+    band(5, 9, "Mild", COLOURS.mild),
+    band(10, 14, "Moderate", COLOURS.moderate),
+    band(15, 21, "Severe", COLOURS.severe),
+  ],
+  scoring: { method: "SUM", multiplier: 1, maxMissing: null, display: "RAW" },
+  reliableChange: null,
+  remissionBelow: null,
+  lowerIsBetter: true,
+  criticalMessage: null,
+};

@@ -1,0 +1,268 @@
+import { fieldProblem, type FieldProblem } from "~/lib/problem.server.ts";
+import { questionMaxScore, sumScores } from "./achievable.ts";
+import { isAnswered, isChoice } from "./answered.ts";
+import { bandFor, type GivenAnswer, type ScoreBand, type ScoringOption, type ScoringQuestion } from "./scoring.ts";
+
+/**
+ * Scoring beyond one total (docs/api-contract.md §15, §16): question keys, reverse-scored items,
+ * subscales, MEAN, a multiplier, proration of missing items, and the flags a critical option or a
+ * critical band raises. Pure functions, like `scoreAnswers` beside it: a form without any of the
+ * new fields scores here exactly as it scores there (ADR 67).
+ */
+
+export type ScoringMethod = "SUM" | "MEAN";
+export type ScoreDisplay = "RAW" | "PERCENT";
+
+/**
+ * How a total is made. `maxMissing: null` is a form that never said: unanswered items score 0, as
+ * they always have, and the total is always scorable. A number (0 included) turns the missing-item
+ * rule on.
+ */
+export type ScoringSettings = { method: ScoringMethod; multiplier: number; maxMissing: number | null; display: ScoreDisplay };
+
+export const DEFAULT_SCORING: ScoringSettings = { method: "SUM", multiplier: 1, maxMissing: null, display: "PERCENT" };
+
+export type ScaleBand = ScoreBand & { critical?: boolean | undefined };
+export type ScaleOption = ScoringOption & { critical?: boolean | undefined };
+export type ScaleQuestion = Omit<ScoringQuestion, "options"> & {
+  key?: string | null | undefined;
+  reverseScored?: boolean | undefined;
+  options: ScaleOption[];
+};
+export type Subscale = {
+  key: string;
+  name: string;
+  items: string[];
+  method: ScoringMethod;
+  multiplier?: number | null | undefined;
+  scoreRanges?: ScaleBand[] | undefined;
+};
+
+/** What scoring needs of a form: its questions in order, the total's bands and the §15 fields. */
+export type ScaleForm = {
+  questions: ScaleQuestion[];
+  scoreRanges: ScaleBand[];
+  scoring?: Partial<ScoringSettings> | null | undefined;
+  subscales?: Subscale[] | null | undefined;
+};
+
+export type Flag = { kind: "OPTION" | "BAND"; questionKey?: string; subscaleKey?: string; text: string };
+
+/** One total or subscale: `score` is null (and `scorable` false) when more items are missing than the form allows. */
+export type ScaleScore = {
+  score: number | null;
+  maxScore: number;
+  label: string | null;
+  color: string | null;
+  answered: number;
+  items: number;
+  prorated: boolean;
+  scorable: boolean;
+};
+
+export type SubscaleScore = ScaleScore & { key: string; name: string };
+
+export type ScaleAnswer = {
+  questionId: string;
+  key: string;
+  position: number;
+  optionIds: string[];
+  /** The score the answer counts for: mirrored when the question is reverse scored. */
+  score: number;
+  /** The chosen options' own scores added up, before any mirroring: what the editor shows beside it. */
+  rawScore: number;
+  maxScore: number;
+  answered: boolean;
+};
+
+export type ScaleResult = {
+  answers: ScaleAnswer[];
+  total: ScaleScore & { percentage: number | null; display: ScoreDisplay };
+  subscales: SubscaleScore[];
+  flags: Flag[];
+};
+
+export const MAX_SUBSCALES = 20;
+export const KEY_PATTERN = /^[A-Za-z0-9_.-]{1,40}$/;
+
+/** A question's key: its own, or `q<position>` counted from 1 (docs/api-contract.md §15). */
+export const questionKey = (question: { key?: string | null | undefined }, index: number): string => question.key || `q${index + 1}`;
+
+/** Whether a question counts as an item: a choice question with at least one option that scores. */
+export const isScoredQuestion = (question: Pick<ScoringQuestion, "type" | "options">): boolean =>
+  isChoice(question.type) && question.options.some((option) => option.score !== 0);
+
+/** `min + max − score` over the question's option scores: the mirror of a reverse-scored item. */
+export function mirroredScore(score: number, optionScores: readonly number[]): number {
+  if (optionScores.length === 0) return score;
+  return sumScores([Math.min(...optionScores), Math.max(...optionScores), -score]);
+}
+
+/** The score one option counts for on its question. */
+export function optionScore(question: Pick<ScaleQuestion, "reverseScored" | "options">, option: { score: number }): number {
+  return question.reverseScored
+    ? mirroredScore(
+        option.score,
+        question.options.map((o) => o.score),
+      )
+    : option.score;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
+
+/**
+ * The score of a set of items: `values` holds each item's score, null where it is unanswered.
+ * SUM adds them and, with 1..maxMissing missing, prorates (`sum × items / answered`); MEAN divides
+ * by the answered items; the multiplier applies last. Prorated and MEAN scores keep 2 decimals.
+ */
+export function aggregate(
+  values: readonly (number | null)[],
+  maxima: readonly number[],
+  settings: { method: ScoringMethod; multiplier: number; maxMissing: number | null },
+): Omit<ScaleScore, "label" | "color"> {
+  const items = values.length;
+  const given = values.filter((value): value is number => value !== null);
+  const answered = given.length;
+  const missing = items - answered;
+  const { method, multiplier, maxMissing } = settings;
+  const maxSum = sumScores([...maxima]);
+  const maxScore = round6((method === "MEAN" ? (items === 0 ? 0 : maxSum / items) : maxSum) * multiplier);
+  const sum = sumScores(given);
+  const base = { maxScore, answered, items };
+  // Without a missing-item rule an unanswered item is a 0, as it always was.
+  if (maxMissing === null) {
+    const score = method === "MEAN" ? (items === 0 ? 0 : round2((sum / items) * multiplier)) : round6(sum * multiplier);
+    return { ...base, score, prorated: false, scorable: true };
+  }
+  if (missing > maxMissing || answered === 0) return { ...base, score: null, prorated: false, scorable: false };
+  const prorated = missing > 0;
+  const score =
+    method === "MEAN" ? round2((sum / answered) * multiplier) : prorated ? round2(((sum * items) / answered) * multiplier) : round6(sum * multiplier);
+  return { ...base, score, prorated, scorable: true };
+}
+
+/**
+ * The band a score falls in. A prorated or averaged score can fall between two bands with whole
+ * bounds (9.33 between 0–9 and 10–13): cut-offs are thresholds, so it reads as the band its whole
+ * part is in. Bands with fractional bounds, and gaps wider than one, are matched as they are.
+ */
+export function bandForScore<Band extends ScoreBand>(score: number, bands: readonly Band[]): Band | null {
+  const exact = bandFor(score, bands as Band[]) as Band | null;
+  if (exact || Number.isInteger(score)) return exact;
+  if (!bands.every((band) => Number.isInteger(band.min) && Number.isInteger(band.max))) return null;
+  return bandFor(Math.floor(score), bands as Band[]) as Band | null;
+}
+
+const settingsOf = (form: ScaleForm): ScoringSettings => ({
+  method: form.scoring?.method ?? DEFAULT_SCORING.method,
+  multiplier: form.scoring?.multiplier ?? DEFAULT_SCORING.multiplier,
+  maxMissing: form.scoring?.maxMissing ?? DEFAULT_SCORING.maxMissing,
+  display: form.scoring?.display ?? DEFAULT_SCORING.display,
+});
+
+function banded(score: Omit<ScaleScore, "label" | "color">, bands: readonly ScaleBand[]): { scale: ScaleScore; band: ScaleBand | null } {
+  const band = score.score === null ? null : bandForScore(score.score, bands);
+  return { scale: { ...score, label: band?.label ?? null, color: band?.color ?? null }, band };
+}
+
+/**
+ * Scores valid answers (check `answerProblems` and `scoringProblems` first): the total, each
+ * subscale, and the flags. Subscale items that name no scored question are left out.
+ */
+export function scoreForm(form: ScaleForm, answers: readonly GivenAnswer[]): ScaleResult {
+  const settings = settingsOf(form);
+  const given = new Map(answers.map((answer) => [answer.questionId, answer]));
+  const flags: Flag[] = [];
+  const scored = form.questions.map((question, position): ScaleAnswer & { item: boolean } => {
+    const key = questionKey(question, position);
+    const answer = given.get(question.id);
+    const chosen = isChoice(question.type) ? question.options.filter((option) => answer?.optionIds?.includes(option.id)) : [];
+    for (const option of chosen) {
+      if (option.critical) flags.push({ kind: "OPTION", questionKey: key, text: `${question.text} — ${option.text}` });
+    }
+    return {
+      questionId: question.id,
+      key,
+      position,
+      optionIds: chosen.map((option) => option.id),
+      score: sumScores(chosen.map((option) => optionScore(question, option))),
+      rawScore: sumScores(chosen.map((option) => option.score)),
+      maxScore: questionMaxScore(question),
+      answered: isAnswered(question, answer),
+      item: isScoredQuestion(question),
+    };
+  });
+  const items = scored.filter((answer) => answer.item);
+  const totalScore = aggregate(
+    items.map((answer) => (answer.answered ? answer.score : null)),
+    items.map((answer) => answer.maxScore),
+    settings,
+  );
+  const total = banded(totalScore, form.scoreRanges);
+  if (total.band?.critical) flags.push({ kind: "BAND", text: total.band.label });
+
+  const byKey = new Map(items.map((answer) => [answer.key, answer]));
+  const subscales = (form.subscales ?? []).map((subscale): SubscaleScore => {
+    const members = [...new Set(subscale.items)].flatMap((itemKey) => byKey.get(itemKey) ?? []);
+    const score = aggregate(
+      members.map((answer) => (answer.answered ? answer.score : null)),
+      members.map((answer) => answer.maxScore),
+      { method: subscale.method, multiplier: subscale.multiplier ?? 1, maxMissing: settings.maxMissing },
+    );
+    const { scale, band } = banded(score, subscale.scoreRanges ?? []);
+    if (band?.critical) flags.push({ kind: "BAND", subscaleKey: subscale.key, text: `${subscale.name}: ${band.label}` });
+    return { key: subscale.key, name: subscale.name, ...scale };
+  });
+
+  return {
+    answers: scored.map(({ item: _item, ...answer }) => answer),
+    total: {
+      ...total.scale,
+      percentage: total.scale.score === null ? null : total.scale.maxScore === 0 ? 0 : round2((total.scale.score / total.scale.maxScore) * 100),
+      display: settings.display,
+    },
+    subscales,
+    flags,
+  };
+}
+
+/**
+ * Every problem with a form's scoring configuration, each pointing at its field as `answerProblems`
+ * does: question keys that are malformed or repeated, more than 20 subscales, subscale keys that
+ * are malformed or repeated, and subscale items that are not keys of the form's scored questions.
+ */
+export function scoringProblems(form: Pick<ScaleForm, "questions" | "subscales">): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const keys = new Map<string, number>();
+  form.questions.forEach((question, index) => {
+    const key = questionKey(question, index);
+    if (question.key !== undefined && question.key !== null && !KEY_PATTERN.test(question.key)) {
+      problems.push(fieldProblem(`questions.${index}.key`, "keyFormat"));
+    } else if (keys.has(key)) {
+      problems.push(fieldProblem(`questions.${index}.key`, "keyTwice"));
+    }
+    if (!keys.has(key)) keys.set(key, index);
+  });
+  const subscales = form.subscales ?? [];
+  if (subscales.length > MAX_SUBSCALES) problems.push(fieldProblem("subscales", "tooMany", String(MAX_SUBSCALES)));
+  const subscaleKeys = new Set<string>();
+  subscales.forEach((subscale, index) => {
+    const at = (field: string) => `subscales.${index}.${field}`;
+    if (!KEY_PATTERN.test(subscale.key)) problems.push(fieldProblem(at("key"), "keyFormat"));
+    else if (subscaleKeys.has(subscale.key)) problems.push(fieldProblem(at("key"), "keyTwice"));
+    subscaleKeys.add(subscale.key);
+    if (subscale.items.length === 0) problems.push(fieldProblem(at("items"), "tooFew", "1"));
+    const seen = new Set<string>();
+    subscale.items.forEach((item, itemIndex) => {
+      const question = keys.has(item) ? form.questions[keys.get(item)!] : undefined;
+      if (!question || !isScoredQuestion(question)) problems.push(fieldProblem(at(`items.${itemIndex}`), "notAScoredQuestion"));
+      else if (seen.has(item)) problems.push(fieldProblem(at(`items.${itemIndex}`), "itemTwice"));
+      seen.add(item);
+    });
+    (subscale.scoreRanges ?? []).forEach((band, bandIndex) => {
+      if (band.min > band.max) problems.push(fieldProblem(at(`scoreRanges.${bandIndex}.max`), "maxBelowMin"));
+    });
+  });
+  return problems;
+}
