@@ -45,6 +45,8 @@ import {
  *   npm run bench                          SQLite, 1,000,000 submissions
  *   npm run bench -- --database postgresql PostgreSQL (BENCH_POSTGRES_URL, default the local server)
  *   npm run bench -- --rows 100000 --quick a smaller, shorter run while working on the code
+ *   npm run bench -- --smoke               CI's check that the whole path still runs: every scenario
+ *                                          for a moment on 2,000 rows, nothing worth reading timed
  */
 assertNodeVersion();
 // Dates go to PostgreSQL as timestamps without a zone: write them in UTC, as the app does.
@@ -54,6 +56,8 @@ const { values: options } = parseArgs({
     database: { type: "string", default: "sqlite" },
     rows: { type: "string", default: "1000000" },
     quick: { type: "boolean", default: false },
+    /** Every scenario for a moment (implies --quick, 2,000 rows unless given, no growth set): proves the run works, measures nothing. */
+    smoke: { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
     out: { type: "string" },
     /** Runs only the scenarios whose name contains this text ("export" for the PDF exports). */
@@ -64,25 +68,30 @@ const { values: options } = parseArgs({
 });
 const selected = (name: string) => !options.only || name.toLowerCase().includes(options.only.toLowerCase());
 const database = options.database === "postgresql" ? "postgresql" : "sqlite";
-const rows = Number(options.rows);
-const quick = options.quick;
-const timing = quick ? { warmupMs: 1500, roundMs: 2000, rounds: 2, latencyMs: 3000 } : { warmupMs: 1500, roundMs: 3000, rounds: 3, latencyMs: 8000 };
+const smoke = options.smoke;
+const rows = Number(smoke && !process.argv.some((arg) => arg.startsWith("--rows")) ? "2000" : options.rows);
+const quick = options.quick || smoke;
+const timing = smoke
+  ? { warmupMs: 200, roundMs: 300, rounds: 1, latencyMs: 300 }
+  : quick
+    ? { warmupMs: 1500, roundMs: 2000, rounds: 2, latencyMs: 3000 }
+    : { warmupMs: 1500, roundMs: 3000, rounds: 3, latencyMs: 8000 };
 const CONNECTIONS = 8;
 /** Requests per server behind each latency figure, over all its rounds. */
-const LATENCY_SAMPLES = quick ? 500 : 2000;
+const LATENCY_SAMPLES = smoke ? 20 : quick ? 500 : 2000;
 /**
  * PDF exports are timed at 10 a second, this many of them: 2,000 would take 200 s, more than the
  * time the bench has left under its time limits (25 and 30 minutes), so fewer, and the table
  * says how many.
  */
 const EXPORT_RATE = 10;
-const EXPORT_LATENCY_SAMPLES = quick ? 100 : 600;
+const EXPORT_LATENCY_SAMPLES = smoke ? 3 : quick ? 100 : 600;
 /** Submits per second in the mixed workload: a few classes completing a test at the same time. */
 const MIXED_SUBMITS_PER_SECOND = 5;
 /** The results changed since the moment the incremental read asks from (its first page of 20, with the total). */
-const CHANGED_RESULTS = 1000;
+const CHANGED_RESULTS = smoke ? 100 : 1000;
 /** Single requests (bulk assignment, roster import), each timed on its own: this many per server, after one warm-up call each. */
-const REPETITIONS = 5;
+const REPETITIONS = smoke ? 1 : 5;
 
 const started = Date.now();
 const log = benchLog(started);
@@ -744,7 +753,7 @@ async function csvExportScenario() {
   const records = (parse(fromApp.body!, { bom: true }) as unknown[]).length - 1;
   if (records !== rowCount) throw new Error(`${name}: ${records} rows exported, ${rowCount} in the list`);
   const calls: Download[] = [fromApp];
-  const repetitions = quick ? 2 : 3;
+  const repetitions = smoke ? 1 : quick ? 2 : 3;
   for (let repetition = 1; repetition <= repetitions; repetition += 1) {
     const answer = await timedDownload(app, target);
     if (answer.sha256 !== fromApp.sha256) throw new Error(`${name}: a later download from the app differs from the first`);
@@ -780,7 +789,7 @@ async function formSummaryScenario() {
   if (!selected(name)) return;
   const summary = world.summary!;
   const session = await signIn(app, summary.adminEmail);
-  const repetitions = quick ? 20 : 50;
+  const repetitions = smoke ? 2 : quick ? 20 : 50;
   const summaryRequest = (formId: string, sessionCookie: string): Sent => ({
     method: "GET",
     path: `/api/forms/${formId}/summary`,
@@ -1049,16 +1058,16 @@ async function measureOverload(): Promise<OverloadOutcome> {
     });
     const normalRate = Math.max(1, Math.round(sustained.rps / 2));
     const overloadRate = Math.max(3, Math.round(sustained.rps * 3));
-    const overloadSeconds = quick ? 10 : 60;
+    const overloadSeconds = smoke ? 2 : quick ? 10 : 60;
     log(`overload: ${request} sustained ${sustained.rps.toFixed(0)}/s; ${overloadRate}/s for ${overloadSeconds} s`);
     const { timeline, ...result } = await runOverloadProcess({
       target: shedding.url,
       requests,
       normalRate,
       overloadRate,
-      beforeMs: 5000,
+      beforeMs: smoke ? 1000 : 5000,
       overloadMs: overloadSeconds * 1000,
-      afterMs: 15_000,
+      afterMs: smoke ? 2000 : 15_000,
       healthEveryMs: 250,
       timeoutMs: 30_000,
       forwardedFor: true,
@@ -1132,7 +1141,7 @@ for (const outcome of await others) if (outcome.status === "rejected") throw out
 // Each submit consumes an assignment; a run makes fresh ones for both servers, only when it runs the submits, and removes what is left.
 const removedLinks = await removePendingAssignments(databaseUrl, world);
 if (removedLinks > 0) log(`removed ${removedLinks.toLocaleString("en")} unused links of an earlier run`);
-const pendingPerServer = !selected("POST /api/test-link/:token/submit") ? 0 : quick ? 15_000 : 40_000;
+const pendingPerServer = !selected("POST /api/test-link/:token/submit") ? 0 : smoke ? 2_000 : quick ? 15_000 : 40_000;
 const appTokens = await createPendingAssignments(databaseUrl, world, pendingPerServer);
 const baselineTokens = await createPendingAssignments(databaseUrl, world, pendingPerServer);
 // PostgreSQL keeps deleted rows until a vacuum: an earlier run's links and imported students,
