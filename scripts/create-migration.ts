@@ -11,7 +11,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { diffSchemaAgainstMigrations, lockfileContent, migrationSlug, migrationTimestamp, providers, type Provider } from "../server/database/migrations.ts";
+import { diffSchemaAgainstMigrations, migrationSlug, migrationTimestamp, providers, type Provider } from "../server/database/migrations.ts";
+import { lockfileContent } from "../server/database/prisma-migrate.ts";
 import { paths } from "../server/database/schemas.ts";
 
 function usage(): never {

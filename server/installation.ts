@@ -5,6 +5,7 @@ import pg from "pg";
 import { decryptSecret, encryptSecret } from "../app/lib/crypto.server.ts";
 import type { Database as AppDatabase } from "../app/lib/db.server.ts";
 import { providerOf, sqliteFilePath } from "./database/migrations.ts";
+import { MIGRATIONS_TABLE } from "./database/prisma-migrate.ts";
 
 /**
  * What `npm start` and `npm run setup` do to a database before the service uses it
@@ -70,7 +71,7 @@ export async function assertDatabaseInstalled(databaseUrl: string, describe: str
     if (!existsSync(file)) throw new InstallationError(`There is no database at ${file}. Check DATABASE_URL. ${SETUP_HINT}`);
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
-      const migrated = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
+      const migrated = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(MIGRATIONS_TABLE);
       if (!migrated) throw new InstallationError(`The database at ${file} is empty. ${SETUP_HINT}`);
     } finally {
       db.close();
@@ -89,7 +90,7 @@ export async function assertDatabaseInstalled(databaseUrl: string, describe: str
     throw error;
   }
   try {
-    const { rows } = await client.query("SELECT to_regclass('_prisma_migrations') IS NOT NULL AS migrated");
+    const { rows } = await client.query("SELECT to_regclass($1) IS NOT NULL AS migrated", [MIGRATIONS_TABLE]);
     if (!rows[0]?.migrated) throw new InstallationError(`The PostgreSQL database of DATABASE_URL (${describe}) is empty. ${SETUP_HINT}`);
   } finally {
     await client.end();

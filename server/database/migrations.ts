@@ -1,101 +1,30 @@
-// Offline migration tooling: applies the committed SQL migrations with plain better-sqlite3 / pg
-// and computes new ones with Prisma's WebAssembly schema engine. The bookkeeping is Prisma's own
-// (`_prisma_migrations`, same columns, same checksums), so `prisma migrate deploy` / `status` from a
-// machine that has Prisma's native engine keep working on the same databases.
-// See docs/decisions/0002-migrations.md.
+// The migration tooling's own rules: where the migrations are and how they are read, the objects
+// the schema cannot describe (HAND_WRITTEN_OBJECTS) and the check that they survive every
+// migration, the drift check, and new migrations' names. Whatever depends on Prisma's private
+// interfaces (its schema engine, the `_prisma_migrations` bookkeeping) is behind
+// server/database/prisma-migrate.ts. See docs/decisions/0002-migrations.md and
+// docs/decisions/0064-one-adapter-for-prisma-migrate.md.
 
-import { createHash, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
 import Database from "better-sqlite3";
 import pg from "pg";
 
-import { diffMigrationsToSchema, errorMessage, redactUrl, withScratchPostgresDatabase, type MigrationList } from "./schema-engine.ts";
+import { MigrationError, providerOf, sqliteFilePath } from "./database-url.ts";
+import { apply, diff, type Log, type Migration } from "./prisma-migrate.ts";
+import { withScratchPostgresDatabase } from "./scratch-database.ts";
 import { derivePostgresqlSchema, paths, type Provider } from "./schemas.ts";
 
+export { MigrationError, providerOf, sqliteFilePath } from "./database-url.ts";
 export { providers, type Provider } from "./schemas.ts";
 
-export type Log = (message: string) => void;
-
-/** Thrown for every problem a person has to solve (edited or failed migrations, bad URL...). */
-export class MigrationError extends Error {
-  override name = "MigrationError";
-}
-
-const MIGRATIONS_TABLE = "_prisma_migrations";
 const LOCKFILE = "migration_lock.toml";
 const MIGRATION_FILE = "migration.sql";
 
-/** The advisory lock key of Prisma Migrate, so that this tool and `prisma migrate` exclude each other. */
-const PRISMA_ADVISORY_LOCK_KEY = 72707369;
-
-/** How long SQLite waits for another process's write transaction (e.g. its migration) to end. */
-const SQLITE_BUSY_TIMEOUT_MS = 60_000;
-
-// ---------------------------------------------------------------------------------------------
-// Database URLs
-
-/** "postgresql" for postgres:// and postgresql:// URLs, "sqlite" for file: URLs. */
-export function providerOf(databaseUrl: string): Provider {
-  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) return "postgresql";
-  if (/^file:/i.test(databaseUrl)) return "sqlite";
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(databaseUrl)?.[1];
-  throw new MigrationError(
-    `Unsupported DATABASE_URL${scheme ? ` (scheme "${scheme}:")` : ""}: expected file:<path> for SQLite ` +
-      `or postgresql://user@host:port/database for PostgreSQL.`,
-  );
-}
-
-/**
- * The absolute path of the SQLite file of a `file:` URL. Relative paths are resolved against the
- * project root (not the working directory), as Prisma does for the URL in prisma.config.ts, so
- * `file:./data/app.db` is always <root>/data/app.db. Query parameters are ignored.
- */
-export function sqliteFilePath(databaseUrl: string): string {
-  if (providerOf(databaseUrl) !== "sqlite") throw new MigrationError(`Not a SQLite URL: ${databaseUrl}`);
-  const withoutQuery = databaseUrl.replace(/\?.*$/, "");
-  if (/^file:\/\//i.test(withoutQuery)) return fileURLToPath(withoutQuery);
-  const file = decodeURIComponent(withoutQuery.slice("file:".length));
-  if (!file || file === ":memory:") throw new MigrationError(`DATABASE_URL must name a SQLite file: ${databaseUrl}`);
-  return path.resolve(paths.root, file);
-}
-
 // ---------------------------------------------------------------------------------------------
 // The migrations folder
-
-export interface LocalMigration {
-  /** `<timestamp>_<name>`, the folder name and the `migration_name` recorded in the database. */
-  name: string;
-  sql: string;
-  /** sha256 of the script, hex, as Prisma records it. */
-  checksum: string;
-}
-
-export function checksumOf(script: string): string {
-  return createHash("sha256").update(script, "utf8").digest("hex");
-}
-
-/**
- * Whether a script matches a recorded checksum, with Prisma's tolerance: line endings may have
- * been converted by git (CRLF <-> LF), and very old Prisma versions wrote the hex digits of each
- * byte without zero padding.
- */
-export function scriptMatchesChecksum(script: string, checksum: string): boolean {
-  const variants = [script, script.replaceAll("\r\n", "\n"), script.replaceAll("\n", "\r\n")];
-  return variants.some((variant) => {
-    const digest = createHash("sha256").update(variant, "utf8").digest();
-    const rendered = checksum.length === 64 || checksum === "" ? digest.toString("hex") : [...digest].map((byte) => byte.toString(16)).join("");
-    return rendered === checksum;
-  });
-}
-
-/** migration_lock.toml exactly as the Prisma CLI writes it. */
-export function lockfileContent(provider: Provider): string {
-  return `# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "${provider}"\n`;
-}
 
 /** A path for messages: relative to the project root when inside it. */
 function displayPath(file: string): string {
@@ -128,7 +57,7 @@ function checkLockfile(provider: Provider, folder: string): void {
  * The committed migrations of a provider (by default from prisma/migrations/<provider>), in the
  * order they apply: by folder name, like Prisma.
  */
-export function readLocalMigrations(provider: Provider, folder = paths.migrations(provider)): LocalMigration[] {
+export function readLocalMigrations(provider: Provider, folder = paths.migrations(provider)): Migration[] {
   checkLockfile(provider, folder);
   if (!existsSync(folder)) return [];
   return readdirSync(folder, { withFileTypes: true })
@@ -138,23 +67,8 @@ export function readLocalMigrations(provider: Provider, folder = paths.migration
     .map((name) => {
       const file = path.join(folder, name, MIGRATION_FILE);
       if (!existsSync(file)) throw new MigrationError(`${displayPath(path.join(folder, name))} has no ${MIGRATION_FILE}.`);
-      const sql = readFileSync(file, "utf8");
-      return { name, sql, checksum: checksumOf(sql) };
+      return { name, sql: readFileSync(file, "utf8"), file: displayPath(file) };
     });
-}
-
-/** The migrations folder of a provider in the shape the schema engine expects. */
-function migrationList(provider: Provider, folder: string, migrations: LocalMigration[]): MigrationList {
-  return {
-    baseDir: folder,
-    // The engine needs the provider even before the first migration exists.
-    lockfile: { path: LOCKFILE, content: readLockfile(folder) ?? lockfileContent(provider) },
-    shadowDbInitScript: "",
-    migrationDirectories: migrations.map((migration) => ({
-      path: migration.name,
-      migrationFile: { path: MIGRATION_FILE, content: { tag: "ok", value: migration.sql } },
-    })),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,11 +89,7 @@ export async function diffSchemaAgainstMigrations(provider: Provider): Promise<s
     provider === "sqlite"
       ? { path: paths.sqliteSchema, content: sqliteSchema }
       : { path: paths.postgresqlSchema, content: derivePostgresqlSchema(sqliteSchema) };
-  const script = await diffMigrationsToSchema({
-    provider,
-    migrations: migrationList(provider, folder, readLocalMigrations(provider, folder)),
-    schema,
-  });
+  const script = await diff({ provider, migrations: readLocalMigrations(provider, folder) }, schema);
   return withoutHandWrittenDrops(provider, script);
 }
 
@@ -414,28 +324,6 @@ export async function handWrittenObjectsMissingAfterMigrations(provider: Provide
 // ---------------------------------------------------------------------------------------------
 // Applying migrations
 
-interface MigrationRecord {
-  migrationName: string;
-  checksum: string;
-  startedAt: string;
-  finished: boolean;
-  rolledBack: boolean;
-  logs: string | null;
-}
-
-/** What each database does differently; everything else is shared. */
-interface MigrationTarget {
-  /** Creates `_prisma_migrations` if missing; refuses a non-empty database without it. */
-  initialize(): Promise<void>;
-  records(): Promise<MigrationRecord[]>;
-  /**
-   * Runs the script and records it, in one transaction. Returns false, without doing anything,
-   * when another process recorded the migration in the meantime.
-   */
-  apply(migration: LocalMigration): Promise<boolean>;
-  close(): Promise<void>;
-}
-
 export interface ApplyOptions {
   /** Receives progress messages; silent by default. */
   log?: Log;
@@ -444,328 +332,14 @@ export interface ApplyOptions {
 }
 
 /**
- * Applies, in order and each in its own transaction, the migrations of
- * prisma/migrations/<provider>/ that the database has not recorded yet, and records them in
- * `_prisma_migrations` as `prisma migrate deploy` would. Refuses (MigrationError) when an applied
- * migration was edited since, when a migration is recorded as failed, and when the database has
- * tables but no migration history. Safe when several processes start at once. Returns the names of
- * the migrations it applied.
+ * Applies the committed migrations (prisma/migrations/<provider>/) that the database has not
+ * recorded yet, each in its own transaction, recorded as Prisma records them (`apply` of
+ * prisma-migrate.ts: it refuses edited and failed migrations and a non-empty database without a
+ * history, and is safe when several processes start at once). Returns the names applied.
  */
 export async function applyPendingMigrations(databaseUrl: string, options: ApplyOptions = {}): Promise<string[]> {
-  const log: Log = options.log ?? (() => {});
   const provider = providerOf(databaseUrl);
-  const folder = options.migrationsDir ?? paths.migrations(provider);
-  const local = readLocalMigrations(provider, folder);
-
-  const target = provider === "sqlite" ? openSqlite(databaseUrl, log) : await openPostgres(databaseUrl, log);
-  try {
-    await target.initialize();
-    const pending = planMigrations(local, await target.records(), log);
-    const applied: string[] = [];
-    for (const migration of pending) {
-      log(`Applying ${migration.name}`);
-      try {
-        if (await target.apply(migration)) applied.push(migration.name);
-        else log(`${migration.name} was applied by another process meanwhile`);
-      } catch (error) {
-        if (error instanceof MigrationError) throw error;
-        throw new MigrationError(
-          `Migration ${migration.name} failed and was rolled back; nothing of it was applied or recorded. ` +
-            `Fix ${displayPath(path.join(folder, migration.name, MIGRATION_FILE))} and run the migrations again.\n` +
-            errorMessage(error),
-          { cause: error },
-        );
-      }
-    }
-    return applied;
-  } finally {
-    await target.close();
-  }
-}
-
-/** Checks the recorded history against the folder and returns the migrations still to apply. */
-function planMigrations(local: LocalMigration[], records: MigrationRecord[], log: Log): LocalMigration[] {
-  const live = records.filter((record) => !record.rolledBack);
-
-  const failed = live.filter((record) => !record.finished);
-  if (failed.length > 0) {
-    const details = failed
-      .map((record) => `- ${record.migrationName} (started ${record.startedAt})${record.logs ? `:\n${record.logs.trim()}` : ""}`)
-      .join("\n");
-    throw new MigrationError(
-      `The database records failed migrations, so no migration is applied:\n${details}\n` +
-        `Check what the failed migration left behind and repair the database by hand, then mark it as rolled back ` +
-        `(\`prisma migrate resolve --rolled-back <name>\`, or set rolled_back_at on its ${MIGRATIONS_TABLE} row) ` +
-        `so it is applied again, or as applied (\`prisma migrate resolve --applied <name>\`).`,
-    );
-  }
-
-  const byName = new Map(local.map((migration) => [migration.name, migration]));
-  const edited = live.filter((record) => {
-    const migration = byName.get(record.migrationName);
-    return migration !== undefined && !scriptMatchesChecksum(migration.sql, record.checksum);
-  });
-  if (edited.length > 0) {
-    throw new MigrationError(
-      `These migrations were modified after they were applied to this database:\n` +
-        edited.map((record) => `- ${record.migrationName}`).join("\n") +
-        `\nRestore their original migration.sql (git history) and put the change in a new migration ` +
-        `(npm run db:migration:create -- <name>).`,
-    );
-  }
-
-  for (const record of live) {
-    if (!byName.has(record.migrationName)) {
-      log(`Warning: ${record.migrationName} is recorded in the database but missing from prisma/migrations`);
-    }
-  }
-
-  const recorded = new Set(live.map((record) => record.migrationName));
-  return local.filter((migration) => !recorded.has(migration.name));
-}
-
-// --- SQLite ----------------------------------------------------------------------------------
-
-// The DDL of Prisma's SQLite connector, so that `prisma migrate` reads the table as its own.
-const SQLITE_MIGRATIONS_TABLE_DDL = `CREATE TABLE "_prisma_migrations" (
-    "id"                    TEXT PRIMARY KEY NOT NULL,
-    "checksum"              TEXT NOT NULL,
-    "finished_at"           DATETIME,
-    "migration_name"        TEXT NOT NULL,
-    "logs"                  TEXT,
-    "rolled_back_at"        DATETIME,
-    "started_at"            DATETIME NOT NULL DEFAULT current_timestamp,
-    "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
-);`;
-
-type SqliteRecordRow = {
-  migration_name: string;
-  checksum: string;
-  started_at: number | string;
-  finished_at: number | string | null;
-  rolled_back_at: number | string | null;
-  logs: string | null;
-};
-
-/** Prisma stores SQLite datetimes as Unix milliseconds; current_timestamp defaults are text. */
-function sqliteTimestamp(value: number | string): string {
-  return typeof value === "number" ? new Date(value).toISOString() : value;
-}
-
-function openSqlite(databaseUrl: string, log: Log): MigrationTarget {
-  const file = sqliteFilePath(databaseUrl);
-  mkdirSync(path.dirname(file), { recursive: true });
-  log(`Database: SQLite ${displayPath(file)}`);
-
-  // `timeout` is SQLite's busy timeout: a process that finds another one migrating waits for it.
-  const db = new Database(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
-  try {
-    db.pragma("journal_mode = WAL");
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-
-  const tableExists = db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?");
-  const otherTables = db.prepare<[], { name: string }>(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
-  );
-  const selectRecords = () =>
-    db.prepare<[], SqliteRecordRow>(
-      `SELECT migration_name, checksum, started_at, finished_at, rolled_back_at, logs
-       FROM "_prisma_migrations" ORDER BY started_at`,
-    );
-
-  // BEGIN IMMEDIATE takes the write lock up front, so two processes never both create the table
-  // or both apply the same migration; the second one waits (busy timeout) and then re-checks.
-  const initializeInTransaction = db.transaction(() => {
-    if (tableExists.get(MIGRATIONS_TABLE)) return;
-    const tables = otherTables.all().map((row) => row.name);
-    if (tables.length > 0) throw notEmptyError(tables);
-    db.exec(SQLITE_MIGRATIONS_TABLE_DDL);
-  });
-
-  const applyInTransaction = db.transaction((migration: LocalMigration): boolean => {
-    const alreadyRecorded = db
-      .prepare<[string], { found: number }>(`SELECT 1 AS found FROM "_prisma_migrations" WHERE migration_name = ? AND rolled_back_at IS NULL`)
-      .get(migration.name);
-    if (alreadyRecorded) return false;
-
-    const startedAt = Date.now();
-    db.exec(migration.sql);
-    // Foreign keys are off while the script runs (see apply), so check what it left behind.
-    const violations = db.prepare("PRAGMA foreign_key_check").all();
-    if (violations.length > 0) {
-      throw new Error(`The migration leaves ${violations.length} foreign key violation(s): ${JSON.stringify(violations.slice(0, 5))}`);
-    }
-    db.prepare(
-      `INSERT INTO "_prisma_migrations" (id, checksum, started_at, finished_at, migration_name, applied_steps_count)
-       VALUES (?, ?, ?, ?, ?, 1)`,
-    ).run(randomUUID(), migration.checksum, startedAt, Date.now(), migration.name);
-    return true;
-  });
-
-  return {
-    async initialize() {
-      initializeInTransaction.immediate();
-    },
-    async records() {
-      return selectRecords()
-        .all()
-        .map((row) => ({
-          migrationName: row.migration_name,
-          checksum: row.checksum,
-          startedAt: sqliteTimestamp(row.started_at),
-          finished: row.finished_at !== null,
-          rolledBack: row.rolled_back_at !== null,
-          logs: row.logs,
-        }));
-    },
-    async apply(migration) {
-      // Prisma's SQLite migrations rebuild tables with `PRAGMA foreign_keys=OFF` ... `=ON`, which
-      // is a no-op inside a transaction; with foreign keys on (better-sqlite3's default), dropping
-      // the old table would fire ON DELETE CASCADE / SET NULL on the rows that reference it. So
-      // foreign keys are turned off around the transaction, as SQLite's documentation recommends
-      // for schema changes, and checked with foreign_key_check before committing.
-      const foreignKeys = db.pragma("foreign_keys", { simple: true });
-      db.pragma("foreign_keys = OFF");
-      try {
-        return applyInTransaction.immediate(migration);
-      } finally {
-        db.pragma(`foreign_keys = ${foreignKeys ? "ON" : "OFF"}`);
-      }
-    },
-    async close() {
-      db.close();
-    },
-  };
-}
-
-// --- PostgreSQL ------------------------------------------------------------------------------
-
-// The DDL of Prisma's PostgreSQL connector.
-const POSTGRES_MIGRATIONS_TABLE_DDL = `CREATE TABLE _prisma_migrations (
-    id                      VARCHAR(36) PRIMARY KEY NOT NULL,
-    checksum                VARCHAR(64) NOT NULL,
-    finished_at             TIMESTAMPTZ,
-    migration_name          VARCHAR(255) NOT NULL,
-    logs                    TEXT,
-    rolled_back_at          TIMESTAMPTZ,
-    started_at              TIMESTAMPTZ NOT NULL DEFAULT now(),
-    applied_steps_count     INTEGER NOT NULL DEFAULT 0
-);`;
-
-type PostgresRecordRow = {
-  migration_name: string;
-  checksum: string;
-  started_at: Date;
-  finished_at: Date | null;
-  rolled_back_at: Date | null;
-  logs: string | null;
-};
-
-async function openPostgres(databaseUrl: string, log: Log): Promise<MigrationTarget> {
-  // Like Prisma, `?schema=name` selects the schema (default public); pg itself does not know it.
-  const url = new URL(databaseUrl);
-  const schema = url.searchParams.get("schema");
-  url.searchParams.delete("schema");
-  log(`Database: PostgreSQL ${redactUrl(url.toString())}${schema ? ` (schema ${schema})` : ""}`);
-
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  let locked = false;
-  try {
-    if (schema) {
-      const quoted = `"${schema.replaceAll('"', '""')}"`;
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
-      await client.query(`SET search_path TO ${quoted}`);
-    }
-    // Held for the whole run: concurrent starts (and `prisma migrate`, which uses the same key)
-    // queue here instead of applying the same migration twice.
-    const attempt = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [PRISMA_ADVISORY_LOCK_KEY]);
-    if (!attempt.rows[0]?.locked) {
-      log("Another process is migrating this database; waiting for it to finish");
-      await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK_KEY]);
-    }
-    locked = true;
-  } catch (error) {
-    await client.end();
-    throw error;
-  }
-
-  const tableNames = async (): Promise<string[]> => {
-    const result = await client.query<{ name: string }>(
-      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE c.relkind IN ('r', 'p') AND n.nspname = current_schema() ORDER BY c.relname`,
-    );
-    return result.rows.map((row) => row.name);
-  };
-
-  const inTransaction = async <T>(run: () => Promise<T>): Promise<T> => {
-    await client.query("BEGIN");
-    try {
-      const result = await run();
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    }
-  };
-
-  return {
-    async initialize() {
-      const tables = await tableNames();
-      if (tables.includes(MIGRATIONS_TABLE)) return;
-      if (tables.length > 0) throw notEmptyError(tables);
-      await client.query(POSTGRES_MIGRATIONS_TABLE_DDL);
-    },
-    async records() {
-      const result = await client.query<PostgresRecordRow>(
-        `SELECT migration_name, checksum, started_at, finished_at, rolled_back_at, logs
-         FROM _prisma_migrations ORDER BY started_at`,
-      );
-      return result.rows.map((row) => ({
-        migrationName: row.migration_name,
-        checksum: row.checksum,
-        startedAt: row.started_at.toISOString(),
-        finished: row.finished_at !== null,
-        rolledBack: row.rolled_back_at !== null,
-        logs: row.logs,
-      }));
-    },
-    async apply(migration) {
-      // The advisory lock already excludes other migrators, so no re-check is needed here.
-      return inTransaction(async () => {
-        const startedAt = new Date();
-        // Without parameters pg uses the simple-query protocol, which runs a multi-statement
-        // script, like Prisma's engine does.
-        await client.query(migration.sql);
-        await client.query(
-          `INSERT INTO _prisma_migrations (id, checksum, started_at, finished_at, migration_name, applied_steps_count)
-           VALUES ($1, $2, $3, $4, $5, 1)`,
-          [randomUUID(), migration.checksum, startedAt, new Date(), migration.name],
-        );
-        return true;
-      });
-    },
-    async close() {
-      try {
-        if (locked) await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_ADVISORY_LOCK_KEY]);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
-
-function notEmptyError(tables: string[]): MigrationError {
-  const shown = tables.slice(0, 10).join(", ") + (tables.length > 10 ? ", ..." : "");
-  return new MigrationError(
-    `The database is not empty (tables: ${shown}) but has no ${MIGRATIONS_TABLE} table, so it was not ` +
-      `created by these migrations. Use an empty database, or baseline this one by recording the migrations ` +
-      `it already matches (\`prisma migrate resolve --applied <name>\`).`,
-  );
+  return apply(databaseUrl, readLocalMigrations(provider, options.migrationsDir ?? paths.migrations(provider)), { log: options.log });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { deflateSync } from "node:zlib";
-import { checksum, compoundComponents, type PutFontArgs, putFontStreams, toUnicodeCmapOf, writeType0Font } from "./embedded-font.server.ts";
+import { type PutFontArgs, putFontStreams, toUnicodeCmapOf, writeType0Font } from "./embedded-font.server.ts";
 import { HbFont, type ShapedGlyph } from "./harfbuzz.server.ts";
 
 /**
@@ -149,8 +149,50 @@ export function scriptFace(family: ScriptFamily, style: FaceStyle): ScriptFace {
   return face;
 }
 
-/** A compound glyph's flag: instructions follow its last component. */
+/** Compound glyph flags (TrueType `glyf`). */
+const ARG_1_AND_2_ARE_WORDS = 0x0001;
+const WE_HAVE_A_SCALE = 0x0008;
+const MORE_COMPONENTS = 0x0020;
+const WE_HAVE_AN_X_AND_Y_SCALE = 0x0040;
+const WE_HAVE_A_TWO_BY_TWO = 0x0080;
+/** Instructions follow the last component. */
 const WE_HAVE_INSTRUCTIONS = 0x0100;
+
+/**
+ * The components of the compound glyph whose data starts at `start` in `bytes`: each one's glyph id,
+ * where that id sits, its flags and where the next component (or, after the last, the glyph's
+ * instructions) starts. None for a simple glyph.
+ */
+export function compoundComponents(bytes: Uint8Array, start: number): { gid: number; at: number; flags: number; end: number }[] {
+  if (((bytes[start]! << 8) | bytes[start + 1]!) !== 0xffff) return [];
+  const out: { gid: number; at: number; flags: number; end: number }[] = [];
+  let at = start + 10;
+  for (;;) {
+    const flags = (bytes[at]! << 8) | bytes[at + 1]!;
+    let end = at + 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2);
+    if (flags & WE_HAVE_A_TWO_BY_TWO) end += 8;
+    else if (flags & WE_HAVE_AN_X_AND_Y_SCALE) end += 4;
+    else if (flags & WE_HAVE_A_SCALE) end += 2;
+    out.push({ gid: (bytes[at + 2]! << 8) | bytes[at + 3]!, at: at + 2, flags, end });
+    if (!(flags & MORE_COMPONENTS)) return out;
+    at = end;
+  }
+}
+
+/** Sum of the big-endian 32-bit words of `bytes` (zero-padded to 4), modulo 2^32: the TrueType table checksum. */
+function checksum(bytes: Uint8Array): number {
+  let sum = 0;
+  let i = 0;
+  for (; i + 3 < bytes.length; i += 4) {
+    sum = (sum + ((bytes[i]! << 24) | (bytes[i + 1]! << 16) | (bytes[i + 2]! << 8) | bytes[i + 3]!)) >>> 0;
+  }
+  if (i < bytes.length) {
+    let word = 0;
+    for (let shift = 24; i < bytes.length; i++, shift -= 8) word |= bytes[i]! << shift;
+    sum = (sum + (word >>> 0)) >>> 0;
+  }
+  return sum;
+}
 
 export class ScriptFace {
   readonly name: string;
