@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDatabase } from "../../app/lib/db.server.ts";
 import { mixedForm } from "../support/assessment.ts";
-import { createTestDatabase, SEED_PASSWORD } from "../support/global-setup.ts";
+import { SEED_PASSWORD } from "../support/global-setup.ts";
+import { createTestDatabase } from "../support/test-database.ts";
 import { startInstance, type Instance } from "../support/instance.ts";
 import { type SmtpServerOptions, startSmtpServer } from "../support/smtp-server.ts";
 
