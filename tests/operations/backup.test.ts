@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { completeMedium } from "../support/assessment.ts";
-import { createTestDatabase } from "../support/global-setup.ts";
+import { createTestDatabase } from "../support/test-database.ts";
 import { startInstance, type Instance } from "../support/instance.ts";
 
 /**

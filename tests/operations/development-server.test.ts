@@ -6,7 +6,8 @@ import PostalMime from "postal-mime";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { api } from "../support/api.ts";
-import { createTestDatabase, signIn, TEST_ENCRYPTION_KEY } from "../support/global-setup.ts";
+import { signIn, TEST_ENCRYPTION_KEY } from "../support/global-setup.ts";
+import { createTestDatabase } from "../support/test-database.ts";
 import { startInstance } from "../support/instance.ts";
 import { waitFor } from "../support/wait.ts";
 

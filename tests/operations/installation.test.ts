@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../../app/lib/db.server.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
-import { createTestDatabase, TEST_ENCRYPTION_KEY } from "../support/global-setup.ts";
+import { TEST_ENCRYPTION_KEY } from "../support/global-setup.ts";
+import { createTestDatabase } from "../support/test-database.ts";
 import { startInstance, type Instance } from "../support/instance.ts";
 
 /**

@@ -4,6 +4,7 @@ import path from "node:path";
 import { inject } from "vitest";
 import type { Actor } from "../../app/lib/auth/actor.server.ts";
 import { createDatabase, type Database } from "../../app/lib/db.server.ts";
+import { actorOf } from "./actors.ts";
 
 let database: Database | undefined;
 
@@ -19,19 +20,7 @@ export function testDatabase(): Database {
 /** The Actor a service sees for a seeded user, for tests that call services directly. */
 export async function actorFor(email: string): Promise<Actor> {
   const user = await testDatabase().user.findFirstOrThrow({ where: { email }, include: { organization: { select: { timeZone: true } } } });
-  return {
-    userId: user.id,
-    sessionId: "test",
-    via: "session",
-    role: user.role,
-    organizationId: user.organizationId,
-    name: user.name,
-    email: user.email,
-    image: null,
-    locale: "en",
-    timeZone: user.organization.timeZone,
-    sessionExpiresAt: new Date(Date.now() + 3_600_000),
-  };
+  return actorOf(user, user.organization.timeZone);
 }
 
 /**

@@ -2,13 +2,13 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_PROVIDER_NAME, startOidcProvider } from "./oidc-provider.ts";
 import { startSmtpServer } from "./smtp-server.ts";
 import { secretsInLog } from "./log-secrets.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { waitUntil } from "./wait.ts";
+import { createTestDatabase } from "./test-database.ts";
 
 /**
  * Starts the real service for the whole suite: a fresh database (a SQLite file, or a PostgreSQL
@@ -38,30 +38,6 @@ declare module "vitest" {
     /** Everything the server has written to standard output and error so far. */
     serverLog: string;
   }
-}
-
-/** A new, empty database of the suite's kind (SQLite file in `dataDir`, or a PostgreSQL database). */
-export async function createTestDatabase(dataDir: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (process.env.TEST_DATABASE !== "postgresql") {
-    return { url: `file:${path.join(dataDir, "test.db")}`, drop: async () => {} };
-  }
-  const admin = process.env.TEST_POSTGRES_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-  const name = `assessment_test_${process.pid}_${Date.now()}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }
 
 async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string) {
@@ -109,7 +85,8 @@ export const DEMO_USERS = [
  */
 const WATCH_REFUSED =
   "The HTTP tests run against a built server, which watch mode would not rebuild: a rerun would test the old code. " +
-  "Run them with `npx vitest run` (add a file path to run one), or watch the pure functions with `npx vitest --project unit`.";
+  "Run them with `npx vitest run` (add a file path to run one), or watch the services and the pure functions, " +
+  "which run in the test process on the code as saved, with `npx vitest --project services --project unit`.";
 
 export default async function setup(project: TestProject) {
   if (project.globalConfig.watch) throw new Error(WATCH_REFUSED);
