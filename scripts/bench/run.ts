@@ -652,10 +652,11 @@ async function exportScenarios() {
     job(app, exportRequests, { mode: "rate", rate: EXPORT_RATE, durationMs: (EXPORT_LATENCY_SAMPLES / EXPORT_RATE) * 1000, connections: 16 }),
   );
 
-  log("export: memory over 1,000 exports");
+  const memoryExports = smoke ? 10 : 1000;
+  log(`export: memory over ${memoryExports.toLocaleString("en")} exports`);
   const pid = app.process.pid!;
   const before = residentMemoryMiB(pid);
-  const thousand = Array.from({ length: 1000 }, (_, i) => exportRequests[i % exportRequests.length]!);
+  const thousand = Array.from({ length: memoryExports }, (_, i) => exportRequests[i % exportRequests.length]!);
   const memoryRun = await runLoadProcess(job(app, thousand, { consume: true, durationMs: 600_000, connections: 2 }));
   const after = residentMemoryMiB(pid);
   const secondThousand = await runLoadProcess(job(app, thousand, { consume: true, durationMs: 600_000, connections: 2 }));
@@ -676,7 +677,7 @@ async function exportScenarios() {
     app: { rps: memoryRun.rps, rate: EXPORT_RATE, latency: { ...exportLatency.latencyMs, samples: exportLatency.completed } },
     errors: exportLatency.errors + memoryRun.errors + secondThousand.errors,
     targets: { p95Ms: 30 },
-    note: `anonymous resident memory ${before.toFixed(0)} MiB before, ${after.toFixed(0)} MiB after 1,000 exports, ${afterSecond.toFixed(0)} MiB after 2,000`,
+    note: `anonymous resident memory ${before.toFixed(0)} MiB before, ${after.toFixed(0)} MiB after ${memoryExports.toLocaleString("en")} exports, ${afterSecond.toFixed(0)} MiB after ${(2 * memoryExports).toLocaleString("en")}`,
     memory: { before, after, afterSecond },
   });
   outcomes.push({
