@@ -107,8 +107,14 @@ export default [
       route("groups/new", "routes/groups.new.tsx"),
       route("groups/:id", "routes/groups.$id.tsx"),
       route("groups/:id/edit", "routes/groups.$id.edit.tsx"),
-      route("profile", "routes/profile.tsx"),
-      route("profile/tokens", "routes/profile.tokens.tsx"),
+      // The account, one page per concern under one layout (ADR 61).
+      route("profile", "routes/profile.tsx", [
+        index("routes/profile.details.tsx"),
+        route("password", "routes/profile.password.tsx"),
+        route("two-factor", "routes/profile.two-factor.tsx"),
+        route("sessions", "routes/profile.sessions.tsx"),
+        route("tokens", "routes/profile.tokens.tsx"),
+      ]),
       route("admin/users", "routes/admin.users.tsx"),
       route("admin/organization", "routes/admin.organization.tsx"),
       route("admin/webhooks", "routes/admin.webhooks.tsx"),

@@ -159,6 +159,7 @@ export const en = {
     chooseForm: "Choose a form.",
     chooseRespondent: "Choose a student or candidate.",
     chooseRespondents: "Choose a group, or students or candidates.",
+    tooManyMembers: (max: string) => `Choose at most ${max} people at once.`,
     tooManyRespondents: (max: string) => `Assign at most ${max} people at once.`,
     chooseFile: "Choose a CSV file.",
     emailTwice: "This e-mail address is also on another row of the file.",
@@ -725,6 +726,7 @@ export const en = {
   profile: {
     title: "Your profile",
     description: "Your details, password, second factor and the devices you are signed in on.",
+    sections: "Parts of your profile",
     detailsTitle: "Details",
     detailsDescription: "How you appear to your colleagues, and how we reach you.",
     name: "Name",
@@ -774,7 +776,6 @@ export const en = {
     ipAddress: (ip: string) => `IP ${ip}`,
     endOthers: "Sign out everywhere else",
     onlyThisDevice: "You are signed in on this device only.",
-    unknownAction: "This form could not be understood. Please try again.",
   },
 
   adminWebhooks: {

@@ -149,6 +149,7 @@ export const es: Dictionary = {
     chooseForm: "Elige un formulario.",
     chooseRespondent: "Elige un estudiante o candidato.",
     chooseRespondents: "Elige un grupo, o estudiantes o candidatos.",
+    tooManyMembers: (max) => `Elige como máximo ${max} personas a la vez.`,
     tooManyRespondents: (max: string) => `Asigna como máximo a ${max} personas a la vez.`,
     chooseFile: "Elige un archivo CSV.",
     emailTwice: "Este correo también está en otra fila del archivo.",
@@ -714,6 +715,7 @@ export const es: Dictionary = {
   profile: {
     title: "Tu perfil",
     description: "Tus datos, tu contraseña, el segundo factor y los dispositivos con la sesión iniciada.",
+    sections: "Partes de tu perfil",
     detailsTitle: "Datos",
     detailsDescription: "Cómo te ven tus colegas y cómo te contactamos.",
     name: "Nombre",
@@ -764,7 +766,6 @@ export const es: Dictionary = {
     ipAddress: (ip: string) => `IP ${ip}`,
     endOthers: "Cerrar sesión en los demás lugares",
     onlyThisDevice: "Solo tienes la sesión iniciada en este dispositivo.",
-    unknownAction: "No se pudo entender este formulario. Inténtalo de nuevo.",
   },
 
   adminWebhooks: {

@@ -149,6 +149,7 @@ export const ptBR: Dictionary = {
     chooseForm: "Escolha um formulário.",
     chooseRespondent: "Escolha um aluno ou candidato.",
     chooseRespondents: "Escolha um grupo, ou alunos ou candidatos.",
+    tooManyMembers: (max) => `Escolha no máximo ${max} pessoas de uma vez.`,
     tooManyRespondents: (max: string) => `Atribua a no máximo ${max} pessoas de uma vez.`,
     chooseFile: "Escolha um arquivo CSV.",
     emailTwice: "Este e-mail também está em outra linha do arquivo.",
@@ -714,6 +715,7 @@ export const ptBR: Dictionary = {
   profile: {
     title: "Seu perfil",
     description: "Seus dados, sua senha, o segundo fator e os dispositivos conectados à sua conta.",
+    sections: "Partes do seu perfil",
     detailsTitle: "Dados",
     detailsDescription: "Como seus colegas veem você e como entramos em contato.",
     name: "Nome",
@@ -763,7 +765,6 @@ export const ptBR: Dictionary = {
     ipAddress: (ip: string) => `IP ${ip}`,
     endOthers: "Sair de todos os outros lugares",
     onlyThisDevice: "Você está conectado apenas neste dispositivo.",
-    unknownAction: "Não foi possível entender este formulário. Tente novamente.",
   },
 
   adminWebhooks: {

@@ -8,6 +8,9 @@ export const paths = {
   home: (locale: Locale) => `/${locale}/home`,
   login: (locale: Locale) => `/${locale}/login`,
   profile: (locale: Locale) => `/${locale}/profile`,
+  profilePassword: (locale: Locale) => `/${locale}/profile/password`,
+  profileTwoFactor: (locale: Locale) => `/${locale}/profile/two-factor`,
+  profileSessions: (locale: Locale) => `/${locale}/profile/sessions`,
   apiTokens: (locale: Locale) => `/${locale}/profile/tokens`,
 
   forms: (locale: Locale) => `/${locale}/forms`,

@@ -31,6 +31,13 @@ const NO_CONTROL_CHARACTERS_BUT_LINE_BREAKS = /^[^\u0000-\u0008\u000b\u000c\u000
 /** The dictionary key of the message (app/lib/messages.ts). */
 const CONTROL_CHARACTERS_MESSAGE = "invalidCharacters";
 
+/**
+ * What a required field that is not there is told: `key`, as when it is empty. A page form's empty
+ * field reaches the schema as missing (Conform leaves it out, as a JSON body leaves it out), so the
+ * page says "Enter your password", not a bare "Fill this in". `z.string(missingAs("passwordRequired"))`.
+ */
+export const missingAs = (key: FieldMessageKey) => ({ error: (issue: { input?: unknown }) => (issue.input === undefined ? key : undefined) });
+
 /** Required text on one line (a name, a title); `required` is what an empty or missing one is told. */
 export const singleLineText = (max: number, required: FieldMessageKey = "required") =>
   z

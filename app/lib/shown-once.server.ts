@@ -1,10 +1,9 @@
-import { coerceFormValue } from "@conform-to/zod/v4/future";
 import { data } from "react-router";
 import type { z } from "zod";
 import type { Dictionary } from "~/i18n/dictionaries.ts";
 import { pageResult } from "./client-validation.server.ts";
-import { formSubmission } from "./http.server.ts";
-import { ApiError, issueTexts, pageErrors } from "./problem.server.ts";
+import { parsePageForm } from "./page.server.ts";
+import { ApiError, pageErrors } from "./problem.server.ts";
 
 /**
  * A page post that creates something with a secret shown once (an API token, a webhook's signing
@@ -14,15 +13,12 @@ import { ApiError, issueTexts, pageErrors } from "./problem.server.ts";
  * (a 409: a limit reached) as the form's own error, in the page's language.
  */
 export async function createShownOnce<S extends z.ZodType, T>(formData: FormData, schema: S, t: Dictionary, create: (input: z.output<S>) => Promise<T>) {
-  const submission = formSubmission(formData, ["csrfToken", "intent"]);
-  const parsed = coerceFormValue(schema).safeParse(submission.payload);
-  if (!parsed.success) {
-    return data({ result: pageResult(submission, { fieldErrors: issueTexts(t, parsed.error.issues), formError: null }), created: null }, { status: 400 });
-  }
+  const form = parsePageForm(formData, schema, t, { skip: ["intent"] });
+  if (!form.ok) return data({ ...form.reply.data, created: null }, { status: 400 });
   try {
-    return { result: undefined, created: await create(parsed.data as z.output<S>) };
+    return { result: undefined, created: await create(form.value) };
   } catch (error) {
     if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 409)) throw error;
-    return data({ result: pageResult(submission, pageErrors(t, error)), created: null }, { status: error.status });
+    return data({ result: pageResult(form.submission, pageErrors(t, error)), created: null }, { status: error.status });
   }
 }

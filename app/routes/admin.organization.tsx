@@ -1,6 +1,5 @@
 import { useForm } from "@conform-to/react/future";
-import { coerceFormValue } from "@conform-to/zod/v4/future";
-import { Form, data } from "react-router";
+import { Form } from "react-router";
 import type { Route } from "./+types/admin.organization";
 import { Button } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
@@ -11,13 +10,11 @@ import { updateOrganizationBody } from "~/features/organization/organization-sch
 import { getOrganization, updateOrganization } from "~/features/organization/organization.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
-import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
-import { formSubmission } from "~/lib/http.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { adminPageActor, readPagePost } from "~/lib/page.server.ts";
+import { adminPageActor, parsePagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { issueTexts } from "~/lib/problem.server.ts";
 
 /** The page always posts both fields; the API's PUT takes either. */
 const settingsPageForm = updateOrganizationBody.required();
@@ -43,13 +40,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = adminPageActor(context);
   const locale = resolveLocale(params.locale);
-  const formData = await readPagePost(request);
-  const submission = formSubmission(formData, ["csrfToken"]);
-  const parsed = coerceFormValue(settingsPageForm).safeParse(submission.payload);
-  if (!parsed.success) {
-    return data({ result: pageResult(submission, { fieldErrors: issueTexts(translations(locale), parsed.error.issues), formError: null }) }, { status: 400 });
-  }
-  await updateOrganization(actor, parsed.data);
+  const form = await parsePagePost(request, settingsPageForm, translations(locale));
+  if (!form.ok) return form.reply;
+  await updateOrganization(actor, form.value);
   throw await redirectWithFlash(paths.organizationSettings(locale), { kind: "success", key: "settingsSaved" });
 }
 

@@ -1,4 +1,5 @@
 import { Form, Link, data, useLocation } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/admin.users";
 import { Alert } from "~/components/alert.tsx";
 import { ErrorSummary } from "~/components/error-summary.tsx";
@@ -10,22 +11,22 @@ import { Field, Select } from "~/components/field.tsx";
 import { PageHeader, Section, SectionLink } from "~/components/page-header.tsx";
 import { Pagination } from "~/components/pagination.tsx";
 import { SearchForm } from "~/components/search-form.tsx";
-import { listUsersQuery, updateUserBody } from "~/features/users/user-admin-schemas.ts";
+import { listUsersQuery, updateUserBody, type UpdateUserInput } from "~/features/users/user-admin-schemas.ts";
 import { listUsers, revokeSessions, updateUser } from "~/features/users/user-admin.server.ts";
 import { createUserBody } from "~/features/users/user-schemas.ts";
 import { createUser } from "~/features/users/users.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import type { Role } from "~/lib/auth/actor.server.ts";
-import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { adminPageActor, forPage, pageError } from "~/lib/page.server.ts";
+import { adminPageActor, forPage, pageError, parsePageForm, postedIntent, readPagePost, refusal, serviceRefusal } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { ApiError, issueTexts, pageErrors, problemTextOf } from "~/lib/problem.server.ts";
-import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import { ApiError, problemTextOf } from "~/lib/problem.server.ts";
+import { idSchema } from "~/lib/schemas.ts";
+import { clientValidation, type pageResult } from "~/lib/client-validation.server.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
-import { pageQuery, formSubmission } from "~/lib/http.server.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 
@@ -53,86 +54,78 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { ...list, me: { id: actor.userId, role: actor.role }, grantable: grantable(actor.role), confirmReset, validation };
 }
 
-type ActionData = { intent: "create" | "manage"; errors: Record<string, string>; formError: string | null; result?: ReturnType<typeof pageResult> };
+type ActionData = { intent: "create" | "manage"; formError: string | null; result?: ReturnType<typeof pageResult> };
 
-const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : undefined);
+/**
+ * A row's forms: their button's intent and their user (PATCH /api/users/:id has the id in its
+ * path); a role change, the role too, as the API's body has it.
+ */
+const userRowForm = z.discriminatedUnion("intent", [
+  z.strictObject({ intent: z.literal("role"), userId: idSchema, role: updateUserBody.shape.role.nonoptional() }),
+  z.strictObject({ intent: z.enum(["activate", "deactivate", "resetTwoFactor", "revoke"]), userId: idSchema }),
+]);
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = adminPageActor(context);
   const locale = resolveLocale(params.locale);
-  const formData = await request.formData();
-  const submission = formSubmission(formData);
-  // A missing or stale token (a form left open for long, a forged post): the friendly 403 page, not a 500.
-  await verifyCsrfToken(request, text(formData.get("csrfToken"))).catch(() => {
-    throw pageError(403);
-  });
-  const intent = text(formData.get("intent"));
+  const t = translations(locale);
+  const formData = await readPagePost(request);
   const url = new URL(request.url);
   url.searchParams.delete("confirmReset");
   const back = `${paths.adminUsers(locale)}${url.search}`;
+  const intent = postedIntent(formData, ["create", "role", "activate", "deactivate", "resetTwoFactor", "revoke"]);
 
   if (intent === "create") {
-    const values = {
-      name: text(formData.get("name")) ?? "",
-      email: text(formData.get("email")) ?? "",
-      role: text(formData.get("role")) ?? "",
-      password: text(formData.get("password")) ?? "",
-    };
-    const parsed = createUserBody.safeParse({
-      name: values.name,
-      email: values.email,
-      role: values.role,
-      locale,
-      ...(values.password ? { password: values.password } : {}),
-    });
-    const refused = (fieldErrors: Record<string, string>, formError: string | null, status: number) =>
-      data<ActionData>({ intent: "create", errors: fieldErrors, formError, result: pageResult(submission, { fieldErrors, formError }) }, { status });
-    if (!parsed.success) return refused(issueTexts(translations(locale), parsed.error.issues), null, 400);
+    // The form posts the API's body as it is, the page's language among it (the invitation's).
+    const form = parsePageForm(formData, createUserBody, t, { skip: ["intent"] });
+    const answer = (reply: ReturnType<typeof refusal>) => data<ActionData>({ intent: "create", formError: null, ...reply.data }, reply.init ?? undefined);
+    if (!form.ok) return answer(form.reply);
     try {
-      await createUser(actor, parsed.data);
+      await createUser(actor, form.value);
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      const { fieldErrors, formError } = pageErrors(translations(locale), error);
-      if (error.code === "EMAIL_TAKEN") return refused({ email: translations(locale).adminUsers.emailTaken }, null, 409);
-      return refused(fieldErrors, formError, error.status === 409 ? 409 : 400);
+      if (error instanceof ApiError && error.code === "EMAIL_TAKEN") {
+        return answer(refusal(form.submission, { fieldErrors: { email: t.adminUsers.emailTaken }, formError: null }, 409));
+      }
+      return answer(serviceRefusal(t, form.submission, error));
     }
-    throw await redirectWithFlash(back, { kind: "success", key: parsed.data.password ? "userCreated" : "userInvited" });
+    throw await redirectWithFlash(back, { kind: "success", key: form.value.password ? "userCreated" : "userInvited" });
   }
 
-  const userId = text(formData.get("userId")) ?? "";
-  try {
-    switch (intent) {
-      case "role": {
-        const parsed = updateUserBody.safeParse({ role: text(formData.get("role")) });
-        if (!parsed.success || !(STAFF_ROLES as readonly string[]).includes(parsed.data.role ?? "")) {
-          return data<ActionData>({ intent: "manage", errors: {}, formError: translations(locale).adminUsers.invalidRole }, { status: 400 });
-        }
-        await forPage(updateUser(actor, userId, { role: parsed.data.role }));
-        throw await redirectWithFlash(back, { kind: "success", key: "userUpdated" });
-      }
-      case "activate":
-      case "deactivate":
-        await forPage(updateUser(actor, userId, { isActive: intent === "activate" }));
-        throw await redirectWithFlash(back, { kind: "success", key: intent === "activate" ? "userActivated" : "userDeactivated" });
-      case "resetTwoFactor":
-        await forPage(updateUser(actor, userId, { resetTwoFactor: true }));
-        throw await redirectWithFlash(back, { kind: "success", key: "twoFactorReset" });
-      case "revoke":
-        await forPage(revokeSessions(actor, userId));
-        throw await redirectWithFlash(back, { kind: "success", key: "userSignedOut" });
-      default:
-        return data<ActionData>({ intent: "manage", errors: {}, formError: translations(locale).adminUsers.unknownAction }, { status: 400 });
-    }
-  } catch (error) {
-    if (error instanceof ApiError) {
-      const detail =
-        error.errors?.[0]?.path === "isActive" || error.errors?.[0]?.path === "role"
-          ? translations(locale).adminUsers.notYourself
-          : problemTextOf(translations(locale), error);
-      return data<ActionData>({ intent: "manage", errors: {}, formError: detail }, { status: error.status });
-    }
-    throw error;
+  const manageError = (formError: string, status: number) => data<ActionData>({ intent: "manage", formError }, { status });
+  if (!intent) return manageError(t.adminUsers.unknownAction, 400);
+  const form = parsePageForm(formData, userRowForm, t);
+  if (!form.ok) {
+    // Only the role is chosen; the user is a hidden field, so a wrong one names no user there is.
+    if (form.fieldErrors.userId) throw pageError(404);
+    return manageError(t.adminUsers.invalidRole, 400);
   }
+  const row = form.value;
+  /** What the row's button asks of PATCH /api/users/:id's service. */
+  const change: UpdateUserInput | null =
+    row.intent === "role"
+      ? { role: row.role }
+      : row.intent === "resetTwoFactor"
+        ? { resetTwoFactor: true }
+        : row.intent === "revoke"
+          ? null
+          : { isActive: row.intent === "activate" };
+  try {
+    if (change) await forPage(updateUser(actor, row.userId, change));
+    else await forPage(revokeSessions(actor, row.userId));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    // Changing one's own role or active flag names that field.
+    const path = error.errors?.[0]?.path;
+    return manageError(path === "isActive" || path === "role" ? t.adminUsers.notYourself : problemTextOf(t, error), error.status);
+  }
+  const flash = {
+    role: "userUpdated",
+    activate: "userActivated",
+    deactivate: "userDeactivated",
+    resetTwoFactor: "twoFactorReset",
+    revoke: "userSignedOut",
+  } as const;
+  throw await redirectWithFlash(back, { kind: "success", key: flash[row.intent] });
 }
 
 type Data = Route.ComponentProps["loaderData"];
@@ -304,14 +297,17 @@ function CreateUser({
 }: {
   result: ActionData | undefined;
   grantable: readonly Role[];
-  validation: ClientValidation<"name" | "email" | "role" | "password">;
+  validation: ClientValidation<"name" | "email" | "role" | "password" | "locale">;
 }) {
   const t = useT();
+  const locale = useLocale();
   const { form, fields } = useForm(pageFormOptions(validation, result?.result, { role: "TEACHER" }));
   return (
     <Section id="create-user" title={t.adminUsers.createTitle} description={t.adminUsers.createDescription}>
       <Form method="post" className="space-y-4 px-4 py-5 sm:px-5" {...form.props}>
         <CsrfInput />
+        {/* The language of the invitation e-mail: the administrator's page's. */}
+        <input type="hidden" name="locale" value={locale} />
         <ErrorSummary
           form={form}
           fields={["name", "email", "role", "password"]}

@@ -14,19 +14,17 @@ import { groupChoice, groupChoices } from "~/features/groups/groups.server.ts";
 import { Button, LinkButton } from "~/components/button.tsx";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
-import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { parsePagePost, refusal, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { ApiError, fieldTexts, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
+import { ApiError, fieldTexts, problemTextOf } from "~/lib/problem.server.ts";
 import { mailAllowance } from "~/features/submissions/mail-quota.server.ts";
-import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
-import { pageQuery, formSubmission } from "~/lib/http.server.ts";
+import { clientValidation } from "~/lib/client-validation.server.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 import { assignPageForm } from "~/features/assignments/assign-page-form.server.ts";
-import { coerceFormValue } from "@conform-to/zod/v4/future";
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -74,14 +72,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
   const t = translations(locale);
-  const formData = await request.formData();
-  await forPage(verifyCsrfToken(request, formData.get("csrfToken") as string | null));
-  const submission = formSubmission(formData, ["csrfToken"]);
-  const parsed = coerceFormValue(assignPageForm).safeParse(submission.payload);
-  if (!parsed.success) {
-    return data({ result: pageResult(submission, { fieldErrors: issueTexts(t, parsed.error.issues), formError: null }) }, { status: 400 });
-  }
-  const { formId, respondent, expiresAt, send, remindAfterDays } = parsed.data;
+  const form = await parsePagePost(request, assignPageForm, t);
+  if (!form.ok) return form.reply;
+  const { submission } = form;
+  const { formId, respondent, expiresAt, send, remindAfterDays } = form.value;
   const delivery = { send: send ?? false, ...(remindAfterDays ? { remindAfterDays } : {}) };
   try {
     if ("groupId" in respondent) {
@@ -95,15 +89,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   } catch (error) {
     // A day already past in the organization's time zone.
     if (error instanceof ApiError && error.status === 400) {
-      return data({ result: pageResult(submission, { fieldErrors: fieldTexts(t, error.errors), formError: null }) }, { status: 400 });
+      return refusal(submission, { fieldErrors: fieldTexts(t, error.errors), formError: null }, 400);
     }
     // Past an e-mail quota: nothing was assigned or queued (ADR 45).
     if (error instanceof ApiError && error.code === "MAIL_QUOTA") {
-      return data({ result: pageResult(submission, { fieldErrors: {}, formError: problemTextOf(t, error) }) }, { status: 429 });
+      return refusal(submission, { fieldErrors: {}, formError: problemTextOf(t, error) }, 429);
     }
     if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
       const formError = error.status === 409 ? t.assignments.errors.notPublished : t.assignments.errors.notFound;
-      return data({ result: pageResult(submission, { fieldErrors: {}, formError }) }, { status: 400 });
+      return refusal(submission, { fieldErrors: {}, formError }, 400);
     }
     throw error;
   }

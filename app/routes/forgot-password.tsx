@@ -1,4 +1,3 @@
-import { formSubmission } from "~/lib/http.server.ts";
 import { Form, Link, data } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { Alert } from "~/components/alert.tsx";
@@ -10,11 +9,12 @@ import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useT } from "~/i18n/hooks.ts";
 import { forgotPasswordBody } from "~/features/passwords/password-schemas.ts";
 import { requestPasswordReset } from "~/features/passwords/passwords.server.ts";
-import { issueCsrfToken, verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { issueCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { pagePost, parsePageForm, refusal } from "~/lib/page.server.ts";
 import { clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { ApiError, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
-import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import { ApiError, problemTextOf } from "~/lib/problem.server.ts";
+import { clientValidation, type pageResult } from "~/lib/client-validation.server.ts";
 import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 
@@ -38,26 +38,18 @@ type ActionResult = { sent: true } | { sent: false; result: ReturnType<typeof pa
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const t = translations(resolveLocale(params.locale));
-  const form = await request.formData();
-  const submission = formSubmission(form);
-  const email = String(form.get("email") ?? "");
-  const parsed = forgotPasswordBody.safeParse({ email });
-  if (!parsed.success) {
-    return data<ActionResult>(
-      { sent: false, result: pageResult(submission, { fieldErrors: issueTexts(t, parsed.error.issues), formError: null }) },
-      { status: 400 },
-    );
-  }
+  const post = await pagePost(request);
+  const form = parsePageForm(post.formData, forgotPasswordBody, t);
+  const refused = (reply: ReturnType<typeof refusal>) => data<ActionResult>({ sent: false, ...reply.data }, reply.init ?? undefined);
+  // A stale page first: 403, whatever the address.
+  if (!post.tokenValid) return refused(refusal(form.submission, { fieldErrors: {}, formError: t.signIn.sessionExpired }, 403));
+  if (!form.ok) return refused(form.reply);
   try {
-    await verifyCsrfToken(request, String(form.get("csrfToken") ?? ""));
-    await requestPasswordReset(parsed.data.email, context.get(clientAddressContext));
+    await requestPasswordReset(form.value.email, context.get(clientAddressContext));
     return data<ActionResult>({ sent: true });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return data<ActionResult>(
-      { sent: false, result: pageResult(submission, { fieldErrors: {}, formError: problemTextOf(t, error) }) },
-      { status: error.status, headers: error.headers ?? {} },
-    );
+    return refused(refusal(form.submission, { fieldErrors: {}, formError: problemTextOf(t, error) }, error.status, error.headers));
   }
 }
 

@@ -1,4 +1,4 @@
-import { Form, Link, redirect } from "react-router";
+import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/groups.$id";
 import { Alert } from "~/components/alert.tsx";
 import { Badge } from "~/components/badge.tsx";
@@ -11,12 +11,13 @@ import { PageHeader, Section } from "~/components/page-header.tsx";
 import { RowAction } from "~/components/row-action.tsx";
 import { BackLink } from "~/components/people/person-detail.tsx";
 import { StatusBadge } from "~/components/people/status-badge.tsx";
+import { groupMembersBody } from "~/features/groups/group-schemas.ts";
 import { addGroupMembers, canChangeGroup, deleteGroup, getGroup, peopleToAdd, removeGroupMembers } from "~/features/groups/groups.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, readPagePost, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, pageError, parsePageForm, postedIntent, readPagePost, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { FormProgressList } from "~/components/assignments/form-progress.tsx";
 import { progressForPage } from "~/features/submissions/progress.server.ts";
@@ -57,28 +58,28 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { group, canChange, q, people, progress, resultForms, results };
 }
 
-const ids = (formData: FormData, name: string) => formData.getAll(name).filter((value): value is string => typeof value === "string" && value !== "");
-
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
+  const t = translations(locale);
   const formData = await readPagePost(request);
   const back = paths.group(locale, params.id);
-  switch (formData.get("intent")) {
+  switch (postedIntent(formData, ["remind", "add", "remove", "delete"])) {
     // Any teacher who may assign to the group may remind its members of their links.
     case "remind":
       return remindFromPage(actor, formData);
     case "add": {
-      const input = { studentIds: ids(formData, "studentIds"), candidateIds: ids(formData, "candidateIds") };
-      if (input.studentIds.length + input.candidateIds.length > 0) await forPage(addGroupMembers(actor, params.id, input));
+      // The ticked people, read as POST /api/groups/:id/members reads them: the same cap per call.
+      const form = parsePageForm(formData, groupMembersBody, t, { skip: ["intent"] });
+      if (!form.ok) return data({ membersError: Object.values(form.fieldErrors).join(" ") }, { status: 400 });
+      if (form.value.studentIds.length + form.value.candidateIds.length > 0) await forPage(addGroupMembers(actor, params.id, form.value));
       return redirectWithFlash(back, { kind: "success", key: "membersAdded" });
     }
     case "remove": {
-      const kind = formData.get("kind");
-      const id = String(formData.get("id") ?? "");
-      await forPage(
-        removeGroupMembers(actor, params.id, kind === "candidate" ? { studentIds: [], candidateIds: [id] } : { studentIds: [id], candidateIds: [] }),
-      );
+      // A member's row posts its id as DELETE /api/groups/:id/members takes it; a malformed one names nobody there is.
+      const form = parsePageForm(formData, groupMembersBody, t, { skip: ["intent"] });
+      if (!form.ok) throw pageError(404);
+      await forPage(removeGroupMembers(actor, params.id, form.value));
       return redirectWithFlash(back, { kind: "success", key: "membersRemoved" });
     }
     case "delete":
@@ -152,7 +153,12 @@ export default function GroupPage({ loaderData, actionData }: Route.ComponentPro
                   <StatusBadge kind={member.kind === "student" ? "students" : "candidates"} status={member.status} />
                 </div>
                 {canChange ? (
-                  <RowAction intent="remove" values={{ kind: member.kind, id: member.id }} label={t.groups.remove} name={t.groups.removeNamed(member.name)} />
+                  <RowAction
+                    intent="remove"
+                    values={{ [member.kind === "student" ? "studentIds" : "candidateIds"]: member.id }}
+                    label={t.groups.remove}
+                    name={t.groups.removeNamed(member.name)}
+                  />
                 ) : null}
               </li>
             ))}
@@ -163,6 +169,7 @@ export default function GroupPage({ loaderData, actionData }: Route.ComponentPro
       {people ? (
         <Section id="add-members" title={t.groups.addTitle} description={t.groups.addHint}>
           <div className="space-y-4 px-4 py-5 sm:px-5">
+            {actionData && "membersError" in actionData ? <Alert tone="error">{actionData.membersError}</Alert> : null}
             <Form method="get" role="search" className="flex flex-col gap-2 sm:flex-row sm:items-end">
               <div className="min-w-0 flex-1">
                 <label htmlFor="people-search" className="block text-sm font-medium text-slate-900">

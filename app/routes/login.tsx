@@ -1,4 +1,4 @@
-import { pageQuery, formSubmission } from "~/lib/http.server.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { Alert } from "~/components/alert.tsx";
@@ -8,18 +8,19 @@ import { Button, buttonClasses } from "~/components/button.tsx";
 import { Field } from "~/components/field.tsx";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useT } from "~/i18n/hooks.ts";
-import { issueCsrfToken, verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { issueCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { oidcProviderName } from "~/features/auth/oidc.server.ts";
 import { beginCodeStep, codeStepAction, type LoginActionResult } from "~/features/auth/sign-in-page.server.ts";
 import { credentialsBody, SecondFactorRequiredError, signInWithCredentials } from "~/features/auth/sign-in.server.ts";
 import { actorContext, clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { ApiError, issueTexts, problemTextOf } from "~/lib/problem.server.ts";
-import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
+import { ApiError, problemTextOf } from "~/lib/problem.server.ts";
+import { clientValidation } from "~/lib/client-validation.server.ts";
+import { pagePost, parsePageForm, postedIntent, refusal } from "~/lib/page.server.ts";
 import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
-import { signInCodeForm } from "~/features/auth/two-factor.server.ts";
+import { signInCodeForm } from "~/features/auth/two-factor-schemas.ts";
 import { redeemUnlockLink } from "~/features/auth/sign-in-unlock.server.ts";
 
 /** A throttled sign-in says when to try again (ADR 15). */
@@ -27,6 +28,9 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
   const retryAfter = actionHeaders.get("Retry-After");
   return retryAfter ? { "Retry-After": retryAfter } : new Headers();
 };
+
+/** The first step's form: the API's sign-in body without the CSRF token, which `pagePost` checks. */
+const signInPageForm = credentialsBody.pick({ email: true, password: true });
 
 export const meta: Route.MetaFunction = ({ params }) => {
   const locale = resolveLocale(params.locale);
@@ -56,7 +60,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       csrfToken: token,
       notice,
       oidcProvider: oidcProviderName(),
-      validation: clientValidation(credentialsBody.pick({ email: true, password: true }), translations(locale)),
+      validation: clientValidation(signInPageForm, translations(locale)),
       codeValidation: clientValidation(signInCodeForm, translations(locale)),
     },
     { headers },
@@ -73,41 +77,34 @@ type ActionResult = LoginActionResult;
 export async function action({ request, context, params }: Route.ActionArgs) {
   const locale = resolveLocale(params.locale);
   const t = translations(locale);
-  const formData = await request.formData();
-  const form = Object.fromEntries(formData);
-  const submission = formSubmission(formData);
-  if (form.intent === "code" || form.intent === "resend") {
+  const post = await pagePost(request);
+  const step = postedIntent(post.formData, ["code", "resend"]);
+  if (step) {
     const meta = { ipAddress: context.get(clientAddressContext), userAgent: request.headers.get("user-agent") };
-    return codeStepAction(request, form, submission, meta, locale);
+    return codeStepAction(request, post, step, meta, locale);
   }
-  const email = typeof form.email === "string" ? form.email : "";
-  const parsed = credentialsBody.safeParse({ ...form, code: form.code || undefined });
-  if (!parsed.success) {
-    // A missing CSRF token is a stale page, like a wrong one (docs/api-contract.md §8): 403, not a field error.
-    const stale = parsed.error.issues.some((issue) => issue.path[0] === "csrfToken");
-    const fieldErrors = stale ? {} : issueTexts(t, parsed.error.issues);
-    const formError = stale ? t.signIn.sessionExpired : null;
-    return data<ActionResult>(
-      { step: "credentials", fieldErrors, formError, notice: null, email, method: null, result: pageResult(submission, { fieldErrors, formError }) },
-      { status: stale ? 403 : 400 },
-    );
+  const form = parsePageForm(post.formData, signInPageForm, t);
+  const email = typeof form.submission.payload.email === "string" ? form.submission.payload.email : "";
+  const refused = (formError: string | null, reply: ReturnType<typeof refusal>) =>
+    data<ActionResult>({ step: "credentials", formError, notice: null, email, method: null, ...reply.data }, reply.init ?? undefined);
+  // A missing or wrong CSRF token is a stale page (docs/api-contract.md §8): 403, whatever else is wrong.
+  if (!post.tokenValid) {
+    const formError = t.signIn.sessionExpired;
+    return refused(formError, refusal(form.submission, { fieldErrors: {}, formError }, 403));
   }
+  if (!form.ok) return refused(null, form.reply);
   try {
-    await verifyCsrfToken(request, parsed.data.csrfToken);
-    const { setCookie } = await signInWithCredentials(parsed.data, {
+    const { setCookie } = await signInWithCredentials(form.value, {
       ipAddress: context.get(clientAddressContext),
       userAgent: request.headers.get("user-agent"),
       request,
     });
-    return redirect(`/${resolveLocale(params.locale)}/home`, { headers: { "Set-Cookie": setCookie } });
+    return redirect(`/${locale}/home`, { headers: { "Set-Cookie": setCookie } });
   } catch (error) {
     if (error instanceof SecondFactorRequiredError) return beginCodeStep(error.user, locale);
     if (!(error instanceof ApiError)) throw error;
     const formError = error.code === "RATE_LIMITED" ? t.signIn.tooManyAttempts : problemTextOf(t, error);
-    return data<ActionResult>(
-      { step: "credentials", fieldErrors: {}, formError, notice: null, email, method: null, result: pageResult(submission, { fieldErrors: {}, formError }) },
-      { status: error.status, headers: error.headers },
-    );
+    return refused(formError, refusal(form.submission, { fieldErrors: {}, formError }, error.status, error.headers));
   }
 }
 

@@ -1,5 +1,6 @@
 import { useForm } from "@conform-to/react/future";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/profile.tokens";
 import { Alert } from "~/components/alert.tsx";
 import { Button } from "~/components/button.tsx";
@@ -7,25 +8,30 @@ import { CopyField } from "~/components/copy-field.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
 import { Field, Radio } from "~/components/field.tsx";
 import { pageFormOptions } from "~/components/page-form.ts";
-import { PageHeader, Section } from "~/components/page-header.tsx";
+import { Section } from "~/components/page-header.tsx";
 import { RowAction } from "~/components/row-action.tsx";
 import { createApiTokenBody } from "~/features/tokens/api-token-schemas.ts";
 import { READ_ONLY, READ_WRITE } from "~/features/tokens/token-scopes.ts";
 import { createApiToken, deleteApiToken, listApiTokens } from "~/features/tokens/api-tokens.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
-import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { profilePageMeta } from "~/components/profile/profile-page.ts";
+import { translations } from "~/i18n/dictionaries.ts";
+import { useFormat, useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, pageActor, readPagePost } from "~/lib/page.server.ts";
+import { forPage, pageActor, pageError, parsePageForm, postedIntent, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
+import { idSchema } from "~/lib/schemas.ts";
 import { createShownOnce } from "~/lib/shown-once.server.ts";
 
 /**
- * The signed-in user's personal API tokens (docs/api-contract.md §14), from the same service as
+ * The signed-in user's personal API tokens (docs/api-contract.md §14), a page of the profile, from the same service as
  * /api/user/tokens: create one (shown once, in the answer to the post, never again), read only or
  * read and write, see when each was last used, delete one.
  */
+
+/** A row's "Delete" button: the token's id (DELETE /api/user/tokens/:id has it in its path). */
+const deleteTokenForm = z.strictObject({ id: idSchema });
 
 /** A radio button posts one value: its scopes, space-separated as in OAuth ("read write"). */
 const scopesValue = (scopes: readonly string[]) => scopes.join(" ");
@@ -39,10 +45,7 @@ function withScopesListed(formData: FormData): FormData {
   return formData;
 }
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).apiTokens.title) }];
-};
+export const meta: Route.MetaFunction = ({ params }) => profilePageMeta(params.locale, (t) => t.apiTokens.title);
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { tokens } = await listApiTokens(pageActor(context));
@@ -54,8 +57,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const locale = resolveLocale(params.locale);
   const t = translations(locale);
   const formData = await readPagePost(request);
-  if (formData.get("intent") === "delete") {
-    await forPage(deleteApiToken(actor, String(formData.get("id") ?? "")));
+  if (postedIntent(formData, ["delete"])) {
+    // A row's button: its id is a hidden field, so a malformed one names no token there is (the 404 page).
+    const form = parsePageForm(formData, deleteTokenForm, t, { skip: ["intent"] });
+    if (!form.ok) throw pageError(404);
+    await forPage(deleteApiToken(actor, form.value.id));
     throw await redirectWithFlash(paths.apiTokens(locale), { kind: "success", key: "apiTokenDeleted" });
   }
   return createShownOnce(withScopesListed(formData), createApiTokenBody, t, async (input) => {
@@ -66,7 +72,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export default function ApiTokens({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
-  const locale = useLocale();
   const format = useFormat();
   const { form, fields } = useForm(pageFormOptions(loaderData.validation, actionData?.result));
   const created = actionData?.created ?? null;
@@ -74,13 +79,12 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
   const readOnly = scopesValue(fields.scopes.defaultOptions ?? []) === scopesValue(READ_ONLY);
   const scopesError = fields.scopes.errors?.[0];
   return (
-    <div className="mx-auto max-w-3xl space-y-6">
-      <p className="print:hidden">
-        <Link to={paths.profile(locale)} className="text-sm font-medium text-indigo-700 hover:underline">
-          ← {t.profile.title}
-        </Link>
-      </p>
-      <PageHeader title={t.apiTokens.title} description={t.apiTokens.description} />
+    <div className="max-w-3xl space-y-6">
+      {/* The profile's layout has the page's h1: this page is one of its sections. */}
+      <div>
+        <h2 className="text-lg font-semibold text-slate-900">{t.apiTokens.title}</h2>
+        <p className="mt-1 text-sm text-slate-600">{t.apiTokens.description}</p>
+      </div>
       {created ? (
         <Alert tone="success" title={t.apiTokens.created}>
           <div className="mt-3">

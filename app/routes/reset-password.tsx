@@ -1,4 +1,4 @@
-import { pageQuery, formSubmission } from "~/lib/http.server.ts";
+import { pageQuery } from "~/lib/http.server.ts";
 import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { Alert } from "~/components/alert.tsx";
@@ -10,10 +10,11 @@ import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { resetPasswordBody } from "~/features/passwords/password-schemas.ts";
 import { isResetLinkUsable, resetPassword } from "~/features/passwords/passwords.server.ts";
-import { issueCsrfToken, verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { issueCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { pagePost, parsePageForm } from "~/lib/page.server.ts";
 import { PASSWORD_MIN_LENGTH } from "~/lib/auth/password.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { ApiError, issueTexts, pageErrors } from "~/lib/problem.server.ts";
+import { ApiError, pageErrors } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
@@ -52,9 +53,8 @@ type ActionResult = { invalidLink: boolean; result: ReturnType<typeof pageResult
 
 export async function action({ request, params }: Route.ActionArgs) {
   const t = translations(resolveLocale(params.locale));
-  const form = await request.formData();
-  const submission = formSubmission(form);
-  const input = { token: String(form.get("token") ?? ""), password: String(form.get("password") ?? "") };
+  const post = await pagePost(request);
+  const form = parsePageForm(post.formData, resetPasswordBody, t);
   const fail = (
     answer: { invalidLink?: boolean; fieldErrors?: Record<string, string>; formError?: string | null },
     status: number,
@@ -63,19 +63,17 @@ export async function action({ request, params }: Route.ActionArgs) {
     data<ActionResult>(
       {
         invalidLink: answer.invalidLink ?? false,
-        result: pageResult(submission, { fieldErrors: answer.fieldErrors ?? {}, formError: answer.formError ?? null }),
+        result: pageResult(form.submission, { fieldErrors: answer.fieldErrors ?? {}, formError: answer.formError ?? null }),
       },
       { status, headers: { ...PRIVATE_HEADERS, ...headers } },
     );
+  if (!post.tokenValid) return fail({ formError: t.signIn.sessionExpired }, 403);
+  if (!form.ok) {
+    // The link's token is a hidden field: wrong, it is the link that is not valid.
+    return fail(form.fieldErrors.token ? { invalidLink: true } : { fieldErrors: form.fieldErrors }, 400);
+  }
   try {
-    await verifyCsrfToken(request, String(form.get("csrfToken") ?? ""));
-    const parsed = resetPasswordBody.safeParse(input);
-    if (!parsed.success) {
-      const fieldErrors = issueTexts(t, parsed.error.issues);
-      if (fieldErrors.token) return fail({ invalidLink: true }, 400);
-      return fail({ fieldErrors }, 400);
-    }
-    await resetPassword(parsed.data);
+    await resetPassword(form.value);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === "INVALID_TOKEN") return fail({ invalidLink: true }, 400);

@@ -236,7 +236,8 @@ describe("token scopes", () => {
       const csrf = await fetch(`${baseUrl()}/api/auth/csrf`);
       const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
       const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-      return fetch(`${baseUrl()}/en/profile`, {
+      // Where the details form posts (the profile layout's index).
+      return fetch(`${baseUrl()}/en/profile?index`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, cookie: csrfCookie, "content-type": "application/x-www-form-urlencoded", origin: baseUrl() },
         body: new URLSearchParams({ intent: "details", name, csrfToken }),

@@ -223,4 +223,32 @@ describe("e-mail quotas", () => {
     expect(answers.find((answer) => answer.status === 429)!.body.code).toBe("MAIL_QUOTA");
     expect((await linksOfForm(cyForm.id)) + (await linksOfForm(diForm.id))).toBe(3);
   });
+
+  it("given one person assigned from the page with the link and a reminder, should write the link and both e-mails together, and past the quota none of them", async () => {
+    // A new organization again, so its five a day are all left; the teacher's hour has three.
+    organizationId = (await testDatabase().organization.create({ data: { name: `Quota School ${unique("q")}` } })).id;
+    const eve = await teacher();
+    const form = await publishedForm(eve);
+    const [first, second] = await pupils(eve, 2);
+    const assignOnPage = (pupilId: string) =>
+      fetch(`${instance.baseUrl}/en/assignments/new`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie: `${eve.cookie}; ${eve.csrfCookie}`, origin: instance.baseUrl },
+        body: new URLSearchParams({ csrfToken: eve.csrfToken, formId: form.id, respondent: `student:${pupilId}`, send: "on", remindAfterDays: "3" }),
+        redirect: "manual",
+      });
+
+    const within = await assignOnPage(first!.id);
+    expect(within.status).toBe(302);
+    expect(await linksOfForm(form.id)).toBe(1);
+    // The link's e-mail and its reminder, queued in the transaction that wrote the link.
+    expect(await jobsOfForm(form.id)).toBe(2);
+
+    // Two more would pass the hour's three: the page says so, and neither the link nor an e-mail is kept.
+    const past = await assignOnPage(second!.id);
+    expect(past.status).toBe(429);
+    expect(await past.text()).toMatch(/so nothing was done/);
+    expect(await linksOfForm(form.id)).toBe(1);
+    expect(await jobsOfForm(form.id)).toBe(2);
+  });
 });

@@ -25,8 +25,7 @@ const FORMS = [
   { path: "/es/forgot-password", label: "Correo electrónico", button: "Enviarme un enlace", message: EMAIL_REQUIRED, signedIn: false },
   { path: "/es/login", label: "Correo electrónico", button: "Iniciar sesión", message: EMAIL_REQUIRED, signedIn: false },
   { path: "/es/students/new", label: "Nombre", button: "Crear estudiante", message: "Escribe un nombre.", signedIn: true },
-  // The profile has two "current password" fields (e-mail change, password change): the second one.
-  { path: "/es/profile", label: "#password-current", button: "Cambiar la contraseña", message: "Escribe tu contraseña actual.", signedIn: true },
+  { path: "/es/profile/password", label: "#password-current", button: "Cambiar la contraseña", message: "Escribe tu contraseña actual.", signedIn: true },
   { path: "/es/admin/users", label: "#new-name", button: "Añadir usuario", message: "Rellena este campo.", signedIn: true },
   { path: "/es/forms/new", label: "#title", button: "Crear el formulario", message: "Rellena este campo.", signedIn: true },
   { path: "/es/assignments/new", label: "#formId", button: "Asignar", message: "Elige un formulario.", signedIn: true },

@@ -10,7 +10,7 @@ import { createSignedInUser, png } from "../support/fixtures.ts";
 import { enableTotp, totpCode, usedAStepAgo } from "../support/two-factor.ts";
 
 /**
- * The profile page (details, avatar, second factor, sessions) and the users' administration in
+ * The profile's pages (details and avatar, second factor, sessions) and the users' administration in
  * real Chromium with JavaScript OFF: plain forms, post/redirect/get, flash messages. Screenshots
  * go to $SCREENSHOT_DIR (default <tmp>/assessment-screenshots).
  */
@@ -49,7 +49,7 @@ async function signInThroughForm(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
-describe("the profile page", () => {
+describe("the profile's pages", () => {
   it("given a fresh user, should enrol TOTP from the page and then sign in with the code step", async () => {
     const user = await createSignedInUser("TEACHER");
     const ctx = await context();
@@ -57,7 +57,11 @@ describe("the profile page", () => {
     await signInThroughForm(page, user.email, user.password);
     await page.waitForURL(`${baseUrl()}/en/home`);
 
+    // The profile's own navigation leads to each of its pages.
     await page.goto(`${baseUrl()}/en/profile`);
+    await page.getByRole("navigation", { name: "Parts of your profile" }).getByRole("link", { name: "Second factor" }).click();
+    await page.waitForURL(`${baseUrl()}/en/profile/two-factor`);
+    expect(await page.getByRole("link", { name: "Second factor" }).getAttribute("aria-current")).toBe("page");
     const twoFactor = page.locator("section#two-factor");
     expect(await twoFactor.textContent()).toContain("You sign in with your password alone.");
     await twoFactor.getByRole("button", { name: "Set up an authenticator app" }).click();
@@ -79,7 +83,7 @@ describe("the profile page", () => {
       .getByLabel("6-digit code")
       .fill(await totpCode(otpauth));
     await page.locator("section#two-factor").getByRole("button", { name: "Turn on" }).click();
-    await page.waitForURL(`${baseUrl()}/en/profile`);
+    await page.waitForURL(`${baseUrl()}/en/profile/two-factor`);
     await expect.poll(async () => (await flash(page)).join(" ")).toContain("The second factor is on.");
     expect(await page.locator("section#two-factor").textContent()).toContain("A code from your authenticator app.");
 
@@ -98,13 +102,13 @@ describe("the profile page", () => {
     await page.waitForURL(`${baseUrl()}/en/home`);
 
     // Turning it off takes the password.
-    await page.goto(`${baseUrl()}/en/profile`);
+    await page.goto(`${baseUrl()}/en/profile/two-factor`);
     await page.locator("section#two-factor").getByLabel("Password").fill("not-the-password");
     await page.getByRole("button", { name: "Turn off the second factor" }).click();
     expect(await page.locator("section#two-factor").textContent()).toContain("The password is not correct.");
     await page.locator("section#two-factor").getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Turn off the second factor" }).click();
-    await page.waitForURL(`${baseUrl()}/en/profile`);
+    await page.waitForURL(`${baseUrl()}/en/profile/two-factor`);
     await expect.poll(async () => (await flash(page)).join(" ")).toContain("The second factor is off.");
     await ctx.close();
   }, 120_000);
@@ -147,14 +151,14 @@ describe("the profile page", () => {
     const mine = await signIn(user.email, user.password);
     const other = await signIn(user.email, user.password);
     const ctx = await context({}, mine);
-    const page = await open(ctx, "/en/profile");
+    const page = await open(ctx, "/en/profile/sessions");
     const sessions = page.locator("section#sessions");
     expect(await sessions.locator("li").count()).toBe(3);
     expect(await sessions.getByText("This device", { exact: true }).count()).toBe(1);
     await screenshot(page, "profile-desktop");
 
     await sessions.getByRole("button", { name: "Sign out everywhere else" }).click();
-    await page.waitForURL(`${baseUrl()}/en/profile`);
+    await page.waitForURL(`${baseUrl()}/en/profile/sessions`);
     await expect.poll(async () => (await flash(page)).join(" ")).toContain("You are signed out everywhere else.");
     expect(await page.locator("section#sessions li").count()).toBe(1);
     expect(await page.locator("section#sessions").textContent()).toContain("You are signed in on this device only.");
@@ -297,6 +301,9 @@ describe("accessibility and screenshots", () => {
         [anonymous, "/en/forgot-password", "forgot-password"],
         [anonymous, "/en/reset-password?token=unknown-token", "reset-password"],
         [admin, "/en/profile", "profile"],
+        [admin, "/en/profile/password", "profile-password"],
+        [admin, "/en/profile/two-factor", "profile-two-factor"],
+        [admin, "/en/profile/sessions", "profile-sessions"],
         [admin, "/en/admin/users", "admin-users"],
         [admin, "/es/profile", "profile-es"],
       ];

@@ -132,24 +132,24 @@ describe.each(["es", "pt-BR"] as const)("error messages on the %s pages", (local
 
   it("given the profile's forms with a missing name, a too big avatar and a common password, should say so in the page's language", async () => {
     const user = await createSignedInUser("TEACHER");
-    const details = await send(`/${locale}/profile`, { intent: "details", name: "", email: user.email, phone: "", specialty: "" }, user.cookie);
+    const details = await send(`/${locale}/profile?index`, { name: "", email: user.email, phone: "", specialty: "" }, user.cookie);
     expect(details.status).toBe(400);
     expectErrorsIn(locale, details.html);
 
     const big = new Blob([png(), new Uint8Array(3 * 1024 * 1024)], { type: "image/png" });
     const avatar = await send(
-      `/${locale}/profile`,
-      { intent: "details", name: "Ana", email: user.email, phone: "", specialty: "", image: new File([big], "big.png", { type: "image/png" }) },
+      `/${locale}/profile?index`,
+      { name: "Ana", email: user.email, phone: "", specialty: "", image: new File([big], "big.png", { type: "image/png" }) },
       user.cookie,
     );
     expect(avatar.status).toBe(400);
     expectErrorsIn(locale, avatar.html, text.fileTooBig);
 
-    const password = await send(`/${locale}/profile`, { intent: "password", currentPassword: user.password, newPassword: "password123" }, user.cookie);
+    const password = await send(`/${locale}/profile/password`, { currentPassword: user.password, newPassword: "password123" }, user.cookie);
     expect(password.status).toBe(400);
     expectErrorsIn(locale, password.html, text.passwordCommon);
 
-    const code = await send(`/${locale}/profile`, { intent: "enable", method: "TOTP", code: "12" }, user.cookie);
+    const code = await send(`/${locale}/profile/two-factor`, { intent: "enable", method: "TOTP", code: "12" }, user.cookie);
     expect(code.status).toBe(400);
     expectErrorsIn(locale, code.html, text.code);
   });

@@ -1,25 +1,24 @@
-import type { Submission } from "@conform-to/react/future";
 import { pageResult } from "~/lib/client-validation.server.ts";
 import { data, redirect } from "react-router";
 import { translations } from "~/i18n/dictionaries.ts";
 import type { Locale } from "~/lib/i18n.ts";
+import { parsePageForm } from "~/lib/page.server.ts";
 import { ApiError, problemTextOf } from "~/lib/problem.server.ts";
-import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
 import type { VerifiedUser } from "./credentials.server.ts";
 import { clearPendingSignInCookie, pendingSignInCookie, readPendingSignIn } from "./pending-sign-in.server.ts";
 import { signInWithPendingSecondFactor } from "./sign-in.server.ts";
-import { resendSignInCode, signInCodeForm, startSecondFactor, type TwoFactorMethod } from "./two-factor.server.ts";
-import { issueTexts } from "~/lib/problem.server.ts";
+import { signInCodeForm } from "./two-factor-schemas.ts";
+import { resendSignInCode, startSecondFactor, type TwoFactorMethod } from "./two-factor.server.ts";
 
 /**
  * The sign-in page's second step (every message in the page's language) (docs/decisions/0007-second-factor.md). A plain form works
  * without JavaScript: after a right password the action answers the code step and sets the
  * pending cookie (pending-sign-in.server.ts), so the password never goes back into the HTML; the
- * code step posts `intent=code` (or `intent=resend` for a new e-mailed code) with the CSRF token.
+ * code step posts `intent=code` (or `intent=resend` for a new e-mailed code) with the CSRF token,
+ * which the page has checked (`pagePost`, app/lib/page.server.ts) before either step.
  */
 export type LoginActionResult = {
   step: "credentials" | "code";
-  fieldErrors: Record<string, string>;
   formError: string | null;
   notice: string | null;
   email: string;
@@ -34,12 +33,12 @@ const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
 const retryAfterOf = (error: ApiError) => Number(error.headers?.["Retry-After"] ?? 60);
 
 function codeStepResult(user: Pick<VerifiedUser, "email">, method: TwoFactorMethod, extra: Partial<LoginActionResult> = {}): LoginActionResult {
-  return { step: "code", fieldErrors: {}, formError: null, notice: null, email: user.email, method, ...extra };
+  return { step: "code", formError: null, notice: null, email: user.email, method, ...extra };
 }
 
 async function backToCredentials(formError: string, status: number) {
   return data<LoginActionResult>(
-    { step: "credentials", fieldErrors: {}, formError, notice: null, email: "", method: null },
+    { step: "credentials", formError, notice: null, email: "", method: null },
     { status, headers: { "Set-Cookie": await clearPendingSignInCookie() } },
   );
 }
@@ -58,7 +57,7 @@ export async function beginCodeStep(user: VerifiedUser & { twoFactorMethod: TwoF
     if (!(error instanceof ApiError) || error.status !== 429) throw error;
     if (error.code === "TWO_FACTOR_LOCKED") {
       return data<LoginActionResult>(
-        { step: "credentials", fieldErrors: {}, formError: problemTextOf(t, error), notice: null, email: user.email, method: null },
+        { step: "credentials", formError: problemTextOf(t, error), notice: null, email: user.email, method: null },
         { status: 429, headers: { "Retry-After": String(retryAfterOf(error)) } },
       );
     }
@@ -71,21 +70,24 @@ export async function beginCodeStep(user: VerifiedUser & { twoFactorMethod: TwoF
 }
 
 /** The code step's post: `intent=code` signs in, `intent=resend` e-mails a new code. */
-export async function codeStepAction(request: Request, form: Record<string, FormDataEntryValue>, submission: Submission, meta: Meta, locale: Locale) {
+export async function codeStepAction(
+  request: Request,
+  post: { formData: FormData; tokenValid: boolean },
+  intent: "code" | "resend",
+  meta: Meta,
+  locale: Locale,
+) {
   const t = translations(locale);
+  const form = parsePageForm(post.formData, signInCodeForm, t, { skip: ["intent"] });
   /** The code step again, with `message` next to the code field. */
   const refused = (user: Pick<VerifiedUser, "email">, method: TwoFactorMethod, message: string) =>
-    codeStepResult(user, method, { fieldErrors: { code: message }, result: pageResult(submission, { fieldErrors: { code: message }, formError: null }) });
-  try {
-    await verifyCsrfToken(request, typeof form.csrfToken === "string" ? form.csrfToken : null);
-  } catch {
-    return backToCredentials(t.signIn.sessionExpired, 403);
-  }
+    codeStepResult(user, method, { result: pageResult(form.submission, { fieldErrors: { code: message }, formError: null }) });
+  if (!post.tokenValid) return backToCredentials(t.signIn.sessionExpired, 403);
   const user = await readPendingSignIn(request);
   if (!user?.twoFactorMethod) return backToCredentials(t.problems.SIGN_IN_EXPIRED, 401);
   const method = user.twoFactorMethod;
 
-  if (form.intent === "resend") {
+  if (intent === "resend") {
     if (method !== "EMAIL") return data<LoginActionResult>(codeStepResult(user, method));
     try {
       await resendSignInCode(user.id);
@@ -100,10 +102,9 @@ export async function codeStepAction(request: Request, form: Record<string, Form
     return data<LoginActionResult>(codeStepResult(user, method, { notice: t.signIn.newCodeSent(user.email) }));
   }
 
-  const parsed = signInCodeForm.safeParse({ code: typeof form.code === "string" ? form.code : "" });
-  if (!parsed.success) return data<LoginActionResult>(refused(user, method, issueTexts(t, parsed.error.issues).code ?? t.fieldProblems.code), { status: 400 });
+  if (!form.ok) return data<LoginActionResult>({ ...codeStepResult(user, method), ...form.reply.data }, { status: 400 });
   try {
-    const { setCookie } = await signInWithPendingSecondFactor(request, parsed.data.code, meta);
+    const { setCookie } = await signInWithPendingSecondFactor(request, form.value.code, meta);
     const headers = new Headers();
     headers.append("Set-Cookie", setCookie);
     headers.append("Set-Cookie", await clearPendingSignInCookie());

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "~/lib/problem.server.ts";
+import { missingAs } from "~/lib/schemas.ts";
 import { verifyEmailAndPassword, type VerifiedUser } from "./credentials.server.ts";
 import { unlockedUserOf } from "./sign-in-unlock.server.ts";
 import { readPendingSignIn } from "./pending-sign-in.server.ts";
@@ -9,8 +10,8 @@ import { verifySecondFactorCode, type TwoFactorMethod } from "./two-factor.serve
 
 export const credentialsBody = z
   .strictObject({
-    email: z.string().trim().min(1, "emailRequired").max(254),
-    password: z.string().min(1, "passwordRequired").max(1024),
+    email: z.string(missingAs("emailRequired")).trim().min(1, "emailRequired").max(254),
+    password: z.string(missingAs("passwordRequired")).min(1, "passwordRequired").max(1024),
     csrfToken: z.string().min(1, "required").max(200),
     code: z
       .string()
@@ -27,8 +28,8 @@ export type CredentialsInput = z.output<typeof credentialsBody>;
 
 export const checkCredentialsBody = z
   .strictObject({
-    email: z.string().trim().min(1, "emailRequired").max(254),
-    password: z.string().min(1, "passwordRequired").max(1024),
+    email: z.string(missingAs("emailRequired")).trim().min(1, "emailRequired").max(254),
+    password: z.string(missingAs("passwordRequired")).min(1, "passwordRequired").max(1024),
   })
   .meta({ id: "CheckCredentials" });
 

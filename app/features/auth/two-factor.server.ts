@@ -1,7 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { generateSecret, generateURI, verify as verifyTotp } from "otplib";
 import QRCode from "qrcode";
-import { z } from "zod";
 import { decryptSecret, encryptSecret } from "~/lib/crypto.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { sendMail } from "~/lib/mail/mailer.server.ts";
@@ -20,6 +19,7 @@ import {
   TWO_FACTOR_EMAIL_SEND_LIMIT,
 } from "~/lib/auth/rate-limit.server.ts";
 import { consumeUserCode, issueVerification } from "~/lib/auth/verification.server.ts";
+import type { TwoFactorSetupResult, TwoFactorStatus } from "./two-factor-schemas.ts";
 
 /**
  * The second factor: TOTP (RFC 6238: SHA-1, 6 digits, 30-second steps, one step of drift either
@@ -41,48 +41,6 @@ export const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 /** Marks an e-mailed code sent to confirm an enrolment (not a sign-in code). */
 const EMAIL_ENROLMENT = "enrolment";
-
-const methodSchema = z.enum(["TOTP", "EMAIL"]);
-/** A six-digit code. Authenticator apps show "123 456": the space is not part of the code. */
-const sixDigitCode = z
-  .string()
-  .transform((value) => value.replace(/\s+/g, ""))
-  .pipe(z.string().regex(/^\d{6}$/, "code"));
-
-/** The sign-in page's second step: the code alone (the pending cookie stands for the password). */
-export const signInCodeForm = z.object({ code: sixDigitCode });
-
-export const twoFactorSetupBody = z
-  .strictObject({ method: methodSchema.meta({ description: "TOTP (an authenticator app) or EMAIL (a code by e-mail at each sign-in)." }) })
-  .meta({ id: "TwoFactorSetup" });
-
-export const twoFactorEnableBody = z
-  .strictObject({ code: sixDigitCode.meta({ description: "A current code from the app, or the code e-mailed by setup." }) })
-  .meta({ id: "TwoFactorEnable" });
-
-export const twoFactorDisableBody = z.strictObject({ password: z.string().min(1, "passwordRequired").max(1024) }).meta({ id: "TwoFactorDisable" });
-
-export const twoFactorSetupResponse = z
-  .discriminatedUnion("method", [
-    z.object({
-      method: z.literal("TOTP"),
-      secret: z.string().meta({ description: "Base32 secret for typing into the app; shown only here, never again." }),
-      otpauthUrl: z.string().meta({ description: "otpauth://totp/… URI (SHA1, 6 digits, 30 s)." }),
-      qrCode: z.string().meta({ description: "The otpauth URI as a PNG data URL (data:image/png;base64,…)." }),
-      expiresAt: z.iso.datetime().meta({ description: "Confirm with POST /api/auth/two-factor/enable before this." }),
-    }),
-    z.object({
-      method: z.literal("EMAIL"),
-      sentTo: z.string().meta({ description: "The address the confirmation code went to." }),
-      expiresAt: z.iso.datetime().meta({ description: "The code is valid until then." }),
-    }),
-  ])
-  .meta({ id: "TwoFactorSetupResult" });
-
-export const twoFactorStatusResponse = z.object({ twoFactorEnabled: z.boolean(), twoFactorMethod: methodSchema.nullable() }).meta({ id: "TwoFactorStatus" });
-
-export type TwoFactorSetupResult = z.output<typeof twoFactorSetupResponse>;
-export type TwoFactorStatus = z.output<typeof twoFactorStatusResponse>;
 
 const invalidCode = () => new ApiError(401, "TWO_FACTOR_INVALID", "The code is not correct.");
 const spentCode = () => new ApiError(401, "TWO_FACTOR_EXPIRED", "This code has expired or has been used. Ask for a new one.");

@@ -30,8 +30,8 @@ export const MEMBERS_PER_CALL = 1000;
 
 export const groupMembersBody = z
   .strictObject({
-    studentIds: z.array(idSchema).max(MEMBERS_PER_CALL).default([]),
-    candidateIds: z.array(idSchema).max(MEMBERS_PER_CALL).default([]),
+    studentIds: z.array(idSchema).max(MEMBERS_PER_CALL, "tooManyMembers").default([]),
+    candidateIds: z.array(idSchema).max(MEMBERS_PER_CALL, "tooManyMembers").default([]),
   })
   .meta({ id: "GroupMembersChange" });
 export type GroupMembersInput = z.output<typeof groupMembersBody>;

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { newPasswordSchema } from "~/features/auth/password-policy.server.ts";
+import { missingAs } from "~/lib/schemas.ts";
 
 /** Bodies of the forgotten-password, reset and change-password endpoints (decision 0006). */
 
 export const forgotPasswordBody = z
   .strictObject({
-    email: z.string().trim().min(1, "emailRequired").max(254),
+    email: z.string(missingAs("emailRequired")).trim().min(1, "emailRequired").max(254),
   })
   .meta({ id: "ForgotPassword" });
 
@@ -18,7 +19,7 @@ export const resetPasswordBody = z
 
 export const changePasswordBody = z
   .strictObject({
-    currentPassword: z.string().min(1, "currentPasswordRequired").max(1024),
+    currentPassword: z.string(missingAs("currentPasswordRequired")).min(1, "currentPasswordRequired").max(1024),
     newPassword: newPasswordSchema,
   })
   .meta({ id: "ChangePassword" });

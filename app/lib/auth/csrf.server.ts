@@ -36,6 +36,20 @@ export async function issueCsrfToken(request: Request): Promise<{ token: string;
   return { token, setCookie: await cookie().serialize(token) };
 }
 
+/** The field a form or a posted body carries the token in (app/components/csrf-input.tsx, NextAuth's client). */
+export const CSRF_FIELD = "csrfToken";
+
+/**
+ * The token a posted form or body carries in its `csrfToken` field, checked against the cookie: the
+ * one reading of that field, for the page posts (`pagePost` in app/lib/page.server.ts) and the
+ * sign-in endpoints that guard themselves. 403 CSRF_FAILED when it is missing or does not match.
+ */
+export async function verifyCsrfField(request: Request, fields: FormData | Readonly<Record<string, unknown>>): Promise<void> {
+  const value = fields instanceof FormData ? fields.get(CSRF_FIELD) : fields[CSRF_FIELD];
+  await verifyCsrfToken(request, typeof value === "string" ? value : null);
+}
+
+/** The token of a header (X-CSRF-Token, scripts) or of a field read by `verifyCsrfField`. */
 export async function verifyCsrfToken(request: Request, submitted: string | undefined | null): Promise<void> {
   const expected = await tokenFromCookie(request);
   const valid =

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { verifyCsrfField } from "~/lib/auth/csrf.server.ts";
 import { authCall, ownUrl } from "~/features/auth/nextauth.server.ts";
 import { credentialsBody, signInWithCredentials } from "~/features/auth/sign-in.server.ts";
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
@@ -11,7 +11,7 @@ const handle = endpoint(
       // NextAuth's browser client (ADR 31) posts a form and reads {url} back, failures included.
       authCall(request, async ({ body, isJson, nextAuth, locale }) => {
         // The CSRF token first (docs/api-contract.md §8): without a valid one the answer is 403, whatever else is wrong.
-        await verifyCsrfToken(request, typeof body.csrfToken === "string" ? body.csrfToken : null);
+        await verifyCsrfField(request, body);
         const input = parseWith(credentialsBody, body);
         const { setCookie } = await signInWithCredentials(input, {
           ipAddress: clientAddressOf(context),

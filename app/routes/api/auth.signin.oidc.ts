@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { verifyCsrfField } from "~/lib/auth/csrf.server.ts";
 import { askedLocale, authCall, nextAuthFields } from "~/features/auth/nextauth.server.ts";
 import { beginOidcSignIn, oidcConfigured, oidcNotConfigured } from "~/features/auth/oidc.server.ts";
 import { endpoint } from "~/lib/endpoint.server.ts";
@@ -29,7 +29,7 @@ const handle = endpoint(
     POST: async ({ request }) =>
       authCall(request, async ({ body, isJson, nextAuth, locale }) => {
         if (!oidcConfigured()) throw oidcNotConfigured();
-        await verifyCsrfToken(request, typeof body.csrfToken === "string" ? body.csrfToken : null);
+        await verifyCsrfField(request, body);
         parseWith(oidcSignInBody, body);
         const headers = new Headers({ "Cache-Control": "no-store" });
         let url: string;

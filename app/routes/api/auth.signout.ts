@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { verifyCsrfToken } from "~/lib/auth/csrf.server.ts";
+import { verifyCsrfField } from "~/lib/auth/csrf.server.ts";
 import { clearSessionCookie, destroySession } from "~/lib/auth/session.server.ts";
 import { authCall, ownUrl } from "~/features/auth/nextauth.server.ts";
 import { signOutBody } from "~/features/auth/sign-in.server.ts";
@@ -13,8 +13,8 @@ const handle = endpoint(
     POST: async ({ request, context }) =>
       // NextAuth's browser client (ADR 31) posts a form and reads {url} back, failures included.
       authCall(request, async ({ body, isJson, nextAuth, locale }) => {
-        const { csrfToken, callbackUrl } = parseWith(signOutBody, body);
-        await verifyCsrfToken(request, csrfToken);
+        const { callbackUrl } = parseWith(signOutBody, body);
+        await verifyCsrfField(request, body);
         const actor = actorOf(context);
         if (actor) await destroySession(actor.sessionId);
         // The browser drops the pages it cached while signed in (those sent before no-store, or by

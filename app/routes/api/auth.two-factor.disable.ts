@@ -1,6 +1,7 @@
 import { requireActor } from "~/lib/auth/actor.server.ts";
 import { requireSessionCaller } from "~/lib/auth/end-access.server.ts";
-import { disableTwoFactor, twoFactorDisableBody, twoFactorStatusResponse } from "~/features/auth/two-factor.server.ts";
+import { disableTwoFactor } from "~/features/auth/two-factor.server.ts";
+import { twoFactorDisableBody, twoFactorStatusResponse } from "~/features/auth/two-factor-schemas.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 

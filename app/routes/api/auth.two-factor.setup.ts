@@ -1,6 +1,7 @@
 import { requireActor } from "~/lib/auth/actor.server.ts";
 import { requireSessionCaller } from "~/lib/auth/end-access.server.ts";
-import { beginTwoFactorSetup, twoFactorSetupBody, twoFactorSetupResponse } from "~/features/auth/two-factor.server.ts";
+import { beginTwoFactorSetup } from "~/features/auth/two-factor.server.ts";
+import { twoFactorSetupBody, twoFactorSetupResponse } from "~/features/auth/two-factor-schemas.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
 
