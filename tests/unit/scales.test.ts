@@ -12,7 +12,7 @@ import {
   scoringProblems,
   type Subscale,
 } from "~/features/scoring/scales.ts";
-import { type GivenAnswer, scoreAnswers } from "~/features/scoring/scoring.ts";
+import { type GivenAnswer, percentageOf, scoreAnswers } from "~/features/scoring/scoring.ts";
 
 /**
  * The scoring engine of docs/api-contract.md §15 and §16 (ADR 67), each expectation computed by
@@ -90,6 +90,15 @@ describe("missing items", () => {
     expect(scoreForm(form(null), [pick("a", 3)]).total).toMatchObject({ score: 3, prorated: false, scorable: true, label: "Low" });
   });
 
+  it("given a prorated sum that ends in a half at the third decimal, should round it up as by hand (81 / 8 = 10.125 → 10.13)", () => {
+    const result = aggregate([null, 1, 4, 0, 2, 0, 0, 2, 0], Array(9).fill(4), { method: "SUM", multiplier: 1, maxMissing: 1 });
+    expect(result).toMatchObject({ score: 10.13, prorated: true, answered: 8, items: 9 });
+    expect(aggregate([null, -1, -4, 0, -2, 0, 0, -2, 0], Array(9).fill(0), { method: "SUM", multiplier: 1, maxMissing: 1 }).score).toBe(-10.13);
+    // The percentage rounds the same way: -3 of 32 is -9.375 %.
+    expect(percentageOf(-3, 32)).toBe(-9.38);
+    expect(percentageOf(3, 32)).toBe(9.38);
+  });
+
   it("given nonnegative item scores and at most maxMissing missing, should prorate between the answered sum and the maximum", () => {
     fc.assert(
       fc.property(
@@ -108,8 +117,9 @@ describe("missing items", () => {
           expect(result.prorated).toBe(missing > 0);
           expect(result.score!).toBeGreaterThanOrEqual(sum);
           expect(result.score!).toBeLessThanOrEqual(result.maxScore);
-          // The prorated sum is the answered items' mean over every item, to 2 decimals.
-          expect(Math.abs(result.score! - (sum / answered.length) * values.length)).toBeLessThanOrEqual(0.005);
+          // The prorated sum is the answered items' mean over every item, to 2 decimals (a half
+          // rounds away, so it may be off by 0.005 and a binary fraction's error).
+          expect(Math.abs(result.score! - (sum / answered.length) * values.length)).toBeLessThanOrEqual(0.005 + 1e-9);
         },
       ),
     );

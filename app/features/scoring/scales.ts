@@ -1,7 +1,7 @@
 import { fieldProblem, type FieldProblem } from "~/lib/problem.server.ts";
 import { questionMaxScore, sumScores } from "./achievable.ts";
 import { isAnswered, isChoice } from "./answered.ts";
-import { bandFor, type GivenAnswer, type ScoreBand, type ScoringOption, type ScoringQuestion } from "./scoring.ts";
+import { bandFor, percentageOf, roundTo2 as round2, type GivenAnswer, type ScoreBand, type ScoringOption, type ScoringQuestion } from "./scoring.ts";
 
 /**
  * Scoring beyond one total (docs/api-contract.md §15, §16): question keys, reverse-scored items,
@@ -108,7 +108,6 @@ export function optionScore(question: Pick<ScaleQuestion, "reverseScored" | "opt
     : option.score;
 }
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /**
@@ -219,7 +218,7 @@ export function scoreForm(form: ScaleForm, answers: readonly GivenAnswer[]): Sca
     answers: scored.map(({ item: _item, ...answer }) => answer),
     total: {
       ...total.scale,
-      percentage: total.scale.score === null ? null : total.scale.maxScore === 0 ? 0 : round2((total.scale.score / total.scale.maxScore) * 100),
+      percentage: total.scale.score === null ? null : percentageOf(total.scale.score, total.scale.maxScore),
       display: settings.display,
     },
     subscales,

@@ -43,8 +43,16 @@ export function bandFor(total: number, bands: ScoreBand[]): ScoreBand | null {
   return bands.find((band) => band.min <= total && total <= band.max) ?? null;
 }
 
+/**
+ * To 2 decimals, halves away from zero as a person rounding by hand would: 81 / 8 = 10.125 is
+ * 10.13, although `10.125 * 100` is 1012.4999… in binary; 15 significant digits drop that error.
+ */
+export function roundTo2(value: number): number {
+  return (Math.sign(value) * Math.round(Number(Math.abs(value * 100).toPrecision(15)))) / 100 || 0;
+}
+
 export function percentageOf(total: number, max: number): number {
-  return max === 0 ? 0 : Math.round((total / max) * 100 * 100) / 100;
+  return max === 0 ? 0 : roundTo2((total / max) * 100);
 }
 
 /**
