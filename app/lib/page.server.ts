@@ -148,7 +148,9 @@ export async function parsePagePost<S extends z.ZodType>(
  */
 export function serviceRefusal(t: Dictionary, submission: Submission, error: unknown) {
   if (!(error instanceof ApiError)) throw error;
-  if (error.status === 404 || error.status === 403) throw pageError(error.status);
+  // A token's refusal (TOKEN_SCOPE) says what to do instead, above the form; another 403 or a 404
+  // is the page's.
+  if (error.status === 404 || (error.status === 403 && error.code !== "TOKEN_SCOPE")) throw pageError(error.status);
   // A wrong code or password is the form's 400: a page's 401 would ask the browser to sign in.
   return refusal(submission, pageErrors(t, error), error.status === 401 ? 400 : error.status, error.headers);
 }

@@ -143,7 +143,7 @@ describe("a token made before a recovery action", () => {
     const token = await tokenFor(user.cookie);
     const other = await signIn(user.email, user.password);
     const { cookie, "x-csrf-token": csrfToken } = withCsrf(user.cookie);
-    const ended = await fetch(`${baseUrl()}/en/profile`, {
+    const ended = await fetch(`${baseUrl()}/en/profile/sessions`, {
       method: "POST",
       headers: { cookie: cookie!, "content-type": "application/x-www-form-urlencoded", origin: baseUrl() },
       body: new URLSearchParams({ intent: "sessions", csrfToken: csrfToken! }),
@@ -197,12 +197,19 @@ describe("what a token may not do to its own account", () => {
     const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
     const newPassword = strongPassword();
-    const response = await fetch(`${baseUrl()}/en/profile`, {
-      method: "POST",
-      headers: { ...asBearer(token), cookie: csrfCookie, "content-type": "application/x-www-form-urlencoded", origin: baseUrl() },
-      body: new URLSearchParams({ intent: "password", currentPassword: user.password, newPassword, csrfToken }),
-      redirect: "manual",
-    });
+    const post = (page: string) =>
+      fetch(`${baseUrl()}/en/${page}`, {
+        method: "POST",
+        headers: { ...asBearer(token), cookie: csrfCookie, "content-type": "application/x-www-form-urlencoded", origin: baseUrl() },
+        body: new URLSearchParams({ intent: "password", currentPassword: user.password, newPassword, csrfToken }),
+        redirect: "manual",
+      });
+    // A post to the profile as it was before its pages were split is sent on to the password page,
+    // which refuses the token.
+    const legacy = await post("profile");
+    expect(legacy.status).toBe(307);
+    expect(legacy.headers.get("location")).toBe("/en/profile/password");
+    const response = await post("profile/password");
     expect(response.status).toBe(403);
     expect(await response.text()).toContain(en.problems.TOKEN_SCOPE);
     // The password did not change and the token still works.

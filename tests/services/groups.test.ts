@@ -86,7 +86,7 @@ describe("groups", () => {
     const ids = (await db.student.findMany({ where: { organizationId: school.id }, select: { id: true }, orderBy: { name: "asc" } })).map(({ id }) => id);
 
     expect(() => parseWith(groupMembersBody, { studentIds: ids })).toThrow(
-      expect.objectContaining({ status: 400, errors: [expect.objectContaining({ path: "studentIds", key: { key: "tooMany", params: ["1,000"] } })] }),
+      expect.objectContaining({ status: 400, errors: [expect.objectContaining({ path: "studentIds", key: { key: "tooManyMembers", params: ["1,000"] } })] }),
     );
     const full = await addGroupMembers(school.teacher, group.id, parseWith(groupMembersBody, { studentIds: ids.slice(0, MEMBERS_PER_CALL) }));
     expect(full.members).toHaveLength(MEMBERS_PER_CALL);
