@@ -13,6 +13,11 @@ import { assertNodeVersion } from "./node-version.ts";
  * the build, and edits apply without a restart (ADR 58). It refuses NODE_ENV=production.
  */
 assertNodeVersion();
+// A log reader that goes away (a closed pipe: a collector restarted, `npm start | tee` ended) must
+// not stop the service. Node reports a failed write to standard output as an 'error' event, fatal
+// without a listener, and the handler of an uncaught error would write to the same closed pipe.
+// What would have been logged is dropped: there is nowhere left to say it.
+for (const output of [process.stdout, process.stderr]) output.on("error", () => {});
 const development = process.argv.includes("--dev");
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -95,6 +95,18 @@ describe("stopping", () => {
     expect((await fetch(`${again.baseUrl}/healthz`)).status).toBe(200);
   });
 
+  test("a closed standard output and error (the log reader went away) do not stop the server: it answers, logs nowhere, and still stops on SIGTERM", async () => {
+    const started = await instance();
+    started.process.stdout!.destroy();
+    started.process.stderr!.destroy();
+    // Every request writes an access-log line, the failed sign-in a warning too.
+    for (let i = 0; i < 20; i++) expect((await fetch(`${started.baseUrl}/api/forms`)).status).toBe(401);
+    expect((await fetch(`${started.baseUrl}/healthz`)).status).toBe(200);
+    expect(started.process.exitCode).toBeNull();
+    started.process.kill("SIGTERM");
+    expect(await started.exited).toBe(0);
+  });
+
   test("SIGTERM lets submits in progress finish, refuses new connections, then exits", async () => {
     const started = await instance();
     const submits = await Promise.all(Array.from({ length: 5 }, () => slowSubmit(started.port)));
