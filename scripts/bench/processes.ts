@@ -39,6 +39,18 @@ export type Server = {
   output: () => string;
 };
 
+/**
+ * The servers still running: a bench stopped by Ctrl+C or a signal stops them too, instead of
+ * leaving them serving (and logging into pipes nobody reads) on the machine.
+ */
+const runningServers = new Set<ChildProcess>();
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    for (const child of runningServers) child.kill("SIGKILL");
+    process.exit(130);
+  });
+}
+
 export async function startServer(name: string, script: string, env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   // taskset runs node in its own process (exec): the pid is the server's.
@@ -55,6 +67,8 @@ export async function startServer(name: string, script: string, env: Record<stri
   };
   child.stdout!.on("data", collect);
   child.stderr!.on("data", collect);
+  runningServers.add(child);
+  child.once("exit", () => runningServers.delete(child));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {

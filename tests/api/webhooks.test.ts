@@ -140,9 +140,10 @@ describe("webhooks", () => {
     const hook = await addWebhook(["student.created"], receiverUrl.replace(/\/hooks$/, "/gone"));
     await createStudent(admin, unique("Gone"));
     // This endpoint's one delivery (the other tests' endpoints get the event too).
-    const entry = async () => ((await api("GET", `/api/webhooks/${hook.id}/deliveries`, { as: admin })).body.deliveries as { id: string; status: string }[])[0];
+    const entry = async () =>
+      ((await api("GET", `/api/webhooks/${hook.id}/deliveries`, { as: admin })).body.deliveries as { id: string; status: string; attempts: number }[])[0];
     await expect.poll(async () => (await entry())?.status, { timeout: 20_000 }).toBe("FAILED");
-    const failed = (await entry()) as { id: string; attempts: number };
+    const failed = (await entry())!;
     const deliveryId = failed.id;
     expect(failed).toMatchObject({ status: "FAILED", lastStatusCode: 410, lastError: "endpoint gone (410)" });
     // The try answered 410 was the last. (It is the first, unless the machine was loaded enough
