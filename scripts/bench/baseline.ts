@@ -99,13 +99,16 @@ function pageOf(url: URL): { page: number; limit: number } {
  * and names in one statement; the total from the counts the triggers keep (ADR 36), which is what
  * the app reads for a whole organization's list.
  */
+const jsonOrEmpty = (value: unknown): unknown => (value === null ? [] : typeof value === "string" ? JSON.parse(value) : value);
+
 async function listReports(client: SqlClient, caller: Caller, url: URL) {
   if (caller.role !== "ADMIN") throw new Refusal(400, "the baseline lists an administrator's reports only");
   const { page, limit } = pageOf(url);
   const scope = `(s."deletedAt" IS NULL AND s."organizationId" = ?) AND s."isCompleted" = TRUE`;
   const [rows, counted] = await Promise.all([
     client.all<Record<string, unknown>>(
-      `SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor", s."formTitle",
+      `SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor",
+              s."subscales", s."flags", s."flaggedAt", s."formTitle",
               COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName", s."updatedAt"
          FROM "Submission" AS s
          JOIN "User" AS u ON u."id" = s."assignedById"
@@ -128,6 +131,10 @@ async function listReports(client: SqlClient, caller: Caller, url: URL) {
     percentage: row.percentage,
     scoreLabel: row.scoreLabel,
     scoreColor: row.scoreColor,
+    // Kept as text by SQLite, null for results completed before they were stored.
+    subscales: jsonOrEmpty(row.subscales),
+    flags: jsonOrEmpty(row.flags),
+    flaggedAt: row.flaggedAt === null ? null : asDate(row.flaggedAt),
     assignedByName: row.assignedByName,
     updatedAt: asDate(row.updatedAt),
     deletedAt: null,
@@ -254,7 +261,7 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
     const claimed = await tx.run(
       `UPDATE "Submission"
           SET "isCompleted" = TRUE, "completedAt" = ?, "totalScore" = ?, "maxScore" = ?, "percentage" = ?, "scoreLabel" = ?, "scoreColor" = ?,
-              "formTitle" = ?, "scoredAgainst" = ?${postgres ? "::jsonb" : ""}, "searchText" = ?, "updatedAt" = ?
+              "formTitle" = ?, "scoredAgainst" = ?${postgres ? "::jsonb" : ""}, "subscales" = '[]', "flags" = '[]', "searchText" = ?, "updatedAt" = ?
         WHERE "id" = ? AND "isCompleted" = FALSE AND "revokedAt" IS NULL`,
       [
         completedAt,

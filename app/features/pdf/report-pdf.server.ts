@@ -60,8 +60,9 @@ export type ReportPdfOptions = {
 
 type Formatters = {
   strings: ServerDictionary["pdf"];
-  number: (value: number) => string;
-  percent: (value: number) => string;
+  /** null (an unscorable total) is "—". */
+  number: (value: number | null) => string;
+  percent: (value: number | null) => string;
   dateTime: (value: Date) => string;
 };
 
@@ -117,8 +118,8 @@ function formatters(locale: string, timeZone: string): Formatters {
   });
   return {
     strings: serverTranslations(closestLocale(locale)).pdf,
-    number: (value) => number.format(Object.is(value, -0) ? 0 : value),
-    percent: (value) => percent.format(value / 100),
+    number: (value) => (value === null ? "—" : number.format(Object.is(value, -0) ? 0 : value)),
+    percent: (value) => (value === null ? "—" : percent.format(value / 100)),
     dateTime: (value) => (Number.isNaN(value.getTime()) ? "—" : dateTime.format(value)),
   };
 }
@@ -321,7 +322,8 @@ function drawBands(pdf: Pdf, report: ReportDetail, f: Formatters) {
     .filter((range) => Number.isFinite(range.min) && Number.isFinite(range.max))
     .map((range) => ({ ...range, min: Math.min(range.min, range.max), max: Math.max(range.min, range.max) }))
     .sort((a, b) => a.min - b.min || a.max - b.max);
-  if (ranges.length === 0) return;
+  // A total too many missing answers left unscorable has no place on the bands.
+  if (ranges.length === 0 || report.totalScore === null) return;
   const s = f.strings;
   const total = Number.isFinite(report.totalScore) ? report.totalScore : 0;
 

@@ -23,7 +23,7 @@ export const formSummary = z
       .object({ mean: nullableNumber, median: nullableNumber, min: nullableNumber, max: nullableNumber })
       .meta({ description: "Over the completed results' total scores (null when there are none); mean and median to 2 decimals." }),
     bands: z
-      .array(z.object({ min: z.number(), max: z.number(), label: z.string(), color: z.string(), count: z.number().int() }))
+      .array(z.object({ min: z.number(), max: z.number(), label: z.string(), color: z.string(), critical: z.boolean(), count: z.number().int() }))
       .meta({ description: "The form's score ranges now, with how many completed totals fall in each." }),
     questions: z.array(
       z.object({
