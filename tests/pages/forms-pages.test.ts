@@ -128,24 +128,23 @@ describe("the Forms pages over HTTP", () => {
     const form = created.body;
     // The editor's fields, as it renders this form; the title changed.
     const fields: Record<string, string> = { title: `${form.title} (edited)`, intent: "save" };
-    form.questions.forEach((question: { id: string; text: string; options: { id: string; text: string; score: number }[] }, i: number) => {
+    type Question = { id: string; text: string; options: { id: string; text: string; score: number }[] };
+    for (const [i, question] of (form.questions as Question[]).entries()) {
       Object.assign(fields, { [`questions[${i}].id`]: question.id, [`questions[${i}].text`]: question.text, [`questions[${i}].type`]: "SINGLE_CHOICE" });
-      question.options.forEach((option, j) =>
-        Object.assign(fields, {
-          [`questions[${i}].options[${j}].id`]: option.id,
-          [`questions[${i}].options[${j}].text`]: option.text,
-          [`questions[${i}].options[${j}].score`]: String(option.score),
-        }),
-      );
-    });
-    form.scoreRanges.forEach((range: { min: number; max: number; label: string; color: string }, i: number) =>
+      for (const [j, option] of question.options.entries()) {
+        fields[`questions[${i}].options[${j}].id`] = option.id;
+        fields[`questions[${i}].options[${j}].text`] = option.text;
+        fields[`questions[${i}].options[${j}].score`] = String(option.score);
+      }
+    }
+    for (const [i, range] of (form.scoreRanges as { min: number; max: number; label: string; color: string }[]).entries()) {
       Object.assign(fields, {
         [`scoreRanges[${i}].min`]: String(range.min),
         [`scoreRanges[${i}].max`]: String(range.max),
         [`scoreRanges[${i}].label`]: range.label,
         [`scoreRanges[${i}].color`]: range.color,
-      }),
-    );
+      });
+    }
     const saved = await post(`/en/forms/${form.id}`, fields);
     expect(saved.status, await saved.text()).toBe(302);
 
