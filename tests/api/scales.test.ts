@@ -2,7 +2,7 @@ import { parse } from "csv-parse/sync";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../../app/lib/db.server.ts";
-import { api, unique } from "../support/api.ts";
+import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, errorPaths, expectProblem } from "../support/fixtures.ts";
@@ -252,6 +252,20 @@ describe("a form with subscales, a reverse item and critical answers", () => {
     expect(row(prorated.id).slice(at + 1, at + 3)).toEqual(["9", "4"]);
     expect(row(unscorable.id).slice(at + 1, at + 3)).toEqual(["6", ""]);
     expect(row(unscorable.id)[header!.indexOf("totalScore")]).toBe("");
+  });
+
+  it("given the form's summary, should give each subscale's spread over the scores the results captured", async () => {
+    const summary = await as("GET", `/api/forms/${form.id}/summary`);
+    expect(summary.status, summary.text).toBe(200);
+    // Depression 16, 9 and 6; anxiety 2 and 4, the third result unscorable for it.
+    expect(summary.body.subscales).toEqual([
+      { key: "depression", name: "Depression", scored: 3, mean: 10.33, min: 6, max: 16 },
+      { key: "anxiety", name: "Anxiety", scored: 2, mean: 3, min: 2, max: 4 },
+    ]);
+    // The total's spread leaves out the result it could not score.
+    expect(summary.body.score).toEqual({ mean: 7.5, median: 7.5, min: 6, max: 9 });
+    const html = await (await fetch(`${baseUrl()}/en/forms/${form.id}/summary`, { headers: { cookie: clinic.admin } })).text();
+    expect(html).toMatch(/Subscales[\s\S]*Depression[\s\S]*10\.33/);
   });
 
   it("given a webhook, should deliver the subscales and flags with the report item", async () => {

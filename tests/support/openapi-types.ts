@@ -1772,6 +1772,16 @@ export interface components {
                 critical: boolean;
                 count: number;
             }[];
+            /** @description The form's subscales now, each over the scores the results captured for its key; mean to 2 decimals. */
+            subscales: {
+                key: string;
+                name: string;
+                /** @description Completed results with a score for it (not unscorable, scored with it). */
+                scored: number;
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+            }[];
             questions: {
                 /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
@@ -9149,6 +9159,16 @@ export interface operations {
                      *           "color": "#B54708",
                      *           "critical": true,
                      *           "count": 1
+                     *         }
+                     *       ],
+                     *       "subscales": [
+                     *         {
+                     *           "key": "text",
+                     *           "name": "Ana Lima",
+                     *           "scored": 1,
+                     *           "mean": 1,
+                     *           "min": 1,
+                     *           "max": 1
                      *         }
                      *       ],
                      *       "questions": [
