@@ -2,7 +2,7 @@ import { Link, data } from "react-router";
 import type { Route } from "./+types/forms.$id.preview";
 import { TestForm } from "~/components/test-form.tsx";
 import { getForm } from "~/features/forms/forms.server.ts";
-import { submitProblems } from "~/features/scoring/scales.ts";
+import { requiredOnTheLink, submitProblems } from "~/features/scoring/scales.ts";
 import { answersFrom, answersValidation, errorsByQuestion, type TestView } from "~/features/submissions/test-link-page.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
@@ -33,7 +33,7 @@ async function previewOf(context: Route.LoaderArgs["context"], id: string, local
         id,
         text,
         type,
-        required,
+        required: requiredOnTheLink(form, { required, type, options }),
         scale,
         options: options.map((o) => ({ id: o.id, text: o.text })),
       })),

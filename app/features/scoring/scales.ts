@@ -261,6 +261,18 @@ export function scoringProblems(form: {
 }
 
 /**
+ * Whether the respondent must answer `question` whatever else they answer: a required question,
+ * unless it is a scored item of a form that lets some be missing (`scoring.maxMissing`), which the
+ * link shows as optional and the submit checks all together (`submitProblems`).
+ */
+export function requiredOnTheLink(
+  form: Pick<ScaleForm, "scoring">,
+  question: { required: boolean; type: ScoringQuestion["type"]; options: readonly { score: number }[] },
+): boolean {
+  return question.required && !(form.scoring?.maxMissing && isScoredQuestion(question));
+}
+
+/**
  * `answerProblems` for a completed submit of `form`: with `scoring.maxMissing` set, as many scored
  * items as it allows may be left unanswered even when required (docs/api-contract.md §15); more
  * leave every required one among them asked for, as before.

@@ -7,7 +7,7 @@ import { presentQuestion } from "../forms/forms.server.ts";
 import { formContent } from "./form-content-cache.server.ts";
 import { answeredCount, answerProblems, type GivenAnswer, type ScoredAnswer, type ScoringQuestion } from "../scoring/scoring.ts";
 import { isChoice } from "../scoring/answered.ts";
-import { type ScaleForm, type ScaleResult, scoreForm, submitProblems } from "../scoring/scales.ts";
+import { requiredOnTheLink, type ScaleForm, type ScaleResult, scoreForm, submitProblems } from "../scoring/scales.ts";
 import { SCORED_AGAINST_VERSION, type ScoredAgainst } from "./scored-against.ts";
 import type { SubmitAnswersInput } from "./submission-schemas.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
@@ -156,7 +156,7 @@ export async function openTestLink(token: string) {
         id: q.id,
         text: q.text,
         type: q.type,
-        required: q.required,
+        required: requiredOnTheLink(link.form, q),
         scale: q.scale,
         options: q.options.map((o) => ({ id: o.id, text: o.text })),
       })),
