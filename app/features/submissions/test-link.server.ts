@@ -283,7 +283,8 @@ async function claimSubmission(
 export async function submitTestLink(token: string, input: SubmitAnswersInput) {
   const link = await loadLink(token);
   assertOpen(link);
-  const questions = link.form.questions.map(({ scaleMin: _min, scaleMax: _max, scaleMinLabel: _minLabel, scaleMaxLabel: _maxLabel, ...question }) => question);
+  // The snapshot keeps each question as the form's content has it, its scale's range included.
+  const questions = link.form.questions;
   const form: ScaleForm = { questions, scoreRanges: link.form.scoreRanges, scoring: link.form.scoring, subscales: link.form.subscales };
   const problems = submitProblems(form, input.answers);
   if (problems.length > 0) throw badRequest("Some answers need attention.", problems);
