@@ -116,14 +116,14 @@ async function linkFor(form: Form, organization = clinic) {
   expect(student.status, student.text).toBe(201);
   const link = await as("POST", "/api/submissions", { formId: form.id, studentId: student.body.id }, organization);
   expect(link.status, link.text).toBe(201);
-  return link.body as { id: string; token: string };
+  return { ...(link.body as { id: string; token: string }), studentId: student.body.id as string };
 }
 
 async function complete(form: Form, scores: Record<string, number>) {
   const link = await linkFor(form);
   const submitted = await api("POST", `/api/test-link/${link.token}/submit`, { json: answersFor(form, scores) });
   expect(submitted.status, submitted.text).toBe(200);
-  return { id: link.id, completedAt: submitted.body.completedAt as string };
+  return { id: link.id, studentId: link.studentId, completedAt: submitted.body.completedAt as string };
 }
 
 const subscale = (key: string, name: string, result: Record<string, unknown>) => ({ key, name, maxScore: 18, items: 3, ...result });
@@ -131,9 +131,10 @@ const subscale = (key: string, name: string, result: Record<string, unknown>) =>
 describe("a form with subscales, a reverse item and critical answers", () => {
   let form: Form;
   let hook: { id: string; secret: string };
-  let flagged: { id: string; completedAt: string };
-  let prorated: { id: string; completedAt: string };
-  let unscorable: { id: string; completedAt: string };
+  type Completed = Awaited<ReturnType<typeof complete>>;
+  let flagged: Completed;
+  let prorated: Completed;
+  let unscorable: Completed;
 
   beforeAll(async () => {
     const created = await as("POST", "/api/forms", scaleForm());
@@ -268,6 +269,17 @@ describe("a form with subscales, a reverse item and critical answers", () => {
     expect(summary.body.score).toEqual({ mean: 7.5, median: 7.5, min: 6, max: 9 });
     const html = await (await fetch(`${baseUrl()}/en/forms/${form.id}/summary`, { headers: { cookie: clinic.admin } })).text();
     expect(html).toMatch(/Subscales[\s\S]*Depression[\s\S]*10\.33/);
+  });
+
+  it("given a group of the respondents, should show each member's subscale scores in its results", async () => {
+    const group = await as("POST", "/api/groups", { name: unique("Scales group") });
+    expect(group.status, group.text).toBe(201);
+    const members = await as("POST", `/api/groups/${group.body.id}/members`, { studentIds: [flagged.studentId, unscorable.studentId] });
+    expect(members.status, members.text).toBe(200);
+    const html = await (await fetch(`${baseUrl()}/en/groups/${group.body.id}`, { headers: { cookie: clinic.admin } })).text();
+    expect(html).toContain("Depression 16 · Anxiety 2");
+    // The unscorable result: its anxiety, and its total's percentage, are a dash.
+    expect(html).toContain("Depression 6 · Anxiety —");
   });
 
   it("given a webhook, should deliver the subscales and flags with the report item", async () => {

@@ -2372,9 +2372,10 @@ export interface components {
                 url: string | null;
                 /** @description The score and band, only when the form allows it (showResultToRespondent). */
                 result: {
-                    totalScore: number;
+                    /** @description null when more items are missing than the form allows (`scoring.maxMissing`). */
+                    totalScore: number | null;
                     maxScore: number;
-                    percentage: number;
+                    percentage: number | null;
                     scoreLabel: string | null;
                     scoreColor: string | null;
                 } | null;
