@@ -36,6 +36,9 @@ export const enServer = {
     noBandsDefined: "This form defines no score bands.",
     scoreBands: "Score bands",
     scoreMarker: "Score",
+    subscales: "Subscales",
+    subscaleProrated: "prorated for missing answers",
+    subscaleNotScorable: "too many answers missing to score",
     answers: "Answers",
     questionCount: (count: number, formatted: string) => (count === 1 ? "1 question" : `${formatted} questions`),
     questionTypes: {

@@ -14,10 +14,10 @@ export type Format = {
   date: (value: DateInput) => string;
   /** 3 Mar 2026, 14:05 */
   dateTime: (value: DateInput) => string;
-  /** 1,234.5 / 1234,5 / 1.234,5 */
-  number: (value: number, options?: Intl.NumberFormatOptions) => string;
-  /** A percentage given from 0 to 100 (as the service stores it): 62.5 → "62.5%" / "62,5 %". */
-  percent: (value: number) => string;
+  /** 1,234.5 / 1234,5 / 1.234,5; null (a score too many missing answers left unscorable) is "—". */
+  number: (value: number | null, options?: Intl.NumberFormatOptions) => string;
+  /** A percentage given from 0 to 100 (as the service stores it): 62.5 → "62.5%" / "62,5 %"; null is "—". */
+  percent: (value: number | null) => string;
   /** "name, e-mail and grade" / "nombre, correo y grado" / "nome, e-mail e série" */
   list: (items: readonly string[]) => string;
 };
@@ -31,6 +31,9 @@ function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.ListFor
   }
   return formatter;
 }
+
+/** What stands for a score that could not be given, in every language. */
+const NO_SCORE = "—";
 
 const toDate = (value: DateInput) => (value instanceof Date ? value : new Date(value));
 
@@ -55,8 +58,12 @@ export function createFormat(locale: Locale, timeZone = "UTC"): Format {
     date: (value) => dateFormat.format(toDate(value)),
     dateTime: (value) => dateTimeFormat.format(toDate(value)),
     number: (value, options) =>
-      options ? new Intl.NumberFormat(locale, options).format(value) : cached(`n|${locale}`, () => new Intl.NumberFormat(locale)).format(value),
-    percent: (value) => percentFormat.format(value / 100),
+      value === null
+        ? NO_SCORE
+        : options
+          ? new Intl.NumberFormat(locale, options).format(value)
+          : cached(`n|${locale}`, () => new Intl.NumberFormat(locale)).format(value),
+    percent: (value) => (value === null ? NO_SCORE : percentFormat.format(value / 100)),
     list: (items) => cached(`l|${locale}`, () => new Intl.ListFormat(locale, { type: "conjunction" })).format(items),
   };
 }

@@ -2,7 +2,7 @@ import { Link, data } from "react-router";
 import type { Route } from "./+types/forms.$id.preview";
 import { TestForm } from "~/components/test-form.tsx";
 import { getForm } from "~/features/forms/forms.server.ts";
-import { answerProblems, type ScoringQuestion } from "~/features/scoring/scoring.ts";
+import { requiredOnTheLink, submitProblems } from "~/features/scoring/scales.ts";
 import { answersFrom, answersValidation, errorsByQuestion, type TestView } from "~/features/submissions/test-link-page.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
@@ -33,7 +33,7 @@ async function previewOf(context: Route.LoaderArgs["context"], id: string, local
         id,
         text,
         type,
-        required,
+        required: requiredOnTheLink(form, { required, type, options }),
         scale,
         options: options.map((o) => ({ id: o.id, text: o.text })),
       })),
@@ -56,7 +56,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { form } = await previewOf(context, params.id, locale);
   const formData = await request.formData();
   const answers = answersFrom(form.questions, formData);
-  const problems = answerProblems(form.questions as ScoringQuestion[], answers);
+  const problems = submitProblems(form, answers);
   if (problems.length > 0) {
     const fieldErrors = errorsByQuestion(translations(locale), problems, answers);
     return data({ result: pageResult(formSubmission(formData), { fieldErrors, formError: null }), checked: false }, { status: 400 });

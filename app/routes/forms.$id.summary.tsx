@@ -194,6 +194,47 @@ function SummaryBody({ summary }: { summary: FormSummary }) {
         </Panel>
       ) : null}
 
+      {summary.subscales.length > 0 ? (
+        <Panel title={t.summary.subscales}>
+          <table className="w-full text-sm">
+            <caption className="sr-only">{t.summary.subscalesCaption}</caption>
+            <thead>
+              <tr className="text-left text-slate-600">
+                <th scope="col" className="py-1 pr-4 font-medium">
+                  {t.summary.subscale}
+                </th>
+                {[t.summary.results, t.summary.mean, t.summary.lowest, t.summary.highest].map((header) => (
+                  <th key={header} scope="col" className="py-1 pl-4 text-right font-medium">
+                    {header}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {summary.subscales.map((subscale) => (
+                <tr key={subscale.key} className="border-t border-slate-200">
+                  <th scope="row" className="py-2 pr-4 text-left font-medium text-slate-900">
+                    {subscale.name}
+                  </th>
+                  {(
+                    [
+                      ["scored", subscale.scored],
+                      ["mean", subscale.mean],
+                      ["min", subscale.min],
+                      ["max", subscale.max],
+                    ] as const
+                  ).map(([column, value]) => (
+                    <td key={column} className="py-2 pl-4 text-right text-slate-700 tabular-nums">
+                      {format.number(value)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Panel>
+      ) : null}
+
       <Panel title={t.summary.questions}>
         <ol className="space-y-6">
           {summary.questions.map((question, i) => (

@@ -120,13 +120,15 @@ function BandLegend({ report }: { report: ReportData }) {
   const t = useT();
   const format = useFormat();
   const ranges = [...report.scoreRanges].sort((a, b) => a.min - b.min);
-  if (ranges.length === 0) return <p className="px-4 py-4 text-sm text-slate-600 sm:px-5">{t.score.noBand}</p>;
-  const low = Math.min(ranges[0]!.min, report.totalScore);
-  const high = Math.max(...ranges.map((r) => r.max), report.totalScore);
+  // A total too many missing answers left unscorable has no place on the bands.
+  const total = report.totalScore;
+  if (ranges.length === 0 || total === null) return <p className="px-4 py-4 text-sm text-slate-600 sm:px-5">{t.score.noBand}</p>;
+  const low = Math.min(ranges[0]!.min, total);
+  const high = Math.max(...ranges.map((r) => r.max), total);
   const span = high - low || 1;
   const x = (value: number) => ((value - low) / span) * 1000;
-  const marker = x(report.totalScore);
-  const current = (range: (typeof ranges)[number]) => range.label === report.scoreLabel && report.totalScore >= range.min && report.totalScore <= range.max;
+  const marker = x(total);
+  const current = (range: (typeof ranges)[number]) => range.label === report.scoreLabel && total >= range.min && total <= range.max;
   return (
     <div className="px-4 py-4 sm:px-5">
       <svg

@@ -1,6 +1,15 @@
 import { createHash, randomUUID } from "node:crypto";
 import http from "node:http";
-import { answerProblems, type ScoreBand, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
+import { type ScoreBand, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
+import {
+  DEFAULT_SCORING,
+  type ScaleBand,
+  type ScaleQuestion,
+  type ScoringSettings,
+  type Subscale,
+  scoreForm,
+  submitProblems,
+} from "../../app/features/scoring/scales.ts";
 import { avatarUrl, hashToken, isUsable } from "../../app/lib/auth/actor-user.server.ts";
 import { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "../../app/lib/auth/session-rules.ts";
 import { readSignedCookie } from "../../app/lib/auth/signed-cookie.server.ts";
@@ -99,13 +108,17 @@ function pageOf(url: URL): { page: number; limit: number } {
  * and names in one statement; the total from the counts the triggers keep (ADR 36), which is what
  * the app reads for a whole organization's list.
  */
+const jsonOrNull = (value: unknown): unknown => (value === null || value === undefined ? null : typeof value === "string" ? JSON.parse(value) : value);
+const jsonOrEmpty = (value: unknown): unknown => jsonOrNull(value) ?? [];
+
 async function listReports(client: SqlClient, caller: Caller, url: URL) {
   if (caller.role !== "ADMIN") throw new Refusal(400, "the baseline lists an administrator's reports only");
   const { page, limit } = pageOf(url);
   const scope = `(s."deletedAt" IS NULL AND s."organizationId" = ?) AND s."isCompleted" = TRUE`;
   const [rows, counted] = await Promise.all([
     client.all<Record<string, unknown>>(
-      `SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor", s."formTitle",
+      `SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor",
+              s."subscales", s."flags", s."flaggedAt", s."formTitle",
               COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName", s."updatedAt"
          FROM "Submission" AS s
          JOIN "User" AS u ON u."id" = s."assignedById"
@@ -128,6 +141,10 @@ async function listReports(client: SqlClient, caller: Caller, url: URL) {
     percentage: row.percentage,
     scoreLabel: row.scoreLabel,
     scoreColor: row.scoreColor,
+    // Kept as text by SQLite, null for results completed before they were stored.
+    subscales: jsonOrEmpty(row.subscales),
+    flags: jsonOrEmpty(row.flags),
+    flaggedAt: row.flaggedAt === null ? null : asDate(row.flaggedAt),
     assignedByName: row.assignedByName,
     updatedAt: asDate(row.updatedAt),
     deletedAt: null,
@@ -135,7 +152,7 @@ async function listReports(client: SqlClient, caller: Caller, url: URL) {
   return { reports, total: Number(counted[0]?.completed ?? 0), page, limit };
 }
 
-type FormContent = { version: number; questions: ScoringQuestion[]; bands: ScoreBand[] };
+type FormContent = { version: number; questions: ScaleQuestion[]; bands: ScaleBand[]; scoring: ScoringSettings; subscales: Subscale[] };
 
 /** A form's questions and bands, kept while its content version is unchanged, as the app's cache of form contents (ADR 33). */
 const formContents = new Map<string, FormContent>();
@@ -143,29 +160,38 @@ const formContents = new Map<string, FormContent>();
 async function formContent(client: SqlClient, formId: string, version: number): Promise<FormContent> {
   const cached = formContents.get(formId);
   if (cached?.version === version) return cached;
-  const [questionRows, optionRows, bands] = await Promise.all([
-    client.all<Record<string, unknown> & { id: string; text: string; type: ScoringQuestion["type"] }>(
-      `SELECT "id", "text", "type", "required", "scaleMin", "scaleMax", "scaleMinLabel", "scaleMaxLabel" FROM "Question" WHERE "formId" = ? ORDER BY "position"`,
+  const [questionRows, optionRows, bandRows, [formRow]] = await Promise.all([
+    client.all<Record<string, unknown> & { id: string; text: string; type: ScoringQuestion["type"]; key: string | null }>(
+      `SELECT "id", "text", "type", "required", "key", "reverseScored", "scaleMin", "scaleMax", "scaleMinLabel", "scaleMaxLabel" FROM "Question" WHERE "formId" = ? ORDER BY "position"`,
       [formId],
     ),
-    client.all<{ id: string; text: string; score: number; questionId: string }>(
-      `SELECT o."id", o."text", o."score", o."questionId" FROM "Option" AS o JOIN "Question" AS q ON q."id" = o."questionId" WHERE q."formId" = ? ORDER BY o."position"`,
+    client.all<{ id: string; text: string; score: number; critical: unknown; questionId: string }>(
+      `SELECT o."id", o."text", o."score", o."critical", o."questionId" FROM "Option" AS o JOIN "Question" AS q ON q."id" = o."questionId" WHERE q."formId" = ? ORDER BY o."position"`,
       [formId],
     ),
-    client.all<ScoreBand>(`SELECT "min", "max", "label", "color" FROM "ScoreRange" WHERE "formId" = ? ORDER BY "position"`, [formId]),
+    client.all<ScoreBand & { critical: unknown }>(
+      `SELECT "min", "max", "label", "color", "critical" FROM "ScoreRange" WHERE "formId" = ? ORDER BY "position"`,
+      [formId],
+    ),
+    client.all<{ scoring: unknown; subscales: unknown }>(`SELECT "scoring", "subscales" FROM "Form" WHERE "id" = ?`, [formId]),
   ]);
+  // Each object's fields in the order the app's content has them: the snapshots are compared as text.
   const questions = questionRows.map((q) => ({
     id: q.id,
     text: q.text,
     type: q.type,
     required: bool(q.required),
+    key: q.key,
+    reverseScored: bool(q.reverseScored),
     scaleMin: q.scaleMin,
     scaleMax: q.scaleMax,
     scaleMinLabel: q.scaleMinLabel,
     scaleMaxLabel: q.scaleMaxLabel,
-    options: optionRows.filter((o) => o.questionId === q.id).map((o) => ({ id: o.id, text: o.text, score: o.score })),
+    options: optionRows.filter((o) => o.questionId === q.id).map((o) => ({ id: o.id, text: o.text, score: o.score, critical: bool(o.critical) })),
   }));
-  const content = { version, questions, bands };
+  const bands = bandRows.map((band) => ({ ...band, critical: bool(band.critical) }));
+  const scoring = { ...DEFAULT_SCORING, ...((jsonOrNull(formRow?.scoring) as Partial<ScoringSettings> | null) ?? {}) };
+  const content = { version, questions, bands, scoring, subscales: (jsonOrNull(formRow?.subscales) as Subscale[] | null) ?? [] };
   formContents.set(formId, content);
   return content;
 }
@@ -232,14 +258,21 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
   if (bool(link.isCompleted)) throw new Refusal(409, "already completed");
   if (link.revokedAt !== null || (link.expiresAt !== null && asDate(link.expiresAt).getTime() <= Date.now()) || !bool(link.formIsPublished))
     throw new Refusal(410, "closed");
-  const { questions, bands } = await formContent(client, link.formId, Number(link.formContentVersion));
-  if (answerProblems(questions, body.answers).length > 0) throw new Refusal(400, "some answers need attention");
-  const result = scoreAnswers(questions, bands, body.answers);
+  const { questions, bands, scoring, subscales } = await formContent(client, link.formId, Number(link.formContentVersion));
+  const form = { questions, scoreRanges: bands, scoring, subscales };
+  if (submitProblems(form, body.answers).length > 0) throw new Refusal(400, "some answers need attention");
+  const scored = scoreForm(form, body.answers);
+  const { total } = scored;
+  // The answers' texts as scoreAnswers gives them, each scored as the scales engine does (mirrored when reversed).
+  const result = { answers: scoreAnswers(questions, bands, body.answers).answers.map((answer, i) => ({ ...answer, score: scored.answers[i]!.score })) };
   const scoredAgainst = {
+    version: 2,
     form: { id: link.formId, title: link.formTitle, category: link.formCategory, type: link.formType },
     respondent,
     questions,
     scoreRanges: bands,
+    scoring,
+    subscales,
   };
   const completedAt = new Date();
   const answerIds = result.answers.map(() => randomUUID());
@@ -254,17 +287,21 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
     const claimed = await tx.run(
       `UPDATE "Submission"
           SET "isCompleted" = TRUE, "completedAt" = ?, "totalScore" = ?, "maxScore" = ?, "percentage" = ?, "scoreLabel" = ?, "scoreColor" = ?,
-              "formTitle" = ?, "scoredAgainst" = ?${postgres ? "::jsonb" : ""}, "searchText" = ?, "updatedAt" = ?
+              "formTitle" = ?, "scoredAgainst" = ?${postgres ? "::jsonb" : ""}, "subscales" = ?${postgres ? "::jsonb" : ""}, "flags" = ?${postgres ? "::jsonb" : ""},
+              "flaggedAt" = ?, "searchText" = ?, "updatedAt" = ?
         WHERE "id" = ? AND "isCompleted" = FALSE AND "revokedAt" IS NULL`,
       [
         completedAt,
-        result.totalScore,
-        result.maxScore,
-        result.percentage,
-        result.scoreLabel,
-        result.scoreColor,
+        total.score,
+        total.maxScore,
+        total.percentage,
+        total.label,
+        total.color,
         link.formTitle,
         JSON.stringify(scoredAgainst),
+        JSON.stringify(scored.subscales),
+        JSON.stringify(scored.flags),
+        scored.flags.length > 0 ? completedAt : null,
         submissionSearchText(respondent.name, link.formTitle),
         completedAt,
         link.id,

@@ -975,7 +975,8 @@ export async function storedResult(databaseUrl: string, submissionId: string) {
   const parsed = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
   try {
     const [row] = await client.all<Record<string, unknown>>(
-      `SELECT "isCompleted", "totalScore", "maxScore", "percentage", "scoreLabel", "scoreColor", "formTitle", "searchText", "scoredAgainst" FROM "Submission" WHERE "id" = ?`,
+      `SELECT "isCompleted", "totalScore", "maxScore", "percentage", "scoreLabel", "scoreColor", "formTitle", "searchText", "scoredAgainst",
+              "subscales", "flags", "flaggedAt" IS NOT NULL AS "flagged" FROM "Submission" WHERE "id" = ?`,
       [submissionId],
     );
     if (!row) throw new Error(`no submission ${submissionId}`);
@@ -983,13 +984,16 @@ export async function storedResult(databaseUrl: string, submissionId: string) {
       `SELECT "questionId", "position", "questionText", "questionType", "optionIds", "optionTexts", "text", "score", "maxScore" FROM "Answer" WHERE "submissionId" = ? ORDER BY "position"`,
       [submissionId],
     );
-    const { scoredAgainst, searchText, ...result } = row;
+    const { scoredAgainst, searchText, subscales, flags, flagged, ...result } = row;
     const { respondent, ...snapshot } = parsed(scoredAgainst) as { respondent: { name: string } & Record<string, unknown> };
     return {
       ...result,
       // The search text is the respondent's name and the form's title, folded.
       searchText: searchText === foldForSearch(`${respondent.name} ${String(row.formTitle)}`),
       respondentFields: Object.keys(respondent),
+      subscales: parsed(subscales),
+      flags: parsed(flags),
+      flagged: Boolean(flagged),
       snapshot,
       answers: answers.map((answer) => ({ ...answer, optionIds: parsed(answer.optionIds), optionTexts: parsed(answer.optionTexts) })),
     };

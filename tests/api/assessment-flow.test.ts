@@ -36,6 +36,10 @@ describe("assign → open link → submit → report", () => {
         percentage: 10.53,
         scoreLabel: "Medium",
         scoreColor: "#B54708",
+        // A form without subscales or critical answers (docs/api-contract.md §15, §16).
+        subscales: [],
+        flags: [],
+        flaggedAt: null,
         assignedByName: expect.any(String),
         updatedAt: submit.body.completedAt,
         deletedAt: null,

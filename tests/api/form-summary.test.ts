@@ -77,6 +77,8 @@ function expected(reports: Report[], states: typeof open) {
             max: totals.at(-1),
           },
     bands: form.scoreRanges.map((band) => ({ ...band, count: totals.filter((t) => band.min <= t && t <= band.max).length })),
+    // The form has no subscales (docs/api-contract.md §15; tests/api/scales.test.ts has some).
+    subscales: [],
     questions: form.questions.map((question) => {
       const answers = answersTo(question.id);
       return {

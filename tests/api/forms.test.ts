@@ -55,7 +55,8 @@ describe("POST /api/forms", () => {
     expect(form).toMatchObject({ title: body.title, isPublished: true, isTemplate: false, deletedAt: null });
     expect(form.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(form.createdBy.name).toBeTruthy();
-    expect(form.scoreRanges).toEqual(body.scoreRanges);
+    // A band's `critical` is false unless given (docs/api-contract.md §16).
+    expect(form.scoreRanges).toEqual(body.scoreRanges.map((range) => ({ ...range, critical: false })));
     expect(form.questions.map((q: { type: string }) => q.type)).toEqual(["SINGLE_CHOICE", "MULTIPLE_CHOICE", "SCALE", "TEXT"]);
     expect(form.questions[1].options.map((o: { score: number }) => o.score)).toEqual([1, -1, 1]);
     expect(form.questions[3].options).toEqual([]);
@@ -277,7 +278,7 @@ describe("PUT /api/forms/:id", () => {
     expect(response.status).toBe(200);
     const questions = response.body.questions;
     expect(questions.map((q: { id: string }) => q.id)).toEqual([second.id, expect.any(String), first.id]);
-    expect(questions[0].options[0]).toEqual({ id: second.options[0].id, text: "smart", score: 3 });
+    expect(questions[0].options[0]).toEqual({ id: second.options[0].id, text: "smart", score: 3, critical: false });
     expect(questions[0].options).toHaveLength(2);
     expect(questions[1]).toMatchObject({ text: "Brand new", type: "TEXT", required: false, options: [] });
     expect(questions).toHaveLength(3);

@@ -37,6 +37,21 @@ describe("a student's own tests", () => {
     expect(listed(b.id, after.body).completedAt).not.toBeNull();
   });
 
+  it("given a shown result whose total too many missing answers left unscored, should give its score and percentage as null, and the home page a dash", async () => {
+    const { id: studentId } = await mateo();
+    // No scored item may be missing; the respondent leaves out the one that is not required.
+    const form = await createForm("teacher@demo.test", { ...mixedForm(unique("Unscored")), showResultToRespondent: true, scoring: { maxMissing: 0 } });
+    const link = await assign("teacher@demo.test", { formId: form.id, studentId });
+    const [q1, , q3] = form.questions;
+    const answers = [q1!, q3!].map((question) => ({ questionId: question.id, optionIds: [question.options[0]!.id] }));
+    expect((await api("POST", `/api/test-link/${link.token}/submit`, { json: { answers } })).status).toBe(200);
+    const mine = await api("GET", "/api/user/assignments", { as: "student@demo.test" });
+    const item = mine.body.assignments.find((entry: { id: string }) => entry.id === link.id);
+    expect(item.result).toEqual({ totalScore: null, maxScore: 9.5, percentage: null, scoreLabel: null, scoreColor: null });
+    const home = await (await fetch(`${baseUrl()}/en/home`, { headers: { cookie: sessionOf("student@demo.test") } })).text();
+    expect(home).toContain("— of 9.5");
+  });
+
   it("given another student's test, a teacher or no session, should not show it: not listed, 404, 403 and 401", async () => {
     const form = await createForm("teacher@demo.test");
     const other = await createStudent("teacher@demo.test", unique("Someone else"));

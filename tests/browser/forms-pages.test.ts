@@ -176,9 +176,9 @@ describe("the Forms pages", () => {
         ["Say something", "TEXT", 0],
       ]);
       expect(saved.body.scoreRanges).toEqual([
-        { min: -5, max: 0.5, label: "Low", color: "#b42318" },
-        { min: 0.75, max: 5, label: "Medium", color: "#b54708" },
-        { min: 5.5, max: 9.5, label: "High", color: "#1a7f37" },
+        { min: -5, max: 0.5, label: "Low", color: "#b42318", critical: false },
+        { min: 0.75, max: 5, label: "Medium", color: "#b54708", critical: false },
+        { min: 5.5, max: 9.5, label: "High", color: "#1a7f37", critical: false },
       ]);
       // Reloading the saved page does not post again.
       await page.reload();

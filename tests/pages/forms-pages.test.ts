@@ -103,6 +103,62 @@ describe("the Forms pages over HTTP", () => {
     expect(list.body.total).toBe(1);
   });
 
+  it("given a form with keys, a reverse item and critical answers, should keep them when the editor, which does not show them, saves it", async () => {
+    const options = [
+      { text: "No", score: 0 },
+      { text: "Yes", score: 1, critical: true },
+    ];
+    const created = await api("POST", "/api/forms", {
+      as: "teacher@demo.test",
+      json: {
+        title: unique("Kept scales"),
+        questions: [
+          { key: "mood", text: "Low mood", type: "SINGLE_CHOICE", reverseScored: true, options },
+          { key: "sleep", text: "Poor sleep", type: "SINGLE_CHOICE", options },
+        ],
+        scoreRanges: [
+          { min: 0, max: 1, label: "Fine", color: "#1a7f37" },
+          { min: 2, max: 2, label: "Urgent", color: "#b42318", critical: true },
+        ],
+        subscales: [{ key: "both", name: "Both", items: ["mood", "sleep"] }],
+        criticalMessage: "Call someone you trust.",
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const form = created.body;
+    // The editor's fields, as it renders this form; the title changed.
+    const fields: Record<string, string> = { title: `${form.title} (edited)`, intent: "save" };
+    type Question = { id: string; text: string; options: { id: string; text: string; score: number }[] };
+    for (const [i, question] of (form.questions as Question[]).entries()) {
+      Object.assign(fields, { [`questions[${i}].id`]: question.id, [`questions[${i}].text`]: question.text, [`questions[${i}].type`]: "SINGLE_CHOICE" });
+      for (const [j, option] of question.options.entries()) {
+        fields[`questions[${i}].options[${j}].id`] = option.id;
+        fields[`questions[${i}].options[${j}].text`] = option.text;
+        fields[`questions[${i}].options[${j}].score`] = String(option.score);
+      }
+    }
+    for (const [i, range] of (form.scoreRanges as { min: number; max: number; label: string; color: string }[]).entries()) {
+      Object.assign(fields, {
+        [`scoreRanges[${i}].min`]: String(range.min),
+        [`scoreRanges[${i}].max`]: String(range.max),
+        [`scoreRanges[${i}].label`]: range.label,
+        [`scoreRanges[${i}].color`]: range.color,
+      });
+    }
+    const saved = await post(`/en/forms/${form.id}`, fields);
+    expect(saved.status, await saved.text()).toBe(302);
+
+    const read = await api("GET", `/api/forms/${form.id}`, { as: "teacher@demo.test" });
+    expect(read.body.title).toBe(`${form.title} (edited)`);
+    expect(read.body.questions.map((q: { key: string; reverseScored: boolean }) => [q.key, q.reverseScored])).toEqual([
+      ["mood", true],
+      ["sleep", false],
+    ]);
+    expect(read.body.questions[1].options.map((o: { critical: boolean }) => o.critical)).toEqual([false, true]);
+    expect(read.body.scoreRanges.map((range: { critical: boolean }) => range.critical)).toEqual([false, true]);
+    expect(read.body).toMatchObject({ subscales: form.subscales, criticalMessage: "Call someone you trust." });
+  });
+
   it("given a published form with links still waiting, should say before unpublishing that it closes them", async () => {
     const form = await api("POST", "/api/forms", { as: "teacher@demo.test", json: mixedForm(unique("Closing")) });
     const student = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: unique("Waiting") } });

@@ -34,7 +34,8 @@ describe("creating a form", () => {
     const form = await newForm(school.teacher, twoQuestions());
 
     expect(form).toMatchObject({ isPublished: false, isTemplate: false, createdBy: { id: school.teacher.userId } });
-    expect(form.scoreRanges).toEqual([band(0, 1, "Low"), band(2, 4, "High")]);
+    // A band is not critical unless it says so (docs/api-contract.md §16).
+    expect(form.scoreRanges).toEqual([band(0, 1, "Low"), band(2, 4, "High")].map((range) => ({ ...range, critical: false })));
     expect(form.questions.map((q) => [q.text, q.options.map((o) => o.score)])).toEqual([
       ["First", [0, 2]],
       ["Second", [0, 1, 2]],

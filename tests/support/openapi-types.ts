@@ -1677,12 +1677,7 @@ export interface components {
                 id: string;
                 name: string;
             };
-            scoreRanges: {
-                min: number;
-                max: number;
-                label: string;
-                color: string;
-            }[];
+            scoreRanges: components["schemas"]["ScoreBand"][];
             questions: {
                 /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
@@ -1690,6 +1685,9 @@ export interface components {
                 /** @enum {string} */
                 type: "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE" | "TEXT";
                 required: boolean;
+                /** @description Its own key, or `q<position>` counted from 1. */
+                key: string;
+                reverseScored: boolean;
                 /** @description A SCALE question's range and end labels; null for other questions and for a scale given only by its options. */
                 scale: {
                     min: number;
@@ -1702,8 +1700,52 @@ export interface components {
                     id: string;
                     text: string;
                     score: number;
+                    critical: boolean;
                 }[];
             }[];
+            scoring: components["schemas"]["ScoringSettings"];
+            subscales: components["schemas"]["SubscaleDefinition"][];
+            criticalMessage: string | null;
+        };
+        ScoreBand: {
+            min: number;
+            max: number;
+            label: string;
+            color: string;
+            /** @default false */
+            critical: boolean;
+        };
+        /** @description How the total is made; `maxMissing: null` for a form that never set it (unanswered items score 0). */
+        ScoringSettings: {
+            /**
+             * @default SUM
+             * @enum {string}
+             */
+            method: "SUM" | "MEAN";
+            /** @default 1 */
+            multiplier: number;
+            /** @default null */
+            maxMissing: number | null;
+            /**
+             * @default PERCENT
+             * @enum {string}
+             */
+            display: "RAW" | "PERCENT";
+        };
+        SubscaleDefinition: {
+            key: string;
+            name: string;
+            /** @description The keys of the questions it adds up. */
+            items: string[];
+            /**
+             * @default SUM
+             * @enum {string}
+             */
+            method: "SUM" | "MEAN";
+            /** @default null */
+            multiplier: number | null;
+            /** @default [] */
+            scoreRanges: components["schemas"]["ScoreBand"][];
         };
         FormSummary: {
             /** @description completed + pending + expired + revoked. */
@@ -1727,7 +1769,18 @@ export interface components {
                 max: number;
                 label: string;
                 color: string;
+                critical: boolean;
                 count: number;
+            }[];
+            /** @description The form's subscales now, each over the scores the results captured for its key; mean to 2 decimals. */
+            subscales: {
+                key: string;
+                name: string;
+                /** @description Completed results with a score for it (not unscorable, scored with it). */
+                scored: number;
+                mean: number | null;
+                min: number | null;
+                max: number | null;
             }[];
             questions: {
                 /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -1837,11 +1890,19 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             completedAt: string;
-            totalScore: number;
+            /** @description null when more items are missing than the form allows (`scoring.maxMissing`). */
+            totalScore: number | null;
             maxScore: number;
-            percentage: number;
+            /** @description null when the total is. */
+            percentage: number | null;
             scoreLabel: string | null;
             scoreColor: string | null;
+            /** @description Each subscale's result as captured at completion; empty for a form without subscales. */
+            subscales: components["schemas"]["SubscaleResult"][];
+            /** @description What made the result critical (a critical option chosen, a critical band); empty when nothing did. */
+            flags: components["schemas"]["Flag"][];
+            /** @description When the result was flagged (its completion), null when it has no flag. */
+            flaggedAt: string | null;
             assignedByName: string;
             /**
              * Format: date-time
@@ -1850,6 +1911,28 @@ export interface components {
             updatedAt: string;
             /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
             deletedAt: null;
+        };
+        SubscaleResult: {
+            key: string;
+            name: string;
+            /** @description null when more items are missing than the form allows. */
+            score: number | null;
+            maxScore: number;
+            label: string | null;
+            color: string | null;
+            answered: number;
+            items: number;
+            prorated: boolean;
+            scorable: boolean;
+        };
+        Flag: {
+            /** @enum {string} */
+            kind: "OPTION" | "BAND";
+            /** @description OPTION: the question whose critical option was chosen. */
+            questionKey?: string;
+            /** @description BAND of a subscale: its key; absent for the total's band. */
+            subscaleKey?: string;
+            text: string;
         };
         ReportDetail: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The submission's id. */
@@ -1862,11 +1945,19 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             completedAt: string;
-            totalScore: number;
+            /** @description null when more items are missing than the form allows (`scoring.maxMissing`). */
+            totalScore: number | null;
             maxScore: number;
-            percentage: number;
+            /** @description null when the total is. */
+            percentage: number | null;
             scoreLabel: string | null;
             scoreColor: string | null;
+            /** @description Each subscale's result as captured at completion; empty for a form without subscales. */
+            subscales: components["schemas"]["SubscaleResult"][];
+            /** @description What made the result critical (a critical option chosen, a critical band); empty when nothing did. */
+            flags: components["schemas"]["Flag"][];
+            /** @description When the result was flagged (its completion), null when it has no flag. */
+            flaggedAt: string | null;
             assignedByName: string;
             form: {
                 /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -1911,12 +2002,6 @@ export interface components {
                 score: number;
                 maxScore: number;
             }[];
-        };
-        ScoreBand: {
-            min: number;
-            max: number;
-            label: string;
-            color: string;
         };
         StudentDetail: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -2287,9 +2372,10 @@ export interface components {
                 url: string | null;
                 /** @description The score and band, only when the form allows it (showResultToRespondent). */
                 result: {
-                    totalScore: number;
+                    /** @description null when more items are missing than the form allows (`scoring.maxMissing`). */
+                    totalScore: number | null;
                     maxScore: number;
-                    percentage: number;
+                    percentage: number | null;
                     scoreLabel: string | null;
                     scoreColor: string | null;
                 } | null;
@@ -2511,11 +2597,19 @@ export interface components {
                  * @description ISO 8601 UTC with milliseconds.
                  */
                 completedAt: string;
-                totalScore: number;
+                /** @description null when more items are missing than the form allows (`scoring.maxMissing`). */
+                totalScore: number | null;
                 maxScore: number;
-                percentage: number;
+                /** @description null when the total is. */
+                percentage: number | null;
                 scoreLabel: string | null;
                 scoreColor: string | null;
+                /** @description Each subscale's result as captured at completion; empty for a form without subscales. */
+                subscales: components["schemas"]["SubscaleResult"][];
+                /** @description What made the result critical (a critical option chosen, a critical band); empty when nothing did. */
+                flags: components["schemas"]["Flag"][];
+                /** @description When the result was flagged (its completion), null when it has no flag. */
+                flaggedAt: string | null;
                 assignedByName: string;
                 /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 formId: string;
@@ -2820,6 +2914,10 @@ export interface components {
                 type: "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE" | "TEXT";
                 /** @default false */
                 required?: boolean;
+                /** @description The name subscales, exports and FHIR use for the question: ^[A-Za-z0-9_.-]{1,40}$, unique in the form; null: keyed `q<position>`. Left out on PUT, a question kept by its id keeps its own. */
+                key?: string | null;
+                /** @description The chosen option counts `min + max − score` of the question's option scores. Left out: false, or on PUT a question kept by its id keeps its own. */
+                reverseScored?: boolean;
                 scale?: components["schemas"]["Scale"];
                 /** @default [] */
                 options?: {
@@ -2827,8 +2925,22 @@ export interface components {
                     id?: string;
                     text: string;
                     score: number;
+                    /** @description Choosing this option flags the result (docs/api-contract.md §16). Left out: false, or on PUT an option kept by its id keeps its own. */
+                    critical?: boolean;
                 }[];
             }[];
+            /**
+             * @description null: a plain sum, unanswered items scoring 0.
+             * @default null
+             */
+            scoring?: components["schemas"]["Scoring"] | null;
+            /**
+             * @description At most 20.
+             * @default []
+             */
+            subscales?: components["schemas"]["Subscale"][];
+            /** @description What the respondent reads on the confirmation page when any of their answers is critical (docs/api-contract.md §16). */
+            criticalMessage?: string | null;
         };
         ScoreRange: {
             min: number;
@@ -2836,6 +2948,11 @@ export interface components {
             label: string;
             /** @example #1A7F37 */
             color: string;
+            /**
+             * @description A score in this band flags the result (docs/api-contract.md §16).
+             * @default false
+             */
+            critical?: boolean;
         };
         /** @description A SCALE question's range. Without `options` each point becomes an option named by its number and scored by its value; with `options`, one per point in order (a label or a score of the teacher's own). */
         Scale: {
@@ -2847,6 +2964,44 @@ export interface components {
             minLabel?: string | null;
             /** @description What the highest point means ("Very much"). */
             maxLabel?: string | null;
+        };
+        /** @description How the total is made (docs/api-contract.md §15). */
+        Scoring: {
+            /**
+             * @default SUM
+             * @enum {string}
+             */
+            method?: "SUM" | "MEAN";
+            /**
+             * @description Scales the score after summing (DASS-21 uses 2).
+             * @default 1
+             */
+            multiplier?: number;
+            /**
+             * @description Up to this many unanswered items are prorated (and may be left unanswered on the public link); more leave the score null. null: an unanswered item scores 0.
+             * @default null
+             */
+            maxMissing?: number | null;
+            /**
+             * @default PERCENT
+             * @enum {string}
+             */
+            display?: "RAW" | "PERCENT";
+        };
+        Subscale: {
+            /** @description ^[A-Za-z0-9_.-]{1,40}$, unique in the form. */
+            key: string;
+            name: string;
+            /** @description Keys of scored questions of the form; a question may be in several subscales. */
+            items: string[];
+            /**
+             * @default SUM
+             * @enum {string}
+             */
+            method?: "SUM" | "MEAN";
+            multiplier?: number | null;
+            /** @default [] */
+            scoreRanges?: components["schemas"]["ScoreRange"][];
         };
         FormUpdate: {
             title?: string;
@@ -2867,6 +3022,10 @@ export interface components {
                 type: "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE" | "TEXT";
                 /** @default false */
                 required?: boolean;
+                /** @description The name subscales, exports and FHIR use for the question: ^[A-Za-z0-9_.-]{1,40}$, unique in the form; null: keyed `q<position>`. Left out on PUT, a question kept by its id keeps its own. */
+                key?: string | null;
+                /** @description The chosen option counts `min + max − score` of the question's option scores. Left out: false, or on PUT a question kept by its id keeps its own. */
+                reverseScored?: boolean;
                 scale?: components["schemas"]["Scale"];
                 /** @default [] */
                 options?: {
@@ -2874,8 +3033,31 @@ export interface components {
                     id?: string;
                     text: string;
                     score: number;
+                    /** @description Choosing this option flags the result (docs/api-contract.md §16). Left out: false, or on PUT an option kept by its id keeps its own. */
+                    critical?: boolean;
                 }[];
             }[];
+            /** @description null: a plain sum, unanswered items scoring 0. */
+            scoring?: components["schemas"]["Scoring"] | null;
+            /** @description At most 20. */
+            subscales?: components["schemas"]["SubscaleInput"][];
+            /** @description What the respondent reads on the confirmation page when any of their answers is critical (docs/api-contract.md §16). */
+            criticalMessage?: string | null;
+        };
+        SubscaleInput: {
+            /** @description ^[A-Za-z0-9_.-]{1,40}$, unique in the form. */
+            key: string;
+            name: string;
+            /** @description Keys of scored questions of the form; a question may be in several subscales. */
+            items: string[];
+            /**
+             * @default SUM
+             * @enum {string}
+             */
+            method?: "SUM" | "MEAN";
+            multiplier?: number | null;
+            /** @default [] */
+            scoreRanges?: components["schemas"]["ScoreRange"][];
         };
         GroupCreate: {
             /** @example 5B Reading */
@@ -7812,6 +7994,8 @@ export interface operations {
                  *           "text": "How often do you read for pleasure?",
                  *           "type": "SINGLE_CHOICE",
                  *           "required": false,
+                 *           "key": "text",
+                 *           "reverseScored": true,
                  *           "scale": {
                  *             "min": -100,
                  *             "max": -100,
@@ -7820,7 +8004,10 @@ export interface operations {
                  *           },
                  *           "options": []
                  *         }
-                 *       ]
+                 *       ],
+                 *       "scoring": null,
+                 *       "subscales": [],
+                 *       "criticalMessage": "text"
                  *     }
                  */
                 "application/json": components["schemas"]["FormCreate"];
@@ -7865,7 +8052,8 @@ export interface operations {
                      *           "min": 1,
                      *           "max": 1,
                      *           "label": "Medium",
-                     *           "color": "#B54708"
+                     *           "color": "#B54708",
+                     *           "critical": false
                      *         }
                      *       ],
                      *       "questions": [
@@ -7874,6 +8062,8 @@ export interface operations {
                      *           "text": "How often do you read for pleasure?",
                      *           "type": "SINGLE_CHOICE",
                      *           "required": true,
+                     *           "key": "text",
+                     *           "reverseScored": true,
                      *           "scale": {
                      *             "min": 1,
                      *             "max": 1,
@@ -7884,11 +8074,31 @@ export interface operations {
                      *             {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *               "text": "How often do you read for pleasure?",
-                     *               "score": 1
+                     *               "score": 1,
+                     *               "critical": true
                      *             }
                      *           ]
                      *         }
-                     *       ]
+                     *       ],
+                     *       "scoring": {
+                     *         "method": "SUM",
+                     *         "multiplier": 1,
+                     *         "maxMissing": null,
+                     *         "display": "RAW"
+                     *       },
+                     *       "subscales": [
+                     *         {
+                     *           "key": "text",
+                     *           "name": "Ana Lima",
+                     *           "items": [
+                     *             "text"
+                     *           ],
+                     *           "method": "SUM",
+                     *           "multiplier": null,
+                     *           "scoreRanges": []
+                     *         }
+                     *       ],
+                     *       "criticalMessage": "text"
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -8160,7 +8370,8 @@ export interface operations {
                      *           "min": 1,
                      *           "max": 1,
                      *           "label": "Medium",
-                     *           "color": "#B54708"
+                     *           "color": "#B54708",
+                     *           "critical": false
                      *         }
                      *       ],
                      *       "questions": [
@@ -8169,6 +8380,8 @@ export interface operations {
                      *           "text": "How often do you read for pleasure?",
                      *           "type": "SINGLE_CHOICE",
                      *           "required": true,
+                     *           "key": "text",
+                     *           "reverseScored": true,
                      *           "scale": {
                      *             "min": 1,
                      *             "max": 1,
@@ -8179,11 +8392,31 @@ export interface operations {
                      *             {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *               "text": "How often do you read for pleasure?",
-                     *               "score": 1
+                     *               "score": 1,
+                     *               "critical": true
                      *             }
                      *           ]
                      *         }
-                     *       ]
+                     *       ],
+                     *       "scoring": {
+                     *         "method": "SUM",
+                     *         "multiplier": 1,
+                     *         "maxMissing": null,
+                     *         "display": "RAW"
+                     *       },
+                     *       "subscales": [
+                     *         {
+                     *           "key": "text",
+                     *           "name": "Ana Lima",
+                     *           "items": [
+                     *             "text"
+                     *           ],
+                     *           "method": "SUM",
+                     *           "multiplier": null,
+                     *           "scoreRanges": []
+                     *         }
+                     *       ],
+                     *       "criticalMessage": "text"
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -8358,7 +8591,8 @@ export interface operations {
                  *           "min": -1000000,
                  *           "max": -1000000,
                  *           "label": "Medium",
-                 *           "color": "#1A7F37"
+                 *           "color": "#1A7F37",
+                 *           "critical": false
                  *         }
                  *       ],
                  *       "questions": [
@@ -8367,6 +8601,8 @@ export interface operations {
                  *           "text": "How often do you read for pleasure?",
                  *           "type": "SINGLE_CHOICE",
                  *           "required": false,
+                 *           "key": "text",
+                 *           "reverseScored": true,
                  *           "scale": {
                  *             "min": -100,
                  *             "max": -100,
@@ -8375,7 +8611,26 @@ export interface operations {
                  *           },
                  *           "options": []
                  *         }
-                 *       ]
+                 *       ],
+                 *       "scoring": {
+                 *         "method": "SUM",
+                 *         "multiplier": 1,
+                 *         "maxMissing": null,
+                 *         "display": "RAW"
+                 *       },
+                 *       "subscales": [
+                 *         {
+                 *           "key": "text",
+                 *           "name": "Ana Lima",
+                 *           "items": [
+                 *             "text"
+                 *           ],
+                 *           "method": "SUM",
+                 *           "multiplier": 1,
+                 *           "scoreRanges": []
+                 *         }
+                 *       ],
+                 *       "criticalMessage": "text"
                  *     }
                  */
                 "application/json": components["schemas"]["FormUpdate"];
@@ -8416,7 +8671,8 @@ export interface operations {
                      *           "min": 1,
                      *           "max": 1,
                      *           "label": "Medium",
-                     *           "color": "#B54708"
+                     *           "color": "#B54708",
+                     *           "critical": false
                      *         }
                      *       ],
                      *       "questions": [
@@ -8425,6 +8681,8 @@ export interface operations {
                      *           "text": "How often do you read for pleasure?",
                      *           "type": "SINGLE_CHOICE",
                      *           "required": true,
+                     *           "key": "text",
+                     *           "reverseScored": true,
                      *           "scale": {
                      *             "min": 1,
                      *             "max": 1,
@@ -8435,11 +8693,31 @@ export interface operations {
                      *             {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *               "text": "How often do you read for pleasure?",
-                     *               "score": 1
+                     *               "score": 1,
+                     *               "critical": true
                      *             }
                      *           ]
                      *         }
-                     *       ]
+                     *       ],
+                     *       "scoring": {
+                     *         "method": "SUM",
+                     *         "multiplier": 1,
+                     *         "maxMissing": null,
+                     *         "display": "RAW"
+                     *       },
+                     *       "subscales": [
+                     *         {
+                     *           "key": "text",
+                     *           "name": "Ana Lima",
+                     *           "items": [
+                     *             "text"
+                     *           ],
+                     *           "method": "SUM",
+                     *           "multiplier": null,
+                     *           "scoreRanges": []
+                     *         }
+                     *       ],
+                     *       "criticalMessage": "text"
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -8880,7 +9158,18 @@ export interface operations {
                      *           "max": 1,
                      *           "label": "Medium",
                      *           "color": "#B54708",
+                     *           "critical": true,
                      *           "count": 1
+                     *         }
+                     *       ],
+                     *       "subscales": [
+                     *         {
+                     *           "key": "text",
+                     *           "name": "Ana Lima",
+                     *           "scored": 1,
+                     *           "mean": 1,
+                     *           "min": 1,
+                     *           "max": 1
                      *         }
                      *       ],
                      *       "questions": [
@@ -11280,6 +11569,29 @@ export interface operations {
                      *           "percentage": 62.5,
                      *           "scoreLabel": "Medium",
                      *           "scoreColor": "#B54708",
+                     *           "subscales": [
+                     *             {
+                     *               "key": "text",
+                     *               "name": "Ana Lima",
+                     *               "score": 1,
+                     *               "maxScore": 8,
+                     *               "label": "Medium",
+                     *               "color": "#B54708",
+                     *               "answered": 1,
+                     *               "items": 1,
+                     *               "prorated": true,
+                     *               "scorable": true
+                     *             }
+                     *           ],
+                     *           "flags": [
+                     *             {
+                     *               "kind": "OPTION",
+                     *               "questionKey": "text",
+                     *               "subscaleKey": "text",
+                     *               "text": "How often do you read for pleasure?"
+                     *             }
+                     *           ],
+                     *           "flaggedAt": "2026-03-14T09:30:00.000Z",
                      *           "assignedByName": "Marta Ruiz",
                      *           "updatedAt": "2026-03-14T09:30:00.000Z",
                      *           "deletedAt": null
@@ -11484,6 +11796,29 @@ export interface operations {
                      *       "percentage": 62.5,
                      *       "scoreLabel": "Medium",
                      *       "scoreColor": "#B54708",
+                     *       "subscales": [
+                     *         {
+                     *           "key": "text",
+                     *           "name": "Ana Lima",
+                     *           "score": 1,
+                     *           "maxScore": 8,
+                     *           "label": "Medium",
+                     *           "color": "#B54708",
+                     *           "answered": 1,
+                     *           "items": 1,
+                     *           "prorated": true,
+                     *           "scorable": true
+                     *         }
+                     *       ],
+                     *       "flags": [
+                     *         {
+                     *           "kind": "OPTION",
+                     *           "questionKey": "text",
+                     *           "subscaleKey": "text",
+                     *           "text": "How often do you read for pleasure?"
+                     *         }
+                     *       ],
+                     *       "flaggedAt": "2026-03-14T09:30:00.000Z",
                      *       "assignedByName": "Marta Ruiz",
                      *       "form": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
@@ -11512,7 +11847,8 @@ export interface operations {
                      *           "min": 1,
                      *           "max": 1,
                      *           "label": "Medium",
-                     *           "color": "#B54708"
+                     *           "color": "#B54708",
+                     *           "critical": false
                      *         }
                      *       ],
                      *       "answers": [
@@ -20964,6 +21300,29 @@ export interface operations {
                  *         "percentage": 62.5,
                  *         "scoreLabel": "Medium",
                  *         "scoreColor": "#B54708",
+                 *         "subscales": [
+                 *           {
+                 *             "key": "text",
+                 *             "name": "Ana Lima",
+                 *             "score": 1,
+                 *             "maxScore": 8,
+                 *             "label": "Medium",
+                 *             "color": "#B54708",
+                 *             "answered": 1,
+                 *             "items": 1,
+                 *             "prorated": true,
+                 *             "scorable": true
+                 *           }
+                 *         ],
+                 *         "flags": [
+                 *           {
+                 *             "kind": "OPTION",
+                 *             "questionKey": "text",
+                 *             "subscaleKey": "text",
+                 *             "text": "How often do you read for pleasure?"
+                 *           }
+                 *         ],
+                 *         "flaggedAt": "2026-03-14T09:30:00.000Z",
                  *         "assignedByName": "Marta Ruiz",
                  *         "formId": "text",
                  *         "respondent": {

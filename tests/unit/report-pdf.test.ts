@@ -109,6 +109,34 @@ describe("renderReportPdf", () => {
     expect(none).not.toContain("SCORE BANDS");
   });
 
+  it("given subscales, one prorated and one unscorable, and an unscorable total, should print each with its band and score", () => {
+    const subscale = { maxScore: 42, items: 7, answered: 7, prorated: false, scorable: true };
+    const bytes = renderReportPdf(
+      report({
+        totalScore: null,
+        percentage: null,
+        scoreLabel: null,
+        scoreColor: null,
+        subscales: [
+          { ...subscale, key: "depression", name: "Depression", score: 28, label: "Extremely severe", color: "#8E1B1B" },
+          { ...subscale, key: "anxiety", name: "Anxiety", score: 9.33, label: "Mild", color: "#F0B429", answered: 6, prorated: true },
+          { ...subscale, key: "stress", name: "Stress", score: null, label: null, color: null, answered: 4, scorable: false },
+        ],
+      }),
+      { generatedAt },
+    );
+    const text = oneLine(pdfText(bytes));
+    expect(text).toContain("SUBSCALES");
+    expect(text).toContain("SUBSCALES Depression Extremely severe Anxiety Mild prorated for missing answers Stress too many answers missing to score ANSWERS");
+    // pdftotext reads the right-aligned scores as a column of their own.
+    expect(text).toContain("28 / 42 9.33 / 42 — / 42");
+    // The total that could not be scored: a dash, and no marker on the bands.
+    expect(text).toContain("— / 12");
+    expect(text).not.toContain("SCORE BANDS");
+    // Without subscales the section is not there.
+    expect(oneLine(pdfText(renderReportPdf(report(), { generatedAt })))).not.toContain("SUBSCALES");
+  });
+
   it("given locale es or pt-BR, should translate the fixed wording and format dates for the locale", () => {
     const es = oneLine(pdfText(renderReportPdf(report(), { locale: "es", generatedAt })));
     expect(es).toContain("Informe de evaluación");

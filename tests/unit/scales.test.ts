@@ -6,11 +6,13 @@ import {
   bandForScore,
   mirroredScore,
   questionKey,
+  requiredOnTheLink,
   type ScaleForm,
   type ScaleQuestion,
   scoreForm,
   scoringProblems,
   type Subscale,
+  submitProblems,
 } from "~/features/scoring/scales.ts";
 import { type GivenAnswer, percentageOf, scoreAnswers } from "~/features/scoring/scoring.ts";
 
@@ -300,5 +302,41 @@ describe("the scoring configuration", () => {
     const many = Array.from({ length: 21 }, (_, index) => subscale(`s${index}`, ["q1"]));
     expect(paths({ questions, subscales: many })).toEqual(["subscales tooMany"]);
     expect(scoringProblems({ questions, subscales: many })[0]!.message).toBe("Give at most 20.");
+  });
+});
+
+describe("required items and maxMissing on a submit", () => {
+  // Three required items and a required text question.
+  const text: ScaleQuestion = { id: "t", text: "Say", type: "TEXT", required: true, options: [] };
+  const form = (maxMissing: number | null): ScaleForm => ({
+    questions: [question("a", [0, 1]), question("b", [0, 1]), question("c", [0, 1]), text],
+    scoreRanges: [],
+    scoring: { maxMissing },
+  });
+  const paths = (problems: { path: string }[]) => problems.map((problem) => problem.path);
+  const said = { questionId: "t", text: "fine" };
+
+  it("given maxMissing 1 and one required item left out, should accept it", () => {
+    expect(submitProblems(form(1), [pick("a", 1), pick("b", 0), said])).toEqual([]);
+  });
+
+  it("given maxMissing 1 and two required items left out, should ask for both", () => {
+    expect(paths(submitProblems(form(1), [pick("a", 1), said]))).toEqual(["questions.b", "questions.c"]);
+  });
+
+  it("given no maxMissing, or 0, should ask for every required item, as before", () => {
+    expect(paths(submitProblems(form(null), [pick("a", 1), pick("b", 0), said]))).toEqual(["questions.c"]);
+    expect(paths(submitProblems(form(0), [pick("a", 1), pick("b", 0), said]))).toEqual(["questions.c"]);
+  });
+
+  it("given a required text question, should never excuse it", () => {
+    expect(paths(submitProblems(form(2), [pick("a", 1), pick("b", 0), pick("c", 0)]))).toEqual(["questions.t"]);
+    expect(requiredOnTheLink(form(2), text)).toBe(true);
+  });
+
+  it("given maxMissing, should show the scored items as optional on the link; without it, as they are", () => {
+    expect(requiredOnTheLink(form(1), question("a", [0, 1]))).toBe(false);
+    expect(requiredOnTheLink(form(null), question("a", [0, 1]))).toBe(true);
+    expect(requiredOnTheLink(form(0), question("a", [0, 1]))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { GroupResults } from "~/features/summaries/group-results.server.ts";
+import type { GroupResults, LatestResult } from "~/features/summaries/group-results.server.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { paths } from "~/lib/paths.ts";
 import { ScoreBadge } from "../badge.tsx";
@@ -9,7 +9,7 @@ const NO_BAND_COLOR = "#94a3b8";
 
 type Member = { kind: "student" | "candidate"; id: string; name: string };
 type Results = Omit<GroupResults, "latest"> & {
-  latest: Record<string, Record<string, { completedAt: Date | string; percentage: number; scoreLabel: string | null; scoreColor: string | null }>>;
+  latest: Record<string, Record<string, Omit<LatestResult, "completedAt"> & { completedAt: Date | string }>>;
 };
 
 /**
@@ -92,6 +92,11 @@ export function GroupResultsTable({
                             <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />
                             <span className="tabular-nums">{format.percent(result.percentage)}</span>
                             <span className="text-xs text-slate-500">{format.date(result.completedAt)}</span>
+                            {result.subscales.length > 0 ? (
+                              <span className="text-xs text-slate-600">
+                                {result.subscales.map((subscale) => `${subscale.name} ${format.number(subscale.score)}`).join(" · ")}
+                              </span>
+                            ) : null}
                           </span>
                         ) : (
                           <span className="text-slate-500">

@@ -38,7 +38,13 @@ export async function editorPost(actor: Actor, locale: Locale, formData: FormDat
     }
     const parsed = validateDraft(draft, "update", t);
     if (!parsed.success) return invalid(parsed.errors);
-    await forPage(updateForm(actor, formId, parsed.data));
+    // The editor does not show a band's `critical` yet: a band saved with the same bounds and label keeps it.
+    const stored = await forPage(getForm(actor, formId));
+    const scoreRanges = parsed.data.scoreRanges?.map((range) => ({
+      ...range,
+      critical: stored.scoreRanges.some((band) => band.critical && band.min === range.min && band.max === range.max && band.label === range.label),
+    }));
+    await forPage(updateForm(actor, formId, { ...parsed.data, ...(scoreRanges ? { scoreRanges } : {}) }));
     return redirectWithFlash(paths.form(locale, formId), { kind: "success", key: "saved" });
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) return invalid(fieldTexts(t, error.errors));

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { achievableTotals, unreachableBands } from "../scoring/achievable.ts";
+import { KEY_PATTERN, MAX_SUBSCALES } from "../scoring/scale-limits.ts";
+import { band, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { QUESTION_TYPES } from "./question-types.ts";
 import { SCALE_BOUND, SCALE_MAX_POINTS, scalePoints, storedOptions } from "./scale.ts";
 import {
@@ -26,6 +28,9 @@ export const optionInput = z.strictObject({
   id: idSchema.optional().meta({ description: "Keep and update this existing option (PUT)." }),
   text: singleLineText(500),
   score,
+  critical: z.boolean().optional().meta({
+    description: "Choosing this option flags the result (docs/api-contract.md §16). Left out: false, or on PUT an option kept by its id keeps its own.",
+  }),
 });
 
 const scaleBound = z.number().int("wholeNumber").min(-SCALE_BOUND).max(SCALE_BOUND);
@@ -54,6 +59,18 @@ export const questionInput = z
     text: multiLineText(2000),
     type: z.enum(QUESTION_TYPES),
     required: z.boolean().default(false),
+    key: z
+      .string()
+      .max(100)
+      .nullable()
+      .optional()
+      .meta({
+        description: `The name subscales, exports and FHIR use for the question: ${KEY_PATTERN.source}, unique in the form; null: keyed \`q<position>\`. Left out on PUT, a question kept by its id keeps its own.`,
+      }),
+    reverseScored: z.boolean().optional().meta({
+      description:
+        "The chosen option counts `min + max − score` of the question's option scores. Left out: false, or on PUT a question kept by its id keeps its own.",
+    }),
     scale: scaleInput.optional(),
     options: z.array(optionInput).max(50).default([]),
   })
@@ -84,6 +101,7 @@ export const scoreRangeSchema = z
       .string()
       .regex(/^#[0-9a-fA-F]{6}$/, "color")
       .meta({ examples: ["#1A7F37"] }),
+    critical: z.boolean().default(false).meta({ description: "A score in this band flags the result (docs/api-contract.md §16)." }),
   })
   .refine((range) => range.min <= range.max, { path: ["max"], message: "maxBelowMin" })
   .meta({ id: "ScoreRange" });
@@ -112,6 +130,36 @@ function reportOverlappingRanges(ranges: { min: number; max: number }[], ctx: z.
   });
 }
 
+const scoringMethod = z.enum(["SUM", "MEAN"]);
+const multiplier = z.number().positive().max(1000);
+
+export const scoringInput = z
+  .strictObject({
+    method: scoringMethod.default("SUM"),
+    multiplier: multiplier.default(1).meta({ description: "Scales the score after summing (DASS-21 uses 2)." }),
+    maxMissing: z.number().int("wholeNumber").min(0).max(200).nullable().default(null).meta({
+      description:
+        "Up to this many unanswered items are prorated (and may be left unanswered on the public link); more leave the score null. null: an unanswered item scores 0.",
+    }),
+    display: z.enum(["RAW", "PERCENT"]).default("PERCENT"),
+  })
+  .meta({ id: "Scoring", description: "How the total is made (docs/api-contract.md §15)." });
+
+export const subscaleInput = z
+  .strictObject({
+    key: z
+      .string()
+      .max(100)
+      .meta({ description: `${KEY_PATTERN.source}, unique in the form.` }),
+    name: singleLineText(200),
+    items: z.array(z.string().max(100)).max(200).meta({ description: "Keys of scored questions of the form; a question may be in several subscales." }),
+    method: scoringMethod.default("SUM"),
+    multiplier: multiplier.nullable().optional(),
+    scoreRanges: z.array(scoreRangeSchema).max(20).default([]),
+  })
+  .superRefine((subscale, ctx) => reportOverlappingRanges(subscale.scoreRanges, ctx))
+  .meta({ id: "Subscale" });
+
 const formFields = {
   title: singleLineText(200),
   description: optionalText(5000),
@@ -123,6 +171,15 @@ const formFields = {
   showResultToRespondent: z.boolean().meta({ description: "true: a signed-in student sees their own score and band for this form." }),
   scoreRanges: z.array(scoreRangeSchema).max(20),
   questions: z.array(questionInput).max(200),
+  scoring: scoringInput.nullable().meta({ description: "null: a plain sum, unanswered items scoring 0." }),
+  // More than MAX_SUBSCALES is refused with the other scoring problems (scoringProblems); the bound keeps a body small.
+  subscales: z
+    .array(subscaleInput)
+    .max(5 * MAX_SUBSCALES)
+    .meta({ description: `At most ${MAX_SUBSCALES}.` }),
+  criticalMessage: optionalText(2000).meta({
+    description: "What the respondent reads on the confirmation page when any of their answers is critical (docs/api-contract.md §16).",
+  }),
 };
 
 /**
@@ -158,6 +215,8 @@ export const createFormBody = z
     showResultToRespondent: formFields.showResultToRespondent.default(false),
     scoreRanges: formFields.scoreRanges.default([]),
     questions: formFields.questions.default([]),
+    scoring: formFields.scoring.default(null),
+    subscales: formFields.subscales.default([]),
   })
   .superRefine(refineForm)
   .meta({ id: "FormCreate" });
@@ -175,6 +234,9 @@ export const updateFormBody = z
     showResultToRespondent: formFields.showResultToRespondent.optional(),
     scoreRanges: formFields.scoreRanges.optional(),
     questions: formFields.questions.optional(),
+    scoring: formFields.scoring.optional(),
+    subscales: formFields.subscales.optional(),
+    criticalMessage: formFields.criticalMessage,
   })
   .superRefine(refineForm)
   .meta({ id: "FormUpdate" });
@@ -229,16 +291,21 @@ export const formDetail = z
     ...formSummaryFields,
     deletedAt: timestamp.nullable(),
     createdBy: z.object({ id: idSchema, name: z.string() }),
-    scoreRanges: z.array(z.object({ min: z.number(), max: z.number(), label: z.string(), color: z.string() })),
+    scoreRanges: z.array(band),
     questions: z.array(
       z.object({
         id: idSchema,
         text: z.string(),
         type: z.enum(QUESTION_TYPES),
         required: z.boolean(),
+        key: z.string().meta({ description: "Its own key, or `q<position>` counted from 1." }),
+        reverseScored: z.boolean(),
         scale: questionScale,
-        options: z.array(z.object({ id: idSchema, text: z.string(), score: z.number() })),
+        options: z.array(z.object({ id: idSchema, text: z.string(), score: z.number(), critical: z.boolean() })),
       }),
     ),
+    scoring: scoringSettings,
+    subscales: subscaleDefinitions,
+    criticalMessage: z.string().nullable(),
   })
   .meta({ id: "Form" });

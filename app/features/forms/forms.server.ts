@@ -9,6 +9,8 @@ import { changedSince, changesPage, OLDEST_CHANGE_FIRST, recordTombstone } from 
 import { claimVersion, type IfMatch } from "~/lib/entity-tag.server.ts";
 import { type CreateFormInput, type ListFormsQuery, type UpdateFormInput, unreachableBandIssues } from "./form-schemas.ts";
 import { scaleOf, storedOptions } from "./scale.ts";
+import { questionKey, scoringProblems } from "../scoring/scales.ts";
+import { scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 
 type Transaction = Prisma.TransactionClient;
@@ -101,7 +103,7 @@ export async function listFormChanges(actor: Actor, query: ListFormsQuery & { up
 
 /** A form's bands and questions with their options, in display order: what scoring needs. */
 export const formContentSelect = {
-  scoreRanges: { orderBy: { position: "asc" }, select: { min: true, max: true, label: true, color: true } },
+  scoreRanges: { orderBy: { position: "asc" }, select: { min: true, max: true, label: true, color: true, critical: true } },
   questions: {
     orderBy: { position: "asc" },
     select: {
@@ -109,20 +111,37 @@ export const formContentSelect = {
       text: true,
       type: true,
       required: true,
+      key: true,
+      reverseScored: true,
       scaleMin: true,
       scaleMax: true,
       scaleMinLabel: true,
       scaleMaxLabel: true,
-      options: { orderBy: { position: "asc" }, select: { id: true, text: true, score: true } },
+      options: { orderBy: { position: "asc" }, select: { id: true, text: true, score: true, critical: true } },
     },
   },
 } satisfies Prisma.FormSelect;
 
+/** The form's own columns scoring reads beside its content (docs/api-contract.md §15, §16). */
+export const formScoringSelect = { scoring: true, subscales: true, criticalMessage: true } satisfies Prisma.FormSelect;
+
 type StoredQuestion = Prisma.QuestionGetPayload<{ select: (typeof formContentSelect)["questions"]["select"] }>;
 
-/** A stored question as the API shows it: its scale's range and labels as one `scale`. */
-export function presentQuestion({ scaleMin, scaleMax, scaleMinLabel, scaleMaxLabel, ...question }: StoredQuestion) {
-  return { ...question, scale: scaleOf({ scaleMin, scaleMax, scaleMinLabel, scaleMaxLabel }) };
+/**
+ * A stored question as the API shows it: its scale's range and labels as one `scale`, and its key,
+ * `q<position>` when it has none of its own (`index`: its place in the form, from 0).
+ */
+export function presentQuestion({ scaleMin, scaleMax, scaleMinLabel, scaleMaxLabel, ...question }: StoredQuestion, index: number) {
+  return { ...question, key: questionKey(question, index), scale: scaleOf({ scaleMin, scaleMax, scaleMinLabel, scaleMaxLabel }) };
+}
+
+/** A form's scoring columns as the API and the engine read them: JSON parsed, defaults filled in. */
+export function presentScoring(form: Prisma.FormGetPayload<{ select: typeof formScoringSelect }>) {
+  return {
+    scoring: scoringSettings.parse(form.scoring ?? {}),
+    subscales: subscaleDefinitions.parse(form.subscales),
+    criticalMessage: form.criticalMessage,
+  };
 }
 
 const detailInclude = {
@@ -147,6 +166,7 @@ function presentForm(form: Prisma.FormGetPayload<{ include: typeof detailInclude
     createdBy: form.createdBy,
     scoreRanges: form.scoreRanges,
     questions: form.questions.map(presentQuestion),
+    ...presentScoring(form),
   };
 }
 
@@ -159,6 +179,10 @@ export async function getForm(actor: Actor, id: string): Promise<FormDetail> {
 }
 
 export async function createForm(actor: Actor, input: CreateFormInput): Promise<FormDetail> {
+  assertScoringValid(
+    input.questions.map((question) => ({ ...question, options: storedOptions(question) })),
+    input.subscales,
+  );
   const id = await db.$transaction(async (tx) => {
     const form = await tx.form.create({
       data: {
@@ -173,6 +197,7 @@ export async function createForm(actor: Actor, input: CreateFormInput): Promise<
         isPublished: input.isPublished,
         isTemplate: input.isTemplate,
         showResultToRespondent: input.showResultToRespondent,
+        ...scoringData(input),
       },
     });
     await replaceScoreRanges(tx, form.id, input.scoreRanges);
@@ -199,6 +224,7 @@ async function findEditableForm(actor: Actor, id: string) {
 export async function updateForm(actor: Actor, id: string, input: UpdateFormInput, ifMatch: IfMatch | null = null): Promise<FormDetail> {
   const form = await findEditableForm(actor, id);
   if (Boolean(input.scoreRanges) !== Boolean(input.questions)) await assertBandsReachable(id, input);
+  if (input.questions || input.subscales) await assertScoringStillValid(id, input);
   const subscribers = await webhookSubscribers(form.organizationId, "form.updated", id);
   await db.$transaction(async (tx) => {
     await claimVersion(tx, "form", id, ifMatch);
@@ -213,8 +239,10 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
     if (input.isPublished !== undefined) data.isPublished = input.isPublished;
     if (input.isTemplate !== undefined) data.isTemplate = input.isTemplate;
     if (input.showResultToRespondent !== undefined) data.showResultToRespondent = input.showResultToRespondent;
+    Object.assign(data, scoringData(input));
     // In this transaction, so no reader sees the new content with the old version (ADR 33).
-    if (input.scoreRanges || input.questions) data.contentVersion = { increment: 1 };
+    const scoringChanged = input.scoring !== undefined || input.subscales !== undefined || input.criticalMessage !== undefined;
+    if (input.scoreRanges || input.questions || scoringChanged) data.contentVersion = { increment: 1 };
     const changedAt = new Date();
     data.updatedAt = changedAt;
     const before =
@@ -246,7 +274,7 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
  */
 async function assertBandsReachable(id: string, input: UpdateFormInput) {
   const stored = await db.form.findUniqueOrThrow({ where: { id }, select: formContentSelect });
-  const questions = input.questions ?? stored.questions.map((question) => ({ ...presentQuestion(question), scale: undefined }));
+  const questions = input.questions ?? stored.questions.map((question, index) => ({ ...presentQuestion(question, index), scale: undefined }));
   const issues = unreachableBandIssues(input.scoreRanges ?? stored.scoreRanges, questions);
   if (issues.length === 0) return;
   // The stored bands are not in this body: name the field that changed.
@@ -256,6 +284,46 @@ async function assertBandsReachable(id: string, input: UpdateFormInput) {
       : fieldProblem("questions", issue.message, ...issue.params.values),
   );
   throw badRequest("Some score ranges cannot be reached.", problems);
+}
+
+/** The form's scoring columns a body sets; a field left out of a PUT is left as it is. */
+function scoringData(input: Pick<UpdateFormInput, "scoring" | "subscales" | "criticalMessage">) {
+  const data: Pick<Prisma.FormUncheckedCreateInput, "scoring" | "subscales" | "criticalMessage"> = {};
+  if (input.scoring !== undefined) data.scoring = input.scoring === null ? Prisma.DbNull : input.scoring;
+  if (input.subscales !== undefined) data.subscales = input.subscales;
+  if (input.criticalMessage !== undefined) data.criticalMessage = input.criticalMessage;
+  return data;
+}
+
+/** Refuses question keys and subscales that do not fit together (scoringProblems), each problem at its field. */
+function assertScoringValid(questions: Parameters<typeof scoringProblems>[0]["questions"], subscales: Parameters<typeof scoringProblems>[0]["subscales"]) {
+  const problems = scoringProblems({ questions, subscales });
+  if (problems.length > 0) throw badRequest("The form's scoring needs attention.", problems);
+}
+
+/**
+ * A PUT that changes the questions or the subscales: the keys and subscales the form will have,
+ * from the body and what is stored, must fit together. A question kept by its id without a `key`
+ * keeps its stored one (replaceQuestions does the same).
+ */
+async function assertScoringStillValid(id: string, input: UpdateFormInput) {
+  const stored = await db.form.findUniqueOrThrow({
+    where: { id },
+    select: {
+      subscales: true,
+      questions: { orderBy: { position: "asc" }, select: { id: true, text: true, type: true, required: true, key: true, options: true } },
+    },
+  });
+  const storedKeys = new Map(stored.questions.map((question) => [question.id, question.key]));
+  const questions = input.questions
+    ? input.questions.map((question) => ({
+        ...question,
+        id: question.id ?? "",
+        key: question.key !== undefined ? question.key : question.id ? (storedKeys.get(question.id) ?? null) : null,
+        options: storedOptions(question).map((option) => ({ id: "", ...option })),
+      }))
+    : stored.questions;
+  assertScoringValid(questions, input.subscales ?? subscaleDefinitions.parse(stored.subscales));
 }
 
 /**
@@ -303,8 +371,9 @@ async function replaceScoreRanges(tx: Transaction, formId: string, ranges: Creat
 async function replaceQuestions(tx: Transaction, formId: string, questions: CreateFormInput["questions"]) {
   const existing = await tx.question.findMany({
     where: { formId },
-    select: { id: true, options: { select: { id: true }, orderBy: { position: "asc" } } },
+    select: { id: true, key: true, options: { select: { id: true }, orderBy: { position: "asc" } } },
   });
+  const storedKeys = new Map(existing.map((q) => [q.id, q.key]));
   const optionIdsByQuestion = new Map(existing.map((q) => [q.id, new Set(q.options.map((o) => o.id))]));
   const orderedOptionIds = new Map(existing.map((q) => [q.id, q.options.map((o) => o.id)]));
 
@@ -331,6 +400,8 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
 
   const keptIds = new Set(questions.flatMap((q) => (q.id ? [q.id] : [])));
   await tx.question.deleteMany({ where: { formId, id: { notIn: [...keptIds] } } });
+  // Keys are unique in a form: cleared first, so that two questions may swap theirs.
+  await tx.question.updateMany({ where: { formId, key: { not: null } }, data: { key: null } });
 
   for (const [position, question] of questions.entries()) {
     const scale = question.type === "SCALE" ? question.scale : undefined;
@@ -343,11 +414,13 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
       scaleMax: scale?.max ?? null,
       scaleMinLabel: scale?.minLabel ?? null,
       scaleMaxLabel: scale?.maxLabel ?? null,
+      key: question.key !== undefined ? question.key : question.id ? (storedKeys.get(question.id) ?? null) : null,
+      ...(question.reverseScored !== undefined || !question.id ? { reverseScored: question.reverseScored ?? false } : {}),
     };
     // A scale numbered from its range keeps its points' ids, in order, so answers saved as a draft
     // still name them after the teacher saves the form again.
     const kept = question.id && question.options.length === 0 ? (orderedOptionIds.get(question.id) ?? []) : [];
-    const options: { id?: string | undefined; text: string; score: number }[] = storedOptions(question).map((option, i) =>
+    const options: { id?: string | undefined; text: string; score: number; critical?: boolean | undefined }[] = storedOptions(question).map((option, i) =>
       kept[i] ? { ...option, id: kept[i] } : option,
     );
     if (!question.id) {
@@ -355,7 +428,7 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
         data: {
           formId,
           ...fields,
-          options: { create: options.map((o, i) => ({ text: o.text, score: o.score, position: i })) },
+          options: { create: options.map((o, i) => ({ text: o.text, score: o.score, position: i, critical: o.critical ?? false })) },
         },
       });
       continue;
@@ -366,8 +439,9 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
     await tx.option.deleteMany({ where: { questionId, id: { notIn: keptOptionIds } } });
     for (const [i, option] of options.entries()) {
       const optionFields = { text: option.text, score: option.score, position: i };
-      if (option.id) await tx.option.update({ where: { id: option.id }, data: optionFields });
-      else await tx.option.create({ data: { questionId, ...optionFields } });
+      // An option kept by its id without `critical` keeps its own; a new one is not critical.
+      if (option.id) await tx.option.update({ where: { id: option.id }, data: { ...optionFields, critical: option.critical } });
+      else await tx.option.create({ data: { questionId, ...optionFields, critical: option.critical ?? false } });
     }
   }
 }
@@ -389,13 +463,19 @@ export async function duplicateForm(actor: Actor, id: string, options: { title?:
     isPublished: false,
     isTemplate: false,
     showResultToRespondent: source.showResultToRespondent,
-    scoreRanges: source.scoreRanges.map(({ min, max, label, color }) => ({ min, max, label, color })),
+    scoreRanges: source.scoreRanges.map(({ min, max, label, color, critical }) => ({ min, max, label, color, critical })),
+    // The keys as shown (`q3` included), so that the copy's subscales name the same questions.
     questions: source.questions.map((question) => ({
       text: question.text,
       type: question.type,
       required: question.required,
+      key: question.key,
+      reverseScored: question.reverseScored,
       ...(question.scale ? { scale: question.scale } : {}),
-      options: question.options.map((option) => ({ text: option.text, score: option.score })),
+      options: question.options.map((option) => ({ text: option.text, score: option.score, critical: option.critical })),
     })),
+    scoring: source.scoring,
+    subscales: source.subscales,
+    criticalMessage: source.criticalMessage,
   });
 }

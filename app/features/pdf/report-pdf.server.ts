@@ -60,8 +60,9 @@ export type ReportPdfOptions = {
 
 type Formatters = {
   strings: ServerDictionary["pdf"];
-  number: (value: number) => string;
-  percent: (value: number) => string;
+  /** null (an unscorable total) is "—". */
+  number: (value: number | null) => string;
+  percent: (value: number | null) => string;
   dateTime: (value: Date) => string;
 };
 
@@ -117,8 +118,8 @@ function formatters(locale: string, timeZone: string): Formatters {
   });
   return {
     strings: serverTranslations(closestLocale(locale)).pdf,
-    number: (value) => number.format(Object.is(value, -0) ? 0 : value),
-    percent: (value) => percent.format(value / 100),
+    number: (value) => (value === null ? "—" : number.format(Object.is(value, -0) ? 0 : value)),
+    percent: (value) => (value === null ? "—" : percent.format(value / 100)),
     dateTime: (value) => (Number.isNaN(value.getTime()) ? "—" : dateTime.format(value)),
   };
 }
@@ -150,6 +151,7 @@ export function renderReportPdf(report: ReportDetail, options: ReportPdfOptions 
   drawDetails(pdf, report, f);
   drawResult(pdf, report, f);
   drawBands(pdf, report, f);
+  drawSubscales(pdf, report, f);
   drawAnswers(pdf, report, f);
 
   const pages = doc.getNumberOfPages();
@@ -321,7 +323,8 @@ function drawBands(pdf: Pdf, report: ReportDetail, f: Formatters) {
     .filter((range) => Number.isFinite(range.min) && Number.isFinite(range.max))
     .map((range) => ({ ...range, min: Math.min(range.min, range.max), max: Math.max(range.min, range.max) }))
     .sort((a, b) => a.min - b.min || a.max - b.max);
-  if (ranges.length === 0) return;
+  // A total too many missing answers left unscorable has no place on the bands.
+  if (ranges.length === 0 || report.totalScore === null) return;
   const s = f.strings;
   const total = Number.isFinite(report.totalScore) ? report.totalScore : 0;
 
@@ -495,6 +498,47 @@ const EMPTY_STYLE: TextStyle = { size: 9.5, color: FAINT };
 const QUESTION_LINE = 13.5;
 const ANSWER_LINE = 13;
 const NUMBER_WIDTH = 26;
+/**
+ * Each subscale as captured (docs/api-contract.md §15): its name, its band with a swatch of its
+ * colour, and its score out of its maximum; a prorated score says so, an unscorable one says why.
+ */
+function drawSubscales(pdf: Pdf, report: ReportDetail, f: Formatters) {
+  if (report.subscales.length === 0) return;
+  const s = f.strings;
+  const nameWidth = CONTENT_WIDTH * 0.42;
+  const labelX = MARGIN + nameWidth + 16;
+  const labelWidth = CONTENT_WIDTH - nameWidth - 16 - SCORE_WIDTH - 16;
+  const lineHeight = 13;
+  const rows = report.subscales.map((subscale) => {
+    const note = subscale.scorable ? (subscale.prorated ? s.subscaleProrated : null) : s.subscaleNotScorable;
+    const label = [
+      ...(subscale.label ? pdf.lines(subscale.label, labelWidth - 16, { size: 9.5 }) : []),
+      ...(note ? pdf.lines(note, labelWidth - 16, { size: 8.5 }) : []),
+    ];
+    const name = pdf.lines(subscale.name, nameWidth, { size: 10, bold: true });
+    return { subscale, name, label, labeled: subscale.label !== null, height: Math.max(name.length, label.length, 1) * lineHeight + 10 };
+  });
+  pdf.ensure(24 + rows[0]!.height);
+  sectionHeading(pdf, s.subscales);
+  rows.forEach((row, index) => {
+    pdf.ensure(row.height);
+    if (index > 0) pdf.rule(pdf.y - 8, RULE, 0.5);
+    const y = pdf.y + 2;
+    pdf.text(row.name, MARGIN, y, { size: 10, bold: true, color: INK }, "left", lineHeight);
+    if (row.labeled && row.subscale.color) {
+      const swatch = parseColor(row.subscale.color);
+      pdf.fill(swatch);
+      pdf.stroke(FAINT, 0.6);
+      pdf.doc.roundedRect(labelX, y - 8, 9, 9, 2, 2, luminance(swatch) > 0.85 ? "FD" : "F");
+    }
+    pdf.text(row.label, labelX + 16, y, { size: 9.5, color: row.labeled ? INK : MUTED }, "left", lineHeight);
+    const score = `${f.number(row.subscale.score)} / ${f.number(row.subscale.maxScore)}`;
+    pdf.text(score, PAGE_WIDTH - MARGIN, y, { size: 10, bold: true, color: INK }, "right");
+    pdf.y += row.height;
+  });
+  pdf.y += 16;
+}
+
 const SCORE_WIDTH = 84;
 const TEXT_X = MARGIN + NUMBER_WIDTH;
 const TEXT_WIDTH = CONTENT_WIDTH - NUMBER_WIDTH - SCORE_WIDTH - 8;

@@ -25,6 +25,8 @@ import { EXPORT_TIME_COLUMNS } from "./report-export-columns.ts";
 export const EXPORT_BATCH = 1000;
 
 export type ExportQuestion = { id: string; text: string };
+/** A subscale of the chosen form: its column holds each result's score for it, found by key. */
+export type ExportSubscale = { key: string; name: string };
 
 /** Everything a worker needs to make the file; structured-clone safe (Dates stay Dates). */
 export type ExportPlan = {
@@ -32,6 +34,8 @@ export type ExportPlan = {
   where: { sql: string; values: unknown[] };
   /** The chosen form's questions, in order: one answer and one score column each. */
   questions: ExportQuestion[];
+  /** The chosen form's subscales, in order: one score column each, after the total's. */
+  subscales: ExportSubscale[];
   header: string[];
   format: "csv" | "xlsx";
   delimiter: "comma" | "semicolon";
@@ -52,6 +56,7 @@ type BatchRow = {
   maxScore: number | null;
   percentage: number | null;
   scoreLabel: string | null;
+  subscales: unknown;
   formTitle: string | null;
   assignedByName: string;
   studentId: string | null;
@@ -73,7 +78,7 @@ async function* exportRows(client: SqlClient, plan: ExportPlan): AsyncGenerator<
     // every row of the scope for every batch (250,000 rows: 250 × 250,000 index entries).
     const cursor: string = after ? `AND s."completedAt" <= ? AND (s."completedAt" < ? OR s."id" < ?)` : "";
     const rows: BatchRow[] = await client.all<BatchRow>(
-      `SELECT s."id", s."createdAt", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."formTitle",
+      `SELECT s."id", s."createdAt", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."subscales", s."formTitle",
               u."name" AS "assignedByName", s."studentId", s."candidateId", COALESCE(st."name", ca."name") AS "respondentName"
          FROM "Submission" AS s
          JOIN "User" AS u ON u."id" = s."assignedById"
@@ -101,6 +106,7 @@ async function* exportRows(client: SqlClient, plan: ExportPlan): AsyncGenerator<
         row.maxScore,
         row.percentage,
         row.scoreLabel,
+        ...subscaleScores(row, plan.subscales),
         ...questions.flatMap((question) => {
           const answer = answered?.get(question.id);
           if (!answer) return [null, null];
@@ -113,6 +119,17 @@ async function* exportRows(client: SqlClient, plan: ExportPlan): AsyncGenerator<
     const last: BatchRow = rows.at(-1)!;
     after = { completedAt: rawDate(last.completedAt)!, id: last.id };
   }
+}
+
+/**
+ * A row's score for each of the chosen form's subscales, by key as captured at completion: empty
+ * for a subscale the result was not scored with (completed before it was added) or could not score.
+ */
+function subscaleScores(row: BatchRow, subscales: ExportSubscale[]): Cell[] {
+  if (subscales.length === 0) return [];
+  const stored = row.subscales === null ? [] : (rawJson(row.subscales) as { key: string; score: number | null }[]);
+  const byKey = new Map(stored.map((subscale) => [subscale.key, subscale.score]));
+  return subscales.map((subscale) => byKey.get(subscale.key) ?? null);
 }
 
 /** The names of the groups (not deleted) each respondent of a batch is in, by respondent id, in name order. */

@@ -7,14 +7,15 @@ import { openSqlClient } from "~/lib/sql-client.server.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
 import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import { EXPORT_FIXED_COLUMNS } from "./report-export-columns.ts";
-import { type ExportPlan, type ExportQuestion, exportFileChunks } from "./report-export-file.server.ts";
+import { type ExportPlan, type ExportQuestion, type ExportSubscale, exportFileChunks } from "./report-export-file.server.ts";
+import { subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import type { ExportReportsQuery } from "./report-schemas.ts";
 import { reportSelection, searchTextContains } from "./reports.server.ts";
 
 /**
  * The reports list as a file to take away (docs/api-contract.md §13): one row per completed submission, in
- * the list's order (newest first) and with its filters, and with a form chosen one more pair of
- * columns per question (the answer, then its score). The request checks and scopes; the file is
+ * the list's order (newest first) and with its filters, and with a form chosen a column per
+ * subscale (its score as captured) and a pair of columns per question (the answer, then its score). The request checks and scopes; the file is
  * made from the resulting plan (report-export-file.server.ts) by the export maker of the request's
  * context: in the production server a worker thread per export (server/export-workers.ts, ADR 34).
  */
@@ -26,27 +27,32 @@ import { reportSelection, searchTextContains } from "./reports.server.ts";
  * since deleted, a template since withdrawn: the reports list names it, and each report shows its
  * questions). Anything else is 404, as that read answers: its question texts are the header.
  */
-async function formQuestions(actor: Actor, formId: string | undefined): Promise<ExportQuestion[]> {
-  if (!formId) return [];
+async function formColumns(actor: Actor, formId: string | undefined): Promise<{ questions: ExportQuestion[]; subscales: ExportSubscale[] }> {
+  if (!formId) return { questions: [], subscales: [] };
   const form = await db.form.findFirst({
     where: { id: formId, OR: [visibleFormsWhere(actor), { submissions: { some: visibleSubmissionsWhere(actor) } }] },
-    select: { questions: { orderBy: { position: "asc" }, select: { id: true, text: true } } },
+    select: { subscales: true, questions: { orderBy: { position: "asc" }, select: { id: true, text: true } } },
   });
   if (!form) throw notFound("form");
-  return form.questions;
+  return { questions: form.questions, subscales: subscaleDefinitions.parse(form.subscales).map(({ key, name }) => ({ key, name })) };
 }
 
 /** What to export for this caller and these filters; a filter that names something out of reach is refused here (400, 404). */
 export async function reportExportPlan(actor: Actor, query: ExportReportsQuery, sheetName: string): Promise<ExportPlan> {
   const selection = await reportSelection(actor, query);
-  const questions = await formQuestions(actor, query.formId);
-  const header = [...EXPORT_FIXED_COLUMNS, ...questions.flatMap((q, i) => [`${i + 1}. ${q.text}`, `${i + 1}. ${q.text} [score]`])];
+  const { questions, subscales } = await formColumns(actor, query.formId);
+  const header = [
+    ...EXPORT_FIXED_COLUMNS,
+    ...subscales.map((subscale) => `${subscale.name} [${subscale.key}]`),
+    ...questions.flatMap((q, i) => [`${i + 1}. ${q.text}`, `${i + 1}. ${q.text} [score]`]),
+  ];
   const conditions = selection.term ? [...selection.sql, searchTextContains(env().databaseProvider, selection.term)] : selection.sql;
   // Prisma.Sql keeps `?` placeholders in `.sql` and the values apart: the worker's own connection binds them.
   const where = Prisma.join(conditions, " AND ");
   return {
     where: { sql: where.sql, values: where.values },
     questions,
+    subscales,
     header,
     format: query.format,
     delimiter: query.delimiter,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
+import { band, scaleResultFields } from "../scoring/scale-schemas.ts";
 import { changesResponse, idNaming, idSchema, notDeleted, paginationQuery, searchParam, timestamp, updatedSinceParam } from "~/lib/schemas.ts";
 
 /**
@@ -52,7 +53,7 @@ export const exportReportsQuery = z
   .meta({ id: "ReportsExportQuery" });
 export type ExportReportsQuery = z.output<typeof exportReportsQuery>;
 
-export const scoreRangeOutput = z.object({ min: z.number(), max: z.number(), label: z.string(), color: z.string() }).meta({ id: "ScoreBand" });
+export const scoreRangeOutput = band;
 
 export const reportItem = z
   .object({
@@ -60,11 +61,12 @@ export const reportItem = z
     studentName: z.string().meta({ description: "The respondent's name (student or candidate)." }),
     formTitle: z.string(),
     completedAt: timestamp,
-    totalScore: z.number(),
+    totalScore: z.number().nullable().meta({ description: "null when more items are missing than the form allows (`scoring.maxMissing`)." }),
     maxScore: z.number(),
-    percentage: z.number(),
+    percentage: z.number().nullable().meta({ description: "null when the total is." }),
     scoreLabel: z.string().nullable(),
     scoreColor: z.string().nullable(),
+    ...scaleResultFields,
     assignedByName: z.string(),
   })
   .meta({ id: "ReportItem" });
@@ -108,9 +110,12 @@ export const reportDetail = reportItem
   })
   .meta({ id: "ReportDetail" });
 
-export type ReportDetail = Omit<z.output<typeof reportDetail>, "completedAt" | "assignedAt"> & {
+export type ReportDetail = Omit<z.output<typeof reportDetail>, "completedAt" | "assignedAt" | "flaggedAt" | "scoreRanges"> & {
   completedAt: Date;
   assignedAt: Date;
+  flaggedAt: Date | null;
+  /** A band's `critical` is false when left out. */
+  scoreRanges: z.input<typeof band>[];
 };
 
 export const exportReportBody = z.strictObject({ submissionId: idSchema }).meta({ id: "ReportExport" });

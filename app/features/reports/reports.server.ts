@@ -7,7 +7,8 @@ import { skipTake } from "~/lib/schemas.ts";
 import { changesPage } from "~/lib/tombstones.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { assertStaffResultsView, inGroupWhere, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
-import type { ScoredAgainst } from "../submissions/test-link.server.ts";
+import { readScoredAgainst } from "../submissions/scored-against.ts";
+import { readScaleResult } from "../scoring/scale-schemas.ts";
 import { findGroup } from "../groups/groups.server.ts";
 import type { ListReportsQuery, ReportDetail, ReportFilters } from "./report-schemas.ts";
 import {
@@ -46,6 +47,9 @@ const reportSelect = {
   percentage: true,
   scoreLabel: true,
   scoreColor: true,
+  subscales: true,
+  flags: true,
+  flaggedAt: true,
   formTitle: true,
   student: { select: { id: true, name: true, grade: true, age: true } },
   candidate: { select: { id: true, name: true, grade: true, age: true } },
@@ -77,18 +81,19 @@ export function completedAtRange(query: Pick<ListReportsQuery, "from" | "to">, t
 }
 
 /** The respondent is the live student (after a promotion) or candidate; the title is the captured one. */
-function toReportItem(row: ReportRow, snapshot?: ScoredAgainst) {
+function toReportItem(row: ReportRow, snapshot?: ReturnType<typeof readScoredAgainst>) {
   const respondent = row.student ?? row.candidate;
   return {
     id: row.id,
     studentName: respondent?.name ?? snapshot?.respondent.name ?? "",
     formTitle: row.formTitle ?? snapshot?.form.title ?? "",
     completedAt: row.completedAt!,
-    totalScore: row.totalScore!,
+    totalScore: row.totalScore,
     maxScore: row.maxScore!,
-    percentage: row.percentage!,
+    percentage: row.percentage,
     scoreLabel: row.scoreLabel,
     scoreColor: row.scoreColor,
+    ...readScaleResult(row),
     assignedByName: row.assignedBy.name,
   };
 }
@@ -368,11 +373,14 @@ export async function listReportChanges(actor: Actor, query: ListReportsQuery & 
 type ListRow = {
   id: string;
   completedAt: unknown;
-  totalScore: number;
+  totalScore: number | null;
   maxScore: number;
-  percentage: number;
+  percentage: number | null;
   scoreLabel: string | null;
   scoreColor: string | null;
+  subscales: unknown;
+  flags: unknown;
+  flaggedAt: unknown;
   formTitle: string | null;
   respondentName: string | null;
   assignedByName: string;
@@ -385,7 +393,8 @@ type ListRow = {
  */
 async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
   const rows = await db.$queryRaw<ListRow[]>`
-    SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor", s."formTitle",
+    SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor",
+           s."subscales", s."flags", s."flaggedAt", s."formTitle",
            COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName", s."updatedAt"
       FROM "Submission" AS s
       JOIN "User" AS u ON u."id" = s."assignedById"
@@ -402,6 +411,7 @@ async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
     percentage: row.percentage,
     scoreLabel: row.scoreLabel,
     scoreColor: row.scoreColor,
+    ...readScaleResult(row),
     assignedByName: row.assignedByName,
     updatedAt: rawDate(row.updatedAt)!,
     deletedAt: null,
@@ -427,7 +437,7 @@ export async function getReport(actor: Actor, submissionId: string): Promise<Rep
   });
   if (!row) throw notFound("report");
   if (!row.isCompleted) throw conflict("This test has not been completed yet.", "NOT_COMPLETED");
-  const snapshot = row.scoredAgainst as unknown as ScoredAgainst;
+  const snapshot = readScoredAgainst(row.scoredAgainst);
   const live = row.student ?? row.candidate;
   return {
     ...toReportItem(row, snapshot),

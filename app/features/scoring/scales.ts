@@ -1,7 +1,17 @@
 import { fieldProblem, type FieldProblem } from "~/lib/problem.server.ts";
 import { questionMaxScore, sumScores } from "./achievable.ts";
 import { isAnswered, isChoice } from "./answered.ts";
-import { bandFor, percentageOf, roundTo2 as round2, type GivenAnswer, type ScoreBand, type ScoringOption, type ScoringQuestion } from "./scoring.ts";
+import { DEFAULT_SCORING, KEY_PATTERN, MAX_SUBSCALES, type ScoreDisplay, type ScoringMethod, type ScoringSettings } from "./scale-limits.ts";
+import {
+  answerProblems,
+  bandFor,
+  type GivenAnswer,
+  percentageOf,
+  roundTo2 as round2,
+  type ScoreBand,
+  type ScoringOption,
+  type ScoringQuestion,
+} from "./scoring.ts";
 
 /**
  * Scoring beyond one total (docs/api-contract.md §15, §16): question keys, reverse-scored items,
@@ -10,17 +20,7 @@ import { bandFor, percentageOf, roundTo2 as round2, type GivenAnswer, type Score
  * new fields scores here exactly as it scores there (ADR 67).
  */
 
-export type ScoringMethod = "SUM" | "MEAN";
-export type ScoreDisplay = "RAW" | "PERCENT";
-
-/**
- * How a total is made. `maxMissing: null` is a form that never said: unanswered items score 0, as
- * they always have, and the total is always scorable. A number (0 included) turns the missing-item
- * rule on.
- */
-export type ScoringSettings = { method: ScoringMethod; multiplier: number; maxMissing: number | null; display: ScoreDisplay };
-
-export const DEFAULT_SCORING: ScoringSettings = { method: "SUM", multiplier: 1, maxMissing: null, display: "PERCENT" };
+export { DEFAULT_SCORING, type ScoreDisplay, type ScoringMethod, type ScoringSettings } from "./scale-limits.ts";
 
 export type ScaleBand = ScoreBand & { critical?: boolean | undefined };
 export type ScaleOption = ScoringOption & { critical?: boolean | undefined };
@@ -82,14 +82,13 @@ export type ScaleResult = {
   flags: Flag[];
 };
 
-export const MAX_SUBSCALES = 20;
-export const KEY_PATTERN = /^[A-Za-z0-9_.-]{1,40}$/;
+export { KEY_PATTERN, MAX_SUBSCALES } from "./scale-limits.ts";
 
 /** A question's key: its own, or `q<position>` counted from 1 (docs/api-contract.md §15). */
 export const questionKey = (question: { key?: string | null | undefined }, index: number): string => question.key || `q${index + 1}`;
 
 /** Whether a question counts as an item: a choice question with at least one option that scores. */
-export const isScoredQuestion = (question: Pick<ScoringQuestion, "type" | "options">): boolean =>
+export const isScoredQuestion = (question: { type: ScoringQuestion["type"]; options: readonly { score: number }[] }): boolean =>
   isChoice(question.type) && question.options.some((option) => option.score !== 0);
 
 /** `min + max − score` over the question's option scores: the mirror of a reverse-scored item. */
@@ -231,7 +230,10 @@ export function scoreForm(form: ScaleForm, answers: readonly GivenAnswer[]): Sca
  * does: question keys that are malformed or repeated, more than 20 subscales, subscale keys that
  * are malformed or repeated, and subscale items that are not keys of the form's scored questions.
  */
-export function scoringProblems(form: Pick<ScaleForm, "questions" | "subscales">): FieldProblem[] {
+export function scoringProblems(form: {
+  questions: readonly { key?: string | null | undefined; type: ScoringQuestion["type"]; options: readonly { score: number }[] }[];
+  subscales?: ScaleForm["subscales"];
+}): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const keys = new Map<string, number>();
   form.questions.forEach((question, index) => {
@@ -264,4 +266,35 @@ export function scoringProblems(form: Pick<ScaleForm, "questions" | "subscales">
     });
   });
   return problems;
+}
+
+/**
+ * Whether the respondent must answer `question` whatever else they answer: a required question,
+ * unless it is a scored item of a form that lets some be missing (`scoring.maxMissing`), which the
+ * link shows as optional and the submit checks all together (`submitProblems`).
+ */
+export function requiredOnTheLink(
+  form: Pick<ScaleForm, "scoring">,
+  question: { required: boolean; type: ScoringQuestion["type"]; options: readonly { score: number }[] },
+): boolean {
+  return question.required && !(form.scoring?.maxMissing && isScoredQuestion(question));
+}
+
+/**
+ * `answerProblems` for a completed submit of `form`: with `scoring.maxMissing` set, as many scored
+ * items as it allows may be left unanswered even when required (docs/api-contract.md §15); more
+ * leave every required one among them asked for, as before.
+ */
+export function submitProblems(form: ScaleForm, answers: GivenAnswer[]): FieldProblem[] {
+  const maxMissing = form.scoring?.maxMissing ?? null;
+  const questions = form.questions as ScoringQuestion[];
+  if (!maxMissing) return answerProblems(questions, answers);
+  const given = new Map(answers.map((answer) => [answer.questionId, answer]));
+  const missing = questions.filter((question) => isScoredQuestion(question) && !isAnswered(question, given.get(question.id)));
+  if (missing.length > maxMissing) return answerProblems(questions, answers);
+  const excused = new Set(missing.map((question) => question.id));
+  return answerProblems(
+    questions.map((question) => (excused.has(question.id) ? { ...question, required: false } : question)),
+    answers,
+  );
 }

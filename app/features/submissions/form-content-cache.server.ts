@@ -1,6 +1,6 @@
 import { db } from "~/lib/db.server.ts";
 import { VersionedCache } from "~/lib/versioned-cache.ts";
-import { formContentSelect } from "../forms/forms.server.ts";
+import { formContentSelect, formScoringSelect, presentScoring } from "../forms/forms.server.ts";
 
 /**
  * A form's questions, options and bands for its test links, cached in this process by form and
@@ -14,8 +14,11 @@ const FORM_CONTENT_CACHE_SIZE = 200;
 const contents = new VersionedCache<FormContent>(FORM_CONTENT_CACHE_SIZE);
 
 async function readFormContent(formId: string) {
-  const form = await db.form.findUniqueOrThrow({ where: { id: formId }, select: formContentSelect });
-  return form;
+  const { scoring, subscales, criticalMessage, ...content } = await db.form.findUniqueOrThrow({
+    where: { id: formId },
+    select: { ...formContentSelect, ...formScoringSelect },
+  });
+  return { ...content, ...presentScoring({ scoring, subscales, criticalMessage }) };
 }
 
 export type FormContent = Awaited<ReturnType<typeof readFormContent>>;

@@ -53,9 +53,10 @@ export async function studentAssignments(actor: Actor, options: { locale: Locale
         url: isWaiting(status) && row.form.isPublished ? testLinkUrl(row.token, options.locale) : null,
         result: showResult
           ? {
-              totalScore: row.totalScore ?? 0,
+              // Null for a total too many missing answers left unscored (docs/api-contract.md §15).
+              totalScore: row.totalScore,
               maxScore: row.maxScore ?? 0,
-              percentage: row.percentage ?? 0,
+              percentage: row.percentage,
               scoreLabel: row.scoreLabel,
               scoreColor: row.scoreColor,
             }

@@ -251,9 +251,9 @@ export const studentAssignmentsResponse = z
         url: z.string().nullable().meta({ description: "The test's private link while it waits for answers; null once answered." }),
         result: z
           .object({
-            totalScore: z.number(),
+            totalScore: z.number().nullable().meta({ description: "null when more items are missing than the form allows (`scoring.maxMissing`)." }),
             maxScore: z.number(),
-            percentage: z.number(),
+            percentage: z.number().nullable(),
             scoreLabel: z.string().nullable(),
             scoreColor: z.string().nullable(),
           })

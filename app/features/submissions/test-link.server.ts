@@ -5,7 +5,10 @@ import { rawBoolean, rawDate, rawJson } from "~/lib/raw-values.ts";
 import { submissionSearchText } from "~/lib/search.ts";
 import { presentQuestion } from "../forms/forms.server.ts";
 import { formContent } from "./form-content-cache.server.ts";
-import { answeredCount, answerProblems, type GivenAnswer, scoreAnswers, type ScoreBand, type ScoredResult, type ScoringQuestion } from "../scoring/scoring.ts";
+import { answeredCount, answerProblems, type GivenAnswer, type ScoredAnswer, type ScoringQuestion } from "../scoring/scoring.ts";
+import { isChoice } from "../scoring/answered.ts";
+import { requiredOnTheLink, type ScaleForm, type ScaleResult, scoreForm, submitProblems } from "../scoring/scales.ts";
+import { SCORED_AGAINST_VERSION, type ScoredAgainst } from "./scored-against.ts";
 import type { SubmitAnswersInput } from "./submission-schemas.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { newId } from "~/lib/ids.server.ts";
@@ -14,14 +17,6 @@ import { newId } from "~/lib/ids.server.ts";
  * The public side of an assignment: anyone holding the token may read the test (without scores or
  * bands) and submit it once.
  */
-
-/** What a completed submission keeps of its form, so later edits never change the result. */
-export type ScoredAgainst = {
-  form: { id: string; title: string; category: string | null; type: string | null };
-  respondent: { kind: "student" | "candidate"; id: string; name: string; grade: string | null; age: number | null };
-  questions: ScoringQuestion[];
-  scoreRanges: ScoreBand[];
-};
 
 const linkNotFound = () => notFound("test link");
 const alreadyCompleted = () => conflict("This test has already been completed.", "ALREADY_COMPLETED");
@@ -161,7 +156,7 @@ export async function openTestLink(token: string) {
         id: q.id,
         text: q.text,
         type: q.type,
-        required: q.required,
+        required: requiredOnTheLink(link.form, q),
         scale: q.scale,
         options: q.options.map((o) => ({ id: o.id, text: o.text })),
       })),
@@ -210,7 +205,30 @@ async function respondentName(tx: Prisma.TransactionClient, kind: "student" | "c
   return rows[0]?.name;
 }
 
-type AnswerRow = ScoredResult["answers"][number] & { id: string; submissionId: string };
+type AnswerRow = ScoredAnswer & { id: string; submissionId: string };
+
+/**
+ * Each question's answer as stored: the engine's score (mirrored for a reverse item) with the
+ * question's and the chosen options' texts, captured like the score.
+ */
+function answerRecords(form: ScaleForm, result: ScaleResult, answers: GivenAnswer[]): ScoredAnswer[] {
+  const given = new Map(answers.map((answer) => [answer.questionId, answer]));
+  return result.answers.map((answer) => {
+    const question = form.questions[answer.position]!;
+    const text = given.get(question.id)?.text;
+    return {
+      questionId: question.id,
+      position: answer.position,
+      questionText: question.text,
+      questionType: question.type,
+      optionIds: answer.optionIds,
+      optionTexts: question.options.filter((option) => answer.optionIds.includes(option.id)).map((option) => option.text),
+      text: !isChoice(question.type) && typeof text === "string" && text.trim() !== "" ? text : null,
+      score: answer.score,
+      maxScore: answer.maxScore,
+    };
+  });
+}
 
 /**
  * A submit's answers in one INSERT. Prisma's `createMany` of 20 rows cost ≈4–5 ms of CPU, 40 % of
@@ -241,16 +259,17 @@ async function insertAnswers(tx: Prisma.TransactionClient, rows: AnswerRow[], cr
 async function claimSubmission(
   tx: Prisma.TransactionClient,
   id: string,
-  claim: { completedAt: Date; result: ScoredResult; formTitle: string; scoredAgainst: ScoredAgainst; searchText: string },
+  claim: { completedAt: Date; result: ScaleResult; formTitle: string; scoredAgainst: ScoredAgainst; searchText: string },
 ): Promise<number> {
   const postgres = env().databaseProvider === "postgresql";
-  const snapshot = JSON.stringify(claim.scoredAgainst);
-  const { result } = claim;
+  const json = (value: unknown) => (postgres ? Prisma.sql`${JSON.stringify(value)}::jsonb` : Prisma.sql`${JSON.stringify(value)}`);
+  const { total, subscales, flags } = claim.result;
   return tx.$executeRaw`
     UPDATE "Submission"
-       SET "isCompleted" = TRUE, "completedAt" = ${claim.completedAt}, "totalScore" = ${result.totalScore}, "maxScore" = ${result.maxScore},
-           "percentage" = ${result.percentage}, "scoreLabel" = ${result.scoreLabel}, "scoreColor" = ${result.scoreColor},
-           "formTitle" = ${claim.formTitle}, "scoredAgainst" = ${postgres ? Prisma.sql`${snapshot}::jsonb` : snapshot},
+       SET "isCompleted" = TRUE, "completedAt" = ${claim.completedAt}, "totalScore" = ${total.score}, "maxScore" = ${total.maxScore},
+           "percentage" = ${total.percentage}, "scoreLabel" = ${total.label}, "scoreColor" = ${total.color},
+           "formTitle" = ${claim.formTitle}, "scoredAgainst" = ${json(claim.scoredAgainst)},
+           "subscales" = ${json(subscales)}, "flags" = ${json(flags)}, "flaggedAt" = ${flags.length > 0 ? claim.completedAt : null},
            "searchText" = ${claim.searchText}, "updatedAt" = ${claim.completedAt}
      WHERE "id" = ${id} AND "isCompleted" = FALSE AND "revokedAt" IS NULL`;
 }
@@ -264,12 +283,15 @@ async function claimSubmission(
 export async function submitTestLink(token: string, input: SubmitAnswersInput) {
   const link = await loadLink(token);
   assertOpen(link);
-  const questions = link.form.questions as ScoringQuestion[];
-  const problems = answerProblems(questions, input.answers);
+  // The snapshot keeps each question as the form's content has it, its scale's range included.
+  const questions = link.form.questions;
+  const form: ScaleForm = { questions, scoreRanges: link.form.scoreRanges, scoring: link.form.scoring, subscales: link.form.subscales };
+  const problems = submitProblems(form, input.answers);
   if (problems.length > 0) throw badRequest("Some answers need attention.", problems);
 
-  const result = scoreAnswers(questions, link.form.scoreRanges, input.answers);
+  const result = scoreForm(form, input.answers);
   const scoredAgainst: ScoredAgainst = {
+    version: SCORED_AGAINST_VERSION,
     form: { id: link.form.id, title: link.form.title, category: link.form.category, type: link.form.type },
     respondent: {
       kind: link.respondentKind,
@@ -280,11 +302,13 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
     },
     questions,
     scoreRanges: link.form.scoreRanges,
+    scoring: link.form.scoring,
+    subscales: link.form.subscales,
   };
   const completedAt = new Date();
   // Answer ids are made here, before the transaction: on SQLite the transaction holds the only
   // connection, so everything done inside it keeps every other request waiting.
-  const answerRows = result.answers.map((answer) => ({ id: newId(), submissionId: link.id, ...answer }));
+  const answerRows = answerRecords(form, result, input.answers).map((answer) => ({ id: newId(), submissionId: link.id, ...answer }));
   const postgres = env().databaseProvider === "postgresql";
   const subscribers = await webhookSubscribers(link.organizationId, "submission.completed", link.form.id);
   await db.$transaction(async (tx) => {
@@ -328,11 +352,14 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
       studentName: name,
       formTitle: link.form.title,
       completedAt: completedAt.toISOString(),
-      totalScore: result.totalScore,
-      maxScore: result.maxScore,
-      percentage: result.percentage,
-      scoreLabel: result.scoreLabel,
-      scoreColor: result.scoreColor,
+      totalScore: result.total.score,
+      maxScore: result.total.maxScore,
+      percentage: result.total.percentage,
+      scoreLabel: result.total.label,
+      scoreColor: result.total.color,
+      subscales: result.subscales,
+      flags: result.flags,
+      flaggedAt: result.flags.length > 0 ? completedAt.toISOString() : null,
       assignedByName: link.assignedBy.name,
       formId: link.form.id,
       respondent: { kind: link.respondentKind, id: link.respondent.id },

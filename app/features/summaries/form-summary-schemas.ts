@@ -23,8 +23,20 @@ export const formSummary = z
       .object({ mean: nullableNumber, median: nullableNumber, min: nullableNumber, max: nullableNumber })
       .meta({ description: "Over the completed results' total scores (null when there are none); mean and median to 2 decimals." }),
     bands: z
-      .array(z.object({ min: z.number(), max: z.number(), label: z.string(), color: z.string(), count: z.number().int() }))
+      .array(z.object({ min: z.number(), max: z.number(), label: z.string(), color: z.string(), critical: z.boolean(), count: z.number().int() }))
       .meta({ description: "The form's score ranges now, with how many completed totals fall in each." }),
+    subscales: z
+      .array(
+        z.object({
+          key: z.string(),
+          name: z.string(),
+          scored: z.number().int().meta({ description: "Completed results with a score for it (not unscorable, scored with it)." }),
+          mean: nullableNumber,
+          min: nullableNumber,
+          max: nullableNumber,
+        }),
+      )
+      .meta({ description: "The form's subscales now, each over the scores the results captured for its key; mean to 2 decimals." }),
     questions: z.array(
       z.object({
         id: idSchema,

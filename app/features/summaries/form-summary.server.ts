@@ -59,6 +59,7 @@ export async function formSummary(actor: Actor, formId: string, query: FormSumma
   return {
     ...summaryCounts(results.count, states[0], results.spread, results.median),
     bands: form.scoreRanges.map((band, i) => ({ ...band, count: results.bandCounts[i] ?? 0 })),
+    subscales: await subscaleSpread(completed, form.subscales),
     questions: form.questions.map((question) =>
       summaryQuestion(question, answeredBy.get(question.id), (optionId) => chosen.get(`${question.id}:${optionId}`) ?? 0),
     ),
@@ -103,6 +104,32 @@ async function counted(completed: Prisma.Sql, bands: { min: number; max: number 
   const count = Number(spread[0]?.count ?? 0);
   const [median, bandCounts] = await Promise.all([medianTotal(completed, count), countInBands(completed, bands)]);
   return { count, spread: spread[0], median, bandCounts, questionRows, optionRows };
+}
+
+/**
+ * Each subscale's spread over the scores the selected results captured for its key (ADR 68): read
+ * from the results' `subscales` JSON, so only a form that has subscales pays for it.
+ */
+async function subscaleSpread(completed: Prisma.Sql, subscales: { key: string; name: string }[]): Promise<FormSummary["subscales"]> {
+  if (subscales.length === 0) return [];
+  const postgres = env().databaseProvider === "postgresql";
+  const score = postgres ? Prisma.sql`(e.value->>'score')::float8` : Prisma.sql`json_extract(e.value, '$.score')`;
+  const key = postgres ? Prisma.sql`e.value->>'key'` : Prisma.sql`json_extract(e.value, '$.key')`;
+  const elements = postgres
+    ? Prisma.sql`CROSS JOIN LATERAL jsonb_array_elements(s."subscales") AS e(value)`
+    : Prisma.sql`CROSS JOIN json_each(s."subscales") AS e`;
+  const rows = await db.$queryRaw<{ key: string; scored: unknown; mean: unknown; min: unknown; max: unknown }[]>`
+    SELECT ${key} AS key, COUNT(${score}) AS scored, AVG(${score}) AS mean, MIN(${score}) AS min, MAX(${score}) AS max
+    FROM "Submission" AS s ${elements}
+    WHERE ${completed} AND s."subscales" IS NOT NULL
+    GROUP BY ${key}`;
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return subscales.map(({ key, name }) => {
+    const row = byKey.get(key);
+    const mean = number(row?.mean);
+    return { key, name, scored: Number(row?.scored ?? 0), mean: mean === null ? null : round2(mean), min: number(row?.min), max: number(row?.max) };
+  });
 }
 
 /** The middle total (the mean of the two middle ones for an even count), read from the index order, not sorted here. */

@@ -1,15 +1,23 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
+import { subscaleResults } from "../scoring/scale-schemas.ts";
 import { assertStaffResultsView, inGroupWhere, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
 /**
  * A group's results at a glance: for each of its forms, every member's latest
- * completed result (the band as captured, the percentage), and how those latest results spread
+ * completed result (the band as captured, the percentage, each subscale's score), and how those latest results spread
  * over the bands: a grade book of the class. Over what the caller may see; read in one query of
  * the members' completed results on those forms, newest first.
  */
 
-export type LatestResult = { completedAt: Date; percentage: number; scoreLabel: string | null; scoreColor: string | null };
+/** `percentage` is null for a total too many missing answers left unscored; `subscales` as captured. */
+export type LatestResult = {
+  completedAt: Date;
+  percentage: number | null;
+  scoreLabel: string | null;
+  scoreColor: string | null;
+  subscales: { key: string; name: string; score: number | null }[];
+};
 export type BandCount = { label: string | null; color: string | null; count: number };
 export type GroupResults = {
   /** Per form: the members' latest results by band, as captured. */
@@ -28,7 +36,7 @@ export async function groupResults(actor: Actor, groupId: string, formIds: strin
   if (formIds.length === 0) return { bands, latest };
   const rows = await db.submission.findMany({
     where: { AND: [visibleSubmissionsWhere(actor), inGroupWhere(groupId), { isCompleted: true, formId: { in: formIds } }] },
-    select: { studentId: true, candidateId: true, formId: true, completedAt: true, percentage: true, scoreLabel: true, scoreColor: true },
+    select: { studentId: true, candidateId: true, formId: true, completedAt: true, percentage: true, scoreLabel: true, scoreColor: true, subscales: true },
     orderBy: [{ completedAt: "desc" }, { id: "desc" }],
     take: RESULTS_READ,
   });
@@ -37,7 +45,13 @@ export async function groupResults(actor: Actor, groupId: string, formIds: strin
     const forms = (latest[key] ??= {});
     // Newest first: the first one read is the latest.
     if (forms[row.formId] || !row.completedAt) continue;
-    forms[row.formId] = { completedAt: row.completedAt, percentage: row.percentage ?? 0, scoreLabel: row.scoreLabel, scoreColor: row.scoreColor };
+    forms[row.formId] = {
+      completedAt: row.completedAt,
+      percentage: row.percentage,
+      scoreLabel: row.scoreLabel,
+      scoreColor: row.scoreColor,
+      subscales: subscaleResults.parse(row.subscales ?? []).map(({ key, name, score }) => ({ key, name, score })),
+    };
     const counts = (bands[row.formId] ??= []);
     const band = counts.find((entry) => entry.label === row.scoreLabel && entry.color === row.scoreColor);
     if (band) band.count++;

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { QUESTION_TYPES } from "../forms/question-types.ts";
+import { band, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
+
+/**
+ * What a completed submission keeps of its form (`Submission.scoredAgainst`), so that later edits
+ * never change the result. Version 2 adds what §15 and §16 score with (question keys, reverse
+ * items, critical options and bands, the scoring settings, the subscales); a snapshot written
+ * before it has no `version` and reads as version 1, each new field at the value that scores as
+ * the plain sum it was scored with. Read back through this schema, never cast (ADR 68).
+ */
+export const SCORED_AGAINST_VERSION = 2;
+
+const snapshotQuestion = z.object({
+  id: z.string(),
+  text: z.string(),
+  type: z.enum(QUESTION_TYPES),
+  required: z.boolean(),
+  key: z.string().nullable().default(null),
+  reverseScored: z.boolean().default(false),
+  options: z.array(z.object({ id: z.string(), text: z.string(), score: z.number(), critical: z.boolean().default(false) })),
+});
+
+export const scoredAgainstSchema = z.object({
+  version: z.number().int().default(1),
+  form: z.object({ id: z.string(), title: z.string(), category: z.string().nullable(), type: z.string().nullable() }),
+  respondent: z.object({
+    kind: z.enum(["student", "candidate"]),
+    id: z.string(),
+    name: z.string(),
+    grade: z.string().nullable(),
+    age: z.number().nullable(),
+  }),
+  questions: z.array(snapshotQuestion),
+  scoreRanges: z.array(band),
+  scoring: scoringSettings.default(scoringSettings.parse({})),
+  subscales: subscaleDefinitions.default([]),
+});
+
+/** The snapshot as written: every field of the current version. */
+export type ScoredAgainst = z.input<typeof scoredAgainstSchema> & { version: typeof SCORED_AGAINST_VERSION };
+
+/** A stored snapshot of any version, read as the current one. */
+export function readScoredAgainst(value: unknown): z.output<typeof scoredAgainstSchema> {
+  return scoredAgainstSchema.parse(value);
+}
