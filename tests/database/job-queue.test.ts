@@ -264,6 +264,33 @@ describe("the job queue", () => {
     expect(await runDueJobs(other, { now: () => new Date(answeredAt + 86_400_000), only })).toBe(0);
   });
 
+  it("given a renewal computed from an earlier moment than the last (one that was slow to land), should never move the lease back", async () => {
+    const { runDueJobs, LEASE_MS } = await services();
+    const start = new Date(Date.now() + 660 * 86_400_000);
+    const job = await testDatabase().job.create({ data: { kind: "sendLink", payload: { submissionId: "renewals" }, runAt: start } });
+    let clock = start;
+    // Each heartbeat reads the clock: its reads are the signal that renewals have run.
+    let reads = 0;
+    const now = () => {
+      reads++;
+      return clock;
+    };
+    let answer!: () => void;
+    const mailServerAnswers = new Promise<void>((resolve) => (answer = resolve));
+    const nothing = async () => {};
+    const running = runDueJobs({ sendLink: () => mailServerAnswers, remind: nothing, webhook: nothing }, { now, only: [job.id], heartbeatMs: 5 });
+    const lockedUntil = async () => (await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } })).lockedUntil?.getTime();
+    clock = new Date(start.getTime() + 30_000);
+    await expect.poll(lockedUntil).toBe(start.getTime() + 30_000 + LEASE_MS);
+    // The clock as an older renewal read it: the renewals it gives must leave the later lease.
+    clock = new Date(start.getTime() + 15_000);
+    const readsBefore = reads;
+    await expect.poll(() => reads).toBeGreaterThan(readsBefore + 10);
+    expect(await lockedUntil()).toBe(start.getTime() + 30_000 + LEASE_MS);
+    answer();
+    expect(await running).toBe(1);
+  });
+
   it("given a stop while a job runs, should wait for it to finish, or hand it back at the deadline", async () => {
     const { startJobWorker, runDueJobs } = await services();
     const when = new Date(Date.now() + 700 * 86_400_000);

@@ -207,12 +207,18 @@ function runJob(
   const kind = job.kind as JobKind;
   const ours = { id: job.id, attempts: job.attempts, doneAt: null, failedAt: null };
   const started = now().getTime();
-  let renewing: Promise<unknown> = Promise.resolve();
+  let renewing: Promise<unknown> | null = null;
   const heartbeat = setInterval(() => {
     if (now().getTime() - started >= MAX_RUN_MS) return clearInterval(heartbeat);
+    // One renewal at a time, and none moves the lease back: a renewal slower than a heartbeat
+    // (a stalled database) would otherwise land after the next one and shorten the lease it had
+    // just extended, letting another worker take a job still running.
+    if (renewing) return;
+    const until = new Date(now().getTime() + lease.leaseMs);
     renewing = db.job
-      .updateMany({ where: ours, data: { lockedUntil: new Date(now().getTime() + lease.leaseMs) } })
-      .catch((error) => console.error(`[jobs] lease of ${job.id} not renewed:`, error instanceof Error ? error.message : error));
+      .updateMany({ where: { ...ours, lockedUntil: { lt: until } }, data: { lockedUntil: until } })
+      .catch((error) => console.error(`[jobs] lease of ${job.id} not renewed:`, error instanceof Error ? error.message : error))
+      .finally(() => (renewing = null));
   }, lease.heartbeatMs);
   heartbeat.unref();
   const lastAttempt = job.attempts >= maxAttempts(kind);
@@ -240,7 +246,7 @@ function runJob(
   })();
   const handBack = async () => {
     clearInterval(heartbeat);
-    await renewing;
+    if (renewing) await renewing;
     await db.job.updateMany({ where: ours, data: { lockedUntil: null } });
   };
   return { id: job.id, attempts: job.attempts, done, handBack };
