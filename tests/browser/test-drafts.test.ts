@@ -91,6 +91,9 @@ describe("the respondent's page and the teacher's preview", () => {
     await preview.goto(`${baseUrl()}/en/forms/${form.id}`);
     await preview.getByRole("link", { name: "Preview" }).click();
     await preview.getByText("Preview: what the respondent sees").waitFor();
+    // The count is React's: a choice made before it has taken the page over is not counted (the
+    // link may be followed before hydration, as a plain navigation).
+    await preview.locator("html[data-hydrated]").waitFor({ state: "attached" });
     await preview.getByRole("radio", { name: "B" }).check();
     await preview.getByText("1 of 4 answered").waitFor();
     expect(await seriousAccessibilityViolations(preview)).toEqual([]);
