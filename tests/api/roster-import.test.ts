@@ -1,10 +1,9 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, expectProblem } from "../support/fixtures.ts";
+import { startWebhookReceiver } from "../support/webhook-receiver.ts";
 
 /** Importing a class list from CSV over real HTTP (docs/api-contract.md §11), and keeping it in step with another system (§23). */
 function upload(path: string, csv: string, as: "teacher@demo.test" | "student@demo.test" = "teacher@demo.test") {
@@ -153,26 +152,16 @@ function windows1252(text: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from([...text].map((char) => extra[char] ?? (char.charCodeAt(0) <= 0xff ? char.charCodeAt(0) : 0x3f)));
 }
 
-type Receiver = { url: string; received: { type: string; data: { id: string; name: string; externalId: string | null } }[]; close: () => Promise<void> };
+type RosterEvent = { type: string; data: { id: string; name: string; externalId: string | null } };
 
-/** A webhook receiver on loopback that answers 204 and keeps every event it is sent. */
-async function startReceiver(): Promise<Receiver> {
-  const received: Receiver["received"] = [];
-  const server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    request.on("end", () => {
-      received.push(JSON.parse(body));
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+/** The shared loopback receiver, read as the events it was sent. */
+async function startReceiver() {
+  const receiver = await startWebhookReceiver();
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+    url: receiver.url,
+    close: receiver.close,
+    get received(): RosterEvent[] {
+      return receiver.received.map((delivery) => JSON.parse(delivery.body) as RosterEvent);
     },
   };
 }
