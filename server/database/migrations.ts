@@ -54,6 +54,21 @@ function checkLockfile(provider: Provider, folder: string): void {
 }
 
 /**
+ * Beside a migration.sql whose comments were reworded after it shipped: the checksums it had
+ * before, one per line (a sha256 in hex, then anything), so that databases which recorded them
+ * accept the migration as the same one (ADR 70). Only ever for comment changes: a change to what a
+ * migration does goes in a new migration.
+ */
+export const PREVIOUS_CHECKSUMS_FILE = "previous-checksums.txt";
+
+function readPreviousChecksums(content: string): string[] {
+  return content
+    .split(/\r?\n/)
+    .map((line) => line.trim().split(/\s+/)[0] ?? "")
+    .filter((checksum) => /^[0-9a-f]{64}$/.test(checksum));
+}
+
+/**
  * The committed migrations of a provider (by default from prisma/migrations/<provider>), in the
  * order they apply: by folder name, like Prisma.
  */
@@ -67,7 +82,9 @@ export function readLocalMigrations(provider: Provider, folder = paths.migration
     .map((name) => {
       const file = path.join(folder, name, MIGRATION_FILE);
       if (!existsSync(file)) throw new MigrationError(`${displayPath(path.join(folder, name))} has no ${MIGRATION_FILE}.`);
-      return { name, sql: readFileSync(file, "utf8"), file: displayPath(file) };
+      const previous = path.join(folder, name, PREVIOUS_CHECKSUMS_FILE);
+      const previousChecksums = existsSync(previous) ? readPreviousChecksums(readFileSync(previous, "utf8")) : undefined;
+      return { name, sql: readFileSync(file, "utf8"), file: displayPath(file), ...(previousChecksums && { previousChecksums }) };
     });
 }
 

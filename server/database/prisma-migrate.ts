@@ -61,6 +61,11 @@ export interface Migration {
   sql: string;
   /** Where it is, for messages (e.g. prisma/migrations/sqlite/<name>/migration.sql). */
   file?: string;
+  /**
+   * The checksums the script had before its comments were reworded. A database that recorded one
+   * of them gets the current checksum recorded instead of refusing the migration as edited.
+   */
+  previousChecksums?: readonly string[];
 }
 
 /** The migrations of one database, in the order they apply. */
@@ -381,7 +386,11 @@ export async function apply(databaseUrl: string, migrations: readonly Migration[
   const target = provider === "sqlite" ? openSqlite(databaseUrl, log) : await openPostgres(databaseUrl, log);
   try {
     await target.initialize();
-    const pending = planMigrations(migrations, await target.records(), log);
+    const { pending, reworded } = planMigrations(migrations, await target.records(), log);
+    for (const migration of reworded) {
+      log(`Recording the reworded comments of ${migration.name}`);
+      await target.recordChecksum(migration.name, checksumOf(migration.sql));
+    }
     const applied: string[] = [];
     for (const migration of pending) {
       log(`Applying ${migration.name}`);
@@ -441,11 +450,16 @@ interface MigrationTarget {
    * when another process recorded the migration in the meantime.
    */
   apply(migration: Migration): Promise<boolean>;
+  /** Replaces the recorded checksum of an applied migration whose comments were reworded. */
+  recordChecksum(migrationName: string, checksum: string): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Checks the recorded history against the folder and returns the migrations still to apply. */
-function planMigrations(local: readonly Migration[], records: MigrationRecord[], log: Log): Migration[] {
+/**
+ * Checks the recorded history against the folder; returns the migrations still to apply and the
+ * applied ones whose recorded checksum is one they had before their comments were reworded.
+ */
+function planMigrations(local: readonly Migration[], records: MigrationRecord[], log: Log): { pending: Migration[]; reworded: Migration[] } {
   const live = records.filter((record) => !record.rolledBack);
 
   const failed = live.filter((record) => !record.finished);
@@ -462,9 +476,15 @@ function planMigrations(local: readonly Migration[], records: MigrationRecord[],
   }
 
   const byName = new Map(local.map((migration) => [migration.name, migration]));
+  const reworded: Migration[] = [];
   const edited = live.filter((record) => {
     const migration = byName.get(record.migrationName);
-    return migration !== undefined && !scriptMatchesChecksum(migration.sql, record.checksum);
+    if (migration === undefined || scriptMatchesChecksum(migration.sql, record.checksum)) return false;
+    if (migration.previousChecksums?.includes(record.checksum)) {
+      reworded.push(migration);
+      return false;
+    }
+    return true;
   });
   if (edited.length > 0) {
     throw new MigrationError(
@@ -482,7 +502,7 @@ function planMigrations(local: readonly Migration[], records: MigrationRecord[],
   }
 
   const recorded = new Set(live.map((record) => record.migrationName));
-  return local.filter((migration) => !recorded.has(migration.name));
+  return { pending: local.filter((migration) => !recorded.has(migration.name)), reworded };
 }
 
 // --- SQLite ----------------------------------------------------------------------------------
@@ -597,6 +617,9 @@ function openSqlite(databaseUrl: string, log: Log): MigrationTarget {
         db.pragma(`foreign_keys = ${foreignKeys ? "ON" : "OFF"}`);
       }
     },
+    async recordChecksum(migrationName, checksum) {
+      db.prepare(`UPDATE "_prisma_migrations" SET checksum = ? WHERE migration_name = ? AND rolled_back_at IS NULL`).run(checksum, migrationName);
+    },
     async close() {
       db.close();
     },
@@ -710,6 +733,9 @@ async function openPostgres(databaseUrl: string, log: Log): Promise<MigrationTar
         );
         return true;
       });
+    },
+    async recordChecksum(migrationName, checksum) {
+      await client.query(`UPDATE _prisma_migrations SET checksum = $1 WHERE migration_name = $2 AND rolled_back_at IS NULL`, [checksum, migrationName]);
     },
     async close() {
       try {

@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { MigrationError, providerOf } from "../../server/database/database-url.ts";
+import { readLocalMigrations } from "../../server/database/migrations.ts";
 import { apply, diff, lockfileContent, type Migration } from "../../server/database/prisma-migrate.ts";
 import { withScratchPostgresDatabase } from "../../server/database/scratch-database.ts";
 import { paths } from "../../server/database/schemas.ts";
@@ -149,6 +150,27 @@ describe(`prisma-migrate on ${provider}`, { timeout: 60_000 }, () => {
       // A checksum of the same script with other line endings (git's CRLF) is the same migration.
       expect(await apply(url, [{ ...init, sql: init.sql.replaceAll("\n", "\r\n") }])).toEqual([]);
     });
+  });
+
+  it("given an applied migration whose comments were reworded, with its previous checksum beside it, should record the current checksum and go on", async () => {
+    const init: Migration = { name: "20260101000000_init", sql: `-- The first wording.\n${await diff({ provider, migrations: [] }, schema(NOTE))}` };
+    await withDatabase(async (url, query) => {
+      await apply(url, [init]);
+      const reworded: Migration = { ...init, sql: init.sql.replace("The first wording.", "A better wording."), previousChecksums: [sha256(init.sql)] };
+      expect(await apply(url, [reworded, TRIGGER])).toEqual([TRIGGER.name]);
+      expect((await records(query)).find((row) => row.name === init.name)?.checksum).toBe(sha256(reworded.sql));
+      // Once recorded, the previous wording is the edited one; an unlisted checksum is still refused.
+      await expect(apply(url, [init, TRIGGER])).rejects.toThrow(/modified after they were applied/);
+      await expect(apply(url, [{ ...reworded, sql: `${reworded.sql}\n-- again\n` }, TRIGGER])).rejects.toThrow(/modified after they were applied/);
+    });
+  });
+
+  it("given the committed migrations, should read the previous checksums kept beside a reworded migration, none of them its current one", () => {
+    for (const migration of readLocalMigrations(provider).filter((candidate) => candidate.previousChecksums)) {
+      expect(migration.previousChecksums?.length, migration.name).toBeGreaterThan(0);
+      expect(migration.previousChecksums, migration.name).not.toContain(sha256(migration.sql));
+    }
+    expect(readLocalMigrations(provider).some((migration) => migration.previousChecksums)).toBe(true);
   });
 
   it("given a migration that fails halfway, should roll it back, record nothing, name its file, and apply it once fixed", async () => {

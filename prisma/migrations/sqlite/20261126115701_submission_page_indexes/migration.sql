@@ -1,5 +1,5 @@
 -- The scope's indexes gain the list's tie-break (id) after completedAt, so that a page deep in
--- the list is found by walking the index alone (issue 16's deep page; prisma/schema.prisma).
+-- the list is found by walking the index alone (see prisma/schema.prisma).
 
 -- DropIndex
 DROP INDEX "Submission_assignedById_isCompleted_completedAt_deletedAt_idx";
