@@ -514,6 +514,39 @@ describe("the instruments' own rules", () => {
     expect(dass.total.maxScore).toBe(63);
   });
 
+  it("given the translations and constants read from a published source, should carry those and no others", () => {
+    // Each file's header says what was searched for and not found; a language or constant added
+    // from a source read later changes its row here.
+    const published = Object.fromEntries(
+      INSTRUMENTS.map((definition) => [definition.key, [definition.languages, definition.reliableChange, definition.remissionBelow]]),
+    );
+    expect(published).toEqual({
+      "phq-9": [["en", "es", "pt-BR"], null, 5],
+      "gad-7": [["en"], null, null],
+      "phq-15": [["en"], null, null],
+      "who-5": [["en"], null, null],
+      k10: [["en"], null, null],
+      epds: [["en"], null, null],
+      audit: [["en"], null, null],
+      "audit-c": [["en"], null, null],
+      "pcl-5": [["en"], null, null],
+      "dass-21": [["en"], null, null],
+      rses: [["en"], null, null],
+    });
+  });
+
+  it("given the K10, DASS-21 and Rosenberg licences, should state the terms their publishers' pages give", () => {
+    expect(instrument("k10").licence).toContain("does not require any formal permission or approval");
+    expect(instrument("k10").licence).toContain("https://www.hcp.med.harvard.edu/ncs/k6_scales.php");
+    expect(instrument("k10").citation).toContain("Screening for serious mental illness in the general population");
+    expect(instrument("dass-21").licence).toMatch(/^Public domain: permission is not needed/);
+    expect(instrument("dass-21").licence).toContain("rather than end users");
+    expect(instrument("dass-21").licence).toContain("https://www2.psy.unsw.edu.au/dass/DASSFAQ.htm");
+    expect(instrument("rses").licence).toContain("educational and professional research with no charge");
+    expect(instrument("rses").licence).toContain("https://socy.umd.edu/quick-links/rosenberg-scale-faq-0");
+    for (const definition of INSTRUMENTS) expect(definition.licence, definition.key).not.toContain("could not be read");
+  });
+
   it("given the PHQ-9's published constants, should carry remission below 5 and lower is better", () => {
     expect(instrument("phq-9")).toMatchObject({ remissionBelow: 5, lowerIsBetter: true, scoring: { maxMissing: 2 } });
     expect(instrument("who-5").lowerIsBetter).toBe(false);

@@ -16,6 +16,18 @@ import { band, COLOURS } from "./shared.ts";
  *   before the multiplier. The same rule then applies to the total, which the manual does not band.
  * - The total is the plain sum of the 21 items (0–63), without bands: the manual interprets the
  *   three scales, not a total.
+ * - Licence: the DASS FAQ (https://www2.psy.unsw.edu.au/dass/DASSFAQ.htm), question 3, "How do I
+ *   get permission to use the DASS?": "The DASS questionnaire is public domain, and so permission is
+ *   not needed to use it", and it may be "distributed, published or made available electronically"
+ *   provided that the scales are not modified, are not sold for profit, "the intended audience is
+ *   researchers or health professionals rather than end users", and the DASS website is referenced.
+ *   That answer was read from a copy quoting it (http://executivecounseling.in/depression-anxiety-stress-scale/);
+ *   the UNSW page itself could be read only as its list of questions, which now also asks "21. Can I
+ *   administer the DASS on a website or app?" and "22. Can I charge for administering the DASS?",
+ *   whose answers could not be read. Check those two before publishing: respondents here are end
+ *   users.
+ * - Languages: the FAQ's question 25 is about translations, but neither its answer nor a Spanish or
+ *   Brazilian Portuguese form could be read, so only English is given.
  * - Reliable change and remission: none published that could be found; unset.
  */
 const DEPRESSION = [3, 5, 10, 13, 16, 17, 21];
@@ -30,7 +42,7 @@ export const DASS_21: InstrumentDefinition = {
   description: "Depression Anxiety Stress Scales, short form: 21 items on the past week, three scales of 0–42 (sum × 2).",
   languages: ["en"],
   licence:
-    "Public domain, as the authors state on the DASS website (Psychology Foundation of Australia); that page could not be read here, so check it before publishing.",
+    "Public domain: permission is not needed to use it; it may be made available electronically if the scales are not modified, not sold for profit, meant for researchers or health professionals rather than end users, and the DASS website is referenced (DASS FAQ, https://www2.psy.unsw.edu.au/dass/DASSFAQ.htm).",
   citation: "Lovibond SH, Lovibond PF. Manual for the Depression Anxiety Stress Scales. 2nd ed. Sydney: Psychology Foundation; 1995.",
   scoringSource: "https://www2.psy.unsw.edu.au/dass/",
   instructions: {

@@ -10,7 +10,21 @@ import { band, COLOURS } from "./shared.ts";
  *   and the 1965 item list at https://www.nedayemehr.ir/ … /730-rosenberg-self-esteem-scale-rosenberg-1965,
  *   which marks the same five items).
  * - Bands: "scores between 15 and 25 are within normal range; scores below 15 suggest low
- *   self-esteem" (growing-self-esteem, above); 26–30 is above that range. Higher is better.
+ *   self-esteem" (growing-self-esteem, above); 26–30 is above that range. Higher is better. The
+ *   University of Maryland's FAQ says otherwise: "There are no discrete cut-off points to delineate
+ *   high and low self-esteem" (https://socy.umd.edu/quick-links/rosenberg-scale-faq-0); the bands
+ *   are kept as read, and a form that wants no bands is an organization's own.
+ * - Licence: "Dr. Florence Rosenberg, Manny's wife, has given permission to use the Self-Esteem
+ *   Scale for educational and professional research. There is no charge associated with the use of
+ *   this scale in your professional research", crediting Rosenberg (same FAQ, which gives the 1989
+ *   revised edition as "the most appropriate citation"); a copy of the printed scale adds "The scale
+ *   may be used without explicit permission. The author's family, however, would like to be kept
+ *   informed of its use: The Morris Rosenberg Foundation, c/o Department of Sociology, University of
+ *   Maryland" (https://www.scribd.com/document/47548675/Rosenberg-Self-Esteem-Scale-Rosenberg-1965).
+ *   Neither speaks of use outside research in so many words.
+ * - Languages: "the University of Maryland is not a repository for such scales. Please refer to the
+ *   scholarly literature" (same FAQ); no published Spanish or Brazilian Portuguese version could be
+ *   read, so only English.
  * - Missing items, reliable change and remission: none published that could be found; all unset.
  */
 const AGREEMENT: InstrumentOption[] = [
@@ -40,10 +54,12 @@ export const ROSENBERG: InstrumentDefinition = {
   description: "Ten statements of global self-worth, 0–30; higher is better.",
   languages: ["en"],
   licence:
-    "Free to use: the Rosenberg family permits its use without charge or further permission (Morris Rosenberg Foundation, University of Maryland); that page could not be read here, so check it before publishing.",
-  citation: "Rosenberg M. Society and the Adolescent Self-Image. Princeton, NJ: Princeton University Press; 1965.",
+    "Free: the Rosenberg family permits its use for educational and professional research with no charge, crediting Rosenberg (University of Maryland, https://socy.umd.edu/quick-links/rosenberg-scale-faq-0); the printed scale says it may be used without explicit permission, the Morris Rosenberg Foundation asking to be kept informed of its use.",
+  citation:
+    "Rosenberg M. Society and the Adolescent Self-Image. Princeton, NJ: Princeton University Press; 1965. Revised edition: Middletown, CT: Wesleyan University Press; 1989.",
   scoringSource: "http://www.growing-self-esteem.com/rosenberg-self-esteem.html",
-  // The scale's own instructions could not be read from a source here: these words are ours.
+  // The printed instructions ("Below is a list of statements dealing with your general feelings about
+  // yourself. If you strongly agree, circle SA. …", copy above) are for paper: these words are ours.
   instructions: { en: "Please indicate how strongly you agree or disagree with each statement." },
   items: ITEMS.map(([en, reverse], index) => ({
     key: `q${index + 1}`,
