@@ -6,6 +6,10 @@ import type { InstrumentItem, InstrumentOption } from "../instrument-definition.
  * http://www.aurorahealthcare.org/services/behhealth/quiz-screening-tests/alcohol-screening.asp and
  * http://naturalbodyhealing.com/alcohol-audit-test.html): items 1–8 score 0–4, items 9 and 10 score
  * 0, 2 or 4. The AUDIT-C is its first three.
+ *
+ * Languages: the WHO's Spanish edition of the manual (WHO/MSD/MSB/01.6a, Conselleria de Benestar
+ * Social) was found, but only its opening pages could be read, not the questionnaire; the only
+ * Portuguese form read was Portugal's, not Brazil's. So the items are English only.
  */
 const scored = (texts: string[], scores = [0, 1, 2, 3, 4]): InstrumentOption[] => texts.map((en, index) => ({ text: { en }, score: scores[index]! }));
 

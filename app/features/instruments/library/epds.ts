@@ -12,7 +12,13 @@ import { band, COLOURS, SAFETY_MESSAGE } from "./shared.ts";
  *   Cox et al. 1987, http://postpartumcenter.com/form.php).
  * - Critical: item 10 (thoughts of self-harm) answered anything but "Never"
  *   (https://evermentalhealth.com/surveys/edinburgh-postnatal-depression-scale).
- * - Missing items, reliable change and remission: none published that could be found; all unset.
+ * - Languages: Spanish and Brazilian Portuguese versions are in use, but no copy of a published
+ *   form could be read in full (a Swiss association's Spanish form only up to item 3, Brazilian ones
+ *   only as re-typings in apps, which disagree with each other), so only English is given.
+ * - Reliable change: Matthey (2004), J Affect Disord, doi:10.1016/S0165-0327(02)00313-0,
+ *   gives the index as four points; the standard deviation and reliability behind it could not be
+ *   read, so `reliableChange` is null.
+ * - Missing items and remission: none published that could be found; unset.
  */
 const options = (texts: string[], descending: boolean): InstrumentOption[] =>
   texts.map((en, index) => ({ text: { en }, score: descending ? 3 - index : index }));

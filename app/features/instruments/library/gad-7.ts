@@ -11,10 +11,15 @@ import { band, COLOURS } from "./shared.ts";
  * - Bands: 0–4, 5–9, 10–14, 15–21: "Scores of 5, 10, and 15 represent cut points for mild,
  *   moderate, and severe anxiety" (Spitzer et al. 2006).
  * - Languages: the official Spanish and Portuguese translations exist, but their full text could
- *   not be read from a copy of the official form, so only English is given.
+ *   not be read from a copy of the official form (what could be read were re-worded versions on
+ *   self-test sites, no two alike), so only English is given.
  * - Missing items: no published rule was found, so none is set (every item is required).
- * - Reliable change and remission: no published standard deviation and reliability pair, and no
- *   remission threshold, were found; both are null.
+ * - Reliable change: Bischoff et al. (2020), "Establishment of a reliable change index for the
+ *   GAD-7", Psychol Community Health 8(1):176-187, doi:10.5964/pch.v8i1.309, give a test–retest
+ *   r of .87 and an index of 5.59 points for a clinical sample, but that sample's standard deviation
+ *   could not be read, so `reliableChange` is null rather than derived.
+ * - Remission: no published threshold was found (Toussaint et al. 2020, doi:10.1016/j.jad.2020.01.032,
+ *   give a minimal clinically important difference of 4 points, which is not one); null.
  */
 export const GAD_7: InstrumentDefinition = {
   key: "gad-7",

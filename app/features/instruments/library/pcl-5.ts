@@ -12,8 +12,10 @@ import { band, COLOURS } from "./shared.ts";
  * - Bands: "a PCL-5 cutoff score between 31-33 is indicative of probable PTSD"; 33 is used here,
  *   the National Center for PTSD's working cut-off (Bovin et al. 2016).
  * - Missing items and remission: none published that could be found; unset. Reliable change: the
- *   National Center for PTSD gives a raw change of 5 points as reliable, not the standard
- *   deviation and reliability the form's index needs, so `reliableChange` is null.
+ *   National Center for PTSD gives a raw change of 5 points as reliable, and Marx et al. (2022),
+ *   Psychol Assess 34(2):197-203, changes of 15 and 18 points in two veteran samples; none gives
+ *   the standard deviation and reliability the form's index needs, so `reliableChange` is null.
+ * - Languages: no published Spanish or Brazilian Portuguese form could be read; English only.
  */
 export const PCL_5: InstrumentDefinition = {
   key: "pcl-5",

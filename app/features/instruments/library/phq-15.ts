@@ -11,6 +11,8 @@ import { band, COLOURS } from "./shared.ts";
  *   medium, and high somatic symptom severity" (Kroenke, Spitzer & Williams 2002).
  * - Item 4 is for women only: it is optional here, and an unanswered item counts 0, as the
  *   published scoring does for men (their range is 0–28).
+ * - Languages: Pfizer's translations exist, but no copy of the Spanish or Brazilian Portuguese form
+ *   was found, so only English is given.
  * - Missing items, reliable change and remission: none published that could be found; all unset.
  */
 const ITEM_TEXTS = [

@@ -10,6 +10,8 @@ import { band, COLOURS } from "./shared.ts";
  *   4" (https://mymindmycare.com/assessment/well-being-index/), so `multiplier: 4`; higher is better.
  * - Bands, on the percentage: 28 or less suggests a depressive episode, 50 or less poor
  *   well-being (Topp et al. 2015, as https://smaat.eu/library/scales/who-5 gives them).
+ * - Languages: the Psychiatric Research Unit publishes official translations, but none could be
+ *   read (only re-worded versions in apps), so only English is given.
  * - Missing items, reliable change and remission: none published that could be found; all unset.
  */
 export const WHO_5: InstrumentDefinition = {
