@@ -25,8 +25,10 @@ export default [
     route("auth/two-factor/disable", "routes/api/auth.two-factor.disable.ts"),
 
     route("forms", "routes/api/forms.ts"),
+    route("forms/fhir", "routes/api/forms.fhir.ts"),
     route("forms/:id", "routes/api/forms.$id.ts"),
     route("forms/:id/summary", "routes/api/forms.$id.summary.ts"),
+    route("forms/:id/fhir", "routes/api/forms.$id.fhir.ts"),
 
     route("students", "routes/api/students.ts"),
     route("students/import", "routes/api/students.import.ts"),
@@ -73,6 +75,7 @@ export default [
     route("reports", "routes/api/reports.ts"),
     route("reports/export", "routes/api/reports.export.ts"),
     route("reports/:submissionId", "routes/api/reports.$submissionId.ts"),
+    route("reports/:submissionId/fhir", "routes/api/reports.$submissionId.fhir.ts"),
 
     route("openapi", "routes/api/openapi.ts"),
     route("*", "routes/api/not-found.ts"),

@@ -218,6 +218,8 @@ export const en = {
     keyTwice: "Another one already uses this key.",
     notAScoredQuestion: "Not a scored question of this form.",
     itemTwice: "This question is already in this subscale.",
+    fhirElementUnsupported: "This element is not supported.",
+    fhirValueUnsupported: (value: string) => `${value} is not supported.`,
   },
 
   /**
@@ -259,6 +261,7 @@ export const en = {
     FORM_NOT_PUBLISHED: "This form is not published.",
     ALREADY_COMPLETED: "This test has already been completed.",
     NOT_COMPLETED: "This test has not been completed yet.",
+    UNSUPPORTED_FHIR_ELEMENT: "The Questionnaire holds something a form cannot: remove or change it and send it again.",
     LINK_EXPIRED: "This test link has expired. Ask for a new one.",
     LINK_REVOKED: "This test link was withdrawn by the person who sent it.",
     FORM_CLOSED: "This test is not accepting answers at the moment.",

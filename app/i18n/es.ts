@@ -208,6 +208,8 @@ export const es: Dictionary = {
     keyTwice: "Otro ya usa esta clave.",
     notAScoredQuestion: "No es una pregunta puntuada de este formulario.",
     itemTwice: "Esta pregunta ya está en esta subescala.",
+    fhirElementUnsupported: "Este elemento no se admite.",
+    fhirValueUnsupported: (value) => `${value} no se admite.`,
   },
 
   problems: {
@@ -245,6 +247,7 @@ export const es: Dictionary = {
     FORM_NOT_PUBLISHED: "Este formulario no está publicado.",
     ALREADY_COMPLETED: "Esta prueba ya se completó.",
     NOT_COMPLETED: "Esta prueba aún no se ha completado.",
+    UNSUPPORTED_FHIR_ELEMENT: "El Questionnaire contiene algo que un formulario no puede tener: quítalo o cámbialo y envíalo de nuevo.",
     LINK_EXPIRED: "Este enlace de la prueba caducó. Pide uno nuevo.",
     LINK_REVOKED: "Quien envió este enlace de la prueba lo retiró.",
     FORM_CLOSED: "Esta prueba no acepta respuestas en este momento.",

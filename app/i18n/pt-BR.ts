@@ -208,6 +208,8 @@ export const ptBR: Dictionary = {
     keyTwice: "Outro já usa esta chave.",
     notAScoredQuestion: "Não é uma pergunta pontuada deste formulário.",
     itemTwice: "Esta pergunta já está nesta subescala.",
+    fhirElementUnsupported: "Este elemento não é aceito.",
+    fhirValueUnsupported: (value) => `${value} não é aceito.`,
   },
 
   problems: {
@@ -245,6 +247,7 @@ export const ptBR: Dictionary = {
     FORM_NOT_PUBLISHED: "Este formulário não está publicado.",
     ALREADY_COMPLETED: "Este teste já foi concluído.",
     NOT_COMPLETED: "Este teste ainda não foi concluído.",
+    UNSUPPORTED_FHIR_ELEMENT: "O Questionnaire contém algo que um formulário não pode ter: remova ou altere e envie novamente.",
     LINK_EXPIRED: "Este link do teste expirou. Peça um novo.",
     LINK_REVOKED: "Quem enviou este link do teste o retirou.",
     FORM_CLOSED: "Este teste não está aceitando respostas no momento.",

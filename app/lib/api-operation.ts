@@ -8,8 +8,11 @@ import type { z } from "zod";
  */
 // Types and plain strings only: route modules import this, and their browser chunks must not
 // evaluate Zod (a module-level schema here would ship Zod to the browser).
-/** How a body may come: `csv` is a file sent as the whole body (text/csv), not parsed against the schema. */
-export type BodyType = "json" | "form" | "multipart" | "csv";
+/**
+ * How a body may come: `csv` is a file sent as the whole body (text/csv), not parsed against the
+ * schema; `fhir` is JSON sent as application/fhir+json.
+ */
+export type BodyType = "json" | "form" | "multipart" | "csv" | "fhir";
 
 export type OperationDeclaration = {
   operationId: string;

@@ -204,10 +204,13 @@ export function pageQuery<const N extends string>(request: Request, names: reado
   return picked;
 }
 
-export function json(data: unknown, init: number | ResponseInit = 200): Response {
+export function json(data: unknown, init: number | ResponseInit = 200, mediaType = "application/json"): Response {
   const responseInit = typeof init === "number" ? { status: init } : init;
   const headers = new Headers(responseInit.headers);
-  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Content-Type", `${mediaType}; charset=utf-8`);
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
   return jsonResponse(data, { ...responseInit, headers });
 }
+
+/** A FHIR resource: JSON as `json` answers it, as `application/fhir+json` (docs/fhir.md). */
+export const fhirJson = (resource: unknown, init: number | ResponseInit = 200) => json(resource, init, "application/fhir+json");

@@ -238,6 +238,7 @@ describe("another organization's records", () => {
         "POST /api/users/{id}/sessions/revoke",
         "GET /api/users/{id}/tokens",
         "GET /api/forms/{id}/summary",
+        "GET /api/forms/{id}/fhir",
       ].sort(),
     );
   });

@@ -242,6 +242,14 @@ describe("the validating proxy's tour of every operation", () => {
     expect((await via("GET", `/api/forms/${formId}/summary`, { as: teacher })).status).toBe(200);
     expect((await via("GET", `/api/reports?formId=${formId}`, { as: teacher })).status).toBe(200);
     expect((await via("GET", `/api/reports/${id}`, { as: teacher })).status).toBe(200);
+    expect((await via("GET", `/api/reports/${id}/fhir`, { as: teacher })).status).toBe(200);
+    const questionnaire = await via("GET", `/api/forms/${formId}/fhir`, { as: teacher });
+    expect(questionnaire.status).toBe(200);
+    const fhirJson = { "content-type": "application/fhir+json" };
+    const imported = await via("POST", "/api/forms/fhir", { as: teacher, json: questionnaire.body, headers: fhirJson });
+    expect(imported.status, imported.text).toBe(201);
+    const attachment = { ...questionnaire.body, item: [{ linkId: "scan", text: "Upload a scan", type: "attachment" }] };
+    expect((await via("POST", "/api/forms/fhir", { as: teacher, json: attachment, headers: fhirJson })).status).toBe(400);
     const exported = await via("GET", `/api/reports/export?format=csv&formId=${formId}`, { as: teacher });
     expect(exported.status).toBe(200);
     expect(exported.headers.get("content-type")).toMatch(/^text\/csv/);

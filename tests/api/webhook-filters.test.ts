@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, unique, withCsrf } from "../support/api.ts";
 import { type CreatedForm, mediumAnswers, mixedForm } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
-import { createSignedInUser, errorPaths, expectProblem } from "../support/fixtures.ts";
+import { createOrganization, errorPaths, expectProblem, type OwnOrganization } from "../support/fixtures.ts";
 import { checkWebhookBody } from "../support/response-contract.ts";
 
 /**
@@ -15,7 +15,7 @@ import { checkWebhookBody } from "../support/response-contract.ts";
  * against the OpenAPI document the service serves (its `webhooks`). The file makes its own
  * organizations, so other files' events and webhooks never meet these.
  */
-type Organization = { id: string; admin: string; teacher: string; teacherId: string };
+type Organization = OwnOrganization;
 type Received = { path: string; headers: IncomingHttpHeaders; body: string };
 type Body = { type: string; timestamp: string; data: Record<string, unknown> };
 
@@ -25,15 +25,6 @@ let receiver: Server;
 let receiverUrl: string;
 let school: Organization;
 let elsewhere: Organization;
-
-async function newOrganization(label: string): Promise<Organization> {
-  const organization = await testDatabase().organization.create({ data: { name: unique(label) } });
-  const [admin, teacher] = await Promise.all([
-    createSignedInUser("ADMIN", { as: "superadmin@demo.test", organizationId: organization.id }),
-    createSignedInUser("TEACHER", { as: "superadmin@demo.test", organizationId: organization.id }),
-  ]);
-  return { id: organization.id, admin: admin.cookie, teacher: teacher.cookie, teacherId: teacher.id };
-}
 
 beforeAll(async () => {
   receiver = createServer((request, response) => {
@@ -46,7 +37,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  [school, elsewhere] = await Promise.all([newOrganization("Filtered School"), newOrganization("Elsewhere School")]);
+  [school, elsewhere] = await Promise.all([createOrganization("Filtered School"), createOrganization("Elsewhere School")]);
 });
 
 // Each test's webhooks go with it: an organization has at most 10.

@@ -1,6 +1,7 @@
 import { crc32, deflateSync } from "node:zlib";
 import { expect } from "vitest";
 import { api, signIn, unique, type ApiResponse, type DemoUser } from "./api.ts";
+import { testDatabase } from "./database.ts";
 
 /**
  * A real PNG built byte by byte: signature, IHDR, one IDAT of deflated scanlines and IEND, each
@@ -77,4 +78,16 @@ export async function createSignedInUser(
   });
   expect(created.status, created.text).toBe(201);
   return { id: created.body.id, email, password, cookie: await signIn(email, password), profile: created.body };
+}
+
+/** An organization of the test's own, with a signed-in administrator and teacher: no other file's records meet its. */
+export type OwnOrganization = { id: string; admin: string; teacher: string; teacherId: string };
+
+export async function createOrganization(label: string): Promise<OwnOrganization> {
+  const organization = await testDatabase().organization.create({ data: { name: unique(label) } });
+  const [admin, teacher] = await Promise.all([
+    createSignedInUser("ADMIN", { as: "superadmin@demo.test", organizationId: organization.id }),
+    createSignedInUser("TEACHER", { as: "superadmin@demo.test", organizationId: organization.id }),
+  ]);
+  return { id: organization.id, admin: admin.cookie, teacher: teacher.cookie, teacherId: teacher.id };
 }

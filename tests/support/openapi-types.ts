@@ -386,6 +386,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/forms/{id}/fhir": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form as a FHIR R4 Questionnaire: items keyed by question key, option scores as ordinalValue, the scoring in extensions (docs/fhir.md).
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        get: operations["getFormQuestionnaire"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/forms/{id}/summary": {
         parameters: {
             query?: never;
@@ -400,6 +420,26 @@ export interface paths {
         get: operations["getFormSummary"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forms/fhir": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a form of the caller's organization from a FHIR R4 Questionnaire (docs/fhir.md).
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        post: operations["importFormQuestionnaire"];
         delete?: never;
         options?: never;
         head?: never;
@@ -552,6 +592,26 @@ export interface paths {
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         get: operations["getReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{submissionId}/fhir": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A completed result as a FHIR R4 QuestionnaireResponse, with its total and subscale scores as contained Observations (docs/fhir.md).
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        get: operations["getReportQuestionnaireResponse"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1747,6 +1807,143 @@ export interface components {
             /** @default [] */
             scoreRanges: components["schemas"]["ScoreBand"][];
         };
+        /**
+         * @description A FHIR R4 Questionnaire (media type application/fhir+json): the form, its questions as items and its scoring as extensions (docs/fhir.md).
+         * @example {
+         *       "resourceType": "Questionnaire",
+         *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+         *       "url": "https://assessment.example/api/forms/cmf3k9x2a0001qz8h4b7c2d1e/fhir",
+         *       "title": "Mood check",
+         *       "status": "active",
+         *       "extension": [
+         *         {
+         *           "url": "urn:assessment-service:fhir:extension:score-band",
+         *           "extension": [
+         *             {
+         *               "url": "min",
+         *               "valueDecimal": 0
+         *             },
+         *             {
+         *               "url": "max",
+         *               "valueDecimal": 2
+         *             },
+         *             {
+         *               "url": "label",
+         *               "valueString": "Low"
+         *             },
+         *             {
+         *               "url": "color",
+         *               "valueString": "#1A7F37"
+         *             },
+         *             {
+         *               "url": "critical",
+         *               "valueBoolean": false
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "item": [
+         *         {
+         *           "linkId": "mood",
+         *           "text": "How often did you feel down?",
+         *           "type": "choice",
+         *           "required": true,
+         *           "answerOption": [
+         *             {
+         *               "valueCoding": {
+         *                 "code": "mood.0",
+         *                 "display": "Never",
+         *                 "extension": [
+         *                   {
+         *                     "url": "http://hl7.org/fhir/StructureDefinition/ordinalValue",
+         *                     "valueDecimal": 0
+         *                   }
+         *                 ]
+         *               }
+         *             },
+         *             {
+         *               "valueCoding": {
+         *                 "code": "mood.1",
+         *                 "display": "Often",
+         *                 "extension": [
+         *                   {
+         *                     "url": "http://hl7.org/fhir/StructureDefinition/ordinalValue",
+         *                     "valueDecimal": 2
+         *                   }
+         *                 ]
+         *               }
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        FhirQuestionnaire: {
+            /** @constant */
+            resourceType: "Questionnaire";
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The form's id; an import leaves it out. */
+            id?: string;
+            url?: string;
+            name?: string;
+            /** @description The form's title (else `name`). */
+            title?: string;
+            /**
+             * @description active: a published form.
+             * @enum {string}
+             */
+            status: "draft" | "active" | "retired" | "unknown";
+            description?: string;
+            implicitRules?: string;
+            extension?: components["schemas"]["FhirExtension"][];
+            modifierExtension?: components["schemas"]["FhirExtension"][];
+            item?: components["schemas"]["FhirQuestionnaireItem"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR extension: a value, or sub-extensions named by their `url`. */
+        FhirExtension: {
+            url: string;
+            valueString?: string;
+            valueCode?: string;
+            valueBoolean?: boolean;
+            valueDecimal?: number;
+            valueInteger?: number;
+            extension?: components["schemas"]["FhirExtension"][];
+        } & {
+            [key: string]: unknown;
+        };
+        FhirQuestionnaireItem: {
+            /** @description The question's key (docs/api-contract.md §15). */
+            linkId: string;
+            text?: string;
+            /** @description choice (a single, multiple or scale question), text or string (a text question). */
+            type: string;
+            required?: boolean;
+            /** @description true on a choice: a multiple-choice question. */
+            repeats?: boolean;
+            readOnly?: boolean;
+            answerOption?: ({
+                valueCoding?: {
+                    system?: string;
+                    code?: string;
+                    display?: string;
+                    extension?: components["schemas"]["FhirExtension"][];
+                } & {
+                    [key: string]: unknown;
+                };
+                valueString?: string;
+                valueInteger?: number;
+                initialSelected?: boolean;
+                extension?: components["schemas"]["FhirExtension"][];
+                modifierExtension?: components["schemas"]["FhirExtension"][];
+            } & {
+                [key: string]: unknown;
+            })[];
+            extension?: components["schemas"]["FhirExtension"][];
+            modifierExtension?: components["schemas"]["FhirExtension"][];
+        } & {
+            [key: string]: unknown;
+        };
         FormSummary: {
             /** @description completed + pending + expired + revoked. */
             assigned: number;
@@ -2002,6 +2199,188 @@ export interface components {
                 score: number;
                 maxScore: number;
             }[];
+        };
+        /**
+         * @description A FHIR R4 QuestionnaireResponse (media type application/fhir+json): the answers by linkId, with the total and each subscale as contained Observations (docs/fhir.md).
+         * @example {
+         *       "resourceType": "QuestionnaireResponse",
+         *       "id": "cmf3k9x2a0001qz8h4b7c2d1g",
+         *       "questionnaire": "https://assessment.example/api/forms/cmf3k9x2a0001qz8h4b7c2d1e/fhir",
+         *       "status": "completed",
+         *       "subject": {
+         *         "identifier": {
+         *           "system": "https://assessment.example/api/students",
+         *           "value": "cmf3k9x2a0001qz8h4b7c2d1f"
+         *         },
+         *         "display": "Ana Lima"
+         *       },
+         *       "authored": "2026-03-14T09:30:00.000Z",
+         *       "item": [
+         *         {
+         *           "linkId": "mood",
+         *           "text": "How often did you feel down?",
+         *           "answer": [
+         *             {
+         *               "valueCoding": {
+         *                 "code": "mood.1",
+         *                 "display": "Often"
+         *               }
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "contained": [
+         *         {
+         *           "resourceType": "Observation",
+         *           "id": "total",
+         *           "status": "final",
+         *           "code": {
+         *             "coding": [
+         *               {
+         *                 "system": "https://assessment.example/api/forms/cmf3k9x2a0001qz8h4b7c2d1e/fhir",
+         *                 "code": "total",
+         *                 "display": "Mood check"
+         *               }
+         *             ],
+         *             "text": "Mood check"
+         *           },
+         *           "subject": {
+         *             "identifier": {
+         *               "system": "https://assessment.example/api/students",
+         *               "value": "cmf3k9x2a0001qz8h4b7c2d1f"
+         *             },
+         *             "display": "Ana Lima"
+         *           },
+         *           "effectiveDateTime": "2026-03-14T09:30:00.000Z",
+         *           "valueQuantity": {
+         *             "value": 2,
+         *             "unit": "score"
+         *           },
+         *           "interpretation": [
+         *             {
+         *               "text": "Low"
+         *             }
+         *           ],
+         *           "derivedFrom": [
+         *             {
+         *               "reference": "#"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        FhirQuestionnaireResponse: {
+            /** @constant */
+            resourceType: "QuestionnaireResponse";
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The result's (the submission's) id. */
+            id: string;
+            /** @description The canonical URL of the form's Questionnaire. */
+            questionnaire: string;
+            /** @constant */
+            status: "completed";
+            subject: {
+                display?: string;
+                identifier?: {
+                    system?: string;
+                    value?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                reference?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description When the test was completed. */
+            authored: string;
+            item?: ({
+                linkId: string;
+                text?: string;
+                answer: ({
+                    valueCoding?: {
+                        system?: string;
+                        code?: string;
+                        display?: string;
+                        extension?: components["schemas"]["FhirExtension"][];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    valueString?: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            })[];
+            contained: ({
+                /** @constant */
+                resourceType: "Observation";
+                id: string;
+                /** @constant */
+                status: "final";
+                code: {
+                    coding?: ({
+                        system?: string;
+                        code?: string;
+                        display?: string;
+                        extension?: components["schemas"]["FhirExtension"][];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    text?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                subject?: {
+                    display?: string;
+                    identifier?: {
+                        system?: string;
+                        value?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    reference?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                effectiveDateTime?: string;
+                valueQuantity?: {
+                    value: number;
+                    unit?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                dataAbsentReason?: {
+                    coding?: ({
+                        system?: string;
+                        code?: string;
+                        display?: string;
+                        extension?: components["schemas"]["FhirExtension"][];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    text?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                interpretation?: ({
+                    coding?: ({
+                        system?: string;
+                        code?: string;
+                        display?: string;
+                        extension?: components["schemas"]["FhirExtension"][];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    text?: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
         };
         StudentDetail: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -3058,6 +3437,143 @@ export interface components {
             multiplier?: number | null;
             /** @default [] */
             scoreRanges?: components["schemas"]["ScoreRange"][];
+        };
+        /**
+         * @description A FHIR R4 Questionnaire (media type application/fhir+json): the form, its questions as items and its scoring as extensions (docs/fhir.md).
+         * @example {
+         *       "resourceType": "Questionnaire",
+         *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+         *       "url": "https://assessment.example/api/forms/cmf3k9x2a0001qz8h4b7c2d1e/fhir",
+         *       "title": "Mood check",
+         *       "status": "active",
+         *       "extension": [
+         *         {
+         *           "url": "urn:assessment-service:fhir:extension:score-band",
+         *           "extension": [
+         *             {
+         *               "url": "min",
+         *               "valueDecimal": 0
+         *             },
+         *             {
+         *               "url": "max",
+         *               "valueDecimal": 2
+         *             },
+         *             {
+         *               "url": "label",
+         *               "valueString": "Low"
+         *             },
+         *             {
+         *               "url": "color",
+         *               "valueString": "#1A7F37"
+         *             },
+         *             {
+         *               "url": "critical",
+         *               "valueBoolean": false
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "item": [
+         *         {
+         *           "linkId": "mood",
+         *           "text": "How often did you feel down?",
+         *           "type": "choice",
+         *           "required": true,
+         *           "answerOption": [
+         *             {
+         *               "valueCoding": {
+         *                 "code": "mood.0",
+         *                 "display": "Never",
+         *                 "extension": [
+         *                   {
+         *                     "url": "http://hl7.org/fhir/StructureDefinition/ordinalValue",
+         *                     "valueDecimal": 0
+         *                   }
+         *                 ]
+         *               }
+         *             },
+         *             {
+         *               "valueCoding": {
+         *                 "code": "mood.1",
+         *                 "display": "Often",
+         *                 "extension": [
+         *                   {
+         *                     "url": "http://hl7.org/fhir/StructureDefinition/ordinalValue",
+         *                     "valueDecimal": 2
+         *                   }
+         *                 ]
+         *               }
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        FhirQuestionnaireInput: {
+            /** @constant */
+            resourceType: "Questionnaire";
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The form's id; an import leaves it out. */
+            id?: string;
+            url?: string;
+            name?: string;
+            /** @description The form's title (else `name`). */
+            title?: string;
+            /**
+             * @description active: a published form.
+             * @enum {string}
+             */
+            status: "draft" | "active" | "retired" | "unknown";
+            description?: string;
+            implicitRules?: string;
+            extension?: components["schemas"]["FhirExtensionInput"][];
+            modifierExtension?: components["schemas"]["FhirExtensionInput"][];
+            item?: components["schemas"]["FhirQuestionnaireItemInput"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR extension: a value, or sub-extensions named by their `url`. */
+        FhirExtensionInput: {
+            url: string;
+            valueString?: string;
+            valueCode?: string;
+            valueBoolean?: boolean;
+            valueDecimal?: number;
+            valueInteger?: number;
+            extension?: components["schemas"]["FhirExtensionInput"][];
+        } & {
+            [key: string]: unknown;
+        };
+        FhirQuestionnaireItemInput: {
+            /** @description The question's key (docs/api-contract.md §15). */
+            linkId: string;
+            text?: string;
+            /** @description choice (a single, multiple or scale question), text or string (a text question). */
+            type: string;
+            required?: boolean;
+            /** @description true on a choice: a multiple-choice question. */
+            repeats?: boolean;
+            readOnly?: boolean;
+            answerOption?: ({
+                valueCoding?: {
+                    system?: string;
+                    code?: string;
+                    display?: string;
+                    extension?: components["schemas"]["FhirExtensionInput"][];
+                } & {
+                    [key: string]: unknown;
+                };
+                valueString?: string;
+                valueInteger?: number;
+                initialSelected?: boolean;
+                extension?: components["schemas"]["FhirExtensionInput"][];
+                modifierExtension?: components["schemas"]["FhirExtensionInput"][];
+            } & {
+                [key: string]: unknown;
+            })[];
+            extension?: components["schemas"]["FhirExtensionInput"][];
+            modifierExtension?: components["schemas"]["FhirExtensionInput"][];
+        } & {
+            [key: string]: unknown;
         };
         GroupCreate: {
             /** @example 5B Reading */
@@ -9115,6 +9631,233 @@ export interface operations {
             };
         };
     };
+    getFormQuestionnaire: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Questionnaire. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "Questionnaire",
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "url": "https://assessment.example/api/forms/cmf3k9x2a0001qz8h4b7c2d1e/fhir",
+                     *       "title": "Mood check",
+                     *       "status": "active",
+                     *       "extension": [
+                     *         {
+                     *           "url": "urn:assessment-service:fhir:extension:score-band",
+                     *           "extension": [
+                     *             {
+                     *               "url": "min",
+                     *               "valueDecimal": 0
+                     *             },
+                     *             {
+                     *               "url": "max",
+                     *               "valueDecimal": 2
+                     *             },
+                     *             {
+                     *               "url": "label",
+                     *               "valueString": "Low"
+                     *             },
+                     *             {
+                     *               "url": "color",
+                     *               "valueString": "#1A7F37"
+                     *             },
+                     *             {
+                     *               "url": "critical",
+                     *               "valueBoolean": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "item": [
+                     *         {
+                     *           "linkId": "mood",
+                     *           "text": "How often did you feel down?",
+                     *           "type": "choice",
+                     *           "required": true,
+                     *           "answerOption": [
+                     *             {
+                     *               "valueCoding": {
+                     *                 "code": "mood.0",
+                     *                 "display": "Never",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "http://hl7.org/fhir/StructureDefinition/ordinalValue",
+                     *                     "valueDecimal": 0
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             },
+                     *             {
+                     *               "valueCoding": {
+                     *                 "code": "mood.1",
+                     *                 "display": "Often",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "http://hl7.org/fhir/StructureDefinition/ordinalValue",
+                     *                     "valueDecimal": 2
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/fhir+json": components["schemas"]["FhirQuestionnaire"];
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getFormSummary: {
         parameters: {
             query?: {
@@ -9302,6 +10045,477 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    importFormQuestionnaire: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "resourceType": "Questionnaire",
+                 *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *       "url": "https://assessment.example/api/forms/cmf3k9x2a0001qz8h4b7c2d1e/fhir",
+                 *       "title": "Mood check",
+                 *       "status": "active",
+                 *       "extension": [
+                 *         {
+                 *           "url": "urn:assessment-service:fhir:extension:score-band",
+                 *           "extension": [
+                 *             {
+                 *               "url": "min",
+                 *               "valueDecimal": 0
+                 *             },
+                 *             {
+                 *               "url": "max",
+                 *               "valueDecimal": 2
+                 *             },
+                 *             {
+                 *               "url": "label",
+                 *               "valueString": "Low"
+                 *             },
+                 *             {
+                 *               "url": "color",
+                 *               "valueString": "#1A7F37"
+                 *             },
+                 *             {
+                 *               "url": "critical",
+                 *               "valueBoolean": false
+                 *             }
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "item": [
+                 *         {
+                 *           "linkId": "mood",
+                 *           "text": "How often did you feel down?",
+                 *           "type": "choice",
+                 *           "required": true,
+                 *           "answerOption": [
+                 *             {
+                 *               "valueCoding": {
+                 *                 "code": "mood.0",
+                 *                 "display": "Never",
+                 *                 "extension": [
+                 *                   {
+                 *                     "url": "http://hl7.org/fhir/StructureDefinition/ordinalValue",
+                 *                     "valueDecimal": 0
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             },
+                 *             {
+                 *               "valueCoding": {
+                 *                 "code": "mood.1",
+                 *                 "display": "Often",
+                 *                 "extension": [
+                 *                   {
+                 *                     "url": "http://hl7.org/fhir/StructureDefinition/ordinalValue",
+                 *                     "valueDecimal": 2
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/fhir+json": components["schemas"]["FhirQuestionnaireInput"];
+                /**
+                 * @example {
+                 *       "resourceType": "Questionnaire",
+                 *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *       "url": "https://assessment.example/api/forms/cmf3k9x2a0001qz8h4b7c2d1e/fhir",
+                 *       "title": "Mood check",
+                 *       "status": "active",
+                 *       "extension": [
+                 *         {
+                 *           "url": "urn:assessment-service:fhir:extension:score-band",
+                 *           "extension": [
+                 *             {
+                 *               "url": "min",
+                 *               "valueDecimal": 0
+                 *             },
+                 *             {
+                 *               "url": "max",
+                 *               "valueDecimal": 2
+                 *             },
+                 *             {
+                 *               "url": "label",
+                 *               "valueString": "Low"
+                 *             },
+                 *             {
+                 *               "url": "color",
+                 *               "valueString": "#1A7F37"
+                 *             },
+                 *             {
+                 *               "url": "critical",
+                 *               "valueBoolean": false
+                 *             }
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "item": [
+                 *         {
+                 *           "linkId": "mood",
+                 *           "text": "How often did you feel down?",
+                 *           "type": "choice",
+                 *           "required": true,
+                 *           "answerOption": [
+                 *             {
+                 *               "valueCoding": {
+                 *                 "code": "mood.0",
+                 *                 "display": "Never",
+                 *                 "extension": [
+                 *                   {
+                 *                     "url": "http://hl7.org/fhir/StructureDefinition/ordinalValue",
+                 *                     "valueDecimal": 0
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             },
+                 *             {
+                 *               "valueCoding": {
+                 *                 "code": "mood.1",
+                 *                 "display": "Often",
+                 *                 "extension": [
+                 *                   {
+                 *                     "url": "http://hl7.org/fhir/StructureDefinition/ordinalValue",
+                 *                     "valueDecimal": 2
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["FhirQuestionnaireInput"];
+            };
+        };
+        responses: {
+            /** @description The created form. */
+            201: {
+                headers: {
+                    /** @description /api/forms/{id}: where the created resource is. */
+                    Location?: string;
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "title": "Reading habits",
+                     *       "description": "Ten questions on how often and how much pupils read.",
+                     *       "category": "Screening",
+                     *       "type": "Questionnaire",
+                     *       "targetAudience": "Grade 5",
+                     *       "isPublished": true,
+                     *       "isTemplate": true,
+                     *       "showResultToRespondent": true,
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "deletedAt": "2026-03-14T09:30:00.000Z",
+                     *       "createdBy": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "scoreRanges": [
+                     *         {
+                     *           "min": 1,
+                     *           "max": 1,
+                     *           "label": "Medium",
+                     *           "color": "#B54708",
+                     *           "critical": false
+                     *         }
+                     *       ],
+                     *       "questions": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "text": "How often do you read for pleasure?",
+                     *           "type": "SINGLE_CHOICE",
+                     *           "required": true,
+                     *           "key": "text",
+                     *           "reverseScored": true,
+                     *           "scale": {
+                     *             "min": 1,
+                     *             "max": 1,
+                     *             "minLabel": "text",
+                     *             "maxLabel": "text"
+                     *           },
+                     *           "options": [
+                     *             {
+                     *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *               "text": "How often do you read for pleasure?",
+                     *               "score": 1,
+                     *               "critical": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "scoring": {
+                     *         "method": "SUM",
+                     *         "multiplier": 1,
+                     *         "maxMissing": null,
+                     *         "display": "RAW"
+                     *       },
+                     *       "subscales": [
+                     *         {
+                     *           "key": "text",
+                     *           "name": "Ana Lima",
+                     *           "items": [
+                     *             "text"
+                     *           ],
+                     *           "method": "SUM",
+                     *           "multiplier": null,
+                     *           "scoreRanges": []
+                     *         }
+                     *       ],
+                     *       "criticalMessage": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY, UNSUPPORTED_FHIR_ELEMENT. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY" | "UNSUPPORTED_FHIR_ELEMENT";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-in-use",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed. Send it again in a moment to get its answer.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
                     };
                 };
             };
@@ -11867,6 +13081,253 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ReportDetail"];
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: NOT_COMPLETED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-completed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This test has not been completed yet.",
+                     *       "code": "NOT_COMPLETED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_COMPLETED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getReportQuestionnaireResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QuestionnaireResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "QuestionnaireResponse",
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1g",
+                     *       "questionnaire": "https://assessment.example/api/forms/cmf3k9x2a0001qz8h4b7c2d1e/fhir",
+                     *       "status": "completed",
+                     *       "subject": {
+                     *         "identifier": {
+                     *           "system": "https://assessment.example/api/students",
+                     *           "value": "cmf3k9x2a0001qz8h4b7c2d1f"
+                     *         },
+                     *         "display": "Ana Lima"
+                     *       },
+                     *       "authored": "2026-03-14T09:30:00.000Z",
+                     *       "item": [
+                     *         {
+                     *           "linkId": "mood",
+                     *           "text": "How often did you feel down?",
+                     *           "answer": [
+                     *             {
+                     *               "valueCoding": {
+                     *                 "code": "mood.1",
+                     *                 "display": "Often"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "contained": [
+                     *         {
+                     *           "resourceType": "Observation",
+                     *           "id": "total",
+                     *           "status": "final",
+                     *           "code": {
+                     *             "coding": [
+                     *               {
+                     *                 "system": "https://assessment.example/api/forms/cmf3k9x2a0001qz8h4b7c2d1e/fhir",
+                     *                 "code": "total",
+                     *                 "display": "Mood check"
+                     *               }
+                     *             ],
+                     *             "text": "Mood check"
+                     *           },
+                     *           "subject": {
+                     *             "identifier": {
+                     *               "system": "https://assessment.example/api/students",
+                     *               "value": "cmf3k9x2a0001qz8h4b7c2d1f"
+                     *             },
+                     *             "display": "Ana Lima"
+                     *           },
+                     *           "effectiveDateTime": "2026-03-14T09:30:00.000Z",
+                     *           "valueQuantity": {
+                     *             "value": 2,
+                     *             "unit": "score"
+                     *           },
+                     *           "interpretation": [
+                     *             {
+                     *               "text": "Low"
+                     *             }
+                     *           ],
+                     *           "derivedFrom": [
+                     *             {
+                     *               "reference": "#"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/fhir+json": components["schemas"]["FhirQuestionnaireResponse"];
                 };
             };
             /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */

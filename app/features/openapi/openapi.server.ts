@@ -27,6 +27,7 @@ const MEDIA_TYPES: Record<BodyType, string> = {
   form: "application/x-www-form-urlencoded",
   multipart: "multipart/form-data",
   csv: "text/csv",
+  fhir: "application/fhir+json",
 };
 
 const STATUS_TEXT: Record<number, string> = {

@@ -98,7 +98,7 @@ export function mirroredScore(score: number, optionScores: readonly number[]): n
 }
 
 /** The score one option counts for on its question. */
-export function optionScore(question: Pick<ScaleQuestion, "reverseScored" | "options">, option: { score: number }): number {
+export function optionScore(question: { reverseScored?: boolean | undefined; options: readonly { score: number }[] }, option: { score: number }): number {
   return question.reverseScored
     ? mirroredScore(
         option.score,
