@@ -28,6 +28,9 @@ export default [
     route("forms/:id", "routes/api/forms.$id.ts"),
     route("forms/:id/summary", "routes/api/forms.$id.summary.ts"),
 
+    route("instruments", "routes/api/instruments.ts"),
+    route("instruments/:key/install", "routes/api/instruments.$key.install.ts"),
+
     route("students", "routes/api/students.ts"),
     route("students/import", "routes/api/students.import.ts"),
     route("students/:id", "routes/api/students.$id.ts"),

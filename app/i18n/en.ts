@@ -218,6 +218,8 @@ export const en = {
     keyTwice: "Another one already uses this key.",
     notAScoredQuestion: "Not a scored question of this form.",
     itemTwice: "This question is already in this subscale.",
+    instrumentLanguage: (language: string, languages: string) => `This instrument is not given in ${language}: choose one of ${languages}.`,
+    instrumentLocked: "An installed instrument's items and scoring cannot be changed.",
   },
 
   /**
@@ -257,6 +259,8 @@ export const en = {
     PRECONDITION_FAILED: "Someone changed this record since you opened it. Open it again to see the changes, then make yours.",
     WEBHOOK_LIMIT: "An organization can have at most 10 webhooks. Remove one before adding another.",
     FORM_NOT_PUBLISHED: "This form is not published.",
+    INSTRUMENT_LOCKED:
+      "This form is a library instrument: its items and scoring cannot be changed. Its title, description, publication and critical message can.",
     ALREADY_COMPLETED: "This test has already been completed.",
     NOT_COMPLETED: "This test has not been completed yet.",
     LINK_EXPIRED: "This test link has expired. Ask for a new one.",

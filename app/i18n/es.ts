@@ -208,6 +208,8 @@ export const es: Dictionary = {
     keyTwice: "Otro ya usa esta clave.",
     notAScoredQuestion: "No es una pregunta puntuada de este formulario.",
     itemTwice: "Esta pregunta ya está en esta subescala.",
+    instrumentLanguage: (language, languages) => `Este instrumento no está disponible en ${language}: elige uno de ${languages}.`,
+    instrumentLocked: "Los ítems y la puntuación de un instrumento instalado no se pueden cambiar.",
   },
 
   problems: {
@@ -243,6 +245,8 @@ export const es: Dictionary = {
     PRECONDITION_FAILED: "Alguien cambió este registro desde que lo abriste. Ábrelo de nuevo para ver los cambios y luego haz los tuyos.",
     WEBHOOK_LIMIT: "Una organización puede tener como máximo 10 webhooks. Elimina uno antes de añadir otro.",
     FORM_NOT_PUBLISHED: "Este formulario no está publicado.",
+    INSTRUMENT_LOCKED:
+      "Este formulario es un instrumento de la biblioteca: sus ítems y su puntuación no se pueden cambiar. Su título, su descripción, su publicación y su mensaje para respuestas críticas sí.",
     ALREADY_COMPLETED: "Esta prueba ya se completó.",
     NOT_COMPLETED: "Esta prueba aún no se ha completado.",
     LINK_EXPIRED: "Este enlace de la prueba caducó. Pide uno nuevo.",

@@ -208,6 +208,8 @@ export const ptBR: Dictionary = {
     keyTwice: "Outro já usa esta chave.",
     notAScoredQuestion: "Não é uma pergunta pontuada deste formulário.",
     itemTwice: "Esta pergunta já está nesta subescala.",
+    instrumentLanguage: (language, languages) => `Este instrumento não está disponível em ${language}: escolha um de ${languages}.`,
+    instrumentLocked: "Os itens e a pontuação de um instrumento instalado não podem ser alterados.",
   },
 
   problems: {
@@ -243,6 +245,8 @@ export const ptBR: Dictionary = {
     PRECONDITION_FAILED: "Alguém alterou este registro depois que você o abriu. Abra-o de novo para ver as alterações e depois faça as suas.",
     WEBHOOK_LIMIT: "Uma organização pode ter no máximo 10 webhooks. Remova um antes de adicionar outro.",
     FORM_NOT_PUBLISHED: "Este formulário não está publicado.",
+    INSTRUMENT_LOCKED:
+      "Este formulário é um instrumento da biblioteca: os itens e a pontuação não podem ser alterados. O título, a descrição, a publicação e a mensagem para respostas críticas podem.",
     ALREADY_COMPLETED: "Este teste já foi concluído.",
     NOT_COMPLETED: "Este teste ainda não foi concluído.",
     LINK_EXPIRED: "Este link do teste expirou. Peça um novo.",

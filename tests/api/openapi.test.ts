@@ -273,7 +273,11 @@ describe("GET /api/openapi", () => {
   it("given the records a client edits, should tag them with ETag and make their PUT conditional on If-Match (412)", () => {
     const versioned = operationsOf().filter(({ operation }) => Object.values(operation.responses).some((response) => response.headers?.ETag));
     expect(versioned.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(
-      ["forms", "students", "candidates", "groups"].flatMap((kind) => [`get /api/${kind}/{id}`, `put /api/${kind}/{id}`, `post /api/${kind}`]).sort(),
+      [
+        ...["forms", "students", "candidates", "groups"].flatMap((kind) => [`get /api/${kind}/{id}`, `put /api/${kind}/{id}`, `post /api/${kind}`]),
+        // Installing an instrument creates a form (docs/api-contract.md §17).
+        "post /api/instruments/{key}/install",
+      ].sort(),
     );
     for (const { path, method, operation } of versioned) {
       const conditional = method === "put";

@@ -3,6 +3,7 @@ import { achievableTotals, scaledTotals, unreachableBands } from "../scoring/ach
 import { KEY_PATTERN, MAX_SUBSCALES } from "../scoring/scale-limits.ts";
 import { band, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { QUESTION_TYPES } from "./question-types.ts";
+import { instrumentMark } from "../instruments/instrument-schemas.ts";
 import { SCALE_BOUND, SCALE_MAX_POINTS, scalePoints, storedOptions } from "./scale.ts";
 import {
   booleanParam,
@@ -283,6 +284,7 @@ const formSummaryFields = {
   showResultToRespondent: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
+  instrument: instrumentMark.nullable(),
 };
 
 export const formListItem = z
