@@ -96,6 +96,8 @@ export default [
       route("forms/:id/delete", "routes/forms.$id.delete.tsx"),
       route("forms/:id/preview", "routes/forms.$id.preview.tsx"),
       route("forms/:id/summary", "routes/forms.$id.summary.tsx"),
+      route("library", "routes/library.tsx"),
+      route("library/:key", "routes/library.$key.tsx"),
       route("students", "routes/students.tsx"),
       route("students/new", "routes/students.new.tsx"),
       route("students/import", "routes/students.import.tsx"),

@@ -270,4 +270,49 @@ describe("the lock", () => {
     expectProblem(await api("PUT", `/api/forms/${form.id}`, { as: elsewhere, json: { title: "Mine now" } }), 404, "NOT_FOUND");
     expectProblem(await api("PUT", `/api/forms/${form.id}`, { as: elsewhere, json: { scoreRanges: [] } }), 404, "NOT_FOUND");
   });
+
+  it("given the editor's page, should save the open details, refuse the editor's lists with 409, and copy it locked", async () => {
+    const form = await install("gad-7");
+    const page = `/en/forms/${form.id}`;
+    const html = await (await fetch(`${baseUrl()}${page}`, { headers: { cookie: sessionOf(teacher) } })).text();
+    expect(html).toContain("From the instrument library");
+    expect(html).toContain("This form is GAD-7 (version 1, English)");
+    expect(html).toContain(`Licence: ${instrumentByKey("gad-7")!.licence}`);
+    expect(html).not.toContain('name="questions[0].text"');
+
+    const title = unique("Our GAD-7");
+    const saved = await postPageForm(page, { intent: "details", title, description: "", criticalMessage: "Call us." }, sessionOf(teacher));
+    expect(saved.status).toBe(302);
+    const read = await api("GET", `/api/forms/${form.id}`, { as: teacher });
+    expect(read.body).toMatchObject({ title, description: null, criticalMessage: "Call us.", questions: form.questions });
+
+    // The full editor's post, as a page made before the install never is: refused, nothing changed.
+    const editor = await postPageForm(
+      page,
+      {
+        intent: "save",
+        title: "Edited",
+        "questions[0].text": "Changed",
+        "questions[0].type": "SINGLE_CHOICE",
+        "questions[0].options[0].text": "No",
+        "questions[0].options[0].score": "0",
+        "questions[0].options[1].text": "Yes",
+        "questions[0].options[1].score": "1",
+      },
+      sessionOf(teacher),
+    );
+    expect(editor.status).toBe(409);
+    expect((await api("GET", `/api/forms/${form.id}`, { as: teacher })).body).toMatchObject({ title, questions: form.questions });
+
+    const copied = await postPageForm(page, { intent: "duplicate" }, sessionOf(teacher));
+    expect(copied.status).toBe(302);
+    const copyId = copied.headers.get("location")!.split("/").pop()!;
+    const copy = await api("GET", `/api/forms/${copyId}`, { as: teacher });
+    expect(copy.body).toMatchObject({
+      instrument: form.instrument,
+      isPublished: false,
+      questions: form.questions.map((question) => ({ ...question, id: expect.any(String), options: expect.any(Array) })),
+    });
+    expectProblem(await api("PUT", `/api/forms/${copyId}`, { as: teacher, json: { scoreRanges: [] } }), 409, "INSTRUMENT_LOCKED");
+  });
 });

@@ -251,6 +251,16 @@ export const updateFormBody = z
   .superRefine(refineForm)
   .meta({ id: "FormUpdate" });
 
+/**
+ * What the editor of a form installed from the instrument library changes: the details its lock
+ * leaves open (publication has its own button). The API takes them in a PUT like any other field.
+ */
+export const instrumentDetailsBody = z.strictObject({
+  title: formFields.title,
+  description: formFields.description,
+  criticalMessage: formFields.criticalMessage,
+});
+
 export type CreateFormInput = z.output<typeof createFormBody>;
 export type UpdateFormInput = z.output<typeof updateFormBody>;
 
