@@ -30,6 +30,9 @@ export default [
     route("forms/:id/summary", "routes/api/forms.$id.summary.ts"),
     route("forms/:id/fhir", "routes/api/forms.$id.fhir.ts"),
 
+    route("instruments", "routes/api/instruments.ts"),
+    route("instruments/:key/install", "routes/api/instruments.$key.install.ts"),
+
     route("students", "routes/api/students.ts"),
     route("students/import", "routes/api/students.import.ts"),
     route("students/:id", "routes/api/students.$id.ts"),
@@ -96,6 +99,8 @@ export default [
       route("forms/:id/delete", "routes/forms.$id.delete.tsx"),
       route("forms/:id/preview", "routes/forms.$id.preview.tsx"),
       route("forms/:id/summary", "routes/forms.$id.summary.tsx"),
+      route("library", "routes/library.tsx"),
+      route("library/:key", "routes/library.$key.tsx"),
       route("students", "routes/students.tsx"),
       route("students/new", "routes/students.new.tsx"),
       route("students/import", "routes/students.import.tsx"),

@@ -9,6 +9,7 @@ export type NavItem = { key: keyof Dictionary["nav"] & string; href: (locale: Lo
 const STAFF: NavItem[] = [
   { key: "home", href: paths.home },
   { key: "forms", href: paths.forms },
+  { key: "library", href: paths.library },
   { key: "students", href: paths.students },
   { key: "candidates", href: paths.candidates },
   { key: "groups", href: paths.groups },

@@ -21,6 +21,9 @@ export const paths = {
   formSummary: (locale: Locale, id: string) => `/${locale}/forms/${id}/summary`,
   formTemplates: (locale: Locale) => `/${locale}/forms/templates`,
 
+  library: (locale: Locale) => `/${locale}/library`,
+  libraryInstrument: (locale: Locale, key: string) => `/${locale}/library/${encodeURIComponent(key)}`,
+
   students: (locale: Locale) => `/${locale}/students`,
   newStudent: (locale: Locale) => `/${locale}/students/new`,
   importStudents: (locale: Locale) => `/${locale}/students/import`,

@@ -4,10 +4,12 @@ import { Badge } from "~/components/badge.tsx";
 import { Button, LinkButton } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
 import { FormEditor } from "~/components/form-editor.tsx";
+import { InstalledForm } from "~/components/instruments/installed-form.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
 import { draftFromForm } from "~/features/forms/form-editor.server.ts";
 import { editableForm, editorPost, editorValidation } from "~/features/forms/form-pages.server.ts";
 import { duplicateForm, updateForm } from "~/features/forms/forms.server.ts";
+import { installedFormDetailsPost, installedFormEditor } from "~/features/instruments/installed-form-page.server.ts";
 import { openLinkCount } from "~/features/submissions/submissions.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
@@ -30,6 +32,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     form: { id: form.id, title: form.title, isPublished: form.isPublished, isTemplate: form.isTemplate, updatedAt: form.updatedAt },
     draft: draftFromForm(form),
     validation: editorValidation(resolveLocale(params.locale)),
+    // A form installed from the instrument library: its items and scoring are shown, not edited.
+    installed: installedFormEditor(form, resolveLocale(params.locale)),
   };
 }
 
@@ -46,6 +50,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const copy = await forPage(duplicateForm(actor, params.id, { title: (title) => translations(locale).forms.copyTitle(title) }));
     return redirectWithFlash(paths.form(locale, copy.id), { kind: "success", key: "formDuplicated" });
   }
+  if (intent === "details") return installedFormDetailsPost(actor, locale, formData, params.id);
   return editorPost(actor, locale, formData, params.id);
 }
 
@@ -113,7 +118,11 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
           </>
         }
       />
-      <FormEditor key={String(form.updatedAt)} draft={loaderData.draft} result={actionData} validation={loaderData.validation} submitLabel={t.common.save} />
+      {loaderData.installed ? (
+        <InstalledForm key={String(form.updatedAt)} editor={loaderData.installed} result={actionData} />
+      ) : (
+        <FormEditor key={String(form.updatedAt)} draft={loaderData.draft} result={actionData} validation={loaderData.validation} submitLabel={t.common.save} />
+      )}
     </div>
   );
 }

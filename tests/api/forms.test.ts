@@ -137,6 +137,7 @@ describe("GET /api/forms", () => {
         "type",
         "updatedAt",
         "deletedAt",
+        "instrument",
       ].sort(),
     );
     expect(first._count).toEqual({ questions: expect.any(Number), submissions: expect.any(Number) });

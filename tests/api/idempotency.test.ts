@@ -99,6 +99,14 @@ const CASES: Case[] = [
     rows: (tag) => db().form.count({ where: { title: { startsWith: `Form ${tag}` } } }),
   },
   {
+    operation: "installInstrument",
+    path: "/api/instruments/gad-7/install",
+    as: teacher,
+    request: (tag) => ({ json: { title: `Instrument ${tag}` } }),
+    other: (tag) => ({ json: { title: `Instrument ${tag} (2)` } }),
+    rows: (tag) => db().form.count({ where: { title: { startsWith: `Instrument ${tag}` } } }),
+  },
+  {
     operation: "createStudent",
     path: "/api/students",
     as: teacher,

@@ -277,6 +277,8 @@ describe("GET /api/openapi", () => {
         ...["forms", "students", "candidates", "groups"].flatMap((kind) => [`get /api/${kind}/{id}`, `put /api/${kind}/{id}`, `post /api/${kind}`]),
         // A form created from a FHIR Questionnaire.
         "post /api/forms/fhir",
+        // Installing an instrument creates a form (docs/api-contract.md §17).
+        "post /api/instruments/{key}/install",
       ].sort(),
     );
     for (const { path, method, operation } of versioned) {

@@ -371,6 +371,38 @@ describe("scoring configuration that does not fit", () => {
   });
 });
 
+describe("bands read against the scored total", () => {
+  /** Five items of 0–5 summed and × 4, as the WHO-5 scores them: totals 0 to 100. */
+  const multiplied = (bands: { min: number; max: number; label: string; color: string }[]) => ({
+    title: unique("Well-being"),
+    scoring: { method: "SUM", multiplier: 4, display: "RAW" },
+    scoreRanges: bands,
+    questions: ["a", "b", "c", "d", "e"].map((text) => ({
+      text,
+      type: "SINGLE_CHOICE",
+      options: [0, 1, 2, 3, 4, 5].map((score) => ({ text: `${score}`, score })),
+    })),
+  });
+  const low = { min: 0, max: 28, label: "Low", color: RED };
+
+  it("given a multiplier, should accept bands up to the multiplied total and refuse one beyond it", async () => {
+    const accepted = await as("POST", "/api/forms", multiplied([low, { min: 29, max: 100, label: "Fine", color: GREEN }]));
+    expect(accepted.status, accepted.text).toBe(201);
+    const refused = await as("POST", "/api/forms", multiplied([low, { min: 101, max: 120, label: "Beyond", color: GREEN }]));
+    expectProblem(refused, 400);
+    expect(refused.body.errors).toEqual([{ path: "scoreRanges.1", message: "No total can fall in this range: totals on this form run from 0 to 100." }]);
+
+    // A PUT of the bands alone, or of the scoring alone, is read against what is stored.
+    const id = accepted.body.id as string;
+    expect((await as("PUT", `/api/forms/${id}`, { scoreRanges: [{ min: 90, max: 100, label: "Top", color: GREEN }] })).status).toBe(200);
+    const smaller = await as("PUT", `/api/forms/${id}`, { scoring: { method: "SUM", multiplier: 1, display: "RAW" } });
+    expectProblem(smaller, 400);
+    expect(errorPaths(smaller)).toEqual(["scoring"]);
+    // A mean is not a sum of the options: its bands are not checked.
+    expect((await as("PUT", `/api/forms/${id}`, { scoring: { method: "MEAN", multiplier: 1, display: "RAW" } })).status).toBe(200);
+  });
+});
+
 describe("a form without the new fields", () => {
   it("given a plain form, should read its defaults, score as before, and read a result captured before versioned snapshots", async () => {
     const created = await as("POST", "/api/forms", mixedForm());

@@ -179,6 +179,15 @@ describe("the validating proxy's tour of every operation", () => {
     expect((await via("GET", "/api/forms/not-a-form", { as: teacher })).status).toBe(404);
     expect((await via("GET", "/api/forms", { wrongOnPurpose: true })).status).toBe(401);
 
+    // The instrument library: read, install, and the lock of what was installed.
+    expect((await via("GET", "/api/instruments?language=es", { as: teacher })).status).toBe(200);
+    const installed = await via("POST", "/api/instruments/gad-7/install", { as: teacher, json: { title: unique("Toured GAD-7") } });
+    expect(installed.status, installed.text).toBe(201);
+    expect((await via("PUT", `/api/forms/${installed.body.id}`, { as: teacher, json: { scoreRanges: [] } })).status).toBe(409);
+    expect((await via("POST", "/api/instruments/gad-7/install", { as: teacher, json: { language: "es" }, wrongOnPurpose: true })).status).toBe(400);
+    expect((await via("POST", "/api/instruments/no-such-instrument/install", { as: teacher, json: {} })).status).toBe(404);
+    expect((await via("DELETE", `/api/forms/${installed.body.id}`, { as: teacher })).status).toBe(200);
+
     const student = await via("POST", "/api/students", { as: teacher, json: { name: unique("Toured pupil"), email: `${unique("pupil")}@tour.test` } });
     expect(student.status, student.text).toBe(201);
     studentId = student.body.id;

@@ -371,7 +371,7 @@ export interface paths {
          */
         get: operations["getForm"];
         /**
-         * Update the fields sent; `questions` replaces the list (ids keep, no id creates, missing removes).
+         * Update the fields sent; `questions` replaces the list (ids keep, no id creates, missing removes). A form installed from the instrument library refuses questions, scoreRanges, scoring and subscales (409 INSTRUMENT_LOCKED naming each, whatever their values).
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER (teachers: own forms).
          */
         put: operations["updateForm"];
@@ -517,6 +517,46 @@ export interface paths {
          * @description Roles: the group's creator, ADMIN, SUPER_ADMIN.
          */
         delete: operations["removeGroupMembers"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instruments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The instrument library (docs/api-contract.md §17): every validated instrument the service ships, whole, so that a client can preview one before installing it. `items` holds each item with its options and scores (their count is the item count); `scoring` holds the total's method, multiplier, missing-item rule and display, its bands with colours, the subscales and the source of the rules. Texts are in `language` (default en); an instrument not given in it answers in English.
+         * @description Roles: any signed-in user.
+         */
+        get: operations["listInstruments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instruments/{key}/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Install a library instrument as a new, unpublished form of the caller's organization, in one of its languages: its items, option scores, reverse items, subscales, bands with colours, critical options, scoring and critical message, its instructions as the description, marked `instrument: {key, version, language}`. Its items and scoring cannot be changed afterwards (PUT answers 409 INSTRUMENT_LOCKED); its title, description, publication and criticalMessage can. Each call makes another form; send `{}` for the defaults.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        post: operations["installInstrument"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1703,12 +1743,24 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             updatedAt: string;
+            instrument: components["schemas"]["InstrumentMark"] | null;
             /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
             deletedAt: null;
             _count: {
                 questions: number;
                 submissions: number;
             };
+        };
+        /** @description The library instrument the form was installed from (POST /api/instruments/{key}/install): its questions, options, score ranges, scoring and subscales cannot be changed (409 INSTRUMENT_LOCKED); its title, description, publication and criticalMessage can. */
+        InstrumentMark: {
+            key: string;
+            /** @description The version of the library's definition it was installed from. */
+            version: string;
+            /**
+             * @description The language its texts were installed in.
+             * @enum {string}
+             */
+            language: "en" | "es" | "pt-BR";
         };
         Form: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -1731,6 +1783,7 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             updatedAt: string;
+            instrument: components["schemas"]["InstrumentMark"] | null;
             deletedAt: string | null;
             createdBy: {
                 /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -2063,6 +2116,67 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "NEW" | "IN_EVALUATION" | "APPROVED" | "REJECTED" | "PROMOTED";
+        };
+        Instrument: {
+            /** @description What POST /api/instruments/{key}/install takes. */
+            key: string;
+            name: string;
+            version: string;
+            description: string;
+            /** @description English, and each language a published translation was read from. */
+            languages: ("en" | "es" | "pt-BR")[];
+            /**
+             * @description The language of the texts of this answer: the one asked for, or en when the instrument is not given in it.
+             * @enum {string}
+             */
+            language: "en" | "es" | "pt-BR";
+            licence: string;
+            citation: string;
+            /** @description What the respondent reads before the items: an installed form's description. */
+            instructions: string;
+            /** @description Every item with its options and their scores, in order, as an installed form's questions. */
+            items: {
+                /** @description The question key it gets in an installed form. */
+                key: string;
+                text: string;
+                /**
+                 * @description Always SINGLE_CHOICE today.
+                 * @enum {string}
+                 */
+                type: "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE" | "TEXT";
+                /** @description false for an item the instrument lets be skipped (PHQ-15's item for women only). */
+                required: boolean;
+                reverseScored: boolean;
+                options: {
+                    text: string;
+                    score: number;
+                    critical: boolean;
+                }[];
+            }[];
+            /** @description How the total is made, its bands, the subscales, and the source of the rules. */
+            scoring: {
+                /**
+                 * @default SUM
+                 * @enum {string}
+                 */
+                method: "SUM" | "MEAN";
+                /** @default 1 */
+                multiplier: number;
+                /** @default null */
+                maxMissing: number | null;
+                /**
+                 * @default PERCENT
+                 * @enum {string}
+                 */
+                display: "RAW" | "PERCENT";
+                /** @description The total's bands with their colours (band labels are English). */
+                scoreRanges: components["schemas"]["ScoreBand"][];
+                subscales: components["schemas"]["SubscaleDefinition"][];
+                /** @description Where the scoring instructions followed are published. */
+                source: string;
+            };
+            /** @description What the respondent reads when an answer is critical; null when no option or band is. */
+            criticalMessage: string | null;
         };
         Organization: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -3590,6 +3704,15 @@ export interface components {
             studentIds?: string[];
             /** @default [] */
             candidateIds?: string[];
+        };
+        InstrumentInstall: {
+            /**
+             * @description One of the instrument's `languages` (default en); another is a 400 naming it.
+             * @enum {string}
+             */
+            language?: "en" | "es" | "pt-BR";
+            /** @description The form's title; default the instrument's name. */
+            title?: string;
         };
         OrganizationUpdate: {
             /** @example Escola Aurora */
@@ -8321,6 +8444,11 @@ export interface operations {
                      *           "showResultToRespondent": true,
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "instrument": {
+                     *             "key": "text",
+                     *             "version": "text",
+                     *             "language": "en"
+                     *           },
                      *           "deletedAt": null,
                      *           "_count": {
                      *             "questions": 1,
@@ -8558,6 +8686,11 @@ export interface operations {
                      *       "showResultToRespondent": true,
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "instrument": {
+                     *         "key": "text",
+                     *         "version": "text",
+                     *         "language": "en"
+                     *       },
                      *       "deletedAt": "2026-03-14T09:30:00.000Z",
                      *       "createdBy": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
@@ -8876,6 +9009,11 @@ export interface operations {
                      *       "showResultToRespondent": true,
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "instrument": {
+                     *         "key": "text",
+                     *         "version": "text",
+                     *         "language": "en"
+                     *       },
                      *       "deletedAt": "2026-03-14T09:30:00.000Z",
                      *       "createdBy": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
@@ -9177,6 +9315,11 @@ export interface operations {
                      *       "showResultToRespondent": true,
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "instrument": {
+                     *         "key": "text",
+                     *         "version": "text",
+                     *         "language": "en"
+                     *       },
                      *       "deletedAt": "2026-03-14T09:30:00.000Z",
                      *       "createdBy": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
@@ -9325,6 +9468,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: INSTRUMENT_LOCKED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:instrument-locked",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This form is a library instrument: its items and scoring cannot be changed. Its title, description, publication and critical message can.",
+                     *       "code": "INSTRUMENT_LOCKED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INSTRUMENT_LOCKED";
                     };
                 };
             };
@@ -10282,6 +10446,11 @@ export interface operations {
                      *       "showResultToRespondent": true,
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "instrument": {
+                     *         "key": "text",
+                     *         "version": "text",
+                     *         "language": "en"
+                     *       },
                      *       "deletedAt": "2026-03-14T09:30:00.000Z",
                      *       "createdBy": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
@@ -12171,6 +12340,573 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listInstruments: {
+        parameters: {
+            query?: {
+                /** @description The language of the texts (default en). An instrument not given in it answers its English texts and says so in its `language`. */
+                language?: "en" | "es" | "pt-BR";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every instrument, in the library's order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "instruments": [
+                     *         {
+                     *           "key": "text",
+                     *           "name": "Ana Lima",
+                     *           "version": "text",
+                     *           "description": "Ten questions on how often and how much pupils read.",
+                     *           "languages": [
+                     *             "en"
+                     *           ],
+                     *           "language": "en",
+                     *           "licence": "text",
+                     *           "citation": "text",
+                     *           "instructions": "text",
+                     *           "items": [
+                     *             {
+                     *               "key": "text",
+                     *               "text": "How often do you read for pleasure?",
+                     *               "type": "SINGLE_CHOICE",
+                     *               "required": true,
+                     *               "reverseScored": true,
+                     *               "options": [
+                     *                 {
+                     *                   "text": "How often do you read for pleasure?",
+                     *                   "score": 1,
+                     *                   "critical": true
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "scoring": {
+                     *             "method": "SUM",
+                     *             "multiplier": 1,
+                     *             "maxMissing": null,
+                     *             "display": "RAW",
+                     *             "scoreRanges": [
+                     *               {
+                     *                 "min": 1,
+                     *                 "max": 1,
+                     *                 "label": "Medium",
+                     *                 "color": "#B54708",
+                     *                 "critical": false
+                     *               }
+                     *             ],
+                     *             "subscales": [
+                     *               {
+                     *                 "key": "text",
+                     *                 "name": "Ana Lima",
+                     *                 "items": [
+                     *                   "text"
+                     *                 ],
+                     *                 "method": "SUM",
+                     *                 "multiplier": null,
+                     *                 "scoreRanges": []
+                     *               }
+                     *             ],
+                     *             "source": "text"
+                     *           },
+                     *           "criticalMessage": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        instruments: components["schemas"]["Instrument"][];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    installInstrument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "language": "en",
+                 *       "title": "Reading habits"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InstrumentInstall"];
+            };
+        };
+        responses: {
+            /** @description The created form, as GET /api/forms/{id} answers it. */
+            201: {
+                headers: {
+                    /** @description /api/forms/{id}: where the created resource is. */
+                    Location?: string;
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "title": "Reading habits",
+                     *       "description": "Ten questions on how often and how much pupils read.",
+                     *       "category": "Screening",
+                     *       "type": "Questionnaire",
+                     *       "targetAudience": "Grade 5",
+                     *       "isPublished": true,
+                     *       "isTemplate": true,
+                     *       "showResultToRespondent": true,
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "instrument": {
+                     *         "key": "text",
+                     *         "version": "text",
+                     *         "language": "en"
+                     *       },
+                     *       "deletedAt": "2026-03-14T09:30:00.000Z",
+                     *       "createdBy": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "scoreRanges": [
+                     *         {
+                     *           "min": 1,
+                     *           "max": 1,
+                     *           "label": "Medium",
+                     *           "color": "#B54708",
+                     *           "critical": false
+                     *         }
+                     *       ],
+                     *       "questions": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "text": "How often do you read for pleasure?",
+                     *           "type": "SINGLE_CHOICE",
+                     *           "required": true,
+                     *           "key": "text",
+                     *           "reverseScored": true,
+                     *           "scale": {
+                     *             "min": 1,
+                     *             "max": 1,
+                     *             "minLabel": "text",
+                     *             "maxLabel": "text"
+                     *           },
+                     *           "options": [
+                     *             {
+                     *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *               "text": "How often do you read for pleasure?",
+                     *               "score": 1,
+                     *               "critical": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "scoring": {
+                     *         "method": "SUM",
+                     *         "multiplier": 1,
+                     *         "maxMissing": null,
+                     *         "display": "RAW"
+                     *       },
+                     *       "subscales": [
+                     *         {
+                     *           "key": "text",
+                     *           "name": "Ana Lima",
+                     *           "items": [
+                     *             "text"
+                     *           ],
+                     *           "method": "SUM",
+                     *           "multiplier": null,
+                     *           "scoreRanges": []
+                     *         }
+                     *       ],
+                     *       "criticalMessage": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-in-use",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed. Send it again in a moment to get its answer.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };

@@ -28,7 +28,7 @@ export async function editorPost(actor: Actor, locale: Locale, formData: FormDat
   if (!intent) return data(editorResult({ ...submission, intent: null }, draft), { status: 400 });
   if (intent.type !== "submit" || formData.get("intent") === "preview") return editorResult(submission, draft);
   const t = translations(locale);
-  const invalid = (errors: DraftErrors) => data(editorResult(submission, draft, errors), { status: 400 });
+  const invalid = (errors: DraftErrors, status = 400) => data(editorResult(submission, draft, errors), { status });
   try {
     if (formId === null) {
       const parsed = validateDraft(draft, "create", t);
@@ -48,6 +48,8 @@ export async function editorPost(actor: Actor, locale: Locale, formData: FormDat
     return redirectWithFlash(paths.form(locale, formId), { kind: "success", key: "saved" });
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) return invalid(fieldTexts(t, error.errors));
+    // The editor's lists posted to a form installed from the library, whose editor has none.
+    if (error instanceof ApiError && error.code === "INSTRUMENT_LOCKED") return invalid(fieldTexts(t, error.errors), 409);
     throw error;
   }
 }

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { achievableTotals, unreachableBands } from "../scoring/achievable.ts";
+import { achievableTotals, scaledTotals, unreachableBands } from "../scoring/achievable.ts";
 import { KEY_PATTERN, MAX_SUBSCALES } from "../scoring/scale-limits.ts";
 import { band, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { QUESTION_TYPES } from "./question-types.ts";
+import { instrumentMark } from "../instruments/instrument-schemas.ts";
 import { SCALE_BOUND, SCALE_MAX_POINTS, scalePoints, storedOptions } from "./scale.ts";
 import {
   booleanParam,
@@ -182,13 +183,19 @@ const formFields = {
   }),
 };
 
+/** What of a form's scoring moves its totals: the method and the multiplier (docs/api-contract.md §15). */
+type TotalScoring = { method: "SUM" | "MEAN"; multiplier: number } | null;
+
 /**
  * A band no total can reach names nobody: refused (a band reaching past the lowest or highest total
- * is kept, as "0 to 4" on a form whose lowest total is 2). Checked here when the body holds both
- * lists; a PUT that changes only one is checked by the service against the stored other.
+ * is kept, as "0 to 4" on a form whose lowest total is 2). The totals are the scored ones: the
+ * sums times the multiplier (WHO-5: 0 to 25, × 4); a mean is not checked. Checked here when the
+ * body holds the lists and the scoring; a PUT that changes some of them is checked by the service
+ * against the others as stored.
  */
-export function unreachableBandIssues(ranges: { min: number; max: number }[], questions: z.output<typeof questionInput>[]) {
-  const totals = achievableTotals(questions.map((question) => ({ ...question, options: storedOptions(question) })));
+export function unreachableBandIssues(ranges: { min: number; max: number }[], questions: z.output<typeof questionInput>[], scoring: TotalScoring) {
+  if (scoring?.method === "MEAN") return [];
+  const totals = scaledTotals(achievableTotals(questions.map((question) => ({ ...question, options: storedOptions(question) }))), scoring?.multiplier ?? 1);
   return unreachableBands(ranges, totals).map((index) => ({
     path: ["scoreRanges", index] as (string | number)[],
     message: "bandUnreachable" as const,
@@ -196,14 +203,17 @@ export function unreachableBandIssues(ranges: { min: number; max: number }[], qu
   }));
 }
 
-function refineForm(form: { scoreRanges?: { min: number; max: number }[]; questions?: z.output<typeof questionInput>[] }, ctx: z.RefinementCtx) {
+function refineForm(
+  form: { scoreRanges?: { min: number; max: number }[]; questions?: z.output<typeof questionInput>[]; scoring?: TotalScoring | undefined },
+  ctx: z.RefinementCtx,
+) {
   if (form.scoreRanges) reportOverlappingRanges(form.scoreRanges, ctx);
   if (form.questions) reportDuplicateIds(form.questions, ctx, "questions");
   // Only a form whose scores are valid has totals to check the bands against.
   const valid = (n: number) => Math.abs(n) <= SCORE_LIMIT;
   const scoresValid = form.questions?.every((q) => q.options.every((o) => valid(o.score)) && (!q.scale || q.scale.max > q.scale.min));
-  if (form.scoreRanges && form.questions && scoresValid && form.scoreRanges.every((r) => valid(r.min) && valid(r.max))) {
-    for (const issue of unreachableBandIssues(form.scoreRanges, form.questions)) ctx.addIssue({ code: "custom", ...issue });
+  if (form.scoreRanges && form.questions && form.scoring !== undefined && scoresValid && form.scoreRanges.every((r) => valid(r.min) && valid(r.max))) {
+    for (const issue of unreachableBandIssues(form.scoreRanges, form.questions, form.scoring)) ctx.addIssue({ code: "custom", ...issue });
   }
 }
 
@@ -241,6 +251,16 @@ export const updateFormBody = z
   .superRefine(refineForm)
   .meta({ id: "FormUpdate" });
 
+/**
+ * What the editor of a form installed from the instrument library changes: the details its lock
+ * leaves open (publication has its own button). The API takes them in a PUT like any other field.
+ */
+export const instrumentDetailsBody = z.strictObject({
+  title: formFields.title,
+  description: formFields.description,
+  criticalMessage: formFields.criticalMessage,
+});
+
 export type CreateFormInput = z.output<typeof createFormBody>;
 export type UpdateFormInput = z.output<typeof updateFormBody>;
 
@@ -274,6 +294,7 @@ const formSummaryFields = {
   showResultToRespondent: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
+  instrument: instrumentMark.nullable(),
 };
 
 export const formListItem = z

@@ -1,7 +1,7 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { isAdmin, organizationScope } from "~/lib/auth/actor.server.ts";
 import { db, Prisma } from "~/lib/db.server.ts";
-import { badRequest, fieldProblem, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
+import { ApiError, badRequest, fieldProblem, forbidden, notFound, type FieldProblem } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { isDeletion } from "~/lib/changes.ts";
@@ -12,6 +12,7 @@ import { scaleOf, storedOptions } from "./scale.ts";
 import { questionKey, scoringProblems } from "../scoring/scales.ts";
 import { scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
+import { presentInstrumentMark, type StoredInstrument, storedInstrument } from "../instruments/instrument-schemas.ts";
 
 type Transaction = Prisma.TransactionClient;
 
@@ -38,6 +39,7 @@ const listSelect = {
   createdAt: true,
   updatedAt: true,
   deletedAt: true,
+  instrument: true,
 } satisfies Prisma.FormSelect;
 
 /**
@@ -61,6 +63,9 @@ async function countsOf(formIds: string[]) {
   return (formId: string) => counts.get(formId) ?? { questions: 0, submissions: 0 };
 }
 
+/** A listed form: its instrument's stored mark as the API answers it. */
+const presentListedForm = <F extends { instrument: Prisma.JsonValue }>(form: F) => ({ ...form, instrument: presentInstrumentMark(form.instrument) });
+
 /** The forms the list's filters select among those the caller can see. */
 function listFormsWhere(actor: Actor, query: ListFormsQuery): Prisma.FormWhereInput {
   const filters: Prisma.FormWhereInput[] = [visibleFormsWhere(actor)];
@@ -82,7 +87,7 @@ export async function listForms(actor: Actor, query: ListFormsQuery) {
     db.form.count({ where }),
   ]);
   const countsFor = await countsOf(forms.map((form) => form.id));
-  return { forms: forms.map((form) => ({ ...form, _count: countsFor(form.id) })), total, page: query.page, limit: query.limit };
+  return { forms: forms.map((form) => ({ ...presentListedForm(form), _count: countsFor(form.id) })), total, page: query.page, limit: query.limit };
 }
 
 /**
@@ -97,7 +102,7 @@ export async function listFormChanges(actor: Actor, query: ListFormsQuery & { up
     count: () => db.form.count({ where }),
   });
   const countsFor = await countsOf(items.flatMap((item) => (isDeletion(item) ? [] : [item.id])));
-  const forms = items.map((item) => (isDeletion(item) ? item : { ...item, _count: countsFor(item.id) }));
+  const forms = items.map((item) => (isDeletion(item) ? item : { ...presentListedForm(item), _count: countsFor(item.id) }));
   return { forms, total, page: query.page, limit: query.limit };
 }
 
@@ -167,6 +172,7 @@ function presentForm(form: Prisma.FormGetPayload<{ include: typeof detailInclude
     scoreRanges: form.scoreRanges,
     questions: form.questions.map(presentQuestion),
     ...presentScoring(form),
+    instrument: presentInstrumentMark(form.instrument),
   };
 }
 
@@ -178,7 +184,11 @@ export async function getForm(actor: Actor, id: string): Promise<FormDetail> {
   return presentForm(form);
 }
 
-export async function createForm(actor: Actor, input: CreateFormInput): Promise<FormDetail> {
+/**
+ * `options.instrument`: the library instrument the form is installed from (its items and scoring
+ * then stay locked); only the library's install and a copy of an installed form pass it.
+ */
+export async function createForm(actor: Actor, input: CreateFormInput, options: { instrument?: StoredInstrument } = {}): Promise<FormDetail> {
   assertScoringValid(
     input.questions.map((question) => ({ ...question, options: storedOptions(question) })),
     input.subscales,
@@ -198,6 +208,7 @@ export async function createForm(actor: Actor, input: CreateFormInput): Promise<
         isTemplate: input.isTemplate,
         showResultToRespondent: input.showResultToRespondent,
         ...scoringData(input),
+        ...(options.instrument ? { instrument: options.instrument } : {}),
       },
     });
     await replaceScoreRanges(tx, form.id, input.scoreRanges);
@@ -211,7 +222,7 @@ export async function createForm(actor: Actor, input: CreateFormInput): Promise<
 async function findEditableForm(actor: Actor, id: string) {
   const form = await db.form.findFirst({
     where: { AND: [{ id }, visibleFormsWhere(actor)] },
-    select: { id: true, organizationId: true, createdById: true },
+    select: { id: true, organizationId: true, createdById: true, instrument: true },
   });
   if (!form) throw notFound("form");
   if (!isAdmin(actor) && form.createdById !== actor.userId) {
@@ -223,7 +234,9 @@ async function findEditableForm(actor: Actor, id: string) {
 /** `ifMatch`: the request's If-Match, checked in the write's transaction (412 when the form has changed). */
 export async function updateForm(actor: Actor, id: string, input: UpdateFormInput, ifMatch: IfMatch | null = null): Promise<FormDetail> {
   const form = await findEditableForm(actor, id);
-  if (Boolean(input.scoreRanges) !== Boolean(input.questions)) await assertBandsReachable(id, input);
+  assertNotLocked(form, input);
+  const bandsChecked = input.scoreRanges && input.questions && input.scoring !== undefined;
+  if (!bandsChecked && (input.scoreRanges || input.questions || input.scoring !== undefined)) await assertBandsReachable(id, input);
   if (input.questions || input.subscales) await assertScoringStillValid(id, input);
   const subscribers = await webhookSubscribers(form.organizationId, "form.updated", id);
   await db.$transaction(async (tx) => {
@@ -268,20 +281,41 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
   return getForm(actor, id);
 }
 
+/** What an installed instrument keeps as it was installed: its items and its scoring (ADR 72). */
+const LOCKED_FIELDS = ["questions", "scoreRanges", "scoring", "subscales"] as const;
+
 /**
- * A PUT that changes the bands or the questions, not both: the bands must still name a total the
- * questions can give (the schema checks a body that holds both).
+ * An installed instrument's items and scoring cannot be changed: a body that sends any of them is
+ * a 409 naming each, whatever its values; its title, description, publication and critical
+ * message (and the form's other details) can be.
+ */
+function assertNotLocked(form: { instrument: Prisma.JsonValue }, input: UpdateFormInput) {
+  if (form.instrument === null) return;
+  const sent = LOCKED_FIELDS.filter((field) => input[field] !== undefined);
+  if (sent.length === 0) return;
+  throw new ApiError(
+    409,
+    "INSTRUMENT_LOCKED",
+    `This form is a library instrument: its items and scoring cannot be changed (${sent.join(", ")}).`,
+    sent.map((field) => fieldProblem(field, "instrumentLocked")),
+  );
+}
+
+/**
+ * A PUT that changes some of the bands, the questions and the scoring, not all three: the bands
+ * must still name a total the form can give (the schema checks a body that holds all three).
  */
 async function assertBandsReachable(id: string, input: UpdateFormInput) {
-  const stored = await db.form.findUniqueOrThrow({ where: { id }, select: formContentSelect });
+  const stored = await db.form.findUniqueOrThrow({ where: { id }, select: { ...formContentSelect, scoring: true } });
   const questions = input.questions ?? stored.questions.map((question, index) => ({ ...presentQuestion(question, index), scale: undefined }));
-  const issues = unreachableBandIssues(input.scoreRanges ?? stored.scoreRanges, questions);
+  const scoring = input.scoring !== undefined ? input.scoring : scoringSettings.parse(stored.scoring ?? {});
+  const issues = unreachableBandIssues(input.scoreRanges ?? stored.scoreRanges, questions, scoring);
   if (issues.length === 0) return;
   // The stored bands are not in this body: name the field that changed.
   const problems = issues.map((issue) =>
     input.scoreRanges
       ? fieldProblem(issue.path.join("."), issue.message, ...issue.params.values)
-      : fieldProblem("questions", issue.message, ...issue.params.values),
+      : fieldProblem(input.questions ? "questions" : "scoring", issue.message, ...issue.params.values),
   );
   throw badRequest("Some score ranges cannot be reached.", problems);
 }
@@ -450,32 +484,38 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
  * A copy of a form the caller can see (their own, or a template), owned by the caller, never
  * published and never a template: questions, options and score ranges are copied, submissions
  * are not. The title defaults to "… (copy)"; pages pass their own (translated, or the template's).
+ * A copy of an installed instrument is that instrument too, as locked as the original (ADR 72).
  */
 export async function duplicateForm(actor: Actor, id: string, options: { title?: (sourceTitle: string) => string } = {}): Promise<FormDetail> {
   const source = await getForm(actor, id);
+  const { instrument } = await db.form.findUniqueOrThrow({ where: { id: source.id }, select: { instrument: true } });
   const title = (options.title ?? ((sourceTitle) => `${sourceTitle} (copy)`))(source.title).slice(0, 200);
-  return createForm(actor, {
-    title,
-    description: source.description,
-    category: source.category,
-    type: source.type,
-    targetAudience: source.targetAudience,
-    isPublished: false,
-    isTemplate: false,
-    showResultToRespondent: source.showResultToRespondent,
-    scoreRanges: source.scoreRanges.map(({ min, max, label, color, critical }) => ({ min, max, label, color, critical })),
-    // The keys as shown (`q3` included), so that the copy's subscales name the same questions.
-    questions: source.questions.map((question) => ({
-      text: question.text,
-      type: question.type,
-      required: question.required,
-      key: question.key,
-      reverseScored: question.reverseScored,
-      ...(question.scale ? { scale: question.scale } : {}),
-      options: question.options.map((option) => ({ text: option.text, score: option.score, critical: option.critical })),
-    })),
-    scoring: source.scoring,
-    subscales: source.subscales,
-    criticalMessage: source.criticalMessage,
-  });
+  return createForm(
+    actor,
+    {
+      title,
+      description: source.description,
+      category: source.category,
+      type: source.type,
+      targetAudience: source.targetAudience,
+      isPublished: false,
+      isTemplate: false,
+      showResultToRespondent: source.showResultToRespondent,
+      scoreRanges: source.scoreRanges.map(({ min, max, label, color, critical }) => ({ min, max, label, color, critical })),
+      // The keys as shown (`q3` included), so that the copy's subscales name the same questions.
+      questions: source.questions.map((question) => ({
+        text: question.text,
+        type: question.type,
+        required: question.required,
+        key: question.key,
+        reverseScored: question.reverseScored,
+        ...(question.scale ? { scale: question.scale } : {}),
+        options: question.options.map((option) => ({ text: option.text, score: option.score, critical: option.critical })),
+      })),
+      scoring: source.scoring,
+      subscales: source.subscales,
+      criticalMessage: source.criticalMessage,
+    },
+    instrument === null ? {} : { instrument: storedInstrument.parse(instrument) },
+  );
 }

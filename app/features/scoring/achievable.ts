@@ -63,6 +63,13 @@ export function achievableTotals(questions: readonly ScoredQuestion[]): Achievab
   };
 }
 
+/** The totals after the form's multiplier (docs/api-contract.md §15): what its bands are read against. */
+export function scaledTotals(totals: AchievableTotals, multiplier: number): AchievableTotals {
+  if (multiplier === 1) return totals;
+  const scale = (value: number) => sumScores([value * multiplier]);
+  return { ...totals, min: scale(totals.min), max: scale(totals.max), whole: totals.whole && Number.isInteger(multiplier) };
+}
+
 /** Bands that no total can fall in (by their index): a save refuses them. */
 export function unreachableBands(bands: readonly Band[], totals: AchievableTotals): number[] {
   if (!totals.scored) return [];

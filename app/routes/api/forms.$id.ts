@@ -33,11 +33,14 @@ const handle = endpoint<Route.LoaderArgs>(
       tag: "Forms",
       auth: "session",
       roles: `${STAFF} (teachers: own forms)`,
-      summary: "Update the fields sent; `questions` replaces the list (ids keep, no id creates, missing removes).",
+      summary:
+        "Update the fields sent; `questions` replaces the list (ids keep, no id creates, missing removes). " +
+        "A form installed from the instrument library refuses questions, scoreRanges, scoring and subscales (409 INSTRUMENT_LOCKED naming each, whatever their values).",
       body: { schema: updateFormBody, types: ["json"] },
       success: { status: 200, description: "The updated form.", schema: formDetail },
       versioned: true,
-      errors: [400, 401, 403, 404, 413, 415],
+      errors: [400, 401, 403, 404, 409, 413, 415],
+      codes: { 409: ["INSTRUMENT_LOCKED"] },
     },
     DELETE: {
       operationId: "deleteForm",
