@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { Observation, Questionnaire, QuestionnaireResponse } from "fhir/r4";
 import { beforeAll, describe, expect, it } from "vitest";
+import { INSTRUMENTS } from "~/features/instruments/library.ts";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { testDatabase } from "../support/database.ts";
 import { FLAGGED_MOOD, flaggedMoodItems, moodFormBody, type Pattern } from "../support/fhir.ts";
@@ -149,6 +150,28 @@ describe("a form exported and imported again", () => {
       ],
     });
   });
+});
+
+describe("the library's instruments", () => {
+  it.each(INSTRUMENTS.map((instrument) => [instrument.name, instrument.key] as const))(
+    "given the %s installed, should export a Questionnaire FHIR's schema accepts, which imports as the same items and scores",
+    async (_name, key) => {
+      const installed = await as("POST", `/api/instruments/${key}/install`, { json: {}, type: "application/json" });
+      expect(installed.status, installed.text).toBe(201);
+      const questionnaire = await questionnaireOf(installed.body);
+      expect(fhir.questionnaire(questionnaire)).toEqual([]);
+      const imported = await as("POST", "/api/forms/fhir", { json: questionnaire });
+      expect(imported.status, imported.text).toBe(201);
+      const content = (form: { questions: { key: string; reverseScored: boolean; options: { text: string; score: number; critical: boolean }[] }[] }) =>
+        form.questions.map(({ key, reverseScored, options }) => ({
+          key,
+          reverseScored,
+          options: options.map(({ text, score, critical }) => ({ text, score, critical })),
+        }));
+      expect(content(imported.body)).toEqual(content(installed.body));
+      for (const field of ["scoring", "subscales", "scoreRanges", "criticalMessage"]) expect(imported.body[field], field).toEqual(installed.body[field]);
+    },
+  );
 });
 
 describe("an import refused", () => {
