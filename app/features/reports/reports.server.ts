@@ -9,6 +9,7 @@ import { foldForSearch } from "~/lib/search.ts";
 import { assertStaffResultsView, inGroupWhere, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import { readScoredAgainst } from "../submissions/scored-against.ts";
 import { readScaleResult } from "../scoring/scale-schemas.ts";
+import { readAcknowledgement } from "../flags/flag-schemas.ts";
 import { findGroup } from "../groups/groups.server.ts";
 import type { ListReportsQuery, ReportDetail, ReportFilters } from "./report-schemas.ts";
 import {
@@ -50,6 +51,9 @@ const reportSelect = {
   subscales: true,
   flags: true,
   flaggedAt: true,
+  acknowledgedAt: true,
+  acknowledgedBy: { select: { id: true, name: true } },
+  acknowledgementNote: true,
   formTitle: true,
   student: { select: { id: true, name: true, grade: true, age: true } },
   candidate: { select: { id: true, name: true, grade: true, age: true } },
@@ -94,6 +98,7 @@ function toReportItem(row: ReportRow, snapshot?: ReturnType<typeof readScoredAga
     scoreLabel: row.scoreLabel,
     scoreColor: row.scoreColor,
     ...readScaleResult(row),
+    ...readAcknowledgement(row),
     assignedByName: row.assignedBy.name,
   };
 }
@@ -296,6 +301,15 @@ export async function reportSelection(actor: Actor, filters: ReportFilters) {
   if (completedAt?.gte) sql.push(Prisma.sql`s."completedAt" >= ${completedAt.gte}`);
   if (completedAt?.lte) sql.push(Prisma.sql`s."completedAt" <= ${completedAt.lte}`);
   if (completedAt) where.push({ completedAt });
+  // A flagged result's flaggedAt is its completion (ADR 68); the indexes of flagged results find them (ADR 71).
+  if (filters.flagged) {
+    sql.push(Prisma.sql`s."flaggedAt" IS NOT NULL`);
+    where.push({ flaggedAt: { not: null } });
+  }
+  if (filters.flagged === "unacknowledged") {
+    sql.push(Prisma.sql`s."acknowledgedAt" IS NULL`);
+    where.push({ acknowledgedAt: null });
+  }
   const term = filters.search ? foldForSearch(filters.search) : "";
   return {
     sql,
@@ -308,6 +322,7 @@ export async function reportSelection(actor: Actor, filters: ReportFilters) {
       to: completedAt?.lte,
       formId: filters.formId,
       groupId: filters.groupId,
+      flagged: filters.flagged,
     } satisfies ReportTotalFilter,
   };
 }
@@ -381,6 +396,10 @@ type ListRow = {
   subscales: unknown;
   flags: unknown;
   flaggedAt: unknown;
+  acknowledgedAt: unknown;
+  acknowledgedById: string | null;
+  acknowledgedByName: string | null;
+  acknowledgementNote: string | null;
   formTitle: string | null;
   respondentName: string | null;
   assignedByName: string;
@@ -395,9 +414,11 @@ async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
   const rows = await db.$queryRaw<ListRow[]>`
     SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor",
            s."subscales", s."flags", s."flaggedAt", s."formTitle",
+           s."acknowledgedAt", s."acknowledgedById", ack."name" AS "acknowledgedByName", s."acknowledgementNote",
            COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName", s."updatedAt"
       FROM "Submission" AS s
       JOIN "User" AS u ON u."id" = s."assignedById"
+      LEFT JOIN "User" AS ack ON ack."id" = s."acknowledgedById"
       LEFT JOIN "Student" AS st ON st."id" = s."studentId"
       LEFT JOIN "Candidate" AS ca ON ca."id" = s."candidateId"
      WHERE ${where} ${tail}`;
@@ -412,6 +433,11 @@ async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
     scoreLabel: row.scoreLabel,
     scoreColor: row.scoreColor,
     ...readScaleResult(row),
+    ...readAcknowledgement({
+      acknowledgedAt: row.acknowledgedAt,
+      acknowledgedBy: row.acknowledgedById ? { id: row.acknowledgedById, name: row.acknowledgedByName ?? "" } : null,
+      acknowledgementNote: row.acknowledgementNote,
+    }),
     assignedByName: row.assignedByName,
     updatedAt: rawDate(row.updatedAt)!,
     deletedAt: null,
