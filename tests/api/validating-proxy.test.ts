@@ -242,6 +242,9 @@ describe("the validating proxy's tour of every operation", () => {
     expect((await via("GET", `/api/forms/${formId}/summary`, { as: teacher })).status).toBe(200);
     expect((await via("GET", `/api/reports?formId=${formId}`, { as: teacher })).status).toBe(200);
     expect((await via("GET", `/api/reports/${id}`, { as: teacher })).status).toBe(200);
+    // The mixed form has no critical answer: nothing to acknowledge.
+    expect((await via("POST", `/api/submissions/${id}/acknowledge`, { as: teacher, json: { note: "Seen." } })).status).toBe(409);
+    expect((await via("GET", "/api/reports?flagged=unacknowledged", { as: teacher })).status).toBe(200);
     const exported = await via("GET", `/api/reports/export?format=csv&formId=${formId}`, { as: teacher });
     expect(exported.status).toBe(200);
     expect(exported.headers.get("content-type")).toMatch(/^text\/csv/);
