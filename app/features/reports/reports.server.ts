@@ -37,6 +37,14 @@ import { DATE_ONLY, endOfDayIn, startOfDayIn } from "~/lib/zoned-time.ts";
 /** The lists' order: newest completed first, the id breaking ties (both in the scope's index). */
 const NEWEST_FIRST = Prisma.sql`ORDER BY s."completedAt" DESC, s."id" DESC`;
 
+/**
+ * The same order for flagged results only: a flagged result's flaggedAt is its completedAt (ADR
+ * 68), and the indexes of flagged results (organization or assigner, flaggedAt) hold it, so a
+ * page of them is read from those few entries instead of walking the whole scope's index to find
+ * them (SQLite, 300,000 results of which 60 flagged: 63 ms against under 1; ADR 71).
+ */
+const NEWEST_FLAGGED_FIRST = Prisma.sql`ORDER BY s."flaggedAt" DESC, s."id" DESC`;
+
 /** The order of the list read with updatedSince: the oldest change first, the id breaking ties (ADR 52). */
 const OLDEST_CHANGE_FIRST = Prisma.sql`ORDER BY s."updatedAt" ASC, s."id" ASC`;
 
@@ -350,13 +358,14 @@ export async function listReports(actor: Actor, query: ListReportsQuery) {
   }
 
   const { skip, take } = skipTake(query);
+  const order = query.flagged ? NEWEST_FLAGGED_FIRST : NEWEST_FIRST;
   const [reports, total] = await Promise.all([
     // The page's ids first, from the scope's index alone (it holds the order and its tie-break),
     // then the rows and names of those twenty: joined before the OFFSET, page 500 read and joined
     // the 9,980 rows it skips (28 ms against 1 at 400,000 results).
     listRows(
-      Prisma.sql`s."id" IN (SELECT s."id" FROM "Submission" AS s WHERE ${Prisma.join(selection.sql, " AND ")} ${NEWEST_FIRST} LIMIT ${take} OFFSET ${skip})`,
-      NEWEST_FIRST,
+      Prisma.sql`s."id" IN (SELECT s."id" FROM "Submission" AS s WHERE ${Prisma.join(selection.sql, " AND ")} ${order} LIMIT ${take} OFFSET ${skip})`,
+      order,
     ),
     totalOf(() => db.submission.count({ where: selection.where })),
   ]);
