@@ -71,6 +71,7 @@ export default [
     route("submissions/:id", "routes/api/submissions.$id.ts"),
     route("submissions/:id/revoke", "routes/api/submissions.$id.revoke.ts"),
     route("submissions/:id/send", "routes/api/submissions.$id.send.ts"),
+    route("submissions/:id/acknowledge", "routes/api/submissions.$id.acknowledge.ts"),
     route("test-link/:token", "routes/api/test-link.$token.ts"),
     route("test-link/:token/submit", "routes/api/test-link.$token.submit.ts"),
     route("test-link/:token/draft", "routes/api/test-link.$token.draft.ts"),

@@ -17,13 +17,27 @@ import type { ClientValidation } from "~/lib/client-validation.ts";
 type Question = TestView["form"]["questions"][number];
 
 /** What happened to the link, and what to do (done, already answered, expired, withdrawn, closed, unknown). */
-export function Outcome({ title, text }: { title: string; text: string }) {
+export function Outcome({ title, text, notice }: { title: string; text: string; notice?: string | null }) {
+  const t = useT().testLink;
   return (
     <>
       <RespondentHeader />
       <main className="mx-auto max-w-xl px-5 py-16 text-center">
         <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
         <p className="mt-3 text-slate-700">{text}</p>
+        {/* The form's critical message, when the answers called for it (docs/api-contract.md §16): its own words, nothing about why. */}
+        {notice ? (
+          <section
+            aria-labelledby="notice-title"
+            className="mt-8 rounded-lg border-2 border-amber-400 bg-amber-50 p-5 text-left text-amber-950"
+            data-testid="critical-message"
+          >
+            <h2 id="notice-title" className="text-lg font-semibold">
+              {t.noticeTitle}
+            </h2>
+            <p className="mt-2 whitespace-pre-line wrap-anywhere">{notice}</p>
+          </section>
+        ) : null}
       </main>
     </>
   );

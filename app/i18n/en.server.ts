@@ -39,6 +39,11 @@ export const enServer = {
     subscales: "Subscales",
     subscaleProrated: "prorated for missing answers",
     subscaleNotScorable: "too many answers missing to score",
+    flagsSection: "Needs attention",
+    flagged: "Flagged: an answer or a score of this result is marked critical.",
+    acknowledged: (name: string, date: string) => `Acknowledged by ${name}, ${date}`,
+    notAcknowledged: "Not acknowledged yet.",
+    acknowledgementNote: "Note",
     answers: "Answers",
     questionCount: (count: number, formatted: string) => (count === 1 ? "1 question" : `${formatted} questions`),
     questionTypes: {
@@ -108,6 +113,15 @@ export const enServer = {
         expiry ? `The link works until ${expiry}.` : "The link does not expire.",
       ],
       action: "Open the test",
+    },
+    flaggedResult: {
+      subject: (form: string) => `A result needs your attention: ${form}`,
+      body: (name: string, respondent: string, form: string, completedAt: string) => [
+        `Hello ${name},`,
+        `${respondent} completed “${form}” on ${completedAt}, and the result is flagged: an answer or a score is marked critical on this form.`,
+        "Open the report to see it, and acknowledge it there once you have. This e-mail does not hold the answers.",
+      ],
+      action: "Open the report",
     },
   },
 };

@@ -29,6 +29,11 @@ export const esServer: ServerDictionary = {
     subscales: "Subescalas",
     subscaleProrated: "prorrateada por respuestas que faltan",
     subscaleNotScorable: "faltan demasiadas respuestas para puntuar",
+    flagsSection: "Requiere atención",
+    flagged: "Marcado: una respuesta o una puntuación de este resultado está marcada como crítica.",
+    acknowledged: (name, date) => `Revisado por ${name}, ${date}`,
+    notAcknowledged: "Aún no se ha revisado.",
+    acknowledgementNote: "Nota",
     answers: "Respuestas",
     questionCount: (count, formatted) => (count === 1 ? "1 pregunta" : `${formatted} preguntas`),
     questionTypes: { SINGLE_CHOICE: "Opción única", MULTIPLE_CHOICE: "Opción múltiple", SCALE: "Escala", TEXT: "Texto libre" },
@@ -93,6 +98,15 @@ export const esServer: ServerDictionary = {
         expiry ? `El enlace funciona hasta el ${expiry}.` : "El enlace no caduca.",
       ],
       action: "Abrir la prueba",
+    },
+    flaggedResult: {
+      subject: (form) => `Un resultado requiere tu atención: ${form}`,
+      body: (name, respondent, form, completedAt) => [
+        `Hola, ${name}:`,
+        `${respondent} completó «${form}» el ${completedAt}, y el resultado está marcado: una respuesta o una puntuación está marcada como crítica en este formulario.`,
+        "Abre el informe para verlo y, cuando lo hayas hecho, márcalo allí como revisado. Este correo no contiene las respuestas.",
+      ],
+      action: "Abrir el informe",
     },
   },
 };

@@ -29,6 +29,11 @@ export const ptBRServer: ServerDictionary = {
     subscales: "Subescalas",
     subscaleProrated: "proporcional às respostas que faltam",
     subscaleNotScorable: "faltam respostas demais para pontuar",
+    flagsSection: "Requer atenção",
+    flagged: "Sinalizado: uma resposta ou uma pontuação deste resultado está marcada como crítica.",
+    acknowledged: (name, date) => `Revisado por ${name}, ${date}`,
+    notAcknowledged: "Ainda não revisado.",
+    acknowledgementNote: "Nota",
     answers: "Respostas",
     questionCount: (count, formatted) => (count === 1 ? "1 pergunta" : `${formatted} perguntas`),
     questionTypes: { SINGLE_CHOICE: "Escolha única", MULTIPLE_CHOICE: "Múltipla escolha", SCALE: "Escala", TEXT: "Texto livre" },
@@ -93,6 +98,15 @@ export const ptBRServer: ServerDictionary = {
         expiry ? `O link funciona até ${expiry}.` : "O link não expira.",
       ],
       action: "Abrir o teste",
+    },
+    flaggedResult: {
+      subject: (form) => `Um resultado requer sua atenção: ${form}`,
+      body: (name, respondent, form, completedAt) => [
+        `Olá, ${name},`,
+        `${respondent} concluiu “${form}” em ${completedAt}, e o resultado está sinalizado: uma resposta ou uma pontuação está marcada como crítica neste formulário.`,
+        "Abra o relatório para vê-lo e, depois disso, marque-o lá como revisado. Este e-mail não contém as respostas.",
+      ],
+      action: "Abrir o relatório",
     },
   },
 };

@@ -4,6 +4,7 @@ import type { Route } from "./+types/home";
 import { Badge, ScoreBadge } from "~/components/badge.tsx";
 import { CopyField } from "~/components/copy-field.tsx";
 import { EmptyState } from "~/components/empty-state.tsx";
+import { FlagMark } from "~/components/flag-mark.tsx";
 import { ChartIcon, PlusIcon, SendIcon } from "~/components/icons.tsx";
 import { PageHeader, Section, SectionLink } from "~/components/page-header.tsx";
 import { loadDashboard } from "~/features/dashboard/dashboard.server.ts";
@@ -49,6 +50,7 @@ function StaffHome({ dashboard }: { dashboard: Staff }) {
   const locale = useLocale();
   return (
     <>
+      <NeedsAttention attention={dashboard.attention} />
       <Counts counts={dashboard.counts} />
 
       <section aria-labelledby="quick-actions-title">
@@ -168,7 +170,6 @@ function PendingAssignments({ pending, className }: { pending: Staff["pending"];
 
 function RecentResults({ recent, className }: { recent: Staff["recent"]; className?: string }) {
   const t = useT();
-  const format = useFormat();
   const locale = useLocale();
   return (
     <Section
@@ -178,27 +179,56 @@ function RecentResults({ recent, className }: { recent: Staff["recent"]; classNa
       description={t.home.recentDescription}
       actions={<SectionLink to={paths.reports(locale)}>{t.home.viewAllReports}</SectionLink>}
     >
-      {recent.length === 0 ? (
-        <EmptyState title={t.home.recentEmpty} />
-      ) : (
-        <ul className="divide-y divide-slate-200">
-          {recent.map((result) => (
-            <li key={result.id}>
-              <Link to={paths.report(locale, result.id)} className="flex items-center justify-between gap-3 px-4 py-3 hover:bg-slate-50 sm:px-5">
-                <div className="min-w-0">
-                  <p className="truncate font-medium text-slate-900">{result.studentName}</p>
-                  <p className="truncate text-sm text-slate-700">{result.formTitle}</p>
-                  <p className="text-sm text-slate-600">{t.home.completed(format.date(result.completedAt))}</p>
-                </div>
-                <div className="flex shrink-0 flex-col items-end gap-1">
-                  <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />
-                  <span className="text-sm text-slate-700 tabular-nums">{format.percent(result.percentage)}</span>
-                </div>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      {recent.length === 0 ? <EmptyState title={t.home.recentEmpty} /> : <ResultLinks results={recent} />}
+    </Section>
+  );
+}
+
+/** Results as links to their reports: who, which form, when, the band, the flag's mark and the percentage. */
+function ResultLinks({ results }: { results: Staff["recent"] }) {
+  const t = useT();
+  const format = useFormat();
+  const locale = useLocale();
+  return (
+    <ul className="divide-y divide-slate-200">
+      {results.map((result) => (
+        <li key={result.id}>
+          <Link to={paths.report(locale, result.id)} className="flex items-center justify-between gap-3 px-4 py-3 hover:bg-slate-50 sm:px-5">
+            <div className="min-w-0">
+              <p className="truncate font-medium text-slate-900">{result.studentName}</p>
+              <p className="truncate text-sm text-slate-700">{result.formTitle}</p>
+              <p className="text-sm text-slate-600">{t.home.completed(format.date(result.completedAt))}</p>
+            </div>
+            <div className="flex shrink-0 flex-col items-end gap-1">
+              <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />
+              <FlagMark result={result} />
+              <span className="text-sm text-slate-700 tabular-nums">{format.percent(result.percentage)}</span>
+            </div>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The flagged results nobody has acknowledged yet (docs/api-contract.md §16), before anything
+ * else, each a link to its report (where it is acknowledged); absent when there are none.
+ */
+function NeedsAttention({ attention }: { attention: Staff["attention"] }) {
+  const t = useT();
+  const format = useFormat();
+  const locale = useLocale();
+  if (attention.results.length === 0) return null;
+  const all = `${paths.reports(locale)}?${new URLSearchParams({ flagged: "unacknowledged" })}`;
+  return (
+    <Section
+      id="needs-attention"
+      title={t.flags.title}
+      description={t.flags.homeDescription}
+      actions={attention.total > attention.results.length ? <SectionLink to={all}>{t.flags.homeAll(format.number(attention.total))}</SectionLink> : null}
+    >
+      <ResultLinks results={attention.results} />
     </Section>
   );
 }

@@ -1,27 +1,57 @@
+import { useForm } from "@conform-to/react/future";
+import { Form } from "react-router";
 import type { Route } from "./+types/reports.$submissionId";
 import { Badge, ScoreBadge } from "~/components/badge.tsx";
-import { LinkButton } from "~/components/button.tsx";
+import { Button, LinkButton } from "~/components/button.tsx";
+import { CsrfInput } from "~/components/csrf-input.tsx";
+import { ErrorSummary } from "~/components/error-summary.tsx";
+import { TextArea } from "~/components/field.tsx";
+import { FlagMark } from "~/components/flag-mark.tsx";
 import { ChevronLeftIcon } from "~/components/icons.tsx";
+import { pageFormOptions } from "~/components/page-form.ts";
 import { PageHeader, Section } from "~/components/page-header.tsx";
+import { acknowledgeSubmission } from "~/features/flags/acknowledgement.server.ts";
+import { ACKNOWLEDGEMENT_NOTE_MAX } from "~/features/flags/flag-filters.ts";
+import { acknowledgeBody } from "~/features/flags/flag-schemas.ts";
 import { reportForPage } from "~/features/reports/report-page.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { clientValidation } from "~/lib/client-validation.server.ts";
+import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { parseHexColor } from "~/lib/color.ts";
+import { parsePagePost, serviceRefusal, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 export const meta: Route.MetaFunction = ({ params, loaderData }) => {
   const locale = resolveLocale(params.locale);
   const t = translations(locale).reports;
-  return [{ title: documentTitle(locale, loaderData ? t.detailTitle(loaderData.respondent.name) : t.title) }];
+  return [{ title: documentTitle(locale, loaderData ? t.detailTitle(loaderData.report.respondent.name) : t.title) }];
 };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { report } = await reportForPage(context, params.submissionId);
-  return report;
+  return { report, validation: clientValidation(acknowledgeBody, translations(resolveLocale(params.locale))) };
 }
 
-export default function Report({ loaderData: report }: Route.ComponentProps) {
+/** The acknowledge form (docs/api-contract.md §16): the schema and service of POST /api/submissions/:id/acknowledge. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = staffPageActor(context);
+  const locale = resolveLocale(params.locale);
+  const t = translations(locale);
+  const form = await parsePagePost(request, acknowledgeBody, t);
+  if (!form.ok) return form.reply;
+  try {
+    await acknowledgeSubmission(actor, params.submissionId, form.value);
+  } catch (error) {
+    // Acknowledged by someone else meanwhile (409), or no longer theirs to read (the 404 page).
+    return serviceRefusal(t, form.submission, error);
+  }
+  throw await redirectWithFlash(paths.report(locale, params.submissionId), { kind: "success", key: "acknowledged" });
+}
+
+export default function Report({ loaderData, actionData }: Route.ComponentProps) {
+  const { report } = loaderData;
   const t = useT();
   const format = useFormat();
   const locale = useLocale();
@@ -60,6 +90,8 @@ export default function Report({ loaderData: report }: Route.ComponentProps) {
           </a>
         }
       />
+
+      {report.flags.length > 0 ? <Flags report={report} validation={loaderData.validation} result={actionData?.result} /> : null}
 
       <div className="grid gap-6 lg:grid-cols-5 lg:items-start">
         <Section id="summary" title={t.reports.summary} className="lg:col-span-2">
@@ -110,7 +142,67 @@ export default function Report({ loaderData: report }: Route.ComponentProps) {
   );
 }
 
-type ReportData = Route.ComponentProps["loaderData"];
+type ReportData = Route.ComponentProps["loaderData"]["report"];
+
+/**
+ * What made the result critical, and its acknowledgement: who and when with their note, or the
+ * form that records it (a plain post, with or without JavaScript).
+ */
+function Flags({
+  report,
+  validation,
+  result,
+}: {
+  report: ReportData;
+  validation: Route.ComponentProps["loaderData"]["validation"];
+  result: NonNullable<Route.ComponentProps["actionData"]>["result"] | undefined;
+}) {
+  const t = useT();
+  const format = useFormat();
+  const { form, fields } = useForm(pageFormOptions(validation, result));
+  return (
+    <Section id="flags" title={t.flags.title} description={t.flags.description} actions={<FlagMark result={report} />}>
+      <div className="space-y-4 px-4 py-4 sm:px-5">
+        <ul className="space-y-2">
+          {report.flags.map((flag) => (
+            <li key={`${flag.kind}-${flag.questionKey ?? flag.subscaleKey ?? ""}-${flag.text}`} className="text-sm">
+              <span className="font-semibold text-slate-900">{t.flags.kinds[flag.kind]}:</span>{" "}
+              <span className="wrap-anywhere text-slate-800">{flag.text}</span>
+            </li>
+          ))}
+        </ul>
+        {report.acknowledgedAt ? (
+          <div className="rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm">
+            <p className="font-medium text-slate-900">{t.flags.acknowledgedBy(report.acknowledgedBy?.name ?? "", format.dateTime(report.acknowledgedAt))}</p>
+            {report.acknowledgementNote ? (
+              <p className="mt-1 whitespace-pre-line wrap-anywhere text-slate-800">
+                <span className="font-semibold">{t.flags.note}:</span> {report.acknowledgementNote}
+              </p>
+            ) : null}
+          </div>
+        ) : (
+          <Form method="post" className="space-y-4 print:hidden" {...form.props}>
+            <CsrfInput />
+            <ErrorSummary form={form} label={() => t.flags.noteLabel} fields={["note"]} />
+            <TextArea
+              label={t.flags.noteLabel}
+              description={t.flags.noteHint(format.number(ACKNOWLEDGEMENT_NOTE_MAX))}
+              id="note"
+              name={fields.note.name}
+              defaultValue={fields.note.defaultValue}
+              error={fields.note.errors}
+              maxLength={ACKNOWLEDGEMENT_NOTE_MAX}
+              rows={3}
+            />
+            <Button type="submit" variant="primary" pendingText={t.flags.acknowledging}>
+              {t.flags.acknowledge}
+            </Button>
+          </Form>
+        )}
+      </div>
+    </Section>
+  );
+}
 
 /**
  * Every band of the form on one scale with the respondent's total marked. Colours are SVG `fill`

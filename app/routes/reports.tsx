@@ -2,6 +2,8 @@ import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/reports";
 import { ScoreBadge } from "~/components/badge.tsx";
 import { EmptyState } from "~/components/empty-state.tsx";
+import { FlagMark } from "~/components/flag-mark.tsx";
+import { FLAGGED_FILTERS } from "~/features/flags/flag-filters.ts";
 import { Field } from "~/components/field.tsx";
 import { FilterSelect } from "~/components/filter-select.tsx";
 import { ExportLinks } from "~/components/reports/export-links.tsx";
@@ -31,14 +33,14 @@ export const meta: Route.MetaFunction = ({ params }) => {
 type DateErrors = { from?: string; to?: string };
 
 /** The filters the page shows, checked in the browser as the loader checks them. */
-const reportFilters = listReportsQuery.pick({ search: true, from: true, to: true, formId: true, groupId: true });
-const FILTER_NAMES = ["search", "from", "to", "formId", "groupId"] as const;
+const reportFilters = listReportsQuery.pick({ search: true, from: true, to: true, formId: true, groupId: true, flagged: true });
+const FILTER_NAMES = ["search", "from", "to", "formId", "groupId", "flagged"] as const;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const t = translations(resolveLocale(params.locale));
   // Empty date inputs arrive as `from=`: left out rather than called invalid.
-  const raw = pageQuery(request, ["search", "from", "to", "formId", "groupId", "page", "limit"]);
+  const raw = pageQuery(request, [...FILTER_NAMES, "page", "limit"]);
   // Conform reads the filters as a GET form's submission, so a refusal shows like a post's: the
   // filters only, read as plain names (Conform would read any other name as a path).
   const filled = FILTER_NAMES.flatMap((name): [string, string][] => {
@@ -128,6 +130,13 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
             choices={loaderData.groups.map((group) => ({ id: group.id, label: group.name }))}
             className="col-span-2 min-w-0 sm:w-48"
           />
+          <FilterSelect
+            name="flagged"
+            label={t.flags.filter}
+            all={t.flags.filterAll}
+            choices={FLAGGED_FILTERS.map((value) => ({ id: value, label: value === "true" ? t.flags.filterFlagged : t.flags.filterUnacknowledged }))}
+            className="col-span-2 min-w-0 sm:w-56"
+          />
         </div>
       </SearchForm>
       <ExportLinks params={params} />
@@ -180,7 +189,10 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
                       </td>
                       <td className="px-4 py-3 text-right text-slate-700 tabular-nums">{format.percent(report.percentage)}</td>
                       <td className="px-4 py-3">
-                        <ScoreBadge label={report.scoreLabel} color={report.scoreColor} />
+                        <span className="inline-flex flex-wrap items-center gap-1.5">
+                          <ScoreBadge label={report.scoreLabel} color={report.scoreColor} />
+                          <FlagMark result={report} />
+                        </span>
                       </td>
                       <td className="px-4 py-3 wrap-anywhere text-slate-700">{report.assignedByName}</td>
                     </tr>
@@ -203,6 +215,7 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
                     </div>
                     <div className="flex shrink-0 flex-col items-end gap-1">
                       <ScoreBadge label={report.scoreLabel} color={report.scoreColor} />
+                      <FlagMark result={report} />
                       <span className="text-sm text-slate-700 tabular-nums">
                         {t.score.of(format.number(report.totalScore), format.number(report.maxScore))}
                       </span>

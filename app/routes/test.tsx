@@ -1,7 +1,7 @@
 import { data, redirect, type ShouldRevalidateFunction } from "react-router";
 import { Outcome, TestForm } from "~/components/test-form.tsx";
 import type { Route } from "./+types/test";
-import { openTestLink, saveTestDraft, submitTestLink } from "~/features/submissions/test-link.server.ts";
+import { completedLinkMessage, openTestLink, saveTestDraft, submitTestLink } from "~/features/submissions/test-link.server.ts";
 import { countTestLinkRead, countTestLinkWrite, guardedByMisses } from "~/features/submissions/test-link-limits.server.ts";
 import { clientAddressOf } from "~/lib/endpoint.server.ts";
 import { translations } from "~/i18n/dictionaries.ts";
@@ -31,7 +31,8 @@ export const meta: Route.MetaFunction = ({ loaderData, params }) => [
   { name: "robots", content: "noindex" },
 ];
 
-type Unavailable = { state: "completed" | "expired" | "revoked" | "closed" | "not-found" | "too-many" };
+/** `notice`: what a completed link's respondent must read (its captured critical message), or null. */
+type Unavailable = { state: "completed" | "expired" | "revoked" | "closed" | "not-found" | "too-many"; notice?: string | null };
 
 /** Saving a draft changes nothing the page shows: no need to load the test again after each save. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
@@ -59,7 +60,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const state = UNAVAILABLE[error.code] ?? "not-found";
-    return data<Unavailable>({ state }, { status: state === "completed" ? 200 : error.status, headers: refusedHeaders(error) });
+    // The confirmation page, after the post/redirect/get of a submit or opened again later: with the
+    // form's critical message when these answers were flagged (docs/api-contract.md §16).
+    if (state === "completed") return data<Unavailable>({ state, notice: await completedLinkMessage(params.token) }, { headers: PRIVATE_HEADERS });
+    return data<Unavailable>({ state }, { status: error.status, headers: refusedHeaders(error) });
   }
 }
 
@@ -126,7 +130,7 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
         "too-many": [t.tooManyTitle, t.tooManyText],
       } satisfies Record<Unavailable["state"], [string, string]>
     )[loaderData.state];
-    return <Outcome title={title} text={text} />;
+    return <Outcome title={title} text={text} notice={loaderData.notice} />;
   }
   return (
     <TestForm

@@ -119,9 +119,11 @@ async function listReports(client: SqlClient, caller: Caller, url: URL) {
     client.all<Record<string, unknown>>(
       `SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor",
               s."subscales", s."flags", s."flaggedAt", s."formTitle",
+              s."acknowledgedAt", s."acknowledgedById", ack."name" AS "acknowledgedByName", s."acknowledgementNote",
               COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName", s."updatedAt"
          FROM "Submission" AS s
          JOIN "User" AS u ON u."id" = s."assignedById"
+         LEFT JOIN "User" AS ack ON ack."id" = s."acknowledgedById"
          LEFT JOIN "Student" AS st ON st."id" = s."studentId"
          LEFT JOIN "Candidate" AS ca ON ca."id" = s."candidateId"
         WHERE s."id" IN (SELECT s."id" FROM "Submission" AS s WHERE ${scope} ${NEWEST_FIRST} LIMIT ? OFFSET ?) ${NEWEST_FIRST}`,
@@ -145,6 +147,9 @@ async function listReports(client: SqlClient, caller: Caller, url: URL) {
     subscales: jsonOrEmpty(row.subscales),
     flags: jsonOrEmpty(row.flags),
     flaggedAt: row.flaggedAt === null ? null : asDate(row.flaggedAt),
+    acknowledgedAt: row.acknowledgedAt === null ? null : asDate(row.acknowledgedAt),
+    acknowledgedBy: row.acknowledgedAt === null || row.acknowledgedById === null ? null : { id: row.acknowledgedById, name: row.acknowledgedByName ?? "" },
+    acknowledgementNote: row.acknowledgedAt === null ? null : row.acknowledgementNote,
     assignedByName: row.assignedByName,
     updatedAt: asDate(row.updatedAt),
     deletedAt: null,
@@ -152,7 +157,14 @@ async function listReports(client: SqlClient, caller: Caller, url: URL) {
   return { reports, total: Number(counted[0]?.completed ?? 0), page, limit };
 }
 
-type FormContent = { version: number; questions: ScaleQuestion[]; bands: ScaleBand[]; scoring: ScoringSettings; subscales: Subscale[] };
+type FormContent = {
+  version: number;
+  questions: ScaleQuestion[];
+  bands: ScaleBand[];
+  scoring: ScoringSettings;
+  subscales: Subscale[];
+  criticalMessage: string | null;
+};
 
 /** A form's questions and bands, kept while its content version is unchanged, as the app's cache of form contents (ADR 33). */
 const formContents = new Map<string, FormContent>();
@@ -173,7 +185,10 @@ async function formContent(client: SqlClient, formId: string, version: number): 
       `SELECT "min", "max", "label", "color", "critical" FROM "ScoreRange" WHERE "formId" = ? ORDER BY "position"`,
       [formId],
     ),
-    client.all<{ scoring: unknown; subscales: unknown }>(`SELECT "scoring", "subscales" FROM "Form" WHERE "id" = ?`, [formId]),
+    client.all<{ scoring: unknown; subscales: unknown; criticalMessage: string | null }>(
+      `SELECT "scoring", "subscales", "criticalMessage" FROM "Form" WHERE "id" = ?`,
+      [formId],
+    ),
   ]);
   // Each object's fields in the order the app's content has them: the snapshots are compared as text.
   const questions = questionRows.map((q) => ({
@@ -191,7 +206,14 @@ async function formContent(client: SqlClient, formId: string, version: number): 
   }));
   const bands = bandRows.map((band) => ({ ...band, critical: bool(band.critical) }));
   const scoring = { ...DEFAULT_SCORING, ...((jsonOrNull(formRow?.scoring) as Partial<ScoringSettings> | null) ?? {}) };
-  const content = { version, questions, bands, scoring, subscales: (jsonOrNull(formRow?.subscales) as Subscale[] | null) ?? [] };
+  const content = {
+    version,
+    questions,
+    bands,
+    scoring,
+    subscales: (jsonOrNull(formRow?.subscales) as Subscale[] | null) ?? [],
+    criticalMessage: formRow?.criticalMessage ?? null,
+  };
   formContents.set(formId, content);
   return content;
 }
@@ -258,7 +280,7 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
   if (bool(link.isCompleted)) throw new Refusal(409, "already completed");
   if (link.revokedAt !== null || (link.expiresAt !== null && asDate(link.expiresAt).getTime() <= Date.now()) || !bool(link.formIsPublished))
     throw new Refusal(410, "closed");
-  const { questions, bands, scoring, subscales } = await formContent(client, link.formId, Number(link.formContentVersion));
+  const { questions, bands, scoring, subscales, criticalMessage } = await formContent(client, link.formId, Number(link.formContentVersion));
   const form = { questions, scoreRanges: bands, scoring, subscales };
   if (submitProblems(form, body.answers).length > 0) throw new Refusal(400, "some answers need attention");
   const scored = scoreForm(form, body.answers);
@@ -280,6 +302,8 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
   const webhooks = await client.all<{ events: unknown }>(`SELECT "id", "events", "formIds" FROM "Webhook" WHERE "organizationId" = ?`, [link.organizationId]);
   if (webhooks.some((webhook) => String(webhook.events).includes("submission.completed")))
     throw new Refusal(500, "the baseline queues no webhook deliveries: the bench's organization must have none");
+  const flagged = scored.flags.length > 0;
+  if (flagged) throw new Refusal(500, "the baseline queues no e-mails about flagged results: the bench's answers must raise no flag");
   const nameNow = (tx: SqlClient) =>
     tx.all(`SELECT "name" FROM "${kind === "student" ? "Student" : "Candidate"}" WHERE "id" = ?${postgres ? " FOR SHARE" : ""}`, [respondent.id]);
   await client.transaction(async (tx) => {
@@ -288,7 +312,7 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
       `UPDATE "Submission"
           SET "isCompleted" = TRUE, "completedAt" = ?, "totalScore" = ?, "maxScore" = ?, "percentage" = ?, "scoreLabel" = ?, "scoreColor" = ?,
               "formTitle" = ?, "scoredAgainst" = ?${postgres ? "::jsonb" : ""}, "subscales" = ?${postgres ? "::jsonb" : ""}, "flags" = ?${postgres ? "::jsonb" : ""},
-              "flaggedAt" = ?, "searchText" = ?, "updatedAt" = ?
+              "flaggedAt" = ?, "criticalMessage" = ?, "searchText" = ?, "updatedAt" = ?
         WHERE "id" = ? AND "isCompleted" = FALSE AND "revokedAt" IS NULL`,
       [
         completedAt,
@@ -301,7 +325,8 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
         JSON.stringify(scoredAgainst),
         JSON.stringify(scored.subscales),
         JSON.stringify(scored.flags),
-        scored.flags.length > 0 ? completedAt : null,
+        flagged ? completedAt : null,
+        flagged ? criticalMessage : null,
         submissionSearchText(respondent.name, link.formTitle),
         completedAt,
         link.id,
@@ -330,7 +355,7 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
     );
     await tx.run(`DELETE FROM "SubmissionDraft" WHERE "submissionId" = ?`, [link.id]);
   });
-  return { submissionId: link.id, isCompleted: true, completedAt };
+  return { submissionId: link.id, isCompleted: true, completedAt, criticalMessage: flagged ? criticalMessage : null };
 }
 
 async function readBody(request: http.IncomingMessage): Promise<string> {

@@ -976,7 +976,7 @@ export async function storedResult(databaseUrl: string, submissionId: string) {
   try {
     const [row] = await client.all<Record<string, unknown>>(
       `SELECT "isCompleted", "totalScore", "maxScore", "percentage", "scoreLabel", "scoreColor", "formTitle", "searchText", "scoredAgainst",
-              "subscales", "flags", "flaggedAt" IS NOT NULL AS "flagged" FROM "Submission" WHERE "id" = ?`,
+              "subscales", "flags", "flaggedAt" IS NOT NULL AS "flagged", "criticalMessage" FROM "Submission" WHERE "id" = ?`,
       [submissionId],
     );
     if (!row) throw new Error(`no submission ${submissionId}`);

@@ -21,7 +21,7 @@ describe("assign → open link → submit → report", () => {
 
     const submit = await api("POST", `/api/test-link/${assignment.token}/submit`, { json: mediumAnswers(form) });
     expect(submit.status).toBe(200);
-    expect(submit.body).toEqual({ submissionId: assignment.id, isCompleted: true, completedAt: expect.stringMatching(/Z$/) });
+    expect(submit.body).toEqual({ submissionId: assignment.id, isCompleted: true, completedAt: expect.stringMatching(/Z$/), criticalMessage: null });
 
     const reports = await api("GET", `/api/reports?search=${encodeURIComponent(student.name)}`, { as: "teacher@demo.test" });
     expect(reports.status).toBe(200);
@@ -40,6 +40,9 @@ describe("assign → open link → submit → report", () => {
         subscales: [],
         flags: [],
         flaggedAt: null,
+        acknowledgedAt: null,
+        acknowledgedBy: null,
+        acknowledgementNote: null,
         assignedByName: expect.any(String),
         updatedAt: submit.body.completedAt,
         deletedAt: null,

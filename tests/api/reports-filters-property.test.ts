@@ -9,12 +9,12 @@ import { createSignedInUser } from "../support/fixtures.ts";
 /**
  * The reports list's `total` is the number of its rows, whatever the filters (docs/api-contract.md §6, ADR 13,
  * ADR 36, docs/decisions/0056-totals-from-every-filter.md). Over real HTTP, for random combinations
- * of every filter of GET /api/reports (search, from, to, formId, groupId, updatedSince) with a
+ * of every filter of GET /api/reports (search, from, to, formId, groupId, flagged, updatedSince) with a
  * random page, as an administrator and as each of two teachers: the page's `total` equals the rows
  * read by paging through the whole list with the same filters, those rows are exactly the ones the
  * filters select in this file's own account of the data, and the page is their slice. Now and then
- * a change comes first (a new completed result, a member joining or leaving a group) and the same
- * list is read again. The totals go by every path the service has (the submission counts, the cache
+ * a change comes first (a new completed result, a member joining or leaving a group, a flagged
+ * result acknowledged) and the same list is read again. The totals go by every path the service has (the submission counts, the cache
  * of totals, a count every time, the search plans that count their own rows).
  *
  * A small organization of its own (time zone Asia/Kolkata, +05:30, so that date-only bounds are
@@ -28,14 +28,28 @@ const ZONE_OFFSET = "+05:30";
 type Caller = "admin" | "a" | "b";
 type Staff = { id: string; cookie: string };
 type Respondent = { kind: "student" | "candidate"; id: string; name: string };
-type Result = { id: string; assignedBy: Caller; formId: string; formTitle: string; respondent: Respondent; completedAt: number; updatedAt: number };
-type Filter = { search?: string; from?: string; to?: string; formId?: string; groupId?: string; updatedSince?: string };
-type Change = { kind: "result"; by: Caller; form: number; respondent: number; answers: number } | { kind: "member"; group: number; respondent: number };
+type Result = {
+  id: string;
+  assignedBy: Caller;
+  formId: string;
+  formTitle: string;
+  respondent: Respondent;
+  completedAt: number;
+  updatedAt: number;
+  flagged: boolean;
+  acknowledged: boolean;
+};
+type Flagged = "true" | "unacknowledged";
+type Filter = { search?: string; from?: string; to?: string; formId?: string; groupId?: string; flagged?: Flagged; updatedSince?: string };
+type Change =
+  | { kind: "result"; by: Caller; form: number; respondent: number; answers: number }
+  | { kind: "member"; group: number; respondent: number }
+  | { kind: "acknowledge"; result: number };
 type Run = { caller: Caller; filter: Filter; page: number; limit: number; change: Change | null };
 type Item = { id: string; completedAt: string; updatedAt: string; studentName: string; formTitle: string };
 
 const staff = {} as Record<Caller, Staff>;
-let forms: { owner: Caller; form: CreatedForm; isTemplate: boolean }[] = [];
+let forms: { owner: Caller; form: CreatedForm; isTemplate: boolean; critical: boolean }[] = [];
 let respondents: Respondent[] = [];
 let groups: { id: string; members: Set<string> }[] = [];
 const results: Result[] = [];
@@ -60,7 +74,10 @@ async function complete(by: Caller, form: CreatedForm, respondent: Respondent, a
   const body = [mediumAnswers, highAnswers, negativeAnswers][answers % 3]!(form);
   const submitted = await api("POST", `/api/test-link/${assigned.body.token}/submit`, { json: body, headers: { "x-forwarded-for": freshIp() } });
   expect(submitted.status, submitted.text).toBe(200);
-  if (completedAt) await testDatabase().submission.update({ where: { id: assigned.body.id }, data: { completedAt } });
+  // The medium and negative answers pick the first question's "B", critical on a critical form (its flaggedAt is its completion).
+  const flagged = Boolean(forms.find((entry) => entry.form.id === form.id)?.critical) && answers % 3 !== 1;
+  if (completedAt)
+    await testDatabase().submission.update({ where: { id: assigned.body.id }, data: { completedAt, ...(flagged ? { flaggedAt: completedAt } : {}) } });
   results.push({
     id: assigned.body.id,
     assignedBy: by,
@@ -69,7 +86,18 @@ async function complete(by: Caller, form: CreatedForm, respondent: Respondent, a
     respondent,
     completedAt: (completedAt ?? new Date(submitted.body.completedAt)).getTime(),
     updatedAt: 0,
+    flagged,
+    acknowledged: false,
   });
+}
+
+/** Acknowledges a flagged result not acknowledged yet (the `pick`-th of them, in this file's order), if there is one. */
+async function acknowledgeOne(pick: number) {
+  const waiting = results.filter((result) => result.flagged && !result.acknowledged);
+  if (waiting.length === 0) return;
+  const result = waiting[pick % waiting.length]!;
+  await call("admin", "POST", `/api/submissions/${result.id}/acknowledge`, { note: "Seen." });
+  result.acknowledged = true;
 }
 
 /** Every result's updatedAt, as the administrator's list has it (updatedSince reads it). */
@@ -101,6 +129,7 @@ function expected(caller: Caller, filter: Filter): Result[] | null {
       (to === undefined || result.completedAt <= to) &&
       (filter.formId === undefined || result.formId === filter.formId) &&
       (members === undefined || members.has(key(result.respondent))) &&
+      (filter.flagged === undefined || (result.flagged && (filter.flagged === "true" || !result.acknowledged))) &&
       (since === undefined || result.updatedAt >= since),
   );
 }
@@ -148,6 +177,12 @@ async function checkList({ caller, filter, page, limit }: Omit<Run, "change">) {
 }
 
 async function applyChange(change: Change) {
+  if (change.kind === "acknowledge") {
+    // An acknowledgement is a change of the result (its updatedAt), which updatedSince reads.
+    await acknowledgeOne(change.result);
+    await readUpdatedAt();
+    return;
+  }
   if (change.kind === "result") {
     const choices = assignable(change.by);
     await complete(change.by, choices[change.form % choices.length]!.form, respondents[change.respondent % respondents.length]!, change.answers);
@@ -177,17 +212,20 @@ beforeAll(async () => {
     const user = await createSignedInUser(role, { as: "superadmin@demo.test", organizationId: organization.id });
     staff[who] = { id: user.id, cookie: user.cookie };
   }
-  const newForm = async (owner: Caller, title: string, isTemplate = false) => {
-    const created = await call(owner, "POST", "/api/forms", { ...mixedForm(title), isTemplate });
-    forms.push({ owner, form: created.body, isTemplate });
+  /** A form of `owner`; a critical one flags a result whose first answer is "B" (docs/api-contract.md §16). */
+  const newForm = async (owner: Caller, title: string, options: { isTemplate?: boolean; critical?: boolean } = {}) => {
+    const body = mixedForm(title);
+    if (options.critical) Object.assign(body.questions[0]!.options![1]!, { critical: true });
+    const created = await call(owner, "POST", "/api/forms", { ...body, isTemplate: options.isTemplate ?? false });
+    forms.push({ owner, form: created.body, isTemplate: options.isTemplate ?? false, critical: options.critical ?? false });
   };
   forms = [];
-  await newForm("a", "Lectura rápida");
+  await newForm("a", "Lectura rápida", { critical: true });
   await newForm("a", "Évaluation lecture");
   await newForm("b", "Matemáticas básicas");
   await newForm("b", "Lectura avanzada");
   // A template both teachers assign, whose title holds a respondent's name.
-  await newForm("admin", "Bienestar de María", true);
+  await newForm("admin", "Bienestar de María", { isTemplate: true, critical: true });
 
   respondents = [];
   for (const name of STUDENTS) respondents.push({ kind: "student", id: (await call("admin", "POST", "/api/students", { name })).body.id, name });
@@ -218,6 +256,10 @@ beforeAll(async () => {
     const at = i === 0 ? FIRST : FIRST + 1 + (i - 1) * 14_833_500;
     await complete(by, choices[i % choices.length]!.form, respondents[(i * 5) % respondents.length]!, i, new Date(at));
   }
+  // Some of the flagged results acknowledged already.
+  for (const pick of [0, 2, 4]) await acknowledgeOne(pick);
+  expect(results.filter((result) => result.flagged && result.acknowledged)).toHaveLength(3);
+  expect(results.filter((result) => result.flagged && !result.acknowledged).length).toBeGreaterThan(3);
   // Pending links are never reports.
   for (const by of callers) {
     const form = assignable(by)[0]!.form;
@@ -278,6 +320,7 @@ describe("GET /api/reports totals", () => {
         to: sometimes(date),
         formId: sometimes(fc.constantFrom(...forms.map((entry) => entry.form.id))),
         groupId: sometimes(fc.constantFrom(...groups.map((group) => group.id))),
+        flagged: sometimes(fc.constantFrom<Flagged>("true", "unacknowledged")),
         updatedSince: fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: updatedSince, weight: 1 }),
       })
       .map((record) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)));
@@ -290,6 +333,7 @@ describe("GET /api/reports totals", () => {
         answers: fc.nat(),
       }),
       fc.record({ kind: fc.constant("member" as const), group: fc.nat(), respondent: fc.nat() }),
+      fc.record({ kind: fc.constant("acknowledge" as const), result: fc.nat() }),
     );
     const run: fc.Arbitrary<Run> = fc.record({
       caller: fc.constantFrom<Caller>("admin", "a", "b"),
@@ -320,6 +364,18 @@ describe("GET /api/reports totals", () => {
           [{ caller: "admin", filter: { groupId: groups[0]!.id }, page: 1, limit: 10, change: { kind: "member", group: 0, respondent: 2 } }],
           [{ caller: "a", filter: { groupId: groups[0]!.id }, page: 1, limit: 10, change: { kind: "member", group: 0, respondent: 0 } }],
           [{ caller: "admin", filter: { groupId: groups[2]!.id, formId: form("b") }, page: 1, limit: 1, change: { kind: "member", group: 2, respondent: 3 } }],
+          // The flagged filter, cached with its value: an acknowledgement and a new flagged result change its totals.
+          [{ caller: "admin", filter: { flagged: "unacknowledged" }, page: 1, limit: 2, change: { kind: "acknowledge", result: 0 } }],
+          [
+            {
+              caller: "a",
+              filter: { flagged: "true", formId: form("a") },
+              page: 1,
+              limit: 3,
+              change: { kind: "result", by: "a", form: 0, respondent: 4, answers: 0 },
+            },
+          ],
+          [{ caller: "b", filter: { flagged: "unacknowledged", search: "mar" }, page: 1, limit: 5, change: { kind: "acknowledge", result: 1 } }],
         ],
       },
     );

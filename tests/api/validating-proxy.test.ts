@@ -259,6 +259,9 @@ describe("the validating proxy's tour of every operation", () => {
     expect(imported.status, imported.text).toBe(201);
     const attachment = { ...questionnaire.body, item: [{ linkId: "scan", text: "Upload a scan", type: "attachment" }] };
     expect((await via("POST", "/api/forms/fhir", { as: teacher, json: attachment, headers: fhirJson })).status).toBe(400);
+    // The mixed form has no critical answer: nothing to acknowledge.
+    expect((await via("POST", `/api/submissions/${id}/acknowledge`, { as: teacher, json: { note: "Seen." } })).status).toBe(409);
+    expect((await via("GET", "/api/reports?flagged=unacknowledged", { as: teacher })).status).toBe(200);
     const exported = await via("GET", `/api/reports/export?format=csv&formId=${formId}`, { as: teacher });
     expect(exported.status).toBe(200);
     expect(exported.headers.get("content-type")).toMatch(/^text\/csv/);

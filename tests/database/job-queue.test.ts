@@ -71,7 +71,7 @@ describe("the job queue", () => {
   it("given a job that keeps failing, should retry an e-mail over about a day and a webhook over about three, then give up and say why", async () => {
     const { runDueJobs, maxAttempts, retryDelayMs } = await services();
     const fail = async () => Promise.reject(new Error("mail server says no"));
-    const failing = { sendLink: fail, remind: fail, webhook: fail };
+    const failing = { sendLink: fail, remind: fail, flagAlert: fail, webhook: fail };
     for (const [kind, hours] of [
       ["sendLink", [20, 26]],
       ["webhook", [60, 75]],
@@ -177,6 +177,7 @@ describe("the job queue", () => {
         await hanging;
       },
       remind: nothing,
+      flagAlert: nothing,
       webhook: nothing,
     };
     // The first worker's heartbeat renews the lease as its clock moves: nobody else takes the job.
@@ -192,6 +193,7 @@ describe("the job queue", () => {
         runs.push("second");
       },
       remind: nothing,
+      flagAlert: nothing,
       webhook: nothing,
     };
     expect(await runDueJobs(other, { now: () => new Date(clock.getTime() + LEASE_MS / 2), only })).toBe(0);
@@ -230,6 +232,7 @@ describe("the job queue", () => {
         await mailServerAnswers;
       },
       remind: nothing,
+      flagAlert: nothing,
       webhook: nothing,
     };
     const other = {
@@ -237,6 +240,7 @@ describe("the job queue", () => {
         sends.push("second");
       },
       remind: nothing,
+      flagAlert: nothing,
       webhook: nothing,
     };
     // The sender's heartbeat runs every few milliseconds here; it reads the test's clock, which
@@ -278,7 +282,10 @@ describe("the job queue", () => {
     let answer!: () => void;
     const mailServerAnswers = new Promise<void>((resolve) => (answer = resolve));
     const nothing = async () => {};
-    const running = runDueJobs({ sendLink: () => mailServerAnswers, remind: nothing, webhook: nothing }, { now, only: [job.id], heartbeatMs: 5 });
+    const running = runDueJobs(
+      { sendLink: () => mailServerAnswers, remind: nothing, flagAlert: nothing, webhook: nothing },
+      { now, only: [job.id], heartbeatMs: 5 },
+    );
     const lockedUntil = async () => (await testDatabase().job.findUniqueOrThrow({ where: { id: job.id } })).lockedUntil?.getTime();
     clock = new Date(start.getTime() + 30_000);
     await expect.poll(lockedUntil).toBe(start.getTime() + 30_000 + LEASE_MS);
@@ -311,6 +318,7 @@ describe("the job queue", () => {
           await sending;
         },
         remind: nothing,
+        flagAlert: nothing,
         webhook: nothing,
       };
       // The clock counts its readings: the heartbeat reads it at each renewal.
@@ -343,11 +351,16 @@ describe("the job queue", () => {
           beats++;
           return when;
         };
-        const beating = { sendLink: () => expect.poll(() => beats, { timeout: 10_000 }).toBeGreaterThan(20), remind: nothing, webhook: nothing };
+        const beating = {
+          sendLink: () => expect.poll(() => beats, { timeout: 10_000 }).toBeGreaterThan(20),
+          remind: nothing,
+          flagAlert: nothing,
+          webhook: nothing,
+        };
         expect(await runDueJobs(beating, { now: counted, only: [metronome.id], heartbeatMs: 5 })).toBe(1);
         expect(readings).toBe(readingsAtHandBack);
         expect((await testDatabase().job.findUniqueOrThrow({ where: { id: only[0]! } })).lockedUntil).toBeNull();
-        expect(await runDueJobs({ sendLink: nothing, remind: nothing, webhook: nothing }, { now: () => when, only })).toBe(1);
+        expect(await runDueJobs({ sendLink: nothing, remind: nothing, flagAlert: nothing, webhook: nothing }, { now: () => when, only })).toBe(1);
         finish();
       }
     }
@@ -369,6 +382,7 @@ describe("the job queue", () => {
         claimed.push((payload as { submissionId: string }).submissionId);
       },
       remind: nothing,
+      flagAlert: nothing,
       webhook: nothing,
     };
     expect(await runDueJobs(handlers, { now: () => when, only: ids, limit: 1 })).toBe(1);
@@ -400,6 +414,7 @@ describe("the job queue", () => {
     const handlers = {
       sendLink: nothing,
       remind: nothing,
+      flagAlert: nothing,
       webhook: async (payload: unknown) => {
         const name = (payload as { deliveryId: string }).deliveryId;
         const key = name.split(" ")[0]!;
@@ -450,6 +465,7 @@ describe("the job queue", () => {
     const handlers = {
       sendLink: nothing,
       remind: nothing,
+      flagAlert: nothing,
       webhook: async (payload: unknown) => {
         const name = (payload as { deliveryId: string }).deliveryId;
         started.push(name);
@@ -495,6 +511,7 @@ describe("the job queue", () => {
     const handlers = {
       sendLink: nothing,
       remind: nothing,
+      flagAlert: nothing,
       webhook: async (payload: unknown) => {
         const name = (payload as { deliveryId: string }).deliveryId;
         started.push(name);

@@ -181,7 +181,7 @@ describe("exactReportTotal", () => {
     count.calls = 0;
     return count;
   }
-  const unfiltered: ReportTotalFilter = { search: undefined, from: undefined, to: undefined, formId: undefined, groupId: undefined };
+  const unfiltered: ReportTotalFilter = { search: undefined, from: undefined, to: undefined, formId: undefined, groupId: undefined, flagged: undefined };
   const filter = (term: string): ReportTotalFilter => ({ ...unfiltered, search: term });
 
   it("given an unchanged organization, should count once and answer the same total from the cache", async () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDatabase } from "../../app/lib/db.server.ts";
 import { mixedForm } from "../support/assessment.ts";
@@ -9,9 +10,11 @@ import { createTestDatabase } from "../support/test-database.ts";
 import { startInstance, type Instance } from "../support/instance.ts";
 import { type SmtpServerOptions, startSmtpServer } from "../support/smtp-server.ts";
 import { waitFor } from "../support/wait.ts";
+import { startWebhookReceiver } from "../support/webhook-receiver.ts";
 
 /**
- * The job queue between real instances of the service (ADR 46), on either database: the suite runs
+ * The job queue between real instances of the service (ADR 46, and the flagged results' e-mails
+ * and deliveries of ADR 71), on either database: the suite runs
  * two instances on one SQLite file as well (tests/api/concurrent-writes.test.ts), and the claim, the
  * lease and the stop are the same statements on both. Each test has a database of its own (the
  * suite's server works the suite's queue every 100 ms and would take these e-mails to its own mail
@@ -83,15 +86,15 @@ function mailRecord() {
   };
 }
 
-/** A teacher's session at `instance`, and a call with it (JSON, or CSV for a string), as a script makes them. */
-async function teacherAt(instance: Instance) {
+/** A demo user's session at `instance` (the teacher unless told), and a call with it (JSON, or CSV for a string), as a script makes them. */
+async function teacherAt(instance: Instance, email = "teacher@demo.test") {
   const csrf = await fetch(`${instance.baseUrl}/api/auth/csrf`);
   const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const signedIn = await fetch(`${instance.baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     headers: { "content-type": "application/json", cookie: csrfCookie },
-    body: JSON.stringify({ email: "teacher@demo.test", password: SEED_PASSWORD, csrfToken }),
+    body: JSON.stringify({ email, password: SEED_PASSWORD, csrfToken }),
   });
   expect(signedIn.status).toBe(200);
   const cookie = `${signedIn.headers.getSetCookie()[0]!.split(";")[0]!}; ${csrfCookie}`;
@@ -335,5 +338,76 @@ describe("e-mails sent by two instances", () => {
     expect(mail.kept.get(slow)).toEqual([expect.objectContaining({ via: hold.via })]);
     expect(mail.named.get(slow)).toHaveLength(1);
     await annotate(`held ${(heldFor / 1000).toFixed(1)} s (${(heldFor / leaseMs).toFixed(1)} leases of ${leaseMs / 1000} s): one copy`);
+  });
+
+  it("given flagged results submitted at both instances, should e-mail the assigner once and deliver submission.flagged once per result, whichever instance claims each", {
+    timeout: 300_000,
+  }, async () => {
+    const database = await ownDatabase();
+    const mail = mailRecord();
+    const receiver = await startWebhookReceiver();
+    cleanups.push(receiver.close);
+    const env = { JOB_POLL_MS: "100", WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true" };
+    const a = await instanceOn(database.url, { ...env, SMTP_URL: await mail.server(database.dataDir, "a") });
+    const b = await instanceOn(database.url, { ...env, SMTP_URL: await mail.server(database.dataDir, "b") });
+    const teacher = await teacherAt(a);
+    const admin = await teacherAt(b, "admin@demo.test");
+    const form = await teacher("POST", "/api/forms", {
+      title: `Wellbeing ${Date.now().toString(36)}`,
+      isPublished: true,
+      criticalMessage: "Call 112 if you are in danger now.",
+      questions: [
+        {
+          text: "I felt I could not go on",
+          type: "SINGLE_CHOICE",
+          options: [
+            { text: "Never", score: 0 },
+            { text: "Often", score: 2, critical: true },
+          ],
+        },
+      ],
+    });
+    expect(form.status, JSON.stringify(form.body)).toBe(201);
+    const webhook = await admin("POST", "/api/webhooks", { url: receiver.url, events: ["submission.flagged"], formIds: [form.body.id] });
+    expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
+    const [, often] = form.body.questions[0].options as { id: string }[];
+
+    // Twenty flagged results, half submitted at each instance, while both work the queue.
+    const flagged = 20;
+    const ids: string[] = [];
+    for (let i = 0; i < flagged; i++) {
+      const student = await teacher("POST", "/api/students", { name: `Pupil ${i}` });
+      const link = await teacher("POST", "/api/submissions", { formId: form.body.id, studentId: student.body.id });
+      expect(link.status, JSON.stringify(link.body)).toBe(201);
+      const at = i % 2 === 0 ? a : b;
+      const submitted = await fetch(`${at.baseUrl}/api/test-link/${link.body.token}/submit`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": `10.9.0.${i + 1}` },
+        body: JSON.stringify({ answers: [{ questionId: form.body.questions[0].id, optionIds: [often!.id] }] }),
+      });
+      expect(submitted.status).toBe(200);
+      ids.push(link.body.id);
+    }
+
+    const jobs = await waitFor(
+      () =>
+        database.client.job.findMany({
+          where: { kind: { in: ["flagAlert", "webhook"] } },
+          select: { kind: true, attempts: true, doneAt: true, lastError: true },
+        }),
+      (found) => found.length === 2 * flagged && found.every((job) => job.doneAt !== null),
+      (found) =>
+        `every flag e-mail and delivery done (${found.filter((job) => job.doneAt).length} of ${found.length}):\ninstance a:\n${logOf(a)}\ninstance b:\n${logOf(b)}`,
+      { timeoutMs: 120_000, everyMs: 50 },
+    );
+    // Each job ran once, by whichever instance claimed it: one e-mail per result, one delivery per result.
+    expect(jobs.filter((job) => job.attempts !== 1)).toEqual([]);
+    const kept = mail.kept.get("teacher@demo.test") ?? [];
+    expect(kept).toHaveLength(flagged);
+    expect(mail.named.get("teacher@demo.test")).toHaveLength(flagged);
+    const delivered = receiver.received.map((delivery) => ({ delivery, body: JSON.parse(delivery.body) as { type: string; data: { id: string } } }));
+    expect(delivered.map(({ body }) => body.type).every((type) => type === "submission.flagged")).toBe(true);
+    expect(delivered.map(({ body }) => body.data.id).sort()).toEqual([...ids].sort());
+    for (const { delivery } of delivered) new Webhook(webhook.body.secret).verify(delivery.body, delivery.headers as Record<string, string>);
   });
 });

@@ -798,6 +798,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/submissions/{id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge a flagged result (docs/api-contract.md §16), once, with an optional note: it leaves the home page's "Needs attention" and `flagged=unacknowledged`. A result without a flag is 409 NOT_FLAGGED; a second acknowledgement 409 ALREADY_ACKNOWLEDGED.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER: whoever can read the result (the assigner, ADMIN of its organization, SUPER_ADMIN).
+         */
+        post: operations["acknowledgeSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/submissions/{id}/revoke": {
         parameters: {
             query?: never;
@@ -1274,6 +1294,26 @@ export interface webhooks {
          * @description A respondent sent their answers. `data` is the report item of GET /api/reports, with the form's id and the respondent.
          */
         post: operations["onSubmissionCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.flagged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A completed test is flagged
+         * @description A respondent's answers picked a critical option or landed in a critical band (docs/api-contract.md §16): sent beside `submission.completed`, with the same `data` (its `flags` and `flaggedAt` set). Acknowledging the result sends nothing.
+         */
+        post: operations["onSubmissionFlagged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2214,6 +2254,19 @@ export interface components {
             flags: components["schemas"]["Flag"][];
             /** @description When the result was flagged (its completion), null when it has no flag. */
             flaggedAt: string | null;
+            /** @description When someone who can read the result acknowledged its flags; null until then. */
+            acknowledgedAt: string | null;
+            /** @description Who acknowledged it; null until someone does. */
+            acknowledgedBy: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                id: string;
+                name: string;
+            } | null;
+            /**
+             * @description The note given with the acknowledgement, if any.
+             * @example Spoke with her and her parents; follow-up booked for Monday.
+             */
+            acknowledgementNote: string | null;
             assignedByName: string;
             /**
              * Format: date-time
@@ -2269,6 +2322,19 @@ export interface components {
             flags: components["schemas"]["Flag"][];
             /** @description When the result was flagged (its completion), null when it has no flag. */
             flaggedAt: string | null;
+            /** @description When someone who can read the result acknowledged its flags; null until then. */
+            acknowledgedAt: string | null;
+            /** @description Who acknowledged it; null until someone does. */
+            acknowledgedBy: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                id: string;
+                name: string;
+            } | null;
+            /**
+             * @description The note given with the acknowledgement, if any.
+             * @example Spoke with her and her parents; follow-up booked for Monday.
+             */
+            acknowledgementNote: string | null;
             assignedByName: string;
             form: {
                 /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -2677,6 +2743,25 @@ export interface components {
             /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
             deletedAt: null;
         };
+        Acknowledgement: {
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The submission's id. */
+            submissionId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            acknowledgedAt: string;
+            acknowledgedBy: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                id: string;
+                name: string;
+            };
+            /**
+             * @description The note given with the acknowledgement, if any.
+             * @example Spoke with her and her parents; follow-up booked for Monday.
+             */
+            acknowledgementNote: string | null;
+        };
         BulkAssignmentResult: {
             created: components["schemas"]["CreatedAssignment"][];
             skipped: components["schemas"]["SkippedRespondent"][];
@@ -2844,6 +2929,8 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             completedAt: string;
+            /** @description What the respondent must be shown now (docs/api-contract.md §16): the form's critical message when an answer was critical, else null. Nothing else tells them. */
+            criticalMessage: string | null;
         };
         StudentAssignments: {
             assignments: {
@@ -2999,7 +3086,7 @@ export interface components {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             url: string;
-            events: ("submission.completed" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.flagged" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
             /** @description The forms whose events it is sent; empty: every form's. */
             formIds: string[];
             /**
@@ -3017,7 +3104,7 @@ export interface components {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             id: string;
             url: string;
-            events: ("submission.completed" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.flagged" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
             /** @description The forms whose events it is sent; empty: every form's. */
             formIds: string[];
             /**
@@ -3040,7 +3127,7 @@ export interface components {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. Also the delivery's `webhook-id` header. */
             id: string;
             /** @enum {string} */
-            event: "submission.completed" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted" | "webhook.test";
+            event: "submission.completed" | "submission.flagged" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted" | "webhook.test";
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;
@@ -3103,6 +3190,75 @@ export interface components {
                 flags: components["schemas"]["Flag"][];
                 /** @description When the result was flagged (its completion), null when it has no flag. */
                 flaggedAt: string | null;
+                /** @description When someone who can read the result acknowledged its flags; null until then. */
+                acknowledgedAt: string | null;
+                /** @description Who acknowledged it; null until someone does. */
+                acknowledgedBy: {
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    id: string;
+                    name: string;
+                } | null;
+                /**
+                 * @description The note given with the acknowledgement, if any.
+                 * @example Spoke with her and her parents; follow-up booked for Monday.
+                 */
+                acknowledgementNote: string | null;
+                assignedByName: string;
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                formId: string;
+                respondent: {
+                    /** @enum {string} */
+                    kind: "student" | "candidate";
+                    /** @description The student's or the candidate's id. */
+                    id: string;
+                };
+            };
+        };
+        SubmissionFlaggedEvent: {
+            /** @constant */
+            type: "submission.flagged";
+            /**
+             * Format: date-time
+             * @description When the event happened; a retry sends the same body, this time included.
+             */
+            timestamp: string;
+            data: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The submission's id. */
+                id: string;
+                /** @description The respondent's name (student or candidate). */
+                studentName: string;
+                formTitle: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                completedAt: string;
+                /** @description null when more items are missing than the form allows (`scoring.maxMissing`). */
+                totalScore: number | null;
+                maxScore: number;
+                /** @description null when the total is. */
+                percentage: number | null;
+                scoreLabel: string | null;
+                scoreColor: string | null;
+                /** @description Each subscale's result as captured at completion; empty for a form without subscales. */
+                subscales: components["schemas"]["SubscaleResult"][];
+                /** @description What made the result critical (a critical option chosen, a critical band); empty when nothing did. */
+                flags: components["schemas"]["Flag"][];
+                /** @description When the result was flagged (its completion), null when it has no flag. */
+                flaggedAt: string | null;
+                /** @description When someone who can read the result acknowledged its flags; null until then. */
+                acknowledgedAt: string | null;
+                /** @description Who acknowledged it; null until someone does. */
+                acknowledgedBy: {
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    id: string;
+                    name: string;
+                } | null;
+                /**
+                 * @description The note given with the acknowledgement, if any.
+                 * @example Spoke with her and her parents; follow-up booked for Monday.
+                 */
+                acknowledgementNote: string | null;
                 assignedByName: string;
                 /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 formId: string;
@@ -3765,6 +3921,10 @@ export interface components {
             /** @description The new end of the link, later or earlier; null for no expiry. */
             expiresAt: (string) | null;
         };
+        Acknowledge: {
+            /** @description What was done about it, up to 2,000 characters; empty or left out: none. */
+            note?: string | null;
+        };
         BulkAssignment: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
             formId: string;
@@ -3879,7 +4039,7 @@ export interface components {
              * @example https://sis.example.org/hooks/assessments
              */
             url: string;
-            events: ("submission.completed" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            events: ("submission.completed" | "submission.flagged" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
             /** @description Only the events of these forms of the organization (submission.*, form.updated); empty or absent: every form's. Events about a person (student.*, candidate.*) are about no form and are always sent. */
             formIds?: string[];
         };
@@ -3890,7 +4050,7 @@ export interface components {
              * @example https://sis.example.org/hooks/assessments
              */
             url?: string;
-            events?: ("submission.completed" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
+            events?: ("submission.completed" | "submission.flagged" | "submission.created" | "form.updated" | "student.created" | "student.updated" | "candidate.created" | "candidate.promoted")[];
             /** @description Only the events of these forms of the organization (submission.*, form.updated); empty or absent: every form's. Events about a person (student.*, candidate.*) are about no form and are always sent. */
             formIds?: string[];
         };
@@ -13491,6 +13651,8 @@ export interface operations {
                 formId?: string;
                 /** @description Only the results of this group's members (as the group is now); a group not in the organization is 404. */
                 groupId?: string;
+                /** @description `true`: only results with a flag (docs/api-contract.md §16); `unacknowledged`: only flagged results nobody has acknowledged yet. */
+                flagged?: "true" | "unacknowledged";
                 /** @description ISO 8601 date-time with its offset or Z. Only the items changed at or after it, oldest change first (ties by id), and the deletions since then as items `{id, updatedAt, deletedAt}`. To read on, ask again from the last item's updatedAt (it comes again, with any other change of that moment), or for the next page. */
                 updatedSince?: string;
             };
@@ -13542,6 +13704,12 @@ export interface operations {
                      *             }
                      *           ],
                      *           "flaggedAt": "2026-03-14T09:30:00.000Z",
+                     *           "acknowledgedAt": "2026-03-14T09:30:00.000Z",
+                     *           "acknowledgedBy": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "acknowledgementNote": "Spoke with her and her parents; follow-up booked for Monday.",
                      *           "assignedByName": "Marta Ruiz",
                      *           "updatedAt": "2026-03-14T09:30:00.000Z",
                      *           "deletedAt": null
@@ -13769,6 +13937,12 @@ export interface operations {
                      *         }
                      *       ],
                      *       "flaggedAt": "2026-03-14T09:30:00.000Z",
+                     *       "acknowledgedAt": "2026-03-14T09:30:00.000Z",
+                     *       "acknowledgedBy": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "acknowledgementNote": "Spoke with her and her parents; follow-up booked for Monday.",
                      *       "assignedByName": "Marta Ruiz",
                      *       "form": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
@@ -14237,6 +14411,8 @@ export interface operations {
                 formId?: string;
                 /** @description Only the results of this group's members (as the group is now); a group not in the organization is 404. */
                 groupId?: string;
+                /** @description `true`: only results with a flag (docs/api-contract.md §16); `unacknowledged`: only flagged results nobody has acknowledged yet. */
+                flagged?: "true" | "unacknowledged";
                 /** @description csv: UTF-8 with a BOM, RFC 4180; xlsx: one worksheet, its date cells in the organization's local time. */
                 format: "csv" | "xlsx";
                 /** @description CSV only: comma with decimal points, or semicolon with decimal commas (`4,5`), what Excel expects where the decimal separator is a comma (es, pt-BR). */
@@ -17282,6 +17458,279 @@ export interface operations {
             };
         };
     };
+    acknowledgeSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "text"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Acknowledge"];
+                /**
+                 * @example {
+                 *       "note": "text"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["Acknowledge"];
+                /**
+                 * @example {
+                 *       "note": "text"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["Acknowledge"];
+            };
+        };
+        responses: {
+            /** @description The acknowledgement as recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "submissionId": "text",
+                     *       "acknowledgedAt": "2026-03-14T09:30:00.000Z",
+                     *       "acknowledgedBy": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "acknowledgementNote": "Spoke with her and her parents; follow-up booked for Monday."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: NOT_FLAGGED, ALREADY_ACKNOWLEDGED, NOT_COMPLETED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-flagged",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This result has no flag to acknowledge.",
+                     *       "code": "NOT_FLAGGED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FLAGGED" | "ALREADY_ACKNOWLEDGED" | "NOT_COMPLETED";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     revokeSubmission: {
         parameters: {
             query?: never;
@@ -18976,7 +19425,8 @@ export interface operations {
                      * @example {
                      *       "submissionId": "text",
                      *       "isCompleted": true,
-                     *       "completedAt": "2026-03-14T09:30:00.000Z"
+                     *       "completedAt": "2026-03-14T09:30:00.000Z",
+                     *       "criticalMessage": "text"
                      *     }
                      */
                     "application/json": components["schemas"]["TestSubmitted"];
@@ -23520,6 +23970,12 @@ export interface operations {
                  *           }
                  *         ],
                  *         "flaggedAt": "2026-03-14T09:30:00.000Z",
+                 *         "acknowledgedAt": "2026-03-14T09:30:00.000Z",
+                 *         "acknowledgedBy": {
+                 *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *           "name": "Ana Lima"
+                 *         },
+                 *         "acknowledgementNote": "Spoke with her and her parents; follow-up booked for Monday.",
                  *         "assignedByName": "Marta Ruiz",
                  *         "formId": "text",
                  *         "respondent": {
@@ -23530,6 +23986,103 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["SubmissionCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is no more, and this delivery is not tried again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Any other answer is tried again later on the retry schedule (a test delivery is not). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSubmissionFlagged: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's id, the same on every retry of it: what a receiver deduplicates on.
+                 * @example cmf3k9x2a0001qz8h4b7c2d1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one too far from your clock.
+                 * @example 1773480600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the endpoint's secret (the base64 after `whsec_`): verify it with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "submission.flagged",
+                 *       "timestamp": "2026-03-14T09:30:00.000Z",
+                 *       "data": {
+                 *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *         "studentName": "Ana Lima",
+                 *         "formTitle": "Reading habits",
+                 *         "completedAt": "2026-03-14T09:30:00.000Z",
+                 *         "totalScore": 5,
+                 *         "maxScore": 8,
+                 *         "percentage": 62.5,
+                 *         "scoreLabel": "Medium",
+                 *         "scoreColor": "#B54708",
+                 *         "subscales": [
+                 *           {
+                 *             "key": "text",
+                 *             "name": "Ana Lima",
+                 *             "score": 1,
+                 *             "maxScore": 8,
+                 *             "label": "Medium",
+                 *             "color": "#B54708",
+                 *             "answered": 1,
+                 *             "items": 1,
+                 *             "prorated": true,
+                 *             "scorable": true
+                 *           }
+                 *         ],
+                 *         "flags": [
+                 *           {
+                 *             "kind": "OPTION",
+                 *             "questionKey": "text",
+                 *             "subscaleKey": "text",
+                 *             "text": "How often do you read for pleasure?"
+                 *           }
+                 *         ],
+                 *         "flaggedAt": "2026-03-14T09:30:00.000Z",
+                 *         "acknowledgedAt": "2026-03-14T09:30:00.000Z",
+                 *         "acknowledgedBy": {
+                 *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *           "name": "Ana Lima"
+                 *         },
+                 *         "acknowledgementNote": "Spoke with her and her parents; follow-up booked for Monday.",
+                 *         "assignedByName": "Marta Ruiz",
+                 *         "formId": "text",
+                 *         "respondent": {
+                 *           "kind": "student",
+                 *           "id": "cmf3k9x2a0001qz8h4b7c2d1e"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SubmissionFlaggedEvent"];
             };
         };
         responses: {

@@ -10,7 +10,15 @@ import { es } from "../../app/i18n/es.ts";
 import { esServer } from "../../app/i18n/es.server.ts";
 import { newPasswordSchema } from "../../app/features/auth/password-policy.server.ts";
 import { LOCALES } from "../../app/lib/i18n.ts";
-import { invitationMail, passwordResetMail, reminderMail, signInUnlockMail, testLinkMail, twoFactorCodeMail } from "../../app/lib/mail/messages.server.ts";
+import {
+  flaggedResultMail,
+  invitationMail,
+  passwordResetMail,
+  reminderMail,
+  signInUnlockMail,
+  testLinkMail,
+  twoFactorCodeMail,
+} from "../../app/lib/mail/messages.server.ts";
 import { fieldText, problemText } from "../../app/lib/messages.ts";
 import { ApiError, fieldProblems, issueMessage, pageErrors } from "../../app/lib/problem.server.ts";
 import { singleLineText } from "../../app/lib/schemas.ts";
@@ -158,6 +166,10 @@ describe("the e-mails", () => {
     expect(invitationMail(locale, "Ana", "Escola Sol", url).text).toContain(t.invitation.body("Ana", "Escola Sol")[1]!);
     expect(testLinkMail(locale, "Ana", "Escola Sol", "PHQ-9", null, url).text).toContain(t.testLink.body("Ana", "Escola Sol", "PHQ-9", null)[2]!);
     expect(reminderMail(locale, "Ana", "Escola Sol", "PHQ-9", "1 May 2026", url).subject).toBe(t.reminder.subject("PHQ-9"));
+    const flagged = flaggedResultMail(locale, "Marta", "Ana", "PHQ-9", "1 May 2026, 10:30", url);
+    expect(flagged.subject).toBe(t.flaggedResult.subject("PHQ-9"));
+    expect(flagged.text).toContain(t.flaggedResult.body("Marta", "Ana", "PHQ-9", "1 May 2026, 10:30")[1]!);
+    expect(flagged.text).toContain(`${t.flaggedResult.action}: ${url}`);
   });
 
   it("given a stored language that is not one of ours, should write in English", () => {

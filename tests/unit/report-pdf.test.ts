@@ -137,6 +137,31 @@ describe("renderReportPdf", () => {
     expect(oneLine(pdfText(renderReportPdf(report(), { generatedAt })))).not.toContain("SUBSCALES");
   });
 
+  it("given a flagged result, should mark it in words with what raised each flag, and who acknowledged it when, with their note", () => {
+    const flags: ReportDetail["flags"] = [
+      { kind: "OPTION", questionKey: "phq9", text: "Thoughts that you would be better off dead — Nearly every day" },
+      { kind: "BAND", text: "Severe" },
+    ];
+    const flagged = report({ flags, flaggedAt: new Date("2026-03-12T23:30:00Z") });
+    const waiting = oneLine(pdfText(renderReportPdf(flagged, { generatedAt })));
+    expect(waiting).toContain(
+      "NEEDS ATTENTION Flagged: an answer or a score of this result is marked critical. • Thoughts that you would be better off dead — Nearly every day • Severe Not acknowledged yet.",
+    );
+    const seen = report({
+      ...flagged,
+      acknowledgedAt: new Date("2026-03-13T08:05:00Z"),
+      acknowledgedBy: { id: "usr_2", name: "Marta Ruiz" },
+      acknowledgementNote: "Called the family; follow-up on Monday.",
+    });
+    const acknowledged = oneLine(pdfText(renderReportPdf(seen, { generatedAt })));
+    expect(acknowledged).toContain("Acknowledged by Marta Ruiz, March 13, 2026 at 8:05 AM UTC Note: Called the family; follow-up on Monday.");
+    const es = oneLine(pdfText(renderReportPdf(seen, { locale: "es", generatedAt })));
+    expect(es).toContain("REQUIERE ATENCIÓN Marcado:");
+    expect(es).toContain("Revisado por Marta Ruiz");
+    // Without a flag the section is not there.
+    expect(oneLine(pdfText(renderReportPdf(report(), { generatedAt })))).not.toContain("NEEDS ATTENTION");
+  });
+
   it("given locale es or pt-BR, should translate the fixed wording and format dates for the locale", () => {
     const es = oneLine(pdfText(renderReportPdf(report(), { locale: "es", generatedAt })));
     expect(es).toContain("Informe de evaluación");

@@ -3,13 +3,24 @@ import type { GroupResults, LatestResult } from "~/features/summaries/group-resu
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { paths } from "~/lib/paths.ts";
 import { ScoreBadge } from "../badge.tsx";
+import { FlagMark } from "../flag-mark.tsx";
 import { StackedBar } from "../charts/bar-table.tsx";
 
 const NO_BAND_COLOR = "#94a3b8";
 
 type Member = { kind: "student" | "candidate"; id: string; name: string };
 type Results = Omit<GroupResults, "latest"> & {
-  latest: Record<string, Record<string, Omit<LatestResult, "completedAt"> & { completedAt: Date | string }>>;
+  latest: Record<
+    string,
+    Record<
+      string,
+      Omit<LatestResult, "completedAt" | "flaggedAt" | "acknowledgedAt"> & {
+        completedAt: Date | string;
+        flaggedAt: Date | string | null;
+        acknowledgedAt: Date | string | null;
+      }
+    >
+  >;
 };
 
 /**
@@ -90,6 +101,7 @@ export function GroupResultsTable({
                         {result ? (
                           <span className="inline-flex items-center gap-2">
                             <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />
+                            <FlagMark result={result} />
                             <span className="tabular-nums">{format.percent(result.percentage)}</span>
                             <span className="text-xs text-slate-500">{format.date(result.completedAt)}</span>
                             {result.subscales.length > 0 ? (

@@ -4,6 +4,7 @@ import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { parseHexColor } from "~/lib/color.ts";
 import { paths } from "~/lib/paths.ts";
 import { ScoreBadge } from "../badge.tsx";
+import { FlagMark } from "../flag-mark.tsx";
 import { cx } from "../cx.ts";
 import { EmptyState } from "../empty-state.tsx";
 import { Section } from "../page-header.tsx";
@@ -23,8 +24,8 @@ export type HistoryEntry = {
   createdAt: Date | string;
 };
 
-/** A completed result with the bands it was scored against (its snapshot, not today's form). */
-export type HistoryResult = HistoryEntry & { bands: HistoryBand[] };
+/** A completed result with the bands it was scored against (its snapshot, not today's form), and its flag (§16). */
+export type HistoryResult = HistoryEntry & { bands: HistoryBand[]; flaggedAt: Date | string | null; acknowledgedAt: Date | string | null };
 
 /** One form's newest results, oldest first, and how many the person has on it in all. */
 export type HistoryForm = { form: { id: string; title: string }; total: number; results: HistoryResult[] };
@@ -433,7 +434,10 @@ function ResultsTable({ title, results }: { title: string; results: HistoryResul
           </td>
           <td className={`${cell} hidden text-right text-slate-700 tabular-nums sm:table-cell`}>{percentOf(result)}</td>
           <td className={cell}>
-            <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />
+            <span className="inline-flex flex-wrap items-center gap-1.5">
+              <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />
+              <FlagMark result={result} />
+            </span>
           </td>
         </tr>
       ))}

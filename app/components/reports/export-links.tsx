@@ -2,7 +2,7 @@ import { useState, type MouseEvent } from "react";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 
 /** The filters of the reports list an export carries over. */
-const FILTERS = ["search", "from", "to", "formId", "groupId"] as const;
+const FILTERS = ["search", "from", "to", "formId", "groupId", "flagged"] as const;
 
 /**
  * "Download these results" as CSV (with the separator the page's language expects in Excel

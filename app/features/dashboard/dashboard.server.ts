@@ -60,6 +60,20 @@ export async function pendingAssignments(actor: Actor, options: { locale: Locale
   }));
 }
 
+/** How many flagged results the home page lists; the rest are a link to the filtered reports. */
+export const NEEDS_ATTENTION_LIMIT = 10;
+
+/**
+ * The flagged results in the caller's scope that nobody has acknowledged yet, newest first, and
+ * how many there are (docs/api-contract.md §16): the reports list with `flagged=unacknowledged`,
+ * so the home page shows exactly what that filter lists.
+ */
+export async function needsAttention(actor: Actor) {
+  if (!isStaff(actor)) return { results: [], total: 0 };
+  const { reports, total } = await listReports(actor, { page: 1, limit: NEEDS_ATTENTION_LIMIT, flagged: "unacknowledged" });
+  return { results: reports, total };
+}
+
 /** The latest completed results in the caller's scope (staff only, as reports are). */
 export async function recentResults(actor: Actor, options: { limit?: number } = {}) {
   if (!isStaff(actor)) return [];
@@ -98,6 +112,11 @@ export async function loadDashboard(actor: Actor, options: { locale: Locale; now
   if (!isStaff(actor)) {
     return { ...base, kind: "student" as const, ...(await studentAssignments(actor, options)) };
   }
-  const [pending, recent, counts] = await Promise.all([pendingAssignments(actor, options), recentResults(actor), dashboardCounts(actor, options)]);
-  return { ...base, kind: "staff" as const, pending, recent, counts };
+  const [attention, pending, recent, counts] = await Promise.all([
+    needsAttention(actor),
+    pendingAssignments(actor, options),
+    recentResults(actor),
+    dashboardCounts(actor, options),
+  ]);
+  return { ...base, kind: "staff" as const, attention, pending, recent, counts };
 }

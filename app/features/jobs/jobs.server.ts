@@ -19,12 +19,15 @@ const HOUR = 60 * MINUTE;
  * failed, and after the last wait's attempt the job is given up. Webhooks follow Standard
  * Webhooks (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h): 12 attempts over about
  * 2.8 days. E-mails: 1, 5, 15 and 30 min, 1, 2, 4, 8 and 8 h: 10 attempts over about 24 h (a link
- * is usually wanted the same day; after that the teacher sees "e-mail failed" and can send again).
+ * is usually wanted the same day; after that the teacher sees "e-mail failed" and can send again;
+ * a flagged result stays on its readers' home page until acknowledged, ADR 71).
  */
+const MAIL_SCHEDULE = [MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 8 * HOUR];
 export const RETRY_SCHEDULES: Record<JobKind, readonly number[]> = {
   webhook: [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR],
-  sendLink: [MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 8 * HOUR],
-  remind: [MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 8 * HOUR],
+  sendLink: MAIL_SCHEDULE,
+  remind: MAIL_SCHEDULE,
+  flagAlert: MAIL_SCHEDULE,
 };
 /** How many attempts a job of `kind` gets in all. */
 export const maxAttempts = (kind: JobKind) => RETRY_SCHEDULES[kind].length + 1;
@@ -59,7 +62,7 @@ export type JobRun = { attempts: number; lastAttempt: boolean };
  */
 export const GROUP_RUNS = 2;
 
-export type JobKind = "sendLink" | "remind" | "webhook";
+export type JobKind = "sendLink" | "remind" | "flagAlert" | "webhook";
 export type JobHandler = (payload: Prisma.JsonValue, run: JobRun) => Promise<void>;
 
 type Client = Pick<Prisma.TransactionClient, "job">;
@@ -67,7 +70,8 @@ type Client = Pick<Prisma.TransactionClient, "job">;
 /**
  * A job to queue. Jobs of one `concurrencyKey` run one at a time, jobs of one `groupKey` at most
  * GROUP_RUNS at a time (see claimJob); `submissionId` names the link an e-mail is about, so a
- * second message is refused while one waits (ADR 45).
+ * second message to its respondent is refused while one waits (ADR 45; a flagged result's
+ * e-mails to staff name it too, and never count there).
  */
 export type NewJob = {
   kind: JobKind;
@@ -273,12 +277,18 @@ export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options:
 }
 
 /**
- * The worker's lanes: e-mails in one, webhook deliveries in four of their own. A delivery may wait
- * up to its timeout on a slow endpoint; in a lane of their own, a pupil's link or reminder never
- * waits behind an integrator's server, and one organization's slow endpoints hold at most
- * GROUP_RUNS of the four (its deliveries' group key), never the others' deliveries.
+ * The worker's lanes: the e-mails about flagged results in one, the links and reminders in
+ * another, webhook deliveries in four of their own. A delivery may wait up to its timeout on a
+ * slow endpoint; in a lane of their own, a pupil's link or reminder never waits behind an
+ * integrator's server, and one organization's slow endpoints hold at most GROUP_RUNS of the four
+ * (its deliveries' group key), never the others' deliveries. A flagged result's e-mail goes out
+ * within a poll, never behind the thousand links of a bulk assignment (ADR 71).
  */
-const LANES: { kinds: readonly JobKind[] }[] = [{ kinds: ["sendLink", "remind"] }, ...Array.from({ length: 4 }, () => ({ kinds: ["webhook"] as const }))];
+const LANES: { kinds: readonly JobKind[] }[] = [
+  { kinds: ["flagAlert"] },
+  { kinds: ["sendLink", "remind"] },
+  ...Array.from({ length: 4 }, () => ({ kinds: ["webhook"] as const })),
+];
 
 /**
  * Stops a worker: it claims nothing more, waits up to `timeoutMs` for the runs in progress to end,

@@ -150,6 +150,7 @@ export function renderReportPdf(report: ReportDetail, options: ReportPdfOptions 
   drawTitle(pdf, report, f);
   drawDetails(pdf, report, f);
   drawResult(pdf, report, f);
+  drawFlags(pdf, report, f);
   drawBands(pdf, report, f);
   drawSubscales(pdf, report, f);
   drawAnswers(pdf, report, f);
@@ -178,6 +179,9 @@ function userText(report: ReportDetail): string {
     report.scoreLabel ?? "",
     ...report.scoreRanges.map((range) => range.label),
     ...report.answers.flatMap((answer) => [answer.questionText, answer.text ?? "", ...answer.optionTexts]),
+    ...report.flags.map((flag) => flag.text),
+    report.acknowledgedBy?.name ?? "",
+    report.acknowledgementNote ?? "",
   ].join("\n");
 }
 
@@ -316,6 +320,49 @@ function drawResult(pdf: Pdf, report: ReportDetail, f: Formatters) {
     bottom = Math.max(bottom, top + 26 + (lines.length - 1) * 14 + 4);
   }
   pdf.y = bottom + 28;
+}
+
+/** The mark of a flagged result: dark red, and always said in words too. */
+const FLAG_COLOR = parseColor("#B42318");
+
+/**
+ * A flagged result (docs/api-contract.md §16): that it is flagged, in words, what raised each
+ * flag, and who acknowledged it when, with their note, or that nobody has yet. Nothing for a
+ * result without a flag.
+ */
+function drawFlags(pdf: Pdf, report: ReportDetail, f: Formatters) {
+  if (report.flags.length === 0) return;
+  const s = f.strings;
+  const lineHeight = 13;
+  const width = CONTENT_WIDTH - 14;
+  const flagged = pdf.lines(s.flagged, width, { size: 10, bold: true });
+  const items = report.flags.map((flag) => pdf.lines(`• ${flag.text}`, width - BULLET_INDENT, { size: 9.5 }));
+  const acknowledgement = pdf.lines(
+    report.acknowledgedAt ? s.acknowledged(report.acknowledgedBy?.name ?? "", f.dateTime(report.acknowledgedAt)) : s.notAcknowledged,
+    width,
+    { size: 9.5, bold: true },
+  );
+  const note =
+    report.acknowledgedAt && report.acknowledgementNote ? pdf.lines(`${s.acknowledgementNote}: ${report.acknowledgementNote}`, width, { size: 9.5 }) : [];
+  const lines = flagged.length + items.reduce((sum, item) => sum + item.length, 0) + acknowledgement.length + note.length;
+  const height = lines * lineHeight + 16;
+  pdf.ensure(24 + height);
+  sectionHeading(pdf, s.flagsSection);
+  const top = pdf.y - 10;
+  pdf.fill(FLAG_COLOR);
+  pdf.doc.rect(MARGIN, top, 3, height, "F");
+  let y = pdf.y + 2;
+  const x = MARGIN + 14;
+  pdf.text(flagged, x, y, { size: 10, bold: true, color: FLAG_COLOR }, "left", lineHeight);
+  y += flagged.length * lineHeight;
+  for (const item of items) {
+    pdf.text(item, x + BULLET_INDENT, y, { size: 9.5, color: BODY }, "left", lineHeight);
+    y += item.length * lineHeight;
+  }
+  pdf.text(acknowledgement, x, y, { size: 9.5, bold: true, color: INK }, "left", lineHeight);
+  y += acknowledgement.length * lineHeight;
+  if (note.length > 0) pdf.text(note, x, y, { size: 9.5, color: BODY }, "left", lineHeight);
+  pdf.y = top + height + 28;
 }
 
 function drawBands(pdf: Pdf, report: ReportDetail, f: Formatters) {

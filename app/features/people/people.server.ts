@@ -183,7 +183,8 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
       ? []
       : await db.submission.findMany({
           where: { id: { in: ranked.map((row) => row.id) } },
-          select: historySelect,
+          // The page marks flagged results (docs/api-contract.md §16).
+          select: { ...historySelect, flaggedAt: true, acknowledgedAt: true },
           orderBy: [{ completedAt: "asc" }, { id: "asc" }],
         });
   const rankedById = new Map(ranked.map((row) => [row.id, row]));
@@ -205,7 +206,11 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
 }
 
 type HistoryRow = Prisma.SubmissionGetPayload<{ select: typeof historySelect }>;
-type HistoryForm = { form: HistoryRow["form"]; total: number; results: (HistoryRow & { bands: CapturedBand[] })[] };
+type HistoryForm = {
+  form: HistoryRow["form"];
+  total: number;
+  results: (HistoryRow & { flaggedAt: Date | null; acknowledgedAt: Date | null; bands: CapturedBand[] })[];
+};
 
 const latest = (form: HistoryForm) => form.results.at(-1)?.completedAt?.getTime() ?? 0;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
+import { acknowledgementFields, flaggedParam } from "../flags/flag-schemas.ts";
 import { band, scaleResultFields } from "../scoring/scale-schemas.ts";
 import { changesResponse, idNaming, idSchema, notDeleted, paginationQuery, searchParam, timestamp, updatedSinceParam } from "~/lib/schemas.ts";
 
@@ -19,6 +20,7 @@ const reportFilters = {
   to: dateParam.meta({ description: "Completed at or before; a date covers that whole day." }),
   formId: idSchema.optional().meta({ description: "Only the results of this form." }),
   groupId: idSchema.optional().meta({ description: "Only the results of this group's members (as the group is now); a group not in the organization is 404." }),
+  flagged: flaggedParam,
 };
 
 export const listReportsQuery = z.strictObject({ ...paginationQuery, ...reportFilters, updatedSince: updatedSinceParam });
@@ -67,6 +69,7 @@ export const reportItem = z
     scoreLabel: z.string().nullable(),
     scoreColor: z.string().nullable(),
     ...scaleResultFields,
+    ...acknowledgementFields,
     assignedByName: z.string(),
   })
   .meta({ id: "ReportItem" });
@@ -110,10 +113,11 @@ export const reportDetail = reportItem
   })
   .meta({ id: "ReportDetail" });
 
-export type ReportDetail = Omit<z.output<typeof reportDetail>, "completedAt" | "assignedAt" | "flaggedAt" | "scoreRanges"> & {
+export type ReportDetail = Omit<z.output<typeof reportDetail>, "completedAt" | "assignedAt" | "flaggedAt" | "acknowledgedAt" | "scoreRanges"> & {
   completedAt: Date;
   assignedAt: Date;
   flaggedAt: Date | null;
+  acknowledgedAt: Date | null;
   /** A band's `critical` is false when left out. */
   scoreRanges: z.input<typeof band>[];
 };

@@ -59,6 +59,8 @@ const REPORT_FILTER_RULES: { [Field in keyof ReportTotalFilter]: FilterRule<NonN
   formId: { key: "value", counts: (formId) => ({ formId }) },
   // A group's members change without any submission changing.
   groupId: { key: "uncached", counts: null },
+  // Columns of "Submission": an acknowledgement is an UPDATE, which renews the version (ADR 13).
+  flagged: { key: "value", counts: null },
 };
 
 const REPORT_FILTER_FIELDS = Object.keys(REPORT_FILTER_RULES) as (keyof ReportTotalFilter)[];

@@ -216,7 +216,17 @@ export const testLinkResponse = z
   })
   .meta({ id: "TestLink" });
 
-export const submitResponse = z.object({ submissionId: idSchema, isCompleted: z.literal(true), completedAt: timestamp }).meta({ id: "TestSubmitted" });
+export const submitResponse = z
+  .object({
+    submissionId: idSchema,
+    isCompleted: z.literal(true),
+    completedAt: timestamp,
+    criticalMessage: z.string().nullable().meta({
+      description:
+        "What the respondent must be shown now (docs/api-contract.md §16): the form's critical message when an answer was critical, else null. Nothing else tells them.",
+    }),
+  })
+  .meta({ id: "TestSubmitted" });
 
 /** POST /api/submissions/remind: "remind now" for one form's waiting links, optionally only a group's. */
 export const remindWaitingBody = z

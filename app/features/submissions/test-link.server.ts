@@ -11,6 +11,9 @@ import { requiredOnTheLink, type ScaleForm, type ScaleResult, scoreForm, submitP
 import { SCORED_AGAINST_VERSION, type ScoredAgainst } from "./scored-against.ts";
 import type { SubmitAnswersInput } from "./submission-schemas.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
+import type { WebhookData } from "../webhooks/webhook-payloads.ts";
+import { flagAlertJobs, flagAlertRecipients } from "../flags/flag-alerts.server.ts";
+import { enqueueJobs } from "../jobs/jobs.server.ts";
 import { newId } from "~/lib/ids.server.ts";
 
 /**
@@ -19,6 +22,9 @@ import { newId } from "~/lib/ids.server.ts";
  */
 
 const linkNotFound = () => notFound("test link");
+
+/** Tokens are 43 characters of base64url; anything else cannot exist and skips the query. */
+const TOKEN_SHAPE = /^[\w-]{20,100}$/;
 const alreadyCompleted = () => conflict("This test has already been completed.", "ALREADY_COMPLETED");
 
 /** A link's row with its respondent, assigner, draft and form, as one raw query reads it. */
@@ -31,6 +37,7 @@ type LinkRow = {
   openedAt: unknown;
   startedAt: unknown;
   deletedAt: unknown;
+  assignedById: string;
   assignedByName: string;
   draftAnswers: unknown;
   draftSavedAt: unknown;
@@ -60,11 +67,10 @@ type LinkRow = {
  * the ORM's relations took nine statements on SQLite.
  */
 async function loadLink(token: string) {
-  // Tokens are 43 characters of base64url; anything else cannot exist and skips the query.
-  if (!/^[\w-]{20,100}$/.test(token)) throw linkNotFound();
+  if (!TOKEN_SHAPE.test(token)) throw linkNotFound();
   const [row] = await db.$queryRaw<LinkRow[]>`
     SELECT s."id", s."organizationId", s."isCompleted", s."revokedAt", s."expiresAt", s."openedAt", s."startedAt", s."deletedAt",
-           u."name" AS "assignedByName", d."answers" AS "draftAnswers", d."savedAt" AS "draftSavedAt",
+           s."assignedById", u."name" AS "assignedByName", d."answers" AS "draftAnswers", d."savedAt" AS "draftSavedAt",
            st."id" AS "studentId", st."name" AS "studentName", st."grade" AS "studentGrade", st."age" AS "studentAge", st."deletedAt" AS "studentDeletedAt",
            ca."id" AS "candidateId", ca."name" AS "candidateName", ca."grade" AS "candidateGrade", ca."age" AS "candidateAge", ca."deletedAt" AS "candidateDeletedAt",
            f."id" AS "formId", f."title" AS "formTitle", f."description" AS "formDescription", f."category" AS "formCategory", f."type" AS "formType",
@@ -104,7 +110,7 @@ async function loadLink(token: string) {
   return {
     id: row.id,
     organizationId: row.organizationId,
-    assignedBy: { name: row.assignedByName },
+    assignedBy: { id: row.assignedById, name: row.assignedByName },
     isCompleted: rawBoolean(row.isCompleted),
     revokedAt: rawDate(row.revokedAt),
     expiresAt: rawDate(row.expiresAt),
@@ -259,17 +265,19 @@ async function insertAnswers(tx: Prisma.TransactionClient, rows: AnswerRow[], cr
 async function claimSubmission(
   tx: Prisma.TransactionClient,
   id: string,
-  claim: { completedAt: Date; result: ScaleResult; formTitle: string; scoredAgainst: ScoredAgainst; searchText: string },
+  claim: { completedAt: Date; result: ScaleResult; formTitle: string; scoredAgainst: ScoredAgainst; searchText: string; criticalMessage: string | null },
 ): Promise<number> {
   const postgres = env().databaseProvider === "postgresql";
   const json = (value: unknown) => (postgres ? Prisma.sql`${JSON.stringify(value)}::jsonb` : Prisma.sql`${JSON.stringify(value)}`);
   const { total, subscales, flags } = claim.result;
+  const flagged = flags.length > 0;
   return tx.$executeRaw`
     UPDATE "Submission"
        SET "isCompleted" = TRUE, "completedAt" = ${claim.completedAt}, "totalScore" = ${total.score}, "maxScore" = ${total.maxScore},
            "percentage" = ${total.percentage}, "scoreLabel" = ${total.label}, "scoreColor" = ${total.color},
            "formTitle" = ${claim.formTitle}, "scoredAgainst" = ${json(claim.scoredAgainst)},
-           "subscales" = ${json(subscales)}, "flags" = ${json(flags)}, "flaggedAt" = ${flags.length > 0 ? claim.completedAt : null},
+           "subscales" = ${json(subscales)}, "flags" = ${json(flags)}, "flaggedAt" = ${flagged ? claim.completedAt : null},
+           "criticalMessage" = ${flagged ? claim.criticalMessage : null},
            "searchText" = ${claim.searchText}, "updatedAt" = ${claim.completedAt}
      WHERE "id" = ${id} AND "isCompleted" = FALSE AND "revokedAt" IS NULL`;
 }
@@ -310,7 +318,15 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
   // connection, so everything done inside it keeps every other request waiting.
   const answerRows = answerRecords(form, result, input.answers).map((answer) => ({ id: newId(), submissionId: link.id, ...answer }));
   const postgres = env().databaseProvider === "postgresql";
-  const subscribers = await webhookSubscribers(link.organizationId, "submission.completed", link.form.id);
+  // A flagged result also fires `submission.flagged` and e-mails its recipients (docs/api-contract.md
+  // §16, ADR 71), queued in the same transaction; who they are is read before it, as the subscribers are.
+  const flagged = result.flags.length > 0;
+  const criticalMessage = flagged ? link.form.criticalMessage : null;
+  const [subscribers, flagSubscribers, alertRecipients] = await Promise.all([
+    webhookSubscribers(link.organizationId, "submission.completed", link.form.id),
+    flagged ? webhookSubscribers(link.organizationId, "submission.flagged", link.form.id) : [],
+    flagged ? flagAlertRecipients({ id: link.id, organizationId: link.organizationId, assignedById: link.assignedBy.id }) : [],
+  ]);
   await db.$transaction(async (tx) => {
     // The search text holds the respondent's current name, read in this transaction so that a
     // rename committing meanwhile cannot be missed: a rename rewrites the completed submissions
@@ -331,6 +347,7 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
       formTitle: link.form.title,
       scoredAgainst,
       searchText: submissionSearchText(claimedName, link.form.title),
+      criticalMessage,
     });
     if (claimed !== 1) {
       // Completed by another submit, or revoked, since the link was read: say which.
@@ -347,7 +364,7 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
     // after the link was read may exist.)
     await tx.$executeRaw`DELETE FROM "SubmissionDraft" WHERE "submissionId" = ${link.id}`;
     // The report item, as GET /api/reports lists it, and the form's id (docs/api-contract.md §14).
-    await emitWebhookEvent(tx, subscribers, "submission.completed", {
+    const completed: WebhookData<"submission.completed"> = {
       id: link.id,
       studentName: name,
       formTitle: link.form.title,
@@ -359,11 +376,30 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
       scoreColor: result.total.color,
       subscales: result.subscales,
       flags: result.flags,
-      flaggedAt: result.flags.length > 0 ? completedAt.toISOString() : null,
+      flaggedAt: flagged ? completedAt.toISOString() : null,
+      acknowledgedAt: null,
+      acknowledgedBy: null,
+      acknowledgementNote: null,
       assignedByName: link.assignedBy.name,
       formId: link.form.id,
       respondent: { kind: link.respondentKind, id: link.respondent.id },
-    });
+    };
+    await emitWebhookEvent(tx, subscribers, "submission.completed", completed);
+    if (flagged) {
+      await emitWebhookEvent(tx, flagSubscribers, "submission.flagged", completed);
+      await enqueueJobs(tx, flagAlertJobs(link.id, alertRecipients));
+    }
   });
-  return { submissionId: link.id, isCompleted: true as const, completedAt };
+  return { submissionId: link.id, isCompleted: true as const, completedAt, criticalMessage };
+}
+
+/**
+ * What the confirmation page of a completed link tells its respondent (docs/api-contract.md §16):
+ * the form's `criticalMessage` as it was captured when the answers were flagged, or null (no
+ * flag, no message, or no such completed link). Nothing else about the result.
+ */
+export async function completedLinkMessage(token: string): Promise<string | null> {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  const row = await db.submission.findUnique({ where: { token }, select: { isCompleted: true, deletedAt: true, criticalMessage: true } });
+  return row?.isCompleted && !row.deletedAt ? row.criticalMessage : null;
 }

@@ -5,14 +5,16 @@ import { assertStaffResultsView, inGroupWhere, visibleSubmissionsWhere } from ".
 
 /**
  * A group's results at a glance: for each of its forms, every member's latest
- * completed result (the band as captured, the percentage, each subscale's score), and how those latest results spread
+ * completed result (the band as captured, the percentage, each subscale's score, its flag), and how those latest results spread
  * over the bands: a grade book of the class. Over what the caller may see; read in one query of
  * the members' completed results on those forms, newest first.
  */
 
-/** `percentage` is null for a total too many missing answers left unscored; `subscales` as captured. */
+/** `percentage` is null for a total too many missing answers left unscored; `subscales` as captured; the flag and its acknowledgement (§16). */
 export type LatestResult = {
   completedAt: Date;
+  flaggedAt: Date | null;
+  acknowledgedAt: Date | null;
   percentage: number | null;
   scoreLabel: string | null;
   scoreColor: string | null;
@@ -36,7 +38,18 @@ export async function groupResults(actor: Actor, groupId: string, formIds: strin
   if (formIds.length === 0) return { bands, latest };
   const rows = await db.submission.findMany({
     where: { AND: [visibleSubmissionsWhere(actor), inGroupWhere(groupId), { isCompleted: true, formId: { in: formIds } }] },
-    select: { studentId: true, candidateId: true, formId: true, completedAt: true, percentage: true, scoreLabel: true, scoreColor: true, subscales: true },
+    select: {
+      studentId: true,
+      candidateId: true,
+      formId: true,
+      completedAt: true,
+      percentage: true,
+      scoreLabel: true,
+      scoreColor: true,
+      subscales: true,
+      flaggedAt: true,
+      acknowledgedAt: true,
+    },
     orderBy: [{ completedAt: "desc" }, { id: "desc" }],
     take: RESULTS_READ,
   });
@@ -47,6 +60,8 @@ export async function groupResults(actor: Actor, groupId: string, formIds: strin
     if (forms[row.formId] || !row.completedAt) continue;
     forms[row.formId] = {
       completedAt: row.completedAt,
+      flaggedAt: row.flaggedAt,
+      acknowledgedAt: row.acknowledgedAt,
       percentage: row.percentage,
       scoreLabel: row.scoreLabel,
       scoreColor: row.scoreColor,

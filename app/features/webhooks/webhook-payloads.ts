@@ -25,12 +25,22 @@ const personCreated = (who: string) => z.object({ id: idSchema, name: z.string()
 
 const person = z.object({ id: idSchema, name: z.string() });
 
+/** A completed result as `submission.completed` and `submission.flagged` carry it: the report item of GET /api/reports, the form's id and the respondent. */
+const completedResult = reportItem.extend({ formId: idSchema, respondent });
+
 /** Per type: a one-line summary, what it says in more words, and its `data`. */
 export const WEBHOOK_PAYLOADS = {
   "submission.completed": {
     summary: "A test is completed",
     description: "A respondent sent their answers. `data` is the report item of GET /api/reports, with the form's id and the respondent.",
-    data: reportItem.extend({ formId: idSchema, respondent }),
+    data: completedResult,
+  },
+  "submission.flagged": {
+    summary: "A completed test is flagged",
+    description:
+      "A respondent's answers picked a critical option or landed in a critical band (docs/api-contract.md §16): sent beside `submission.completed`, " +
+      "with the same `data` (its `flags` and `flaggedAt` set). Acknowledging the result sends nothing.",
+    data: completedResult,
   },
   "submission.created": {
     summary: "A test is assigned",

@@ -62,3 +62,14 @@ export function reminderMail(locale: string, name: string, organization: string,
   const t = mailWords(locale);
   return compose(t.reminder.subject(form), t.reminder.body(name, organization, form, expiry), { label: t.reminder.action, url });
 }
+
+/**
+ * A flagged result for someone who should see it (docs/api-contract.md §16): the form, the
+ * respondent and the completion time (`completedAt` already written in the organization's time
+ * zone and the language), and the report's address; never the answers, nor the flags' texts
+ * (they name the answer chosen).
+ */
+export function flaggedResultMail(locale: string, name: string, respondent: string, form: string, completedAt: string, url: string): Message {
+  const t = mailWords(locale);
+  return compose(t.flaggedResult.subject(form), t.flaggedResult.body(name, respondent, form, completedAt), { label: t.flaggedResult.action, url });
+}
