@@ -90,6 +90,29 @@ describe("creating a form", () => {
     expect(stored.questions).toEqual(form.questions);
   });
 
+  it("given bands a multiplied total reaches, should take them, and refuse a scoring alone that leaves them out of reach", async () => {
+    const school = await newOrganization();
+    // WHO-5: five items of 0 to 5, the raw sum × 4 (0 to 100).
+    const body = {
+      title: unique("Well-being"),
+      scoring: { multiplier: 4, display: "RAW" },
+      scoreRanges: [band(0, 28, "Low"), band(29, 50, "Poor"), band(51, 100, "Good")],
+      questions: ["a", "b", "c", "d", "e"].map((text) => question(text, [0, 1, 2, 3, 4, 5])),
+    };
+    const form = await newForm(school.teacher, body);
+    expect(form.scoring).toMatchObject({ multiplier: 4 });
+
+    expect(() => parseWith(createFormBody, { ...body, scoreRanges: [band(0, 100, "All"), band(101, 120, "Beyond")] })).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ path: "scoreRanges.1", key: { key: "bandUnreachable", params: ["0", "100"] } })] }),
+    );
+    await expect(updateForm(school.teacher, form.id, parseWith(updateFormBody, { scoring: { multiplier: 1 } }))).rejects.toMatchObject({
+      status: 400,
+      // "Poor" and "Good" are out of reach of a raw 0 to 25.
+      errors: [1, 2].map(() => ({ path: "scoring", key: { key: "bandUnreachable", params: ["0", "25"] } })),
+    });
+    expect((await getForm(school.teacher, form.id)).scoring).toMatchObject({ multiplier: 4 });
+  });
+
   it("given the editor's save with a question of one option, should answer 400 with the field's error in the page's language and store nothing", async () => {
     const school = await newOrganization();
     const title = unique("From the editor");

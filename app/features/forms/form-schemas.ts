@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { achievableTotals, unreachableBands } from "../scoring/achievable.ts";
-import { KEY_PATTERN, MAX_SUBSCALES } from "../scoring/scale-limits.ts";
+import { unreachableBands } from "../scoring/achievable.ts";
+import { achievableScores } from "../scoring/items.ts";
+import { DEFAULT_SCORING, KEY_PATTERN, MAX_SUBSCALES } from "../scoring/scale-limits.ts";
 import { band, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { QUESTION_TYPES } from "./question-types.ts";
 import { SCALE_BOUND, SCALE_MAX_POINTS, scalePoints, storedOptions } from "./scale.ts";
@@ -184,11 +185,24 @@ const formFields = {
 
 /**
  * A band no total can reach names nobody: refused (a band reaching past the lowest or highest total
- * is kept, as "0 to 4" on a form whose lowest total is 2). Checked here when the body holds both
- * lists; a PUT that changes only one is checked by the service against the stored other.
+ * is kept, as "0 to 4" on a form whose lowest total is 2). The totals are made as the form's
+ * `scoring` makes them (WHO-5: raw 0 to 25, × 4). Checked here when the body holds the bands, the
+ * questions and the scoring; a PUT that changes only some of them is checked by the service
+ * against what is stored.
  */
-export function unreachableBandIssues(ranges: { min: number; max: number }[], questions: z.output<typeof questionInput>[]) {
-  const totals = achievableTotals(questions.map((question) => ({ ...question, options: storedOptions(question) })));
+export function unreachableBandIssues(
+  ranges: { min: number; max: number }[],
+  questions: z.output<typeof questionInput>[],
+  scoring: Partial<z.output<typeof scoringInput>> | null,
+) {
+  const totals = achievableScores(
+    questions.map((question) => ({ ...question, options: storedOptions(question) })),
+    {
+      method: scoring?.method ?? DEFAULT_SCORING.method,
+      multiplier: scoring?.multiplier ?? DEFAULT_SCORING.multiplier,
+      maxMissing: scoring?.maxMissing ?? DEFAULT_SCORING.maxMissing,
+    },
+  );
   return unreachableBands(ranges, totals).map((index) => ({
     path: ["scoreRanges", index] as (string | number)[],
     message: "bandUnreachable" as const,
@@ -196,14 +210,21 @@ export function unreachableBandIssues(ranges: { min: number; max: number }[], qu
   }));
 }
 
-function refineForm(form: { scoreRanges?: { min: number; max: number }[]; questions?: z.output<typeof questionInput>[] }, ctx: z.RefinementCtx) {
+function refineForm(
+  form: {
+    scoreRanges?: { min: number; max: number }[];
+    questions?: z.output<typeof questionInput>[];
+    scoring?: z.output<typeof scoringInput> | null | undefined;
+  },
+  ctx: z.RefinementCtx,
+) {
   if (form.scoreRanges) reportOverlappingRanges(form.scoreRanges, ctx);
   if (form.questions) reportDuplicateIds(form.questions, ctx, "questions");
   // Only a form whose scores are valid has totals to check the bands against.
   const valid = (n: number) => Math.abs(n) <= SCORE_LIMIT;
   const scoresValid = form.questions?.every((q) => q.options.every((o) => valid(o.score)) && (!q.scale || q.scale.max > q.scale.min));
-  if (form.scoreRanges && form.questions && scoresValid && form.scoreRanges.every((r) => valid(r.min) && valid(r.max))) {
-    for (const issue of unreachableBandIssues(form.scoreRanges, form.questions)) ctx.addIssue({ code: "custom", ...issue });
+  if (form.scoreRanges && form.questions && form.scoring !== undefined && scoresValid && form.scoreRanges.every((r) => valid(r.min) && valid(r.max))) {
+    for (const issue of unreachableBandIssues(form.scoreRanges, form.questions, form.scoring)) ctx.addIssue({ code: "custom", ...issue });
   }
 }
 

@@ -223,7 +223,9 @@ async function findEditableForm(actor: Actor, id: string) {
 /** `ifMatch`: the request's If-Match, checked in the write's transaction (412 when the form has changed). */
 export async function updateForm(actor: Actor, id: string, input: UpdateFormInput, ifMatch: IfMatch | null = null): Promise<FormDetail> {
   const form = await findEditableForm(actor, id);
-  if (Boolean(input.scoreRanges) !== Boolean(input.questions)) await assertBandsReachable(id, input);
+  // The schema checked the bands of a body that holds the bands, the questions and the scoring.
+  const bandsChecked = input.scoreRanges && input.questions && input.scoring !== undefined;
+  if (!bandsChecked && (input.scoreRanges || input.questions || input.scoring !== undefined)) await assertBandsReachable(id, input);
   if (input.questions || input.subscales) await assertScoringStillValid(id, input);
   const subscribers = await webhookSubscribers(form.organizationId, "form.updated", id);
   await db.$transaction(async (tx) => {
@@ -269,19 +271,21 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
 }
 
 /**
- * A PUT that changes the bands or the questions, not both: the bands must still name a total the
- * questions can give (the schema checks a body that holds both).
+ * A PUT that changes some of the bands, the questions and the scoring: the bands must still name a
+ * total the questions can give as the scoring makes it (the schema checks a body that holds all three).
  */
 async function assertBandsReachable(id: string, input: UpdateFormInput) {
-  const stored = await db.form.findUniqueOrThrow({ where: { id }, select: formContentSelect });
+  const stored = await db.form.findUniqueOrThrow({ where: { id }, select: { ...formContentSelect, scoring: true } });
   const questions = input.questions ?? stored.questions.map((question, index) => ({ ...presentQuestion(question, index), scale: undefined }));
-  const issues = unreachableBandIssues(input.scoreRanges ?? stored.scoreRanges, questions);
+  const scoring = input.scoring !== undefined ? input.scoring : scoringSettings.parse(stored.scoring ?? {});
+  const issues = unreachableBandIssues(input.scoreRanges ?? stored.scoreRanges, questions, scoring);
   if (issues.length === 0) return;
   // The stored bands are not in this body: name the field that changed.
+  const changed = input.questions ? "questions" : "scoring";
   const problems = issues.map((issue) =>
     input.scoreRanges
       ? fieldProblem(issue.path.join("."), issue.message, ...issue.params.values)
-      : fieldProblem("questions", issue.message, ...issue.params.values),
+      : fieldProblem(changed, issue.message, ...issue.params.values),
   );
   throw badRequest("Some score ranges cannot be reached.", problems);
 }

@@ -7,11 +7,19 @@ import { isChoice } from "./answered.ts";
  * percentage's divisor; this is about every total a respondent can actually get). No server code.
  */
 
-type ScoredQuestion = { type: QuestionType; required: boolean; options: readonly { score: number }[] };
+export type ScoredQuestion = { type: QuestionType; required: boolean; options: readonly { score: number }[] };
 type Band = { min: number; max: number };
 
 /** Sums without binary fractions creeping in (0.1 + 0.2); option scores are kept to 6 decimals. */
 export const sumScores = (values: number[]) => Math.round(values.reduce((total, value) => total + value, 0) * 1e6) / 1e6;
+
+/**
+ * To 2 decimals, halves away from zero as a person rounding by hand would: 81 / 8 = 10.125 is
+ * 10.13, although `10.125 * 100` is 1012.4999… in binary; 15 significant digits drop that error.
+ */
+export function roundTo2(value: number): number {
+  return (Math.sign(value) * Math.round(Number(Math.abs(value * 100).toPrecision(15)))) / 100 || 0;
+}
 
 /** The best score a question can give: its top option, or every positive option of a multiple choice (docs/api-contract.md §3). */
 export function questionMaxScore(question: Pick<ScoredQuestion, "type" | "options">): number {
@@ -21,7 +29,7 @@ export function questionMaxScore(question: Pick<ScoredQuestion, "type" | "option
 }
 
 /** The lowest and highest score a question can give, counting 0 for an optional question left blank. */
-function questionScoreRange(question: ScoredQuestion): { min: number; max: number } {
+export function questionScoreRange(question: ScoredQuestion): { min: number; max: number } {
   const scores = question.options.map((o) => o.score);
   if (!isChoice(question.type) || scores.length === 0) return { min: 0, max: 0 };
   let min: number;
