@@ -29,7 +29,7 @@ export function requestSummaryFocus(formId: string) {
 }
 
 /** A summary link: the control of the field takes the focus (the browser would only scroll to it). */
-function followLink(event: MouseEvent<HTMLAnchorElement>) {
+export function followLink(event: MouseEvent<HTMLAnchorElement>) {
   const target = document.getElementById(decodeURIComponent(event.currentTarget.hash.slice(1)));
   if (!target) return;
   event.preventDefault();

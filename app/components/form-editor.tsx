@@ -1,41 +1,56 @@
-import { type FieldMetadata, type IntentDispatcher, parseSubmission, useForm, useFormData } from "@conform-to/react/future";
-import { useEffect, useRef, type ReactNode } from "react";
+import { type FieldMetadata, parseSubmission, useForm, useFormData } from "@conform-to/react/future";
+import { useEffect, useRef, useState } from "react";
 import { Form } from "react-router";
 import {
-  LIST_INTENT,
+  copyTargets,
+  DRAFT_LIMITS,
   draftFromValue,
+  draftKeys,
   draftTotals,
+  EDITOR_INTENTS,
   emptyOption,
   emptyQuestion,
-  emptyRange,
+  newQuestionRef,
+  oneScoreQuestions,
   previewBands,
+  scoredDraftQuestion,
   type DraftQuestion,
   type DraftRange,
+  type EditorWarnings,
   type FormDraft,
+  type ScoredDraftQuestion,
 } from "~/features/forms/form-draft.ts";
 import { QUESTION_TYPES, type QuestionType } from "~/features/forms/question-types.ts";
-import { type AchievableTotals, uncoveredTotals, unreachableBands } from "~/features/scoring/achievable.ts";
+import { isScoredQuestion } from "~/features/scoring/items.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { ScoreBadge } from "./badge.tsx";
 import { Button } from "./button.tsx";
 import { CsrfInput } from "./csrf-input.tsx";
-import { cx } from "./cx.ts";
 import { ErrorSummary } from "./error-summary.tsx";
 import { Checkbox, Field, Select, TextArea } from "./field.tsx";
-import { PlusIcon } from "./icons.tsx";
+import { BandList, ScoreCoverage } from "./form-editor/bands.tsx";
+import { CriticalMessage } from "./form-editor/critical-message.tsx";
+import { OneScoreWarning } from "./form-editor/one-score-warning.tsx";
+import { AddButton, control, EditorSection, type EditorIntent, type FocusOn, IntentButton } from "./form-editor/parts.tsx";
+import { ApplyOptions, MirroredScores, OneScoreNote, OptionCritical, ReverseScored } from "./form-editor/question-scoring.tsx";
+import { ScoringSettings } from "./form-editor/scoring-settings.tsx";
+import { SubscalesEditor } from "./form-editor/subscales.tsx";
 import type { ClientValidation } from "~/lib/client-validation.ts";
 import { type PageResult, pageFormOptions } from "./page-form.ts";
 
-type Intent = IntentDispatcher<FormDraft>;
 type QuestionField = FieldMetadata<DraftQuestion, string[]>;
-type RangeField = FieldMetadata<DraftRange, string[]>;
+
+/** The editor action's answer: a Conform result, with the warnings of a save held back (ADR 74). */
+export type EditorPageResult = PageResult & { warnings?: EditorWarnings };
 
 /**
- * The form editor: one Conform form over the draft. Adding, removing and moving questions, options
- * and score ranges are Conform's list intents (`insert`, `remove`, `reorder`) on submit buttons:
- * with JavaScript Conform applies them in the page at once; without it the button posts and the
- * action applies the same intent and answers the editor, values kept. "Save" is the action's to
- * validate, with the API's schema; its errors come back next to their fields.
+ * The form editor: one Conform form over the draft. Adding, removing and moving questions, options,
+ * score ranges and subscales are Conform's list intents (`insert`, `remove`, `reorder`) on submit
+ * buttons, and "Apply these options to all questions" is the editor's own (`copyOptions`): with
+ * JavaScript Conform applies them in the page at once; without it the button posts and the action
+ * applies the same intent and answers the editor, values kept. "Save" is the action's to validate,
+ * with the API's schema; its errors come back next to their fields, and a form with questions that
+ * give one score whatever the answer comes back asking "Save anyway" (ADR 74).
  */
 export function FormEditor({
   draft,
@@ -44,15 +59,19 @@ export function FormEditor({
   submitLabel,
 }: {
   draft: FormDraft;
-  result: PageResult | undefined;
+  result: EditorPageResult | undefined;
   validation: ClientValidation;
   submitLabel: string;
 }) {
   const t = useT();
   const formRef = useRef<HTMLFormElement>(null);
   // The details (title, ...) are checked in the browser; the lists, whose rules span items
-  // (overlapping ranges, options per type), by the action.
-  const { form, fields, intent } = useForm<FormDraft, string[]>({ ...pageFormOptions(validation, result), defaultValue: draft });
+  // (overlapping ranges, options per type, keys, subscales), by the action.
+  const { form, fields, intent } = useForm<FormDraft, string[], undefined, typeof EDITOR_INTENTS>({
+    ...pageFormOptions(validation, result),
+    defaultValue: draft,
+    intents: EDITOR_INTENTS,
+  });
   // Where the focus goes once an editing intent has redrawn the editor (with JavaScript; without
   // it the page loads afresh): the field the change made or moved, not the top of the page.
   const focusNext = useRef<string | null>(null);
@@ -70,19 +89,20 @@ export function FormEditor({
   });
 
   const questions = fields.questions.getFieldList();
-  const ranges = fields.scoreRanges.getFieldList();
-  // With JavaScript, the options shown and the preview of the bands follow the fields as typed.
-  const types = useFormData(
-    formRef,
-    (data) => questions.map((question, i) => (data.get(`questions[${i}].type`) ?? question.getFieldset().type.defaultValue) as QuestionType),
-    { fallback: questions.map((question) => question.getFieldset().type.defaultValue as QuestionType) },
-  );
-  const typedRanges = useFormData(formRef, (data) => ranges.map((_, i) => rangeOf((name) => data.get(`scoreRanges[${i}].${name}`) ?? "")), {
-    fallback: ranges.map((range) => rangeOf((name) => range.getFieldset()[name].defaultValue)),
-  });
-  // The totals the questions can give, as typed (with JavaScript) or as last posted (without).
+  // The draft as typed (with JavaScript) or as last posted (without): the options shown, the totals,
+  // the reverse scores, the questions a subscale may add up and the warnings follow it.
   const posted = result ? draftFromValue(result.targetValue ?? result.submission.payload) : draft;
-  const totals = useFormData(formRef, (data) => draftTotals(draftFromValue(parseSubmission(data).payload)), { fallback: draftTotals(posted) });
+  const live = useFormData(formRef, (data) => draftFromValue(parseSubmission(data).payload), { fallback: posted });
+  const scored = live.questions.map(scoredDraftQuestion);
+  const keys = draftKeys(live.questions);
+  const totals = draftTotals(live);
+  const oneScore = oneScoreQuestions(scored);
+  // "Apply these options": the question copied from (with JavaScript; without, the post says) and the questions it changed.
+  // Said until the action's next answer (a save), which has news of its own.
+  const [copy, setCopy] = useState<{ from: number; result: EditorPageResult | undefined } | null>(null);
+  const copiedFrom = copy && copy.result === result ? copy.from : null;
+  const postedCopy = questions.findIndex((_, i) => result?.submission.intent === intent.copyOptions.serialize({ from: i }));
+  const copied = copiedFrom ?? (postedCopy === -1 ? null : postedCopy);
   const errorCount = Object.keys(form.fieldErrors).length;
   return (
     <Form ref={formRef} method="post" className="space-y-8" {...form.props}>
@@ -93,6 +113,7 @@ export function FormEditor({
       <CsrfInput />
       {/* After a refused save the focus goes here; its links go to the fields to fix. */}
       <ErrorSummary form={form} title={t.forms.editor.fixErrors(errorCount)} label={(name) => editorLabel(t, name)} target={editorTarget} />
+      {result?.warnings ? <OneScoreWarning questions={scored} indexes={oneScore} answer={result} /> : null}
 
       <EditorSection title={t.forms.editor.details}>
         <div className="grid gap-5 sm:grid-cols-2">
@@ -120,7 +141,14 @@ export function FormEditor({
               question={question}
               index={i}
               count={questions.length}
-              type={types[i] ?? "SINGLE_CHOICE"}
+              type={live.questions[i]?.type ?? "SINGLE_CHOICE"}
+              typed={live.questions[i]}
+              scored={scored[i]}
+              positionKey={`q${i + 1}`}
+              oneScore={oneScore.includes(i)}
+              copyTargets={copyTargets(live.questions, i)}
+              copied={copied === i ? copyTargets(live.questions, i) : null}
+              onCopy={() => setCopy({ from: i, result })}
               intent={intent}
               listName={fields.questions.name}
               focusOn={focusOn}
@@ -132,49 +160,63 @@ export function FormEditor({
             {fields.questions.errors[0]}
           </p>
         ) : null}
-        <Button
-          type="submit"
-          name={LIST_INTENT}
-          value={intent.insert.serialize({ name: fields.questions.name, defaultValue: emptyQuestion() })}
+        <AddButton
+          value={intent.insert.serialize({ name: fields.questions.name, defaultValue: emptyQuestion(newQuestionRef(live.questions)) })}
           onClick={focusOn(`questions[${questions.length}].text`)}
-          disabled={questions.length >= 200}
-          variant="secondary"
+          disabled={questions.length >= DRAFT_LIMITS.questions}
           className="mt-4"
-          icon={<PlusIcon className="size-4" />}
-          formNoValidate
         >
           {t.forms.editor.addQuestion}
-        </Button>
+        </AddButton>
       </EditorSection>
 
+      <ScoringSettings scoring={fields.scoring} />
+
       <EditorSection title={t.forms.editor.scoreRanges} description={t.forms.editor.scoreRangesHelp}>
-        <ol className="space-y-4">
-          {ranges.map((range, i) => (
-            <RangeEditor key={range.key} range={range} index={i} intent={intent} listName={fields.scoreRanges.name} />
-          ))}
-        </ol>
-        {fields.scoreRanges.errors ? (
-          <p id="scoreRanges-error" className="mt-3 text-sm font-medium text-red-700">
-            {fields.scoreRanges.errors[0]}
-          </p>
-        ) : null}
-        <div className="mt-4 flex flex-wrap gap-2">
-          <Button
-            type="submit"
-            name={LIST_INTENT}
-            value={intent.insert.serialize({ name: fields.scoreRanges.name, defaultValue: emptyRange(ranges.length) })}
-            onClick={focusOn(`scoreRanges[${ranges.length}].label`)}
-            disabled={ranges.length >= 20}
-            variant="secondary"
-            icon={<PlusIcon className="size-4" />}
-            formNoValidate
-          >
-            {t.forms.editor.addRange}
-          </Button>
-        </div>
-        <ScoreCoverage totals={totals} ranges={typedRanges} />
-        <BandPreview ranges={typedRanges} />
+        <BandList
+          list={fields.scoreRanges}
+          intent={intent}
+          focusOn={focusOn}
+          words={{
+            range: t.forms.editor.range,
+            remove: t.forms.editor.removeRange,
+            labelOf: t.forms.fields.rangeLabelOf,
+            minOf: t.forms.fields.minOf,
+            maxOf: t.forms.fields.maxOf,
+            colorOf: t.forms.fields.colorOf,
+            criticalOf: t.forms.fields.rangeCriticalOf,
+            add: t.forms.editor.addRange,
+          }}
+        />
+        <ScoreCoverage
+          testId="score-coverage"
+          totals={totals}
+          ranges={live.scoreRanges}
+          words={{
+            range: t.forms.editor.totals,
+            none: t.forms.editor.totalsNone,
+            unreachable: t.forms.editor.unreachable,
+            gap: t.forms.editor.gap,
+            gapBetween: t.forms.editor.gapBetween,
+          }}
+        />
+        <BandPreview ranges={live.scoreRanges} />
       </EditorSection>
+
+      <SubscalesEditor
+        list={fields.subscales}
+        live={live}
+        questions={live.questions.map((question, i) => ({
+          ref: question.ref,
+          key: keys[i]!,
+          text: question.text,
+          scored: !!scored[i] && isScoredQuestion(scored[i]),
+        }))}
+        intent={intent}
+        focusOn={focusOn}
+      />
+
+      <CriticalMessage field={fields.criticalMessage} />
 
       <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6">
         <Button type="submit" name="intent" value="save" variant="primary" size="lg" pendingText={t.common.saving}>
@@ -185,93 +227,86 @@ export function FormEditor({
   );
 }
 
-/** A control's name, id, value and errors from its Conform field (the id is its name, so a label or a test finds it). */
-function control(field: { name: string; errors: string[] | undefined; defaultValue: string | undefined }) {
-  return { name: field.name, id: field.name, error: field.errors, defaultValue: field.defaultValue };
-}
-
 type Dictionary = ReturnType<typeof useT>;
 const DETAILS = ["title", "description", "category", "type", "targetAudience"] as const;
 
 /** What the editor calls a field of the draft, by its name (`questions[0].options[1].text`), for the error summary. */
 function editorLabel(t: Dictionary, name: string): string | undefined {
   const f = t.forms.fields;
+  const e = t.forms.editor;
   const detail = DETAILS.find((field) => field === name);
   if (detail) return f[detail];
-  if (name === "questions") return t.forms.editor.questions;
-  if (name === "scoreRanges") return t.forms.editor.scoreRanges;
-  const [, list, i, rest] = /^(questions|scoreRanges)\[(\d+)\](.*)$/.exec(name) ?? [];
+  const whole: Record<string, string> = {
+    questions: e.questions,
+    scoreRanges: e.scoreRanges,
+    subscales: e.subscales,
+    criticalMessage: f.criticalMessage,
+    "scoring.method": f.scoringMethod,
+    "scoring.multiplier": f.multiplier,
+    "scoring.maxMissing": f.maxMissing,
+    "scoring.display": f.display,
+  };
+  if (whole[name]) return whole[name];
+  const [, list, i, rest = ""] = /^(questions|scoreRanges|subscales)\[(\d+)\](.*)$/.exec(name) ?? [];
   const n = Number(i) + 1;
   if (list === "scoreRanges") {
-    const labels = { "": t.forms.editor.range(n), ".label": f.rangeLabelOf(n), ".min": f.minOf(n), ".max": f.maxOf(n), ".color": f.colorOf(n) };
+    const labels = { "": e.range(n), ".label": f.rangeLabelOf(n), ".min": f.minOf(n), ".max": f.maxOf(n), ".color": f.colorOf(n) };
+    return labels[rest as keyof typeof labels];
+  }
+  if (list === "subscales") {
+    const [, b, field = ""] = /^\.scoreRanges\[(\d+)\](.*)$/.exec(rest) ?? [];
+    if (b !== undefined) {
+      const m = Number(b) + 1;
+      const labels = {
+        "": e.subscaleRange(n, m),
+        ".label": f.subscaleRangeLabelOf(n, m),
+        ".min": f.subscaleMinOf(n, m),
+        ".max": f.subscaleMaxOf(n, m),
+        ".color": f.subscaleColorOf(n, m),
+      };
+      return labels[field as keyof typeof labels];
+    }
+    const labels = {
+      "": e.subscale(n),
+      ".key": f.subscaleKeyOf(n),
+      ".name": f.subscaleNameOf(n),
+      ".method": f.subscaleMethodOf(n),
+      ".multiplier": f.subscaleMultiplierOf(n),
+      ".items": e.subscaleItems(n),
+      ".scoreRanges": e.subscaleRanges(n),
+    };
     return labels[rest as keyof typeof labels];
   }
   if (list !== "questions") return undefined;
-  const [, j, option] = /^\.options\[(\d+)\]\.(text|score)$/.exec(rest ?? "") ?? [];
+  const [, j, option] = /^\.options\[(\d+)\]\.(text|score)$/.exec(rest) ?? [];
   if (option) return option === "text" ? f.optionText(n, Number(j) + 1) : f.optionScore(n, Number(j) + 1);
-  const labels = { "": t.forms.editor.question(n), ".text": f.questionText(n), ".type": f.questionType(n), ".options": t.forms.editor.options(n) };
+  const labels = {
+    "": e.question(n),
+    ".text": f.questionText(n),
+    ".type": f.questionType(n),
+    ".key": f.questionKeyOf(n),
+    ".options": e.options(n),
+    ".scale.min": f.scaleMinOf(n),
+    ".scale.max": f.scaleMaxOf(n),
+  };
   return labels[rest as keyof typeof labels];
 }
 
 /** A control's id is its name; a list's or a group's error has the id `<name>-error`. */
-const editorTarget = (name: string) => (/^(questions|scoreRanges)$|\]$|\.options$/.test(name) ? `${name}-error` : name);
-
-const rangeOf = (value: (name: keyof DraftRange) => string): DraftRange => ({
-  min: value("min"),
-  max: value("max"),
-  label: value("label"),
-  color: value("color"),
-});
-
-function EditorSection({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
-  return (
-    <fieldset className="min-w-0 rounded-xl border border-slate-200 bg-white px-4 py-5 shadow-sm sm:px-6">
-      <legend className="float-left w-full text-base font-semibold text-slate-900">{title}</legend>
-      <div className="clear-both pt-1">
-        {description ? <p className="mb-4 text-sm text-slate-600">{description}</p> : <div className="h-3" />}
-        {children}
-      </div>
-    </fieldset>
-  );
-}
-
-/** A small list-editing button: its visible text is short, its name says what it acts on. */
-function IntentButton({
-  value,
-  label,
-  children,
-  disabled,
-  onClick,
-}: {
-  value: string;
-  label: string;
-  children: ReactNode;
-  disabled?: boolean;
-  onClick?: () => void;
-}) {
-  return (
-    <Button
-      type="submit"
-      name={LIST_INTENT}
-      value={value}
-      size="sm"
-      variant="ghost"
-      formNoValidate
-      aria-label={label}
-      title={label}
-      disabled={disabled}
-      onClick={onClick}
-    >
-      {children}
-    </Button>
-  );
-}
+const editorTarget = (name: string) => (/^(questions|scoreRanges|subscales)$|\]$|\.(options|items|scoreRanges)$/.test(name) ? `${name}-error` : name);
 
 function QuestionEditor({
   question,
   index: i,
   count,
   type,
+  typed,
+  scored,
+  positionKey,
+  oneScore,
+  copyTargets: targets,
+  copied,
+  onCopy,
   intent,
   listName,
   focusOn,
@@ -280,9 +315,19 @@ function QuestionEditor({
   index: number;
   count: number;
   type: QuestionType;
-  intent: Intent;
+  /** The question as typed (with JavaScript) or as last posted. */
+  typed: DraftQuestion | undefined;
+  /** The question as it will be stored, as typed. */
+  scored: ScoredDraftQuestion | undefined;
+  /** The key it has when none is given: `q<position>`. */
+  positionKey: string;
+  oneScore: boolean;
+  copyTargets: number[];
+  copied: number[] | null;
+  onCopy: () => void;
+  intent: EditorIntent;
   listName: string;
-  focusOn: (name: string) => () => void;
+  focusOn: FocusOn;
 }) {
   const t = useT();
   const n = i + 1;
@@ -291,6 +336,9 @@ function QuestionEditor({
   const optionsError = fields.options.errors?.[0];
   const optionsErrorId = `${fields.options.name}-error`;
   const textOf = (index: number) => `${listName}[${index}].text`;
+  // An empty score is 0, or on a scale with its range the point's value: shown as the field's placeholder.
+  const scaleMin = type === "SCALE" ? Number(typed?.scale.min.trim() || Number.NaN) : Number.NaN;
+  const emptyScore = (j: number) => (Number.isInteger(scaleMin) ? String(scaleMin + j) : "0");
   return (
     <li className="question-editor rounded-lg border border-slate-300 bg-slate-50 p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -322,6 +370,7 @@ function QuestionEditor({
         </div>
       </div>
       <input type="hidden" name={fields.id.name} defaultValue={fields.id.defaultValue} />
+      <input type="hidden" name={fields.ref.name} defaultValue={fields.ref.defaultValue} />
       <div className="mt-3 grid gap-4 sm:grid-cols-3">
         <TextArea className="sm:col-span-2" label={t.forms.fields.questionText(n)} {...control(fields.text)} rows={2} required />
         <div className="space-y-3">
@@ -330,12 +379,27 @@ function QuestionEditor({
             {...control(fields.type)}
             options={QUESTION_TYPES.map((value) => ({ value, label: t.forms.questionTypes[value] }))}
           />
+          <Field
+            label={t.forms.fields.key}
+            {...control(fields.key)}
+            placeholder={positionKey}
+            maxLength={40}
+            autoComplete="off"
+            spellCheck={false}
+            aria-label={t.forms.fields.questionKeyOf(n)}
+          />
           <Checkbox label={t.forms.fields.required} name={fields.required.name} id={fields.required.name} defaultChecked={fields.required.defaultChecked} />
+          <div hidden={type === "TEXT"}>
+            <ReverseScored question={question} n={n} />
+          </div>
         </div>
       </div>
       <ScaleEditor question={question} n={n} />
       <div hidden={type === "TEXT"} className="mt-4">
-        <fieldset aria-describedby={[optionsError ? optionsErrorId : "", type === "SCALE" ? `${fields.options.name}-help` : ""].join(" ").trim() || undefined}>
+        <fieldset
+          id={fields.options.name}
+          aria-describedby={[optionsError ? optionsErrorId : "", type === "SCALE" ? `${fields.options.name}-help` : ""].join(" ").trim() || undefined}
+        >
           <legend className="text-sm font-medium text-slate-900">{type === "SCALE" ? t.forms.editor.points(n) : t.forms.editor.options(n)}</legend>
           {type === "SCALE" ? (
             <p id={`${fields.options.name}-help`} className="mt-1 text-sm text-slate-600">
@@ -350,35 +414,44 @@ function QuestionEditor({
               return (
                 <li
                   key={option.key}
-                  className="grid grid-cols-[1fr_6rem] items-start gap-2 rounded-md bg-white p-2 ring-1 ring-slate-200 sm:grid-cols-[1fr_7rem_10rem]"
+                  className="grid grid-cols-[1fr_6rem] items-start gap-2 rounded-md bg-white p-2 ring-1 ring-slate-200 sm:grid-cols-[1fr_7rem_auto]"
                 >
                   <input type="hidden" name={o.id.name} defaultValue={o.id.defaultValue} />
                   <Field label={t.forms.fields.optionText(n, m)} {...control(o.text)} />
-                  <Field label={t.forms.fields.score} {...control(o.score)} inputMode="decimal" aria-label={t.forms.fields.optionScore(n, m)} />
-                  <div className="col-span-2 flex flex-wrap justify-end gap-1 sm:col-span-1 sm:mt-6">
-                    <IntentButton
-                      value={intent.reorder.serialize({ name: fields.options.name, from: j, to: j - 1 })}
-                      label={t.forms.editor.moveOptionUp(n, m)}
-                      disabled={j === 0}
-                      onClick={focusOn(optionText(j - 1))}
-                    >
-                      ↑
-                    </IntentButton>
-                    <IntentButton
-                      value={intent.reorder.serialize({ name: fields.options.name, from: j, to: j + 1 })}
-                      label={t.forms.editor.moveOptionDown(n, m)}
-                      disabled={j === options.length - 1}
-                      onClick={focusOn(optionText(j + 1))}
-                    >
-                      ↓
-                    </IntentButton>
-                    <IntentButton
-                      value={intent.remove.serialize({ name: fields.options.name, index: j })}
-                      label={t.forms.editor.removeOption(n, m)}
-                      onClick={focusOn(optionText(Math.min(j, options.length - 2)))}
-                    >
-                      {t.forms.editor.remove}
-                    </IntentButton>
+                  <Field
+                    label={t.forms.fields.score}
+                    {...control(o.score)}
+                    inputMode="decimal"
+                    placeholder={emptyScore(j)}
+                    aria-label={t.forms.fields.optionScore(n, m)}
+                  />
+                  <div className="col-span-2 flex flex-wrap items-center justify-between gap-x-4 gap-y-1 sm:col-span-1 sm:mt-6">
+                    <OptionCritical option={option} n={n} m={m} />
+                    <div className="flex flex-wrap justify-end gap-1">
+                      <IntentButton
+                        value={intent.reorder.serialize({ name: fields.options.name, from: j, to: j - 1 })}
+                        label={t.forms.editor.moveOptionUp(n, m)}
+                        disabled={j === 0}
+                        onClick={focusOn(optionText(j - 1))}
+                      >
+                        ↑
+                      </IntentButton>
+                      <IntentButton
+                        value={intent.reorder.serialize({ name: fields.options.name, from: j, to: j + 1 })}
+                        label={t.forms.editor.moveOptionDown(n, m)}
+                        disabled={j === options.length - 1}
+                        onClick={focusOn(optionText(j + 1))}
+                      >
+                        ↓
+                      </IntentButton>
+                      <IntentButton
+                        value={intent.remove.serialize({ name: fields.options.name, index: j })}
+                        label={t.forms.editor.removeOption(n, m)}
+                        onClick={focusOn(optionText(Math.min(j, options.length - 2)))}
+                      >
+                        {t.forms.editor.remove}
+                      </IntentButton>
+                    </div>
                   </div>
                 </li>
               );
@@ -389,22 +462,20 @@ function QuestionEditor({
               {optionsError}
             </p>
           ) : null}
-          <Button
-            type="submit"
-            name={LIST_INTENT}
+          <AddButton
             value={intent.insert.serialize({ name: fields.options.name, defaultValue: emptyOption() })}
             onClick={focusOn(`${fields.options.name}[${options.length}].text`)}
-            disabled={options.length >= 50}
-            variant="secondary"
+            disabled={options.length >= DRAFT_LIMITS.options}
             size="sm"
             className="mt-2"
-            icon={<PlusIcon className="size-4" />}
-            formNoValidate
-            aria-label={t.forms.editor.addOptionTo(n)}
+            label={t.forms.editor.addOptionTo(n)}
           >
             {t.forms.editor.addOption}
-          </Button>
+          </AddButton>
         </fieldset>
+        <MirroredScores question={scored} />
+        {oneScore && scored ? <OneScoreNote question={scored} /> : null}
+        <ApplyOptions index={i} type={type} optionCount={options.length} targets={targets} copied={copied} intent={intent} onCopy={onCopy} />
       </div>
       {type === "TEXT" ? <p className="mt-3 text-sm text-slate-600">{t.forms.editor.textHelp}</p> : null}
     </li>
@@ -427,95 +498,6 @@ function ScaleEditor({ question, n }: { question: QuestionField; n: number }) {
       </div>
       {question.getFieldset().scale.errors ? <p className="mt-2 text-sm font-medium text-red-700">{question.getFieldset().scale.errors?.[0]}</p> : null}
     </fieldset>
-  );
-}
-
-/**
- * What totals the questions allow, and what the bands leave out: a band no total can reach is
- * refused on save; totals without a band are only pointed out (a form may leave them on purpose).
- */
-function ScoreCoverage({ totals, ranges }: { totals: AchievableTotals; ranges: DraftRange[] }) {
-  const t = useT();
-  const format = useFormat();
-  if (!totals.scored) return <p className="mt-4 text-sm text-slate-600">{t.forms.editor.totalsNone}</p>;
-  // Bands as typed, by their position in the list (the numbers the editor shows).
-  const typed = ranges.map((range) => ({
-    min: Number(range.min.replace(",", ".")),
-    max: Number(range.max.replace(",", ".")),
-    complete: range.min.trim() !== "" && range.max.trim() !== "",
-  }));
-  const complete = typed.filter((band) => band.complete && Number.isFinite(band.min) && Number.isFinite(band.max));
-  const unreachable = unreachableBands(
-    typed.map((band) => (band.complete ? band : { min: Number.NaN, max: Number.NaN })),
-    totals,
-  ).filter((index) => typed[index]?.complete);
-  const gaps = uncoveredTotals(complete, totals);
-  return (
-    <div className="mt-4 space-y-1 text-sm" aria-live="polite" data-testid="score-coverage">
-      <p className="font-medium text-slate-900">{t.forms.editor.totals(format.number(totals.min), format.number(totals.max))}</p>
-      {unreachable.map((index) => (
-        <p key={`u${index}`} className="font-medium text-red-700">
-          {t.forms.editor.unreachable(index + 1)}
-        </p>
-      ))}
-      {gaps.map((gap) => (
-        <p key={`g${gap.from}`} className="text-amber-800">
-          {totals.whole
-            ? t.forms.editor.gap(format.number(gap.from), format.number(gap.to))
-            : t.forms.editor.gapBetween(format.number(gap.from), format.number(gap.to))}
-        </p>
-      ))}
-    </div>
-  );
-}
-
-function RangeEditor({ range, index: i, intent, listName }: { range: RangeField; index: number; intent: Intent; listName: string }) {
-  const t = useT();
-  const n = i + 1;
-  const fields = range.getFieldset();
-  const rangeError = range.errors?.[0];
-  const rangeErrorId = `${range.name}-error`;
-  return (
-    <li className={cx("rounded-lg border bg-slate-50 p-4", rangeError ? "border-red-600" : "border-slate-300")}>
-      <fieldset aria-describedby={rangeError ? rangeErrorId : undefined}>
-        <legend className="font-semibold text-slate-900">{t.forms.editor.range(n)}</legend>
-        {rangeError ? (
-          <p id={rangeErrorId} className="mt-1 text-sm font-medium text-red-700">
-            {rangeError}
-          </p>
-        ) : null}
-        <div className="mt-3 grid grid-cols-2 items-start gap-3 sm:grid-cols-[2fr_1fr_1fr_auto_auto]">
-          <Field
-            className="col-span-2 sm:col-span-1"
-            label={t.forms.fields.rangeLabel}
-            {...control(fields.label)}
-            aria-label={t.forms.fields.rangeLabelOf(n)}
-          />
-          <Field label={t.forms.fields.min} {...control(fields.min)} inputMode="decimal" aria-label={t.forms.fields.minOf(n)} />
-          <Field label={t.forms.fields.max} {...control(fields.max)} inputMode="decimal" aria-label={t.forms.fields.maxOf(n)} />
-          <div>
-            <label htmlFor={fields.color.name} className="block text-sm font-medium text-slate-900">
-              {t.forms.fields.color}
-            </label>
-            <input
-              type="color"
-              id={fields.color.name}
-              name={fields.color.name}
-              defaultValue={fields.color.defaultValue}
-              aria-label={t.forms.fields.colorOf(n)}
-              aria-invalid={fields.color.errors ? true : undefined}
-              className="mt-1.5 block h-10 w-16 cursor-pointer rounded-md border border-slate-400 bg-white p-1"
-            />
-            {fields.color.errors ? <p className="mt-1.5 text-sm font-medium text-red-700">{fields.color.errors[0]}</p> : null}
-          </div>
-          <div className="flex justify-end sm:mt-6">
-            <IntentButton value={intent.remove.serialize({ name: listName, index: i })} label={t.forms.editor.removeRange(n)}>
-              {t.forms.editor.remove}
-            </IntentButton>
-          </div>
-        </div>
-      </fieldset>
-    </li>
   );
 }
 

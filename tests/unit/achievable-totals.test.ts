@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { achievableTotals, uncoveredTotals, unreachableBands } from "~/features/scoring/achievable.ts";
+import { achievableScores } from "~/features/scoring/items.ts";
 
 const options = (...scores: number[]) => scores.map((score) => ({ score }));
 
@@ -70,5 +71,21 @@ describe("the totals a form can give", () => {
       { from: 0.5, to: 0.75 },
       { from: 5, to: 5.5 },
     ]);
+  });
+
+  it("makes the scores as the scoring does: the multiplier, the mean, and proration widening the range to the fewest answers allowed", () => {
+    const likert = { type: "SINGLE_CHOICE" as const, required: true, options: options(0, 1, 2, 3) };
+    const yesNo = { type: "SINGLE_CHOICE" as const, required: true, options: options(0, 1) };
+    const plain = { method: "SUM" as const, multiplier: 1, maxMissing: null };
+
+    expect(achievableScores([likert, likert, yesNo], plain)).toEqual({ min: 0, max: 7, whole: true, scored: true });
+    expect(achievableScores([likert, likert, yesNo], { ...plain, multiplier: 4 })).toEqual({ min: 0, max: 28, whole: true, scored: true });
+    expect(achievableScores([likert, likert, yesNo], { ...plain, method: "MEAN" })).toMatchObject({ min: 0, max: 2.33, whole: false });
+    // One item may be missing: the two Likert items answered at 3 and prorated, 6 × 3 / 2.
+    expect(achievableScores([likert, likert, yesNo], { ...plain, maxMissing: 1 })).toMatchObject({ min: 0, max: 9 });
+    // A question with no score is no item: it neither counts nor divides.
+    expect(achievableScores([likert, { type: "SINGLE_CHOICE", required: true, options: options(0, 0) }], { ...plain, method: "MEAN" })).toMatchObject({
+      max: 3,
+    });
   });
 });

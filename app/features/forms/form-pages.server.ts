@@ -8,43 +8,36 @@ import { forPage, pageError } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
 import { editorResult, editorSubmission, validateDraft } from "./form-editor.server.ts";
-import type { DraftErrors } from "./form-draft.ts";
+import { type DraftErrors, oneScoreQuestions, scoredDraftQuestion } from "./form-draft.ts";
 import { createForm, getForm, updateForm } from "./forms.server.ts";
-import { createFormBody } from "./form-schemas.ts";
+import { type CreateFormInput, createFormBody } from "./form-schemas.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 
 /**
- * What the form pages' actions share: the CSRF check, and the editor's post (an editing intent
- * answers the editor with the values kept; "save" validates and redirects with a message).
- */
-/**
- * The editor's post. An editing intent (add, remove, move, or "Update the preview") answers the
- * editor with the change made and nothing saved; "save" validates with the API's schema, then
- * creates or updates and redirects with a message, or answers 400 with the errors by field.
+ * The editor's post. An editing intent (add, remove, move, copy options, or "Update the preview")
+ * answers the editor with the change made and nothing saved; "save" validates with the API's
+ * schema, then creates or updates and redirects with a message, or answers 400 with the errors by
+ * field. A valid form with questions whose options all score the same is not saved yet: the editor
+ * comes back naming them, and "save-anyway" saves it as it is (ADR 74).
  */
 export async function editorPost(actor: Actor, locale: Locale, formData: FormData, formId: string | null) {
   const { submission, intent, draft } = editorSubmission(formData);
   // An intent no button of the editor sends: the editor back as posted, changed in nothing.
   if (!intent) return data(editorResult({ ...submission, intent: null }, draft), { status: 400 });
-  if (intent.type !== "submit" || formData.get("intent") === "preview") return editorResult(submission, draft);
+  const button = formData.get("intent");
+  if (intent.type !== "submit" || (button !== "save" && button !== "save-anyway")) return editorResult(submission, draft);
   const t = translations(locale);
   const invalid = (errors: DraftErrors, status = 400) => data(editorResult(submission, draft, errors), { status });
+  const parsed = validateDraft(draft, formId === null ? "create" : "update", t);
+  if (!parsed.success) return invalid(parsed.errors);
+  const oneScore = oneScoreQuestions(draft.questions.map(scoredDraftQuestion));
+  if (oneScore.length > 0 && button !== "save-anyway") return editorResult(submission, draft, {}, { oneScore });
   try {
     if (formId === null) {
-      const parsed = validateDraft(draft, "create", t);
-      if (!parsed.success) return invalid(parsed.errors);
-      const form = await createForm(actor, parsed.data);
+      const form = await createForm(actor, parsed.data as CreateFormInput);
       return redirectWithFlash(paths.form(locale, form.id), { kind: "success", key: "formCreated" });
     }
-    const parsed = validateDraft(draft, "update", t);
-    if (!parsed.success) return invalid(parsed.errors);
-    // The editor does not show a band's `critical` yet: a band saved with the same bounds and label keeps it.
-    const stored = await forPage(getForm(actor, formId));
-    const scoreRanges = parsed.data.scoreRanges?.map((range) => ({
-      ...range,
-      critical: stored.scoreRanges.some((band) => band.critical && band.min === range.min && band.max === range.max && band.label === range.label),
-    }));
-    await forPage(updateForm(actor, formId, { ...parsed.data, ...(scoreRanges ? { scoreRanges } : {}) }));
+    await forPage(updateForm(actor, formId, parsed.data));
     return redirectWithFlash(paths.form(locale, formId), { kind: "success", key: "saved" });
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) return invalid(fieldTexts(t, error.errors));

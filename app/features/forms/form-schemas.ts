@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { achievableTotals, scaledTotals, unreachableBands } from "../scoring/achievable.ts";
-import { KEY_PATTERN, MAX_SUBSCALES } from "../scoring/scale-limits.ts";
+import { unreachableBands } from "../scoring/achievable.ts";
+import { achievableScores } from "../scoring/items.ts";
+import { DEFAULT_SCORING, KEY_PATTERN, MAX_SUBSCALES } from "../scoring/scale-limits.ts";
 import { band, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { QUESTION_TYPES } from "./question-types.ts";
 import { instrumentMark } from "../instruments/instrument-schemas.ts";
@@ -183,19 +184,26 @@ const formFields = {
   }),
 };
 
-/** What of a form's scoring moves its totals: the method and the multiplier (docs/api-contract.md §15). */
-type TotalScoring = { method: "SUM" | "MEAN"; multiplier: number } | null;
-
 /**
  * A band no total can reach names nobody: refused (a band reaching past the lowest or highest total
- * is kept, as "0 to 4" on a form whose lowest total is 2). The totals are the scored ones: the
- * sums times the multiplier (WHO-5: 0 to 25, × 4); a mean is not checked. Checked here when the
- * body holds the lists and the scoring; a PUT that changes some of them is checked by the service
- * against the others as stored.
+ * is kept, as "0 to 4" on a form whose lowest total is 2). The totals are made as the form's
+ * `scoring` makes them (WHO-5: raw 0 to 25, × 4). Checked here when the body holds the bands, the
+ * questions and the scoring; a PUT that changes only some of them is checked by the service
+ * against what is stored.
  */
-export function unreachableBandIssues(ranges: { min: number; max: number }[], questions: z.output<typeof questionInput>[], scoring: TotalScoring) {
-  if (scoring?.method === "MEAN") return [];
-  const totals = scaledTotals(achievableTotals(questions.map((question) => ({ ...question, options: storedOptions(question) }))), scoring?.multiplier ?? 1);
+export function unreachableBandIssues(
+  ranges: { min: number; max: number }[],
+  questions: z.output<typeof questionInput>[],
+  scoring: Partial<z.output<typeof scoringInput>> | null,
+) {
+  const totals = achievableScores(
+    questions.map((question) => ({ ...question, options: storedOptions(question) })),
+    {
+      method: scoring?.method ?? DEFAULT_SCORING.method,
+      multiplier: scoring?.multiplier ?? DEFAULT_SCORING.multiplier,
+      maxMissing: scoring?.maxMissing ?? DEFAULT_SCORING.maxMissing,
+    },
+  );
   return unreachableBands(ranges, totals).map((index) => ({
     path: ["scoreRanges", index] as (string | number)[],
     message: "bandUnreachable" as const,
@@ -204,7 +212,11 @@ export function unreachableBandIssues(ranges: { min: number; max: number }[], qu
 }
 
 function refineForm(
-  form: { scoreRanges?: { min: number; max: number }[]; questions?: z.output<typeof questionInput>[]; scoring?: TotalScoring | undefined },
+  form: {
+    scoreRanges?: { min: number; max: number }[];
+    questions?: z.output<typeof questionInput>[];
+    scoring?: z.output<typeof scoringInput> | null | undefined;
+  },
   ctx: z.RefinementCtx,
 ) {
   if (form.scoreRanges) reportOverlappingRanges(form.scoreRanges, ctx);

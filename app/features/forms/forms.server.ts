@@ -235,6 +235,7 @@ async function findEditableForm(actor: Actor, id: string) {
 export async function updateForm(actor: Actor, id: string, input: UpdateFormInput, ifMatch: IfMatch | null = null): Promise<FormDetail> {
   const form = await findEditableForm(actor, id);
   assertNotLocked(form, input);
+  // The schema checked the bands of a body that holds the bands, the questions and the scoring.
   const bandsChecked = input.scoreRanges && input.questions && input.scoring !== undefined;
   if (!bandsChecked && (input.scoreRanges || input.questions || input.scoring !== undefined)) await assertBandsReachable(id, input);
   if (input.questions || input.subscales) await assertScoringStillValid(id, input);
@@ -302,8 +303,8 @@ function assertNotLocked(form: { instrument: Prisma.JsonValue }, input: UpdateFo
 }
 
 /**
- * A PUT that changes some of the bands, the questions and the scoring, not all three: the bands
- * must still name a total the form can give (the schema checks a body that holds all three).
+ * A PUT that changes some of the bands, the questions and the scoring: the bands must still name a
+ * total the questions can give as the scoring makes it (the schema checks a body that holds all three).
  */
 async function assertBandsReachable(id: string, input: UpdateFormInput) {
   const stored = await db.form.findUniqueOrThrow({ where: { id }, select: { ...formContentSelect, scoring: true } });
@@ -312,10 +313,11 @@ async function assertBandsReachable(id: string, input: UpdateFormInput) {
   const issues = unreachableBandIssues(input.scoreRanges ?? stored.scoreRanges, questions, scoring);
   if (issues.length === 0) return;
   // The stored bands are not in this body: name the field that changed.
+  const changed = input.questions ? "questions" : "scoring";
   const problems = issues.map((issue) =>
     input.scoreRanges
       ? fieldProblem(issue.path.join("."), issue.message, ...issue.params.values)
-      : fieldProblem(input.questions ? "questions" : "scoring", issue.message, ...issue.params.values),
+      : fieldProblem(changed, issue.message, ...issue.params.values),
   );
   throw badRequest("Some score ranges cannot be reached.", problems);
 }

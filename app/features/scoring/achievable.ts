@@ -7,11 +7,19 @@ import { isChoice } from "./answered.ts";
  * percentage's divisor; this is about every total a respondent can actually get). No server code.
  */
 
-type ScoredQuestion = { type: QuestionType; required: boolean; options: readonly { score: number }[] };
+export type ScoredQuestion = { type: QuestionType; required: boolean; options: readonly { score: number }[] };
 type Band = { min: number; max: number };
 
 /** Sums without binary fractions creeping in (0.1 + 0.2); option scores are kept to 6 decimals. */
 export const sumScores = (values: number[]) => Math.round(values.reduce((total, value) => total + value, 0) * 1e6) / 1e6;
+
+/**
+ * To 2 decimals, halves away from zero as a person rounding by hand would: 81 / 8 = 10.125 is
+ * 10.13, although `10.125 * 100` is 1012.4999… in binary; 15 significant digits drop that error.
+ */
+export function roundTo2(value: number): number {
+  return (Math.sign(value) * Math.round(Number(Math.abs(value * 100).toPrecision(15)))) / 100 || 0;
+}
 
 /** The best score a question can give: its top option, or every positive option of a multiple choice (docs/api-contract.md §3). */
 export function questionMaxScore(question: Pick<ScoredQuestion, "type" | "options">): number {
@@ -21,7 +29,7 @@ export function questionMaxScore(question: Pick<ScoredQuestion, "type" | "option
 }
 
 /** The lowest and highest score a question can give, counting 0 for an optional question left blank. */
-function questionScoreRange(question: ScoredQuestion): { min: number; max: number } {
+export function questionScoreRange(question: ScoredQuestion): { min: number; max: number } {
   const scores = question.options.map((o) => o.score);
   if (!isChoice(question.type) || scores.length === 0) return { min: 0, max: 0 };
   let min: number;
@@ -61,13 +69,6 @@ export function achievableTotals(questions: readonly ScoredQuestion[]): Achievab
     whole: scores.every(Number.isInteger),
     scored: scores.some((score) => score !== 0),
   };
-}
-
-/** The totals after the form's multiplier (docs/api-contract.md §15): what its bands are read against. */
-export function scaledTotals(totals: AchievableTotals, multiplier: number): AchievableTotals {
-  if (multiplier === 1) return totals;
-  const scale = (value: number) => sumScores([value * multiplier]);
-  return { ...totals, min: scale(totals.min), max: scale(totals.max), whole: totals.whole && Number.isInteger(multiplier) };
 }
 
 /** Bands that no total can fall in (by their index): a save refuses them. */

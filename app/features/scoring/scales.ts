@@ -1,17 +1,9 @@
 import { fieldProblem, type FieldProblem } from "~/lib/problem.server.ts";
 import { questionMaxScore, sumScores } from "./achievable.ts";
 import { isAnswered, isChoice } from "./answered.ts";
+import { aggregate, isScoredQuestion, mirroredScore, questionKey } from "./items.ts";
 import { DEFAULT_SCORING, KEY_PATTERN, MAX_SUBSCALES, type ScoreDisplay, type ScoringMethod, type ScoringSettings } from "./scale-limits.ts";
-import {
-  answerProblems,
-  bandFor,
-  type GivenAnswer,
-  percentageOf,
-  roundTo2 as round2,
-  type ScoreBand,
-  type ScoringOption,
-  type ScoringQuestion,
-} from "./scoring.ts";
+import { answerProblems, bandFor, type GivenAnswer, percentageOf, type ScoreBand, type ScoringOption, type ScoringQuestion } from "./scoring.ts";
 
 /**
  * Scoring beyond one total (docs/api-contract.md §15, §16): question keys, reverse-scored items,
@@ -83,19 +75,7 @@ export type ScaleResult = {
 };
 
 export { KEY_PATTERN, MAX_SUBSCALES } from "./scale-limits.ts";
-
-/** A question's key: its own, or `q<position>` counted from 1 (docs/api-contract.md §15). */
-export const questionKey = (question: { key?: string | null | undefined }, index: number): string => question.key || `q${index + 1}`;
-
-/** Whether a question counts as an item: a choice question with at least one option that scores. */
-export const isScoredQuestion = (question: { type: ScoringQuestion["type"]; options: readonly { score: number }[] }): boolean =>
-  isChoice(question.type) && question.options.some((option) => option.score !== 0);
-
-/** `min + max − score` over the question's option scores: the mirror of a reverse-scored item. */
-export function mirroredScore(score: number, optionScores: readonly number[]): number {
-  if (optionScores.length === 0) return score;
-  return sumScores([Math.min(...optionScores), Math.max(...optionScores), -score]);
-}
+export { aggregate, isScoredQuestion, mirroredScore, questionKey } from "./items.ts";
 
 /** The score one option counts for on its question. */
 export function optionScore(question: { reverseScored?: boolean | undefined; options: readonly { score: number }[] }, option: { score: number }): number {
@@ -105,39 +85,6 @@ export function optionScore(question: { reverseScored?: boolean | undefined; opt
         question.options.map((o) => o.score),
       )
     : option.score;
-}
-
-const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
-
-/**
- * The score of a set of items: `values` holds each item's score, null where it is unanswered.
- * SUM adds them and, with 1..maxMissing missing, prorates (`sum × items / answered`); MEAN divides
- * by the answered items; the multiplier applies last. Prorated and MEAN scores keep 2 decimals.
- */
-export function aggregate(
-  values: readonly (number | null)[],
-  maxima: readonly number[],
-  settings: { method: ScoringMethod; multiplier: number; maxMissing: number | null },
-): Omit<ScaleScore, "label" | "color"> {
-  const items = values.length;
-  const given = values.filter((value): value is number => value !== null);
-  const answered = given.length;
-  const missing = items - answered;
-  const { method, multiplier, maxMissing } = settings;
-  const maxSum = sumScores([...maxima]);
-  const maxScore = round6((method === "MEAN" ? (items === 0 ? 0 : maxSum / items) : maxSum) * multiplier);
-  const sum = sumScores(given);
-  const base = { maxScore, answered, items };
-  // Without a missing-item rule an unanswered item is a 0, as it always was.
-  if (maxMissing === null) {
-    const score = method === "MEAN" ? (items === 0 ? 0 : round2((sum / items) * multiplier)) : round6(sum * multiplier);
-    return { ...base, score, prorated: false, scorable: true };
-  }
-  if (missing > maxMissing || answered === 0) return { ...base, score: null, prorated: false, scorable: false };
-  const prorated = missing > 0;
-  const score =
-    method === "MEAN" ? round2((sum / answered) * multiplier) : prorated ? round2(((sum * items) / answered) * multiplier) : round6(sum * multiplier);
-  return { ...base, score, prorated, scorable: true };
 }
 
 /**

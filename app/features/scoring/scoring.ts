@@ -1,6 +1,6 @@
 import { fieldProblem, type FieldProblem } from "~/lib/problem.server.ts";
 import type { QuestionType } from "../forms/question-types.ts";
-import { questionMaxScore, sumScores as sum } from "./achievable.ts";
+import { questionMaxScore, roundTo2, sumScores as sum } from "./achievable.ts";
 import { isAnswered, isChoice } from "./answered.ts";
 
 export { answeredCount, isAnswered } from "./answered.ts";
@@ -41,14 +41,6 @@ const single = (type: QuestionType) => type === "SINGLE_CHOICE" || type === "SCA
 
 export function bandFor(total: number, bands: ScoreBand[]): ScoreBand | null {
   return bands.find((band) => band.min <= total && total <= band.max) ?? null;
-}
-
-/**
- * To 2 decimals, halves away from zero as a person rounding by hand would: 81 / 8 = 10.125 is
- * 10.13, although `10.125 * 100` is 1012.4999… in binary; 15 significant digits drop that error.
- */
-export function roundTo2(value: number): number {
-  return (Math.sign(value) * Math.round(Number(Math.abs(value * 100).toPrecision(15)))) / 100 || 0;
 }
 
 export function percentageOf(total: number, max: number): number {
