@@ -398,8 +398,9 @@ describe("bands read against the scored total", () => {
     const smaller = await as("PUT", `/api/forms/${id}`, { scoring: { method: "SUM", multiplier: 1, display: "RAW" } });
     expectProblem(smaller, 400);
     expect(errorPaths(smaller)).toEqual(["scoring"]);
-    // A mean is not a sum of the options: its bands are not checked.
-    expect((await as("PUT", `/api/forms/${id}`, { scoring: { method: "MEAN", multiplier: 1, display: "RAW" } })).status).toBe(200);
+    // A mean of the five items runs from 0 to 5 (× 20: 0 to 100), so the band of 90 to 100 is read against that.
+    expectProblem(await as("PUT", `/api/forms/${id}`, { scoring: { method: "MEAN", multiplier: 1, display: "RAW" } }), 400);
+    expect((await as("PUT", `/api/forms/${id}`, { scoring: { method: "MEAN", multiplier: 20, display: "RAW" } })).status).toBe(200);
   });
 });
 
