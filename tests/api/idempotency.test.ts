@@ -89,6 +89,14 @@ beforeAll(async () => {
 const teacher = (): RequestOptions => ({ as: "teacher@demo.test" });
 const db = () => testDatabase();
 
+/** A FHIR Questionnaire of one free-text item (docs/fhir.md). */
+const questionnaire = (title: string) => ({
+  resourceType: "Questionnaire",
+  status: "active",
+  title,
+  item: [{ linkId: "note", text: "Anything to add?", type: "text" }],
+});
+
 const CASES: Case[] = [
   {
     operation: "createForm",
@@ -97,6 +105,14 @@ const CASES: Case[] = [
     request: (tag) => ({ json: mixedForm(`Form ${tag}`) }),
     other: (tag) => ({ json: mixedForm(`Form ${tag} (2)`) }),
     rows: (tag) => db().form.count({ where: { title: { startsWith: `Form ${tag}` } } }),
+  },
+  {
+    operation: "importFormQuestionnaire",
+    path: "/api/forms/fhir",
+    as: teacher,
+    request: (tag) => ({ json: questionnaire(`Questionnaire ${tag}`) }),
+    other: (tag) => ({ json: questionnaire(`Questionnaire ${tag} (2)`) }),
+    rows: (tag) => db().form.count({ where: { title: { startsWith: `Questionnaire ${tag}` } } }),
   },
   {
     operation: "installInstrument",
