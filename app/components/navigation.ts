@@ -13,6 +13,7 @@ const STAFF: NavItem[] = [
   { key: "candidates", href: paths.candidates },
   { key: "groups", href: paths.groups },
   { key: "assignments", href: paths.assignments },
+  { key: "schedules", href: paths.schedules },
   { key: "reports", href: paths.reports },
 ];
 
