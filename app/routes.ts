@@ -65,6 +65,9 @@ export default [
     route("webhooks/:id/deliveries", "routes/api/webhooks.$id.deliveries.ts"),
     route("webhooks/:id/deliveries/:deliveryId/resend", "routes/api/webhooks.$id.deliveries.$deliveryId.resend.ts"),
 
+    route("schedules", "routes/api/schedules.ts"),
+    route("schedules/:id", "routes/api/schedules.$id.ts"),
+
     route("submissions", "routes/api/submissions.ts"),
     route("submissions/bulk", "routes/api/submissions.bulk.ts"),
     route("submissions/remind", "routes/api/submissions.remind.ts"),
@@ -130,6 +133,9 @@ export default [
       route("assignments", "routes/assignments.tsx"),
       route("assignments/new", "routes/assignments.new.tsx"),
       route("assignments/:id", "routes/assignments.$id.tsx"),
+      route("schedules", "routes/schedules.tsx"),
+      route("schedules/new", "routes/schedules.new.tsx"),
+      route("schedules/:id", "routes/schedules.$id.tsx"),
       route("reports", "routes/reports.tsx"),
       route("reports/:submissionId", "routes/reports.$submissionId.tsx"),
       route("reports/:submissionId/pdf", "routes/reports.$submissionId.pdf.tsx"),

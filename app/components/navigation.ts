@@ -14,6 +14,7 @@ const STAFF: NavItem[] = [
   { key: "candidates", href: paths.candidates },
   { key: "groups", href: paths.groups },
   { key: "assignments", href: paths.assignments },
+  { key: "schedules", href: paths.schedules },
   { key: "reports", href: paths.reports },
 ];
 

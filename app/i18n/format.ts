@@ -14,6 +14,8 @@ export type Format = {
   date: (value: DateInput) => string;
   /** 3 Mar 2026, 14:05 */
   dateTime: (value: DateInput) => string;
+  /** A calendar day as a date input posts it (`2026-03-03`: 3 Mar 2026), whatever the zone. */
+  day: (value: string) => string;
   /** 1,234.5 / 1234,5 / 1.234,5; null (a score too many missing answers left unscorable) is "—". */
   number: (value: number | null, options?: Intl.NumberFormatOptions) => string;
   /** A percentage given from 0 to 100 (as the service stores it): 62.5 → "62.5%" / "62,5 %"; null is "—". */
@@ -50,6 +52,7 @@ export function isValidTimeZone(timeZone: unknown): timeZone is string {
 export function createFormat(locale: Locale, timeZone = "UTC"): Format {
   const zone = isValidTimeZone(timeZone) ? timeZone : "UTC";
   const dateFormat = cached(`d|${locale}|${zone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: zone }));
+  const dayFormat = cached(`d|${locale}|UTC`, () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }));
   const dateTimeFormat = cached(`dt|${locale}|${zone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: zone }));
   const percentFormat = cached(`p|${locale}`, () => new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 }));
   return {
@@ -57,6 +60,7 @@ export function createFormat(locale: Locale, timeZone = "UTC"): Format {
     timeZone: zone,
     date: (value) => dateFormat.format(toDate(value)),
     dateTime: (value) => dateTimeFormat.format(toDate(value)),
+    day: (value) => dayFormat.format(new Date(`${value}T00:00:00Z`)),
     number: (value, options) =>
       value === null
         ? NO_SCORE

@@ -45,6 +45,10 @@ export const paths = {
   newAssignment: (locale: Locale) => `/${locale}/assignments/new`,
   assignment: (locale: Locale, id: string) => `/${locale}/assignments/${id}`,
 
+  schedules: (locale: Locale) => `/${locale}/schedules`,
+  newSchedule: (locale: Locale) => `/${locale}/schedules/new`,
+  schedule: (locale: Locale, id: string) => `/${locale}/schedules/${id}`,
+
   reports: (locale: Locale) => `/${locale}/reports`,
   report: (locale: Locale, submissionId: string) => `/${locale}/reports/${submissionId}`,
   reportPdf: (locale: Locale, submissionId: string) => `/${locale}/reports/${submissionId}/pdf`,

@@ -22,9 +22,16 @@ export function startOfDayIn(day: string, timeZone: string): Date | null {
 export function endOfDayIn(day: string, timeZone: string): Date | null {
   const start = startOfDayIn(day, timeZone);
   if (!start) return null;
-  const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  return new Date(startOfDayIn(next, timeZone)!.getTime() - 1);
+  return new Date(startOfDayIn(addDays(day, 1), timeZone)!.getTime() - 1);
 }
+
+/** The calendar day `days` after `day` (before, when negative): `addDays("2026-03-28", 2)` is `2026-03-30`. */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Whole calendar days from `from` to `to` (negative when `to` comes first). */
+export const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
 /** The calendar day an instant falls on in a zone, as a date input shows it (`2026-03-01`). */
 export function dayIn(instant: Date, timeZone: string): string {

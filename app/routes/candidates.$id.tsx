@@ -74,6 +74,7 @@ export default function CandidatePage({ loaderData }: Route.ComponentProps) {
       groups={<PersonGroups {...groups} />}
       actions={
         <>
+          <LinkButton to={`${paths.newSchedule(locale)}?candidateId=${candidate.id}`}>{t.schedules.repeat}</LinkButton>
           <LinkButton to={paths.editCandidate(locale, candidate.id)}>{t.people.edit}</LinkButton>
           {canPromote && !confirm ? (
             <LinkButton id="promote-button" to={`${here}?confirm=promote`} variant="primary" preventScrollReset>

@@ -112,6 +112,7 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
                 {t.forms.assign}
               </LinkButton>
             ) : null}
+            {form.isPublished ? <LinkButton to={`${paths.newSchedule(locale)}?formId=${form.id}`}>{t.schedules.repeat}</LinkButton> : null}
             <LinkButton to={paths.deleteForm(locale, form.id)} className="text-red-700">
               {t.forms.delete}
             </LinkButton>

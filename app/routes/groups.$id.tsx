@@ -110,6 +110,7 @@ export default function GroupPage({ loaderData, actionData }: Route.ComponentPro
                 {t.groups.assign}
               </LinkButton>
             ) : null}
+            <LinkButton to={`${paths.newSchedule(locale)}?groupId=${group.id}`}>{t.schedules.repeat}</LinkButton>
           </>
         }
       />

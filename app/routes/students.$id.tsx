@@ -58,6 +58,7 @@ export default function StudentPage({ loaderData }: Route.ComponentProps) {
           <LinkButton to={`${paths.newAssignment(locale)}?studentId=${student.id}`} variant="primary">
             {t.people.assign}
           </LinkButton>
+          <LinkButton to={`${paths.newSchedule(locale)}?studentId=${student.id}`}>{t.schedules.repeat}</LinkButton>
           <LinkButton to={paths.editStudent(locale, student.id)}>{t.people.edit}</LinkButton>
           {canDelete && !confirm ? (
             <LinkButton id="delete-button" to={`${here}?confirm=delete`} variant="danger" preventScrollReset>

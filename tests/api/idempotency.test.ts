@@ -68,11 +68,13 @@ let bulkForms: { id: string }[];
 let group: { id: string };
 let student: { id: string };
 let webhookAdmin: { cookie: string; organizationId: string };
+let scheduleForm: { id: string };
 
 beforeAll(async () => {
   const tag = unique("setup").replaceAll("-", "");
   form = await createForm("teacher@demo.test");
   bulkForms = [await createForm("teacher@demo.test"), await createForm("teacher@demo.test")];
+  scheduleForm = await createForm("teacher@demo.test");
   student = (await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: unique("Assigned pupil") } })).body;
   const imported = await api("POST", "/api/students/import", {
     as: "teacher@demo.test",
@@ -186,6 +188,14 @@ const CASES: Case[] = [
     request: (tag) => csv(`name\nApplicant ${tag} one\nApplicant ${tag} two`),
     other: (tag) => csv(`name\nApplicant ${tag} one`),
     rows: async (tag) => (await db().candidate.count({ where: { name: { startsWith: `Applicant ${tag}` } } })) / 2,
+  },
+  {
+    operation: "createSchedule",
+    path: "/api/schedules",
+    as: teacher,
+    request: () => ({ json: { formId: scheduleForm.id, studentIds: [student.id], startsAt: "2099-02-02", everyDays: 7, send: false } }),
+    other: () => ({ json: { formId: scheduleForm.id, studentIds: [student.id], startsAt: "2099-02-02", everyDays: 14, send: false } }),
+    rows: () => db().schedule.count({ where: { formId: scheduleForm.id } }),
   },
   {
     operation: "createApiToken",

@@ -241,6 +241,17 @@ describe("the validating proxy's tour of every operation", () => {
     const other = await via("POST", "/api/submissions", { as: teacher, json: { formId, candidateId } });
     expect((await via("POST", `/api/submissions/${other.body.id}/revoke`, { as: teacher })).status).toBe(200);
 
+    const schedule = await via("POST", "/api/schedules", {
+      as: teacher,
+      json: { formId, groupId, startsAt: "2099-01-05", everyDays: 7, count: 4, send: false },
+    });
+    expect(schedule.status, schedule.text).toBe(201);
+    const scheduleId = schedule.body.schedule.id as string;
+    expect((await via("GET", "/api/schedules", { as: teacher })).status).toBe(200);
+    expect((await via("GET", `/api/schedules/${scheduleId}`, { as: teacher })).status).toBe(200);
+    expect((await via("PUT", `/api/schedules/${scheduleId}`, { as: teacher, json: { paused: true } })).status).toBe(200);
+    expect((await via("DELETE", `/api/schedules/${scheduleId}`, { as: teacher })).status).toBe(200);
+
     expect((await via("GET", `/api/test-link/${token}`)).status).toBe(200);
     const { answers } = mediumAnswers(form);
     expect((await via("PUT", `/api/test-link/${token}/draft`, { json: { answers: answers.slice(0, 1) } })).status).toBe(200);

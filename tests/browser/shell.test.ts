@@ -103,7 +103,17 @@ describe("the app shell and the home page", () => {
     ]);
 
     const nav = page.getByRole("navigation", { name: "Main" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Home", "Forms", "Library", "Students", "Candidates", "Groups", "Assignments", "Reports"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual([
+      "Home",
+      "Forms",
+      "Library",
+      "Students",
+      "Candidates",
+      "Groups",
+      "Assignments",
+      "Schedules",
+      "Reports",
+    ]);
     expect(await nav.getByRole("link", { name: "Home" }).getAttribute("aria-current")).toBe("page");
 
     await screenshot(page, "home-desktop");

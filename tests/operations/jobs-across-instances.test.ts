@@ -411,3 +411,48 @@ describe("e-mails sent by two instances", () => {
     for (const { delivery } of delivered) new Webhook(webhook.body.secret).verify(delivery.body, delivery.headers as Record<string, string>);
   });
 });
+
+describe("schedules worked by two instances", () => {
+  it("given ten weekly schedules of one class whose day has begun, should make each one's links and e-mails once, whichever instance runs it", {
+    timeout: 300_000,
+  }, async () => {
+    const database = await ownDatabase();
+    const mail = mailRecord();
+    // Both poll every 100 ms: each schedule's first occurrence is due as it is made, and both race for it.
+    const a = await instanceOn(database.url, { SMTP_URL: await mail.server(database.dataDir, "a"), JOB_POLL_MS: "100" });
+    const b = await instanceOn(database.url, { SMTP_URL: await mail.server(database.dataDir, "b"), JOB_POLL_MS: "100" });
+    const teachers = [await teacherAt(a), await teacherAt(b)] as const;
+    const { emails, groupId, formId } = await classAndForm(teachers[0], 20);
+    const formIds = [formId];
+    for (let i = 1; i < 10; i++) formIds.push((await teachers[i % 2]!("POST", "/api/forms", mixedForm(`Weekly ${i} ${groupId}`))).body.id);
+    // The demo school is on UTC: today's occurrence began at midnight, less than a day ago.
+    const today = new Date().toISOString().slice(0, 10);
+    const scheduleIds: string[] = [];
+    for (const [i, id] of formIds.entries()) {
+      const created = await teachers[i % 2]!("POST", "/api/schedules", { formId: id, groupId, startsAt: today, everyDays: 7, send: true });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      scheduleIds.push(created.body.schedule.id);
+    }
+
+    // Done when every occurrence and every e-mail it queued is done.
+    const unfinished = () => database.client.job.count({ where: { kind: { in: ["schedule", "sendLink"] }, doneAt: null, runAt: { lte: new Date() } } });
+    await waitFor(
+      async () => ({ unfinished: await unfinished(), sent: [...mail.kept.values()].reduce((sum, kept) => sum + kept.length, 0) }),
+      (state) => state.unfinished === 0 && state.sent >= 200,
+      (state) => `every occurrence and e-mail (${JSON.stringify(state)}):\ninstance a:\n${logOf(a)}\ninstance b:\n${logOf(b)}`,
+      { timeoutMs: 180_000, everyMs: 50 },
+    );
+    const occurrences = await database.client.scheduleOccurrence.findMany({
+      where: { scheduleId: { in: scheduleIds } },
+      select: { day: true, status: true, created: true },
+    });
+    expect(occurrences).toEqual(scheduleIds.map(() => ({ day: today, status: "DONE", created: 20 })));
+    for (const id of formIds) expect(await database.client.submission.count({ where: { formId: id } })).toBe(20);
+    // Each pupil one e-mail per form, whichever instance sent it; and each occurrence's job run once.
+    expect(emails.map((email) => mail.kept.get(email)?.length ?? 0)).toEqual(emails.map(() => 10));
+    const jobs = await database.client.job.findMany({ where: { kind: "schedule", doneAt: { not: null } }, select: { attempts: true } });
+    expect(jobs.map((job) => job.attempts)).toEqual(scheduleIds.map(() => 1));
+    // The next ones wait for next week.
+    expect(await database.client.job.count({ where: { kind: "schedule", doneAt: null } })).toBe(10);
+  });
+});

@@ -157,7 +157,7 @@ describe("navigationFor", () => {
   it("given each role, should offer what that role may use", () => {
     const keys = (role: Parameters<typeof navigationFor>[0]) => navigationFor(role).map((item) => item.key);
     expect(keys("STUDENT")).toEqual(["home", "profile"]);
-    expect(keys("TEACHER")).toEqual(["home", "forms", "library", "students", "candidates", "groups", "assignments", "reports"]);
+    expect(keys("TEACHER")).toEqual(["home", "forms", "library", "students", "candidates", "groups", "assignments", "schedules", "reports"]);
     expect(keys("ADMIN")).toContain("admin");
     expect(keys("SUPER_ADMIN")).toContain("admin");
     expect(

@@ -8,6 +8,7 @@ import { foldForSearch } from "~/lib/search.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
 import { visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import { statusWhere, testLinkUrl, waitingWhere } from "../submissions/submissions.server.ts";
+import { groupChoice, groupChoices } from "../groups/groups.server.ts";
 
 /**
  * What the assignment pages need beyond the submissions API: the choices of the "assign" form
@@ -141,4 +142,39 @@ export async function respondentChoice(actor: Actor, kind: "student" | "candidat
   return kind === "student"
     ? db.student.findFirst({ where: { ...where, status: "ACTIVE" }, select: { id: true, name: true } })
     : db.candidate.findFirst({ where: { ...where, status: { in: [...ACTIVE_CANDIDATE_STATUSES] } }, select: { id: true, name: true } });
+}
+
+/** The respondent select's value: `student:<id>`, `candidate:<id>` or `group:<id>`. */
+export const respondentValue = (kind: "student" | "candidate" | "group", id: string) => `${kind}:${id}`;
+
+/**
+ * What a page that gives a form to someone offers (assigning a test, a schedule): the published
+ * forms, the groups and the active people its search finds, with the one the page was opened for
+ * (`studentId`, `candidateId`, `groupId` or `respondent` in its address) kept in the list even when
+ * the search or the list's cap would leave them out.
+ */
+export async function respondentChoices(actor: Actor, query: Partial<Record<"q" | "studentId" | "candidateId" | "groupId" | "respondent", string>>) {
+  const { q } = assignmentChoicesQuery.parse({ q: query.q });
+  const [choices, groups] = await Promise.all([assignmentChoices(actor, { search: q }), groupChoices(actor, q)]);
+  const { studentId, candidateId, groupId, respondent } = query;
+  const selected = studentId
+    ? respondentValue("student", studentId)
+    : candidateId
+      ? respondentValue("candidate", candidateId)
+      : groupId
+        ? respondentValue("group", groupId)
+        : (respondent ?? "");
+  const [kind, id] = selected.split(":");
+  if (kind === "group" && id && !groups.some((group) => group.id === id)) {
+    const found = await groupChoice(actor, id);
+    if (found) groups.unshift(found);
+  }
+  if ((kind === "student" || kind === "candidate") && id) {
+    const list = kind === "student" ? choices.students : choices.candidates;
+    if (!list.some((person) => person.id === id)) {
+      const found = await respondentChoice(actor, kind, id);
+      if (found) list.unshift(found);
+    }
+  }
+  return { ...choices, groups, q: q ?? "", respondent: selected };
 }

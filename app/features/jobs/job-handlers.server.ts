@@ -1,11 +1,18 @@
 import { flagAlertJob } from "../flags/flag-alerts.server.ts";
 import { remindJob, sendLinkJob } from "../submissions/delivery.server.ts";
 import { deliverWebhook } from "../webhooks/webhooks.server.ts";
+import { scheduleOccurrenceJob } from "../schedules/schedule-occurrences.server.ts";
 import { type JobHandler, type JobKind, startJobWorker } from "./jobs.server.ts";
 import { env } from "~/lib/env.server.ts";
 
 /** Every kind of job and what does it. */
-export const JOB_HANDLERS: Record<JobKind, JobHandler> = { sendLink: sendLinkJob, remind: remindJob, flagAlert: flagAlertJob, webhook: deliverWebhook };
+export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
+  sendLink: sendLinkJob,
+  remind: remindJob,
+  flagAlert: flagAlertJob,
+  webhook: deliverWebhook,
+  schedule: scheduleOccurrenceJob,
+};
 
 /**
  * The worker of this instance (server/main.ts starts it after listening); answers its stop, which

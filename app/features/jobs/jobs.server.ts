@@ -28,6 +28,9 @@ export const RETRY_SCHEDULES: Record<JobKind, readonly number[]> = {
   sendLink: MAIL_SCHEDULE,
   remind: MAIL_SCHEDULE,
   flagAlert: MAIL_SCHEDULE,
+  // A schedule's occurrence (ADR 76): tried over the day it belongs to, as an e-mail is; its last
+  // try records it as failed and queues the next, so a schedule never stops for a failure.
+  schedule: MAIL_SCHEDULE,
 };
 /** How many attempts a job of `kind` gets in all. */
 export const maxAttempts = (kind: JobKind) => RETRY_SCHEDULES[kind].length + 1;
@@ -52,8 +55,11 @@ export const MAX_RUN_MS = 5 * MINUTE;
  */
 export class PermanentJobFailure extends Error {}
 
-/** What a handler knows of its run: which attempt it is, and whether a failure now is the last. */
-export type JobRun = { attempts: number; lastAttempt: boolean };
+/**
+ * What a handler knows of its run: which attempt it is, whether a failure now is the last, and the
+ * runner's clock when the run began (tests move it: a handler that needs "now" reads it here).
+ */
+export type JobRun = { attempts: number; lastAttempt: boolean; now: Date };
 
 /**
  * How many jobs of one `groupKey` run at once, across the instances: an organization's webhook
@@ -62,8 +68,10 @@ export type JobRun = { attempts: number; lastAttempt: boolean };
  */
 export const GROUP_RUNS = 2;
 
-export type JobKind = "sendLink" | "remind" | "flagAlert" | "webhook";
+export type JobKind = "sendLink" | "remind" | "flagAlert" | "webhook" | "schedule";
 export type JobHandler = (payload: Prisma.JsonValue, run: JobRun) => Promise<void>;
+/** What a runner does for each kind; it claims only the kinds it has a handler for. */
+export type JobHandlers = Partial<Record<JobKind, JobHandler>>;
 
 type Client = Pick<Prisma.TransactionClient, "job">;
 
@@ -203,7 +211,7 @@ type WorkerState = { stopping: boolean; running: Set<Running> };
  * whose lease ran out and whose job another took (or that handed it back) changes nothing more.
  */
 function runJob(
-  handlers: Record<JobKind, JobHandler>,
+  handlers: JobHandlers,
   job: { id: string; kind: string; payload: Prisma.JsonValue; attempts: number },
   now: () => Date,
   lease: { leaseMs: number; heartbeatMs: number },
@@ -226,9 +234,11 @@ function runJob(
   }, lease.heartbeatMs);
   heartbeat.unref();
   const lastAttempt = job.attempts >= maxAttempts(kind);
+  const handler = handlers[kind];
   const done = (async () => {
     try {
-      await handlers[kind](job.payload, { attempts: job.attempts, lastAttempt });
+      if (!handler) throw new Error(`no handler for jobs of kind ${kind}`);
+      await handler(job.payload, { attempts: job.attempts, lastAttempt, now: new Date(started) });
       clearInterval(heartbeat);
       await db.job.updateMany({ where: ours, data: { doneAt: now(), lockedUntil: null, lastError: null } });
     } catch (error) {
@@ -257,12 +267,12 @@ function runJob(
 }
 
 /** Runs due jobs until none is left (or `limit` ran, or the worker stops); answers how many ran. */
-export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options: RunOptions = {}) {
+export async function runDueJobs(handlers: JobHandlers, options: RunOptions = {}) {
   const now = options.now ?? (() => new Date());
   let ran = 0;
   while (ran < (options.limit ?? 100) && !options.worker?.stopping) {
     const leaseMs = options.leaseMs ?? LEASE_MS;
-    const job = await claimInTurn(now(), leaseMs, options.only, options.kinds);
+    const job = await claimInTurn(now(), leaseMs, options.only, options.kinds ?? (Object.keys(handlers) as JobKind[]));
     if (!job) break;
     ran++;
     const run = runJob(handlers, job, now, { leaseMs, heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS });
@@ -278,15 +288,18 @@ export async function runDueJobs(handlers: Record<JobKind, JobHandler>, options:
 
 /**
  * The worker's lanes: the e-mails about flagged results in one, the links and reminders in
- * another, webhook deliveries in four of their own. A delivery may wait up to its timeout on a
- * slow endpoint; in a lane of their own, a pupil's link or reminder never waits behind an
- * integrator's server, and one organization's slow endpoints hold at most GROUP_RUNS of the four
- * (its deliveries' group key), never the others' deliveries. A flagged result's e-mail goes out
- * within a poll, never behind the thousand links of a bulk assignment (ADR 71).
+ * another, schedules' occurrences in a third, webhook deliveries in four of their own. A delivery
+ * may wait up to its timeout on a slow endpoint; in a lane of their own, a pupil's link or reminder
+ * never waits behind an integrator's server, and one organization's slow endpoints hold at most
+ * GROUP_RUNS of the four (its deliveries' group key), never the others' deliveries. A flagged
+ * result's e-mail goes out within a poll, never behind the thousand links of a bulk assignment
+ * (ADR 71). An occurrence writes a class's links at once (a long write); in its own lane the
+ * e-mails it queues go out beside the next occurrence rather than after it (ADR 76).
  */
 const LANES: { kinds: readonly JobKind[] }[] = [
   { kinds: ["flagAlert"] },
   { kinds: ["sendLink", "remind"] },
+  { kinds: ["schedule"] },
   ...Array.from({ length: 4 }, () => ({ kinds: ["webhook"] as const })),
 ];
 
@@ -303,7 +316,7 @@ export type StopJobWorker = (timeoutMs: number) => Promise<number>;
  * Answers the function that stops it (on shutdown). `options`: the lease and its renewal (from the
  * configuration); the clock and the jobs are for tests.
  */
-export function startJobWorker(handlers: Record<JobKind, JobHandler>, intervalMs: number, options: Omit<RunOptions, "kinds" | "worker"> = {}): StopJobWorker {
+export function startJobWorker(handlers: JobHandlers, intervalMs: number, options: Omit<RunOptions, "kinds" | "worker"> = {}): StopJobWorker {
   const worker: WorkerState = { stopping: false, running: new Set() };
   const polls = new Set<Promise<unknown>>();
   const timers = LANES.map(({ kinds }) => {

@@ -383,6 +383,8 @@ const TAGS: Record<string, string> = {
   Candidates: "An organization's candidates; a candidate can be promoted to a student.",
   Groups: "Classes and caseloads: students and candidates assigned and followed together.",
   Submissions: "Assigning a form to a student or candidate: each assignment is a private test link.",
+  Schedules:
+    "A form assigned again every few days: each occurrence, at the start of its day in the organization's time zone, makes the links as a bulk assignment does.",
   "Public test links": "What the respondent's browser calls: open a test link and submit the answers once, without an account.",
   Reports: "Completed tests: search by person, form and date, read one, export it as a PDF.",
   Users: "The signed-in user's profile, password and API tokens, and the accounts an administrator manages.",

@@ -1,5 +1,5 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { db, LONG_WRITE, serializeWrites } from "~/lib/db.server.ts";
+import { db, LONG_WRITE, type Prisma, serializeWrites } from "~/lib/db.server.ts";
 import { insertRows } from "~/lib/insert-rows.server.ts";
 import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
 import { groupMemberIds } from "../groups/groups.server.ts";
@@ -12,18 +12,17 @@ import { linkExpiry } from "./link-expiry.server.ts";
 import { newId } from "~/lib/ids.server.ts";
 import { emitWebhookEvents, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 
-/**
- * One form assigned to a whole class at once (docs/api-contract.md §10): a group's members and the people
- * named, each once. Someone who already has a link to this form still waiting for answers is
- * skipped (ALREADY_PENDING), as is a student who is not active or a candidate already promoted
- * (NOT_ACTIVE); everyone else gets a link, all in one transaction, which also queues one
- * `submission.created` event per link for the webhooks that want it.
- */
 type Person = { kind: "student" | "candidate"; id: string; name: string; status: string; email: string | null };
 
-export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
-  const expiresAt = linkExpiry(input.expiresAt, actor.timeZone);
-  const form = await assignableForm(actor, input.formId);
+/** Who a bulk assignment gives links to. */
+type Respondents = Pick<BulkAssignInput, "groupId" | "studentIds" | "candidateIds">;
+
+/**
+ * The people of a bulk assignment: the group's members now and the people named, each once, in
+ * name order. Any id outside the organization (or the caller's scope, for the group) is 404 for
+ * all; more than BULK_LIMIT people is a 400. A schedule checks its respondents with it too.
+ */
+export async function bulkRespondents(actor: Actor, organizationId: string, input: Respondents): Promise<Person[]> {
   const fromGroup = input.groupId ? await groupMemberIds(actor, input.groupId) : { studentIds: [], candidateIds: [] };
   const studentIds = [...new Set([...fromGroup.studentIds, ...(input.studentIds ?? [])])];
   const candidateIds = [...new Set([...fromGroup.candidateIds, ...(input.candidateIds ?? [])])];
@@ -32,7 +31,7 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
   }
 
   // Everyone named must be a live record of the form's organization: any other id is 404 for all.
-  const where = { organizationId: form.organizationId, deletedAt: null };
+  const where = { organizationId, deletedAt: null };
   const select = { id: true, name: true, status: true, email: true } as const;
   const [students, candidates] = await Promise.all([
     studentIds.length ? db.student.findMany({ where: { ...where, id: { in: studentIds } }, select }) : [],
@@ -40,10 +39,35 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
   ]);
   if (students.length !== studentIds.length) throw notFound("student");
   if (candidates.length !== candidateIds.length) throw notFound("candidate");
-  const people: Person[] = [
+  return [
     ...students.map((person) => ({ kind: "student" as const, ...person })),
     ...candidates.map((person) => ({ kind: "candidate" as const, ...person })),
   ].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}
+
+/**
+ * How a caller other than a request runs a bulk assignment: a schedule's occurrence (ADR 76) gives
+ * its clock, and writes its own record in the links' transaction (`inTransaction`, after the
+ * links), so that the links and the record of their occurrence are written together or not at all.
+ */
+export type BulkAssignOptions = {
+  now?: Date;
+  inTransaction?: (tx: Prisma.TransactionClient, outcome: { created: number; skipped: number }) => Promise<void>;
+};
+
+/**
+ * One form assigned to a whole class at once (docs/api-contract.md §10): a group's members and the people
+ * named, each once. Someone who already has a link to this form still waiting for answers is
+ * skipped (ALREADY_PENDING), as is a student who is not active or a candidate already promoted
+ * (NOT_ACTIVE); everyone else gets a link, all in one transaction, which also queues one
+ * `submission.created` event per link for the webhooks that want it.
+ */
+export async function bulkAssign(actor: Actor, input: BulkAssignInput, options: BulkAssignOptions = {}) {
+  const expiresAt = linkExpiry(input.expiresAt, actor.timeZone, options.now);
+  const form = await assignableForm(actor, input.formId);
+  const people = await bulkRespondents(actor, form.organizationId, input);
+  const studentIds = people.flatMap((person) => (person.kind === "student" ? [person.id] : []));
+  const candidateIds = people.flatMap((person) => (person.kind === "candidate" ? [person.id] : []));
 
   // The links and their e-mails are written together: a link is never queued without its row. A
   // few multi-row statements keep this write short (on SQLite every other writer waits for it). The
@@ -54,7 +78,7 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
     // Who already has a link waiting is read after taking the form's links: of a double-clicked
     // assignment, the second waits for the first and then skips everyone it assigned (ADR 41).
     await serializeWrites(tx, "links", form.id);
-    const now = new Date();
+    const now = options.now ?? new Date();
     const waiting = await tx.submission.findMany({
       where: {
         formId: form.id,
@@ -127,6 +151,7 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput) {
       rows.map((row) => submissionCreatedData({ ...row, formId: form.id, assignedById: actor.userId, expiresAt, createdAt: now })),
     );
     await chargeMail(tx, { organizationId: form.organizationId, userId: actor.userId }, jobs.length, now);
+    await options.inTransaction?.(tx, { created: rows.length, skipped: skipped.length });
     return { chosen, rows, skipped };
   }, LONG_WRITE);
   const emailOf = new Map(chosen.map((person) => [person.id, person.email]));

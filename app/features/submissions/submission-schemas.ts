@@ -40,12 +40,27 @@ export type ListSubmissionsQuery = z.output<typeof listSubmissionsQuery>;
 /** At most this many respondents in one bulk assignment (docs/api-contract.md §10). */
 export const BULK_LIMIT = 1000;
 
+/** Who gets links at once: a group's members and the people named (a bulk assignment, a schedule's occurrences). */
+export const respondentFields = {
+  groupId: idSchema.optional().meta({ description: "Every member of this group." }),
+  studentIds: z.array(idSchema).max(BULK_LIMIT).optional(),
+  candidateIds: z.array(idSchema).max(BULK_LIMIT).optional(),
+};
+
+/** At least one of a group, students or candidates (a refinement of a body with `respondentFields`). */
+export function chooseRespondents(
+  body: { groupId?: string | null | undefined; studentIds?: string[] | undefined; candidateIds?: string[] | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (!body.groupId && !body.studentIds?.length && !body.candidateIds?.length) {
+    ctx.addIssue({ code: "custom", path: ["groupId"], message: "chooseRespondents" });
+  }
+}
+
 export const bulkAssignBody = z
   .strictObject({
     formId: idSchema,
-    groupId: idSchema.optional().meta({ description: "Every member of this group." }),
-    studentIds: z.array(idSchema).max(BULK_LIMIT).optional(),
-    candidateIds: z.array(idSchema).max(BULK_LIMIT).optional(),
+    ...respondentFields,
     expiresAt: expiryInput.optional().meta({ description: "When the links stop working; no expiry when left out." }),
     send: z.boolean().optional().meta({ description: "true: e-mail each link to its respondent (through the job queue)." }),
     remindAfterDays: z
@@ -56,11 +71,7 @@ export const bulkAssignBody = z
       .optional()
       .meta({ description: "Once this many days have passed, e-mail one reminder to each respondent of this call still waiting who has an address." }),
   })
-  .superRefine((body, ctx) => {
-    if (body.groupId === undefined && !body.studentIds?.length && !body.candidateIds?.length) {
-      ctx.addIssue({ code: "custom", path: ["groupId"], message: "chooseRespondents" });
-    }
-  })
+  .superRefine(chooseRespondents)
   .meta({ id: "BulkAssignment" });
 export type BulkAssignInput = z.output<typeof bulkAssignBody>;
 
