@@ -4,7 +4,7 @@ import { CopyField } from "~/components/copy-field.tsx";
 import { PlusIcon } from "~/components/icons.tsx";
 import { PageHeader, SectionLink } from "~/components/page-header.tsx";
 import { assignmentState } from "~/features/assignments/assignments.server.ts";
-import { getSubmission, revokeSubmission, testLinkUrl, updateSubmission } from "~/features/submissions/submissions.server.ts";
+import { getSubmission, revokeSubmission, updateSubmission } from "~/features/submissions/submissions.server.ts";
 import { resendLink } from "~/features/submissions/delivery.server.ts";
 import { expiryPageForm } from "~/features/assignments/assign-page-form.server.ts";
 import { useForm } from "@conform-to/react/future";
@@ -36,7 +36,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
   const t = translations(locale);
-  const submission = await forPage(getSubmission(actor, params.id));
+  const submission = await forPage(getSubmission(actor, params.id, { locale }));
   const state = assignmentState(submission, new Date());
   const respondent = submission.student
     ? { kind: "student" as const, ...submission.student }
@@ -56,8 +56,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     revokedAt: submission.revokedAt,
     // The latest e-mail about the link failed for good (ADR 46): when, and the mail server's reply.
     mailFailed: submission.mailFailedAt ? { at: submission.mailFailedAt, reason: submission.mailError ?? t.progress.mailUnreachable } : null,
-    // The link in the page's language, for staff, while it still works.
-    url: state === "pending" && submission.token ? testLinkUrl(submission.token, locale) : null,
+    // The link in the page's language (or its form's, ADR 78), for staff, while it still works.
+    url: state === "pending" && "url" in submission ? submission.url : null,
     expiryValidation: clientValidation(expiryPageForm, t),
   };
 }

@@ -119,6 +119,8 @@ export default function Report({ loaderData, actionData }: Route.ComponentProps)
         </Section>
       </div>
 
+      {report.subscales.length > 0 ? <Subscales subscales={report.subscales} /> : null}
+
       <Section id="answers" title={t.reports.answers}>
         <ol className="divide-y divide-slate-200">
           {report.answers.map((answer, index) => {
@@ -255,6 +257,34 @@ function BandLegend({ report }: { report: ReportData }) {
         ))}
       </ul>
     </div>
+  );
+}
+
+/**
+ * Each subscale as captured at completion (docs/api-contract.md §15), as the PDF lists them: its
+ * name, its band, its score of its maximum, and whether missing answers prorated it or left it
+ * without a score.
+ */
+function Subscales({ subscales }: { subscales: ReportData["subscales"] }) {
+  const t = useT();
+  const format = useFormat();
+  return (
+    <Section id="subscales" title={t.reports.subscales} description={t.reports.subscalesDescription}>
+      <ul className="divide-y divide-slate-200">
+        {subscales.map((subscale) => (
+          <li key={subscale.key} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-3 sm:px-5">
+            <p className="min-w-0 font-medium wrap-anywhere text-slate-900">{subscale.name}</p>
+            <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
+              <ScoreBadge label={subscale.label} color={subscale.color} />
+              <span className="tabular-nums">
+                {subscale.score === null ? t.reports.subscaleNotScorable : t.score.of(format.number(subscale.score), format.number(subscale.maxScore))}
+              </span>
+              {subscale.prorated ? <span>({t.reports.subscaleProrated})</span> : null}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </Section>
   );
 }
 

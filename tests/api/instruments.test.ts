@@ -3,7 +3,8 @@ import { textIn } from "~/features/instruments/instrument-definition.ts";
 import { INSTRUMENTS, instrumentByKey } from "~/features/instruments/library.ts";
 import { api, baseUrl, type DemoUser, postPageForm, sessionOf, unique } from "../support/api.ts";
 import { testDatabase } from "../support/database.ts";
-import { errorPaths, expectProblem } from "../support/fixtures.ts";
+import { createSignedInUser, errorPaths, expectProblem } from "../support/fixtures.ts";
+import { waitForMail } from "../support/mail.ts";
 import { TABLES } from "../support/instrument-cases.ts";
 import type { components } from "../support/openapi-types.ts";
 
@@ -167,6 +168,26 @@ describe("languages", () => {
       expect(form.scoreRanges.map((band) => band.label)).toEqual(phq9.scoreRanges.map((band) => band.label.en));
     }
     expect((await install("phq-9", { language: "es" })).questions[0]!.text).toBe("Poco interés o placer en hacer cosas");
+  });
+
+  it("given a form installed in Portuguese, should give its link and e-mail the respondent in Portuguese, whatever the assigner's language (ADR 78)", async () => {
+    // A clinician whose own language is English.
+    const { cookie } = await createSignedInUser("TEACHER");
+    const installed = await api("POST", "/api/instruments/phq-9/install", { cookie, json: { language: "pt-BR", title: unique("PHQ-9 pt-BR") } });
+    const form = installed.body as Form;
+    expect((await api("PUT", `/api/forms/${form.id}`, { cookie, json: { isPublished: true } })).status).toBe(200);
+    const email = `${unique("paciente").toLowerCase()}@patients.test`;
+    const patient = await api("POST", "/api/candidates", { cookie, json: { name: "Joana Prado", email } });
+    const assigned = await api("POST", "/api/submissions/bulk", { cookie, json: { formId: form.id, candidateIds: [patient.body.id], send: true } });
+    expect(assigned.status, assigned.text).toBe(201);
+    const [link] = assigned.body.created as { id: string; token: string; url: string }[];
+    const url = `${baseUrl()}/pt-BR/test/${link!.token}`;
+    expect(link!.url).toBe(url);
+    expect((await api("GET", `/api/submissions/${link!.id}`, { cookie })).body.url).toBe(url);
+    const mail = await waitForMail(email);
+    expect(mail.subject).toBe(`Um teste para você: ${form.title}`);
+    expect(mail.text).toContain("Olá, Joana Prado,");
+    expect(mail.text).toContain(url);
   });
 
   it("given a language the instrument is not given in, should answer 400 naming it", async () => {

@@ -98,7 +98,7 @@ export async function listAssignments(actor: Actor, query: ListAssignmentsQuery,
         percentage: true,
         scoreLabel: true,
         scoreColor: true,
-        form: { select: { id: true, title: true } },
+        form: { select: { id: true, title: true, instrument: true } },
         student: { select: { id: true, name: true } },
         candidate: { select: { id: true, name: true } },
       },
@@ -108,13 +108,14 @@ export async function listAssignments(actor: Actor, query: ListAssignmentsQuery,
     db.submission.count({ where }),
   ]);
   const staff = isStaff(actor);
-  const assignments = rows.map(({ token, student, candidate, ...row }) => {
+  const assignments = rows.map(({ token, student, candidate, form: { instrument, ...form }, ...row }) => {
     const state = assignmentState(row, now);
     return {
       ...row,
+      form,
       state,
       respondent: student ? { kind: "student" as const, ...student } : { kind: "candidate" as const, id: candidate?.id ?? "", name: candidate?.name ?? "" },
-      url: staff && state === "pending" ? testLinkUrl(token, options.locale) : null,
+      url: staff && state === "pending" ? testLinkUrl(token, options.locale, instrument) : null,
     };
   });
   return { assignments, total, page: query.page, limit: query.limit };

@@ -45,7 +45,7 @@ export async function pendingAssignments(actor: Actor, options: { locale: Locale
       token: true,
       createdAt: true,
       expiresAt: true,
-      form: { select: { id: true, title: true } },
+      form: { select: { id: true, title: true, instrument: true } },
       student: { select: { id: true, name: true } },
       candidate: { select: { id: true, name: true } },
     },
@@ -53,10 +53,11 @@ export async function pendingAssignments(actor: Actor, options: { locale: Locale
     take: options.limit ?? 10,
   });
   const staff = isStaff(actor);
-  return rows.map(({ token, student, candidate, ...row }) => ({
+  return rows.map(({ token, student, candidate, form: { instrument, ...form }, ...row }) => ({
     ...row,
+    form,
     respondent: student ? { kind: "student" as const, ...student } : { kind: "candidate" as const, ...candidate! },
-    url: staff ? testLinkUrl(token, options.locale) : null,
+    url: staff ? testLinkUrl(token, options.locale, instrument) : null,
   }));
 }
 

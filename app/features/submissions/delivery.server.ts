@@ -3,14 +3,13 @@ import { db } from "~/lib/db.server.ts";
 import { createFormat } from "~/i18n/format.ts";
 import { mailRefusal, sendMail } from "~/lib/mail/mailer.server.ts";
 import { reminderMail, testLinkMail } from "~/lib/mail/messages.server.ts";
-import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, conflict, notFound, rateLimited } from "~/lib/problem.server.ts";
 import { enqueueJobs, type JobHandler, type JobRun, PermanentJobFailure } from "../jobs/jobs.server.ts";
 import { chargeMail } from "./mail-quota.server.ts";
 import { claimLinksForMail, linksWithMailWaiting, RESEND_INTERVAL_MS, secondsUntilResend } from "./link-mail.server.ts";
 import { visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { isWaiting, submissionStatus, STATUS_SELECT } from "./submission-status.ts";
-import { getSubmission, testLinkUrl } from "./submissions.server.ts";
+import { getSubmission, respondentLocale, testLinkUrl } from "./submissions.server.ts";
 
 /**
  * Links sent by e-mail (docs/api-contract.md §10) through the durable job queue (ADR 20): a request only
@@ -44,7 +43,7 @@ async function mailLink(submissionId: string, kind: "link" | "reminder" | "remin
       ...STATUS_SELECT,
       remindedAt: true,
       deletedAt: true,
-      form: { select: { title: true } },
+      form: { select: { title: true, instrument: true } },
       organization: { select: { name: true, timeZone: true } },
       assignedBy: { select: { locale: true } },
       student: { select: { name: true, email: true, deletedAt: true } },
@@ -56,9 +55,10 @@ async function mailLink(submissionId: string, kind: "link" | "reminder" | "remin
   const status = submissionStatus(submission, new Date());
   if (!isWaiting(status)) return;
   if (kind === "reminder" && submission.remindedAt) return;
-  const locale = resolveLocale(submission.assignedBy.locale);
+  // In the language the respondent's page opens in: the form's instrument's, or the assigner's.
+  const locale = respondentLocale(submission.assignedBy.locale, submission.form.instrument);
   const expiry = submission.expiresAt ? createFormat(locale, submission.organization.timeZone).dateTime(submission.expiresAt) : null;
-  const url = testLinkUrl(submission.token, locale);
+  const url = testLinkUrl(submission.token, locale, submission.form.instrument);
   const write = kind === "link" ? testLinkMail : reminderMail;
   try {
     await sendMail({ to: respondent.email, ...write(locale, respondent.name, submission.organization.name, submission.form.title, expiry, url) });

@@ -32,7 +32,7 @@ export async function studentAssignments(actor: Actor, options: { locale: Locale
       percentage: true,
       scoreLabel: true,
       scoreColor: true,
-      form: { select: { title: true, isPublished: true, showResultToRespondent: true } },
+      form: { select: { title: true, isPublished: true, showResultToRespondent: true, instrument: true } },
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: LISTED,
@@ -50,7 +50,7 @@ export async function studentAssignments(actor: Actor, options: { locale: Locale
         expiresAt: row.expiresAt,
         completedAt: row.completedAt,
         // A closed form's link answers 410 until it is published again: nothing to open meanwhile.
-        url: isWaiting(status) && row.form.isPublished ? testLinkUrl(row.token, options.locale) : null,
+        url: isWaiting(status) && row.form.isPublished ? testLinkUrl(row.token, options.locale, row.form.instrument) : null,
         result: showResult
           ? {
               // Null for a total too many missing answers left unscored (docs/api-contract.md §15).

@@ -3,12 +3,13 @@ import type { Actor } from "~/lib/auth/actor.server.ts";
 import { isStaff, organizationScope } from "~/lib/auth/actor.server.ts";
 import { db, type Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
-import { resolveLocale } from "~/lib/i18n.ts";
+import { type Locale, resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, conflict, forbidden, notFound } from "~/lib/problem.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { isDeletion } from "~/lib/changes.ts";
 import { changedSince, changesPage, OLDEST_CHANGE_FIRST } from "~/lib/tombstones.server.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
+import { presentInstrumentMark } from "../instruments/instrument-schemas.ts";
 import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput } from "./submission-schemas.ts";
 import { asSeenBy, inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { type StatusFields, type SubmissionStatus, submissionStatus, WAITING_STATUSES } from "./submission-status.ts";
@@ -21,7 +22,17 @@ import { newId } from "~/lib/ids.server.ts";
 /** 256 random bits, URL-safe: the whole secret of a public test link. */
 export const newToken = () => randomBytes(32).toString("base64url");
 
-export const testLinkUrl = (token: string, locale: string) => `${env().APP_URL}/${resolveLocale(locale)}/test/${token}`;
+/**
+ * The language of what a link's respondent reads, its page and the e-mail that brings it (ADR 78):
+ * the one the form's library instrument was installed in (`Form.instrument`), since its items are
+ * written in it; for a form of the organization's own, `locale` (the page's, the caller's or the
+ * assigner's).
+ */
+export const respondentLocale = (locale: string, instrument: Prisma.JsonValue): Locale => presentInstrumentMark(instrument)?.language ?? resolveLocale(locale);
+
+/** The public link of a token, in its respondent's language (`respondentLocale`). */
+export const testLinkUrl = (token: string, locale: string, instrument: Prisma.JsonValue) =>
+  `${env().APP_URL}/${respondentLocale(locale, instrument)}/test/${token}`;
 
 const itemSelect = {
   id: true,
@@ -49,6 +60,13 @@ const itemSelect = {
   revokedAt: true,
   updatedAt: true,
   deletedAt: true,
+} satisfies Prisma.SubmissionSelect;
+
+/** An item and what its link is built from: the token and the language its form was installed in. */
+const itemWithLinkSelect = {
+  ...itemSelect,
+  token: true,
+  form: { select: { ...itemSelect.form.select, instrument: true } },
 } satisfies Prisma.SubmissionSelect;
 
 /** A submission as the API answers it: its row and its status now. */
@@ -159,11 +177,15 @@ export async function assignableForm(actor: Actor, formId: string) {
 export async function submissionItems(actor: Actor, ids: string[]) {
   const rows = await db.submission.findMany({
     where: { id: { in: ids } },
-    select: { ...itemSelect, token: true },
+    select: itemWithLinkSelect,
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   const now = new Date();
-  return rows.map(({ token, ...row }) => ({ ...asSeenBy(actor, withStatus(row, now)), token, url: testLinkUrl(token, actor.locale) }));
+  return rows.map(({ token, form: { instrument, ...form }, ...row }) => ({
+    ...asSeenBy(actor, withStatus({ ...row, form }, now)),
+    token,
+    url: testLinkUrl(token, actor.locale, instrument),
+  }));
 }
 
 /** The submissions the list's filters select among those the caller can see, with the status they have at `now`. */
@@ -204,15 +226,15 @@ export async function listSubmissionChanges(actor: Actor, query: ListSubmissions
 }
 
 /**
- * A submission with its answers; while pending, also its link (for staff, to copy it again). Its
- * result and answers' scores only where the caller may read them (asSeenBy).
+ * A submission with its answers; while pending, also its link (for staff, to copy it again; built
+ * for `options.locale`, default the caller's). Its result and answers' scores only where the
+ * caller may read them (asSeenBy).
  */
-export async function getSubmission(actor: Actor, id: string) {
+export async function getSubmission(actor: Actor, id: string, options: { locale?: Locale } = {}) {
   const submission = await db.submission.findFirst({
     where: { AND: [{ id }, visibleSubmissionsWhere(actor)] },
     select: {
-      ...itemSelect,
-      token: true,
+      ...itemWithLinkSelect,
       answers: {
         orderBy: { position: "asc" },
         select: { questionId: true, questionText: true, questionType: true, optionIds: true, optionTexts: true, text: true, score: true },
@@ -220,9 +242,14 @@ export async function getSubmission(actor: Actor, id: string) {
     },
   });
   if (!submission) throw notFound("submission");
-  const { token, answers, ...row } = submission;
-  const item = withStatus(row);
-  const pendingLink = !item.isCompleted && isStaff(actor) ? { token, url: testLinkUrl(token, actor.locale) } : {};
+  const {
+    token,
+    answers,
+    form: { instrument, ...form },
+    ...row
+  } = submission;
+  const item = withStatus({ ...row, form });
+  const pendingLink = !item.isCompleted && isStaff(actor) ? { token, url: testLinkUrl(token, options.locale ?? actor.locale, instrument) } : {};
   const seen = asSeenBy(actor, {
     ...item,
     answers: answers.map(({ questionType, optionIds, optionTexts, ...answer }) => ({
