@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { api, unique, type RequestOptions } from "../support/api.ts";
-import { createForm, createStudent, mixedForm } from "../support/assessment.ts";
+import { mixedForm } from "../support/assessment.ts";
 import { inTestProcess, testDatabase } from "../support/database.ts";
-import { createSignedInUser } from "../support/fixtures.ts";
+import { createOrganization, createSignedInUser } from "../support/fixtures.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
 
 /**
@@ -20,7 +20,7 @@ const services = () =>
     return { runDueJobs, JOB_HANDLERS };
   });
 
-type Who = { as: "teacher@demo.test" | "teacher@other.test" } | { cookie: string };
+type Who = { cookie: string };
 
 const instant = (iso: string) => new Date(iso);
 
@@ -58,21 +58,43 @@ async function linksOf(who: Who, formId: string) {
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.respondent.localeCompare(b.respondent));
 }
 
-async function classOf(as: "teacher@demo.test", names: string[]) {
-  const group = await api("POST", "/api/groups", { as, json: { name: unique("Weekly class") } });
+/** A new form of the school's teacher. */
+async function newForm(who: { cookie: string }): Promise<{ id: string; title: string }> {
+  const created = await api("POST", "/api/forms", { ...who, json: mixedForm() });
+  expect(created.status, created.text).toBe(201);
+  return created.body;
+}
+
+/** A new student of the school. */
+async function newStudent(who: { cookie: string }, name = unique("Student")): Promise<{ id: string; name: string }> {
+  const created = await api("POST", "/api/students", { ...who, json: { name } });
+  expect(created.status, created.text).toBe(201);
+  return created.body;
+}
+
+async function classOf(who: { cookie: string }, names: string[]) {
+  const group = await api("POST", "/api/groups", { ...who, json: { name: unique("Weekly class") } });
   const students = [];
-  for (const name of names) students.push(await createStudent(as, unique(name)));
-  await api("POST", `/api/groups/${group.body.id}/members`, { as, json: { studentIds: students.map((s) => s.id) } });
+  for (const name of names) students.push(await newStudent(who, unique(name)));
+  await api("POST", `/api/groups/${group.body.id}/members`, { ...who, json: { studentIds: students.map((s) => s.id) } });
   return { groupId: group.body.id as string, students };
 }
 
-const teacher = { as: "teacher@demo.test" } as const;
+/**
+ * The teacher of a school of this file's own (on UTC, as the demo school): its links are dated in
+ * 2097, and in the demo school they would come first on every other file's lists of recent links.
+ */
+let teacher: { cookie: string };
+beforeAll(async () => {
+  teacher = { cookie: (await createOrganization("Scheduling school")).teacher };
+});
 
 describe("a schedule's occurrences", () => {
   it("given a clinic in Tokyo, should make the links at midnight there and not a moment before, then wait a week", async () => {
-    const clinic = { as: "teacher@other.test" } as const;
-    const form = await createForm("teacher@other.test");
-    const student = await createStudent("teacher@other.test");
+    const tokyo = await testDatabase().organization.create({ data: { name: unique("Tokyo clinic"), timeZone: "Asia/Tokyo" } });
+    const clinic = { cookie: (await createSignedInUser("TEACHER", { as: "superadmin@demo.test", organizationId: tokyo.id })).cookie };
+    const form = await newForm(clinic);
+    const student = await newStudent(clinic);
     const schedule = await makeSchedule(clinic, { formId: form.id, studentIds: [student.id], startsAt: "2097-03-02" });
     // Midnight of 2 March in Tokyo (UTC+9) is 15:00 UTC on 1 March.
     expect(await runSchedule(schedule.id, instant("2097-03-01T14:59:59.999Z"))).toBe(0);
@@ -133,8 +155,8 @@ describe("a schedule's occurrences", () => {
 
   it("given two runners at the same moment, a run taken again after its lease, and a job run again after a crash, should make each occurrence's links once", async () => {
     const { runDueJobs, JOB_HANDLERS } = await services();
-    const form = await createForm("teacher@demo.test");
-    const { groupId, students } = await classOf("teacher@demo.test", ["Ana", "Bruno", "Carla", "Dario"]);
+    const form = await newForm(teacher);
+    const { groupId, students } = await classOf(teacher, ["Ana", "Bruno", "Carla", "Dario"]);
     const schedule = await makeSchedule(teacher, { formId: form.id, groupId, startsAt: "2097-06-02", expiresAfterDays: 7 });
 
     // Two runners (two instances' workers) poll at the same moment.
@@ -167,9 +189,9 @@ describe("a schedule's occurrences", () => {
   });
 
   it("given three days of downtime, should record the days missed by more than a day as MISSED and send only the day still within reach", async () => {
-    const form = await createForm("teacher@demo.test");
+    const form = await newForm(teacher);
     const email = `${unique("daily").toLowerCase()}@pupils.test`;
-    const student = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: unique("Daily pupil"), email } });
+    const student = await api("POST", "/api/students", { ...teacher, json: { name: unique("Daily pupil"), email } });
     const schedule = await makeSchedule(teacher, { formId: form.id, studentIds: [student.body.id], startsAt: "2097-07-01", everyDays: 1, send: true });
     // The service comes back at noon on the 4th: the 1st, 2nd and 3rd began more than a day ago.
     const back = instant("2097-07-04T12:00:00.000Z");
@@ -193,7 +215,7 @@ describe("a schedule's occurrences", () => {
     expect(await mailTo(email)).toHaveLength(1);
 
     // A day late to the millisecond still runs; a millisecond more is missed.
-    const other = await createForm("teacher@demo.test");
+    const other = await newForm(teacher);
     const weekly = await makeSchedule(teacher, { formId: other.id, studentIds: [student.body.id], startsAt: "2097-08-01", expiresAfterDays: 7 });
     expect(await runSchedule(weekly.id, instant("2097-08-02T00:00:00.000Z"))).toBe(1);
     expect(await runSchedule(weekly.id, instant("2097-08-09T00:00:00.001Z"))).toBe(1);
@@ -206,16 +228,16 @@ describe("a schedule's occurrences", () => {
   });
 
   it("given a group whose members change, should read the members at each occurrence and skip whoever still has a link waiting", async () => {
-    const form = await createForm("teacher@demo.test");
-    const { groupId, students } = await classOf("teacher@demo.test", ["Alba", "Bea"]);
+    const form = await newForm(teacher);
+    const { groupId, students } = await classOf(teacher, ["Alba", "Bea"]);
     const [alba, bea] = [students[0]!, students[1]!];
     const schedule = await makeSchedule(teacher, { formId: form.id, groupId, startsAt: "2097-09-01" });
     expect(await runSchedule(schedule.id, instant("2097-09-01T00:00:00.000Z"))).toBe(1);
 
     // Bea leaves the class and Cris joins it before the next week.
-    const cris = await createStudent("teacher@demo.test", unique("Cris"));
-    await api("DELETE", `/api/groups/${groupId}/members`, { as: "teacher@demo.test", json: { studentIds: [bea.id] } });
-    await api("POST", `/api/groups/${groupId}/members`, { as: "teacher@demo.test", json: { studentIds: [cris.id] } });
+    const cris = await newStudent(teacher, unique("Cris"));
+    await api("DELETE", `/api/groups/${groupId}/members`, { ...teacher, json: { studentIds: [bea.id] } });
+    await api("POST", `/api/groups/${groupId}/members`, { ...teacher, json: { studentIds: [cris.id] } });
     expect(await runSchedule(schedule.id, instant("2097-09-08T06:00:00.000Z"))).toBe(1);
 
     const read = await readSchedule(teacher, schedule.id);
@@ -231,9 +253,9 @@ describe("a schedule's occurrences", () => {
 
   it("given a schedule that e-mails and reminds, should send each occurrence's links through the loopback mail server and remind later", async () => {
     const { runDueJobs, JOB_HANDLERS } = await services();
-    const form = await createForm("teacher@demo.test");
+    const form = await newForm(teacher);
     const email = `${unique("weekly").toLowerCase()}@pupils.test`;
-    const student = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: unique("Weekly pupil"), email } });
+    const student = await api("POST", "/api/students", { ...teacher, json: { name: unique("Weekly pupil"), email } });
     const schedule = await makeSchedule(teacher, { formId: form.id, studentIds: [student.body.id], startsAt: "2097-10-05", send: true, remindAfterDays: 2 });
     const at = instant("2097-10-05T00:00:00.000Z");
     expect(await runSchedule(schedule.id, at)).toBe(1);
@@ -252,12 +274,12 @@ describe("a schedule's occurrences", () => {
   });
 
   it("given its form unpublished, then published, then deleted, should record a failure with the reason, go on, then stop for good", async () => {
-    const form = await createForm("teacher@demo.test");
-    const student = await createStudent("teacher@demo.test");
+    const form = await newForm(teacher);
+    const student = await newStudent(teacher);
     const schedule = await makeSchedule(teacher, { formId: form.id, studentIds: [student.id], startsAt: "2097-11-02", expiresAfterDays: 7 });
-    await api("PUT", `/api/forms/${form.id}`, { as: "teacher@demo.test", json: { isPublished: false } });
+    await api("PUT", `/api/forms/${form.id}`, { ...teacher, json: { isPublished: false } });
     expect(await runSchedule(schedule.id, instant("2097-11-02T00:00:00.000Z"))).toBe(1);
-    await api("PUT", `/api/forms/${form.id}`, { as: "teacher@demo.test", json: { isPublished: true } });
+    await api("PUT", `/api/forms/${form.id}`, { ...teacher, json: { isPublished: true } });
     expect(await runSchedule(schedule.id, instant("2097-11-09T00:00:00.000Z"))).toBe(1);
     const read = await readSchedule(teacher, schedule.id);
     expect(
@@ -268,7 +290,7 @@ describe("a schedule's occurrences", () => {
     ]);
 
     // Deleted: the next occurrence's job finds it ended and does nothing, and nothing follows.
-    expect((await api("DELETE", `/api/forms/${form.id}`, { as: "teacher@demo.test" })).status).toBe(200);
+    expect((await api("DELETE", `/api/forms/${form.id}`, teacher)).status).toBe(200);
     expect(await runSchedule(schedule.id, instant("2097-11-16T00:00:00.000Z"))).toBe(1);
     const ended = await readSchedule(teacher, schedule.id);
     expect(ended.occurrences).toHaveLength(2);
