@@ -84,6 +84,8 @@ export const en = {
   score: {
     noBand: "No band",
     of: (total: string, max: string) => `${total} of ${max}`,
+    outOf: (total: string, max: string) => `${total} / ${max}`,
+    percentNotUsed: "This form shows its score, not a percentage",
   },
 
   flash: {
@@ -397,6 +399,7 @@ export const en = {
       chartSummary: (count: string, first: string, last: string) => `${count} results from ${first} to ${last}; the table below lists each one.`,
       chartSummaryOne: (date: string, score: string) => `One result, on ${date}: ${score}.`,
       point: (date: string, score: string, percent: string, band: string) => `${date}: ${score} (${percent}), ${band}`,
+      pointRaw: (date: string, score: string, band: string) => `${date}: ${score}, ${band}`,
       axisScore: "Score",
       axisDate: "Completion date",
       tableCaption: (form: string) => `Results on ${form}, newest first`,

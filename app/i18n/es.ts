@@ -79,6 +79,8 @@ export const es: Dictionary = {
   score: {
     noBand: "Sin banda",
     of: (total, max) => `${total} de ${max}`,
+    outOf: (total, max) => `${total} / ${max}`,
+    percentNotUsed: "Este formulario muestra su puntuación, no un porcentaje",
   },
 
   flash: {
@@ -384,6 +386,7 @@ export const es: Dictionary = {
       chartSummary: (count: string, first: string, last: string) => `${count} resultados del ${first} al ${last}; la tabla de abajo los detalla.`,
       chartSummaryOne: (date: string, score: string) => `Un resultado, el ${date}: ${score}.`,
       point: (date: string, score: string, percent: string, band: string) => `${date}: ${score} (${percent}), ${band}`,
+      pointRaw: (date: string, score: string, band: string) => `${date}: ${score}, ${band}`,
       axisScore: "Puntuación",
       axisDate: "Fecha de finalización",
       tableCaption: (form: string) => `Resultados en ${form}, el más reciente primero`,

@@ -79,6 +79,8 @@ export const ptBR: Dictionary = {
   score: {
     noBand: "Sem faixa",
     of: (total, max) => `${total} de ${max}`,
+    outOf: (total, max) => `${total} / ${max}`,
+    percentNotUsed: "Este formulário mostra sua pontuação, não uma porcentagem",
   },
 
   flash: {
@@ -384,6 +386,7 @@ export const ptBR: Dictionary = {
       chartSummary: (count: string, first: string, last: string) => `${count} resultados de ${first} a ${last}; a tabela abaixo lista cada um.`,
       chartSummaryOne: (date: string, score: string) => `Um resultado, em ${date}: ${score}.`,
       point: (date: string, score: string, percent: string, band: string) => `${date}: ${score} (${percent}), ${band}`,
+      pointRaw: (date: string, score: string, band: string) => `${date}: ${score}, ${band}`,
       axisScore: "Pontuação",
       axisDate: "Data de conclusão",
       tableCaption: (form: string) => `Resultados em ${form}, o mais recente primeiro`,

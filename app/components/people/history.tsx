@@ -1,10 +1,12 @@
 import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
-import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import type { ScoreDisplay } from "~/features/scoring/score-display.ts";
+import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { parseHexColor } from "~/lib/color.ts";
 import { paths } from "~/lib/paths.ts";
 import { ScoreBadge } from "../badge.tsx";
 import { FlagMark } from "../flag-mark.tsx";
+import { PercentCell } from "../percent-cell.tsx";
 import { cx } from "../cx.ts";
 import { EmptyState } from "../empty-state.tsx";
 import { Section } from "../page-header.tsx";
@@ -25,7 +27,13 @@ export type HistoryEntry = {
 };
 
 /** A completed result with the bands it was scored against (its snapshot, not today's form), and its flag (§16). */
-export type HistoryResult = HistoryEntry & { bands: HistoryBand[]; flaggedAt: Date | string | null; acknowledgedAt: Date | string | null };
+export type HistoryResult = HistoryEntry & {
+  bands: HistoryBand[];
+  flaggedAt: Date | string | null;
+  acknowledgedAt: Date | string | null;
+  /** How its total is shown, as captured (ADR 79). */
+  display: ScoreDisplay;
+};
 
 /** One form's newest results, oldest first, and how many the person has on it in all. */
 export type HistoryForm = { form: { id: string; title: string }; total: number; results: HistoryResult[] };
@@ -98,7 +106,17 @@ function FormHistory({ history, personName }: { history: HistoryForm; personName
 
 const NEUTRAL = "#475569";
 
-type Point = { id: string; time: number; score: number; max: number; percentage: number | null; color: string; label: string; bands: HistoryBand[] };
+type Point = {
+  id: string;
+  time: number;
+  score: number;
+  max: number;
+  percentage: number | null;
+  display: ScoreDisplay;
+  color: string;
+  label: string;
+  bands: HistoryBand[];
+};
 
 /** Completed results in date order, as a chart draws them; a colour that is not #rgb/#rrggbb is neutral. */
 export function chartPoints(results: HistoryResult[], noBand: string): Point[] {
@@ -110,6 +128,7 @@ export function chartPoints(results: HistoryResult[], noBand: string): Point[] {
       score: result.totalScore!,
       max: result.maxScore ?? result.totalScore!,
       percentage: result.percentage,
+      display: result.display,
       color: result.scoreLabel && parseHexColor(result.scoreColor) ? result.scoreColor! : NEUTRAL,
       label: result.scoreLabel ?? noBand,
       bands: result.bands,
@@ -212,6 +231,7 @@ function ChartDrawing({
 }) {
   const t = useT();
   const format = useFormat();
+  const totalOf = useTotalText();
   const fontSize = 13;
   const pad = { top: 12, right: labels ? 112 : 16, bottom: 44, left: 60 };
   const plotW = width - pad.left - pad.right;
@@ -327,12 +347,14 @@ function ChartDrawing({
           data-score={point.score}
         >
           <title>
-            {t.people.history.point(
-              format.dateTime(point.time),
-              t.score.of(format.number(point.score), format.number(point.max)),
-              point.percentage === null ? t.people.notGiven : format.percent(point.percentage),
-              point.label,
-            )}
+            {point.display === "RAW"
+              ? t.people.history.pointRaw(format.dateTime(point.time), totalOf({ ...point, totalScore: point.score, maxScore: point.max }).score, point.label)
+              : t.people.history.point(
+                  format.dateTime(point.time),
+                  t.score.of(format.number(point.score), format.number(point.max)),
+                  point.percentage === null ? t.people.notGiven : format.percent(point.percentage),
+                  point.label,
+                )}
           </title>
         </circle>
       ))}
@@ -409,7 +431,10 @@ function ResultsTable({ title, results }: { title: string; results: HistoryResul
   const t = useT();
   const format = useFormat();
   const locale = useLocale();
-  const percentOf = (result: HistoryResult) => (result.percentage !== null ? format.percent(result.percentage) : t.people.notGiven);
+  const totalOf = useTotalText();
+  const scoreOf = (result: HistoryResult) => (result.totalScore !== null && result.maxScore !== null ? totalOf(result).score : t.people.notGiven);
+  const percentOf = (result: HistoryResult) =>
+    result.display === "PERCENT" && result.percentage === null ? t.people.notGiven : <PercentCell percent={totalOf(result).percent} />;
   const columns = [
     { label: t.people.history.completed },
     { label: t.people.history.score, className: "text-right" },
@@ -426,9 +451,7 @@ function ResultsTable({ title, results }: { title: string; results: HistoryResul
             </Link>
           </td>
           <td className={`${cell} text-right whitespace-nowrap text-slate-900 tabular-nums`}>
-            {result.totalScore !== null && result.maxScore !== null
-              ? t.score.of(format.number(result.totalScore), format.number(result.maxScore))
-              : t.people.notGiven}
+            {scoreOf(result)}
             {/* A phone has no room for the percentage's own column: it goes under the score. */}
             <span className="block text-slate-700 sm:hidden">{percentOf(result)}</span>
           </td>

@@ -6,6 +6,8 @@ import type { ScoreBand } from "../scoring/scoring.ts";
 import { conflict } from "~/lib/problem.server.ts";
 import { recordTombstone } from "~/lib/tombstones.server.ts";
 import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
+import { type ScoreDisplay, readScoreDisplay } from "../scoring/score-display.ts";
+import { capturedDisplaySql } from "../scoring/score-display.server.ts";
 import { assertStaffResultsView, historySelect, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
 /** Filters shared by the student and candidate lists: organization, not deleted, search, status. */
@@ -160,8 +162,8 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
       : Prisma.sql`json_extract(full_row."scoredAgainst", '$.scoreRanges')`;
   const where = { AND: [person, visibleSubmissionsWhere(actor)] };
   const [ranked, open] = await Promise.all([
-    db.$queryRaw<{ id: string; formId: string; total: number | bigint; bands: unknown }[]>`
-      SELECT ranked."id", ranked."formId", ranked."total", ${bands} AS "bands"
+    db.$queryRaw<{ id: string; formId: string; total: number | bigint; bands: unknown; display: unknown }[]>`
+      SELECT ranked."id", ranked."formId", ranked."total", ${bands} AS "bands", ${capturedDisplaySql("full_row")} AS "display"
       FROM (
         SELECT s."id", s."formId",
           COUNT(*) OVER (PARTITION BY s."formId") AS "total",
@@ -192,7 +194,7 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
   for (const row of rows) {
     const rank = rankedById.get(row.id)!;
     const form = forms.get(row.form.id) ?? { form: row.form, total: Number(rank.total), results: [] };
-    form.results.push({ ...row, bands: capturedBands(rank.bands) });
+    form.results.push({ ...row, bands: capturedBands(rank.bands), display: readScoreDisplay(rank.display) });
     forms.set(row.form.id, form);
   }
   // The form used most recently first.
@@ -209,7 +211,7 @@ type HistoryRow = Prisma.SubmissionGetPayload<{ select: typeof historySelect }>;
 type HistoryForm = {
   form: HistoryRow["form"];
   total: number;
-  results: (HistoryRow & { flaggedAt: Date | null; acknowledgedAt: Date | null; bands: CapturedBand[] })[];
+  results: (HistoryRow & { flaggedAt: Date | null; acknowledgedAt: Date | null; bands: CapturedBand[]; display: ScoreDisplay })[];
 };
 
 const latest = (form: HistoryForm) => form.results.at(-1)?.completedAt?.getTime() ?? 0;
