@@ -178,3 +178,60 @@ describe("a long history", () => {
     expect((await api("GET", `/en/students/${student.id}?page=abc`, { as: "teacher@demo.test" })).status).toBe(200);
   });
 });
+
+describe("a history with subscales", () => {
+  /** The page's words as a person reads them: the markup gone, the spaces collapsed. */
+  const words = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+  it("given DASS-21 results, should headline each total as a score of its maximum, and on request draw a named line and a column per subscale", async () => {
+    const installed = await api("POST", "/api/instruments/dass-21/install", { as: "teacher@demo.test", json: { title: unique("DASS-21") } });
+    expect(installed.status, installed.text).toBe(201);
+    const form = installed.body as {
+      id: string;
+      questions: { id: string; key: string; options: { id: string; score: number }[] }[];
+      subscales: { key: string; items: string[] }[];
+    };
+    expect((await api("PUT", `/api/forms/${form.id}`, { as: "teacher@demo.test", json: { isPublished: true } })).status).toBe(200);
+    const student = await createStudent("teacher@demo.test", unique("Subscales history"));
+    const subscaleOf = new Map(form.subscales.flatMap((subscale) => subscale.items.map((key) => [key, subscale.key] as const)));
+    // Depression, anxiety and stress items answered 2, 1, 0 (28, 14, 0 of 42 once doubled), then 1, 1, 1 (14 each).
+    for (const itemScore of [
+      { depression: 2, anxiety: 1, stress: 0 },
+      { depression: 1, anxiety: 1, stress: 1 },
+    ] as Record<string, number>[]) {
+      const link = await api("POST", "/api/submissions", { as: "teacher@demo.test", json: { formId: form.id, studentId: student.id } });
+      expect(link.status, link.text).toBe(201);
+      const answers = form.questions.map((question) => ({
+        questionId: question.id,
+        optionIds: [question.options.find((option) => option.score === itemScore[subscaleOf.get(question.key)!])!.id],
+      }));
+      const submit = await api("POST", `/api/test-link/${link.body.token}/submit`, { json: { answers } });
+      expect(submit.status, submit.text).toBe(200);
+    }
+
+    const plain = await api("GET", `/en/students/${student.id}`, { as: "teacher@demo.test" });
+    expect(plain.status).toBe(200);
+    const plainText = words(plain.text);
+    // The totals, 21 / 63 and 21 / 63, as the DASS-21 shows them: no percentage, no "No band".
+    expect(plainText).toContain("21 / 63");
+    expect(plainText).not.toContain("33.3%");
+    expect(plainText).not.toContain("No band");
+    expect(plain.text).toContain(`href="/en/students/${student.id}?subscales=1#history"`);
+    expect(plain.text).not.toContain('data-testid="history-subscales"');
+    expect(plainText).not.toContain("28 of 42");
+
+    const shown = await api("GET", `/en/students/${student.id}?subscales=1`, { as: "teacher@demo.test" });
+    expect(shown.status).toBe(200);
+    const shownText = words(shown.text);
+    expect(shown.text).toContain('data-testid="history-subscales"');
+    for (const key of ["depression", "anxiety", "stress"]) expect(shown.text).toContain(`data-subscale="${key}"`);
+    // Each line named in text, not by colour alone: at its end, in the list under it, in the caption.
+    expect(shownText).toContain("One line per subscale (Depression, Anxiety, and Stress)");
+    expect(shownText).toMatch(/Completed Score Percentage Band Depression Anxiety Stress/);
+    // The table, newest first: 14, 14, 14; then 28, 14, 0.
+    expect(shownText).toContain("14 of 42 14 of 42 14 of 42");
+    expect(shownText).toContain("28 of 42 14 of 42 0 of 42");
+    expect(shown.text).toContain(`href="/en/students/${student.id}#history"`);
+    expect(words((await api("GET", `/es/students/${student.id}?subscales=1`, { as: "teacher@demo.test" })).text)).toContain("Ocultar subescalas");
+  });
+});

@@ -7,6 +7,7 @@ import { conflict } from "~/lib/problem.server.ts";
 import { recordTombstone } from "~/lib/tombstones.server.ts";
 import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
 import { type ScoreDisplay, readScoreDisplay } from "../scoring/score-display.ts";
+import { subscaleResults } from "../scoring/scale-schemas.ts";
 import { capturedDisplaySql } from "../scoring/score-display.server.ts";
 import { assertStaffResultsView, historySelect, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
@@ -186,7 +187,7 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
       : await db.submission.findMany({
           where: { id: { in: ranked.map((row) => row.id) } },
           // The page marks flagged results (docs/api-contract.md §16).
-          select: { ...historySelect, flaggedAt: true, acknowledgedAt: true },
+          select: { ...historySelect, flaggedAt: true, acknowledgedAt: true, subscales: true },
           orderBy: [{ completedAt: "asc" }, { id: "asc" }],
         });
   const rankedById = new Map(ranked.map((row) => [row.id, row]));
@@ -194,7 +195,13 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
   for (const row of rows) {
     const rank = rankedById.get(row.id)!;
     const form = forms.get(row.form.id) ?? { form: row.form, total: Number(rank.total), results: [] };
-    form.results.push({ ...row, bands: capturedBands(rank.bands), display: readScoreDisplay(rank.display) });
+    form.results.push({
+      ...row,
+      bands: capturedBands(rank.bands),
+      display: readScoreDisplay(rank.display),
+      // Each subscale's score as captured, for the chart's lines and the table's columns on request.
+      subscales: subscaleResults.parse(row.subscales ?? []).map(({ key, name, score, maxScore }) => ({ key, name, score, maxScore })),
+    });
     forms.set(row.form.id, form);
   }
   // The form used most recently first.
@@ -208,10 +215,18 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
 }
 
 type HistoryRow = Prisma.SubmissionGetPayload<{ select: typeof historySelect }>;
+/** A subscale's score as a result captured it (null: too many of its items unanswered). */
+type HistorySubscale = { key: string; name: string; score: number | null; maxScore: number };
 type HistoryForm = {
   form: HistoryRow["form"];
   total: number;
-  results: (HistoryRow & { flaggedAt: Date | null; acknowledgedAt: Date | null; bands: CapturedBand[]; display: ScoreDisplay })[];
+  results: (HistoryRow & {
+    flaggedAt: Date | null;
+    acknowledgedAt: Date | null;
+    bands: CapturedBand[];
+    display: ScoreDisplay;
+    subscales: HistorySubscale[];
+  })[];
 };
 
 const latest = (form: HistoryForm) => form.results.at(-1)?.completedAt?.getTime() ?? 0;
