@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
-import { createForm, createStudent } from "../support/assessment.ts";
+import { answersBySubscale, assign, createForm, createStudent, installDass21 } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 
 /**
@@ -184,28 +184,15 @@ describe("a history with subscales", () => {
   const words = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 
   it("given DASS-21 results, should headline each total as a score of its maximum, and on request draw a named line and a column per subscale", async () => {
-    const installed = await api("POST", "/api/instruments/dass-21/install", { as: "teacher@demo.test", json: { title: unique("DASS-21") } });
-    expect(installed.status, installed.text).toBe(201);
-    const form = installed.body as {
-      id: string;
-      questions: { id: string; key: string; options: { id: string; score: number }[] }[];
-      subscales: { key: string; items: string[] }[];
-    };
-    expect((await api("PUT", `/api/forms/${form.id}`, { as: "teacher@demo.test", json: { isPublished: true } })).status).toBe(200);
+    const form = await installDass21("teacher@demo.test");
     const student = await createStudent("teacher@demo.test", unique("Subscales history"));
-    const subscaleOf = new Map(form.subscales.flatMap((subscale) => subscale.items.map((key) => [key, subscale.key] as const)));
     // Depression, anxiety and stress items answered 2, 1, 0 (28, 14, 0 of 42 once doubled), then 1, 1, 1 (14 each).
     for (const itemScore of [
       { depression: 2, anxiety: 1, stress: 0 },
       { depression: 1, anxiety: 1, stress: 1 },
-    ] as Record<string, number>[]) {
-      const link = await api("POST", "/api/submissions", { as: "teacher@demo.test", json: { formId: form.id, studentId: student.id } });
-      expect(link.status, link.text).toBe(201);
-      const answers = form.questions.map((question) => ({
-        questionId: question.id,
-        optionIds: [question.options.find((option) => option.score === itemScore[subscaleOf.get(question.key)!])!.id],
-      }));
-      const submit = await api("POST", `/api/test-link/${link.body.token}/submit`, { json: { answers } });
+    ]) {
+      const link = await assign("teacher@demo.test", { formId: form.id, studentId: student.id });
+      const submit = await api("POST", `/api/test-link/${link.token}/submit`, { json: answersBySubscale(form, itemScore) });
       expect(submit.status, submit.text).toBe(200);
     }
 
