@@ -256,6 +256,12 @@ describe("a form with subscales, a reverse item and critical answers", () => {
     const history = pageText(await page(`/en/students/${flagged.studentId}`));
     expect(history).toContain("9 / 18");
     expect(history).not.toContain("50%");
+    // The assignments list and the assignment's page, the home page's latest results.
+    for (const path of [`/en/assignments?formId=${form.id}`, `/en/assignments/${flagged.id}`, "/en/home"]) {
+      const text = pageText(await page(path));
+      expect(text, path).toContain("9 / 18");
+      expect(text, path).not.toContain("50%");
+    }
 
     // Edited to PERCENT afterwards, the results still show what they captured.
     const edited = await as("PUT", `/api/forms/${form.id}`, { scoring: { method: "SUM", maxMissing: 1, display: "PERCENT" } });

@@ -1,7 +1,7 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { db, Prisma } from "~/lib/db.server.ts";
-import { type ScoreDisplay, readScoreDisplay } from "../scoring/score-display.ts";
-import { capturedDisplaySql } from "../scoring/score-display.server.ts";
+import { db } from "~/lib/db.server.ts";
+import type { ScoreDisplay } from "../scoring/score-display.ts";
+import { capturedDisplays } from "../scoring/score-display.server.ts";
 import { subscaleResults } from "../scoring/scale-schemas.ts";
 import { assertStaffResultsView, inGroupWhere, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
@@ -89,10 +89,6 @@ export async function groupResults(actor: Actor, groupId: string, formIds: strin
     else counts.push({ label: row.scoreLabel, color: row.scoreColor, count: 1 });
   }
   // How each shown total reads, from its own snapshot: one field of it, for the latest results only.
-  if (shown.size > 0) {
-    const displays = await db.$queryRaw<{ id: string; display: unknown }[]>`
-      SELECT s."id", ${capturedDisplaySql("s")} AS "display" FROM "Submission" AS s WHERE s."id" IN (${Prisma.join([...shown.keys()])})`;
-    for (const row of displays) shown.get(row.id)!.display = readScoreDisplay(row.display);
-  }
+  for (const [id, display] of await capturedDisplays([...shown.keys()])) shown.get(id)!.display = display;
   return { bands, latest };
 }
