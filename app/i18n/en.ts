@@ -84,6 +84,8 @@ export const en = {
   score: {
     noBand: "No band",
     of: (total: string, max: string) => `${total} of ${max}`,
+    outOf: (total: string, max: string) => `${total} / ${max}`,
+    percentNotUsed: "This form shows its score, not a percentage",
   },
 
   flash: {
@@ -397,6 +399,13 @@ export const en = {
       chartSummary: (count: string, first: string, last: string) => `${count} results from ${first} to ${last}; the table below lists each one.`,
       chartSummaryOne: (date: string, score: string) => `One result, on ${date}: ${score}.`,
       point: (date: string, score: string, percent: string, band: string) => `${date}: ${score} (${percent}), ${band}`,
+      /** A RAW total's point; `band` null for a total without bands whose subscales carry the result. */
+      pointRaw: (date: string, score: string, band: string | null) => (band === null ? `${date}: ${score}` : `${date}: ${score}, ${band}`),
+      showSubscales: "Show subscales",
+      hideSubscales: "Hide subscales",
+      subscalesChartName: (form: string) => `Subscale scores on ${form} over time`,
+      subscalesChartSummary: (names: string) => `One line per subscale (${names}), each named at its end; the table below lists each score.`,
+      subscalePoint: (subscale: string, date: string, score: string) => `${subscale}, ${date}: ${score}`,
       axisScore: "Score",
       axisDate: "Completion date",
       tableCaption: (form: string) => `Results on ${form}, newest first`,

@@ -79,6 +79,8 @@ export const es: Dictionary = {
   score: {
     noBand: "Sin banda",
     of: (total, max) => `${total} de ${max}`,
+    outOf: (total, max) => `${total} / ${max}`,
+    percentNotUsed: "Este formulario muestra su puntuación, no un porcentaje",
   },
 
   flash: {
@@ -384,6 +386,13 @@ export const es: Dictionary = {
       chartSummary: (count: string, first: string, last: string) => `${count} resultados del ${first} al ${last}; la tabla de abajo los detalla.`,
       chartSummaryOne: (date: string, score: string) => `Un resultado, el ${date}: ${score}.`,
       point: (date: string, score: string, percent: string, band: string) => `${date}: ${score} (${percent}), ${band}`,
+      /** A RAW total's point; `band` null for a total without bands whose subscales carry the result. */
+      pointRaw: (date: string, score: string, band: string | null) => (band === null ? `${date}: ${score}` : `${date}: ${score}, ${band}`),
+      showSubscales: "Mostrar subescalas",
+      hideSubscales: "Ocultar subescalas",
+      subscalesChartName: (form: string) => `Puntuaciones de las subescalas de ${form} a lo largo del tiempo`,
+      subscalesChartSummary: (names: string) => `Una línea por subescala (${names}), cada una con su nombre al final; la tabla de abajo lista cada puntuación.`,
+      subscalePoint: (subscale: string, date: string, score: string) => `${subscale}, ${date}: ${score}`,
       axisScore: "Puntuación",
       axisDate: "Fecha de finalización",
       tableCaption: (form: string) => `Resultados en ${form}, el más reciente primero`,

@@ -4,6 +4,7 @@ import type { rootLoader } from "~/lib/root-loader.server.ts";
 import { localeFromPath, type Locale } from "~/lib/i18n.ts";
 import { type Dictionary, translations } from "./dictionaries.ts";
 import { createFormat, type Format } from "./format.ts";
+import { type TotalFields, type TotalText, totalText } from "~/features/scoring/score-display.ts";
 
 /**
  * The page's language comes from its URL (`/es/...`), so every component can ask for it, error
@@ -23,4 +24,11 @@ export function useFormat(): Format {
   const locale = useLocale();
   const timeZone = useRouteLoaderData<typeof rootLoader>("root")?.timeZone ?? "UTC";
   return useMemo(() => createFormat(locale, timeZone), [locale, timeZone]);
+}
+
+/** How a result's total reads on this page (RAW "9 / 27" or PERCENT "33.3%"; ADR 79). */
+export function useTotalText(): (result: TotalFields) => TotalText {
+  const t = useT();
+  const format = useFormat();
+  return (result) => totalText(result, { number: (value) => format.number(value), percent: format.percent, of: t.score.of, outOf: t.score.outOf });
 }

@@ -79,6 +79,8 @@ export const ptBR: Dictionary = {
   score: {
     noBand: "Sem faixa",
     of: (total, max) => `${total} de ${max}`,
+    outOf: (total, max) => `${total} / ${max}`,
+    percentNotUsed: "Este formulário mostra sua pontuação, não uma porcentagem",
   },
 
   flash: {
@@ -384,6 +386,13 @@ export const ptBR: Dictionary = {
       chartSummary: (count: string, first: string, last: string) => `${count} resultados de ${first} a ${last}; a tabela abaixo lista cada um.`,
       chartSummaryOne: (date: string, score: string) => `Um resultado, em ${date}: ${score}.`,
       point: (date: string, score: string, percent: string, band: string) => `${date}: ${score} (${percent}), ${band}`,
+      /** A RAW total's point; `band` null for a total without bands whose subscales carry the result. */
+      pointRaw: (date: string, score: string, band: string | null) => (band === null ? `${date}: ${score}` : `${date}: ${score}, ${band}`),
+      showSubscales: "Mostrar subescalas",
+      hideSubscales: "Ocultar subescalas",
+      subscalesChartName: (form: string) => `Pontuações das subescalas de ${form} ao longo do tempo`,
+      subscalesChartSummary: (names: string) => `Uma linha por subescala (${names}), cada uma com seu nome no final; a tabela abaixo lista cada pontuação.`,
+      subscalePoint: (subscale: string, date: string, score: string) => `${subscale}, ${date}: ${score}`,
       axisScore: "Pontuação",
       axisDate: "Data de conclusão",
       tableCaption: (form: string) => `Resultados em ${form}, o mais recente primeiro`,

@@ -21,7 +21,8 @@ import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { formSubmission } from "~/lib/http.server.ts";
 import { ApiError, fieldTexts, issueTexts } from "~/lib/problem.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
-import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
+import { capturedDisplays } from "~/features/scoring/score-display.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { forPage, readPagePost, staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
@@ -51,7 +52,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     completedAt: submission.completedAt,
     scoreLabel: submission.scoreLabel,
     scoreColor: submission.scoreColor,
+    totalScore: submission.totalScore,
+    maxScore: submission.maxScore,
     percentage: submission.percentage,
+    // How the result shows its total (ADR 79).
+    display: state === "completed" ? ((await capturedDisplays([submission.id])).get(submission.id) ?? "PERCENT") : "PERCENT",
     openedAt: submission.openedAt,
     revokedAt: submission.revokedAt,
     // The latest e-mail about the link failed for good (ADR 46): when, and the mail server's reply.
@@ -107,6 +112,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 const STATE_TONE = { pending: "info", completed: "success", expired: "warning", revoked: "neutral" } as const;
 
 export default function Assignment({ loaderData: a, actionData }: Route.ComponentProps) {
+  const totalOf = useTotalText();
   const t = useT();
   const format = useFormat();
   const locale = useLocale();
@@ -155,7 +161,7 @@ export default function Assignment({ loaderData: a, actionData }: Route.Componen
         {a.state === "completed" ? (
           <div className="mt-5 flex flex-wrap items-center gap-3">
             <ScoreBadge label={a.scoreLabel} color={a.scoreColor} />
-            {a.percentage !== null ? <span className="text-sm text-slate-700 tabular-nums">{format.percent(a.percentage)}</span> : null}
+            {a.totalScore !== null ? <span className="text-sm text-slate-700 tabular-nums">{totalOf(a).headline}</span> : null}
             <LinkButton to={paths.report(locale, a.id)} variant="primary">
               {t.assignments.viewReport}
             </LinkButton>

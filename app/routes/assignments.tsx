@@ -12,7 +12,8 @@ import { Pagination } from "~/components/pagination.tsx";
 import { ASSIGNMENT_STATES } from "~/features/assignments/assignment-states.ts";
 import { assignedForms, listAssignments, listAssignmentsQuery } from "~/features/assignments/assignments.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
-import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
+import { capturedDisplays } from "~/features/scoring/score-display.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { readPagePost, staffPageActor } from "~/lib/page.server.ts";
 import { progressForPage } from "~/features/submissions/progress.server.ts";
@@ -36,7 +37,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     assignedForms(actor),
     progressForPage(actor, { formId: query.formId }),
   ]);
-  return { ...list, forms, progress };
+  // How each completed result shows its total (ADR 79), which the API's list does not carry.
+  const displays = await capturedDisplays(list.assignments.filter((a) => a.state === "completed").map((a) => a.id));
+  return { ...list, forms, progress, displays: Object.fromEntries(displays) };
 }
 
 /** "Remind now" on one form's card. */
@@ -50,6 +53,7 @@ const STATE_TONE = { pending: "info", completed: "success", expired: "warning", 
 export default function Assignments({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const format = useFormat();
+  const totalOf = useTotalText();
   const locale = useLocale();
   const [params] = useSearchParams();
   const filtered = params.has("state") || params.has("formId");
@@ -141,7 +145,11 @@ export default function Assignments({ loaderData, actionData }: Route.ComponentP
                   {a.state === "completed" ? (
                     <div className="flex shrink-0 items-center gap-3 sm:flex-col sm:items-end sm:gap-1">
                       <ScoreBadge label={a.scoreLabel} color={a.scoreColor} />
-                      {a.percentage !== null ? <span className="text-sm text-slate-700 tabular-nums">{format.percent(a.percentage)}</span> : null}
+                      {a.totalScore !== null ? (
+                        <span className="text-sm text-slate-700 tabular-nums">
+                          {totalOf({ ...a, display: loaderData.displays[a.id] ?? "PERCENT" }).headline}
+                        </span>
+                      ) : null}
                       <Link to={paths.report(locale, a.id)} className="text-sm font-medium text-indigo-700 underline hover:text-indigo-900">
                         {t.assignments.viewReport}
                         <span className="sr-only">: {a.respondent.name}</span>

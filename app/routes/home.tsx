@@ -9,7 +9,7 @@ import { ChartIcon, PlusIcon, SendIcon } from "~/components/icons.tsx";
 import { PageHeader, Section, SectionLink } from "~/components/page-header.tsx";
 import { loadDashboard } from "~/features/dashboard/dashboard.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
-import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { pageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
@@ -184,10 +184,11 @@ function RecentResults({ recent, className }: { recent: Staff["recent"]; classNa
   );
 }
 
-/** Results as links to their reports: who, which form, when, the band, the flag's mark and the percentage. */
+/** Results as links to their reports: who, which form, when, the band, the flag's mark and the total as its form shows it. */
 function ResultLinks({ results }: { results: Staff["recent"] }) {
   const t = useT();
   const format = useFormat();
+  const totalOf = useTotalText();
   const locale = useLocale();
   return (
     <ul className="divide-y divide-slate-200">
@@ -202,7 +203,7 @@ function ResultLinks({ results }: { results: Staff["recent"] }) {
             <div className="flex shrink-0 flex-col items-end gap-1">
               <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />
               <FlagMark result={result} />
-              <span className="text-sm text-slate-700 tabular-nums">{format.percent(result.percentage)}</span>
+              <span className="text-sm text-slate-700 tabular-nums">{totalOf(result).headline}</span>
             </div>
           </Link>
         </li>

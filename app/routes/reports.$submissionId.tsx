@@ -15,7 +15,7 @@ import { ACKNOWLEDGEMENT_NOTE_MAX } from "~/features/flags/flag-filters.ts";
 import { acknowledgeBody } from "~/features/flags/flag-schemas.ts";
 import { reportForPage } from "~/features/reports/report-page.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
-import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
@@ -55,6 +55,10 @@ export default function Report({ loaderData, actionData }: Route.ComponentProps)
   const t = useT();
   const format = useFormat();
   const locale = useLocale();
+  const total = useTotalText()(report);
+  // A total without bands whose subscales carry the result (DASS-21): the subscales take the
+  // bands' place, and the total is not headlined "No band" (ADR 79).
+  const subscalesFirst = report.scoreRanges.length === 0 && report.subscales.length > 0;
   const details: [string, string][] = [
     [t.reports.form, report.form.title],
     [t.reports.assignedBy, report.assignedBy.name],
@@ -97,12 +101,17 @@ export default function Report({ loaderData, actionData }: Route.ComponentProps)
         <Section id="summary" title={t.reports.summary} className="lg:col-span-2">
           <div className="px-4 py-4 sm:px-5">
             <div className="flex flex-wrap items-center gap-3">
-              <ScoreBadge label={report.scoreLabel} color={report.scoreColor} className="px-3 py-1 text-sm" />
-              <p className="text-2xl font-semibold text-slate-900 tabular-nums">{format.percent(report.percentage)}</p>
+              {subscalesFirst ? null : <ScoreBadge label={report.scoreLabel} color={report.scoreColor} className="px-3 py-1 text-sm" />}
+              <p className="text-2xl font-semibold text-slate-900 tabular-nums">
+                {total.secondary === null ? <span className="sr-only">{t.reports.total}: </span> : null}
+                {total.headline}
+              </p>
             </div>
-            <p className="mt-1 text-sm text-slate-700 tabular-nums">
-              {t.reports.total}: {t.score.of(format.number(report.totalScore), format.number(report.maxScore))}
-            </p>
+            {total.secondary === null ? null : (
+              <p className="mt-1 text-sm text-slate-700 tabular-nums">
+                {t.reports.total}: {total.secondary}
+              </p>
+            )}
             <dl className="mt-4 grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
               {details.map(([label, value]) => (
                 <div key={label} className="contents">
@@ -114,12 +123,16 @@ export default function Report({ loaderData, actionData }: Route.ComponentProps)
           </div>
         </Section>
 
-        <Section id="bands" title={t.reports.bands} description={t.reports.bandsDescription} className="lg:col-span-3">
-          <BandLegend report={report} />
-        </Section>
+        {subscalesFirst ? (
+          <Subscales subscales={report.subscales} className="lg:col-span-3" />
+        ) : (
+          <Section id="bands" title={t.reports.bands} description={t.reports.bandsDescription} className="lg:col-span-3">
+            <BandLegend report={report} />
+          </Section>
+        )}
       </div>
 
-      {report.subscales.length > 0 ? <Subscales subscales={report.subscales} /> : null}
+      {report.subscales.length > 0 && !subscalesFirst ? <Subscales subscales={report.subscales} /> : null}
 
       <Section id="answers" title={t.reports.answers}>
         <ol className="divide-y divide-slate-200">
@@ -265,11 +278,11 @@ function BandLegend({ report }: { report: ReportData }) {
  * name, its band, its score of its maximum, and whether missing answers prorated it or left it
  * without a score.
  */
-function Subscales({ subscales }: { subscales: ReportData["subscales"] }) {
+function Subscales({ subscales, className }: { subscales: ReportData["subscales"]; className?: string }) {
   const t = useT();
   const format = useFormat();
   return (
-    <Section id="subscales" title={t.reports.subscales} description={t.reports.subscalesDescription}>
+    <Section id="subscales" title={t.reports.subscales} description={t.reports.subscalesDescription} className={className}>
       <ul className="divide-y divide-slate-200">
         {subscales.map((subscale) => (
           <li key={subscale.key} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-3 sm:px-5">

@@ -15,7 +15,8 @@ import { SearchForm } from "~/components/search-form.tsx";
 import { listReportsQuery } from "~/features/reports/report-schemas.ts";
 import { listReports } from "~/features/reports/reports.server.ts";
 import { documentTitle, translations } from "~/i18n/dictionaries.ts";
-import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
+import { PercentCell } from "~/components/percent-cell.tsx";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
@@ -85,6 +86,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export default function Reports({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const format = useFormat();
+  const totalOf = useTotalText();
   const locale = useLocale();
   const [params] = useSearchParams();
   const { errors } = loaderData;
@@ -184,10 +186,10 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
                       </td>
                       <td className="px-4 py-3 wrap-anywhere text-slate-700">{report.formTitle}</td>
                       <td className="px-4 py-3 whitespace-nowrap text-slate-700">{format.date(report.completedAt)}</td>
-                      <td className="px-4 py-3 text-right whitespace-nowrap text-slate-700 tabular-nums">
-                        {t.score.of(format.number(report.totalScore), format.number(report.maxScore))}
+                      <td className="px-4 py-3 text-right whitespace-nowrap text-slate-700 tabular-nums">{totalOf(report).score}</td>
+                      <td className="px-4 py-3 text-right text-slate-700 tabular-nums">
+                        <PercentCell percent={totalOf(report).percent} />
                       </td>
-                      <td className="px-4 py-3 text-right text-slate-700 tabular-nums">{format.percent(report.percentage)}</td>
                       <td className="px-4 py-3">
                         <span className="inline-flex flex-wrap items-center gap-1.5">
                           <ScoreBadge label={report.scoreLabel} color={report.scoreColor} />
@@ -216,10 +218,8 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
                     <div className="flex shrink-0 flex-col items-end gap-1">
                       <ScoreBadge label={report.scoreLabel} color={report.scoreColor} />
                       <FlagMark result={report} />
-                      <span className="text-sm text-slate-700 tabular-nums">
-                        {t.score.of(format.number(report.totalScore), format.number(report.maxScore))}
-                      </span>
-                      <span className="text-sm text-slate-700 tabular-nums">{format.percent(report.percentage)}</span>
+                      <span className="text-sm font-medium text-slate-900 tabular-nums">{totalOf(report).headline}</span>
+                      {totalOf(report).secondary === null ? null : <span className="text-sm text-slate-700 tabular-nums">{totalOf(report).secondary}</span>}
                     </div>
                   </Link>
                 </li>

@@ -45,6 +45,7 @@ export function buildReport(): ReportDetail {
     formTitle: "Attention and self-regulation screening (ages 8–14)",
     completedAt: new Date("2026-03-12T23:30:00Z"),
     assignedAt: new Date("2026-03-02T09:15:00Z"),
+    display: "PERCENT",
     totalScore,
     subscales: [],
     flags: [],

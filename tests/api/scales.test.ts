@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +22,32 @@ import { startWebhookReceiver } from "../support/webhook-receiver.ts";
  * files' results and webhooks never meet these.
  */
 type Organization = { id: string; admin: string };
+
+/** A page of the clinic's, as its HTML. */
+async function page(path: string) {
+  const response = await fetch(`${baseUrl()}${path}`, { headers: { cookie: clinic.admin } });
+  expect(response.status, path).toBe(200);
+  return response.text();
+}
+
+/** A page's words as a person reads them: the markup gone, the spaces collapsed. */
+const pageText = (html: string) =>
+  html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&nbsp;|\s+/g, " ");
+
+/** A PDF's text as poppler extracts it, the spaces collapsed. */
+function pdfText(bytes: ArrayBuffer): string {
+  const folder = mkdtempSync(path.join(tmpdir(), "scales-pdf-"));
+  try {
+    const file = path.join(folder, "report.pdf");
+    writeFileSync(file, Buffer.from(bytes));
+    return execFileSync("pdftotext", ["-enc", "UTF-8", file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
 
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let clinic: Organization;
@@ -201,6 +231,44 @@ describe("a form with subscales, a reverse item and critical answers", () => {
     // The reverse item counts its mirror: "Almost always" (3) on "I felt calm" scores 0.
     expect(detail.body.answers[5]).toMatchObject({ questionText: "I felt calm", optionTexts: ["Almost always"], score: 0, maxScore: 3 });
     expect(detail.body.scoreRanges.map((band: { critical: boolean }) => band.critical)).toEqual([false, false, false]);
+  });
+
+  it("given a form that shows its total RAW, should headline the score of its maximum, not a percentage, on the pages and in the PDF", async () => {
+    const detail = await as("GET", `/api/reports/${flagged.id}`);
+    expect(detail.body.display).toBe("RAW");
+    const list = await as("GET", `/api/reports?formId=${form.id}`);
+    expect(list.body.reports.map((report: { display: string }) => report.display)).toEqual(["RAW", "RAW", "RAW"]);
+
+    const report = pageText(await page(`/en/reports/${flagged.id}`));
+    expect(report).toMatch(/Total score ?: 9 \/ 18/);
+    expect(report).not.toContain("50%");
+    expect(pageText(await page(`/es/reports/${prorated.id}`))).toContain("6 / 18");
+
+    const pdf = pdfText(await (await fetch(`${baseUrl()}/en/reports/${flagged.id}/pdf`, { headers: { cookie: clinic.admin } })).arrayBuffer());
+    expect(pdf).toContain("9 / 18");
+    expect(pdf).not.toContain("50%");
+
+    // The list shows the score and no percentage for it; the person's history table the same.
+    const reports = pageText(await page(`/en/reports?formId=${form.id}`));
+    expect(reports).toContain("9 / 18");
+    expect(reports).toContain("This form shows its score, not a percentage");
+    expect(reports).not.toContain("50%");
+    const history = pageText(await page(`/en/students/${flagged.studentId}`));
+    expect(history).toContain("9 / 18");
+    expect(history).not.toContain("50%");
+    // The assignments list and the assignment's page, the home page's latest results.
+    for (const path of [`/en/assignments?formId=${form.id}`, `/en/assignments/${flagged.id}`, "/en/home"]) {
+      const text = pageText(await page(path));
+      expect(text, path).toContain("9 / 18");
+      expect(text, path).not.toContain("50%");
+    }
+
+    // Edited to PERCENT afterwards, the results still show what they captured.
+    const edited = await as("PUT", `/api/forms/${form.id}`, { scoring: { method: "SUM", maxMissing: 1, display: "PERCENT" } });
+    expect(edited.status, edited.text).toBe(200);
+    expect(pageText(await page(`/en/reports/${flagged.id}`))).toMatch(/Total score ?: 9 \/ 18/);
+    const restored = await as("PUT", `/api/forms/${form.id}`, { scoring: { method: "SUM", maxMissing: 1, display: "RAW" } });
+    expect(restored.status, restored.text).toBe(200);
   });
 
   it("given items left out within maxMissing, should prorate; beyond it, should leave the score null and unscorable", async () => {
@@ -446,5 +514,12 @@ describe("a form without the new fields", () => {
     expect(reread.status).toBe(200);
     expect(reread.body).toMatchObject({ totalScore: 4, subscales: [], flags: [], flaggedAt: null });
     expect(reread.body.scoreRanges.every((band: { critical: boolean }) => band.critical === false)).toBe(true);
+    // A form that shows its percentage, captured before display was kept, still does.
+    expect(reread.body.display).toBe("PERCENT");
+    const report = pageText(await page(`/en/reports/${link.id}`));
+    expect(report).toContain("42.1%");
+    expect(report).toMatch(/Total score ?: 4 of 9.5/);
+    const pdf = pdfText(await (await fetch(`${baseUrl()}/en/reports/${link.id}/pdf`, { headers: { cookie: clinic.admin } })).arrayBuffer());
+    expect(pdf).toContain("42.11%");
   });
 });

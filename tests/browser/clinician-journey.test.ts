@@ -229,8 +229,9 @@ describe("a clinician's journey with the instrument library and critical answers
         const pdf = await downloadedPdfLines(page);
         expect(pdf).toEqual(
           expect.arrayContaining([
-            "Total score | Percentage | Score band",
-            "3 / 27 | 11.11% | Minimal",
+            // The PHQ-9 shows its total as a score of its maximum, no percentage (ADR 79).
+            "Total score | Score band",
+            "3 / 27 | Minimal",
             "NEEDS ATTENTION",
             "Flagged: an answer or a score of this result is marked critical.",
             `• ${PHQ9_ITEM_9} — ${NEARLY_EVERY_DAY}`,
@@ -286,17 +287,21 @@ describe("a clinician's journey with the instrument library and critical answers
           .getByRole("listitem")
           .evaluateAll((items) => items.map((item) => item.textContent)),
       ).toEqual(["DepressionExtremely severe28 of 42", "AnxietyModerate14 of 42", "StressNormal0 of 42"]);
+      // The total is its score of its maximum, not "No band" and a percentage; the subscales take the bands' place.
+      const summary = await page.locator("#summary").textContent();
+      expect(summary).toContain("21 / 63");
+      expect(summary).not.toContain("No band");
+      expect(summary).not.toContain("%");
+      expect(await page.locator("#bands").count()).toBe(0);
       await axeAtBothWidths(page, true, "report with subscales");
       await shots(page, "report-dass-21");
-      // No total band (the DASS-21 scores its subscales only), then each subscale, its band and score.
-      expect(await downloadedPdfLines(page)).toEqual(
-        expect.arrayContaining([
-          "21 / 63 | 33.33% | This form defines no score bands.",
-          "SUBSCALES",
-          "Depression | Extremely severe | 28 / 42",
-          "Anxiety | Moderate | 14 / 42",
-          "Stress | Normal | 0 / 42",
-        ]),
+      // The total as a score of its maximum and no band (the DASS-21 bands its subscales only),
+      // then each subscale, its band and score.
+      const lines = await downloadedPdfLines(page);
+      expect(lines.join("\n")).not.toContain("This form defines no score bands.");
+      expect(lines.join("\n")).not.toContain("%");
+      expect(lines).toEqual(
+        expect.arrayContaining(["21 / 63", "SUBSCALES", "Depression | Extremely severe | 28 / 42", "Anxiety | Moderate | 14 / 42", "Stress | Normal | 0 / 42"]),
       );
       await context.close();
     },

@@ -4,7 +4,19 @@ import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
-import { assign, createForm, createStudent, highAnswers, mediumAnswers, mixedForm, negativeAnswers, type CreatedForm } from "../support/assessment.ts";
+import {
+  answersBySubscale,
+  assign,
+  createForm,
+  createStudent,
+  highAnswers,
+  installDass21,
+  mediumAnswers,
+  mixedForm,
+  negativeAnswers,
+  type CreatedForm,
+  type SubscaleForm,
+} from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
 import { DESKTOP, PHONE, sharedBrowser, signedInContext } from "../support/browser.ts";
 
@@ -172,4 +184,67 @@ describe("a person's results per form", () => {
     expect(await page.locator("form:visible, button:visible, nav:visible").count()).toBe(0);
     await context.close();
   });
+});
+
+describe("a person's subscales", () => {
+  let dass: SubscaleForm;
+  let patient: { id: string; name: string };
+
+  beforeAll(async () => {
+    dass = await installDass21(ADMIN);
+    patient = await createStudent(ADMIN, unique("Subscales"));
+    for (const itemScore of [
+      { depression: 2, anxiety: 1, stress: 0 },
+      { depression: 1, anxiety: 1, stress: 1 },
+      { depression: 0, anxiety: 2, stress: 1 },
+    ]) {
+      const link = await assign(ADMIN, { formId: dass.id, studentId: patient.id });
+      const submitted = await api("POST", `/api/test-link/${link.token}/submit`, { json: answersBySubscale(dass, itemScore) });
+      expect(submitted.status, submitted.text).toBe(200);
+    }
+  });
+
+  for (const javaScriptEnabled of [false, true]) {
+    const mode = javaScriptEnabled ? "js" : "nojs";
+    it(`given the DASS-21 (JavaScript ${javaScriptEnabled ? "on" : "off"}), should show its subscales on request: a line each, named in text, and a column each`, async () => {
+      const context = await signedInContext(browser(), sessionOf(ADMIN), { javaScriptEnabled, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${baseUrl()}/en/students/${patient.id}`);
+      if (javaScriptEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      const subscalesChart = page.getByRole("img", { name: new RegExp(`^Subscale scores on ${dass.title} over time`) });
+      expect(await subscalesChart.count()).toBe(0);
+
+      await page.getByRole("link", { name: "Show subscales" }).click();
+      await page.waitForURL(/\?subscales=1#history$/);
+      await subscalesChart.waitFor();
+      // One line per subscale, its points the scores in date order, its name at its end.
+      for (const [key, expected] of [
+        ["depression", [28, 14, 0]],
+        ["anxiety", [14, 14, 28]],
+        ["stress", [0, 14, 14]],
+      ] as const) {
+        expect(
+          await subscalesChart.locator(`[data-subscale="${key}"] circle`).evaluateAll((circles) => circles.map((c) => Number(c.getAttribute("data-score")))),
+        ).toEqual(expected);
+      }
+      expect(await subscalesChart.locator("text").allTextContents()).toEqual(expect.arrayContaining(["Depression", "Anxiety", "Stress"]));
+      const table = page.getByRole("table", { name: `Results on ${dass.title}, newest first` });
+      expect(await table.locator("thead th").allTextContents()).toEqual(["Completed", "Score", "Percentage", "Band", "Depression", "Anxiety", "Stress"]);
+      expect(await table.locator("tbody tr").first().textContent()).toContain("0 of 42");
+      expect(await table.locator("tbody tr").first().textContent()).toContain("21 / 63");
+
+      if (javaScriptEnabled) expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await screenshot(page, `person-subscales-desktop-${mode}`);
+      await page.setViewportSize(PHONE);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), "the page fits a phone").toBeLessThanOrEqual(PHONE.width);
+      if (javaScriptEnabled) expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await screenshot(page, `person-subscales-phone-${mode}`);
+
+      await page.getByRole("link", { name: "Hide subscales" }).click();
+      await page.waitForURL(new RegExp(`/en/students/${patient.id}#history$`));
+      await page.getByRole("link", { name: "Show subscales" }).waitFor();
+      expect(await subscalesChart.count()).toBe(0);
+      await context.close();
+    });
+  }
 });

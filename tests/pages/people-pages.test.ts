@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
-import { createForm, createStudent } from "../support/assessment.ts";
+import { answersBySubscale, assign, createForm, createStudent, installDass21 } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 
 /**
@@ -176,5 +176,49 @@ describe("a long history", () => {
     expect(page.text.match(/The latest 50 of/g)).toHaveLength(1);
     // A hand-edited page number of the old paginated table changes nothing.
     expect((await api("GET", `/en/students/${student.id}?page=abc`, { as: "teacher@demo.test" })).status).toBe(200);
+  });
+});
+
+describe("a history with subscales", () => {
+  /** The page's words as a person reads them: the markup gone, the spaces collapsed. */
+  const words = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+  it("given DASS-21 results, should headline each total as a score of its maximum, and on request draw a named line and a column per subscale", async () => {
+    const form = await installDass21("teacher@demo.test");
+    const student = await createStudent("teacher@demo.test", unique("Subscales history"));
+    // Depression, anxiety and stress items answered 2, 1, 0 (28, 14, 0 of 42 once doubled), then 1, 1, 1 (14 each).
+    for (const itemScore of [
+      { depression: 2, anxiety: 1, stress: 0 },
+      { depression: 1, anxiety: 1, stress: 1 },
+    ]) {
+      const link = await assign("teacher@demo.test", { formId: form.id, studentId: student.id });
+      const submit = await api("POST", `/api/test-link/${link.token}/submit`, { json: answersBySubscale(form, itemScore) });
+      expect(submit.status, submit.text).toBe(200);
+    }
+
+    const plain = await api("GET", `/en/students/${student.id}`, { as: "teacher@demo.test" });
+    expect(plain.status).toBe(200);
+    const plainText = words(plain.text);
+    // The totals, 21 / 63 and 21 / 63, as the DASS-21 shows them: no percentage, no "No band".
+    expect(plainText).toContain("21 / 63");
+    expect(plainText).not.toContain("33.3%");
+    expect(plainText).not.toContain("No band");
+    expect(plain.text).toContain(`href="/en/students/${student.id}?subscales=1#history"`);
+    expect(plain.text).not.toContain('data-testid="history-subscales"');
+    expect(plainText).not.toContain("28 of 42");
+
+    const shown = await api("GET", `/en/students/${student.id}?subscales=1`, { as: "teacher@demo.test" });
+    expect(shown.status).toBe(200);
+    const shownText = words(shown.text);
+    expect(shown.text).toContain('data-testid="history-subscales"');
+    for (const key of ["depression", "anxiety", "stress"]) expect(shown.text).toContain(`data-subscale="${key}"`);
+    // Each line named in text, not by colour alone: at its end, in the list under it, in the caption.
+    expect(shownText).toContain("One line per subscale (Depression, Anxiety, and Stress)");
+    expect(shownText).toMatch(/Completed Score Percentage Band Depression Anxiety Stress/);
+    // The table, newest first: 14, 14, 14; then 28, 14, 0.
+    expect(shownText).toContain("14 of 42 14 of 42 14 of 42");
+    expect(shownText).toContain("28 of 42 14 of 42 0 of 42");
+    expect(shown.text).toContain(`href="/en/students/${student.id}#history"`);
+    expect(words((await api("GET", `/es/students/${student.id}?subscales=1`, { as: "teacher@demo.test" })).text)).toContain("Ocultar subescalas");
   });
 });

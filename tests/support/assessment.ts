@@ -77,3 +77,31 @@ export async function completeMedium(as: DemoUser, respondentName?: string, form
   expect(submit.status, JSON.stringify(submit.body)).toBe(200);
   return { form, student, assignment, submit: submit.body };
 }
+
+/** A form with subscales as the API answers it (the DASS-21 installed from the Library, say). */
+export type SubscaleForm = {
+  id: string;
+  title: string;
+  questions: { id: string; key: string; options: { id: string; score: number }[] }[];
+  subscales: { key: string; name: string; items: string[] }[];
+};
+
+/** The DASS-21 installed from the Library by `as` under a title of its own, and published. */
+export async function installDass21(as: DemoUser): Promise<SubscaleForm> {
+  const installed = await api("POST", "/api/instruments/dass-21/install", { as, json: { title: unique("DASS-21") } });
+  expect(installed.status, installed.text).toBe(201);
+  const published = await api("PUT", `/api/forms/${installed.body.id}`, { as, json: { isPublished: true } });
+  expect(published.status, published.text).toBe(200);
+  return installed.body;
+}
+
+/** Answers that give every item of a subscale the option scored `itemScore[subscale key]`. */
+export function answersBySubscale(form: SubscaleForm, itemScore: Record<string, number>) {
+  const subscaleOf = new Map(form.subscales.flatMap((subscale) => subscale.items.map((key) => [key, subscale.key] as const)));
+  return {
+    answers: form.questions.map((question) => ({
+      questionId: question.id,
+      optionIds: [question.options.find((option) => option.score === itemScore[subscaleOf.get(question.key)!])!.id],
+    })),
+  };
+}

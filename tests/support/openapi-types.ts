@@ -2321,6 +2321,11 @@ export interface components {
             acknowledgementNote: string | null;
             assignedByName: string;
             /**
+             * @description How the total is shown, as the form's `scoring.display` was when the result was completed: RAW (score / max) or PERCENT.
+             * @enum {string}
+             */
+            display: "RAW" | "PERCENT";
+            /**
              * Format: date-time
              * @description When the result last changed: completed, or its respondent renamed or promoted (the name it shows).
              */
@@ -2388,6 +2393,11 @@ export interface components {
              */
             acknowledgementNote: string | null;
             assignedByName: string;
+            /**
+             * @description How the total is shown, as the form's `scoring.display` was when the result was completed: RAW (score / max) or PERCENT.
+             * @enum {string}
+             */
+            display: "RAW" | "PERCENT";
             form: {
                 /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
@@ -13911,6 +13921,7 @@ export interface operations {
                      *           },
                      *           "acknowledgementNote": "Spoke with her and her parents; follow-up booked for Monday.",
                      *           "assignedByName": "Marta Ruiz",
+                     *           "display": "RAW",
                      *           "updatedAt": "2026-03-14T09:30:00.000Z",
                      *           "deletedAt": null
                      *         }
@@ -14144,6 +14155,7 @@ export interface operations {
                      *       },
                      *       "acknowledgementNote": "Spoke with her and her parents; follow-up booked for Monday.",
                      *       "assignedByName": "Marta Ruiz",
+                     *       "display": "RAW",
                      *       "form": {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "title": "Reading habits",

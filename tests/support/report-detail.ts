@@ -8,6 +8,7 @@ export function sampleReport(overrides: Partial<ReportDetail> = {}): ReportDetai
     formTitle: "Attention screening",
     completedAt: new Date("2026-03-12T23:30:00Z"),
     assignedAt: new Date("2026-03-02T09:15:00Z"),
+    display: "PERCENT",
     totalScore: -3,
     maxScore: 12,
     percentage: -25,

@@ -109,6 +109,42 @@ describe("renderReportPdf", () => {
     expect(none).not.toContain("SCORE BANDS");
   });
 
+  it("given a form that shows its total RAW, should print the score of its maximum and no percentage; given PERCENT, its percentage", () => {
+    const phq9 = report({ display: "RAW", totalScore: 3, maxScore: 27, percentage: 11.11, scoreLabel: "Minimal", scoreColor: "#3EBD93" });
+    const raw = oneLine(pdfText(renderReportPdf(phq9, { generatedAt })));
+    expect(raw).toContain("3 / 27");
+    expect(raw).not.toContain("11.1");
+    expect(raw).not.toContain("%");
+    const spanish = oneLine(
+      pdfText(renderReportPdf(report({ display: "RAW", totalScore: 4.5, maxScore: 27, percentage: 16.67 }), { generatedAt, locale: "es" })),
+    );
+    expect(spanish).toContain("4,5 / 27");
+    const percent = oneLine(pdfText(renderReportPdf(report(), { generatedAt })));
+    expect(percent).toContain("-25%");
+    expect(percent).toMatch(/-3 ?\/ ?12/);
+  });
+
+  it("given a total without bands whose subscales carry the result, should not say the total has no band", () => {
+    const subscale = { maxScore: 42, items: 7, answered: 7, prorated: false, scorable: true, label: "Mild", color: "#F0B429" };
+    const dass = report({
+      display: "RAW",
+      scoreRanges: [],
+      scoreLabel: null,
+      scoreColor: null,
+      totalScore: 30,
+      maxScore: 126,
+      percentage: 23.81,
+      subscales: [
+        { ...subscale, key: "depression", name: "Depression", score: 10 },
+        { ...subscale, key: "anxiety", name: "Anxiety", score: 8 },
+      ],
+    });
+    const text = oneLine(pdfText(renderReportPdf(dass, { generatedAt })));
+    expect(text).toContain("30 / 126");
+    expect(text).not.toContain("This form defines no score bands.");
+    expect(text).toContain("SUBSCALES Depression Mild 10 / 42 Anxiety Mild 8 / 42");
+  });
+
   it("given subscales, one prorated and one unscorable, and an unscorable total, should print each with its band and score", () => {
     const subscale = { maxScore: 42, items: 7, answered: 7, prorated: false, scorable: true };
     const bytes = renderReportPdf(

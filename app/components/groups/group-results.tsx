@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { GroupResults, LatestResult } from "~/features/summaries/group-results.server.ts";
-import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { paths } from "~/lib/paths.ts";
 import { ScoreBadge } from "../badge.tsx";
 import { FlagMark } from "../flag-mark.tsx";
@@ -41,6 +41,7 @@ export function GroupResultsTable({
 }) {
   const t = useT();
   const format = useFormat();
+  const totalOf = useTotalText();
   const locale = useLocale();
   return (
     <div className="space-y-4 px-4 py-5 sm:px-5">
@@ -100,9 +101,12 @@ export function GroupResultsTable({
                       <td key={form.id} className="py-2 pr-3 whitespace-nowrap text-slate-700">
                         {result ? (
                           <span className="inline-flex items-center gap-2">
-                            <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />
+                            {/* A total without a band whose subscales carry the result (DASS-21) is not marked "No band". */}
+                            {result.scoreLabel === null && result.subscales.length > 0 ? null : (
+                              <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />
+                            )}
                             <FlagMark result={result} />
-                            <span className="tabular-nums">{format.percent(result.percentage)}</span>
+                            <span className="tabular-nums">{totalOf(result).headline}</span>
                             <span className="text-xs text-slate-500">{format.date(result.completedAt)}</span>
                             {result.subscales.length > 0 ? (
                               <span className="text-xs text-slate-600">

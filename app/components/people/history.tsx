@@ -1,10 +1,12 @@
 import { type ReactNode, useId } from "react";
-import { Link } from "react-router";
-import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { Link, useSearchParams } from "react-router";
+import type { ScoreDisplay } from "~/features/scoring/score-display.ts";
+import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { parseHexColor } from "~/lib/color.ts";
 import { paths } from "~/lib/paths.ts";
 import { ScoreBadge } from "../badge.tsx";
 import { FlagMark } from "../flag-mark.tsx";
+import { PercentCell } from "../percent-cell.tsx";
 import { cx } from "../cx.ts";
 import { EmptyState } from "../empty-state.tsx";
 import { Section } from "../page-header.tsx";
@@ -25,7 +27,21 @@ export type HistoryEntry = {
 };
 
 /** A completed result with the bands it was scored against (its snapshot, not today's form), and its flag (§16). */
-export type HistoryResult = HistoryEntry & { bands: HistoryBand[]; flaggedAt: Date | string | null; acknowledgedAt: Date | string | null };
+export type HistoryResult = HistoryEntry & {
+  bands: HistoryBand[];
+  flaggedAt: Date | string | null;
+  acknowledgedAt: Date | string | null;
+  /** How its total is shown, as captured (ADR 79). */
+  display: ScoreDisplay;
+  /** Each subscale's score as captured; empty for a form without subscales. */
+  subscales: HistorySubscale[];
+};
+
+/** A subscale's score in one result (null: too many of its items unanswered). */
+export type HistorySubscale = { key: string; name: string; score: number | null; maxScore: number };
+
+/** The query parameter that asks a person's page for the subscales' lines and columns. */
+export const SUBSCALES_PARAM = "subscales";
 
 /** One form's newest results, oldest first, and how many the person has on it in all. */
 export type HistoryForm = { form: { id: string; title: string }; total: number; results: HistoryResult[] };
@@ -75,6 +91,9 @@ function FormHistory({ history, personName }: { history: HistoryForm; personName
   const locale = useLocale();
   const titleId = useId();
   const { form, results, total } = history;
+  const [params] = useSearchParams();
+  const showSubscales = params.get(SUBSCALES_PARAM) === "1";
+  const subscales = subscalesOf(results);
   const reportsLink = `${paths.reports(locale)}?${new URLSearchParams({ formId: form.id, search: personName })}`;
   return (
     <section aria-labelledby={titleId} className="border-b border-slate-200 last:border-b-0" data-testid="history-form">
@@ -89,16 +108,163 @@ function FormHistory({ history, personName }: { history: HistoryForm; personName
           </Link>
         </p>
       ) : null}
+      {subscales.length > 0 ? <SubscalesToggle shown={showSubscales} /> : null}
       <HistoryChart history={history} />
+      {showSubscales && subscales.length > 0 ? <SubscalesChart history={history} subscales={subscales} /> : null}
       <BandLegend results={results} />
-      <ResultsTable title={form.title} results={results} />
+      <ResultsTable title={form.title} results={results} subscales={showSubscales ? subscales : []} />
     </section>
   );
 }
 
 const NEUTRAL = "#475569";
 
-type Point = { id: string; time: number; score: number; max: number; percentage: number | null; color: string; label: string; bands: HistoryBand[] };
+/** The subscales of a form's results, each once, in the order the results list them. */
+function subscalesOf(results: HistoryResult[]): { key: string; name: string }[] {
+  const seen = new Map<string, string>();
+  for (const result of results) for (const subscale of result.subscales) if (!seen.has(subscale.key)) seen.set(subscale.key, subscale.name);
+  return [...seen].map(([key, name]) => ({ key, name }));
+}
+
+/**
+ * A plain link that adds or removes the subscales' lines and columns (a query parameter, so it
+ * works without JavaScript), back at the results.
+ */
+function SubscalesToggle({ shown }: { shown: boolean }) {
+  const t = useT();
+  const [params] = useSearchParams();
+  const next = new URLSearchParams(params);
+  if (shown) next.delete(SUBSCALES_PARAM);
+  else next.set(SUBSCALES_PARAM, "1");
+  const search = next.toString();
+  return (
+    <p className="px-4 pt-1 text-sm sm:px-5 print:hidden">
+      <Link
+        to={{ search: search ? `?${search}` : "", hash: "history" }}
+        preventScrollReset
+        className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+      >
+        {shown ? t.people.history.hideSubscales : t.people.history.showSubscales}
+      </Link>
+    </p>
+  );
+}
+
+/** Lines told apart by their dash as well as their colour, and named in text at their end. */
+const SUBSCALE_LINES = [
+  { color: "#1d4ed8", dash: undefined },
+  { color: "#b45309", dash: "8 4" },
+  { color: "#047857", dash: "2 4" },
+  { color: "#7e22ce", dash: "12 4 2 4" },
+  { color: "#be123c", dash: "4 2" },
+];
+const subscaleLine = (index: number) => SUBSCALE_LINES[index % SUBSCALE_LINES.length]!;
+
+/**
+ * One line per subscale over completion date, each named at its last point and in the list under
+ * it (not by colour alone: each has its own dash too); every score is in the table below.
+ */
+function SubscalesChart({ history, subscales }: { history: HistoryForm; subscales: { key: string; name: string }[] }) {
+  const t = useT();
+  const format = useFormat();
+  const captionId = useId();
+  const results = history.results
+    .filter((result) => result.completedAt !== null && result.subscales.some((subscale) => subscale.score !== null))
+    .map((result) => ({ time: new Date(result.completedAt!).getTime(), subscales: result.subscales }))
+    .sort((a, b) => a.time - b.time);
+  if (results.length === 0) return null;
+  const width = 660;
+  const height = 240;
+  const fontSize = 13;
+  const pad = { top: 12, right: 120, bottom: 36, left: 60 };
+  const scores = results.flatMap((result) => result.subscales.map((subscale) => ({ score: subscale.score ?? 0, max: subscale.maxScore })));
+  const { plotW, x, y, ticks } = plotAxes(results[0]!.time, results.at(-1)!.time, scores, width, height, pad);
+  const lines = subscales.map((subscale, index) => ({
+    ...subscale,
+    ...subscaleLine(index),
+    points: results.flatMap((result) => {
+      const score = result.subscales.find((entry) => entry.key === subscale.key);
+      return score && score.score !== null ? [{ time: result.time, score: score.score, max: score.maxScore }] : [];
+    }),
+  }));
+  // Names at the lines' ends, moved apart when their ends are close.
+  const ends = lines
+    .filter((line) => line.points.length > 0)
+    .map((line) => ({ key: line.key, name: line.name, color: line.color, y: y(line.points.at(-1)!.score) }))
+    .sort((a, b) => a.y - b.y);
+  ends.forEach((end, index) => {
+    if (index > 0) end.y = Math.max(end.y, ends[index - 1]!.y + fontSize + 1);
+  });
+  return (
+    <figure className="break-inside-avoid px-2 pt-3 pb-2 sm:px-5" data-testid="history-subscales">
+      {/* biome-ignore lint/a11y/noSvgWithoutTitle: the chart is named by its visible caption (aria-labelledby), and the table below holds every value. */}
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={captionId} className="h-auto w-full max-w-3xl">
+        {ticks.map((tick) => (
+          <g key={tick}>
+            <line x1={pad.left} x2={pad.left + plotW} y1={y(tick)} y2={y(tick)} stroke={tick === 0 ? "#475569" : "#cbd5e1"} />
+            <text x={pad.left - 8} y={y(tick)} textAnchor="end" dominantBaseline="middle" fontSize={fontSize} fill="#334155">
+              {format.number(tick)}
+            </text>
+          </g>
+        ))}
+        <text x={pad.left + plotW / 2} y={height - 4} textAnchor="middle" fontSize={fontSize - 1} fill="#475569">
+          {t.people.history.axisDate}
+        </text>
+        {lines.map((line) => (
+          <g key={line.key} data-subscale={line.key}>
+            {line.points.length > 1 ? (
+              <polyline
+                points={line.points.map((point) => `${x(point.time).toFixed(1)},${y(point.score).toFixed(1)}`).join(" ")}
+                fill="none"
+                stroke={line.color}
+                strokeWidth="2.5"
+                strokeDasharray={line.dash}
+              />
+            ) : null}
+            {line.points.map((point) => (
+              <circle key={point.time} cx={x(point.time)} cy={y(point.score)} r="5" fill={line.color} stroke="#0f172a" data-score={point.score}>
+                <title>
+                  {t.people.history.subscalePoint(line.name, format.dateTime(point.time), t.score.of(format.number(point.score), format.number(point.max)))}
+                </title>
+              </circle>
+            ))}
+          </g>
+        ))}
+        {ends.map((end) => (
+          <text key={end.key} x={pad.left + plotW + 8} y={end.y} dominantBaseline="middle" fontSize={fontSize - 1} fill="#0f172a">
+            {end.name.length > 16 ? `${end.name.slice(0, 15)}…` : end.name}
+          </text>
+        ))}
+      </svg>
+      <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1 px-2 text-sm text-slate-700 sm:px-0">
+        {lines.map((line) => (
+          <li key={line.key} className="inline-flex items-center gap-1.5">
+            <svg aria-hidden="true" focusable="false" viewBox="0 0 28 8" className="h-2 w-7 shrink-0">
+              <line x1="0" x2="28" y1="4" y2="4" stroke={line.color} strokeWidth="2.5" strokeDasharray={line.dash} />
+            </svg>
+            {line.name}
+          </li>
+        ))}
+      </ul>
+      <figcaption id={captionId} className="mt-1 px-2 text-sm text-slate-600 sm:px-0">
+        {`${t.people.history.subscalesChartName(history.form.title)}: ${t.people.history.subscalesChartSummary(format.list(lines.map((line) => line.name)))}`}
+      </figcaption>
+    </figure>
+  );
+}
+
+type Point = {
+  id: string;
+  time: number;
+  score: number;
+  max: number;
+  percentage: number | null;
+  display: ScoreDisplay;
+  bandless: boolean;
+  color: string;
+  label: string;
+  bands: HistoryBand[];
+};
 
 /** Completed results in date order, as a chart draws them; a colour that is not #rgb/#rrggbb is neutral. */
 export function chartPoints(results: HistoryResult[], noBand: string): Point[] {
@@ -110,6 +276,9 @@ export function chartPoints(results: HistoryResult[], noBand: string): Point[] {
       score: result.totalScore!,
       max: result.maxScore ?? result.totalScore!,
       percentage: result.percentage,
+      display: result.display,
+      // A total without bands whose subscales carry the result (DASS-21) is not called "No band".
+      bandless: result.bands.length === 0 && result.subscales.length > 0,
       color: result.scoreLabel && parseHexColor(result.scoreColor) ? result.scoreColor! : NEUTRAL,
       label: result.scoreLabel ?? noBand,
       bands: result.bands,
@@ -130,7 +299,7 @@ function niceStep(range: number, count: number): number {
  * widened to whole ticks. Negative totals and totals past the best band are drawn where they are,
  * never clipped; bands beyond those bounds are cut at the edge.
  */
-export function scoreScale(points: Point[]) {
+export function scoreScale(points: { score: number; max: number }[]) {
   let low = Math.min(0, ...points.map((point) => point.score));
   let high = Math.max(...points.flatMap((point) => [point.score, point.max]));
   if (high <= low) high = low + 1;
@@ -140,6 +309,26 @@ export function scoreScale(points: Point[]) {
   const ticks: number[] = [];
   for (let tick = low; tick <= high + step / 2; tick += step) ticks.push(Number(tick.toPrecision(12)));
   return { low, high, ticks };
+}
+
+/** A chart's plot area inside its padding, and where a time and a score fall on it. */
+function plotAxes(
+  first: number,
+  last: number,
+  scores: { score: number; max: number }[],
+  width: number,
+  height: number,
+  pad: { top: number; right: number; bottom: number; left: number },
+) {
+  const plotW = width - pad.left - pad.right;
+  const plotH = height - pad.top - pad.bottom;
+  const span = last - first;
+  // A little room at both ends so the first and last points do not sit on the frame.
+  const inset = span === 0 ? 0 : Math.min(14, plotW / 10);
+  const x = (time: number) => (span === 0 ? pad.left + plotW / 2 : pad.left + inset + ((time - first) / span) * (plotW - 2 * inset));
+  const { low, high, ticks } = scoreScale(scores);
+  const y = (score: number) => pad.top + plotH - ((score - low) / (high - low)) * plotH;
+  return { plotW, plotH, span, x, y, low, high, ticks };
 }
 
 /**
@@ -212,18 +401,12 @@ function ChartDrawing({
 }) {
   const t = useT();
   const format = useFormat();
+  const totalOf = useTotalText();
   const fontSize = 13;
   const pad = { top: 12, right: labels ? 112 : 16, bottom: 44, left: 60 };
-  const plotW = width - pad.left - pad.right;
-  const plotH = height - pad.top - pad.bottom;
   const first = points[0]!.time;
   const last = points.at(-1)!.time;
-  const span = last - first;
-  // A little room at both ends so the first and last points do not sit on the frame.
-  const inset = span === 0 ? 0 : Math.min(14, plotW / 10);
-  const x = (time: number) => (span === 0 ? pad.left + plotW / 2 : pad.left + inset + ((time - first) / span) * (plotW - 2 * inset));
-  const { low, high, ticks } = scoreScale(points);
-  const y = (score: number) => pad.top + plotH - ((score - low) / (high - low)) * plotH;
+  const { plotW, plotH, span, x, y, low, high, ticks } = plotAxes(first, last, points, width, height, pad);
   const clampY = (score: number) => y(Math.max(low, Math.min(high, score)));
   const stretches = bandStretches(points, x, pad.left, pad.left + plotW);
   const line = points.map((point) => `${x(point.time).toFixed(1)},${y(point.score).toFixed(1)}`).join(" ");
@@ -327,12 +510,18 @@ function ChartDrawing({
           data-score={point.score}
         >
           <title>
-            {t.people.history.point(
-              format.dateTime(point.time),
-              t.score.of(format.number(point.score), format.number(point.max)),
-              point.percentage === null ? t.people.notGiven : format.percent(point.percentage),
-              point.label,
-            )}
+            {point.display === "RAW"
+              ? t.people.history.pointRaw(
+                  format.dateTime(point.time),
+                  totalOf({ ...point, totalScore: point.score, maxScore: point.max }).score,
+                  point.bandless ? null : point.label,
+                )
+              : t.people.history.point(
+                  format.dateTime(point.time),
+                  t.score.of(format.number(point.score), format.number(point.max)),
+                  point.percentage === null ? t.people.notGiven : format.percent(point.percentage),
+                  point.label,
+                )}
           </title>
         </circle>
       ))}
@@ -405,17 +594,25 @@ function OpenTable({ entries }: { entries: HistoryEntry[] }) {
   );
 }
 
-function ResultsTable({ title, results }: { title: string; results: HistoryResult[] }) {
+function ResultsTable({ title, results, subscales }: { title: string; results: HistoryResult[]; subscales: { key: string; name: string }[] }) {
   const t = useT();
   const format = useFormat();
   const locale = useLocale();
-  const percentOf = (result: HistoryResult) => (result.percentage !== null ? format.percent(result.percentage) : t.people.notGiven);
+  const totalOf = useTotalText();
+  const scoreOf = (result: HistoryResult) => (result.totalScore !== null && result.maxScore !== null ? totalOf(result).score : t.people.notGiven);
+  const percentOf = (result: HistoryResult) =>
+    result.display === "PERCENT" && result.percentage === null ? t.people.notGiven : <PercentCell percent={totalOf(result).percent} />;
   const columns = [
     { label: t.people.history.completed },
     { label: t.people.history.score, className: "text-right" },
     { label: t.people.history.percentage, className: "hidden text-right sm:table-cell" },
     { label: t.people.history.band },
+    ...subscales.map((subscale) => ({ label: subscale.name, className: "text-right" })),
   ];
+  const subscaleScore = (result: HistoryResult, key: string) => {
+    const subscale = result.subscales.find((entry) => entry.key === key);
+    return subscale && subscale.score !== null ? t.score.of(format.number(subscale.score), format.number(subscale.maxScore)) : t.people.notGiven;
+  };
   return (
     <HistoryTable caption={t.people.history.tableCaption(title)} columns={columns}>
       {results.toReversed().map((result) => (
@@ -426,19 +623,23 @@ function ResultsTable({ title, results }: { title: string; results: HistoryResul
             </Link>
           </td>
           <td className={`${cell} text-right whitespace-nowrap text-slate-900 tabular-nums`}>
-            {result.totalScore !== null && result.maxScore !== null
-              ? t.score.of(format.number(result.totalScore), format.number(result.maxScore))
-              : t.people.notGiven}
+            {scoreOf(result)}
             {/* A phone has no room for the percentage's own column: it goes under the score. */}
             <span className="block text-slate-700 sm:hidden">{percentOf(result)}</span>
           </td>
           <td className={`${cell} hidden text-right text-slate-700 tabular-nums sm:table-cell`}>{percentOf(result)}</td>
           <td className={cell}>
             <span className="inline-flex flex-wrap items-center gap-1.5">
-              <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />
+              {/* A total without a band whose subscales carry the result (DASS-21) is not marked "No band". */}
+              {result.scoreLabel === null && result.subscales.length > 0 ? null : <ScoreBadge label={result.scoreLabel} color={result.scoreColor} />}
               <FlagMark result={result} />
             </span>
           </td>
+          {subscales.map((subscale) => (
+            <td key={subscale.key} className={`${cell} text-right whitespace-nowrap text-slate-900 tabular-nums`}>
+              {subscaleScore(result, subscale.key)}
+            </td>
+          ))}
         </tr>
       ))}
     </HistoryTable>

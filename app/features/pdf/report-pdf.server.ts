@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import type { jsPDF } from "jspdf";
 import { serverTranslations, type ServerDictionary } from "~/i18n/dictionaries.server.ts";
+import { type Dictionary, translations } from "~/i18n/dictionaries.ts";
 import { closestLocale } from "~/lib/i18n.ts";
+import { totalText } from "../scoring/score-display.ts";
 import type { ReportDetail } from "../reports/report-schemas.ts";
 import { withNativeFlate } from "./native-flate.server.ts";
 import {
@@ -60,6 +62,8 @@ export type ReportPdfOptions = {
 
 type Formatters = {
   strings: ServerDictionary["pdf"];
+  /** The pages' words for a total ("9 / 27", "9 of 27"), for totalText. */
+  score: Dictionary["score"];
   /** null (an unscorable total) is "—". */
   number: (value: number | null) => string;
   percent: (value: number | null) => string;
@@ -118,6 +122,7 @@ function formatters(locale: string, timeZone: string): Formatters {
   });
   return {
     strings: serverTranslations(closestLocale(locale)).pdf,
+    score: translations(closestLocale(locale)).score,
     number: (value) => (value === null ? "—" : number.format(Object.is(value, -0) ? 0 : value)),
     percent: (value) => (value === null ? "—" : percent.format(value / 100)),
     dateTime: (value) => (Number.isNaN(value.getTime()) ? "—" : dateTime.format(value)),
@@ -284,23 +289,33 @@ function drawResult(pdf: Pdf, report: ReportDetail, f: Formatters) {
   const top = pdf.y;
   const labelStyle: TextStyle = { size: 8.5, color: MUTED };
 
-  // Total score: "23" large, "/ 40" smaller beside it.
+  // As the pages show it (ADR 79): a RAW total is "9 / 27" large and no percentage; a PERCENT one
+  // is "23" large with "/ 40" smaller beside it, and its percentage.
+  const text = totalText(report, { number: f.number, percent: f.percent, of: f.score.of, outOf: f.score.outOf });
   const scoreX = MARGIN;
   pdf.text(s.totalScore, scoreX, top, labelStyle);
-  const total = f.number(report.totalScore);
   const big: TextStyle = { size: 24, bold: true, color: INK };
-  pdf.text(total, scoreX, top + 28, big);
-  pdf.text(`/ ${f.number(report.maxScore)}`, scoreX + pdf.width(total, big) + 5, top + 28, { size: 13, color: MUTED });
-
-  const percentX = MARGIN + 150;
-  pdf.text(s.percentage, percentX, top, labelStyle);
-  pdf.text(f.percent(report.percentage), percentX, top + 28, big);
+  if (text.percent === null) {
+    pdf.text(text.headline, scoreX, top + 28, big);
+  } else {
+    const total = f.number(report.totalScore);
+    pdf.text(total, scoreX, top + 28, big);
+    pdf.text(`/ ${f.number(report.maxScore)}`, scoreX + pdf.width(total, big) + 5, top + 28, { size: 13, color: MUTED });
+    const percentX = MARGIN + 150;
+    pdf.text(s.percentage, percentX, top, labelStyle);
+    pdf.text(text.percent, percentX, top + 28, big);
+  }
 
   const bandX = MARGIN + 280;
   const bandWidth = PAGE_WIDTH - MARGIN - bandX;
-  pdf.text(s.band, bandX, top, labelStyle);
+  // A total without bands whose subscales carry the result (DASS-21) has no band to show: the
+  // subscales that follow do.
+  const subscalesOnly = report.scoreRanges.length === 0 && report.subscales.length > 0;
+  if (!subscalesOnly) pdf.text(s.band, bandX, top, labelStyle);
   let bottom = top + 34;
-  if (report.scoreLabel) {
+  if (subscalesOnly) {
+    // Nothing in the band's place.
+  } else if (report.scoreLabel) {
     const background = parseColor(report.scoreColor);
     const style: TextStyle = { size: 11, bold: true, color: textColorOn(background) };
     const padX = 12;

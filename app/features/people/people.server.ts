@@ -6,6 +6,9 @@ import type { ScoreBand } from "../scoring/scoring.ts";
 import { conflict } from "~/lib/problem.server.ts";
 import { recordTombstone } from "~/lib/tombstones.server.ts";
 import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
+import { type ScoreDisplay, readScoreDisplay } from "../scoring/score-display.ts";
+import { subscaleResults } from "../scoring/scale-schemas.ts";
+import { capturedDisplaySql } from "../scoring/score-display.server.ts";
 import { assertStaffResultsView, historySelect, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
 /** Filters shared by the student and candidate lists: organization, not deleted, search, status. */
@@ -160,8 +163,8 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
       : Prisma.sql`json_extract(full_row."scoredAgainst", '$.scoreRanges')`;
   const where = { AND: [person, visibleSubmissionsWhere(actor)] };
   const [ranked, open] = await Promise.all([
-    db.$queryRaw<{ id: string; formId: string; total: number | bigint; bands: unknown }[]>`
-      SELECT ranked."id", ranked."formId", ranked."total", ${bands} AS "bands"
+    db.$queryRaw<{ id: string; formId: string; total: number | bigint; bands: unknown; display: unknown }[]>`
+      SELECT ranked."id", ranked."formId", ranked."total", ${bands} AS "bands", ${capturedDisplaySql("full_row")} AS "display"
       FROM (
         SELECT s."id", s."formId",
           COUNT(*) OVER (PARTITION BY s."formId") AS "total",
@@ -184,7 +187,7 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
       : await db.submission.findMany({
           where: { id: { in: ranked.map((row) => row.id) } },
           // The page marks flagged results (docs/api-contract.md §16).
-          select: { ...historySelect, flaggedAt: true, acknowledgedAt: true },
+          select: { ...historySelect, flaggedAt: true, acknowledgedAt: true, subscales: true },
           orderBy: [{ completedAt: "asc" }, { id: "asc" }],
         });
   const rankedById = new Map(ranked.map((row) => [row.id, row]));
@@ -192,7 +195,13 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
   for (const row of rows) {
     const rank = rankedById.get(row.id)!;
     const form = forms.get(row.form.id) ?? { form: row.form, total: Number(rank.total), results: [] };
-    form.results.push({ ...row, bands: capturedBands(rank.bands) });
+    form.results.push({
+      ...row,
+      bands: capturedBands(rank.bands),
+      display: readScoreDisplay(rank.display),
+      // Each subscale's score as captured, for the chart's lines and the table's columns on request.
+      subscales: subscaleResults.parse(row.subscales ?? []).map(({ key, name, score, maxScore }) => ({ key, name, score, maxScore })),
+    });
     forms.set(row.form.id, form);
   }
   // The form used most recently first.
@@ -206,10 +215,18 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
 }
 
 type HistoryRow = Prisma.SubmissionGetPayload<{ select: typeof historySelect }>;
+/** A subscale's score as a result captured it (null: too many of its items unanswered). */
+type HistorySubscale = { key: string; name: string; score: number | null; maxScore: number };
 type HistoryForm = {
   form: HistoryRow["form"];
   total: number;
-  results: (HistoryRow & { flaggedAt: Date | null; acknowledgedAt: Date | null; bands: CapturedBand[] })[];
+  results: (HistoryRow & {
+    flaggedAt: Date | null;
+    acknowledgedAt: Date | null;
+    bands: CapturedBand[];
+    display: ScoreDisplay;
+    subscales: HistorySubscale[];
+  })[];
 };
 
 const latest = (form: HistoryForm) => form.results.at(-1)?.completedAt?.getTime() ?? 0;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
 import { acknowledgementFields, flaggedParam } from "../flags/flag-schemas.ts";
 import { band, scaleResultFields } from "../scoring/scale-schemas.ts";
+import { SCORE_DISPLAYS } from "../scoring/score-display.ts";
 import { changesResponse, idNaming, idSchema, notDeleted, paginationQuery, searchParam, timestamp, updatedSinceParam } from "~/lib/schemas.ts";
 
 /**
@@ -74,8 +75,14 @@ export const reportItem = z
   })
   .meta({ id: "ReportItem" });
 
+/** How the total is shown, as captured with the result (§15 `scoring.display`, ADR 79). */
+const display = z.enum(SCORE_DISPLAYS).meta({
+  description: "How the total is shown, as the form's `scoring.display` was when the result was completed: RAW (score / max) or PERCENT.",
+});
+
 export const reportListItem = reportItem
   .extend({
+    display,
     updatedAt: timestamp.meta({
       description: "When the result last changed: completed, or its respondent renamed or promoted (the name it shows).",
     }),
@@ -97,6 +104,7 @@ export const reportAnswer = z.object({
 
 export const reportDetail = reportItem
   .extend({
+    display,
     form: z.object({ id: idSchema, title: z.string(), category: z.string().nullable(), type: z.string().nullable() }),
     respondent: z.object({
       kind: z.enum(["student", "candidate"]),

@@ -9,6 +9,8 @@ import { foldForSearch } from "~/lib/search.ts";
 import { assertStaffResultsView, inGroupWhere, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import { readScoredAgainst } from "../submissions/scored-against.ts";
 import { readScaleResult } from "../scoring/scale-schemas.ts";
+import { readScoreDisplay } from "../scoring/score-display.ts";
+import { capturedDisplaySql } from "../scoring/score-display.server.ts";
 import { readAcknowledgement } from "../flags/flag-schemas.ts";
 import { findGroup } from "../groups/groups.server.ts";
 import type { ListReportsQuery, ReportDetail, ReportFilters } from "./report-schemas.ts";
@@ -30,8 +32,8 @@ import { DATE_ONLY, endOfDayIn, startOfDayIn } from "~/lib/zoned-time.ts";
 /**
  * Reports are completed submissions. Every number, label and colour in them was stored when the
  * test was completed; nothing here recomputes a score. Lists read the captured columns
- * (`formTitle`, the scores) and never the large `scoredAgainst` snapshot, which only the full
- * report needs.
+ * (`formTitle`, the scores) and, of the large `scoredAgainst` snapshot, which only the full
+ * report reads whole, just its `scoring.display`, extracted by the database (ADR 79).
  */
 
 /** The lists' order: newest completed first, the id breaking ties (both in the scope's index). */
@@ -413,6 +415,7 @@ type ListRow = {
   respondentName: string | null;
   assignedByName: string;
   updatedAt: unknown;
+  display: unknown;
 };
 
 /**
@@ -424,7 +427,8 @@ async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
     SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor",
            s."subscales", s."flags", s."flaggedAt", s."formTitle",
            s."acknowledgedAt", s."acknowledgedById", ack."name" AS "acknowledgedByName", s."acknowledgementNote",
-           COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName", s."updatedAt"
+           COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName", s."updatedAt",
+           ${capturedDisplaySql("s")} AS "display"
       FROM "Submission" AS s
       JOIN "User" AS u ON u."id" = s."assignedById"
       LEFT JOIN "User" AS ack ON ack."id" = s."acknowledgedById"
@@ -450,6 +454,7 @@ async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
     assignedByName: row.assignedByName,
     updatedAt: rawDate(row.updatedAt)!,
     deletedAt: null,
+    display: readScoreDisplay(row.display),
   }));
 }
 
@@ -476,6 +481,7 @@ export async function getReport(actor: Actor, submissionId: string): Promise<Rep
   const live = row.student ?? row.candidate;
   return {
     ...toReportItem(row, snapshot),
+    display: snapshot.scoring.display,
     form: snapshot.form,
     respondent: {
       ...snapshot.respondent,

@@ -1,5 +1,7 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
+import type { ScoreDisplay } from "../scoring/score-display.ts";
+import { capturedDisplays } from "../scoring/score-display.server.ts";
 import { subscaleResults } from "../scoring/scale-schemas.ts";
 import { assertStaffResultsView, inGroupWhere, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
@@ -15,6 +17,10 @@ export type LatestResult = {
   completedAt: Date;
   flaggedAt: Date | null;
   acknowledgedAt: Date | null;
+  /** How the total is shown, as captured (ADR 79), with what it shows. */
+  display: ScoreDisplay;
+  totalScore: number | null;
+  maxScore: number | null;
   percentage: number | null;
   scoreLabel: string | null;
   scoreColor: string | null;
@@ -35,14 +41,18 @@ export async function groupResults(actor: Actor, groupId: string, formIds: strin
   assertStaffResultsView(actor);
   const latest: GroupResults["latest"] = {};
   const bands: GroupResults["bands"] = {};
+  const shown = new Map<string, LatestResult>();
   if (formIds.length === 0) return { bands, latest };
   const rows = await db.submission.findMany({
     where: { AND: [visibleSubmissionsWhere(actor), inGroupWhere(groupId), { isCompleted: true, formId: { in: formIds } }] },
     select: {
+      id: true,
       studentId: true,
       candidateId: true,
       formId: true,
       completedAt: true,
+      totalScore: true,
+      maxScore: true,
       percentage: true,
       scoreLabel: true,
       scoreColor: true,
@@ -58,19 +68,27 @@ export async function groupResults(actor: Actor, groupId: string, formIds: strin
     const forms = (latest[key] ??= {});
     // Newest first: the first one read is the latest.
     if (forms[row.formId] || !row.completedAt) continue;
-    forms[row.formId] = {
-      completedAt: row.completedAt,
-      flaggedAt: row.flaggedAt,
-      acknowledgedAt: row.acknowledgedAt,
-      percentage: row.percentage,
-      scoreLabel: row.scoreLabel,
-      scoreColor: row.scoreColor,
-      subscales: subscaleResults.parse(row.subscales ?? []).map(({ key, name, score }) => ({ key, name, score })),
-    };
+    shown.set(
+      row.id,
+      (forms[row.formId] = {
+        completedAt: row.completedAt,
+        flaggedAt: row.flaggedAt,
+        acknowledgedAt: row.acknowledgedAt,
+        display: "PERCENT",
+        totalScore: row.totalScore,
+        maxScore: row.maxScore,
+        percentage: row.percentage,
+        scoreLabel: row.scoreLabel,
+        scoreColor: row.scoreColor,
+        subscales: subscaleResults.parse(row.subscales ?? []).map(({ key, name, score }) => ({ key, name, score })),
+      }),
+    );
     const counts = (bands[row.formId] ??= []);
     const band = counts.find((entry) => entry.label === row.scoreLabel && entry.color === row.scoreColor);
     if (band) band.count++;
     else counts.push({ label: row.scoreLabel, color: row.scoreColor, count: 1 });
   }
+  // How each shown total reads, from its own snapshot: one field of it, for the latest results only.
+  for (const [id, display] of await capturedDisplays([...shown.keys()])) shown.get(id)!.display = display;
   return { bands, latest };
 }
