@@ -36,6 +36,8 @@ describe("assign → open link → submit → report", () => {
         percentage: 10.53,
         scoreLabel: "Medium",
         scoreColor: "#B54708",
+        // Shown as a percentage, the default (docs/api-contract.md §15, ADR 79).
+        display: "PERCENT",
         // A form without subscales or critical answers (docs/api-contract.md §15, §16).
         subscales: [],
         flags: [],
