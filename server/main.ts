@@ -100,12 +100,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const stop = (reason: string) =>
     (stopping ??= (async () => {
       shuttingDown = true;
+      // The listener closes before the log says so: a client that reads the line and connects is refused.
+      const closed = listening.close();
+      server.closeIdleConnections();
       console.log(`${reason}: no new connections; finishing ${loadShedder.requestsInFlight} request(s) in progress`);
       // The job worker claims nothing more and its runs in progress (an e-mail being sent) finish
       // alongside the requests; those still running at the deadline are handed back (ADR 46).
       const jobsStopped = stopJobs(options.shutdownTimeoutSeconds * 1000);
-      const closed = listening.close();
-      server.closeIdleConnections();
       // Vite's hot-update sockets (development) are no requests: they would hold `closed` for ever.
       const sourceClosed = source.close();
       const deadline = setTimeout(() => {

@@ -89,9 +89,11 @@ describe("the schedule pages", () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Schedules" }).click();
     await page.getByRole("heading", { level: 1, name: "Schedules" }).waitFor();
     const row = page.locator("li", { has: page.getByRole("link", { name: form.title }) });
-    expect(((await row.textContent()) ?? "").replace(/\s+/g, " ")).toContain("Paused");
+    // Without JavaScript the page streams in: the heading may be there before the whole row is.
+    await row.getByText("Paused", { exact: true }).waitFor();
     await page.getByRole("button", { name: `Resume the schedule of ${form.title}` }).click();
     await page.getByText("The schedule runs again.").waitFor();
+    await row.getByText("Active", { exact: true }).waitFor();
     expect(((await row.textContent()) ?? "").replace(/\s+/g, " ")).toMatch(/Active\s*Next: /);
 
     // Deleted, asked first.
