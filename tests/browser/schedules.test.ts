@@ -33,6 +33,8 @@ describe("the schedule pages", () => {
     // From the class's page, with the class already chosen.
     await page.goto(`${baseUrl()}/en/groups/${group.body.id}`);
     await page.getByRole("link", { name: "Repeat this questionnaire" }).click();
+    // Without JavaScript the page streams in: its selects are read once the whole page is there.
+    await page.waitForLoadState("load");
     await page.getByRole("heading", { level: 1, name: "Repeat a questionnaire" }).waitFor();
     expect(await page.getByRole("combobox", { name: /^Respondent/ }).inputValue()).toBe(`group:${group.body.id}`);
     const today = new Date().toISOString().slice(0, 10);
@@ -117,10 +119,12 @@ describe("the schedule pages", () => {
     expect(await page.getByRole("combobox", { name: /^Form/ }).inputValue()).toBe(form.id);
     await page.goto(`${baseUrl()}/es/students/${student.id}`);
     await page.getByRole("link", { name: "Repetir este cuestionario" }).click();
+    await page.waitForLoadState("load");
     await page.getByRole("heading", { level: 1, name: "Repetir un cuestionario" }).waitFor();
     expect(await page.getByRole("combobox", { name: /^Persona evaluada/ }).inputValue()).toBe(`student:${student.id}`);
     await page.goto(`${baseUrl()}/pt-BR/candidates/${candidate.body.id}`);
     await page.getByRole("link", { name: "Repetir este questionário" }).click();
+    await page.waitForLoadState("load");
     expect(await page.getByRole("combobox", { name: /^Pessoa avaliada/ }).inputValue()).toBe(`candidate:${candidate.body.id}`);
     await context.close();
   });
