@@ -120,7 +120,8 @@ async function listReports(client: SqlClient, caller: Caller, url: URL) {
       `SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor",
               s."subscales", s."flags", s."flaggedAt", s."formTitle",
               s."acknowledgedAt", s."acknowledgedById", ack."name" AS "acknowledgedByName", s."acknowledgementNote",
-              COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName", s."updatedAt"
+              COALESCE(st."name", ca."name") AS "respondentName", u."name" AS "assignedByName", s."updatedAt",
+              ${client.dialect === "postgresql" ? `(s."scoredAgainst"->'scoring'->>'display')` : `json_extract(s."scoredAgainst", '$.scoring.display')`} AS "display"
          FROM "Submission" AS s
          JOIN "User" AS u ON u."id" = s."assignedById"
          LEFT JOIN "User" AS ack ON ack."id" = s."acknowledgedById"
@@ -153,6 +154,8 @@ async function listReports(client: SqlClient, caller: Caller, url: URL) {
     assignedByName: row.assignedByName,
     updatedAt: asDate(row.updatedAt),
     deletedAt: null,
+    // How the total shows, as the result captured it (ADR 79): only "RAW" is not the default.
+    display: row.display === "RAW" ? "RAW" : "PERCENT",
   }));
   return { reports, total: Number(counted[0]?.completed ?? 0), page, limit };
 }
