@@ -1,11 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { sharedBrowser, signedInContext } from "../support/browser.ts";
+import { sharedBrowser, signedInContext, screenshot } from "../support/browser.ts";
 import { testDatabase } from "../support/database.ts";
 
 /**
@@ -14,7 +12,6 @@ import { testDatabase } from "../support/database.ts";
  * what the endpoint answered, remove the endpoint. The receiver listens on loopback (the suite's
  * server allows it). Screenshots go to $SCREENSHOT_DIR.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const browser = sharedBrowser();
 const admin = "admin@other.test" as const;
 let receiver: Server;
@@ -84,7 +81,7 @@ describe("the webhooks page", () => {
         )
         .toBeGreaterThan(0);
       if (javaScriptEnabled) expect(await seriousAccessibilityViolations(page)).toEqual([]);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `admin-webhooks-js-${javaScriptEnabled}.png`), fullPage: true });
+      await screenshot(page, `admin-webhooks-js-${javaScriptEnabled}.png`);
 
       // The delivery of this test's student: other test files add students to the same
       // organization meanwhile, and this webhook receives those too, so the newest delivery in the

@@ -1,9 +1,7 @@
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { baseUrl } from "../support/api.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { sharedBrowser, signedInContext } from "../support/browser.ts";
+import { sharedBrowser, signedInContext, screenshot } from "../support/browser.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
 
 /**
@@ -11,7 +9,6 @@ import { createSignedInUser } from "../support/fixtures.ts";
  * as a bearer token, is listed with its scope and when it was last used, and stops working once
  * deleted; one made read only reads and is refused writes.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const browser = sharedBrowser();
 
 describe("the API tokens page", () => {
@@ -32,7 +29,7 @@ describe("the API tokens page", () => {
     const token = await page.getByLabel(/^New API token/).inputValue();
     expect(token).toMatch(/^as_[\w-]{43}$/);
     if (javaScriptEnabled) expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `api-tokens-js-${javaScriptEnabled}.png`), fullPage: true });
+    await screenshot(page, `api-tokens-js-${javaScriptEnabled}.png`);
 
     const used = await fetch(`${baseUrl()}/api/forms`, { headers: { authorization: `Bearer ${token}` } });
     expect(used.status).toBe(200);

@@ -1,12 +1,10 @@
-import { mkdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mediumAnswers, mixedForm, type CreatedForm } from "../support/assessment.ts";
 import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, signedInContext, screenshot } from "../support/browser.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 
 /**
@@ -15,7 +13,6 @@ import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
  * finds the result in assignments and reports, opens it and downloads the PDF. Once with the
  * teacher's JavaScript off, once on. Screenshots go to $SCREENSHOT_DIR.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const MEDIUM_COLOR = "#B54708";
 
 let browser: Browser;
@@ -24,7 +21,6 @@ let form: CreatedForm;
 const completed: { id: string; name: string }[] = [];
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchBrowser();
   teacher = await createSignedInUser("TEACHER");
   const created = await api("POST", "/api/forms", { cookie: teacher.cookie, json: mixedForm(`Reading screening ${unique("f")}`) });
@@ -38,7 +34,6 @@ afterAll(async () => {
 
 const signedIn = (cookie: string, options: BrowserContextOptions = {}) => signedInContext(browser, cookie, options);
 
-const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 const today = () => new Date().toISOString().slice(0, 10);
 
 async function createStudent(name: string) {

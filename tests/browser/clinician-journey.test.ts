@@ -1,12 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, PHONE, sharedBrowser, signedInContext } from "../support/browser.ts";
+import { DESKTOP, PHONE, sharedBrowser, signedInContext, screenshot } from "../support/browser.ts";
 import { dictionaries } from "../support/dictionaries.ts";
 import { type CreatedUser, createSignedInUser } from "../support/fixtures.ts";
 
@@ -23,7 +20,6 @@ import { type CreatedUser, createSignedInUser } from "../support/fixtures.ts";
  * Screenshots of every step at both widths go to $SCREENSHOT_DIR/clinician-* (default
  * <tmp>/assessment-screenshots).
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const NEVER = "Ningún día";
 const NEARLY_EVERY_DAY = "Casi todos los días";
 const PHQ9_ITEM_9 = "Pensamientos de que estaría mejor muerto(a) o de lastimarse de alguna manera";
@@ -43,14 +39,13 @@ const scrollWidth = (page: Page) => page.evaluate(() => (document.scrollingEleme
  * it must fit the phone without sideways scrolling. Back to the width it had after.
  */
 async function shots(page: Page, name: string) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   const original = page.viewportSize() ?? DESKTOP;
   for (const [label, viewport] of [
     ["desk", DESKTOP],
     ["phone", PHONE],
   ] as const) {
     await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `clinician-${name}-${label}.png`), fullPage: true });
+    await screenshot(page, `clinician-${name}-${label}.png`);
   }
   expect(await scrollWidth(page), `${name} fits a phone`).toBeLessThanOrEqual(PHONE.width);
   await page.setViewportSize(original);
@@ -176,7 +171,7 @@ describe("a clinician's journey with the instrument library and critical answers
         await answer.getByText(`Hola, ${patientName}`).waitFor();
         expect(await englishWordsOf(answer)).toEqual([]);
         expect(await scrollWidth(answer), "the test link fits the phone").toBeLessThanOrEqual(PHONE.width);
-        await answer.screenshot({ path: path.join(SCREENSHOTS, `clinician-test-link-${mode}-phone.png`), fullPage: true });
+        await screenshot(answer, `clinician-test-link-${mode}-phone.png`);
         const questions = answer.getByRole("group");
         expect(await questions.count()).toBe(9);
         for (let i = 0; i < 9; i++) {
@@ -190,7 +185,7 @@ describe("a clinician's journey with the instrument library and critical answers
         expect(await answer.getByRole("region", { name: "Lee esto, por favor" }).textContent()).toContain(SAFETY_MESSAGE_ES);
         expect(await englishWordsOf(answer)).toEqual([]);
         expect(await scrollWidth(answer), "the confirmation fits the phone").toBeLessThanOrEqual(PHONE.width);
-        await answer.screenshot({ path: path.join(SCREENSHOTS, `clinician-test-done-${mode}-phone.png`), fullPage: true });
+        await screenshot(answer, `clinician-test-done-${mode}-phone.png`);
         await phone.close();
 
         // 4. Needs attention on the home page, the flag on the report, acknowledged with a note.

@@ -1,11 +1,8 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
 import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, PHONE, sharedBrowser, signedInContext } from "../support/browser.ts";
+import { DESKTOP, PHONE, sharedBrowser, signedInContext, screenshot } from "../support/browser.ts";
 import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
 
 /**
@@ -16,11 +13,9 @@ import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
  * and a scale's named points. Screenshots go to $SCREENSHOT_DIR.
  */
 const LONG = 180_000;
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const teacher = "teacher@demo.test" as const;
 
 const browser = sharedBrowser();
-mkdirSync(SCREENSHOTS, { recursive: true });
 
 async function openEditor(javaScriptEnabled: boolean, pathname = "/en/forms/new", options: { viewport?: typeof DESKTOP; bypassCSP?: boolean } = {}) {
   const context = await signedInContext(browser(), sessionOf(teacher), { javaScriptEnabled, ...options });
@@ -169,7 +164,7 @@ async function saveWithKeyFix(page: Page, shot: string) {
       .getByRole("checkbox", { name: /^s2r · / })
       .isChecked(),
   ).toBe(true);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${shot}.png`), fullPage: true });
+  await screenshot(page, `${shot}.png`);
   await field(page, "questions[2].key").fill("a1");
   await page.getByRole("button", { name: "Create the form" }).click();
   return savedFormId(page);
@@ -272,7 +267,7 @@ describe("the editor's scales and flags", () => {
         await question(page, 0).locator("summary").click();
         expect(await seriousAccessibilityViolations(page), suffix).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), suffix).toBeLessThanOrEqual(viewport.width);
-        await page.screenshot({ path: path.join(SCREENSHOTS, `editor-scales-${suffix}.png`), fullPage: true });
+        await screenshot(page, `editor-scales-${suffix}.png`);
         for (const [name, locator] of [
           ["question", question(page, 0)],
           ["reverse", question(page, 3)],
@@ -280,7 +275,7 @@ describe("the editor's scales and flags", () => {
           ["subscales", page.locator("fieldset", { has: page.locator("legend", { hasText: "Subscales" }) })],
           ["critical", page.locator("fieldset", { has: page.locator("legend", { hasText: "Critical answers" }) })],
         ] as const) {
-          await locator.screenshot({ path: path.join(SCREENSHOTS, `editor-scales-${name}-${suffix}.png`) });
+          await screenshot(locator, `editor-scales-${name}-${suffix}.png`, { fullPage: false });
         }
         await page.context().close();
       }
@@ -342,7 +337,7 @@ describe("a question whose options all score the same", () => {
       expect(await question(page, 1).getByTestId("one-score-note").textContent()).toBe(words.note);
       expect(await field(page, "questions[1].options[1].text").inputValue()).toBe("No");
       if (javaScriptEnabled) expect(await seriousAccessibilityViolations(page)).toEqual([]);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `editor-one-score-js-${javaScriptEnabled}.png`), fullPage: true });
+      await screenshot(page, `editor-one-score-js-${javaScriptEnabled}.png`);
 
       await warning.getByRole("button", { name: words.anyway }).click();
       await page.getByText(words.created).waitFor();

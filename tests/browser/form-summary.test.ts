@@ -1,10 +1,8 @@
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, PHONE, sharedBrowser, signedInContext } from "../support/browser.ts";
+import { DESKTOP, PHONE, sharedBrowser, signedInContext, screenshot } from "../support/browser.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
 
 /**
@@ -12,7 +10,6 @@ import { createSignedInUser } from "../support/fixtures.ts";
  * links by state, the bands on their colours and each question's answers, as SVG with the numbers
  * as text; the group filter; nothing but the results when printed. Screenshots go to $SCREENSHOT_DIR.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const browser = sharedBrowser();
 
 describe("the form's results summary", () => {
@@ -62,7 +59,7 @@ describe("the form's results summary", () => {
       expect(await q3Answers.getByRole("row", { name: /^3 1/ }).count()).toBe(1);
       if (javaScriptEnabled) expect(await seriousAccessibilityViolations(page), `at ${viewport.width}px`).toEqual([]);
       const device = viewport === PHONE ? "phone" : "desktop";
-      await page.screenshot({ path: path.join(SCREENSHOTS, `form-summary-${device}-js-${javaScriptEnabled}.png`), fullPage: true });
+      await screenshot(page, `form-summary-${device}-js-${javaScriptEnabled}.png`);
 
       if (viewport === DESKTOP) {
         await page.getByLabel("Group").selectOption({ label: group.name });

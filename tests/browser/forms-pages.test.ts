@@ -1,12 +1,9 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
 import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, signedInContext, screenshot } from "../support/browser.ts";
 import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 
@@ -17,14 +14,12 @@ import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
  */
 /** Whole journeys through a real browser: generous, as the machine may be busy with other runs. */
 const LONG = 180_000;
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 
 let browser: Browser;
 let teacher: CreatedUser;
 let template: { id: string; title: string };
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchBrowser();
   teacher = await createSignedInUser("TEACHER");
   const created = await api("POST", "/api/forms", {
@@ -46,8 +41,6 @@ async function open(context: BrowserContext, pathname: string): Promise<Page> {
   await page.goto(`${baseUrl()}${pathname}`);
   return page;
 }
-
-const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
 /** Builds the mixed form through the editor: every question type, a reorder and three bands. */
 /** `posts`: whether each editing button posts (JavaScript off) rather than changing the page in place. */
@@ -344,12 +337,12 @@ describe("the Forms pages", () => {
           await screenshot(page, `${name}-${suffix}`);
           if (name === "forms-editor") {
             // Close-ups of the parts a full-page phone shot shrinks too far to judge.
-            await page
-              .locator("li", { has: page.getByRole("heading", { name: "Question 2" }) })
-              .screenshot({ path: path.join(SCREENSHOTS, `forms-editor-question-${suffix}.png`) });
-            await page
-              .locator("fieldset", { has: page.locator("legend", { hasText: "Score ranges" }) })
-              .screenshot({ path: path.join(SCREENSHOTS, `forms-editor-ranges-${suffix}.png`) });
+            await screenshot(page.locator("li", { has: page.getByRole("heading", { name: "Question 2" }) }), `forms-editor-question-${suffix}.png`, {
+              fullPage: false,
+            });
+            await screenshot(page.locator("fieldset", { has: page.locator("legend", { hasText: "Score ranges" }) }), `forms-editor-ranges-${suffix}.png`, {
+              fullPage: false,
+            });
           }
           if (viewport === PHONE) {
             const wide = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -1,10 +1,8 @@
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, PHONE, sharedBrowser, signedInContext } from "../support/browser.ts";
+import { DESKTOP, PHONE, sharedBrowser, signedInContext, screenshot } from "../support/browser.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
 
 /**
@@ -12,7 +10,6 @@ import { createSignedInUser } from "../support/fixtures.ts";
  * spread of those latest results, and the way to the form's summary for the group. In Chromium on
  * a desktop and a phone; screenshots go to $SCREENSHOT_DIR.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const browser = sharedBrowser();
 
 describe("a group's results", () => {
@@ -49,7 +46,7 @@ describe("a group's results", () => {
       expect(await page.getByRole("img", { name: `Latest results on ${form.title} by band: Low 1, High 1.` }).count()).toBe(1);
       expect(await page.getByText("2 of 3 members have a result.").count()).toBe(1);
       expect(await seriousAccessibilityViolations(page), `at ${viewport.width}px`).toEqual([]);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `group-results-${viewport === PHONE ? "phone" : "desktop"}.png`), fullPage: true });
+      await screenshot(page, `group-results-${viewport === PHONE ? "phone" : "desktop"}.png`);
       if (viewport === DESKTOP) {
         await page.getByRole("link", { name: `Summary of ${form.title} for this group` }).click();
         await page.getByRole("img", { name: "Links by state: 3 completed, 1 waiting, 0 expired, 0 withdrawn." }).waitFor();

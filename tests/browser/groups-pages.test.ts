@@ -1,22 +1,17 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
 import { createForm, createStudent } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
+import { launchBrowser, PHONE, signedInContext, screenshot } from "../support/browser.ts";
 
 /**
  * The groups pages in Chromium, with JavaScript off (plain posts, post/redirect/get) and on: create
  * a class, find and tick its pupils, remove one, rename it, delete it.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchBrowser();
 });
 
@@ -62,7 +57,7 @@ describe("the groups pages", () => {
       await page.getByRole("search").getByRole("button", { name: "Search" }).click();
       await page.getByRole("checkbox", { name: bruno!.name }).waitFor();
       expect(await page.getByRole("checkbox", { name: ana!.name }).count()).toBe(0);
-      if (!javaScriptEnabled) await page.screenshot({ path: path.join(SCREENSHOTS, "group-page-desktop.png"), fullPage: true });
+      if (!javaScriptEnabled) await screenshot(page, "group-page-desktop.png");
 
       await page.getByRole("button", { name: `Remove ${carla!.name} from the group` }).click();
       await page.getByText("Removed from the group.").waitFor();
@@ -160,7 +155,7 @@ describe("the groups pages", () => {
       await page.goto(`${baseUrl()}${pathname}`);
       expect(await seriousAccessibilityViolations(page), pathname).toEqual([]);
     }
-    await page.screenshot({ path: path.join(SCREENSHOTS, "group-page-phone.png"), fullPage: true });
+    await screenshot(page, "group-page-phone.png");
     await context.close();
   });
 });

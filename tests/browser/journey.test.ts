@@ -1,12 +1,10 @@
-import { mkdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, freshIp, sessionOf, unique } from "../support/api.ts";
 import { completeMedium, mixedForm } from "../support/assessment.ts";
 import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, signedInContext, screenshot } from "../support/browser.ts";
 import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
 import { mailTo, waitForMail } from "../support/mail.ts";
@@ -25,7 +23,6 @@ import { enableTotp, totpCode } from "../support/two-factor.ts";
  */
 /** Whole journeys through a real browser on a busy machine. */
 const LONG = 180_000;
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const BANDS = [
   { label: "Low", min: "-5", max: "0.5", color: "#b42318" },
   { label: "Medium", min: "0.75", max: "5", color: "#b54708" },
@@ -36,7 +33,6 @@ const MEDIUM = "#b54708";
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchBrowser();
 });
 
@@ -51,12 +47,11 @@ const idFromUrl = (page: Page) => new URL(page.url()).pathname.split("/")[3]!;
 
 /** The page at desktop and phone widths, full length, as journey-<name>-<mode>-{desktop,phone}.png. */
 async function shots(page: Page, name: string) {
-  const file = (width: string) => path.join(SCREENSHOTS, `journey-${name}-${width}.png`);
   const original = page.viewportSize() ?? DESKTOP;
   await page.setViewportSize(DESKTOP);
-  await page.screenshot({ path: file("desktop"), fullPage: true });
+  await screenshot(page, `journey-${name}-desktop`);
   await page.setViewportSize(PHONE);
-  await page.screenshot({ path: file("phone"), fullPage: true });
+  await screenshot(page, `journey-${name}-phone`);
   expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits a phone`).toBeLessThanOrEqual(PHONE.width);
   await page.setViewportSize(original);
 }
@@ -254,7 +249,7 @@ describe("the teacher's and the administrator's journey", () => {
       expect(await chart.locator("circle").evaluateAll((circles) => circles.map((c) => c.getAttribute("fill")?.toLowerCase()))).toEqual([MEDIUM]);
       expect(await page.locator("figcaption").textContent()).toContain("One result");
       // A close-up of the chart, which a full-page phone shot shrinks too far to judge.
-      await chart.screenshot({ path: path.join(SCREENSHOTS, `journey-student-chart-${mode}.png`) });
+      await screenshot(chart, `journey-student-chart-${mode}.png`, { fullPage: false });
       await axe(page, javaScriptEnabled, "student detail");
       await shots(page, `student-${mode}`);
 
@@ -362,7 +357,7 @@ describe("accessibility of the pages the other browser tests do not check", () =
       await page.getByRole("button", { name: "Verify and sign in" }).click();
       await page.locator("#code[aria-invalid=true]").waitFor();
       expect(await seriousAccessibilityViolations(page), `code step error ${label}`).toEqual([]);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `journey-a11y-code-error-${label}.png`), fullPage: true });
+      await screenshot(page, `journey-a11y-code-error-${label}.png`);
 
       // Forgot password, sent; then the reset page with a real link.
       await page.goto(`${baseUrl()}/en/forgot-password`);
@@ -382,7 +377,7 @@ describe("accessibility of the pages the other browser tests do not check", () =
       await page.getByRole("button", { name: "Save the new password" }).click();
       await page.locator("[aria-invalid=true]").first().waitFor();
       expect(await seriousAccessibilityViolations(page), `reset password errors ${label}`).toEqual([]);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `journey-a11y-reset-${label}.png`), fullPage: true });
+      await screenshot(page, `journey-a11y-reset-${label}.png`);
 
       // The OpenID error page, the friendly 404 (with and without a locale), the test link once
       // answered ("Thank you") and an unknown one.
@@ -400,13 +395,7 @@ describe("accessibility of the pages the other browser tests do not check", () =
         expect(await page.textContent("body"), pathname).not.toMatch(/^\s*[{[]/);
         if (status === 200) await page.getByRole("heading", { name: "Thank you" }).waitFor();
         expect(await seriousAccessibilityViolations(page), `${pathname} ${label}`).toEqual([]);
-        await page.screenshot({
-          path: path.join(
-            SCREENSHOTS,
-            `journey-a11y-${status === 200 ? "test-done" : pathname.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}-${label}.png`,
-          ),
-          fullPage: true,
-        });
+        await screenshot(page, `journey-a11y-${status === 200 ? "test-done" : pathname.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}-${label}.png`);
       }
       await anonymous.close();
 
@@ -424,7 +413,7 @@ describe("accessibility of the pages the other browser tests do not check", () =
         expect(response?.status(), pathname).toBe(status);
         expect(await teacherPage.getByRole("heading", { level: 1 }).textContent()).toBe(status === 403 ? "Not allowed" : "Page not found");
         expect(await seriousAccessibilityViolations(teacherPage), `${pathname} ${label}`).toEqual([]);
-        await teacherPage.screenshot({ path: path.join(SCREENSHOTS, `journey-a11y-${status}-${label}.png`), fullPage: true });
+        await screenshot(teacherPage, `journey-a11y-${status}-${label}.png`);
       }
       await teacher.close();
       const admin = await withCookie(sessionOf("admin@demo.test"), { viewport, bypassCSP: true });

@@ -1,11 +1,8 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { BrowserContextOptions, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, PHONE, sharedBrowser, signedInContext } from "../support/browser.ts";
+import { DESKTOP, PHONE, sharedBrowser, signedInContext, screenshot } from "../support/browser.ts";
 import { type CreatedUser, createSignedInUser } from "../support/fixtures.ts";
 
 /**
@@ -15,13 +12,11 @@ import { type CreatedUser, createSignedInUser } from "../support/fixtures.ts";
  * not edited while its details are saved. Screenshots go to $SCREENSHOT_DIR.
  */
 const LONG = 180_000;
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 
 const browser = sharedBrowser();
 let teacher: CreatedUser;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   teacher = await createSignedInUser("TEACHER");
 });
 
@@ -66,7 +61,7 @@ describe("the library pages", () => {
       await page.getByRole("button", { name: "Show" }).click();
       await page.waitForURL(/language=es/);
       await page.getByText("Poco interés o placer en hacer cosas").waitFor();
-      await page.screenshot({ path: path.join(SCREENSHOTS, `library-phq9-js-${javaScriptEnabled}.png`), fullPage: true });
+      await screenshot(page, `library-phq9-js-${javaScriptEnabled}.png`);
 
       const title = unique("PHQ-9 clínica");
       expect(await page.getByLabel("Language of the form").inputValue()).toBe("es");
@@ -85,7 +80,7 @@ describe("the library pages", () => {
       expect(await notice.textContent()).toContain("Licence: Free: developed with an educational grant from Pfizer Inc.");
       await page.getByText("Poco interés o placer en hacer cosas").waitFor();
       expect(await page.locator('[name="questions[0].text"]').count()).toBe(0);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `installed-form-js-${javaScriptEnabled}.png`), fullPage: true });
+      await screenshot(page, `installed-form-js-${javaScriptEnabled}.png`);
 
       // What the lock leaves open: the details, and publishing.
       await page.getByLabel("Critical message").fill("Llama al 555-0100 a cualquier hora.");

@@ -1,19 +1,15 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
 import { assign, createForm, highAnswers, mediumAnswers, type CreatedForm } from "../support/assessment.ts";
 import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, signedInContext, screenshot } from "../support/browser.ts";
 
 /**
  * The students and candidates pages in real Chromium: the whole journey with JavaScript off (plain
  * forms, post/redirect/get), once more with it on, admin-only actions, the results chart, and
  * axe-core at desktop and phone widths. Screenshots go to $SCREENSHOT_DIR.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const ADMIN: DemoUser = "admin@demo.test";
 const TEACHER: DemoUser = "teacher@demo.test";
 
@@ -21,7 +17,6 @@ let browser: Browser;
 let form: CreatedForm;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchBrowser();
   form = await createForm(ADMIN);
 });
@@ -38,7 +33,6 @@ async function open(context: BrowserContext, pathname: string): Promise<Page> {
   return page;
 }
 
-const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 const idFromUrl = (page: Page) => new URL(page.url()).pathname.split("/")[3]!;
 const flash = (page: Page) => page.locator("main [role=status], main [role=alert]").first().textContent();
 

@@ -1,6 +1,3 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
@@ -18,7 +15,7 @@ import {
   type SubscaleForm,
 } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, PHONE, sharedBrowser, signedInContext } from "../support/browser.ts";
+import { DESKTOP, PHONE, sharedBrowser, signedInContext, screenshot, keepToLookAt } from "../support/browser.ts";
 
 /**
  * A person's results per form (docs/decisions/0027): one chart per instrument, each over its own
@@ -26,7 +23,6 @@ import { DESKTOP, PHONE, sharedBrowser, signedInContext } from "../support/brows
  * and phone widths, axe-clean; and the page and a report as printed. Screenshots go to
  * $SCREENSHOT_DIR.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const ADMIN: DemoUser = "admin@demo.test";
 const browser = sharedBrowser();
 
@@ -43,7 +39,6 @@ async function complete(form: CreatedForm, answers: unknown): Promise<string> {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   reading = await createForm(ADMIN, mixedForm(unique("Reading comprehension")));
   habits = await createForm(ADMIN, {
     ...mixedForm(unique("Study habits")),
@@ -76,7 +71,6 @@ beforeAll(async () => {
 
 const chartOf = (page: Page, form: CreatedForm) => page.getByRole("img", { name: new RegExp(`^Scores on ${form.title} over time`) });
 const scores = (chart: Locator) => chart.locator("circle").evaluateAll((circles) => circles.map((circle) => Number(circle.getAttribute("data-score"))));
-const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
 describe("a person's results per form", () => {
   for (const javaScriptEnabled of [false, true]) {
@@ -140,7 +134,7 @@ describe("a person's results per form", () => {
 
       if (javaScriptEnabled) expect(await seriousAccessibilityViolations(page)).toEqual([]);
       await screenshot(page, `person-history-desktop-${mode}`);
-      await readingChart.screenshot({ path: path.join(SCREENSHOTS, `person-history-chart-${mode}.png`) });
+      await screenshot(readingChart, `person-history-chart-${mode}.png`, { fullPage: false });
 
       await page.setViewportSize(PHONE);
       expect(await page.getByRole("img", { name: /^Scores on .* over time/ }).count()).toBe(2);
@@ -167,7 +161,7 @@ describe("a person's results per form", () => {
     expect(await page.getByRole("img", { name: /^Scores on .* over time/ }).count()).toBe(2);
     expect(await page.getByRole("table", { name: `Results on ${reading.title}, newest first` }).isVisible()).toBe(true);
     const personPdf = await page.pdf({ format: "A4" });
-    writeFileSync(path.join(SCREENSHOTS, "person-history-print.pdf"), personPdf);
+    keepToLookAt("person-history-print.pdf", personPdf);
 
     await page.goto(`${baseUrl()}/en/reports/${reportId}`);
     expect(await page.getByRole("link", { name: "Download PDF" }).isVisible()).toBe(false);
@@ -176,7 +170,7 @@ describe("a person's results per form", () => {
     const reportPdf = await page.pdf({ format: "A4" });
     expect(reportPdf.subarray(0, 5).toString()).toBe("%PDF-");
     expect(reportPdf.length).toBeGreaterThan(10_000);
-    writeFileSync(path.join(SCREENSHOTS, "report-print.pdf"), reportPdf);
+    keepToLookAt("report-print.pdf", reportPdf);
 
     // The reports list prints its table (not the phone's list) without its filters.
     await page.goto(`${baseUrl()}/en/reports`);

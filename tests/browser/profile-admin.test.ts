@@ -1,11 +1,8 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, signIn, unique } from "../support/api.ts";
 import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, launchBrowser, PHONE, signedInContext } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, signedInContext, screenshot } from "../support/browser.ts";
 import { createSignedInUser, png } from "../support/fixtures.ts";
 import { enableTotp, totpCode, usedAStepAgo } from "../support/two-factor.ts";
 
@@ -14,12 +11,10 @@ import { enableTotp, totpCode, usedAStepAgo } from "../support/two-factor.ts";
  * real Chromium with JavaScript OFF: plain forms, post/redirect/get, flash messages. Screenshots
  * go to $SCREENSHOT_DIR (default <tmp>/assessment-screenshots).
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchBrowser();
 });
 
@@ -39,7 +34,6 @@ async function open(ctx: BrowserContext, pathname: string): Promise<Page> {
   return page;
 }
 
-const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 const flash = (page: Page) => page.locator("[role=status], [role=alert]").allTextContents();
 
 async function signInThroughForm(page: Page, email: string, password: string) {

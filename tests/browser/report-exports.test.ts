@@ -1,13 +1,11 @@
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { sharedBrowser, signedInContext } from "../support/browser.ts";
+import { sharedBrowser, signedInContext, screenshot } from "../support/browser.ts";
 import { createSignedInUser } from "../support/fixtures.ts";
 
 /**
@@ -15,7 +13,6 @@ import { createSignedInUser } from "../support/fixtures.ts";
  * (plain links) and on (the download shows its progress, then is saved). Screenshots go to
  * $SCREENSHOT_DIR.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const browser = sharedBrowser();
 
 describe("the reports page's downloads", () => {
@@ -43,7 +40,7 @@ describe("the reports page's downloads", () => {
     await page.waitForURL(/formId=/);
     expect(await page.locator("section[aria-label='Reports'] li, section[aria-label='Reports'] tbody tr").count()).toBeGreaterThan(0);
     if (javaScriptEnabled) expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `reports-export-js-${javaScriptEnabled}.png`), fullPage: true });
+    await screenshot(page, `reports-export-js-${javaScriptEnabled}.png`);
 
     const [xlsx] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Excel (XLSX)" }).click()]);
     expect(xlsx.suggestedFilename()).toMatch(/^reports-\d{4}-\d{2}-\d{2}\.xlsx$/);

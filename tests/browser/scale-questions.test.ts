@@ -1,24 +1,19 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
 import { assign, createStudent } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { sharedBrowser, signedInContext } from "../support/browser.ts";
+import { sharedBrowser, signedInContext, screenshot } from "../support/browser.ts";
 import { field } from "../support/form-editor.ts";
 
 /**
  * Scale questions on a 360 px phone (one row of points, the ends' labels) and the editor's totals
  * and band checks, in Chromium with JavaScript off and on. Screenshots go to $SCREENSHOT_DIR.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const SMALL_PHONE = { width: 360, height: 740 };
 const teacher = "teacher@demo.test" as const;
 
 const browser = sharedBrowser();
-mkdirSync(SCREENSHOTS, { recursive: true });
 
 async function scaleForm() {
   const created = await api("POST", "/api/forms", {
@@ -78,7 +73,7 @@ describe("a scale question on the test page", () => {
       if (javaScriptEnabled) expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
       await page.getByRole("radio", { name: "8", exact: true }).check();
-      await page.screenshot({ path: path.join(SCREENSHOTS, `scale-phone-js-${javaScriptEnabled}.png`), fullPage: true });
+      await screenshot(page, `scale-phone-js-${javaScriptEnabled}.png`);
       await page.getByRole("button", { name: "Send answers" }).click();
       await page.getByText("Your answers have been received").waitFor();
       const report = await api("GET", `/api/reports/${link.id}`, { as: teacher });
@@ -120,7 +115,7 @@ describe("the editor's totals and bands", () => {
       await coverage.getByText("Totals on this form run from 0 to 3.").waitFor();
       await coverage.getByText("No total can fall in score range 2: change it or remove it.").waitFor();
       await coverage.getByText("No range names totals from 0 to 1.").waitFor();
-      await page.screenshot({ path: path.join(SCREENSHOTS, `editor-totals-js-${javaScriptEnabled}.png`), fullPage: true });
+      await screenshot(page, `editor-totals-js-${javaScriptEnabled}.png`);
 
       await page.getByRole("button", { name: "Create the form" }).click();
       const error = page.locator('[id="scoreRanges[1]-error"]');

@@ -1,12 +1,9 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
 import { createForm, createStudent } from "../support/assessment.ts";
 import { ACCESSIBILITY_SCAN_TIMEOUT, seriousAccessibilityViolations } from "../support/axe.ts";
-import { PHONE, sharedBrowser, signedInContext } from "../support/browser.ts";
+import { PHONE, sharedBrowser, signedInContext, screenshot } from "../support/browser.ts";
 import { waitForMail } from "../support/mail.ts";
 
 /**
@@ -14,14 +11,12 @@ import { waitForMail } from "../support/mail.ts";
  * questionnaire repeated weekly from the group's page, its first occurrence made by the suite's
  * own server as the day has already begun, then changed, paused, resumed and deleted, asked first.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 const browser = sharedBrowser();
 
 const text = async (page: Page) => ((await page.locator("main").textContent()) ?? "").replace(/\s+/g, " ");
 
 describe("the schedule pages", () => {
   it("given JavaScript off, should repeat a class's questionnaire from the group's page, run it today, change, pause, resume and delete it", async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     const form = await createForm("teacher@demo.test");
     const email = `${unique("weekly").toLowerCase()}@pupils.test`;
     const pupil = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: unique("Weekly pupil"), email } });
@@ -74,7 +69,7 @@ describe("the schedule pages", () => {
     expect(details).toContain("Every 7 days");
     expect(details).toContain("After 4 times");
     expect(details).toContain("The links are e-mailed");
-    await page.screenshot({ path: path.join(SCREENSHOTS, "schedule-page-desktop.png"), fullPage: true });
+    await screenshot(page, "schedule-page-desktop.png");
 
     // Changed: every two weeks, no end.
     await page.getByLabel("Repeat every (days)").fill("14");

@@ -1,12 +1,9 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, signIn, unique } from "../support/api.ts";
 import { mediumAnswers, mixedForm, type CreatedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { DESKTOP, launchBrowser, PHONE } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, screenshot } from "../support/browser.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 
 /**
@@ -14,7 +11,6 @@ import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
  * desktop and a phone. A teacher of its own keeps the numbers exact while other files run.
  * Screenshots go to $SCREENSHOT_DIR (default: <tmp>/assessment-screenshots), never the repository.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
 
 let browser: Browser;
 let teacher: CreatedUser;
@@ -24,7 +20,6 @@ const pendingName = `Łukasz Wójcik ${unique("p")}`;
 const completedName = `Zoë Ørsted ${unique("c")}`;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchBrowser();
   teacher = await createSignedInUser("TEACHER");
   const as = { cookie: teacher.cookie };
@@ -56,7 +51,6 @@ async function open(context: BrowserContext, pathname: string): Promise<Page> {
 }
 
 const countOf = async (page: Page, label: string) => (await page.locator(`dl > div:has(dt:text-is("${label}")) dd`).textContent())?.trim();
-const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
 describe("the app shell and the home page", () => {
   it("given a teacher, should show the pending assignments, recent results, counts and quick actions", async () => {

@@ -1,11 +1,8 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { baseUrl, sessionOf, unique } from "../support/api.ts";
 import { assign, createForm, createStudent, mixedForm } from "../support/assessment.ts";
 import { seriousAccessibilityViolations } from "../support/axe.ts";
-import { PHONE, sharedBrowser, signedInContext } from "../support/browser.ts";
+import { PHONE, sharedBrowser, signedInContext, screenshot } from "../support/browser.ts";
 import { testDatabase } from "../support/database.ts";
 
 /**
@@ -13,8 +10,6 @@ import { testDatabase } from "../support/database.ts";
  * one, and lists it as answered once sent; another student's test is not there. Chromium with
  * JavaScript off and on; screenshots go to $SCREENSHOT_DIR.
  */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), "assessment-screenshots");
-mkdirSync(SCREENSHOTS, { recursive: true });
 const browser = sharedBrowser();
 
 describe("the student's home page", () => {
@@ -34,7 +29,7 @@ describe("the student's home page", () => {
     await item.waitFor();
     expect(await page.getByText(othersForm.title).count()).toBe(0);
     if (javaScriptEnabled) expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `student-home-js-${javaScriptEnabled}.png`), fullPage: true });
+    await screenshot(page, `student-home-js-${javaScriptEnabled}.png`);
 
     await item.getByRole("link", { name: /Open the test/ }).click();
     await page.getByRole("heading", { name: form.title }).waitFor();

@@ -137,8 +137,30 @@ describe("e-mails sent by two instances", () => {
     const held: { recipient: string; release: () => void }[] = [];
     cleanups.push(async () => {
       for (const hold of held) hold.release();
+      allowA(Number.POSITIVE_INFINITY);
     });
-    const urlA = await mail.server(database.dataDir, "a");
+    // Instance a takes a few hundred messages per stop: its pooled connection would otherwise send
+    // the whole class before the fourth stop. The test lets it take more after each stop, before a
+    // link handed back at that stop needs it, and all of them after the last.
+    let allowance = 100;
+    let takenByA = 0;
+    const waitingAtA: (() => void)[] = [];
+    const allowA = (more: number) => {
+      allowance += more;
+      while (waitingAtA.length > 0 && takenByA < allowance) {
+        takenByA++;
+        waitingAtA.shift()!();
+      }
+    };
+    const urlA = await mail.server(database.dataDir, "a", {
+      holdRecipient: () => {
+        if (takenByA < allowance) {
+          takenByA++;
+          return undefined;
+        }
+        return new Promise<void>((release) => waitingAtA.push(release));
+      },
+    });
     const urlB = await mail.server(database.dataDir, "b", {
       holdRecipient: (recipient) => {
         if (!holdNext) return undefined;
@@ -192,8 +214,10 @@ describe("e-mails sent by two instances", () => {
         handedBack.push({ recipient: hold.recipient, stoppedAt });
         hold.release();
       }
+      allowA(150);
       b = await instanceOn(database.url, { SMTP_URL: urlB, JOB_POLL_MS: "2000" });
     }
+    allowA(Number.POSITIVE_INFINITY);
 
     const jobsLeft = async () => {
       const jobs = await database.client.job.findMany({ where: { kind: "sendLink", doneAt: null } });

@@ -1,6 +1,7 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from "playwright-core";
 import { baseUrl } from "./api.ts";
 
 /**
@@ -48,4 +49,26 @@ export function sharedBrowser(): () => Browser {
     if (!browser) throw new Error("The browser is launched before the file's tests run.");
     return browser;
   };
+}
+
+/**
+ * Where what the browser tests saw is kept to be looked at, when asked for:
+ * `SCREENSHOT_DIR=/tmp/shots npx vitest run tests/browser`. Unset (as in CI), nothing is captured:
+ * a full-page capture is seconds of a busy machine's CPU that a test's verdict never reads.
+ */
+const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR;
+
+/** The page (full length unless told) or the part of it, as `<name>.png` under SCREENSHOT_DIR. */
+export async function screenshot(target: Page | Locator, name: string, { fullPage = true } = {}): Promise<void> {
+  if (!SCREENSHOT_DIR) return;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, name.endsWith(".png") ? name : `${name}.png`);
+  await ("goto" in target ? target.screenshot({ path: file, fullPage }) : target.screenshot({ path: file }));
+}
+
+/** A file the browser made (a printed PDF), kept under SCREENSHOT_DIR to be looked at. */
+export function keepToLookAt(name: string, bytes: Uint8Array): void {
+  if (!SCREENSHOT_DIR) return;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  writeFileSync(path.join(SCREENSHOT_DIR, name), bytes);
 }

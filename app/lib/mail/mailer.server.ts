@@ -21,8 +21,13 @@ let transport: Transporter | undefined;
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as const;
 
+/**
+ * One pooled connection per sending lane (links and reminders; alerts about flagged results): a
+ * connection per message spent most of a bulk send on TCP, TLS and the greeting (ADR 82). A
+ * connection the server dropped fails that message's attempt, which the job queue tries again.
+ */
 function smtpTransport(url: string): Transporter {
-  transport ??= nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
+  transport ??= nodemailer.createTransport({ url, pool: true, maxConnections: 2, ...SMTP_TIMEOUTS });
   return transport;
 }
 
