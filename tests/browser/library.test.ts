@@ -77,7 +77,7 @@ describe("the library pages", () => {
       await page.getByText("The instrument is installed as a new form").waitFor();
       const formId = page.url().split("/").pop()!;
       const installed = await api("GET", `/api/forms/${formId}`, { cookie: teacher.cookie });
-      expect(installed.body).toMatchObject({ title, instrument: { key: "phq-9", version: "1", language: "es" }, isPublished: false });
+      expect(installed.body).toMatchObject({ title, instrument: { key: "phq-9", version: "2", language: "es" }, isPublished: false });
 
       // The editor: the notice, the items to read, no field of the form editor's.
       const notice = page.getByRole("note");
