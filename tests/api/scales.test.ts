@@ -192,7 +192,13 @@ describe("a form with subscales, a reverse item and critical answers", () => {
     expect(read.body.questions[2].options.map((o: { critical: boolean }) => o.critical)).toEqual([false, false, true, true]);
     expect(read.body.scoring).toEqual({ method: "SUM", multiplier: 1, maxMissing: 1, display: "RAW" });
     expect(read.body.subscales).toHaveLength(2);
-    expect(read.body.subscales[0]).toEqual({ ...scaleForm().subscales[0], method: "SUM", scoreRanges: expect.any(Array) });
+    expect(read.body.subscales[0]).toEqual({
+      ...scaleForm().subscales[0],
+      method: "SUM",
+      scoreRanges: expect.any(Array),
+      reliableChange: null,
+      remissionBelow: null,
+    });
     expect(read.body.subscales[0].scoreRanges.map((band: { critical: boolean }) => band.critical)).toEqual([false, false, true]);
     expect(read.body.criticalMessage).toBe("If you are in danger now, call your local emergency number.");
     // The public link shows neither keys, nor scores, nor what is critical.
@@ -311,11 +317,12 @@ describe("a form with subscales, a reverse item and critical answers", () => {
     expect(errorPaths(refused)).toEqual([`questions.${form.questions[0]!.id}`, `questions.${form.questions[1]!.id}`]);
   });
 
-  it("given the form chosen, should export a column per subscale after the total", async () => {
+  it("given the form chosen, should export a column per subscale after the total and its change", async () => {
     const csv = await as("GET", `/api/reports/export?format=csv&formId=${form.id}`);
     expect(csv.status, csv.text).toBe(200);
     const [header, ...rows] = parse(csv.text.replace(/^\uFEFF/, "")) as string[][];
-    const at = header!.indexOf("scoreLabel");
+    const at = header!.indexOf("remission");
+    expect(at).toBe(header!.indexOf("scoreLabel") + 5);
     expect(header!.slice(at + 1, at + 3)).toEqual(["Depression [depression]", "Anxiety [anxiety]"]);
     expect(header![at + 3]).toBe("1. I felt down");
     const row = (id: string) => rows.find((cells) => cells[0] === id)!;
