@@ -230,7 +230,7 @@ describe("a history's change over time", () => {
   it("given five PHQ-9 results, should table and chart each one's change in words, and the group's results its latest", async () => {
     const form = await installPhq9("teacher@demo.test");
     const student = await createStudent("teacher@demo.test", unique("Change history"));
-    await completeSeries(
+    const ids = await completeSeries(
       "teacher@demo.test",
       form.id,
       student.id,
@@ -276,6 +276,12 @@ describe("a history's change over time", () => {
     for (const word of ["Desde o anterior", "Mudança confiável", "Melhora confiável", "Piora confiável", "Sem mudança confiável", "Remissão: abaixo de 5"]) {
       expect(portuguese).toContain(word);
     }
+
+    // A report's page says its change as the table does, and the baseline's that it is one.
+    const report = words((await api("GET", `/en/reports/${ids[3]}`, { as: "teacher@demo.test" })).text);
+    expect(report).toContain("Since previous -7 Since first -10 Reliable change Reliably improved Response Yes Remission No");
+    const baseline = words((await api("GET", `/pt-BR/reports/${ids[0]}`, { as: "teacher@demo.test" })).text);
+    expect(baseline).toContain("Desde o primeiro Linha de base");
 
     // The group's results: the member's latest, its change since the first and its category.
     const group = await api("POST", "/api/groups", { as: "teacher@demo.test", json: { name: unique("Caseload") } });
