@@ -1,9 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
+import { pdfText } from "../support/pdf-text.ts";
 import { api, baseUrl, sessionOf, unique } from "../support/api.ts";
 import { completeSeries, installPhq9, totalAnswers } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
@@ -47,18 +44,6 @@ function subscaleForm(constants: Record<string, unknown> = {}) {
     ],
     ...constants,
   };
-}
-
-/** A PDF's text as poppler extracts it, the spaces collapsed. */
-function pdfText(bytes: ArrayBuffer): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "change-pdf-"));
-  try {
-    const file = path.join(folder, "report.pdf");
-    writeFileSync(file, Buffer.from(bytes));
-    return execFileSync("pdftotext", ["-enc", "UTF-8", file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
 }
 
 describe("a form's change constants", () => {

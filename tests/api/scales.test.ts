@@ -1,11 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../../app/lib/db.server.ts";
+import { pdfText } from "../support/pdf-text.ts";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
@@ -36,18 +33,6 @@ const pageText = (html: string) =>
     .replace(/<script[\s\S]*?<\/script>/g, " ")
     .replace(/<[^>]+>/g, " ")
     .replace(/&nbsp;|\s+/g, " ");
-
-/** A PDF's text as poppler extracts it, the spaces collapsed. */
-function pdfText(bytes: ArrayBuffer): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "scales-pdf-"));
-  try {
-    const file = path.join(folder, "report.pdf");
-    writeFileSync(file, Buffer.from(bytes));
-    return execFileSync("pdftotext", ["-enc", "UTF-8", file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
 
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let clinic: Organization;

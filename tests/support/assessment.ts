@@ -87,14 +87,17 @@ export type SubscaleForm = {
   subscales: { key: string; name: string; items: string[] }[];
 };
 
-/** The DASS-21 installed from the Library by `as` under a title of its own, and published. */
-export async function installDass21(as: DemoUser): Promise<SubscaleForm> {
-  const installed = await api("POST", "/api/instruments/dass-21/install", { as, json: { title: unique("DASS-21") } });
+/** An instrument installed from the Library by `as` under a title of its own, and published. */
+async function installPublished(as: DemoUser, key: string, name: string): Promise<SubscaleForm> {
+  const installed = await api("POST", `/api/instruments/${key}/install`, { as, json: { title: unique(name) } });
   expect(installed.status, installed.text).toBe(201);
   const published = await api("PUT", `/api/forms/${installed.body.id}`, { as, json: { isPublished: true } });
   expect(published.status, published.text).toBe(200);
   return installed.body;
 }
+
+/** The DASS-21 installed from the Library by `as` under a title of its own, and published. */
+export const installDass21 = (as: DemoUser) => installPublished(as, "dass-21", "DASS-21");
 
 /** Answers that give every item of a subscale the option scored `itemScore[subscale key]`. */
 export function answersBySubscale(form: SubscaleForm, itemScore: Record<string, number>) {
@@ -108,13 +111,7 @@ export function answersBySubscale(form: SubscaleForm, itemScore: Record<string, 
 }
 
 /** The PHQ-9 installed from the Library by `as` under a title of its own, and published. */
-export async function installPhq9(as: DemoUser): Promise<SubscaleForm> {
-  const installed = await api("POST", "/api/instruments/phq-9/install", { as, json: { title: unique("PHQ-9") } });
-  expect(installed.status, installed.text).toBe(201);
-  const published = await api("PUT", `/api/forms/${installed.body.id}`, { as, json: { isPublished: true } });
-  expect(published.status, published.text).toBe(200);
-  return installed.body;
-}
+export const installPhq9 = (as: DemoUser) => installPublished(as, "phq-9", "PHQ-9");
 
 /**
  * Answers that give a form of 0-to-3 items (the PHQ-9) the total `total`: the items scored 3 in

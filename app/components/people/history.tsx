@@ -390,10 +390,15 @@ export function HistoryChart({ history }: { history: HistoryForm }) {
 /** The chart's level lines (docs/api-contract.md §18): the baseline's total and the remission threshold. */
 type ChangeLines = { baseline: number | null; remissionBelow: number | null };
 
-const BASELINE_DASH = "6 4";
-const REMISSION_DASH = "2 3";
-const REMISSION_COLOR = "#047857";
 const IMPROVED_COLOR = "#047857";
+
+/** The level lines there are to draw, each told apart by its dash as well as its colour. */
+function levelLines(lines: ChangeLines) {
+  return [
+    ...(lines.baseline === null ? [] : [{ kind: "baseline" as const, score: lines.baseline, color: "#1e293b", dash: "6 4" }]),
+    ...(lines.remissionBelow === null ? [] : [{ kind: "remission" as const, score: lines.remissionBelow, color: "#047857", dash: "2 3" }]),
+  ];
+}
 const DETERIORATED_COLOR = "#b91c1c";
 
 /**
@@ -407,22 +412,14 @@ function ChangeLegend({ lines, points }: { lines: ChangeLines; points: Point[] }
   if (lines.baseline === null && lines.remissionBelow === null && marked.length === 0) return null;
   return (
     <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1 px-2 text-sm text-slate-700 sm:px-0" data-testid="history-change-legend">
-      {lines.baseline !== null ? (
-        <li className="inline-flex items-center gap-1.5">
+      {levelLines(lines).map((level) => (
+        <li key={level.kind} className="inline-flex items-center gap-1.5">
           <svg aria-hidden="true" focusable="false" viewBox="0 0 28 8" className="h-2 w-7 shrink-0">
-            <line x1="0" x2="28" y1="4" y2="4" stroke="#1e293b" strokeWidth="2" strokeDasharray={BASELINE_DASH} />
+            <line x1="0" x2="28" y1="4" y2="4" stroke={level.color} strokeWidth="2" strokeDasharray={level.dash} />
           </svg>
-          {t.change.baselineLine(format.number(lines.baseline))}
+          {level.kind === "baseline" ? t.change.baselineLine(format.number(level.score)) : t.change.remissionLine(format.number(level.score))}
         </li>
-      ) : null}
-      {lines.remissionBelow !== null ? (
-        <li className="inline-flex items-center gap-1.5">
-          <svg aria-hidden="true" focusable="false" viewBox="0 0 28 8" className="h-2 w-7 shrink-0">
-            <line x1="0" x2="28" y1="4" y2="4" stroke={REMISSION_COLOR} strokeWidth="2" strokeDasharray={REMISSION_DASH} />
-          </svg>
-          {t.change.remissionLine(format.number(lines.remissionBelow))}
-        </li>
-      ) : null}
+      ))}
       {marked.map((category) => (
         <li key={category} className="inline-flex items-center gap-1.5">
           <svg aria-hidden="true" focusable="false" viewBox="0 0 12 12" className="size-3 shrink-0">
@@ -582,32 +579,20 @@ function ChartDrawing({
       <text x={14} y={pad.top + plotH / 2} textAnchor="middle" fontSize={fontSize - 1} fill="#475569" transform={`rotate(-90 14 ${pad.top + plotH / 2})`}>
         {t.people.history.axisScore}
       </text>
-      {lines.baseline !== null ? (
+      {levelLines(lines).map((level) => (
         <line
+          key={level.kind}
           x1={pad.left}
           x2={pad.left + plotW}
-          y1={y(lines.baseline)}
-          y2={y(lines.baseline)}
-          stroke="#1e293b"
-          strokeWidth="1.5"
-          strokeDasharray={BASELINE_DASH}
-          data-line="baseline"
-          data-score={lines.baseline}
-        />
-      ) : null}
-      {lines.remissionBelow !== null ? (
-        <line
-          x1={pad.left}
-          x2={pad.left + plotW}
-          y1={y(lines.remissionBelow)}
-          y2={y(lines.remissionBelow)}
-          stroke={REMISSION_COLOR}
+          y1={y(level.score)}
+          y2={y(level.score)}
+          stroke={level.color}
           strokeWidth="2"
-          strokeDasharray={REMISSION_DASH}
-          data-line="remission"
-          data-score={lines.remissionBelow}
+          strokeDasharray={level.dash}
+          data-line={level.kind}
+          data-score={level.score}
         />
-      ) : null}
+      ))}
       {points.length > 1 ? <polyline points={line} fill="none" stroke="#475569" strokeWidth="2" strokeLinejoin="round" /> : null}
       {points.map((point) => (
         <circle
