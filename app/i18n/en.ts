@@ -1,3 +1,5 @@
+import type { ReliableChange } from "~/features/scoring/change.ts";
+
 /**
  * The English dictionary: the source of every key. `es.ts` and `pt-BR.ts` are typed as
  * `Dictionary`, so a key missing there (or one that exists only there) fails `tsc`.
@@ -86,6 +88,26 @@ export const en = {
     of: (total: string, max: string) => `${total} of ${max}`,
     outOf: (total: string, max: string) => `${total} / ${max}`,
     percentNotUsed: "This form shows its score, not a percentage",
+  },
+
+  /** Change over time (docs/api-contract.md §18): the history table and chart, the group's results, the report's PDF. */
+  change: {
+    fromPrevious: "Since previous",
+    fromBaseline: "Since first",
+    reliable: "Reliable change",
+    response: "Response",
+    remission: "Remission",
+    categories: {
+      IMPROVED: "Reliably improved",
+      DETERIORATED: "Reliably deteriorated",
+      NO_CHANGE: "No reliable change",
+    } satisfies Record<ReliableChange, string>,
+    baseline: "Baseline",
+    yes: "Yes",
+    no: "No",
+    sinceFirst: (change: string) => `${change} since first`,
+    baselineLine: (score: string) => `Baseline (first result): ${score}`,
+    remissionLine: (score: string) => `Remission: below ${score}`,
   },
 
   flash: {
@@ -236,6 +258,8 @@ export const en = {
     fhirValueUnsupported: (value: string) => `${value} is not supported.`,
     instrumentLanguage: (language: string, languages: string) => `This instrument is not given in ${language}: choose one of ${languages}.`,
     instrumentLocked: "An installed instrument's items and scoring cannot be changed.",
+    standardDeviation: "Enter a standard deviation above 0.",
+    reliability: "Enter a reliability from 0 up to, but not including, 1.",
   },
 
   /**

@@ -83,6 +83,25 @@ export const es: Dictionary = {
     percentNotUsed: "Este formulario muestra su puntuación, no un porcentaje",
   },
 
+  change: {
+    fromPrevious: "Desde el anterior",
+    fromBaseline: "Desde el primero",
+    reliable: "Cambio fiable",
+    response: "Respuesta",
+    remission: "Remisión",
+    categories: {
+      IMPROVED: "Mejoría fiable",
+      DETERIORATED: "Empeoramiento fiable",
+      NO_CHANGE: "Sin cambio fiable",
+    },
+    baseline: "Línea base",
+    yes: "Sí",
+    no: "No",
+    sinceFirst: (change) => `${change} desde el primero`,
+    baselineLine: (score) => `Línea base (primer resultado): ${score}`,
+    remissionLine: (score) => `Remisión: por debajo de ${score}`,
+  },
+
   flash: {
     webhookRemoved: "Se quitó el webhook.",
     webhookResent: "El envío está en cola de nuevo.",
@@ -226,6 +245,8 @@ export const es: Dictionary = {
     fhirValueUnsupported: (value) => `${value} no se admite.`,
     instrumentLanguage: (language, languages) => `Este instrumento no está disponible en ${language}: elige uno de ${languages}.`,
     instrumentLocked: "Los ítems y la puntuación de un instrumento instalado no se pueden cambiar.",
+    standardDeviation: "Escribe una desviación estándar mayor que 0.",
+    reliability: "Escribe una fiabilidad desde 0 hasta 1, sin incluir el 1.",
   },
 
   problems: {

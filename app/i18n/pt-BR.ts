@@ -83,6 +83,25 @@ export const ptBR: Dictionary = {
     percentNotUsed: "Este formulário mostra sua pontuação, não uma porcentagem",
   },
 
+  change: {
+    fromPrevious: "Desde o anterior",
+    fromBaseline: "Desde o primeiro",
+    reliable: "Mudança confiável",
+    response: "Resposta",
+    remission: "Remissão",
+    categories: {
+      IMPROVED: "Melhora confiável",
+      DETERIORATED: "Piora confiável",
+      NO_CHANGE: "Sem mudança confiável",
+    },
+    baseline: "Linha de base",
+    yes: "Sim",
+    no: "Não",
+    sinceFirst: (change) => `${change} desde o primeiro`,
+    baselineLine: (score) => `Linha de base (primeiro resultado): ${score}`,
+    remissionLine: (score) => `Remissão: abaixo de ${score}`,
+  },
+
   flash: {
     webhookRemoved: "O webhook foi removido.",
     webhookResent: "O envio está na fila de novo.",
@@ -226,6 +245,8 @@ export const ptBR: Dictionary = {
     fhirValueUnsupported: (value) => `${value} não é aceito.`,
     instrumentLanguage: (language, languages) => `Este instrumento não está disponível em ${language}: escolha um de ${languages}.`,
     instrumentLocked: "Os itens e a pontuação de um instrumento instalado não podem ser alterados.",
+    standardDeviation: "Informe um desvio padrão maior que 0.",
+    reliability: "Informe uma confiabilidade de 0 até 1, sem incluir o 1.",
   },
 
   problems: {

@@ -14,7 +14,9 @@ import { acknowledgeSubmission } from "~/features/flags/acknowledgement.server.t
 import { ACKNOWLEDGEMENT_NOTE_MAX } from "~/features/flags/flag-filters.ts";
 import { acknowledgeBody } from "~/features/flags/flag-schemas.ts";
 import { reportForPage } from "~/features/reports/report-page.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { type Dictionary, documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { useSignedNumber } from "~/components/change.tsx";
+import type { Change } from "~/features/scoring/change.ts";
 import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
@@ -50,12 +52,32 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   throw await redirectWithFlash(paths.report(locale, params.submissionId), { kind: "success", key: "acknowledged" });
 }
 
+/**
+ * The result against the respondent's earlier ones on the form (docs/api-contract.md §18), as the
+ * history table says it: the baseline says so; the category, response and remission where the form
+ * gives them.
+ */
+function changeDetails(report: { isBaseline?: boolean; change?: Change }, t: Dictionary, signed: (value: number | null) => string): [string, string][] {
+  const { change } = report;
+  if (!change) return [];
+  if (report.isBaseline) return [[t.change.fromBaseline, t.change.baseline]];
+  const yesNo = (value: boolean) => (value ? t.change.yes : t.change.no);
+  return [
+    [t.change.fromPrevious, signed(change.fromPrevious)],
+    [t.change.fromBaseline, signed(change.fromBaseline)],
+    ...(change.reliable === null ? [] : [[t.change.reliable, t.change.categories[change.reliable]] as [string, string]]),
+    ...(change.response === null ? [] : [[t.change.response, yesNo(change.response)] as [string, string]]),
+    ...(change.remission === null ? [] : [[t.change.remission, yesNo(change.remission)] as [string, string]]),
+  ];
+}
+
 export default function Report({ loaderData, actionData }: Route.ComponentProps) {
   const { report } = loaderData;
   const t = useT();
   const format = useFormat();
   const locale = useLocale();
   const total = useTotalText()(report);
+  const signed = useSignedNumber();
   // A total without bands whose subscales carry the result (DASS-21): the subscales take the
   // bands' place, and the total is not headlined "No band" (ADR 79).
   const subscalesFirst = report.scoreRanges.length === 0 && report.subscales.length > 0;
@@ -66,6 +88,7 @@ export default function Report({ loaderData, actionData }: Route.ComponentProps)
     [t.reports.completedAt, format.dateTime(report.completedAt)],
     ...(report.respondent.grade ? [[t.reports.grade, report.respondent.grade] as [string, string]] : []),
     ...(report.respondent.age !== null ? [[t.reports.age, format.number(report.respondent.age)] as [string, string]] : []),
+    ...changeDetails(report, t, signed),
   ];
   return (
     <div className="space-y-6">

@@ -297,7 +297,7 @@ describe("the lock", () => {
     const page = `/en/forms/${form.id}`;
     const html = await (await fetch(`${baseUrl()}${page}`, { headers: { cookie: sessionOf(teacher) } })).text();
     expect(html).toContain("From the instrument library");
-    expect(html).toContain("This form is GAD-7 (version 1, English)");
+    expect(html).toContain("This form is GAD-7 (version 2, English)");
     expect(html).toContain(`Licence: ${instrumentByKey("gad-7")!.licence}`);
     expect(html).not.toContain('name="questions[0].text"');
 

@@ -22,6 +22,8 @@ const names = {
   plain: `Ana Núñez ${unique("p")}`,
 };
 const essay = 'Line one, with "quotes";\nline two\r\nand a third';
+/** The columns every export starts with: the result's twelve, then its change over time's five (docs/api-contract.md §18). */
+const FIXED = 12 + 5;
 
 async function as(method: string, path: string, json?: unknown) {
   return api(method, path, { cookie: teacher.cookie, ...(json === undefined ? {} : { json }) });
@@ -139,21 +141,22 @@ describe("GET /api/reports/export", () => {
     expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="reports-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = csvRows(bytes);
-    expect(header).toHaveLength(12 + 4 * 2);
-    expect(header!.slice(12, 14)).toEqual(["1. Pick one", "1. Pick one [score]"]);
+    expect(header).toHaveLength(FIXED + 4 * 2);
+    expect(header!.slice(FIXED - 5, FIXED)).toEqual(["fromPrevious", "fromBaseline", "reliableChange", "response", "remission"]);
+    expect(header!.slice(FIXED, FIXED + 2)).toEqual(["1. Pick one", "1. Pick one [score]"]);
     const quoted = rows.find((row) => row[1] === names.quoted)!;
     expect(quoted, "the name with quotes, a comma and a semicolon comes back whole").toBeDefined();
     expect(quoted[2]).toBe("student");
     expect(quoted[4]).toBe((await as("GET", `/api/forms/${form.id}`)).body.title);
     expect(quoted.slice(8, 12)).toEqual(["9.5", "9.5", "100", "High"]);
-    expect(quoted.slice(12)).toEqual(["A", "3", "two; one and a half", "3.5", "3", "3", essay, "0"]);
+    expect(quoted.slice(FIXED)).toEqual(["A", "3", "two; one and a half", "3.5", "3", "3", essay, "0"]);
     expect(quoted[3]).toMatch(/^Class 4B/);
     // A cell a spreadsheet would run as a formula is kept as text.
     expect(rows.find((row) => row[1] === `'${names.formula}`)).toBeDefined();
 
     const semicolons = await download({ formId: form.id, format: "csv", delimiter: "semicolon" });
     const parsed = csvRows(semicolons.bytes, ";");
-    expect(parsed.find((row) => row[1] === names.quoted)?.[18]).toBe(essay);
+    expect(parsed.find((row) => row[1] === names.quoted)?.[FIXED + 6]).toBe(essay);
 
     const xlsx = await download({ formId: form.id, format: "xlsx" });
     const workbook = new ExcelJS.Workbook();
@@ -165,7 +168,7 @@ describe("GET /api/reports/export", () => {
       found = true;
       expect(row.getCell(9).value).toBe(9.5);
       // XML reads a CR LF as LF: the lines come back, as lines.
-      expect(row.getCell(19).value).toBe(essay.replaceAll("\r\n", "\n"));
+      expect(row.getCell(FIXED + 7).value).toBe(essay.replaceAll("\r\n", "\n"));
       expect(row.getCell(8).value).toBeInstanceOf(Date);
     });
     expect(found).toBe(true);
@@ -287,13 +290,13 @@ describe("the cells of every export, as docs/api-contract.md §23 writes them", 
     const bytes = await exportOf({ format: "csv", delimiter });
     // A strict parser (every row as long as the header) reads one row per result, line breaks and all.
     const [header, ...rows] = csvRows(bytes, separator);
-    expect(header).toHaveLength(12 + 4 * 2);
-    expect(header![18]).toBe(`'4. ${question}`);
-    expect(header![19]).toBe(`'4. ${question} [score]`);
+    expect(header).toHaveLength(FIXED + 4 * 2);
+    expect(header![FIXED + 6]).toBe(`'4. ${question}`);
+    expect(header![FIXED + 7]).toBe(`'4. ${question} [score]`);
     expect(rows.map((row) => row[0])).toEqual(ids);
     for (const [i, row] of rows.entries()) {
       expect(row[1], JSON.stringify(names[i]!.text)).toBe(cellOf(names[i]!));
-      expect(row[18], JSON.stringify(answers[i % answers.length]!.text)).toBe(cellOf(answers[i % answers.length]!));
+      expect(row[FIXED + 6], JSON.stringify(answers[i % answers.length]!.text)).toBe(cellOf(answers[i % answers.length]!));
       expect(row[3]).toBe(i < 2 ? `'${groupName}` : "");
       expect(row[4]).toBe(`'${ownForm.title}`);
       expect(row[6]).toBe(saoPaulo(assignedAt(i)));
@@ -331,19 +334,20 @@ describe("the cells of every export, as docs/api-contract.md §23 writes them", 
     const semicolon = await exportOf({ format: "csv", delimiter: "semicolon" });
     const [, first, second] = csvRows(semicolon, ";");
     expect(first!.slice(8, 12)).toEqual(["4,5", "9,5", "47,37", "Medium"]);
-    expect(first!.slice(12, 18)).toEqual(["A", "3", "one and a half", "1,5", "0", "0"]);
+    expect(first!.slice(FIXED, FIXED + 6)).toEqual(["A", "3", "one and a half", "1,5", "0", "0"]);
     expect(second!.slice(8, 12)).toEqual(["-0,5", "9,5", "-5,26", "Low"]);
-    expect(second!.slice(12, 14)).toEqual(["B", "-2"]);
-    // Bare numbers: neither quoted (a spreadsheet reads them as numbers) nor guarded.
+    expect(second!.slice(FIXED, FIXED + 2)).toEqual(["B", "-2"]);
+    // Bare numbers: neither quoted (a spreadsheet reads them as numbers) nor guarded. Each result is
+    // its respondent's first, a baseline: its change cells are empty.
     const text = semicolon.toString("utf8");
-    expect(text).toContain(";4,5;9,5;47,37;Medium;A;3;one and a half;1,5;0;0;");
-    expect(text).toContain(";-0,5;9,5;-5,26;Low;B;-2;");
+    expect(text).toContain(";4,5;9,5;47,37;Medium;;;;;;A;3;one and a half;1,5;0;0;");
+    expect(text).toContain(";-0,5;9,5;-5,26;Low;;;;;;B;-2;");
 
     const comma = await exportOf({ format: "csv", delimiter: "comma" });
     const [, firstComma, secondComma] = csvRows(comma, ",");
     expect(firstComma!.slice(8, 12)).toEqual(["4.5", "9.5", "47.37", "Medium"]);
     expect(secondComma!.slice(8, 12)).toEqual(["-0.5", "9.5", "-5.26", "Low"]);
-    expect(comma.toString("utf8")).toContain(",-0.5,9.5,-5.26,Low,B,-2,");
+    expect(comma.toString("utf8")).toContain(",-0.5,9.5,-5.26,Low,,,,,,B,-2,");
   });
 
   it("given the XLSX, should hold the organization's local times in date cells under headers that name the zone, and every text as typed", async () => {
@@ -354,7 +358,7 @@ describe("the cells of every export, as docs/api-contract.md §23 writes them", 
     const header = sheet.getRow(1).values as unknown[];
     expect(header.slice(7, 9)).toEqual([`assignedAt (${ZONE})`, `completedAt (${ZONE})`]);
     expect(header[1]).toBe("submissionId");
-    expect(header[19]).toBe(`4. ${question}`);
+    expect(header[FIXED + 7]).toBe(`4. ${question}`);
     // XML reads every CR LF and lone CR as LF: the lines come back, as lines.
     const asXml = (text: string) => text.replace(/\r\n?/g, "\n");
     const seen: string[] = [];
@@ -369,7 +373,7 @@ describe("the cells of every export, as docs/api-contract.md §23 writes them", 
       expect((completed as Date).toISOString()).toBe(`${saoPaulo(completedAt(i)).slice(0, 19)}.000Z`);
       expect((assigned as Date).toISOString()).toBe(`${saoPaulo(assignedAt(i)).slice(0, 19)}.000Z`);
       expect(row.getCell(2).value).toBe(asXml(names[i]!.text));
-      expect(row.getCell(19).value).toBe(asXml(answers[i % answers.length]!.text));
+      expect(row.getCell(FIXED + 7).value).toBe(asXml(answers[i % answers.length]!.text));
       expect(row.getCell(9).value).toBe(i % 2 === 0 ? 4.5 : -0.5);
     });
     expect(seen).toEqual(ids);
@@ -404,7 +408,7 @@ describe("an export of one form's answers (its questions are the header)", () =>
     for (const caller of [{ cookie: other.cookie }, { as: "admin@demo.test" as const }]) {
       const response = await api("GET", `/api/reports/export?${query({ format: "csv", formId: privateForm.id })}`, caller);
       expect(response.status).toBe(200);
-      expect(csvRows(Buffer.from(response.text))[0]![12]).toBe(`1. ${secret}`);
+      expect(csvRows(Buffer.from(response.text))[0]![FIXED]).toBe(`1. ${secret}`);
     }
   });
 
@@ -426,7 +430,7 @@ describe("an export of one form's answers (its questions are the header)", () =>
     const response = await api("GET", `/api/reports/export?${query({ format: "csv", formId: gone.id })}`, { cookie: owner.cookie });
     expect(response.status).toBe(200);
     const [header, ...rows] = csvRows(Buffer.from(response.text));
-    expect(header![12]).toBe("1. Pick one");
+    expect(header![FIXED]).toBe("1. Pick one");
     expect(rows.map((row) => row[0])).toEqual([link.id]);
   });
 });

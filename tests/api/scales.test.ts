@@ -1,11 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../../app/lib/db.server.ts";
+import { pdfText } from "../support/pdf-text.ts";
 import { api, baseUrl, unique } from "../support/api.ts";
 import { mixedForm } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
@@ -36,18 +33,6 @@ const pageText = (html: string) =>
     .replace(/<script[\s\S]*?<\/script>/g, " ")
     .replace(/<[^>]+>/g, " ")
     .replace(/&nbsp;|\s+/g, " ");
-
-/** A PDF's text as poppler extracts it, the spaces collapsed. */
-function pdfText(bytes: ArrayBuffer): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "scales-pdf-"));
-  try {
-    const file = path.join(folder, "report.pdf");
-    writeFileSync(file, Buffer.from(bytes));
-    return execFileSync("pdftotext", ["-enc", "UTF-8", file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
 
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let clinic: Organization;
@@ -192,7 +177,13 @@ describe("a form with subscales, a reverse item and critical answers", () => {
     expect(read.body.questions[2].options.map((o: { critical: boolean }) => o.critical)).toEqual([false, false, true, true]);
     expect(read.body.scoring).toEqual({ method: "SUM", multiplier: 1, maxMissing: 1, display: "RAW" });
     expect(read.body.subscales).toHaveLength(2);
-    expect(read.body.subscales[0]).toEqual({ ...scaleForm().subscales[0], method: "SUM", scoreRanges: expect.any(Array) });
+    expect(read.body.subscales[0]).toEqual({
+      ...scaleForm().subscales[0],
+      method: "SUM",
+      scoreRanges: expect.any(Array),
+      reliableChange: null,
+      remissionBelow: null,
+    });
     expect(read.body.subscales[0].scoreRanges.map((band: { critical: boolean }) => band.critical)).toEqual([false, false, true]);
     expect(read.body.criticalMessage).toBe("If you are in danger now, call your local emergency number.");
     // The public link shows neither keys, nor scores, nor what is critical.
@@ -311,11 +302,12 @@ describe("a form with subscales, a reverse item and critical answers", () => {
     expect(errorPaths(refused)).toEqual([`questions.${form.questions[0]!.id}`, `questions.${form.questions[1]!.id}`]);
   });
 
-  it("given the form chosen, should export a column per subscale after the total", async () => {
+  it("given the form chosen, should export a column per subscale after the total and its change", async () => {
     const csv = await as("GET", `/api/reports/export?format=csv&formId=${form.id}`);
     expect(csv.status, csv.text).toBe(200);
     const [header, ...rows] = parse(csv.text.replace(/^\uFEFF/, "")) as string[][];
-    const at = header!.indexOf("scoreLabel");
+    const at = header!.indexOf("remission");
+    expect(at).toBe(header!.indexOf("scoreLabel") + 5);
     expect(header!.slice(at + 1, at + 3)).toEqual(["Depression [depression]", "Anxiety [anxiety]"]);
     expect(header![at + 3]).toBe("1. I felt down");
     const row = (id: string) => rows.find((cells) => cells[0] === id)!;

@@ -123,7 +123,7 @@ describe("a clinician's journey with the instrument library and critical answers
         await page.getByText("The instrument is installed as a new form").waitFor();
         await hydrated(page, javaScriptEnabled);
         const formId = new URL(page.url()).pathname.split("/").pop()!;
-        expect(await page.getByRole("note").textContent()).toContain("This form is PHQ-9 (version 1, Español)");
+        expect(await page.getByRole("note").textContent()).toContain("This form is PHQ-9 (version 2, Español)");
         await page.getByText(PHQ9_ITEM_9).waitFor();
         // Read-only: none of the form editor's question fields.
         expect(await page.locator('[name^="questions["]').count()).toBe(0);

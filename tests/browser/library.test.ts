@@ -48,7 +48,7 @@ describe("the library pages", () => {
           .getByRole("listitem")
           .filter({ has: page.getByRole("heading", { name: "PHQ-9", exact: true }) })
           .textContent(),
-      ).toMatch(/9 items · Version 1.*Languages:English, Español, Português \(Brasil\)/);
+      ).toMatch(/9 items · Version 2.*Languages:English, Español, Português \(Brasil\)/);
       await page.getByRole("link", { name: "PHQ-9: details and install" }).click();
       await page.waitForURL(`${baseUrl()}/en/library/phq-9`);
       await page.getByRole("heading", { level: 1, name: "PHQ-9" }).waitFor();
@@ -72,11 +72,11 @@ describe("the library pages", () => {
       await page.getByText("The instrument is installed as a new form").waitFor();
       const formId = page.url().split("/").pop()!;
       const installed = await api("GET", `/api/forms/${formId}`, { cookie: teacher.cookie });
-      expect(installed.body).toMatchObject({ title, instrument: { key: "phq-9", version: "1", language: "es" }, isPublished: false });
+      expect(installed.body).toMatchObject({ title, instrument: { key: "phq-9", version: "2", language: "es" }, isPublished: false });
 
       // The editor: the notice, the items to read, no field of the form editor's.
       const notice = page.getByRole("note");
-      expect(await notice.textContent()).toContain("This form is PHQ-9 (version 1, Español)");
+      expect(await notice.textContent()).toContain("This form is PHQ-9 (version 2, Español)");
       expect(await notice.textContent()).toContain("Licence: Free: developed with an educational grant from Pfizer Inc.");
       await page.getByText("Poco interés o placer en hacer cosas").waitFor();
       expect(await page.locator('[name="questions[0].text"]').count()).toBe(0);

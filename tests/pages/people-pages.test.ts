@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { api, baseUrl, sessionOf, unique, type DemoUser } from "../support/api.ts";
-import { answersBySubscale, assign, createForm, createStudent, installDass21 } from "../support/assessment.ts";
+import { answersBySubscale, assign, completeSeries, createForm, createStudent, installDass21, installPhq9, totalAnswers } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 
 /**
@@ -214,11 +214,81 @@ describe("a history with subscales", () => {
     for (const key of ["depression", "anxiety", "stress"]) expect(shown.text).toContain(`data-subscale="${key}"`);
     // Each line named in text, not by colour alone: at its end, in the list under it, in the caption.
     expect(shownText).toContain("One line per subscale (Depression, Anxiety, and Stress)");
-    expect(shownText).toMatch(/Completed Score Percentage Band Depression Anxiety Stress/);
-    // The table, newest first: 14, 14, 14; then 28, 14, 0.
-    expect(shownText).toContain("14 of 42 14 of 42 14 of 42");
-    expect(shownText).toContain("28 of 42 14 of 42 0 of 42");
+    expect(shownText).toMatch(/Completed Score Percentage Band Since previous Since first Depression Anxiety Stress/);
+    // The table, newest first: 14, 14, 14, each with its change since the first; then 28, 14, 0, the baseline.
+    expect(shownText).toContain("0 0 14 of 42 -14 since first 14 of 42 0 since first 14 of 42 +14 since first");
+    expect(shownText).toContain("— Baseline 28 of 42 14 of 42 0 of 42");
     expect(shown.text).toContain(`href="/en/students/${student.id}#history"`);
     expect(words((await api("GET", `/es/students/${student.id}?subscales=1`, { as: "teacher@demo.test" })).text)).toContain("Ocultar subescalas");
+  });
+});
+
+describe("a history's change over time", () => {
+  /** The page's words as a person reads them: the markup gone, the spaces collapsed. */
+  const words = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+  it("given five PHQ-9 results, should table and chart each one's change in words, and the group's results its latest", async () => {
+    const form = await installPhq9("teacher@demo.test");
+    const student = await createStudent("teacher@demo.test", unique("Change history"));
+    const ids = await completeSeries(
+      "teacher@demo.test",
+      form.id,
+      student.id,
+      [18, 24, 15, 8, 4].map((total) => totalAnswers(form, total)),
+    );
+
+    const page = await api("GET", `/en/students/${student.id}`, { as: "teacher@demo.test" });
+    expect(page.status).toBe(200);
+    const text = words(page.text);
+    // The table, newest first: each result against the one before and the first, the category in words.
+    expect(text).toMatch(/Completed Score Percentage Band Since previous Since first Reliable change Response Remission/);
+    const rows = [
+      "4 / 27 .*? Minimal -4 -14 Reliably improved Yes Yes",
+      "8 / 27 .*? Mild -7 -10 Reliably improved Yes No",
+      "15 / 27 .*? Moderately severe -9 -3 No reliable change No No",
+      "24 / 27 .*? Severe \\+6 \\+6 Reliably deteriorated No No",
+      "18 / 27 .*? Moderately severe — Baseline — — —",
+    ];
+    expect(text).toMatch(new RegExp(rows.join(" Jan \\d+, 2026 ")));
+    // The chart: the baseline's and the remission's lines, and a mark on each reliable change, said in words under it.
+    expect(page.text).toMatch(/data-line="baseline" data-score="18"/);
+    expect(page.text).toMatch(/data-line="remission" data-score="5"/);
+    expect(page.text.match(/<path[^>]*data-reliable="IMPROVED"/g)).toHaveLength(2 * 2 + 1);
+    expect(page.text.match(/<path[^>]*data-reliable="DETERIORATED"/g)).toHaveLength(1 * 2 + 1);
+    expect(text).toContain("Baseline (first result): 18 Remission: below 5 Reliably improved Reliably deteriorated");
+    expect(page.text).toContain("(Reliably improved)</title>");
+
+    const spanish = words((await api("GET", `/es/students/${student.id}`, { as: "teacher@demo.test" })).text);
+    for (const word of [
+      "Desde el anterior",
+      "Desde el primero",
+      "Cambio fiable",
+      "Respuesta",
+      "Remisión",
+      "Mejoría fiable",
+      "Empeoramiento fiable",
+      "Sin cambio fiable",
+      "Línea base",
+    ]) {
+      expect(spanish).toContain(word);
+    }
+    const portuguese = words((await api("GET", `/pt-BR/students/${student.id}`, { as: "teacher@demo.test" })).text);
+    for (const word of ["Desde o anterior", "Mudança confiável", "Melhora confiável", "Piora confiável", "Sem mudança confiável", "Remissão: abaixo de 5"]) {
+      expect(portuguese).toContain(word);
+    }
+
+    // A report's page says its change as the table does, and the baseline's that it is one.
+    const report = words((await api("GET", `/en/reports/${ids[3]}`, { as: "teacher@demo.test" })).text);
+    expect(report).toContain("Since previous -7 Since first -10 Reliable change Reliably improved Response Yes Remission No");
+    const baseline = words((await api("GET", `/pt-BR/reports/${ids[0]}`, { as: "teacher@demo.test" })).text);
+    expect(baseline).toContain("Desde o primeiro Linha de base");
+
+    // The group's results: the member's latest, its change since the first and its category.
+    const group = await api("POST", "/api/groups", { as: "teacher@demo.test", json: { name: unique("Caseload") } });
+    expect((await api("POST", `/api/groups/${group.body.id}/members`, { as: "teacher@demo.test", json: { studentIds: [student.id] } })).status).toBe(200);
+    const results = words((await api("GET", `/en/groups/${group.body.id}`, { as: "teacher@demo.test" })).text);
+    expect(results).toMatch(new RegExp(`${student.name} Minimal 4 / 27 -14 since first Reliably improved Remission`));
+    const resultados = words((await api("GET", `/es/groups/${group.body.id}`, { as: "teacher@demo.test" })).text);
+    expect(resultados).toContain("-14 desde el primero Mejoría fiable Remisión");
   });
 });

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { api, unique, type DemoUser } from "./api.ts";
+import { testDatabase } from "./database.ts";
 import { mixedFormBody } from "./form-bodies.ts";
 
 /** The mixed form of tests/support/form-bodies.ts, with a title of its own. */
@@ -86,14 +87,17 @@ export type SubscaleForm = {
   subscales: { key: string; name: string; items: string[] }[];
 };
 
-/** The DASS-21 installed from the Library by `as` under a title of its own, and published. */
-export async function installDass21(as: DemoUser): Promise<SubscaleForm> {
-  const installed = await api("POST", "/api/instruments/dass-21/install", { as, json: { title: unique("DASS-21") } });
+/** An instrument installed from the Library by `as` under a title of its own, and published. */
+async function installPublished(as: DemoUser, key: string, name: string): Promise<SubscaleForm> {
+  const installed = await api("POST", `/api/instruments/${key}/install`, { as, json: { title: unique(name) } });
   expect(installed.status, installed.text).toBe(201);
   const published = await api("PUT", `/api/forms/${installed.body.id}`, { as, json: { isPublished: true } });
   expect(published.status, published.text).toBe(200);
   return installed.body;
 }
+
+/** The DASS-21 installed from the Library by `as` under a title of its own, and published. */
+export const installDass21 = (as: DemoUser) => installPublished(as, "dass-21", "DASS-21");
 
 /** Answers that give every item of a subscale the option scored `itemScore[subscale key]`. */
 export function answersBySubscale(form: SubscaleForm, itemScore: Record<string, number>) {
@@ -104,4 +108,39 @@ export function answersBySubscale(form: SubscaleForm, itemScore: Record<string, 
       optionIds: [question.options.find((option) => option.score === itemScore[subscaleOf.get(question.key)!])!.id],
     })),
   };
+}
+
+/** The PHQ-9 installed from the Library by `as` under a title of its own, and published. */
+export const installPhq9 = (as: DemoUser) => installPublished(as, "phq-9", "PHQ-9");
+
+/**
+ * Answers that give a form of 0-to-3 items (the PHQ-9) the total `total`: the items scored 3 in
+ * turn until it is reached, the last item "Not at all" (the PHQ-9's item 9 would flag the result).
+ */
+export function totalAnswers(form: Pick<SubscaleForm, "questions">, total: number) {
+  let left = total;
+  return {
+    answers: form.questions.map((question, index) => {
+      const score = index === form.questions.length - 1 ? 0 : Math.min(3, left);
+      left -= score;
+      return { questionId: question.id, optionIds: [question.options.find((option) => option.score === score)!.id] };
+    }),
+  };
+}
+
+/**
+ * Results completed in turn by the student on the form, one per answers body, each completed a
+ * day after the one before from `start` (moved in the database, as the tests move time): their
+ * submission ids, oldest first.
+ */
+export async function completeSeries(as: DemoUser, formId: string, studentId: string, bodies: unknown[], start = Date.UTC(2026, 0, 5, 9)) {
+  const ids: string[] = [];
+  for (const [index, body] of bodies.entries()) {
+    const link = await assign(as, { formId, studentId });
+    const submit = await api("POST", `/api/test-link/${link.token}/submit`, { json: body });
+    expect(submit.status, submit.text).toBe(200);
+    await testDatabase().submission.update({ where: { id: link.id }, data: { completedAt: new Date(start + index * 86_400_000) } });
+    ids.push(link.id);
+  }
+  return ids;
 }

@@ -1708,6 +1708,31 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             createdAt: string;
+            /** @description A completed result's change over time within the person's results on its form (docs/api-contract.md §18); null until completed. */
+            change: components["schemas"]["Change"] | null;
+            /** @description A completed result's subscales, each with its change; empty for a form without subscales and until completed. */
+            subscales: {
+                key: string;
+                name: string;
+                /** @description As captured at completion; null when too many of its items were unanswered. */
+                score: number | null;
+                maxScore: number;
+                /** @description The subscale's change, made as the total's with the subscale's own constants. */
+                change: components["schemas"]["Change"];
+            }[];
+        };
+        /** @description How a completed result compares with the person's earlier results on the same form that the caller may see (docs/api-contract.md §18). */
+        Change: {
+            /** @description The score minus the person's previous result's on the form; null on the first, or when either has no score. */
+            fromPrevious: number | null;
+            /** @description The score minus the baseline's (the person's first result on the form); null on the baseline itself. */
+            fromBaseline: number | null;
+            /** @description (score − baseline) / (sd × √2 × √(1 − reliability)) beyond ±1.96: IMPROVED or DETERIORATED in the form's direction (lowerIsBetter), else NO_CHANGE; null without the form's reliableChange, and on the baseline. */
+            reliable: ("IMPROVED" | "DETERIORATED" | "NO_CHANGE") | null;
+            /** @description A fall of at least 50 % from the baseline (a rise, when higher is better); null on the baseline, for a baseline of 0 or less, and for a form with neither reliableChange nor remissionBelow. */
+            response: boolean | null;
+            /** @description The score below the form's remissionBelow; null without it, and on the baseline. */
+            remission: boolean | null;
         };
         Promotion: {
             student: components["schemas"]["Student"];
@@ -1911,6 +1936,12 @@ export interface components {
             scoring: components["schemas"]["ScoringSettings"];
             subscales: components["schemas"]["SubscaleDefinition"][];
             criticalMessage: string | null;
+            /** @description The total's reliable-change constants (docs/api-contract.md §18); an installed instrument's are the library's. */
+            reliableChange: components["schemas"]["ReliableChangeConstants"] | null;
+            /** @description A total below this is a remission; null: none. */
+            remissionBelow: number | null;
+            /** @description Whether a fall of the total is an improvement. */
+            lowerIsBetter: boolean;
         };
         ScoreBand: {
             min: number;
@@ -1951,6 +1982,20 @@ export interface components {
             multiplier: number | null;
             /** @default [] */
             scoreRanges: components["schemas"]["ScoreBand"][];
+            /**
+             * @description The subscale's own reliable-change constants (docs/api-contract.md §18); null: none.
+             * @default null
+             */
+            reliableChange: components["schemas"]["ReliableChangeConstants"] | null;
+            /**
+             * @description A subscale score below this is a remission; null: none.
+             * @default null
+             */
+            remissionBelow: number | null;
+        };
+        ReliableChangeConstants: {
+            sd: number;
+            reliability: number;
         };
         /**
          * @description A FHIR R4 Questionnaire (media type application/fhir+json): the form, its questions as items and its scoring as extensions (docs/fhir.md).
@@ -2269,6 +2314,11 @@ export interface components {
             };
             /** @description What the respondent reads when an answer is critical; null when no option or band is. */
             criticalMessage: string | null;
+            /** @description The total's Jacobson–Truax constants from a published sample (docs/api-contract.md §18); null where none was found. */
+            reliableChange: components["schemas"]["ReliableChangeConstants"] | null;
+            /** @description A total below this is a remission; null where none is published. */
+            remissionBelow: number | null;
+            lowerIsBetter: boolean;
         };
         Organization: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -2373,8 +2423,21 @@ export interface components {
             percentage: number | null;
             scoreLabel: string | null;
             scoreColor: string | null;
-            /** @description Each subscale's result as captured at completion; empty for a form without subscales. */
-            subscales: components["schemas"]["SubscaleResult"][];
+            /** @description Each subscale's result as captured at completion, with its change over time; empty for a form without subscales. */
+            subscales: {
+                key: string;
+                name: string;
+                /** @description null when more items are missing than the form allows. */
+                score: number | null;
+                maxScore: number;
+                label: string | null;
+                color: string | null;
+                answered: number;
+                items: number;
+                prorated: boolean;
+                scorable: boolean;
+                change: components["schemas"]["Change"];
+            }[];
             /** @description What made the result critical (a critical option chosen, a critical band); empty when nothing did. */
             flags: components["schemas"]["Flag"][];
             /** @description When the result was flagged (its completion), null when it has no flag. */
@@ -2441,6 +2504,10 @@ export interface components {
                 score: number;
                 maxScore: number;
             }[];
+            /** @description How this result compares with the respondent's earlier results on the form that the caller may see (docs/api-contract.md §18). */
+            change: components["schemas"]["Change"];
+            /** @description Whether this is the respondent's first result on the form among those the caller may see: the baseline the later ones are compared with. */
+            isBaseline: boolean;
         };
         /**
          * @description A FHIR R4 QuestionnaireResponse (media type application/fhir+json): the answers by linkId, with the total and each subscale as contained Observations (docs/fhir.md).
@@ -3758,6 +3825,21 @@ export interface components {
             subscales?: components["schemas"]["Subscale"][];
             /** @description What the respondent reads on the confirmation page when any of their answers is critical (docs/api-contract.md §16). */
             criticalMessage?: string | null;
+            /**
+             * @description The total's reliable-change constants; null: none, so no result is classified.
+             * @default null
+             */
+            reliableChange?: components["schemas"]["ReliableChange"] | null;
+            /**
+             * @description A total below this is a remission; null: the form names none.
+             * @default null
+             */
+            remissionBelow?: number | null;
+            /**
+             * @description Whether a fall of the total (and of each subscale) is an improvement.
+             * @default true
+             */
+            lowerIsBetter?: boolean;
         };
         ScoreRange: {
             min: number;
@@ -3819,6 +3901,16 @@ export interface components {
             multiplier?: number | null;
             /** @default [] */
             scoreRanges?: components["schemas"]["ScoreRange"][];
+            /** @description The subscale's own reliable-change constants; left out: none. */
+            reliableChange?: components["schemas"]["ReliableChange"] | null;
+            remissionBelow?: number | null;
+        };
+        /** @description A result's reliable change index is (score − baseline) / (sd × √2 × √(1 − reliability)), compared with ±1.96 (docs/api-contract.md §18). */
+        ReliableChange: {
+            /** @description The score's standard deviation in a published sample: above 0. */
+            sd: number;
+            /** @description The score's reliability (test–retest or internal consistency): from 0 up to, not including, 1. */
+            reliability: number;
         };
         FormUpdate: {
             title?: string;
@@ -3860,6 +3952,12 @@ export interface components {
             subscales?: components["schemas"]["SubscaleInput"][];
             /** @description What the respondent reads on the confirmation page when any of their answers is critical (docs/api-contract.md §16). */
             criticalMessage?: string | null;
+            /** @description The total's reliable-change constants; null: none, so no result is classified. */
+            reliableChange?: components["schemas"]["ReliableChange"] | null;
+            /** @description A total below this is a remission; null: the form names none. */
+            remissionBelow?: number | null;
+            /** @description Whether a fall of the total (and of each subscale) is an improvement. */
+            lowerIsBetter?: boolean;
         };
         SubscaleInput: {
             /** @description ^[A-Za-z0-9_.-]{1,40}$, unique in the form. */
@@ -3875,6 +3973,9 @@ export interface components {
             multiplier?: number | null;
             /** @default [] */
             scoreRanges?: components["schemas"]["ScoreRange"][];
+            /** @description The subscale's own reliable-change constants; left out: none. */
+            reliableChange?: components["schemas"]["ReliableChange"] | null;
+            remissionBelow?: number | null;
         };
         /**
          * @description A FHIR R4 Questionnaire (media type application/fhir+json): the form, its questions as items and its scoring as extensions (docs/fhir.md).
@@ -7312,7 +7413,29 @@ export interface operations {
                      *           "percentage": 62.5,
                      *           "scoreLabel": "Medium",
                      *           "scoreColor": "#B54708",
-                     *           "createdAt": "2026-03-14T09:30:00.000Z"
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "change": {
+                     *             "fromPrevious": 1,
+                     *             "fromBaseline": 1,
+                     *             "reliable": "IMPROVED",
+                     *             "response": true,
+                     *             "remission": true
+                     *           },
+                     *           "subscales": [
+                     *             {
+                     *               "key": "text",
+                     *               "name": "Ana Lima",
+                     *               "score": 1,
+                     *               "maxScore": 8,
+                     *               "change": {
+                     *                 "fromPrevious": 1,
+                     *                 "fromBaseline": 1,
+                     *                 "reliable": "IMPROVED",
+                     *                 "response": true,
+                     *                 "remission": true
+                     *               }
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -7593,7 +7716,29 @@ export interface operations {
                      *           "percentage": 62.5,
                      *           "scoreLabel": "Medium",
                      *           "scoreColor": "#B54708",
-                     *           "createdAt": "2026-03-14T09:30:00.000Z"
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "change": {
+                     *             "fromPrevious": 1,
+                     *             "fromBaseline": 1,
+                     *             "reliable": "IMPROVED",
+                     *             "response": true,
+                     *             "remission": true
+                     *           },
+                     *           "subscales": [
+                     *             {
+                     *               "key": "text",
+                     *               "name": "Ana Lima",
+                     *               "score": 1,
+                     *               "maxScore": 8,
+                     *               "change": {
+                     *                 "fromPrevious": 1,
+                     *                 "fromBaseline": 1,
+                     *                 "reliable": "IMPROVED",
+                     *                 "response": true,
+                     *                 "remission": true
+                     *               }
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -7838,7 +7983,29 @@ export interface operations {
                      *           "percentage": 62.5,
                      *           "scoreLabel": "Medium",
                      *           "scoreColor": "#B54708",
-                     *           "createdAt": "2026-03-14T09:30:00.000Z"
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "change": {
+                     *             "fromPrevious": 1,
+                     *             "fromBaseline": 1,
+                     *             "reliable": "IMPROVED",
+                     *             "response": true,
+                     *             "remission": true
+                     *           },
+                     *           "subscales": [
+                     *             {
+                     *               "key": "text",
+                     *               "name": "Ana Lima",
+                     *               "score": 1,
+                     *               "maxScore": 8,
+                     *               "change": {
+                     *                 "fromPrevious": 1,
+                     *                 "fromBaseline": 1,
+                     *                 "reliable": "IMPROVED",
+                     *                 "response": true,
+                     *                 "remission": true
+                     *               }
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -9021,7 +9188,10 @@ export interface operations {
                  *       ],
                  *       "scoring": null,
                  *       "subscales": [],
-                 *       "criticalMessage": "text"
+                 *       "criticalMessage": "text",
+                 *       "reliableChange": null,
+                 *       "remissionBelow": null,
+                 *       "lowerIsBetter": true
                  *     }
                  */
                 "application/json": components["schemas"]["FormCreate"];
@@ -9114,10 +9284,18 @@ export interface operations {
                      *           ],
                      *           "method": "SUM",
                      *           "multiplier": null,
-                     *           "scoreRanges": []
+                     *           "scoreRanges": [],
+                     *           "reliableChange": null,
+                     *           "remissionBelow": null
                      *         }
                      *       ],
-                     *       "criticalMessage": "text"
+                     *       "criticalMessage": "text",
+                     *       "reliableChange": {
+                     *         "sd": 1,
+                     *         "reliability": 1
+                     *       },
+                     *       "remissionBelow": 1,
+                     *       "lowerIsBetter": true
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -9437,10 +9615,18 @@ export interface operations {
                      *           ],
                      *           "method": "SUM",
                      *           "multiplier": null,
-                     *           "scoreRanges": []
+                     *           "scoreRanges": [],
+                     *           "reliableChange": null,
+                     *           "remissionBelow": null
                      *         }
                      *       ],
-                     *       "criticalMessage": "text"
+                     *       "criticalMessage": "text",
+                     *       "reliableChange": {
+                     *         "sd": 1,
+                     *         "reliability": 1
+                     *       },
+                     *       "remissionBelow": 1,
+                     *       "lowerIsBetter": true
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -9651,10 +9837,21 @@ export interface operations {
                  *           ],
                  *           "method": "SUM",
                  *           "multiplier": 1,
-                 *           "scoreRanges": []
+                 *           "scoreRanges": [],
+                 *           "reliableChange": {
+                 *             "sd": 1,
+                 *             "reliability": 0
+                 *           },
+                 *           "remissionBelow": -1000000
                  *         }
                  *       ],
-                 *       "criticalMessage": "text"
+                 *       "criticalMessage": "text",
+                 *       "reliableChange": {
+                 *         "sd": 1,
+                 *         "reliability": 0
+                 *       },
+                 *       "remissionBelow": -1000000,
+                 *       "lowerIsBetter": true
                  *     }
                  */
                 "application/json": components["schemas"]["FormUpdate"];
@@ -9743,10 +9940,18 @@ export interface operations {
                      *           ],
                      *           "method": "SUM",
                      *           "multiplier": null,
-                     *           "scoreRanges": []
+                     *           "scoreRanges": [],
+                     *           "reliableChange": null,
+                     *           "remissionBelow": null
                      *         }
                      *       ],
-                     *       "criticalMessage": "text"
+                     *       "criticalMessage": "text",
+                     *       "reliableChange": {
+                     *         "sd": 1,
+                     *         "reliability": 1
+                     *       },
+                     *       "remissionBelow": 1,
+                     *       "lowerIsBetter": true
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -10874,10 +11079,18 @@ export interface operations {
                      *           ],
                      *           "method": "SUM",
                      *           "multiplier": null,
-                     *           "scoreRanges": []
+                     *           "scoreRanges": [],
+                     *           "reliableChange": null,
+                     *           "remissionBelow": null
                      *         }
                      *       ],
-                     *       "criticalMessage": "text"
+                     *       "criticalMessage": "text",
+                     *       "reliableChange": {
+                     *         "sd": 1,
+                     *         "reliability": 1
+                     *       },
+                     *       "remissionBelow": 1,
+                     *       "lowerIsBetter": true
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -12854,12 +13067,20 @@ export interface operations {
                      *                 ],
                      *                 "method": "SUM",
                      *                 "multiplier": null,
-                     *                 "scoreRanges": []
+                     *                 "scoreRanges": [],
+                     *                 "reliableChange": null,
+                     *                 "remissionBelow": null
                      *               }
                      *             ],
                      *             "source": "text"
                      *           },
-                     *           "criticalMessage": "text"
+                     *           "criticalMessage": "text",
+                     *           "reliableChange": {
+                     *             "sd": 1,
+                     *             "reliability": 1
+                     *           },
+                     *           "remissionBelow": 1,
+                     *           "lowerIsBetter": true
                      *         }
                      *       ]
                      *     }
@@ -13098,10 +13319,18 @@ export interface operations {
                      *           ],
                      *           "method": "SUM",
                      *           "multiplier": null,
-                     *           "scoreRanges": []
+                     *           "scoreRanges": [],
+                     *           "reliableChange": null,
+                     *           "remissionBelow": null
                      *         }
                      *       ],
-                     *       "criticalMessage": "text"
+                     *       "criticalMessage": "text",
+                     *       "reliableChange": {
+                     *         "sd": 1,
+                     *         "reliability": 1
+                     *       },
+                     *       "remissionBelow": 1,
+                     *       "lowerIsBetter": true
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -14136,7 +14365,14 @@ export interface operations {
                      *           "answered": 1,
                      *           "items": 1,
                      *           "prorated": true,
-                     *           "scorable": true
+                     *           "scorable": true,
+                     *           "change": {
+                     *             "fromPrevious": 1,
+                     *             "fromBaseline": 1,
+                     *             "reliable": "IMPROVED",
+                     *             "response": true,
+                     *             "remission": true
+                     *           }
                      *         }
                      *       ],
                      *       "flags": [
@@ -14199,7 +14435,15 @@ export interface operations {
                      *           "score": 1,
                      *           "maxScore": 8
                      *         }
-                     *       ]
+                     *       ],
+                     *       "change": {
+                     *         "fromPrevious": 1,
+                     *         "fromBaseline": 1,
+                     *         "reliable": "IMPROVED",
+                     *         "response": true,
+                     *         "remission": true
+                     *       },
+                     *       "isBaseline": true
                      *     }
                      */
                     "application/json": components["schemas"]["ReportDetail"];
@@ -16611,7 +16855,29 @@ export interface operations {
                      *           "percentage": 62.5,
                      *           "scoreLabel": "Medium",
                      *           "scoreColor": "#B54708",
-                     *           "createdAt": "2026-03-14T09:30:00.000Z"
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "change": {
+                     *             "fromPrevious": 1,
+                     *             "fromBaseline": 1,
+                     *             "reliable": "IMPROVED",
+                     *             "response": true,
+                     *             "remission": true
+                     *           },
+                     *           "subscales": [
+                     *             {
+                     *               "key": "text",
+                     *               "name": "Ana Lima",
+                     *               "score": 1,
+                     *               "maxScore": 8,
+                     *               "change": {
+                     *                 "fromPrevious": 1,
+                     *                 "fromBaseline": 1,
+                     *                 "reliable": "IMPROVED",
+                     *                 "response": true,
+                     *                 "remission": true
+                     *               }
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -16890,7 +17156,29 @@ export interface operations {
                      *           "percentage": 62.5,
                      *           "scoreLabel": "Medium",
                      *           "scoreColor": "#B54708",
-                     *           "createdAt": "2026-03-14T09:30:00.000Z"
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "change": {
+                     *             "fromPrevious": 1,
+                     *             "fromBaseline": 1,
+                     *             "reliable": "IMPROVED",
+                     *             "response": true,
+                     *             "remission": true
+                     *           },
+                     *           "subscales": [
+                     *             {
+                     *               "key": "text",
+                     *               "name": "Ana Lima",
+                     *               "score": 1,
+                     *               "maxScore": 8,
+                     *               "change": {
+                     *                 "fromPrevious": 1,
+                     *                 "fromBaseline": 1,
+                     *                 "reliable": "IMPROVED",
+                     *                 "response": true,
+                     *                 "remission": true
+                     *               }
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -17133,7 +17421,29 @@ export interface operations {
                      *           "percentage": 62.5,
                      *           "scoreLabel": "Medium",
                      *           "scoreColor": "#B54708",
-                     *           "createdAt": "2026-03-14T09:30:00.000Z"
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "change": {
+                     *             "fromPrevious": 1,
+                     *             "fromBaseline": 1,
+                     *             "reliable": "IMPROVED",
+                     *             "response": true,
+                     *             "remission": true
+                     *           },
+                     *           "subscales": [
+                     *             {
+                     *               "key": "text",
+                     *               "name": "Ana Lima",
+                     *               "score": 1,
+                     *               "maxScore": 8,
+                     *               "change": {
+                     *                 "fromPrevious": 1,
+                     *                 "fromBaseline": 1,
+                     *                 "reliable": "IMPROVED",
+                     *                 "response": true,
+                     *                 "remission": true
+                     *               }
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }

@@ -155,8 +155,8 @@ describe("the instruments' own rules", () => {
       INSTRUMENTS.map((definition) => [definition.key, [definition.languages, definition.reliableChange, definition.remissionBelow]]),
     );
     expect(published).toEqual({
-      "phq-9": [["en", "es", "pt-BR"], null, 5],
-      "gad-7": [["en"], null, null],
+      "phq-9": [["en", "es", "pt-BR"], { sd: 4.8, reliability: 0.84 }, 5],
+      "gad-7": [["en"], { sd: 5.1, reliability: 0.92 }, null],
       "phq-15": [["en"], null, null],
       "who-5": [["en"], null, null],
       k10: [["en"], null, null],

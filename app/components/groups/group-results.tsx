@@ -5,6 +5,7 @@ import { paths } from "~/lib/paths.ts";
 import { ScoreBadge } from "../badge.tsx";
 import { FlagMark } from "../flag-mark.tsx";
 import { StackedBar } from "../charts/bar-table.tsx";
+import { ReliableChangeBadge, useSignedNumber } from "../change.tsx";
 
 const NO_BAND_COLOR = "#94a3b8";
 
@@ -42,6 +43,7 @@ export function GroupResultsTable({
   const t = useT();
   const format = useFormat();
   const totalOf = useTotalText();
+  const signed = useSignedNumber();
   const locale = useLocale();
   return (
     <div className="space-y-4 px-4 py-5 sm:px-5">
@@ -107,6 +109,14 @@ export function GroupResultsTable({
                             )}
                             <FlagMark result={result} />
                             <span className="tabular-nums">{totalOf(result).headline}</span>
+                            {/* The change since the member's first result on the form, and its category in words (§18). */}
+                            {result.change.fromBaseline !== null ? (
+                              <span className="text-xs text-slate-700 tabular-nums" data-change="fromBaseline">
+                                {t.change.sinceFirst(signed(result.change.fromBaseline))}
+                              </span>
+                            ) : null}
+                            <ReliableChangeBadge change={result.change} />
+                            {result.change.remission ? <span className="text-xs font-medium text-emerald-800">{t.change.remission}</span> : null}
                             <span className="text-xs text-slate-500">{format.date(result.completedAt)}</span>
                             {result.subscales.length > 0 ? (
                               <span className="text-xs text-slate-600">

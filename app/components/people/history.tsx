@@ -1,5 +1,6 @@
 import { type ReactNode, useId } from "react";
 import { Link, useSearchParams } from "react-router";
+import type { Change, ChangeConstants } from "~/features/scoring/change.ts";
 import type { ScoreDisplay } from "~/features/scoring/score-display.ts";
 import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { parseHexColor } from "~/lib/color.ts";
@@ -10,6 +11,7 @@ import { PercentCell } from "../percent-cell.tsx";
 import { cx } from "../cx.ts";
 import { EmptyState } from "../empty-state.tsx";
 import { Section } from "../page-header.tsx";
+import { ReliableChangeBadge, useSignedNumber, YesNo } from "../change.tsx";
 
 export type HistoryBand = { min: number; max: number; label: string; color: string };
 
@@ -35,16 +37,28 @@ export type HistoryResult = HistoryEntry & {
   display: ScoreDisplay;
   /** Each subscale's score as captured; empty for a form without subscales. */
   subscales: HistorySubscale[];
+  /** How it compares with the person's previous and first results on the form (docs/api-contract.md §18). */
+  change: Change;
 };
 
-/** A subscale's score in one result (null: too many of its items unanswered). */
-export type HistorySubscale = { key: string; name: string; score: number | null; maxScore: number };
+/** A subscale's score in one result (null: too many of its items unanswered), and its change. */
+export type HistorySubscale = { key: string; name: string; score: number | null; maxScore: number; change: Change };
 
 /** The query parameter that asks a person's page for the subscales' lines and columns. */
 export const SUBSCALES_PARAM = "subscales";
 
-/** One form's newest results, oldest first, and how many the person has on it in all. */
-export type HistoryForm = { form: { id: string; title: string }; total: number; results: HistoryResult[] };
+/**
+ * One form's newest results, oldest first, and how many the person has on it in all; what its
+ * totals are compared with, and the first result's total (the baseline, which may be older than
+ * every result shown).
+ */
+export type HistoryForm = {
+  form: { id: string; title: string };
+  total: number;
+  constants: ChangeConstants;
+  baseline: number | null;
+  results: HistoryResult[];
+};
 
 /** A person's results per form, the assignments not completed yet, and the per-form limit. */
 export type HistoryByForm = { forms: HistoryForm[]; open: HistoryEntry[]; moreOpen: boolean; perForm: number };
@@ -112,7 +126,13 @@ function FormHistory({ history, personName }: { history: HistoryForm; personName
       <HistoryChart history={history} />
       {showSubscales && subscales.length > 0 ? <SubscalesChart history={history} subscales={subscales} /> : null}
       <BandLegend results={results} />
-      <ResultsTable title={form.title} results={results} subscales={showSubscales ? subscales : []} />
+      <ResultsTable
+        title={form.title}
+        results={results}
+        constants={history.constants}
+        baselineShown={total <= results.length}
+        subscales={showSubscales ? subscales : []}
+      />
     </section>
   );
 }
@@ -264,6 +284,7 @@ type Point = {
   color: string;
   label: string;
   bands: HistoryBand[];
+  change: Change;
 };
 
 /** Completed results in date order, as a chart draws them; a colour that is not #rgb/#rrggbb is neutral. */
@@ -282,6 +303,7 @@ export function chartPoints(results: HistoryResult[], noBand: string): Point[] {
       color: result.scoreLabel && parseHexColor(result.scoreColor) ? result.scoreColor! : NEUTRAL,
       label: result.scoreLabel ?? noBand,
       bands: result.bands,
+      change: result.change,
     }))
     .sort((a, b) => a.time - b.time);
 }
@@ -344,6 +366,7 @@ export function HistoryChart({ history }: { history: HistoryForm }) {
   const captionId = useId();
   const points = chartPoints(history.results, t.score.noBand);
   if (points.length === 0) return null;
+  const lines: ChangeLines = { baseline: history.baseline, remissionBelow: history.constants.remissionBelow };
   const first = points[0]!;
   const last = points.at(-1)!;
   const summary =
@@ -354,13 +377,69 @@ export function HistoryChart({ history }: { history: HistoryForm }) {
     <figure className="break-inside-avoid px-2 pt-3 pb-2 sm:px-5">
       {/* A narrower drawing for phones keeps its labels readable; the wide one names the bands beside them. */}
       {PHONE_AND_WIDE.map((size) => (
-        <ChartDrawing key={size.width} points={points} captionId={captionId} formId={history.form.id} {...size} />
+        <ChartDrawing key={size.width} points={points} lines={lines} captionId={captionId} formId={history.form.id} {...size} />
       ))}
+      <ChangeLegend lines={lines} points={points} />
       <figcaption id={captionId} className="mt-1 px-2 text-sm text-slate-600 sm:px-0">
         {`${t.people.history.chartName(history.form.title)}: ${summary}`}
       </figcaption>
     </figure>
   );
+}
+
+/** The chart's level lines (docs/api-contract.md §18): the baseline's total and the remission threshold. */
+type ChangeLines = { baseline: number | null; remissionBelow: number | null };
+
+const IMPROVED_COLOR = "#047857";
+
+/** The level lines there are to draw, each told apart by its dash as well as its colour. */
+function levelLines(lines: ChangeLines) {
+  return [
+    ...(lines.baseline === null ? [] : [{ kind: "baseline" as const, score: lines.baseline, color: "#1e293b", dash: "6 4" }]),
+    ...(lines.remissionBelow === null ? [] : [{ kind: "remission" as const, score: lines.remissionBelow, color: "#047857", dash: "2 3" }]),
+  ];
+}
+const DETERIORATED_COLOR = "#b91c1c";
+
+/**
+ * What the chart's lines and marks mean, in words: the baseline and the remission threshold with
+ * their values, and the reliable changes it marks (a triangle pointing the way the score went).
+ */
+function ChangeLegend({ lines, points }: { lines: ChangeLines; points: Point[] }) {
+  const t = useT();
+  const format = useFormat();
+  const marked = (["IMPROVED", "DETERIORATED"] as const).filter((category) => points.some((point) => point.change.reliable === category));
+  if (lines.baseline === null && lines.remissionBelow === null && marked.length === 0) return null;
+  return (
+    <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1 px-2 text-sm text-slate-700 sm:px-0" data-testid="history-change-legend">
+      {levelLines(lines).map((level) => (
+        <li key={level.kind} className="inline-flex items-center gap-1.5">
+          <svg aria-hidden="true" focusable="false" viewBox="0 0 28 8" className="h-2 w-7 shrink-0">
+            <line x1="0" x2="28" y1="4" y2="4" stroke={level.color} strokeWidth="2" strokeDasharray={level.dash} />
+          </svg>
+          {level.kind === "baseline" ? t.change.baselineLine(format.number(level.score)) : t.change.remissionLine(format.number(level.score))}
+        </li>
+      ))}
+      {marked.map((category) => (
+        <li key={category} className="inline-flex items-center gap-1.5">
+          <svg aria-hidden="true" focusable="false" viewBox="0 0 12 12" className="size-3 shrink-0">
+            <ChangeMark category={category} x={6} y={6} />
+          </svg>
+          {t.change.categories[category]}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * A reliable change's mark, centred on (x, y): a triangle pointing the way the score moved, in the
+ * direction's colour (the legend and each point's title say it in words).
+ */
+function ChangeMark({ category, x, y, up }: { category: "IMPROVED" | "DETERIORATED"; x: number; y: number; up?: boolean }) {
+  const pointsUp = up ?? category === "DETERIORATED";
+  const d = pointsUp ? `M ${x} ${y - 5} L ${x + 5} ${y + 4} L ${x - 5} ${y + 4} Z` : `M ${x} ${y + 5} L ${x + 5} ${y - 4} L ${x - 5} ${y - 4} Z`;
+  return <path d={d} fill={category === "IMPROVED" ? IMPROVED_COLOR : DETERIORATED_COLOR} stroke="#0f172a" strokeWidth="1" data-reliable={category} />;
 }
 
 const PHONE_AND_WIDE = [
@@ -383,6 +462,7 @@ function bandStretches(points: Point[], x: (time: number) => number, left: numbe
 
 function ChartDrawing({
   points,
+  lines,
   captionId,
   formId,
   width,
@@ -391,6 +471,7 @@ function ChartDrawing({
   className,
 }: {
   points: Point[];
+  lines: ChangeLines;
   captionId: string;
   formId: string;
   width: number;
@@ -406,7 +487,9 @@ function ChartDrawing({
   const pad = { top: 12, right: labels ? 112 : 16, bottom: 44, left: 60 };
   const first = points[0]!.time;
   const last = points.at(-1)!.time;
-  const { plotW, plotH, span, x, y, low, high, ticks } = plotAxes(first, last, points, width, height, pad);
+  // The level lines are drawn where they are: the axis reaches them as it reaches every score.
+  const levels = [lines.baseline, lines.remissionBelow].flatMap((level) => (level === null ? [] : [{ score: level, max: level }]));
+  const { plotW, plotH, span, x, y, low, high, ticks } = plotAxes(first, last, [...points, ...levels], width, height, pad);
   const clampY = (score: number) => y(Math.max(low, Math.min(high, score)));
   const stretches = bandStretches(points, x, pad.left, pad.left + plotW);
   const line = points.map((point) => `${x(point.time).toFixed(1)},${y(point.score).toFixed(1)}`).join(" ");
@@ -496,6 +579,20 @@ function ChartDrawing({
       <text x={14} y={pad.top + plotH / 2} textAnchor="middle" fontSize={fontSize - 1} fill="#475569" transform={`rotate(-90 14 ${pad.top + plotH / 2})`}>
         {t.people.history.axisScore}
       </text>
+      {levelLines(lines).map((level) => (
+        <line
+          key={level.kind}
+          x1={pad.left}
+          x2={pad.left + plotW}
+          y1={y(level.score)}
+          y2={y(level.score)}
+          stroke={level.color}
+          strokeWidth="2"
+          strokeDasharray={level.dash}
+          data-line={level.kind}
+          data-score={level.score}
+        />
+      ))}
       {points.length > 1 ? <polyline points={line} fill="none" stroke="#475569" strokeWidth="2" strokeLinejoin="round" /> : null}
       {points.map((point) => (
         <circle
@@ -510,7 +607,7 @@ function ChartDrawing({
           data-score={point.score}
         >
           <title>
-            {point.display === "RAW"
+            {(point.display === "RAW"
               ? t.people.history.pointRaw(
                   format.dateTime(point.time),
                   totalOf({ ...point, totalScore: point.score, maxScore: point.max }).score,
@@ -521,10 +618,22 @@ function ChartDrawing({
                   t.score.of(format.number(point.score), format.number(point.max)),
                   point.percentage === null ? t.people.notGiven : format.percent(point.percentage),
                   point.label,
-                )}
+                )) + (point.change.reliable === null ? "" : ` (${t.change.categories[point.change.reliable]})`)}
           </title>
         </circle>
       ))}
+      {points.map((point) =>
+        point.change.reliable === "IMPROVED" || point.change.reliable === "DETERIORATED" ? (
+          // Beside the point, on the side the score moved to, so the point itself stays readable.
+          <ChangeMark
+            key={`mark-${point.id}`}
+            category={point.change.reliable}
+            x={x(point.time)}
+            y={y(point.score) + ((point.change.fromBaseline ?? 0) > 0 ? -15 : 15)}
+            up={(point.change.fromBaseline ?? 0) > 0}
+          />
+        ) : null,
+      )}
     </svg>
   );
 }
@@ -594,11 +703,29 @@ function OpenTable({ entries }: { entries: HistoryEntry[] }) {
   );
 }
 
-function ResultsTable({ title, results, subscales }: { title: string; results: HistoryResult[]; subscales: { key: string; name: string }[] }) {
+function ResultsTable({
+  title,
+  results,
+  constants,
+  baselineShown,
+  subscales,
+}: {
+  title: string;
+  results: HistoryResult[];
+  constants: ChangeConstants;
+  /** Whether the oldest result shown is the person's first on the form, the baseline. */
+  baselineShown: boolean;
+  subscales: { key: string; name: string }[];
+}) {
   const t = useT();
   const format = useFormat();
   const locale = useLocale();
   const totalOf = useTotalText();
+  const signed = useSignedNumber();
+  // The clinical figures only for a form that gives them (a school test shows its differences alone).
+  const showReliable = constants.reliableChange !== null;
+  const showResponse = constants.reliableChange !== null || constants.remissionBelow !== null;
+  const showRemission = constants.remissionBelow !== null;
   const scoreOf = (result: HistoryResult) => (result.totalScore !== null && result.maxScore !== null ? totalOf(result).score : t.people.notGiven);
   const percentOf = (result: HistoryResult) =>
     result.display === "PERCENT" && result.percentage === null ? t.people.notGiven : <PercentCell percent={totalOf(result).percent} />;
@@ -607,11 +734,26 @@ function ResultsTable({ title, results, subscales }: { title: string; results: H
     { label: t.people.history.score, className: "text-right" },
     { label: t.people.history.percentage, className: "hidden text-right sm:table-cell" },
     { label: t.people.history.band },
+    { label: t.change.fromPrevious, className: "text-right" },
+    { label: t.change.fromBaseline, className: "text-right" },
+    ...(showReliable ? [{ label: t.change.reliable }] : []),
+    ...(showResponse ? [{ label: t.change.response }] : []),
+    ...(showRemission ? [{ label: t.change.remission }] : []),
     ...subscales.map((subscale) => ({ label: subscale.name, className: "text-right" })),
   ];
-  const subscaleScore = (result: HistoryResult, key: string) => {
+  const isBaseline = (result: HistoryResult) => baselineShown && result === results[0];
+  const subscaleCell = (result: HistoryResult, key: string) => {
     const subscale = result.subscales.find((entry) => entry.key === key);
-    return subscale && subscale.score !== null ? t.score.of(format.number(subscale.score), format.number(subscale.maxScore)) : t.people.notGiven;
+    if (!subscale || subscale.score === null) return t.people.notGiven;
+    return (
+      <>
+        {t.score.of(format.number(subscale.score), format.number(subscale.maxScore))}
+        {subscale.change.fromBaseline !== null ? (
+          <span className="block text-xs text-slate-600">{t.change.sinceFirst(signed(subscale.change.fromBaseline))}</span>
+        ) : null}
+        <ReliableChangeBadge change={subscale.change} className="mt-0.5" />
+      </>
+    );
   };
   return (
     <HistoryTable caption={t.people.history.tableCaption(title)} columns={columns}>
@@ -635,9 +777,30 @@ function ResultsTable({ title, results, subscales }: { title: string; results: H
               <FlagMark result={result} />
             </span>
           </td>
+          <td className={`${cell} text-right whitespace-nowrap text-slate-900 tabular-nums`} data-change="fromPrevious">
+            {signed(result.change.fromPrevious)}
+          </td>
+          <td className={`${cell} text-right whitespace-nowrap text-slate-900 tabular-nums`} data-change="fromBaseline">
+            {isBaseline(result) ? <span className="text-slate-600">{t.change.baseline}</span> : signed(result.change.fromBaseline)}
+          </td>
+          {showReliable ? (
+            <td className={cell} data-change="reliable">
+              {result.change.reliable === null ? t.people.notGiven : <ReliableChangeBadge change={result.change} />}
+            </td>
+          ) : null}
+          {showResponse ? (
+            <td className={cell} data-change="response">
+              <YesNo value={result.change.response} />
+            </td>
+          ) : null}
+          {showRemission ? (
+            <td className={cell} data-change="remission">
+              <YesNo value={result.change.remission} />
+            </td>
+          ) : null}
           {subscales.map((subscale) => (
             <td key={subscale.key} className={`${cell} text-right whitespace-nowrap text-slate-900 tabular-nums`}>
-              {subscaleScore(result, subscale.key)}
+              {subscaleCell(result, subscale.key)}
             </td>
           ))}
         </tr>

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { unreachableBands } from "../scoring/achievable.ts";
 import { achievableScores } from "../scoring/items.ts";
 import { DEFAULT_SCORING, KEY_PATTERN, MAX_SUBSCALES } from "../scoring/scale-limits.ts";
-import { band, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
+import { band, reliableChangeOutput, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { QUESTION_TYPES } from "./question-types.ts";
 import { instrumentMark } from "../instruments/instrument-schemas.ts";
 import { SCALE_BOUND, SCALE_MAX_POINTS, scalePoints, storedOptions } from "./scale.ts";
@@ -147,6 +147,27 @@ export const scoringInput = z
   })
   .meta({ id: "Scoring", description: "How the total is made (docs/api-contract.md §15)." });
 
+/** The Jacobson–Truax constants of a total or a subscale (docs/api-contract.md §18, ADR 80). */
+export const reliableChangeInput = z
+  .strictObject({
+    sd: z
+      .number()
+      .positive("standardDeviation")
+      .max(SCORE_LIMIT, "scoreOutOfRange")
+      .meta({ description: "The score's standard deviation in a published sample: above 0." }),
+    reliability: z
+      .number()
+      .min(0, "reliability")
+      .lt(1, "reliability")
+      .meta({ description: "The score's reliability (test–retest or internal consistency): from 0 up to, not including, 1." }),
+  })
+  .meta({
+    id: "ReliableChange",
+    description: "A result's reliable change index is (score − baseline) / (sd × √2 × √(1 − reliability)), compared with ±1.96 (docs/api-contract.md §18).",
+  });
+
+const remissionBelow = score.meta({ description: "A score below this is a remission (docs/api-contract.md §18)." });
+
 export const subscaleInput = z
   .strictObject({
     key: z
@@ -158,6 +179,8 @@ export const subscaleInput = z
     method: scoringMethod.default("SUM"),
     multiplier: multiplier.nullable().optional(),
     scoreRanges: z.array(scoreRangeSchema).max(20).default([]),
+    reliableChange: reliableChangeInput.nullable().optional().meta({ description: "The subscale's own reliable-change constants; left out: none." }),
+    remissionBelow: remissionBelow.nullable().optional(),
   })
   .superRefine((subscale, ctx) => reportOverlappingRanges(subscale.scoreRanges, ctx))
   .meta({ id: "Subscale" });
@@ -182,6 +205,9 @@ const formFields = {
   criticalMessage: optionalText(2000).meta({
     description: "What the respondent reads on the confirmation page when any of their answers is critical (docs/api-contract.md §16).",
   }),
+  reliableChange: reliableChangeInput.nullable().meta({ description: "The total's reliable-change constants; null: none, so no result is classified." }),
+  remissionBelow: remissionBelow.nullable().meta({ description: "A total below this is a remission; null: the form names none." }),
+  lowerIsBetter: z.boolean().meta({ description: "Whether a fall of the total (and of each subscale) is an improvement." }),
 };
 
 /**
@@ -239,6 +265,9 @@ export const createFormBody = z
     questions: formFields.questions.default([]),
     scoring: formFields.scoring.default(null),
     subscales: formFields.subscales.default([]),
+    reliableChange: formFields.reliableChange.default(null),
+    remissionBelow: formFields.remissionBelow.default(null),
+    lowerIsBetter: formFields.lowerIsBetter.default(true),
   })
   .superRefine(refineForm)
   .meta({ id: "FormCreate" });
@@ -259,6 +288,9 @@ export const updateFormBody = z
     scoring: formFields.scoring.optional(),
     subscales: formFields.subscales.optional(),
     criticalMessage: formFields.criticalMessage,
+    reliableChange: formFields.reliableChange.optional(),
+    remissionBelow: formFields.remissionBelow.optional(),
+    lowerIsBetter: formFields.lowerIsBetter.optional(),
   })
   .superRefine(refineForm)
   .meta({ id: "FormUpdate" });
@@ -340,5 +372,10 @@ export const formDetail = z
     scoring: scoringSettings,
     subscales: subscaleDefinitions,
     criticalMessage: z.string().nullable(),
+    reliableChange: reliableChangeOutput
+      .nullable()
+      .meta({ description: "The total's reliable-change constants (docs/api-contract.md §18); an installed instrument's are the library's." }),
+    remissionBelow: z.number().nullable().meta({ description: "A total below this is a remission; null: none." }),
+    lowerIsBetter: z.boolean().meta({ description: "Whether a fall of the total is an improvement." }),
   })
   .meta({ id: "Form" });

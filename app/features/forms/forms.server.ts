@@ -13,6 +13,7 @@ import { questionKey, scoringProblems } from "../scoring/scales.ts";
 import { scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { presentInstrumentMark, type StoredInstrument, storedInstrument } from "../instruments/instrument-schemas.ts";
+import { formConstants } from "../scoring/change.ts";
 
 type Transaction = Prisma.TransactionClient;
 
@@ -173,6 +174,7 @@ function presentForm(form: Prisma.FormGetPayload<{ include: typeof detailInclude
     questions: form.questions.map(presentQuestion),
     ...presentScoring(form),
     instrument: presentInstrumentMark(form.instrument),
+    ...formConstants(form),
   };
 }
 
@@ -208,6 +210,7 @@ export async function createForm(actor: Actor, input: CreateFormInput, options: 
         isTemplate: input.isTemplate,
         showResultToRespondent: input.showResultToRespondent,
         ...scoringData(input),
+        ...changeData(input),
         ...(options.instrument ? { instrument: options.instrument } : {}),
       },
     });
@@ -253,7 +256,7 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
     if (input.isPublished !== undefined) data.isPublished = input.isPublished;
     if (input.isTemplate !== undefined) data.isTemplate = input.isTemplate;
     if (input.showResultToRespondent !== undefined) data.showResultToRespondent = input.showResultToRespondent;
-    Object.assign(data, scoringData(input));
+    Object.assign(data, scoringData(input), changeData(input));
     // In this transaction, so no reader sees the new content with the old version (ADR 33).
     const scoringChanged = input.scoring !== undefined || input.subscales !== undefined || input.criticalMessage !== undefined;
     if (input.scoreRanges || input.questions || scoringChanged) data.contentVersion = { increment: 1 };
@@ -282,8 +285,11 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
   return getForm(actor, id);
 }
 
-/** What an installed instrument keeps as it was installed: its items and its scoring (ADR 72). */
-const LOCKED_FIELDS = ["questions", "scoreRanges", "scoring", "subscales"] as const;
+/**
+ * What an installed instrument keeps as it was installed: its items and its scoring (ADR 72), and
+ * the constants its results are compared with over time, which are the library's (ADR 80).
+ */
+const LOCKED_FIELDS = ["questions", "scoreRanges", "scoring", "subscales", "reliableChange", "remissionBelow", "lowerIsBetter"] as const;
 
 /**
  * An installed instrument's items and scoring cannot be changed: a body that sends any of them is
@@ -328,6 +334,18 @@ function scoringData(input: Pick<UpdateFormInput, "scoring" | "subscales" | "cri
   if (input.scoring !== undefined) data.scoring = input.scoring === null ? Prisma.DbNull : input.scoring;
   if (input.subscales !== undefined) data.subscales = input.subscales;
   if (input.criticalMessage !== undefined) data.criticalMessage = input.criticalMessage;
+  return data;
+}
+
+/** The form's change columns a body sets (docs/api-contract.md §18); a field left out of a PUT is left as it is. */
+function changeData(input: Pick<UpdateFormInput, "reliableChange" | "remissionBelow" | "lowerIsBetter">) {
+  const data: Pick<Prisma.FormUncheckedCreateInput, "reliableChangeSd" | "reliableChangeReliability" | "remissionBelow" | "lowerIsBetter"> = {};
+  if (input.reliableChange !== undefined) {
+    data.reliableChangeSd = input.reliableChange?.sd ?? null;
+    data.reliableChangeReliability = input.reliableChange?.reliability ?? null;
+  }
+  if (input.remissionBelow !== undefined) data.remissionBelow = input.remissionBelow;
+  if (input.lowerIsBetter !== undefined) data.lowerIsBetter = input.lowerIsBetter;
   return data;
 }
 
@@ -517,6 +535,9 @@ export async function duplicateForm(actor: Actor, id: string, options: { title?:
       scoring: source.scoring,
       subscales: source.subscales,
       criticalMessage: source.criticalMessage,
+      reliableChange: source.reliableChange,
+      remissionBelow: source.remissionBelow,
+      lowerIsBetter: source.lowerIsBetter,
     },
     instrument === null ? {} : { instrument: storedInstrument.parse(instrument) },
   );

@@ -34,6 +34,9 @@ export type InstrumentSubscale = {
   method: ScoringMethod;
   multiplier: number;
   scoreRanges: readonly InstrumentBand[];
+  /** The subscale's own Jacobson–Truax constants and remission threshold (docs/api-contract.md §18), where published. */
+  reliableChange?: { sd: number; reliability: number } | null;
+  remissionBelow?: number | null;
 };
 
 export type InstrumentDefinition = {

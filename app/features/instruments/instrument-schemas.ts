@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LOCALES } from "~/lib/i18n.ts";
 import { singleLineText } from "~/lib/schemas.ts";
-import { band, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
+import { band, reliableChangeOutput, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
 
 /**
@@ -43,7 +43,8 @@ export const instrumentMark = z
 
 /**
  * The stored mark (`Form.instrument`): the public one plus the instrument's care-over-time
- * constants at installation (docs/api-contract.md §18, not answered until that section is built).
+ * constants at installation (docs/api-contract.md §18). The form answers its own columns, which
+ * installation sets from the same definition (ADR 80); the mark keeps them as they were installed.
  */
 export const storedInstrument = instrumentMark.extend({
   reliableChange: z.object({ sd: z.number(), reliability: z.number() }).nullable().default(null),
@@ -89,6 +90,11 @@ export const instrumentSummary = z
       })
       .meta({ description: "How the total is made, its bands, the subscales, and the source of the rules." }),
     criticalMessage: z.string().nullable().meta({ description: "What the respondent reads when an answer is critical; null when no option or band is." }),
+    reliableChange: reliableChangeOutput.nullable().meta({
+      description: "The total's Jacobson–Truax constants from a published sample (docs/api-contract.md §18); null where none was found.",
+    }),
+    remissionBelow: z.number().nullable().meta({ description: "A total below this is a remission; null where none is published." }),
+    lowerIsBetter: z.boolean(),
   })
   .meta({ id: "Instrument" });
 

@@ -42,14 +42,19 @@ export function presentInstrument(definition: InstrumentDefinition, requested: L
     scoring: {
       ...definition.scoring,
       scoreRanges: form.scoreRanges.map((range) => ({ ...range, critical: range.critical ?? false })),
-      subscales: (form.subscales ?? []).map((subscale) => ({
+      subscales: (form.subscales ?? []).map((subscale, index) => ({
         ...subscale,
         multiplier: subscale.multiplier ?? null,
         scoreRanges: (subscale.scoreRanges ?? []).map((range) => ({ ...range, critical: range.critical ?? false })),
+        reliableChange: definition.subscales[index]?.reliableChange ?? null,
+        remissionBelow: definition.subscales[index]?.remissionBelow ?? null,
       })),
       source: definition.scoringSource,
     },
     criticalMessage: definition.criticalMessage ? textIn(definition.criticalMessage, language) : null,
+    reliableChange: definition.reliableChange,
+    remissionBelow: definition.remissionBelow,
+    lowerIsBetter: definition.lowerIsBetter,
   };
 }
 
@@ -94,6 +99,9 @@ export async function installInstrument(actor: Actor, key: string, input: Instal
     scoring: definition.scoring,
     subscales: view.scoring.subscales,
     criticalMessage: view.criticalMessage,
+    reliableChange: definition.reliableChange,
+    remissionBelow: definition.remissionBelow,
+    lowerIsBetter: definition.lowerIsBetter,
   });
   return createForm(actor, body, {
     instrument: {

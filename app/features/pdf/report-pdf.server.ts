@@ -64,6 +64,10 @@ type Formatters = {
   strings: ServerDictionary["pdf"];
   /** The pages' words for a total ("9 / 27", "9 of 27"), for totalText. */
   score: Dictionary["score"];
+  /** The pages' words for change over time (docs/api-contract.md §18), as the history table says them. */
+  change: Dictionary["change"];
+  /** A change of a score with its sign: "+3", "-2", "0"; null is "—". */
+  signed: (value: number | null) => string;
   /** null (an unscorable total) is "—". */
   number: (value: number | null) => string;
   percent: (value: number | null) => string;
@@ -110,6 +114,7 @@ function cachedFormatters(requestedLocale: string | undefined, requestedTimeZone
 
 function formatters(locale: string, timeZone: string): Formatters {
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+  const signed = new Intl.NumberFormat(locale, { maximumFractionDigits: 2, signDisplay: "exceptZero" });
   const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 });
   const dateTime = new Intl.DateTimeFormat(locale, {
     year: "numeric",
@@ -123,6 +128,8 @@ function formatters(locale: string, timeZone: string): Formatters {
   return {
     strings: serverTranslations(closestLocale(locale)).pdf,
     score: translations(closestLocale(locale)).score,
+    change: translations(closestLocale(locale)).change,
+    signed: (value) => (value === null ? "—" : signed.format(Object.is(value, -0) ? 0 : value)),
     number: (value) => (value === null ? "—" : number.format(Object.is(value, -0) ? 0 : value)),
     percent: (value) => (value === null ? "—" : percent.format(value / 100)),
     dateTime: (value) => (Number.isNaN(value.getTime()) ? "—" : dateTime.format(value)),
@@ -155,6 +162,7 @@ export function renderReportPdf(report: ReportDetail, options: ReportPdfOptions 
   drawTitle(pdf, report, f);
   drawDetails(pdf, report, f);
   drawResult(pdf, report, f);
+  drawChange(pdf, report, f);
   drawFlags(pdf, report, f);
   drawBands(pdf, report, f);
   drawSubscales(pdf, report, f);
@@ -335,6 +343,36 @@ function drawResult(pdf: Pdf, report: ReportDetail, f: Formatters) {
     bottom = Math.max(bottom, top + 26 + (lines.length - 1) * 14 + 4);
   }
   pdf.y = bottom + 28;
+}
+
+/**
+ * The result against the respondent's earlier ones on the form (docs/api-contract.md §18): the
+ * change since the previous and since the first result, and the reliable change category, response
+ * and remission where the form gives them; the first result says it is the baseline. Nothing for a
+ * report made without its change.
+ */
+function drawChange(pdf: Pdf, report: ReportDetail, f: Formatters) {
+  const change = report.change;
+  if (!change) return;
+  const s = f.strings;
+  const c = f.change;
+  const yesNo = (value: boolean) => (value ? c.yes : c.no);
+  const text = report.isBaseline
+    ? s.changeBaseline
+    : change.fromPrevious === null && change.fromBaseline === null
+      ? s.changeNoScore
+      : [
+          `${c.fromPrevious}: ${f.signed(change.fromPrevious)}`,
+          `${c.fromBaseline}: ${f.signed(change.fromBaseline)}`,
+          ...(change.reliable === null ? [] : [`${c.reliable}: ${c.categories[change.reliable]}`]),
+          ...(change.response === null ? [] : [`${c.response}: ${yesNo(change.response)}`]),
+          ...(change.remission === null ? [] : [`${c.remission}: ${yesNo(change.remission)}`]),
+        ].join(" · ");
+  const lines = pdf.lines(text, CONTENT_WIDTH, { size: 10 });
+  pdf.ensure(24 + lines.length * 14);
+  sectionHeading(pdf, s.changeSection);
+  pdf.text(lines, MARGIN, pdf.y, { size: 10, color: BODY }, "left", 14);
+  pdf.y += (lines.length - 1) * 14 + 30;
 }
 
 /** The mark of a flagged result: dark red, and always said in words too. */
@@ -573,9 +611,18 @@ function drawSubscales(pdf: Pdf, report: ReportDetail, f: Formatters) {
   const lineHeight = 13;
   const rows = report.subscales.map((subscale) => {
     const note = subscale.scorable ? (subscale.prorated ? s.subscaleProrated : null) : s.subscaleNotScorable;
+    // Its change since the first result, and its category, as the history table says them (§18).
+    const change =
+      subscale.change && subscale.change.fromBaseline !== null
+        ? [
+            f.change.sinceFirst(f.signed(subscale.change.fromBaseline)),
+            ...(subscale.change.reliable ? [f.change.categories[subscale.change.reliable]] : []),
+          ].join(" · ")
+        : null;
     const label = [
       ...(subscale.label ? pdf.lines(subscale.label, labelWidth - 16, { size: 9.5 }) : []),
       ...(note ? pdf.lines(note, labelWidth - 16, { size: 8.5 }) : []),
+      ...(change ? pdf.lines(change, labelWidth - 16, { size: 8.5 }) : []),
     ];
     const name = pdf.lines(subscale.name, nameWidth, { size: 10, bold: true });
     return { subscale, name, label, labeled: subscale.label !== null, height: Math.max(name.length, label.length, 1) * lineHeight + 10 };

@@ -9,6 +9,8 @@ import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
 import { type ScoreDisplay, readScoreDisplay } from "../scoring/score-display.ts";
 import { subscaleResults } from "../scoring/scale-schemas.ts";
 import { capturedDisplaySql } from "../scoring/score-display.server.ts";
+import { changesOfRows, constantsOf, formChangeSelect } from "../scoring/change.server.ts";
+import type { Change, ChangeConstants } from "../scoring/change.ts";
 import { assertStaffResultsView, historySelect, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 
 /** Filters shared by the student and candidate lists: organization, not deleted, search, status. */
@@ -104,13 +106,34 @@ export function personData<S extends string>(input: ProfileInput & { status?: S 
   return data;
 }
 
-/** A student's or candidate's results that the caller may see, newest first. */
-export function personHistory(actor: Actor, person: { studentId: string } | { candidateId: string }) {
+/**
+ * A student's or candidate's results that the caller may see, newest first; each completed one
+ * with its change over time within the person's results on its form (docs/api-contract.md §18),
+ * and its subscales with theirs. Every result of the person is read, so each series is whole.
+ */
+export async function personHistory(actor: Actor, person: { studentId: string } | { candidateId: string }) {
   assertStaffResultsView(actor);
-  return db.submission.findMany({
+  const rows = await db.submission.findMany({
     where: { AND: [person, visibleSubmissionsWhere(actor)] },
-    select: historySelect,
+    select: { ...historySelect, subscales: true, form: { select: { ...historySelect.form.select, ...formChangeSelect } } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  const forms = new Map(rows.map((row) => [row.form.id, row.form]));
+  const changes = changesOfRows(
+    rows.flatMap((row) => (row.isCompleted && row.completedAt ? [{ ...row, formId: row.form.id, person: "", completedAt: row.completedAt }] : [])),
+    (formId) => constantsOf(forms.get(formId)!),
+  );
+  return rows.map(({ form, subscales, ...row }) => {
+    const figures = changes.get(row.id);
+    const changeOf = new Map(figures?.subscales.map((subscale) => [subscale.key, subscale.change]));
+    return {
+      ...row,
+      form: { id: form.id, title: form.title },
+      change: figures?.change ?? null,
+      subscales: figures
+        ? subscaleResults.parse(subscales ?? []).map(({ key, name, score, maxScore }) => ({ key, name, score, maxScore, change: changeOf.get(key)! }))
+        : [],
+    };
   });
 }
 
@@ -148,11 +171,13 @@ function capturedBands(json: unknown): CapturedBand[] {
 
 /**
  * A person's page: their completed results grouped by form (instrument), each with the bands it
- * was scored against, the newest HISTORY_PER_FORM per form and how many there are; then the
- * newest assignments not completed. Two queries whatever the number of forms: one ranks the
- * results per form (a window function, with the bands taken out of the snapshot's JSON by the
- * database so the large questions never leave it), one reads those rows; the open assignments
- * alongside.
+ * was scored against and its change over time (docs/api-contract.md §18), the newest
+ * HISTORY_PER_FORM per form and how many there are; then the newest assignments not completed.
+ * Two queries whatever the number of forms: one ranks the results per form (a window function,
+ * with the bands taken out of the snapshot's JSON by the database so the large questions never
+ * leave it), one reads those rows; the open assignments alongside. The ranks also pick, beyond
+ * the results shown, the two that their figures are compared with: the first result ever (the
+ * baseline) and the one just before the oldest shown.
  */
 export async function personHistoryByForm(actor: Actor, person: { studentId: string } | { candidateId: string }) {
   assertStaffResultsView(actor);
@@ -163,17 +188,18 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
       : Prisma.sql`json_extract(full_row."scoredAgainst", '$.scoreRanges')`;
   const where = { AND: [person, visibleSubmissionsWhere(actor)] };
   const [ranked, open] = await Promise.all([
-    db.$queryRaw<{ id: string; formId: string; total: number | bigint; bands: unknown; display: unknown }[]>`
-      SELECT ranked."id", ranked."formId", ranked."total", ${bands} AS "bands", ${capturedDisplaySql("full_row")} AS "display"
+    db.$queryRaw<{ id: string; formId: string; total: number | bigint; rank: number | bigint; bands: unknown; display: unknown }[]>`
+      SELECT ranked."id", ranked."formId", ranked."total", ranked."rank", ${bands} AS "bands", ${capturedDisplaySql("full_row")} AS "display"
       FROM (
         SELECT s."id", s."formId",
           COUNT(*) OVER (PARTITION BY s."formId") AS "total",
-          ROW_NUMBER() OVER (PARTITION BY s."formId" ORDER BY s."completedAt" DESC, s."id" DESC) AS "rank"
+          ROW_NUMBER() OVER (PARTITION BY s."formId" ORDER BY s."completedAt" DESC, s."id" DESC) AS "rank",
+          ROW_NUMBER() OVER (PARTITION BY s."formId" ORDER BY s."completedAt" ASC, s."id" ASC) AS "position"
         FROM "Submission" AS s
         WHERE ${visibleSubmissionsSql(actor, "s")} AND ${who} AND s."isCompleted" = TRUE
       ) AS ranked
       JOIN "Submission" AS full_row ON full_row."id" = ranked."id"
-      WHERE ranked."rank" <= ${HISTORY_PER_FORM}`,
+      WHERE ranked."rank" <= ${HISTORY_PER_FORM + 1} OR ranked."position" = 1`,
     db.submission.findMany({
       where: { AND: [...where.AND, { isCompleted: false }] },
       select: historySelect,
@@ -187,22 +213,53 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
       : await db.submission.findMany({
           where: { id: { in: ranked.map((row) => row.id) } },
           // The page marks flagged results (docs/api-contract.md §16).
-          select: { ...historySelect, flaggedAt: true, acknowledgedAt: true, subscales: true },
+          select: {
+            ...historySelect,
+            form: { select: { ...historySelect.form.select, ...formChangeSelect } },
+            flaggedAt: true,
+            acknowledgedAt: true,
+            subscales: true,
+          },
           orderBy: [{ completedAt: "asc" }, { id: "asc" }],
         });
   const rankedById = new Map(ranked.map((row) => [row.id, row]));
+  const constants = new Map(rows.map((row) => [row.form.id, constantsOf(row.form)]));
+  const changes = changesOfRows(
+    rows.map((row) => ({ ...row, formId: row.form.id, person: "", completedAt: row.completedAt! })),
+    (formId) => constants.get(formId)!,
+  );
   const forms = new Map<string, HistoryForm>();
-  for (const row of rows) {
+  // Oldest first: a form's first row is its first result ever, the baseline.
+  const baselines = new Map<string, number | null>();
+  for (const { form: stored, ...row } of rows) {
+    if (!baselines.has(stored.id)) baselines.set(stored.id, row.totalScore);
     const rank = rankedById.get(row.id)!;
-    const form = forms.get(row.form.id) ?? { form: row.form, total: Number(rank.total), results: [] };
+    // The baseline and the result before the oldest shown are only compared with.
+    if (Number(rank.rank) > HISTORY_PER_FORM) continue;
+    const figures = changes.get(row.id)!;
+    const form = forms.get(stored.id) ?? {
+      form: { id: stored.id, title: stored.title },
+      total: Number(rank.total),
+      constants: constants.get(stored.id)!.total,
+      baseline: baselines.get(stored.id) ?? null,
+      results: [],
+    };
     form.results.push({
       ...row,
+      form: form.form,
       bands: capturedBands(rank.bands),
       display: readScoreDisplay(rank.display),
+      change: figures.change,
       // Each subscale's score as captured, for the chart's lines and the table's columns on request.
-      subscales: subscaleResults.parse(row.subscales ?? []).map(({ key, name, score, maxScore }) => ({ key, name, score, maxScore })),
+      subscales: subscaleResults.parse(row.subscales ?? []).map(({ key, name, score, maxScore }, index) => ({
+        key,
+        name,
+        score,
+        maxScore,
+        change: figures.subscales[index]!.change,
+      })),
     });
-    forms.set(row.form.id, form);
+    forms.set(stored.id, form);
   }
   // The form used most recently first.
   const byForm = [...forms.values()].sort((a, b) => latest(b) - latest(a));
@@ -215,16 +272,21 @@ export async function personHistoryByForm(actor: Actor, person: { studentId: str
 }
 
 type HistoryRow = Prisma.SubmissionGetPayload<{ select: typeof historySelect }>;
-/** A subscale's score as a result captured it (null: too many of its items unanswered). */
-type HistorySubscale = { key: string; name: string; score: number | null; maxScore: number };
+/** A subscale's score as a result captured it (null: too many of its items unanswered), and its change. */
+type HistorySubscale = { key: string; name: string; score: number | null; maxScore: number; change: Change };
 type HistoryForm = {
   form: HistoryRow["form"];
   total: number;
+  /** What the form's totals are compared with: the lines and the words of the chart and the table. */
+  constants: ChangeConstants;
+  /** The total of the first result ever on the form, which every other is compared with; null when it has none. */
+  baseline: number | null;
   results: (HistoryRow & {
     flaggedAt: Date | null;
     acknowledgedAt: Date | null;
     bands: CapturedBand[];
     display: ScoreDisplay;
+    change: Change;
     subscales: HistorySubscale[];
   })[];
 };

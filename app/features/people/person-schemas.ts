@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { IMPORT_MODES } from "./roster-columns.ts";
+import { change } from "../scoring/scale-schemas.ts";
 import {
   booleanParam,
   emailSchema,
@@ -72,6 +73,20 @@ export const historyItem = z
     scoreLabel: z.string().nullable(),
     scoreColor: z.string().nullable(),
     createdAt: timestamp,
+    change: change.nullable().meta({
+      description: "A completed result's change over time within the person's results on its form (docs/api-contract.md §18); null until completed.",
+    }),
+    subscales: z
+      .array(
+        z.object({
+          key: z.string(),
+          name: z.string(),
+          score: z.number().nullable().meta({ description: "As captured at completion; null when too many of its items were unanswered." }),
+          maxScore: z.number(),
+          change: change.meta({ description: "The subscale's change, made as the total's with the subscale's own constants." }),
+        }),
+      )
+      .meta({ description: "A completed result's subscales, each with its change; empty for a form without subscales and until completed." }),
   })
   .meta({ id: "HistoryItem" });
 

@@ -12,6 +12,13 @@ export const EXPORT_FIXED_COLUMNS = [
   "maxScore",
   "percentage",
   "scoreLabel",
+  // Change over time (docs/api-contract.md §18): the result against the respondent's previous and
+  // first results on its form that the caller may see.
+  "fromPrevious",
+  "fromBaseline",
+  "reliableChange",
+  "response",
+  "remission",
 ] as const;
 
 /** The columns that hold a date and time: written in the organization's time zone (docs/api-contract.md §23). */

@@ -5,6 +5,7 @@ import { drainOrClose } from "~/lib/drain-or-close.ts";
 import { rawDate, rawJson } from "~/lib/raw-values.ts";
 import { inValues, type SqlClient } from "~/lib/sql-client.server.ts";
 import { zoneClock } from "~/lib/zoned-time.ts";
+import { type Change, type ChangeConstants, changeOf, formConstants } from "../scoring/change.ts";
 import { EXPORT_TIME_COLUMNS } from "./report-export-columns.ts";
 
 /**
@@ -32,6 +33,11 @@ export type ExportSubscale = { key: string; name: string };
 export type ExportPlan = {
   /** The caller's selection as SQL conditions on `"Submission" AS s`, with `?` placeholders, and their values. */
   where: { sql: string; values: unknown[] };
+  /**
+   * What the caller may see, as conditions on `"Submission" AS p`: the results each row's change
+   * is made against (its respondent's previous and first on its form), whatever the filters.
+   */
+  visible: { sql: string; values: unknown[] };
   /** The chosen form's questions, in order: one answer and one score column each. */
   questions: ExportQuestion[];
   /** The chosen form's subscales, in order: one score column each, after the total's. */
@@ -50,6 +56,7 @@ type ExportRow = Cell[];
 /** A batch's row as read: the result's columns with its respondent's and assigner's names. */
 type BatchRow = {
   id: string;
+  formId: string;
   createdAt: unknown;
   completedAt: unknown;
   totalScore: number | null;
@@ -73,12 +80,13 @@ export function exportFileChunks(client: SqlClient, plan: ExportPlan): AsyncGene
 async function* exportRows(client: SqlClient, plan: ExportPlan): AsyncGenerator<ExportRow[]> {
   const { questions } = plan;
   let after: { completedAt: Date; id: string } | null = null;
+  const constants = new Map<string, ChangeConstants>();
   for (;;) {
     // The first term bounds the scope index's completedAt range; with the OR alone SQLite read
     // every row of the scope for every batch (250,000 rows: 250 × 250,000 index entries).
     const cursor: string = after ? `AND s."completedAt" <= ? AND (s."completedAt" < ? OR s."id" < ?)` : "";
     const rows: BatchRow[] = await client.all<BatchRow>(
-      `SELECT s."id", s."createdAt", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."subscales", s."formTitle",
+      `SELECT s."id", s."formId", s."createdAt", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."subscales", s."formTitle",
               u."name" AS "assignedByName", s."studentId", s."candidateId", COALESCE(st."name", ca."name") AS "respondentName"
          FROM "Submission" AS s
          JOIN "User" AS u ON u."id" = s."assignedById"
@@ -89,7 +97,11 @@ async function* exportRows(client: SqlClient, plan: ExportPlan): AsyncGenerator<
       [...plan.where.values, ...(after ? [after.completedAt, after.completedAt, after.id] : []), EXPORT_BATCH],
     );
     if (rows.length === 0) return;
-    const [groups, answers] = await Promise.all([groupsOf(client, rows), answersOf(client, rows, questions)]);
+    const [groups, answers, changes] = await Promise.all([
+      groupsOf(client, rows),
+      answersOf(client, rows, questions),
+      changesOf(client, rows, plan.visible, constants),
+    ]);
     yield rows.map((row) => {
       const person = row.studentId ?? row.candidateId ?? "";
       const answered = answers.get(row.id);
@@ -106,6 +118,7 @@ async function* exportRows(client: SqlClient, plan: ExportPlan): AsyncGenerator<
         row.maxScore,
         row.percentage,
         row.scoreLabel,
+        ...changeCells(changes.get(row.id)!),
         ...subscaleScores(row, plan.subscales),
         ...questions.flatMap((question) => {
           const answer = answered?.get(question.id);
@@ -130,6 +143,83 @@ function subscaleScores(row: BatchRow, subscales: ExportSubscale[]): Cell[] {
   const stored = row.subscales === null ? [] : (rawJson(row.subscales) as { key: string; score: number | null }[]);
   const byKey = new Map(stored.map((subscale) => [subscale.key, subscale.score]));
   return subscales.map((subscale) => byKey.get(subscale.key) ?? null);
+}
+
+/** The change columns of a row: numbers, the category's code, and the booleans as `true`/`false`. */
+function changeCells(change: Change): Cell[] {
+  const flag = (value: boolean | null) => (value === null ? null : String(value));
+  return [change.fromPrevious, change.fromBaseline, change.reliable, flag(change.response), flag(change.remission)];
+}
+
+/**
+ * Each row's change over time (docs/api-contract.md §18): its respondent's result just before it
+ * and first one on its form among those the caller may see (`visible`), each found by one step of
+ * the series indexes (ADR 80), then their totals, then `changeOf` with the form's constants (read
+ * once per form an export meets). Students and candidates without a student are looked up apart,
+ * so that each lookup names one indexed column.
+ */
+async function changesOf(
+  client: SqlClient,
+  rows: BatchRow[],
+  visible: ExportPlan["visible"],
+  constants: Map<string, ChangeConstants>,
+): Promise<Map<string, Change>> {
+  const neighbours = (column: "studentId" | "candidateId", ids: string[]) => {
+    if (ids.length === 0) return Promise.resolve([]);
+    const batch = inValues(client.dialect, `b."id"`, ids);
+    const series = `${visible.sql} AND p."isCompleted" = TRUE AND p."formId" = b."formId" AND p."${column}" = b."${column}"`;
+    return client.all<{ id: string; previousId: string | null; firstId: string | null }>(
+      `SELECT b."id",
+              (SELECT p."id" FROM "Submission" AS p
+                WHERE ${series} AND (p."completedAt" < b."completedAt" OR (p."completedAt" = b."completedAt" AND p."id" < b."id"))
+                ORDER BY p."completedAt" DESC, p."id" DESC LIMIT 1) AS "previousId",
+              (SELECT p."id" FROM "Submission" AS p WHERE ${series} ORDER BY p."completedAt" ASC, p."id" ASC LIMIT 1) AS "firstId"
+         FROM "Submission" AS b WHERE ${batch.sql}`,
+      [...visible.values, ...visible.values, ...batch.params],
+    );
+  };
+  const missingForms = [...new Set(rows.map((row) => row.formId))].filter((formId) => !constants.has(formId));
+  const forms = missingForms.length === 0 ? null : inValues(client.dialect, `f."id"`, missingForms);
+  const [ofStudents, ofCandidates, formRows] = await Promise.all([
+    neighbours(
+      "studentId",
+      rows.flatMap((row) => (row.studentId ? [row.id] : [])),
+    ),
+    neighbours(
+      "candidateId",
+      rows.flatMap((row) => (row.studentId ? [] : [row.id])),
+    ),
+    forms
+      ? client.all<Parameters<typeof formConstants>[0] & { id: string }>(
+          `SELECT f."id", f."reliableChangeSd", f."reliableChangeReliability", f."remissionBelow", f."lowerIsBetter" FROM "Form" AS f WHERE ${forms.sql}`,
+          forms.params,
+        )
+      : [],
+  ]);
+  for (const form of formRows) constants.set(form.id, formConstants(form));
+  const found = new Map([...ofStudents, ...ofCandidates].map((row) => [row.id, row]));
+  const compared = [...new Set([...found.values()].flatMap((row) => [row.previousId, row.firstId].filter((id): id is string => id !== null)))];
+  const scores = new Map<string, number | null>();
+  if (compared.length > 0) {
+    const ids = inValues(client.dialect, `p."id"`, compared);
+    for (const row of await client.all<{ id: string; totalScore: number | null }>(
+      `SELECT p."id", p."totalScore" FROM "Submission" AS p WHERE ${ids.sql}`,
+      ids.params,
+    )) {
+      scores.set(row.id, row.totalScore);
+    }
+  }
+  return new Map(
+    rows.map((row) => {
+      const neighbour = found.get(row.id);
+      const score = (id: string | null | undefined) => (id ? (scores.get(id) ?? null) : null);
+      const change = changeOf(
+        { score: row.totalScore, previous: score(neighbour?.previousId), baseline: score(neighbour?.firstId), isBaseline: neighbour?.firstId === row.id },
+        constants.get(row.formId)!,
+      );
+      return [row.id, change];
+    }),
+  );
 }
 
 /** The names of the groups (not deleted) each respondent of a batch is in, by respondent id, in name order. */

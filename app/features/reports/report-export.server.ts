@@ -5,7 +5,7 @@ import { env } from "~/lib/env.server.ts";
 import { ApiError, notFound } from "~/lib/problem.server.ts";
 import { openSqlClient } from "~/lib/sql-client.server.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
-import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import { visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import { EXPORT_FIXED_COLUMNS } from "./report-export-columns.ts";
 import { type ExportPlan, type ExportQuestion, type ExportSubscale, exportFileChunks } from "./report-export-file.server.ts";
 import { subscaleDefinitions } from "../scoring/scale-schemas.ts";
@@ -49,8 +49,10 @@ export async function reportExportPlan(actor: Actor, query: ExportReportsQuery, 
   const conditions = selection.term ? [...selection.sql, searchTextContains(env().databaseProvider, selection.term)] : selection.sql;
   // Prisma.Sql keeps `?` placeholders in `.sql` and the values apart: the worker's own connection binds them.
   const where = Prisma.join(conditions, " AND ");
+  const visible = visibleSubmissionsSql(actor, "p");
   return {
     where: { sql: where.sql, values: where.values },
+    visible: { sql: visible.sql, values: visible.values },
     questions,
     subscales,
     header,

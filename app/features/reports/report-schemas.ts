@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
 import { acknowledgementFields, flaggedParam } from "../flags/flag-schemas.ts";
-import { band, scaleResultFields } from "../scoring/scale-schemas.ts";
+import { band, change, scaleResultFields, subscaleResult } from "../scoring/scale-schemas.ts";
 import { SCORE_DISPLAYS } from "../scoring/score-display.ts";
 import { changesResponse, idNaming, idSchema, notDeleted, paginationQuery, searchParam, timestamp, updatedSinceParam } from "~/lib/schemas.ts";
 
@@ -118,16 +118,34 @@ export const reportDetail = reportItem
     assignedAt: timestamp,
     scoreRanges: z.array(scoreRangeOutput),
     answers: z.array(reportAnswer),
+    change: change.meta({
+      description: "How this result compares with the respondent's earlier results on the form that the caller may see (docs/api-contract.md §18).",
+    }),
+    isBaseline: z.boolean().meta({
+      description: "Whether this is the respondent's first result on the form among those the caller may see: the baseline the later ones are compared with.",
+    }),
+    subscales: z
+      .array(subscaleResult.extend({ change }))
+      .meta({ description: "Each subscale's result as captured at completion, with its change over time; empty for a form without subscales." }),
   })
   .meta({ id: "ReportDetail" });
 
-export type ReportDetail = Omit<z.output<typeof reportDetail>, "completedAt" | "assignedAt" | "flaggedAt" | "acknowledgedAt" | "scoreRanges"> & {
+type ReportDetailOutput = z.output<typeof reportDetail>;
+
+export type ReportDetail = Omit<
+  ReportDetailOutput,
+  "completedAt" | "assignedAt" | "flaggedAt" | "acknowledgedAt" | "scoreRanges" | "change" | "isBaseline" | "subscales"
+> & {
   completedAt: Date;
   assignedAt: Date;
   flaggedAt: Date | null;
   acknowledgedAt: Date | null;
   /** A band's `critical` is false when left out. */
   scoreRanges: z.input<typeof band>[];
+  /** Absent from a report made by hand (the PDF's samples): the PDF then prints no change. */
+  change?: ReportDetailOutput["change"];
+  isBaseline?: boolean;
+  subscales: (Omit<ReportDetailOutput["subscales"][number], "change"> & { change?: ReportDetailOutput["change"] })[];
 };
 
 export const exportReportBody = z.strictObject({ submissionId: idSchema }).meta({ id: "ReportExport" });

@@ -11,6 +11,7 @@ import { readScoredAgainst } from "../submissions/scored-against.ts";
 import { readScaleResult } from "../scoring/scale-schemas.ts";
 import { readScoreDisplay } from "../scoring/score-display.ts";
 import { capturedDisplaySql } from "../scoring/score-display.server.ts";
+import { changesOfRows, constantsOf, formChangeSelect } from "../scoring/change.server.ts";
 import { readAcknowledgement } from "../flags/flag-schemas.ts";
 import { findGroup } from "../groups/groups.server.ts";
 import type { ListReportsQuery, ReportDetail, ReportFilters } from "./report-schemas.ts";
@@ -465,6 +466,9 @@ export async function getReport(actor: Actor, submissionId: string): Promise<Rep
     where: { AND: [{ id: submissionId }, visibleSubmissionsWhere(actor)] },
     select: {
       ...reportSelect,
+      formId: true,
+      studentId: true,
+      candidateId: true,
       createdAt: true,
       organization: { select: { id: true, name: true } },
       scoredAgainst: true,
@@ -479,8 +483,13 @@ export async function getReport(actor: Actor, submissionId: string): Promise<Rep
   if (!row.isCompleted) throw conflict("This test has not been completed yet.", "NOT_COMPLETED");
   const snapshot = readScoredAgainst(row.scoredAgainst);
   const live = row.student ?? row.candidate;
+  const item = toReportItem(row, snapshot);
+  const figures = await resultChange(actor, row);
   return {
-    ...toReportItem(row, snapshot),
+    ...item,
+    change: figures.change,
+    isBaseline: figures.isBaseline,
+    subscales: item.subscales.map((subscale, index) => ({ ...subscale, change: figures.subscales[index]!.change })),
     display: snapshot.scoring.display,
     form: snapshot.form,
     respondent: {
@@ -498,4 +507,46 @@ export async function getReport(actor: Actor, submissionId: string): Promise<Rep
       optionTexts: optionTexts as string[],
     })),
   };
+}
+
+/**
+ * One completed result's change over time (docs/api-contract.md §18): compared with the result
+ * before it and the first one of its respondent on its form among those the caller may see, each
+ * one step of the series index (ADR 80).
+ */
+async function resultChange(
+  actor: Actor,
+  result: {
+    id: string;
+    formId: string;
+    studentId: string | null;
+    candidateId: string | null;
+    completedAt: Date | null;
+    totalScore: number | null;
+    subscales: unknown;
+  },
+) {
+  const completedAt = result.completedAt!;
+  const series: Prisma.SubmissionWhereInput = {
+    AND: [
+      visibleSubmissionsWhere(actor),
+      { formId: result.formId, isCompleted: true },
+      result.studentId ? { studentId: result.studentId } : { candidateId: result.candidateId },
+    ],
+  };
+  const select = { id: true, completedAt: true, totalScore: true, subscales: true } satisfies Prisma.SubmissionSelect;
+  const [form, previous, first] = await Promise.all([
+    db.form.findUniqueOrThrow({ where: { id: result.formId }, select: formChangeSelect }),
+    db.submission.findFirst({
+      where: { AND: [series, { OR: [{ completedAt: { lt: completedAt } }, { completedAt, id: { lt: result.id } }] }] },
+      select,
+      orderBy: [{ completedAt: "desc" }, { id: "desc" }],
+    }),
+    db.submission.findFirst({ where: series, select, orderBy: [{ completedAt: "asc" }, { id: "asc" }] }),
+  ]);
+  const rows = [first, previous, { ...result, completedAt }].flatMap((row) =>
+    row?.completedAt ? [{ ...row, completedAt: row.completedAt, formId: result.formId, person: "" }] : [],
+  );
+  const unique = [...new Map(rows.map((row) => [row.id, row])).values()];
+  return { ...changesOfRows(unique, () => constantsOf(form)).get(result.id)!, isBaseline: first?.id === result.id };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { rawDate, rawJson } from "~/lib/raw-values.ts";
 import { timestamp } from "~/lib/schemas.ts";
 import { DEFAULT_SCORING } from "./scale-limits.ts";
+import { RELIABLE_CHANGES } from "./change.ts";
 
 /**
  * The shapes of scales and flags as the API answers them and as the database keeps them
@@ -27,6 +28,9 @@ export const scoringSettings = z
     description: "How the total is made; `maxMissing: null` for a form that never set it (unanswered items score 0).",
   });
 
+/** The Jacobson–Truax constants as stored and answered (docs/api-contract.md §18). */
+export const reliableChangeOutput = z.object({ sd: z.number(), reliability: z.number() }).meta({ id: "ReliableChangeConstants" });
+
 export const subscaleDefinition = z
   .object({
     key: z.string(),
@@ -35,6 +39,11 @@ export const subscaleDefinition = z
     method: method.default("SUM"),
     multiplier: z.number().nullable().default(null),
     scoreRanges: z.array(band).default([]),
+    reliableChange: reliableChangeOutput
+      .nullable()
+      .default(null)
+      .meta({ description: "The subscale's own reliable-change constants (docs/api-contract.md §18); null: none." }),
+    remissionBelow: z.number().nullable().default(null).meta({ description: "A subscale score below this is a remission; null: none." }),
   })
   .meta({ id: "SubscaleDefinition" });
 
@@ -86,3 +95,29 @@ export function readScaleResult(row: { subscales: unknown; flags: unknown; flagg
     flaggedAt: rawDate(row.flaggedAt),
   };
 }
+
+/** A result's change over time (docs/api-contract.md §18, ADR 80), made by `changeOf` in change.ts. */
+export const change = z
+  .object({
+    fromPrevious: z
+      .number()
+      .nullable()
+      .meta({ description: "The score minus the person's previous result's on the form; null on the first, or when either has no score." }),
+    fromBaseline: z
+      .number()
+      .nullable()
+      .meta({ description: "The score minus the baseline's (the person's first result on the form); null on the baseline itself." }),
+    reliable: z.enum(RELIABLE_CHANGES).nullable().meta({
+      description:
+        "(score − baseline) / (sd × √2 × √(1 − reliability)) beyond ±1.96: IMPROVED or DETERIORATED in the form's direction (lowerIsBetter), else NO_CHANGE; null without the form's reliableChange, and on the baseline.",
+    }),
+    response: z.boolean().nullable().meta({
+      description:
+        "A fall of at least 50 % from the baseline (a rise, when higher is better); null on the baseline, for a baseline of 0 or less, and for a form with neither reliableChange nor remissionBelow.",
+    }),
+    remission: z.boolean().nullable().meta({ description: "The score below the form's remissionBelow; null without it, and on the baseline." }),
+  })
+  .meta({
+    id: "Change",
+    description: "How a completed result compares with the person's earlier results on the same form that the caller may see (docs/api-contract.md §18).",
+  });

@@ -14,17 +14,25 @@ import { band, COLOURS } from "./shared.ts";
  *   not be read from a copy of the official form (what could be read were re-worded versions on
  *   self-test sites, no two alike), so only English is given.
  * - Missing items: no published rule was found, so none is set (every item is required).
- * - Reliable change: Bischoff et al. (2020), "Establishment of a reliable change index for the
- *   GAD-7", Psychol Community Health 8(1):176-187, doi:10.5964/pch.v8i1.309, give a test–retest
- *   r of .87 and an index of 5.59 points for a clinical sample, but that sample's standard deviation
- *   could not be read, so `reliableChange` is null rather than derived.
+ * - Reliable change (Jacobson & Truax 1991): the standard deviation 5.1 of the GAD-7 at baseline in
+ *   both arms of the COBRA trial (Richards et al. 2016, Lancet 388(10047):871-880,
+ *   doi:10.1016/S0140-6736(16)31140-0, Table 2, https://pmc.ncbi.nlm.nih.gov/articles/PMC5007415/)
+ *   and the internal consistency α = 0.92 (Spitzer et al. 2006). The index then needs a change of
+ *   more than 1.96 × 5.1 × √2 × √(1 − 0.92) = 3.998 points, so 4 points on a whole-number total: the
+ *   "4 or more" that NHS Talking Therapies counts as reliable improvement (as cited in
+ *   https://pmc.ncbi.nlm.nih.gov/articles/PMC8411661/, Table 1). The same paper's test–retest
+ *   intraclass correlation, 0.83, would give 5.8 points; Bischoff et al. (2020), "Establishment of a
+ *   reliable change index for the GAD-7", Psychol Community Health 8(1):176-187,
+ *   doi:10.5964/pch.v8i1.309, give 5.59 points for their clinical sample (test–retest r .87), whose
+ *   standard deviation could not be read.
  * - Remission: no published threshold was found (Toussaint et al. 2020, doi:10.1016/j.jad.2020.01.032,
  *   give a minimal clinically important difference of 4 points, which is not one); null.
  */
 export const GAD_7: InstrumentDefinition = {
   key: "gad-7",
   name: "GAD-7",
-  version: "1",
+  // 2: the reliable-change constants.
+  version: "2",
   description: "Generalized Anxiety Disorder scale: seven items on the last two weeks, 0–21.",
   languages: ["en"],
   licence: "Free: developed with an educational grant from Pfizer Inc.; no permission required to reproduce, translate, display or distribute.",
@@ -57,7 +65,7 @@ export const GAD_7: InstrumentDefinition = {
     band(15, 21, "Severe", COLOURS.severe),
   ],
   scoring: { method: "SUM", multiplier: 1, maxMissing: null, display: "RAW" },
-  reliableChange: null,
+  reliableChange: { sd: 5.1, reliability: 0.92 },
   remissionBelow: null,
   lowerIsBetter: true,
   criticalMessage: null,

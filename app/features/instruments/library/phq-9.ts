@@ -15,8 +15,17 @@ import { band, COLOURS, SAFETY_MESSAGE } from "./shared.ts";
  *   same as prorating the sum, so `maxMissing: 2`.
  * - Remission: a total below 5, as the HEDIS depression measures define it
  *   (https://doi.org/10.1176/appi.ps.201900295).
- * - Reliable change: no published standard deviation and reliability pair was found for the
- *   Jacobson–Truax index, so `reliableChange` is null.
+ * - Reliable change (Jacobson & Truax 1991, J Consult Clin Psychol 59(1):12-19): the standard
+ *   deviation 4.8 of the PHQ-9 at baseline in both arms of the COBRA trial (440 adults with major
+ *   depression in UK primary care and psychological therapy services: Richards et al. 2016,
+ *   Lancet 388(10047):871-880, doi:10.1016/S0140-6736(16)31140-0, Table 2,
+ *   https://pmc.ncbi.nlm.nih.gov/articles/PMC5007415/) and the test–retest reliability 0.84 (the
+ *   self-report against a mental health professional's telephone interview within 48 hours;
+ *   Kroenke, Spitzer & Williams 2001). The index then needs a change of more than
+ *   1.96 × 4.8 × √2 × √(1 − 0.84) = 5.3 points, so 6 points on a whole-number total: the "reduction
+ *   of 6 or more points" that NHS Talking Therapies (formerly IAPT) counts as reliable improvement
+ *   (NHS Digital 2016, as cited in https://pmc.ncbi.nlm.nih.gov/articles/PMC8411661/, Table 1).
+ *   The internal consistency, α = 0.89 in the same paper, would give 4.4 points, below that criterion.
  * - Critical: item 9 (thoughts of being better off dead or of self-harm) answered above "Not at all".
  */
 const options = (texts: [string, string, string][]): InstrumentOption[] => texts.map(([en, es, pt], score) => ({ text: { en, es, "pt-BR": pt }, score }));
@@ -63,7 +72,8 @@ const ITEMS: [string, string, string][] = [
 export const PHQ_9: InstrumentDefinition = {
   key: "phq-9",
   name: "PHQ-9",
-  version: "1",
+  // 2: the reliable-change constants.
+  version: "2",
   description: "Patient Health Questionnaire depression scale: nine items on the last two weeks, 0–27.",
   languages: ["en", "es", "pt-BR"],
   licence: "Free: developed with an educational grant from Pfizer Inc.; no permission required to reproduce, translate, display or distribute.",
@@ -89,7 +99,7 @@ export const PHQ_9: InstrumentDefinition = {
     band(20, 27, "Severe", COLOURS.severe),
   ],
   scoring: { method: "SUM", multiplier: 1, maxMissing: 2, display: "RAW" },
-  reliableChange: null,
+  reliableChange: { sd: 4.8, reliability: 0.84 },
   remissionBelow: 5,
   lowerIsBetter: true,
   criticalMessage: SAFETY_MESSAGE,
