@@ -1,4 +1,4 @@
-import type { Dictionary } from "./en.ts";
+import type { ClinicWords, Dictionary } from "./en.ts";
 
 /** Spanish (neutral, “tú”). Keys come from en.ts; tsc fails when one is missing or extra. */
 export const es: Dictionary = {
@@ -971,6 +971,9 @@ export const es: Dictionary = {
     name: "Nombre de la organización",
     timeZone: "Zona horaria",
     timeZoneHint: (now: string) => `Ahora son las ${now} en la zona horaria actual.`,
+    kind: "Sector",
+    kindHint: "Solo cambia las palabras con las que las páginas, los correos y los informes en PDF nombran a las personas evaluadas y a quienes las evalúan.",
+    kinds: { SCHOOL: "Educación", CLINIC: "Salud" },
   },
 
   adminUsers: {
@@ -1379,6 +1382,93 @@ export const es: Dictionary = {
       details: "Lo que puedes cambiar",
       criticalMessageHint: "Lo que el encuestado lee en la página de confirmación cuando una respuesta es crítica: por ejemplo, tus líneas de ayuda.",
       content: "Ítems y puntuación",
+    },
+  },
+};
+
+/** Las palabras de una clínica (ADR 81): las claves de enClinic en en.ts, y solo esas. */
+export const esClinic: ClinicWords = {
+  app: { tagline: "Cuestionarios con puntuación y medidas de resultados" },
+  nav: { students: "Pacientes" },
+  user: { roles: { TEACHER: "Clínico", STUDENT: "Paciente" } },
+  respondent: { student: "Paciente" },
+  flash: {
+    promoted: "Promovido a paciente.",
+    emailTakenOnPromote: "Un paciente ya usa el correo electrónico de este candidato.",
+  },
+  fieldProblems: {
+    email: "Escribe una dirección de correo, como nombre@clinica.org.",
+    chooseRespondent: "Elige un paciente o candidato.",
+    chooseRespondents: "Elige un grupo, o pacientes o candidatos.",
+    respondent: "Indica un paciente o un candidato.",
+    onlyTeachers: "Solo los clínicos tienen especialidad.",
+    onlyStudents: "Solo los pacientes tienen este campo.",
+    studentKeepsRole: "El acceso de un paciente conserva el rol de paciente.",
+  },
+  problems: { STUDENT_HAS_LOGIN: "Este paciente ya tiene un acceso." },
+  home: {
+    counts: { students: "Pacientes" },
+    newStudent: "Nuevo paciente",
+    studentPendingDescription: "Cuestionarios que te enviaron tus clínicos y que aún no has respondido.",
+  },
+  people: {
+    externalIdHint: "Su número en el sistema de historias clínicas, con el que se sincronizan las listas.",
+    grade: "Servicio",
+    gradeAge: "Servicio / edad",
+  },
+  students: {
+    title: "Pacientes",
+    description: "Los pacientes de tu organización y sus resultados.",
+    new: "Nuevo paciente",
+    newTitle: "Nuevo paciente",
+    empty: "No se encontraron pacientes.",
+    emptyHint: "Cambia la búsqueda o el filtro, o añade un paciente.",
+    create: "Crear paciente",
+    statuses: { GRADUATED: "De alta" },
+  },
+  candidates: {
+    description: "Personas en evaluación antes de convertirse en pacientes.",
+    promote: "Promover a paciente",
+    confirmPromoteTitle: (name: string) => `¿Promover a ${name} a paciente?`,
+    confirmPromoteText: "Se crea un paciente con este perfil y las evaluaciones hasta ahora. El candidato se conserva, marcado como promovido.",
+    promotedTo: "Promovido a paciente:",
+    openStudent: "Abrir el paciente",
+  },
+  rosterImport: {
+    intro:
+      "Un archivo CSV con una fila de cabecera: name (obligatoria) y cualquiera de email, externalId, phone, age, service, gender, status y group (el grupo se crea si no existe); las cabeceras también pueden ir en español o portugués (nombre, correo, expediente, servicio…). Separado por comas o por punto y coma, como lo guardan las hojas de cálculo, en UTF-8 o Windows-1252; como máximo 5.000 filas.",
+  },
+  groups: {
+    description: "Grupos de seguimiento: pacientes y candidatos a los que asignas y sigues juntos.",
+    emptyHint: "Cambia la búsqueda o crea un grupo de seguimiento.",
+    noMembers: "Todavía no hay miembros. Añade pacientes y candidatos abajo.",
+    addHint: "Busca pacientes y candidatos por nombre, márcalos y añádelos.",
+    kinds: { student: "Paciente" },
+  },
+  assignments: {
+    findRespondent: "Buscar un paciente o candidato",
+    chooseRespondent: "Elige un paciente o candidato",
+    students: "Pacientes",
+    noRespondents: "Ningún paciente o candidato activo coincide.",
+  },
+  reports: { grade: "Servicio" },
+  profile: { grade: "Servicio" },
+  adminWebhooks: {
+    description:
+      "Avisa a otro sistema (el registro de una clínica, un almacén de datos) cuando algo ocurre aquí. Cada envío va firmado (Standard Webhooks) y se repite durante unos tres días hasta que se responde.",
+    eventNames: { "student.created": "Se añade un paciente", "student.updated": "Se modifica un paciente" },
+    formsHint:
+      "Solo los eventos de los formularios marcados (una prueba asignada o completada, un formulario modificado). Ninguno marcado: los de todos los formularios. Los eventos de pacientes y candidatos se envían siempre.",
+  },
+  apiTokens: {
+    description:
+      "Un token permite a un programa (el registro de una clínica, un script) usar la API en tu nombre, con tu rol y lo que puedes ver. Envíalo como “Authorization: Bearer …”. Todos los tokens dejan de funcionar cuando se cambia o restablece tu contraseña, o cuando un administrador cierra tus sesiones, restablece tu segundo factor o desactiva tu cuenta.",
+  },
+  forms: {
+    fields: {
+      showResultToRespondent: "Mostrar el resultado a los pacientes",
+      showResultToRespondentHint:
+        "Un paciente que inicia sesión ve su puntuación y su banda de este formulario en su página de inicio. Desactivado: solo ve que respondió.",
     },
   },
 };

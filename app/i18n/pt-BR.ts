@@ -1,4 +1,4 @@
-import type { Dictionary } from "./en.ts";
+import type { ClinicWords, Dictionary } from "./en.ts";
 
 /** Brazilian Portuguese (“você”). Keys come from en.ts; tsc fails when one is missing or extra. */
 export const ptBR: Dictionary = {
@@ -970,6 +970,9 @@ export const ptBR: Dictionary = {
     name: "Nome da organização",
     timeZone: "Fuso horário",
     timeZoneHint: (now: string) => `Agora são ${now} no fuso horário atual.`,
+    kind: "Setor",
+    kindHint: "Muda só as palavras com que as páginas, os e-mails e os relatórios em PDF nomeiam as pessoas avaliadas e quem as avalia.",
+    kinds: { SCHOOL: "Educação", CLINIC: "Saúde" },
   },
 
   adminUsers: {
@@ -1379,6 +1382,92 @@ export const ptBR: Dictionary = {
       details: "O que você pode alterar",
       criticalMessageHint: "O que o respondente lê na página de confirmação quando uma resposta é crítica: seus serviços de apoio, por exemplo.",
       content: "Itens e pontuação",
+    },
+  },
+};
+
+/** As palavras de uma clínica (ADR 81): as chaves de enClinic em en.ts, e só essas. */
+export const ptBRClinic: ClinicWords = {
+  app: { tagline: "Questionários com pontuação e medidas de desfecho" },
+  nav: { students: "Pacientes" },
+  user: { roles: { TEACHER: "Clínico", STUDENT: "Paciente" } },
+  respondent: { student: "Paciente" },
+  flash: {
+    promoted: "Promovido a paciente.",
+    emailTakenOnPromote: "Um paciente já usa o e-mail deste candidato.",
+  },
+  fieldProblems: {
+    email: "Informe um endereço de e-mail, como nome@clinica.org.",
+    chooseRespondent: "Escolha um paciente ou candidato.",
+    chooseRespondents: "Escolha um grupo, ou pacientes ou candidatos.",
+    respondent: "Informe um paciente ou um candidato.",
+    onlyTeachers: "Somente clínicos têm especialidade.",
+    onlyStudents: "Somente pacientes têm este campo.",
+    studentKeepsRole: "O acesso de um paciente mantém o papel de paciente.",
+  },
+  problems: { STUDENT_HAS_LOGIN: "Este paciente já tem um acesso." },
+  home: {
+    counts: { students: "Pacientes" },
+    newStudent: "Novo paciente",
+    studentPendingDescription: "Questionários que seus clínicos enviaram e que você ainda não respondeu.",
+  },
+  people: {
+    externalIdHint: "O número da pessoa no prontuário da clínica, pelo qual as listas são sincronizadas.",
+    grade: "Serviço",
+    gradeAge: "Serviço / idade",
+  },
+  students: {
+    title: "Pacientes",
+    description: "Os pacientes da sua organização e seus resultados.",
+    new: "Novo paciente",
+    newTitle: "Novo paciente",
+    empty: "Nenhum paciente encontrado.",
+    emptyHint: "Mude a busca ou o filtro, ou adicione um paciente.",
+    create: "Criar paciente",
+    statuses: { GRADUATED: "Com alta" },
+  },
+  candidates: {
+    description: "Pessoas em avaliação antes de se tornarem pacientes.",
+    promote: "Promover a paciente",
+    confirmPromoteTitle: (name: string) => `Promover ${name} a paciente?`,
+    confirmPromoteText: "Um paciente é criado com este perfil e as avaliações até agora. O candidato é mantido, marcado como promovido.",
+    promotedTo: "Promovido a paciente:",
+    openStudent: "Abrir o paciente",
+  },
+  rosterImport: {
+    intro:
+      "Um arquivo CSV com uma linha de cabeçalho: name (obrigatória) e qualquer uma de email, externalId, phone, age, service, gender, status e group (o grupo é criado se não existir); os cabeçalhos também podem estar em português ou espanhol (nome, e-mail, prontuário, serviço…). Separado por vírgula ou ponto e vírgula, como as planilhas salvam, em UTF-8 ou Windows-1252; no máximo 5.000 linhas.",
+  },
+  groups: {
+    description: "Grupos de acompanhamento: pacientes e candidatos que você atribui e acompanha juntos.",
+    emptyHint: "Mude a busca ou crie um grupo de acompanhamento.",
+    noMembers: "Ainda não há membros. Adicione pacientes e candidatos abaixo.",
+    addHint: "Encontre pacientes e candidatos pelo nome, marque-os e adicione-os.",
+    kinds: { student: "Paciente" },
+  },
+  assignments: {
+    findRespondent: "Buscar um paciente ou candidato",
+    chooseRespondent: "Escolha um paciente ou candidato",
+    students: "Pacientes",
+    noRespondents: "Nenhum paciente ou candidato ativo corresponde.",
+  },
+  reports: { grade: "Serviço" },
+  profile: { grade: "Serviço" },
+  adminWebhooks: {
+    description:
+      "Avise outro sistema (o prontuário de uma clínica, um armazém de dados) quando algo acontece aqui. Cada envio é assinado (Standard Webhooks) e repetido por cerca de três dias até ser respondido.",
+    eventNames: { "student.created": "Um paciente é adicionado", "student.updated": "Um paciente é alterado" },
+    formsHint:
+      "Só os eventos dos formulários marcados (um teste atribuído ou concluído, um formulário alterado). Nenhum marcado: os de todos os formulários. Os eventos de pacientes e candidatos são sempre enviados.",
+  },
+  apiTokens: {
+    description:
+      "Um token permite que um programa (o prontuário de uma clínica, um script) use a API em seu nome, com o seu papel e o que você pode ver. Envie-o como “Authorization: Bearer …”. Todos os tokens param de funcionar quando sua senha é alterada ou redefinida, ou quando um administrador encerra suas sessões, redefine seu segundo fator ou desativa sua conta.",
+  },
+  forms: {
+    fields: {
+      showResultToRespondent: "Mostrar o resultado aos pacientes",
+      showResultToRespondentHint: "Um paciente que entra vê a pontuação e a faixa deste formulário na página inicial. Desligado: vê apenas que respondeu.",
     },
   },
 };

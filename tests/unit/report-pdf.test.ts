@@ -210,7 +210,7 @@ describe("renderReportPdf", () => {
   });
 
   it.each(LOCALES)("given locale %s, should print the fixed wording of that language's server dictionary", (locale) => {
-    const t = serverTranslations(locale).pdf;
+    const t = serverTranslations(locale, "SCHOOL").pdf;
     const text = oneLine(pdfText(renderReportPdf(report(), { locale, generatedAt })));
     expect(text).toContain(t.documentTitle);
     expect(text).toContain(t.noAnswer);

@@ -3,6 +3,7 @@ import type { jsPDF } from "jspdf";
 import { serverTranslations, type ServerDictionary } from "~/i18n/dictionaries.server.ts";
 import { type Dictionary, translations } from "~/i18n/dictionaries.ts";
 import { closestLocale } from "~/lib/i18n.ts";
+import { DEFAULT_ORGANIZATION_KIND, type OrganizationKind } from "../organization/organization-kinds.ts";
 import { totalText } from "../scoring/score-display.ts";
 import type { ReportDetail } from "../reports/report-schemas.ts";
 import { withNativeFlate } from "./native-flate.server.ts";
@@ -53,6 +54,8 @@ export type ReportPdfOptions = {
   locale?: string;
   /** Time zone of the printed dates. Default "UTC". */
   timeZone?: string;
+  /** Whose words label the person (a school's "Student", a clinic's "Patient"; ADR 81): the reader's organization's. Default SCHOOL. */
+  organizationKind?: OrganizationKind;
   /** The generation date printed in the footer and stored as the PDF's creation date. Default now. */
   generatedAt?: Date;
 };
@@ -94,21 +97,25 @@ function resolveTimeZone(timeZone: string | undefined): string {
 const FORMATTER_CACHE_SIZE = 32;
 const formatterCache = new Map<string, { locale: string; f: Formatters }>();
 
-function cachedFormatters(requestedLocale: string | undefined, requestedTimeZone: string | undefined): { locale: string; f: Formatters } {
-  const key = `${requestedLocale ?? ""}\u0000${requestedTimeZone ?? ""}`;
+function cachedFormatters(
+  requestedLocale: string | undefined,
+  requestedTimeZone: string | undefined,
+  kind: OrganizationKind,
+): { locale: string; f: Formatters } {
+  const key = `${requestedLocale ?? ""}\u0000${requestedTimeZone ?? ""}\u0000${kind}`;
   let entry = formatterCache.get(key);
   if (entry) {
     formatterCache.delete(key);
   } else {
     const locale = resolveLocale(requestedLocale);
-    entry = Object.freeze({ locale, f: Object.freeze(formatters(locale, resolveTimeZone(requestedTimeZone))) });
+    entry = Object.freeze({ locale, f: Object.freeze(formatters(locale, resolveTimeZone(requestedTimeZone), kind)) });
     if (formatterCache.size >= FORMATTER_CACHE_SIZE) formatterCache.delete(formatterCache.keys().next().value!);
   }
   formatterCache.set(key, entry);
   return entry;
 }
 
-function formatters(locale: string, timeZone: string): Formatters {
+function formatters(locale: string, timeZone: string, kind: OrganizationKind): Formatters {
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
   const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 });
   const dateTime = new Intl.DateTimeFormat(locale, {
@@ -121,8 +128,8 @@ function formatters(locale: string, timeZone: string): Formatters {
     timeZoneName: "short",
   });
   return {
-    strings: serverTranslations(closestLocale(locale)).pdf,
-    score: translations(closestLocale(locale)).score,
+    strings: serverTranslations(closestLocale(locale), kind).pdf,
+    score: translations(closestLocale(locale), kind).score,
     number: (value) => (value === null ? "—" : number.format(Object.is(value, -0) ? 0 : value)),
     percent: (value) => (value === null ? "—" : percent.format(value / 100)),
     dateTime: (value) => (Number.isNaN(value.getTime()) ? "—" : dateTime.format(value)),
@@ -134,7 +141,7 @@ function formatters(locale: string, timeZone: string): Formatters {
  * The result is a plain ArrayBuffer-backed Uint8Array, accepted as a `Response` body.
  */
 export function renderReportPdf(report: ReportDetail, options: ReportPdfOptions = {}): Uint8Array<ArrayBuffer> {
-  const { locale, f } = cachedFormatters(options.locale, options.timeZone);
+  const { locale, f } = cachedFormatters(options.locale, options.timeZone, options.organizationKind ?? DEFAULT_ORGANIZATION_KIND);
   const generatedAt = options.generatedAt && !Number.isNaN(options.generatedAt.getTime()) ? options.generatedAt : new Date();
   const pdf = new Pdf();
   pdf.cjk = cjkPreferenceOf(userText(report)) ?? "sc";
