@@ -20,6 +20,8 @@ export const enServer = {
     name: "Name",
     kind: "Type",
     kinds: { student: "Student", candidate: "Candidate" },
+    externalId: "Record number",
+    dateOfBirth: "Date of birth",
     grade: "Grade",
     age: "Age",
     ageValue: (years: string) => `${years} years`,

@@ -181,8 +181,10 @@ export const en = {
     tooManyRows: (max: string) => `A file holds at most ${max} rows.`,
     unreadableRow: "This row could not be read: check its quotes.",
     noRows: "The file has no rows under its header.",
-    externalIdTaken: "Another record already has this external ID.",
-    externalIdTwice: "This external ID is also on another row of the file.",
+    externalIdTaken: "Another person already has this record number.",
+    externalIdTwice: "This record number is also on another row of the file.",
+    dateOfBirth: "Enter a date of birth as a date, such as 2014-03-09.",
+    dateOfBirthFuture: "A date of birth cannot be later than today.",
     columnTwice: "Another column of the file is the same field.",
     samePersonTwice: (row: string) => `Row ${row} of the file is already this person.`,
     startAfterEnd: "The start date is after the end date.",
@@ -361,8 +363,9 @@ export const en = {
   people: {
     name: "Name",
     email: "E-mail",
-    externalId: "External ID",
-    externalIdHint: "The person's ID in your school's information system, which roster syncs match on.",
+    externalId: "Record number",
+    externalIdHint: "The person's number in your school's information system, which roster syncs match on.",
+    dateOfBirth: "Date of birth",
     phone: "Phone",
     age: "Age",
     grade: "Grade",
@@ -382,7 +385,7 @@ export const en = {
     back: "Back to the list",
     profile: "Profile",
     added: (date: string) => `Added ${date}`,
-    searchLabel: "Search by name",
+    searchLabel: "Search by name or record number",
     fixErrors: "Some fields need attention.",
     csrf: "Your session expired. Please send the form again.",
     history: {
@@ -460,8 +463,9 @@ export const en = {
   rosterImport: {
     title: (what: string) => `Import ${what} from a file`,
     action: "Import from a file",
+    exportAction: "Download as a file",
     intro:
-      "A CSV file with a header row: name (required), and any of email, externalId, phone, age, grade, gender, status and group (a group is created when it does not exist); headers may also be in Spanish or Portuguese (nombre, correo, matrícula, turma…). Comma or semicolon separated, as spreadsheets save it, in UTF-8 or Windows-1252; at most 5,000 rows.",
+      "A CSV file with a header row: name (required), and any of email, externalId (the record number), dateOfBirth (2014-03-09), phone, age, grade, gender, status and group (a group is created when it does not exist); headers may also be in Spanish or Portuguese (nombre, correo, matrícula, turma…). Comma or semicolon separated, as spreadsheets save it, in UTF-8 or Windows-1252; at most 5,000 rows.",
     file: "CSV file",
     check: "Check the file",
     checking: "Checking…",
@@ -474,7 +478,7 @@ export const en = {
     importing: "Importing…",
     updateExisting: "Update the people already here",
     updateExistingHint:
-      "A row whose external ID, or else e-mail address, is a person's here updates that person with the file's columns; the other rows are added. Otherwise every row is a new person.",
+      "A row whose record number, or else e-mail address, is a person's here updates that person with the file's columns; the other rows are added. Otherwise every row is a new person.",
     encodingUtf8: "The file was read as UTF-8.",
     encodingWindows1252: "The file is not UTF-8: it was read as Windows-1252, as Excel saves CSV files. Check that the names below look right.",
     counts: (created: string, updated: string, unchanged: string, groups: string) =>
@@ -1426,7 +1430,7 @@ export const enClinic = {
     studentPendingDescription: "Questionnaires your clinicians sent you that you have not answered yet.",
   },
   people: {
-    externalIdHint: "The person's ID in your clinic's records system, which roster syncs match on.",
+    externalIdHint: "The person's number in your clinic's records system, which roster syncs match on.",
     // A school's grade is a clinic's service (a programme, a ward): the same free-text field.
     grade: "Service",
     gradeAge: "Service / age",
@@ -1451,7 +1455,7 @@ export const enClinic = {
   },
   rosterImport: {
     intro:
-      "A CSV file with a header row: name (required), and any of email, externalId, phone, age, service, gender, status and group (a group is created when it does not exist); headers may also be in Spanish or Portuguese (nombre, correo, prontuário…). Comma or semicolon separated, as spreadsheets save it, in UTF-8 or Windows-1252; at most 5,000 rows.",
+      "A CSV file with a header row: name (required), and any of email, externalId (the record number), dateOfBirth (2014-03-09), phone, age, service, gender, status and group (a group is created when it does not exist); headers may also be in Spanish or Portuguese (nombre, correo, prontuário…). Comma or semicolon separated, as spreadsheets save it, in UTF-8 or Windows-1252; at most 5,000 rows.",
   },
   groups: {
     description: "Caseloads: patients and candidates you assign and follow together.",

@@ -9,6 +9,8 @@ export const esServer: ServerDictionary = {
     name: "Nombre",
     kind: "Tipo",
     kinds: { student: "Estudiante", candidate: "Candidato" },
+    externalId: "Número de expediente",
+    dateOfBirth: "Fecha de nacimiento",
     grade: "Curso",
     age: "Edad",
     ageValue: (years) => `${years} años`,

@@ -169,8 +169,10 @@ export const es: Dictionary = {
     tooManyRows: (max: string) => `Un archivo tiene como máximo ${max} filas.`,
     unreadableRow: "No se pudo leer esta fila: revisa sus comillas.",
     noRows: "El archivo no tiene filas bajo la cabecera.",
-    externalIdTaken: "Otro registro ya tiene este ID externo.",
-    externalIdTwice: "Este ID externo también está en otra fila del archivo.",
+    externalIdTaken: "Otra persona ya tiene este número de expediente.",
+    externalIdTwice: "Este número de expediente también está en otra fila del archivo.",
+    dateOfBirth: "Escribe la fecha de nacimiento como fecha, por ejemplo 2014-03-09.",
+    dateOfBirthFuture: "La fecha de nacimiento no puede ser posterior a hoy.",
     columnTwice: "Otra columna del archivo es el mismo campo.",
     samePersonTwice: (row: string) => `La fila ${row} del archivo ya es esta persona.`,
     startAfterEnd: "La fecha de inicio es posterior a la fecha final.",
@@ -346,8 +348,9 @@ export const es: Dictionary = {
   people: {
     name: "Nombre",
     email: "Correo electrónico",
-    externalId: "ID externo",
-    externalIdHint: "Su identificador en el sistema de gestión escolar, con el que se sincronizan las listas.",
+    externalId: "Número de expediente",
+    externalIdHint: "Su número en el sistema de gestión escolar, con el que se sincronizan las listas.",
+    dateOfBirth: "Fecha de nacimiento",
     phone: "Teléfono",
     age: "Edad",
     grade: "Curso",
@@ -367,7 +370,7 @@ export const es: Dictionary = {
     back: "Volver a la lista",
     profile: "Perfil",
     added: (date: string) => `Añadido el ${date}`,
-    searchLabel: "Buscar por nombre",
+    searchLabel: "Buscar por nombre o número de expediente",
     fixErrors: "Algunos campos necesitan atención.",
     csrf: "Tu sesión caducó. Envía el formulario de nuevo.",
     history: {
@@ -445,8 +448,9 @@ export const es: Dictionary = {
   rosterImport: {
     title: (what: string) => `Importar ${what} desde un archivo`,
     action: "Importar desde un archivo",
+    exportAction: "Descargar como archivo",
     intro:
-      "Un archivo CSV con una fila de cabecera: name (obligatoria) y cualquiera de email, externalId, phone, age, grade, gender, status y group (el grupo se crea si no existe); las cabeceras también pueden ir en español o portugués (nombre, correo, matrícula, grupo…). Separado por comas o por punto y coma, como lo guardan las hojas de cálculo, en UTF-8 o Windows-1252; como máximo 5.000 filas.",
+      "Un archivo CSV con una fila de cabecera: name (obligatoria) y cualquiera de email, externalId (el número de expediente), dateOfBirth (2014-03-09), phone, age, grade, gender, status y group (el grupo se crea si no existe); las cabeceras también pueden ir en español o portugués (nombre, correo, matrícula, grupo…). Separado por comas o por punto y coma, como lo guardan las hojas de cálculo, en UTF-8 o Windows-1252; como máximo 5.000 filas.",
     file: "Archivo CSV",
     check: "Revisar el archivo",
     checking: "Revisando…",
@@ -459,7 +463,7 @@ export const es: Dictionary = {
     importing: "Importando…",
     updateExisting: "Actualizar a las personas que ya están aquí",
     updateExistingHint:
-      "Una fila cuyo ID externo, o si no su correo, es el de una persona de aquí actualiza a esa persona con las columnas del archivo; las demás filas se añaden. Si no, cada fila es una persona nueva.",
+      "Una fila cuyo número de expediente, o si no su correo, es el de una persona de aquí actualiza a esa persona con las columnas del archivo; las demás filas se añaden. Si no, cada fila es una persona nueva.",
     encodingUtf8: "El archivo se leyó como UTF-8.",
     encodingWindows1252: "El archivo no está en UTF-8: se leyó como Windows-1252, como Excel guarda los CSV. Comprueba que los nombres de abajo se vean bien.",
     counts: (created: string, updated: string, unchanged: string, groups: string) =>
@@ -1436,7 +1440,7 @@ export const esClinic: ClinicWords = {
   },
   rosterImport: {
     intro:
-      "Un archivo CSV con una fila de cabecera: name (obligatoria) y cualquiera de email, externalId, phone, age, service, gender, status y group (el grupo se crea si no existe); las cabeceras también pueden ir en español o portugués (nombre, correo, expediente, servicio…). Separado por comas o por punto y coma, como lo guardan las hojas de cálculo, en UTF-8 o Windows-1252; como máximo 5.000 filas.",
+      "Un archivo CSV con una fila de cabecera: name (obligatoria) y cualquiera de email, externalId (el número de expediente), dateOfBirth (2014-03-09), phone, age, service, gender, status y group (el grupo se crea si no existe); las cabeceras también pueden ir en español o portugués (nombre, correo, expediente, servicio…). Separado por comas o por punto y coma, como lo guardan las hojas de cálculo, en UTF-8 o Windows-1252; como máximo 5.000 filas.",
   },
   groups: {
     description: "Grupos de seguimiento: pacientes y candidatos a los que asignas y sigues juntos.",

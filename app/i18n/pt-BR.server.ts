@@ -9,6 +9,8 @@ export const ptBRServer: ServerDictionary = {
     name: "Nome",
     kind: "Tipo",
     kinds: { student: "Estudante", candidate: "Candidato" },
+    externalId: "Número de registro",
+    dateOfBirth: "Data de nascimento",
     grade: "Série",
     age: "Idade",
     ageValue: (years) => `${years} anos`,

@@ -169,8 +169,10 @@ export const ptBR: Dictionary = {
     tooManyRows: (max: string) => `Um arquivo tem no máximo ${max} linhas.`,
     unreadableRow: "Não foi possível ler esta linha: confira as aspas.",
     noRows: "O arquivo não tem linhas abaixo do cabeçalho.",
-    externalIdTaken: "Outro registro já tem este ID externo.",
-    externalIdTwice: "Este ID externo também está em outra linha do arquivo.",
+    externalIdTaken: "Outra pessoa já tem este número de registro.",
+    externalIdTwice: "Este número de registro também está em outra linha do arquivo.",
+    dateOfBirth: "Informe a data de nascimento como data, por exemplo 2014-03-09.",
+    dateOfBirthFuture: "A data de nascimento não pode ser posterior a hoje.",
     columnTwice: "Outra coluna do arquivo é o mesmo campo.",
     samePersonTwice: (row: string) => `A linha ${row} do arquivo já é esta pessoa.`,
     startAfterEnd: "A data inicial é posterior à data final.",
@@ -346,8 +348,9 @@ export const ptBR: Dictionary = {
   people: {
     name: "Nome",
     email: "E-mail",
-    externalId: "ID externo",
-    externalIdHint: "A identificação da pessoa no sistema de gestão escolar, pela qual as listas são sincronizadas.",
+    externalId: "Número de registro",
+    externalIdHint: "O número da pessoa no sistema de gestão escolar, pelo qual as listas são sincronizadas.",
+    dateOfBirth: "Data de nascimento",
     phone: "Telefone",
     age: "Idade",
     grade: "Série",
@@ -367,7 +370,7 @@ export const ptBR: Dictionary = {
     back: "Voltar à lista",
     profile: "Perfil",
     added: (date: string) => `Adicionado em ${date}`,
-    searchLabel: "Buscar por nome",
+    searchLabel: "Buscar por nome ou número de registro",
     fixErrors: "Alguns campos precisam de atenção.",
     csrf: "Sua sessão expirou. Envie o formulário novamente.",
     history: {
@@ -445,8 +448,9 @@ export const ptBR: Dictionary = {
   rosterImport: {
     title: (what: string) => `Importar ${what} de um arquivo`,
     action: "Importar de um arquivo",
+    exportAction: "Baixar como arquivo",
     intro:
-      "Um arquivo CSV com uma linha de cabeçalho: name (obrigatória) e qualquer uma de email, externalId, phone, age, grade, gender, status e group (o grupo é criado se não existir); os cabeçalhos também podem estar em português ou espanhol (nome, e-mail, matrícula, turma…). Separado por vírgula ou ponto e vírgula, como as planilhas salvam, em UTF-8 ou Windows-1252; no máximo 5.000 linhas.",
+      "Um arquivo CSV com uma linha de cabeçalho: name (obrigatória) e qualquer uma de email, externalId (o número de registro), dateOfBirth (2014-03-09), phone, age, grade, gender, status e group (o grupo é criado se não existir); os cabeçalhos também podem estar em português ou espanhol (nome, e-mail, matrícula, turma…). Separado por vírgula ou ponto e vírgula, como as planilhas salvam, em UTF-8 ou Windows-1252; no máximo 5.000 linhas.",
     file: "Arquivo CSV",
     check: "Verificar o arquivo",
     checking: "Verificando…",
@@ -459,7 +463,7 @@ export const ptBR: Dictionary = {
     importing: "Importando…",
     updateExisting: "Atualizar as pessoas que já estão aqui",
     updateExistingHint:
-      "Uma linha cujo ID externo, ou então o e-mail, é o de uma pessoa daqui atualiza essa pessoa com as colunas do arquivo; as outras linhas são adicionadas. Sem isso, cada linha é uma pessoa nova.",
+      "Uma linha cujo número de registro, ou então o e-mail, é o de uma pessoa daqui atualiza essa pessoa com as colunas do arquivo; as outras linhas são adicionadas. Sem isso, cada linha é uma pessoa nova.",
     encodingUtf8: "O arquivo foi lido como UTF-8.",
     encodingWindows1252:
       "O arquivo não está em UTF-8: foi lido como Windows-1252, como o Excel salva arquivos CSV. Confira se os nomes abaixo aparecem corretamente.",
@@ -1436,7 +1440,7 @@ export const ptBRClinic: ClinicWords = {
   },
   rosterImport: {
     intro:
-      "Um arquivo CSV com uma linha de cabeçalho: name (obrigatória) e qualquer uma de email, externalId, phone, age, service, gender, status e group (o grupo é criado se não existir); os cabeçalhos também podem estar em português ou espanhol (nome, e-mail, prontuário, serviço…). Separado por vírgula ou ponto e vírgula, como as planilhas salvam, em UTF-8 ou Windows-1252; no máximo 5.000 linhas.",
+      "Um arquivo CSV com uma linha de cabeçalho: name (obrigatória) e qualquer uma de email, externalId (o número de registro), dateOfBirth (2014-03-09), phone, age, service, gender, status e group (o grupo é criado se não existir); os cabeçalhos também podem estar em português ou espanhol (nome, e-mail, prontuário, serviço…). Separado por vírgula ou ponto e vírgula, como as planilhas salvam, em UTF-8 ou Windows-1252; no máximo 5.000 linhas.",
   },
   groups: {
     description: "Grupos de acompanhamento: pacientes e candidatos que você atribui e acompanha juntos.",

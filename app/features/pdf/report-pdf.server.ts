@@ -71,6 +71,8 @@ type Formatters = {
   number: (value: number | null) => string;
   percent: (value: number | null) => string;
   dateTime: (value: Date) => string;
+  /** A calendar day (2014-03-09) written as the locale writes dates, with no time zone to move it. */
+  day: (value: string) => string;
 };
 
 function resolveLocale(locale: string | undefined): string {
@@ -127,12 +129,17 @@ function formatters(locale: string, timeZone: string, kind: OrganizationKind): F
     timeZone,
     timeZoneName: "short",
   });
+  const calendarDay = new Intl.DateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
   return {
     strings: serverTranslations(closestLocale(locale), kind).pdf,
     score: translations(closestLocale(locale), kind).score,
     number: (value) => (value === null ? "—" : number.format(Object.is(value, -0) ? 0 : value)),
     percent: (value) => (value === null ? "—" : percent.format(value / 100)),
     dateTime: (value) => (Number.isNaN(value.getTime()) ? "—" : dateTime.format(value)),
+    day: (value) => {
+      const day = new Date(`${value}T00:00:00Z`);
+      return Number.isNaN(day.getTime()) ? value : calendarDay.format(day);
+    },
   };
 }
 
@@ -183,6 +190,7 @@ function userText(report: ReportDetail): string {
   return [
     report.organization.name,
     report.respondent.name,
+    report.respondent.externalId ?? "",
     report.respondent.grade ?? "",
     report.form.title,
     report.form.category ?? "",
@@ -219,6 +227,9 @@ function drawDetails(pdf: Pdf, report: ReportDetail, f: Formatters) {
   const s = f.strings;
   const respondent: Row[] = [
     { label: s.name, value: report.respondent.name, bold: true },
+    // Under the name, what tells two people of one name apart (docs/api-contract.md §18).
+    ...(report.respondent.externalId?.trim() ? [{ label: s.externalId, value: report.respondent.externalId }] : []),
+    ...(report.respondent.dateOfBirth ? [{ label: s.dateOfBirth, value: f.day(report.respondent.dateOfBirth) }] : []),
     { label: s.kind, value: s.kinds[report.respondent.kind] },
     ...(report.respondent.grade?.trim() ? [{ label: s.grade, value: report.respondent.grade }] : []),
     ...(report.respondent.age !== null ? [{ label: s.age, value: s.ageValue(f.number(report.respondent.age)) }] : []),

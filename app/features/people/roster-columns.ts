@@ -24,6 +24,7 @@ export const ROSTER_HEADERS = {
     "número do prontuário",
     "número de registro",
   ],
+  dateOfBirth: ["dateOfBirth", "date of birth", "birth date", "birthdate", "dob", "fecha de nacimiento", "nacimiento", "data de nascimento", "nascimento"],
   phone: ["phone", "telephone", "teléfono", "telefone", "celular"],
   age: ["age", "edad", "idade"],
   // A clinic calls the same field its service (ADR 81).
