@@ -36,6 +36,12 @@ export const ROSTER_HEADERS = {
 
 export type RosterColumn = keyof typeof ROSTER_HEADERS;
 
+/** The columns that are a person's profile (all but `group`), in the order an exported file has them. */
+export const PROFILE_COLUMNS = ["name", "email", "externalId", "dateOfBirth", "phone", "age", "grade", "gender", "status"] as const satisfies readonly Exclude<
+  RosterColumn,
+  "group"
+>[];
+
 /** `create` adds every row; `upsert` updates the people the rows match and adds the others. */
 export const IMPORT_MODES = ["create", "upsert"] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];

@@ -4,7 +4,7 @@ import { db, type Prisma } from "~/lib/db.server.ts";
 import { dayIn } from "~/lib/zoned-time.ts";
 import { guardFormula } from "../reports/report-export-file.server.ts";
 import { personListWhere } from "./people.server.ts";
-import type { RosterColumn } from "./roster-columns.ts";
+import { PROFILE_COLUMNS } from "./roster-columns.ts";
 
 type Kind = "students" | "candidates";
 
@@ -13,17 +13,7 @@ type Kind = "students" | "candidates";
  * exported here imports again (`mode=upsert` on another day, or into another organization) to the
  * same people. Groups stay out: a person may be in several, and a row names one.
  */
-export const ROSTER_EXPORT_COLUMNS = [
-  "name",
-  "email",
-  "externalId",
-  "dateOfBirth",
-  "phone",
-  "age",
-  "grade",
-  "gender",
-  "status",
-] as const satisfies readonly RosterColumn[];
+export const ROSTER_EXPORT_COLUMNS = PROFILE_COLUMNS;
 
 const select = Object.fromEntries(ROSTER_EXPORT_COLUMNS.map((column) => [column, true])) as Record<(typeof ROSTER_EXPORT_COLUMNS)[number], true>;
 

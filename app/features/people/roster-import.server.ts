@@ -12,7 +12,7 @@ import { createCandidateBody } from "../candidates/candidate-schemas.ts";
 import { createStudentBody } from "../students/student-schemas.ts";
 import { emitWebhookEvents, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { refreshRespondentSearchText } from "./people.server.ts";
-import { type ImportMode, type RosterAction, type RosterColumn, type RosterSource, ROSTER_HEADERS } from "./roster-columns.ts";
+import { type ImportMode, PROFILE_COLUMNS, type RosterAction, type RosterColumn, type RosterSource, ROSTER_HEADERS } from "./roster-columns.ts";
 import { newId } from "~/lib/ids.server.ts";
 import { dayIn } from "~/lib/zoned-time.ts";
 import { unguardFormula } from "../reports/report-export-file.server.ts";
@@ -255,8 +255,6 @@ async function planRoster(client: Prisma.TransactionClient, actor: Actor, kind: 
   const existingGroups = new Set(groups.map((group) => group.searchName));
   return { planned, problems, missingGroups: new Set(named.filter((name) => !existingGroups.has(name))) };
 }
-
-const PROFILE_COLUMNS: readonly ProfileColumn[] = ["name", "email", "externalId", "dateOfBirth", "phone", "age", "grade", "gender", "status"];
 
 /** The columns of the file whose values differ from the person's, with the new values. */
 function changesOf(kind: Kind, columns: RosterColumn[], row: Row, person: Existing): PlannedRow["changes"] {

@@ -53,33 +53,19 @@ export function invitationMail(locale: string, kind: OrganizationKind, name: str
   return compose(t.invitation.subject(organization), t.invitation.body(name, organization), { label: t.invitation.action, url });
 }
 
-/** A test link for its respondent; `expiry` already written in the organization's time zone and the language. */
-export function testLinkMail(
-  locale: string,
-  kind: OrganizationKind,
-  name: string,
-  organization: string,
-  form: string,
-  expiry: string | null,
-  url: string,
-): Message {
-  const t = mailWords(locale, kind);
-  return compose(t.testLink.subject(form), t.testLink.body(name, organization, form, expiry), { label: t.testLink.action, url });
+/** A link's e-mail to its respondent, the link's own or a reminder: the two differ only in their words. */
+function linkMail(which: "testLink" | "reminder") {
+  return (locale: string, kind: OrganizationKind, name: string, organization: string, form: string, expiry: string | null, url: string): Message => {
+    const t = mailWords(locale, kind)[which];
+    return compose(t.subject(form), t.body(name, organization, form, expiry), { label: t.action, url });
+  };
 }
 
+/** A test link for its respondent; `expiry` already written in the organization's time zone and the language. */
+export const testLinkMail = linkMail("testLink");
+
 /** A reminder of a link still waiting for answers, like the link's own e-mail. */
-export function reminderMail(
-  locale: string,
-  kind: OrganizationKind,
-  name: string,
-  organization: string,
-  form: string,
-  expiry: string | null,
-  url: string,
-): Message {
-  const t = mailWords(locale, kind);
-  return compose(t.reminder.subject(form), t.reminder.body(name, organization, form, expiry), { label: t.reminder.action, url });
-}
+export const reminderMail = linkMail("reminder");
 
 /**
  * A flagged result for someone who should see it (docs/api-contract.md §16): the form, the
