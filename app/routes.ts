@@ -35,10 +35,12 @@ export default [
 
     route("students", "routes/api/students.ts"),
     route("students/import", "routes/api/students.import.ts"),
+    route("students/export", "routes/api/students.export.ts"),
     route("students/:id", "routes/api/students.$id.ts"),
 
     route("candidates", "routes/api/candidates.ts"),
     route("candidates/import", "routes/api/candidates.import.ts"),
+    route("candidates/export", "routes/api/candidates.export.ts"),
     route("candidates/:id", "routes/api/candidates.$id.ts"),
     route("candidates/:id/promote", "routes/api/candidates.$id.promote.ts"),
 

@@ -4,7 +4,7 @@
 // Only type imports from app/lib/db.server.ts: importing it for real would create the app's
 // database singleton from the environment, and the caller passes the client it wants seeded.
 
-import type { CandidateStatus, Database, Prisma, QuestionType, Role, StudentStatus } from "../app/lib/db.server.ts";
+import type { CandidateStatus, Database, OrganizationKind, Prisma, QuestionType, Role, StudentStatus } from "../app/lib/db.server.ts";
 import { hashPassword } from "../app/lib/auth/password.server.ts";
 import { foldForSearch } from "../app/lib/search.ts";
 
@@ -102,6 +102,7 @@ type WorldSeed = {
   name: string;
   /** IANA zone: the school is on UTC, the clinic far from it, so whole-day rules are seen to work. */
   timeZone: string;
+  kind: OrganizationKind;
   students: StudentSeed[];
   candidates: CandidateSeed[];
   forms: FormSeed[];
@@ -129,6 +130,7 @@ const BEHAVIOUR_FREQUENCY: [string, number][] = [
 const demoSchool: WorldSeed = {
   name: DEMO_SCHOOL,
   timeZone: "UTC",
+  kind: "SCHOOL",
   // Teachers: 0 = teacher@demo.test, 1 = teacher2@demo.test.
   students: [
     { name: "José Muñoz", age: 12, gender: "Male", status: "ACTIVE", email: "jose.munoz@families.demo.test", phone: "+34 612 345 678" },
@@ -406,6 +408,8 @@ const demoSchool: WorldSeed = {
 const otherClinic: WorldSeed = {
   name: OTHER_CLINIC,
   timeZone: "Asia/Tokyo",
+  // Its pages say patients and clinicians (ADR 81).
+  kind: "CLINIC",
   students: [
     { name: "Ingrid Sørensen", age: 9, gender: "Female", status: "ACTIVE", email: "ingrid.sorensen@families.other.test" },
     { name: "Mehmet Öztürk", age: 14, gender: "Male", status: "ACTIVE" },
@@ -506,7 +510,7 @@ function gradeFor(age: number): string {
 }
 
 async function createOrganization(tx: Tx, world: WorldSeed, hashes: Map<string, string>): Promise<string> {
-  const organization = await tx.organization.create({ data: { name: world.name, timeZone: world.timeZone }, select: { id: true } });
+  const organization = await tx.organization.create({ data: { name: world.name, timeZone: world.timeZone, kind: world.kind }, select: { id: true } });
   const organizationId = organization.id;
   const userIds = new Map<string, string>();
   const teacherUserIds: string[] = [];

@@ -1,4 +1,5 @@
 import type { QuestionType } from "~/features/forms/question-types.ts";
+import type { Overrides } from "./overrides.ts";
 
 /**
  * The English strings only the server writes: the report PDF's fixed wording and the e-mails. The
@@ -19,6 +20,8 @@ export const enServer = {
     name: "Name",
     kind: "Type",
     kinds: { student: "Student", candidate: "Candidate" },
+    externalId: "Record number",
+    dateOfBirth: "Date of birth",
     grade: "Grade",
     age: "Age",
     ageValue: (years: string) => `${years} years`,
@@ -131,3 +134,13 @@ export const enServer = {
 
 /** The shape every locale's server strings must have. */
 export type ServerDictionary = typeof enServer;
+
+/**
+ * A clinic's words in the PDF and the e-mails (ADR 81), as `enClinic` in en.ts is for the pages:
+ * only the keys whose text says a school's word. es.server.ts and pt-BR.server.ts owe the same keys.
+ */
+export const enServerClinic = {
+  pdf: { kinds: { student: "Patient" }, grade: "Service" },
+} satisfies Overrides<ServerDictionary>;
+
+export type ServerClinicWords = typeof enServerClinic;

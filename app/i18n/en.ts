@@ -1,4 +1,5 @@
 import type { ReliableChange } from "~/features/scoring/change.ts";
+import type { Overrides } from "./overrides.ts";
 
 /**
  * The English dictionary: the source of every key. `es.ts` and `pt-BR.ts` are typed as
@@ -201,8 +202,10 @@ export const en = {
     tooManyRows: (max: string) => `A file holds at most ${max} rows.`,
     unreadableRow: "This row could not be read: check its quotes.",
     noRows: "The file has no rows under its header.",
-    externalIdTaken: "Another record already has this external ID.",
-    externalIdTwice: "This external ID is also on another row of the file.",
+    externalIdTaken: "Another person already has this record number.",
+    externalIdTwice: "This record number is also on another row of the file.",
+    dateOfBirth: "Enter a date of birth as a date, such as 2014-03-09.",
+    dateOfBirthFuture: "A date of birth cannot be later than today.",
     columnTwice: "Another column of the file is the same field.",
     samePersonTwice: (row: string) => `Row ${row} of the file is already this person.`,
     startAfterEnd: "The start date is after the end date.",
@@ -383,8 +386,9 @@ export const en = {
   people: {
     name: "Name",
     email: "E-mail",
-    externalId: "External ID",
-    externalIdHint: "The person's ID in your school's information system, which roster syncs match on.",
+    externalId: "Record number",
+    externalIdHint: "The person's number in your school's information system, which roster syncs match on.",
+    dateOfBirth: "Date of birth",
     phone: "Phone",
     age: "Age",
     grade: "Grade",
@@ -404,7 +408,7 @@ export const en = {
     back: "Back to the list",
     profile: "Profile",
     added: (date: string) => `Added ${date}`,
-    searchLabel: "Search by name",
+    searchLabel: "Search by name or record number",
     fixErrors: "Some fields need attention.",
     csrf: "Your session expired. Please send the form again.",
     history: {
@@ -482,8 +486,9 @@ export const en = {
   rosterImport: {
     title: (what: string) => `Import ${what} from a file`,
     action: "Import from a file",
+    exportAction: "Download as a file",
     intro:
-      "A CSV file with a header row: name (required), and any of email, externalId, phone, age, grade, gender, status and group (a group is created when it does not exist); headers may also be in Spanish or Portuguese (nombre, correo, matrícula, turma…). Comma or semicolon separated, as spreadsheets save it, in UTF-8 or Windows-1252; at most 5,000 rows.",
+      "A CSV file with a header row: name (required), and any of email, externalId (the record number), dateOfBirth (2014-03-09), phone, age, grade, gender, status and group (a group is created when it does not exist); headers may also be in Spanish or Portuguese (nombre, correo, matrícula, turma…). Comma or semicolon separated, as spreadsheets save it, in UTF-8 or Windows-1252; at most 5,000 rows.",
     file: "CSV file",
     check: "Check the file",
     checking: "Checking…",
@@ -496,7 +501,7 @@ export const en = {
     importing: "Importing…",
     updateExisting: "Update the people already here",
     updateExistingHint:
-      "A row whose external ID, or else e-mail address, is a person's here updates that person with the file's columns; the other rows are added. Otherwise every row is a new person.",
+      "A row whose record number, or else e-mail address, is a person's here updates that person with the file's columns; the other rows are added. Otherwise every row is a new person.",
     encodingUtf8: "The file was read as UTF-8.",
     encodingWindows1252: "The file is not UTF-8: it was read as Windows-1252, as Excel saves CSV files. Check that the names below look right.",
     counts: (created: string, updated: string, unchanged: string, groups: string) =>
@@ -1002,6 +1007,9 @@ export const en = {
     name: "Organization name",
     timeZone: "Time zone",
     timeZoneHint: (now: string) => `Now it is ${now} in the current time zone.`,
+    kind: "Sector",
+    kindHint: "Changes only the words that pages, e-mails and PDF reports use for the people you assess and the staff who assess them.",
+    kinds: { SCHOOL: "Education", CLINIC: "Health care" },
   },
 
   adminUsers: {
@@ -1412,3 +1420,99 @@ export const en = {
 
 /** The shape every locale's dictionary must have. */
 export type Dictionary = typeof en;
+
+/**
+ * A clinic's words (docs/api-contract.md §18, ADR 81): only the keys whose text says a school's
+ * word (student, pupil, class, grade, school, teacher, graduated), each sentence said again with a
+ * patient's. A clinic's pages read `en` with these in place (`translations(locale, "CLINIC")`); every
+ * other key is the same for both. A new key joins only when its text says one of those words, and
+ * es.ts and pt-BR.ts then owe it too: their clinic words are typed by these.
+ */
+export const enClinic = {
+  app: { tagline: "Scored questionnaires and outcome measures" },
+  nav: { students: "Patients" },
+  user: { roles: { TEACHER: "Clinician", STUDENT: "Patient" } },
+  respondent: { student: "Patient" },
+  flash: {
+    promoted: "Promoted to patient.",
+    emailTakenOnPromote: "A patient already uses this candidate's e-mail address.",
+  },
+  fieldProblems: {
+    email: "Enter an e-mail address, such as name@clinic.org.",
+    chooseRespondent: "Choose a patient or candidate.",
+    chooseRespondents: "Choose a group, or patients or candidates.",
+    respondent: "Give either a patient or a candidate.",
+    onlyTeachers: "Only clinicians have a specialty.",
+    onlyStudents: "Only patients have this field.",
+    studentKeepsRole: "A patient's login keeps the patient role.",
+  },
+  problems: { STUDENT_HAS_LOGIN: "This patient already has a login." },
+  home: {
+    counts: { students: "Patients" },
+    newStudent: "New patient",
+    studentPendingDescription: "Questionnaires your clinicians sent you that you have not answered yet.",
+  },
+  people: {
+    externalIdHint: "The person's number in your clinic's records system, which roster syncs match on.",
+    // A school's grade is a clinic's service (a programme, a ward): the same free-text field.
+    grade: "Service",
+    gradeAge: "Service / age",
+  },
+  students: {
+    title: "Patients",
+    description: "The patients of your organization and their results.",
+    new: "New patient",
+    newTitle: "New patient",
+    empty: "No patients found.",
+    emptyHint: "Change the search or the filter, or add a patient.",
+    create: "Create patient",
+    statuses: { GRADUATED: "Discharged" },
+  },
+  candidates: {
+    description: "People being assessed before they become patients.",
+    promote: "Promote to patient",
+    confirmPromoteTitle: (name: string) => `Promote ${name} to patient?`,
+    confirmPromoteText: "A patient is created with this profile and the evaluations so far. The candidate is kept, marked as promoted.",
+    promotedTo: "Promoted to a patient:",
+    openStudent: "Open the patient",
+  },
+  rosterImport: {
+    intro:
+      "A CSV file with a header row: name (required), and any of email, externalId (the record number), dateOfBirth (2014-03-09), phone, age, service, gender, status and group (a group is created when it does not exist); headers may also be in Spanish or Portuguese (nombre, correo, prontuário…). Comma or semicolon separated, as spreadsheets save it, in UTF-8 or Windows-1252; at most 5,000 rows.",
+  },
+  groups: {
+    description: "Caseloads: patients and candidates you assign and follow together.",
+    emptyHint: "Change the search, or create a group for a caseload.",
+    noMembers: "No members yet. Add patients and candidates below.",
+    addHint: "Find patients and candidates by name, tick them, then add them.",
+    kinds: { student: "Patient" },
+  },
+  assignments: {
+    findRespondent: "Find a patient or candidate",
+    chooseRespondent: "Choose a patient or candidate",
+    students: "Patients",
+    noRespondents: "No active patient or candidate matches.",
+  },
+  reports: { grade: "Service" },
+  profile: { grade: "Service" },
+  adminWebhooks: {
+    description:
+      "Tell another system (a clinic's records, a data warehouse) when something happens here. Each delivery is signed (Standard Webhooks) and retried for about three days until it is answered.",
+    eventNames: { "student.created": "A patient is added", "student.updated": "A patient is changed" },
+    formsHint:
+      "Only the events of the forms ticked (a test assigned or completed, a form changed). None ticked: every form's. Events about patients and candidates are always sent.",
+  },
+  apiTokens: {
+    description:
+      "A token lets a program (a clinic's records, a script) use the API as you, with your role and what you may see. Send it as “Authorization: Bearer …”. Every token stops working when your password is changed or reset, or when an administrator ends your sessions, resets your second factor or deactivates your account.",
+  },
+  forms: {
+    fields: {
+      showResultToRespondent: "Show patients their result",
+      showResultToRespondentHint: "A patient who signs in sees their score and band for this form on their home page. Off: they see only that they answered.",
+    },
+  },
+} satisfies Overrides<Dictionary>;
+
+/** The keys a clinic says otherwise, in every language. */
+export type ClinicWords = typeof enClinic;

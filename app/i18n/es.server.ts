@@ -1,4 +1,4 @@
-import type { ServerDictionary } from "./en.server.ts";
+import type { ServerClinicWords, ServerDictionary } from "./en.server.ts";
 
 /** Spanish (neutral, “tú”), for the PDF and the e-mails. Keys come from en.server.ts; tsc fails when one is missing or extra. */
 export const esServer: ServerDictionary = {
@@ -9,6 +9,8 @@ export const esServer: ServerDictionary = {
     name: "Nombre",
     kind: "Tipo",
     kinds: { student: "Estudiante", candidate: "Candidato" },
+    externalId: "Número de expediente",
+    dateOfBirth: "Fecha de nacimiento",
     grade: "Curso",
     age: "Edad",
     ageValue: (years) => `${years} años`,
@@ -112,4 +114,9 @@ export const esServer: ServerDictionary = {
       action: "Abrir el informe",
     },
   },
+};
+
+/** Las palabras de una clínica en el PDF y los correos (ADR 81). */
+export const esServerClinic: ServerClinicWords = {
+  pdf: { kinds: { student: "Paciente" }, grade: "Servicio" },
 };

@@ -1,4 +1,4 @@
-import type { Dictionary } from "./en.ts";
+import type { ClinicWords, Dictionary } from "./en.ts";
 
 /** Spanish (neutral, “tú”). Keys come from en.ts; tsc fails when one is missing or extra. */
 export const es: Dictionary = {
@@ -188,8 +188,10 @@ export const es: Dictionary = {
     tooManyRows: (max: string) => `Un archivo tiene como máximo ${max} filas.`,
     unreadableRow: "No se pudo leer esta fila: revisa sus comillas.",
     noRows: "El archivo no tiene filas bajo la cabecera.",
-    externalIdTaken: "Otro registro ya tiene este ID externo.",
-    externalIdTwice: "Este ID externo también está en otra fila del archivo.",
+    externalIdTaken: "Otra persona ya tiene este número de expediente.",
+    externalIdTwice: "Este número de expediente también está en otra fila del archivo.",
+    dateOfBirth: "Escribe la fecha de nacimiento como fecha, por ejemplo 2014-03-09.",
+    dateOfBirthFuture: "La fecha de nacimiento no puede ser posterior a hoy.",
     columnTwice: "Otra columna del archivo es el mismo campo.",
     samePersonTwice: (row: string) => `La fila ${row} del archivo ya es esta persona.`,
     startAfterEnd: "La fecha de inicio es posterior a la fecha final.",
@@ -367,8 +369,9 @@ export const es: Dictionary = {
   people: {
     name: "Nombre",
     email: "Correo electrónico",
-    externalId: "ID externo",
-    externalIdHint: "Su identificador en el sistema de gestión escolar, con el que se sincronizan las listas.",
+    externalId: "Número de expediente",
+    externalIdHint: "Su número en el sistema de gestión escolar, con el que se sincronizan las listas.",
+    dateOfBirth: "Fecha de nacimiento",
     phone: "Teléfono",
     age: "Edad",
     grade: "Curso",
@@ -388,7 +391,7 @@ export const es: Dictionary = {
     back: "Volver a la lista",
     profile: "Perfil",
     added: (date: string) => `Añadido el ${date}`,
-    searchLabel: "Buscar por nombre",
+    searchLabel: "Buscar por nombre o número de expediente",
     fixErrors: "Algunos campos necesitan atención.",
     csrf: "Tu sesión caducó. Envía el formulario de nuevo.",
     history: {
@@ -466,8 +469,9 @@ export const es: Dictionary = {
   rosterImport: {
     title: (what: string) => `Importar ${what} desde un archivo`,
     action: "Importar desde un archivo",
+    exportAction: "Descargar como archivo",
     intro:
-      "Un archivo CSV con una fila de cabecera: name (obligatoria) y cualquiera de email, externalId, phone, age, grade, gender, status y group (el grupo se crea si no existe); las cabeceras también pueden ir en español o portugués (nombre, correo, matrícula, grupo…). Separado por comas o por punto y coma, como lo guardan las hojas de cálculo, en UTF-8 o Windows-1252; como máximo 5.000 filas.",
+      "Un archivo CSV con una fila de cabecera: name (obligatoria) y cualquiera de email, externalId (el número de expediente), dateOfBirth (2014-03-09), phone, age, grade, gender, status y group (el grupo se crea si no existe); las cabeceras también pueden ir en español o portugués (nombre, correo, matrícula, grupo…). Separado por comas o por punto y coma, como lo guardan las hojas de cálculo, en UTF-8 o Windows-1252; como máximo 5.000 filas.",
     file: "Archivo CSV",
     check: "Revisar el archivo",
     checking: "Revisando…",
@@ -480,7 +484,7 @@ export const es: Dictionary = {
     importing: "Importando…",
     updateExisting: "Actualizar a las personas que ya están aquí",
     updateExistingHint:
-      "Una fila cuyo ID externo, o si no su correo, es el de una persona de aquí actualiza a esa persona con las columnas del archivo; las demás filas se añaden. Si no, cada fila es una persona nueva.",
+      "Una fila cuyo número de expediente, o si no su correo, es el de una persona de aquí actualiza a esa persona con las columnas del archivo; las demás filas se añaden. Si no, cada fila es una persona nueva.",
     encodingUtf8: "El archivo se leyó como UTF-8.",
     encodingWindows1252: "El archivo no está en UTF-8: se leyó como Windows-1252, como Excel guarda los CSV. Comprueba que los nombres de abajo se vean bien.",
     counts: (created: string, updated: string, unchanged: string, groups: string) =>
@@ -992,6 +996,9 @@ export const es: Dictionary = {
     name: "Nombre de la organización",
     timeZone: "Zona horaria",
     timeZoneHint: (now: string) => `Ahora son las ${now} en la zona horaria actual.`,
+    kind: "Sector",
+    kindHint: "Solo cambia las palabras con las que las páginas, los correos y los informes en PDF nombran a las personas evaluadas y a quienes las evalúan.",
+    kinds: { SCHOOL: "Educación", CLINIC: "Salud" },
   },
 
   adminUsers: {
@@ -1400,6 +1407,93 @@ export const es: Dictionary = {
       details: "Lo que puedes cambiar",
       criticalMessageHint: "Lo que el encuestado lee en la página de confirmación cuando una respuesta es crítica: por ejemplo, tus líneas de ayuda.",
       content: "Ítems y puntuación",
+    },
+  },
+};
+
+/** Las palabras de una clínica (ADR 81): las claves de enClinic en en.ts, y solo esas. */
+export const esClinic: ClinicWords = {
+  app: { tagline: "Cuestionarios con puntuación y medidas de resultados" },
+  nav: { students: "Pacientes" },
+  user: { roles: { TEACHER: "Clínico", STUDENT: "Paciente" } },
+  respondent: { student: "Paciente" },
+  flash: {
+    promoted: "Promovido a paciente.",
+    emailTakenOnPromote: "Un paciente ya usa el correo electrónico de este candidato.",
+  },
+  fieldProblems: {
+    email: "Escribe una dirección de correo, como nombre@clinica.org.",
+    chooseRespondent: "Elige un paciente o candidato.",
+    chooseRespondents: "Elige un grupo, o pacientes o candidatos.",
+    respondent: "Indica un paciente o un candidato.",
+    onlyTeachers: "Solo los clínicos tienen especialidad.",
+    onlyStudents: "Solo los pacientes tienen este campo.",
+    studentKeepsRole: "El acceso de un paciente conserva el rol de paciente.",
+  },
+  problems: { STUDENT_HAS_LOGIN: "Este paciente ya tiene un acceso." },
+  home: {
+    counts: { students: "Pacientes" },
+    newStudent: "Nuevo paciente",
+    studentPendingDescription: "Cuestionarios que te enviaron tus clínicos y que aún no has respondido.",
+  },
+  people: {
+    externalIdHint: "Su número en el sistema de historias clínicas, con el que se sincronizan las listas.",
+    grade: "Servicio",
+    gradeAge: "Servicio / edad",
+  },
+  students: {
+    title: "Pacientes",
+    description: "Los pacientes de tu organización y sus resultados.",
+    new: "Nuevo paciente",
+    newTitle: "Nuevo paciente",
+    empty: "No se encontraron pacientes.",
+    emptyHint: "Cambia la búsqueda o el filtro, o añade un paciente.",
+    create: "Crear paciente",
+    statuses: { GRADUATED: "De alta" },
+  },
+  candidates: {
+    description: "Personas en evaluación antes de convertirse en pacientes.",
+    promote: "Promover a paciente",
+    confirmPromoteTitle: (name: string) => `¿Promover a ${name} a paciente?`,
+    confirmPromoteText: "Se crea un paciente con este perfil y las evaluaciones hasta ahora. El candidato se conserva, marcado como promovido.",
+    promotedTo: "Promovido a paciente:",
+    openStudent: "Abrir el paciente",
+  },
+  rosterImport: {
+    intro:
+      "Un archivo CSV con una fila de cabecera: name (obligatoria) y cualquiera de email, externalId (el número de expediente), dateOfBirth (2014-03-09), phone, age, service, gender, status y group (el grupo se crea si no existe); las cabeceras también pueden ir en español o portugués (nombre, correo, expediente, servicio…). Separado por comas o por punto y coma, como lo guardan las hojas de cálculo, en UTF-8 o Windows-1252; como máximo 5.000 filas.",
+  },
+  groups: {
+    description: "Grupos de seguimiento: pacientes y candidatos a los que asignas y sigues juntos.",
+    emptyHint: "Cambia la búsqueda o crea un grupo de seguimiento.",
+    noMembers: "Todavía no hay miembros. Añade pacientes y candidatos abajo.",
+    addHint: "Busca pacientes y candidatos por nombre, márcalos y añádelos.",
+    kinds: { student: "Paciente" },
+  },
+  assignments: {
+    findRespondent: "Buscar un paciente o candidato",
+    chooseRespondent: "Elige un paciente o candidato",
+    students: "Pacientes",
+    noRespondents: "Ningún paciente o candidato activo coincide.",
+  },
+  reports: { grade: "Servicio" },
+  profile: { grade: "Servicio" },
+  adminWebhooks: {
+    description:
+      "Avisa a otro sistema (el registro de una clínica, un almacén de datos) cuando algo ocurre aquí. Cada envío va firmado (Standard Webhooks) y se repite durante unos tres días hasta que se responde.",
+    eventNames: { "student.created": "Se añade un paciente", "student.updated": "Se modifica un paciente" },
+    formsHint:
+      "Solo los eventos de los formularios marcados (una prueba asignada o completada, un formulario modificado). Ninguno marcado: los de todos los formularios. Los eventos de pacientes y candidatos se envían siempre.",
+  },
+  apiTokens: {
+    description:
+      "Un token permite a un programa (el registro de una clínica, un script) usar la API en tu nombre, con tu rol y lo que puedes ver. Envíalo como “Authorization: Bearer …”. Todos los tokens dejan de funcionar cuando se cambia o restablece tu contraseña, o cuando un administrador cierra tus sesiones, restablece tu segundo factor o desactiva tu cuenta.",
+  },
+  forms: {
+    fields: {
+      showResultToRespondent: "Mostrar el resultado a los pacientes",
+      showResultToRespondentHint:
+        "Un paciente que inicia sesión ve su puntuación y su banda de este formulario en su página de inicio. Desactivado: solo ve que respondió.",
     },
   },
 };

@@ -1,7 +1,8 @@
-import { useMemo } from "react";
+import { createContext, useContext, useMemo } from "react";
 import { useLocation, useRouteLoaderData } from "react-router";
 import type { rootLoader } from "~/lib/root-loader.server.ts";
 import { localeFromPath, type Locale } from "~/lib/i18n.ts";
+import { DEFAULT_ORGANIZATION_KIND, type OrganizationKind } from "~/features/organization/organization-kinds.ts";
 import { type Dictionary, translations } from "./dictionaries.ts";
 import { createFormat, type Format } from "./format.ts";
 import { type TotalFields, type TotalText, totalText } from "~/features/scoring/score-display.ts";
@@ -14,9 +15,22 @@ export function useLocale(): Locale {
   return localeFromPath(useLocation().pathname);
 }
 
-/** The dictionary of the page's language: `const t = useT(); t.nav.home; t.home.welcome(name)`. */
+/**
+ * The organization a page speaks for when it is not the signed-in one's: the test link's, whose
+ * respondent has no session (app/routes/test.tsx).
+ */
+export const OrganizationKindContext = createContext<OrganizationKind | null>(null);
+
+/** School or clinic words (ADR 81): the page's own organization, else the signed-in one's, else the default. */
+export function useOrganizationKind(): OrganizationKind {
+  const own = useContext(OrganizationKindContext);
+  const signedIn = useRouteLoaderData<typeof rootLoader>("root")?.organizationKind;
+  return own ?? signedIn ?? DEFAULT_ORGANIZATION_KIND;
+}
+
+/** The dictionary of the page's language and organization: `const t = useT(); t.nav.home; t.home.welcome(name)`. */
 export function useT(): Dictionary {
-  return translations(useLocale());
+  return translations(useLocale(), useOrganizationKind());
 }
 
 /** Date and number formatting for the page's language and the signed-in organization's time zone. */

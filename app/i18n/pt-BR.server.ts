@@ -1,4 +1,4 @@
-import type { ServerDictionary } from "./en.server.ts";
+import type { ServerClinicWords, ServerDictionary } from "./en.server.ts";
 
 /** Brazilian Portuguese, for the PDF and the e-mails. Keys come from en.server.ts; tsc fails when one is missing or extra. */
 export const ptBRServer: ServerDictionary = {
@@ -9,6 +9,8 @@ export const ptBRServer: ServerDictionary = {
     name: "Nome",
     kind: "Tipo",
     kinds: { student: "Estudante", candidate: "Candidato" },
+    externalId: "Número de registro",
+    dateOfBirth: "Data de nascimento",
     grade: "Série",
     age: "Idade",
     ageValue: (years) => `${years} anos`,
@@ -112,4 +114,9 @@ export const ptBRServer: ServerDictionary = {
       action: "Abrir o relatório",
     },
   },
+};
+
+/** As palavras de uma clínica no PDF e nos e-mails (ADR 81). */
+export const ptBRServerClinic: ServerClinicWords = {
+  pdf: { kinds: { student: "Paciente" }, grade: "Serviço" },
 };

@@ -1,4 +1,4 @@
-import type { Dictionary } from "./en.ts";
+import type { ClinicWords, Dictionary } from "./en.ts";
 
 /** Brazilian Portuguese (“você”). Keys come from en.ts; tsc fails when one is missing or extra. */
 export const ptBR: Dictionary = {
@@ -188,8 +188,10 @@ export const ptBR: Dictionary = {
     tooManyRows: (max: string) => `Um arquivo tem no máximo ${max} linhas.`,
     unreadableRow: "Não foi possível ler esta linha: confira as aspas.",
     noRows: "O arquivo não tem linhas abaixo do cabeçalho.",
-    externalIdTaken: "Outro registro já tem este ID externo.",
-    externalIdTwice: "Este ID externo também está em outra linha do arquivo.",
+    externalIdTaken: "Outra pessoa já tem este número de registro.",
+    externalIdTwice: "Este número de registro também está em outra linha do arquivo.",
+    dateOfBirth: "Informe a data de nascimento como data, por exemplo 2014-03-09.",
+    dateOfBirthFuture: "A data de nascimento não pode ser posterior a hoje.",
     columnTwice: "Outra coluna do arquivo é o mesmo campo.",
     samePersonTwice: (row: string) => `A linha ${row} do arquivo já é esta pessoa.`,
     startAfterEnd: "A data inicial é posterior à data final.",
@@ -367,8 +369,9 @@ export const ptBR: Dictionary = {
   people: {
     name: "Nome",
     email: "E-mail",
-    externalId: "ID externo",
-    externalIdHint: "A identificação da pessoa no sistema de gestão escolar, pela qual as listas são sincronizadas.",
+    externalId: "Número de registro",
+    externalIdHint: "O número da pessoa no sistema de gestão escolar, pelo qual as listas são sincronizadas.",
+    dateOfBirth: "Data de nascimento",
     phone: "Telefone",
     age: "Idade",
     grade: "Série",
@@ -388,7 +391,7 @@ export const ptBR: Dictionary = {
     back: "Voltar à lista",
     profile: "Perfil",
     added: (date: string) => `Adicionado em ${date}`,
-    searchLabel: "Buscar por nome",
+    searchLabel: "Buscar por nome ou número de registro",
     fixErrors: "Alguns campos precisam de atenção.",
     csrf: "Sua sessão expirou. Envie o formulário novamente.",
     history: {
@@ -466,8 +469,9 @@ export const ptBR: Dictionary = {
   rosterImport: {
     title: (what: string) => `Importar ${what} de um arquivo`,
     action: "Importar de um arquivo",
+    exportAction: "Baixar como arquivo",
     intro:
-      "Um arquivo CSV com uma linha de cabeçalho: name (obrigatória) e qualquer uma de email, externalId, phone, age, grade, gender, status e group (o grupo é criado se não existir); os cabeçalhos também podem estar em português ou espanhol (nome, e-mail, matrícula, turma…). Separado por vírgula ou ponto e vírgula, como as planilhas salvam, em UTF-8 ou Windows-1252; no máximo 5.000 linhas.",
+      "Um arquivo CSV com uma linha de cabeçalho: name (obrigatória) e qualquer uma de email, externalId (o número de registro), dateOfBirth (2014-03-09), phone, age, grade, gender, status e group (o grupo é criado se não existir); os cabeçalhos também podem estar em português ou espanhol (nome, e-mail, matrícula, turma…). Separado por vírgula ou ponto e vírgula, como as planilhas salvam, em UTF-8 ou Windows-1252; no máximo 5.000 linhas.",
     file: "Arquivo CSV",
     check: "Verificar o arquivo",
     checking: "Verificando…",
@@ -480,7 +484,7 @@ export const ptBR: Dictionary = {
     importing: "Importando…",
     updateExisting: "Atualizar as pessoas que já estão aqui",
     updateExistingHint:
-      "Uma linha cujo ID externo, ou então o e-mail, é o de uma pessoa daqui atualiza essa pessoa com as colunas do arquivo; as outras linhas são adicionadas. Sem isso, cada linha é uma pessoa nova.",
+      "Uma linha cujo número de registro, ou então o e-mail, é o de uma pessoa daqui atualiza essa pessoa com as colunas do arquivo; as outras linhas são adicionadas. Sem isso, cada linha é uma pessoa nova.",
     encodingUtf8: "O arquivo foi lido como UTF-8.",
     encodingWindows1252:
       "O arquivo não está em UTF-8: foi lido como Windows-1252, como o Excel salva arquivos CSV. Confira se os nomes abaixo aparecem corretamente.",
@@ -991,6 +995,9 @@ export const ptBR: Dictionary = {
     name: "Nome da organização",
     timeZone: "Fuso horário",
     timeZoneHint: (now: string) => `Agora são ${now} no fuso horário atual.`,
+    kind: "Setor",
+    kindHint: "Muda só as palavras com que as páginas, os e-mails e os relatórios em PDF nomeiam as pessoas avaliadas e quem as avalia.",
+    kinds: { SCHOOL: "Educação", CLINIC: "Saúde" },
   },
 
   adminUsers: {
@@ -1400,6 +1407,92 @@ export const ptBR: Dictionary = {
       details: "O que você pode alterar",
       criticalMessageHint: "O que o respondente lê na página de confirmação quando uma resposta é crítica: seus serviços de apoio, por exemplo.",
       content: "Itens e pontuação",
+    },
+  },
+};
+
+/** As palavras de uma clínica (ADR 81): as chaves de enClinic em en.ts, e só essas. */
+export const ptBRClinic: ClinicWords = {
+  app: { tagline: "Questionários com pontuação e medidas de desfecho" },
+  nav: { students: "Pacientes" },
+  user: { roles: { TEACHER: "Clínico", STUDENT: "Paciente" } },
+  respondent: { student: "Paciente" },
+  flash: {
+    promoted: "Promovido a paciente.",
+    emailTakenOnPromote: "Um paciente já usa o e-mail deste candidato.",
+  },
+  fieldProblems: {
+    email: "Informe um endereço de e-mail, como nome@clinica.org.",
+    chooseRespondent: "Escolha um paciente ou candidato.",
+    chooseRespondents: "Escolha um grupo, ou pacientes ou candidatos.",
+    respondent: "Informe um paciente ou um candidato.",
+    onlyTeachers: "Somente clínicos têm especialidade.",
+    onlyStudents: "Somente pacientes têm este campo.",
+    studentKeepsRole: "O acesso de um paciente mantém o papel de paciente.",
+  },
+  problems: { STUDENT_HAS_LOGIN: "Este paciente já tem um acesso." },
+  home: {
+    counts: { students: "Pacientes" },
+    newStudent: "Novo paciente",
+    studentPendingDescription: "Questionários que seus clínicos enviaram e que você ainda não respondeu.",
+  },
+  people: {
+    externalIdHint: "O número da pessoa no prontuário da clínica, pelo qual as listas são sincronizadas.",
+    grade: "Serviço",
+    gradeAge: "Serviço / idade",
+  },
+  students: {
+    title: "Pacientes",
+    description: "Os pacientes da sua organização e seus resultados.",
+    new: "Novo paciente",
+    newTitle: "Novo paciente",
+    empty: "Nenhum paciente encontrado.",
+    emptyHint: "Mude a busca ou o filtro, ou adicione um paciente.",
+    create: "Criar paciente",
+    statuses: { GRADUATED: "Com alta" },
+  },
+  candidates: {
+    description: "Pessoas em avaliação antes de se tornarem pacientes.",
+    promote: "Promover a paciente",
+    confirmPromoteTitle: (name: string) => `Promover ${name} a paciente?`,
+    confirmPromoteText: "Um paciente é criado com este perfil e as avaliações até agora. O candidato é mantido, marcado como promovido.",
+    promotedTo: "Promovido a paciente:",
+    openStudent: "Abrir o paciente",
+  },
+  rosterImport: {
+    intro:
+      "Um arquivo CSV com uma linha de cabeçalho: name (obrigatória) e qualquer uma de email, externalId (o número de registro), dateOfBirth (2014-03-09), phone, age, service, gender, status e group (o grupo é criado se não existir); os cabeçalhos também podem estar em português ou espanhol (nome, e-mail, prontuário, serviço…). Separado por vírgula ou ponto e vírgula, como as planilhas salvam, em UTF-8 ou Windows-1252; no máximo 5.000 linhas.",
+  },
+  groups: {
+    description: "Grupos de acompanhamento: pacientes e candidatos que você atribui e acompanha juntos.",
+    emptyHint: "Mude a busca ou crie um grupo de acompanhamento.",
+    noMembers: "Ainda não há membros. Adicione pacientes e candidatos abaixo.",
+    addHint: "Encontre pacientes e candidatos pelo nome, marque-os e adicione-os.",
+    kinds: { student: "Paciente" },
+  },
+  assignments: {
+    findRespondent: "Buscar um paciente ou candidato",
+    chooseRespondent: "Escolha um paciente ou candidato",
+    students: "Pacientes",
+    noRespondents: "Nenhum paciente ou candidato ativo corresponde.",
+  },
+  reports: { grade: "Serviço" },
+  profile: { grade: "Serviço" },
+  adminWebhooks: {
+    description:
+      "Avise outro sistema (o prontuário de uma clínica, um armazém de dados) quando algo acontece aqui. Cada envio é assinado (Standard Webhooks) e repetido por cerca de três dias até ser respondido.",
+    eventNames: { "student.created": "Um paciente é adicionado", "student.updated": "Um paciente é alterado" },
+    formsHint:
+      "Só os eventos dos formulários marcados (um teste atribuído ou concluído, um formulário alterado). Nenhum marcado: os de todos os formulários. Os eventos de pacientes e candidatos são sempre enviados.",
+  },
+  apiTokens: {
+    description:
+      "Um token permite que um programa (o prontuário de uma clínica, um script) use a API em seu nome, com o seu papel e o que você pode ver. Envie-o como “Authorization: Bearer …”. Todos os tokens param de funcionar quando sua senha é alterada ou redefinida, ou quando um administrador encerra suas sessões, redefine seu segundo fator ou desativa sua conta.",
+  },
+  forms: {
+    fields: {
+      showResultToRespondent: "Mostrar o resultado aos pacientes",
+      showResultToRespondentHint: "Um paciente que entra vê a pontuação e a faixa deste formulário na página inicial. Desligado: vê apenas que respondeu.",
     },
   },
 };

@@ -2,12 +2,14 @@ import type { Submission } from "@conform-to/react/future";
 import { coerceFormValue } from "@conform-to/zod/v4/future";
 import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
-import type { Dictionary } from "~/i18n/dictionaries.ts";
+import { DEFAULT_ORGANIZATION_KIND } from "~/features/organization/organization-kinds.ts";
+import { type Dictionary, translations } from "~/i18n/dictionaries.ts";
 import { isAdmin, isStaff, type Actor } from "./auth/actor.server.ts";
 import { CSRF_FIELD, verifyCsrfField } from "./auth/csrf.server.ts";
 import { pageResult } from "./client-validation.server.ts";
 import { actorContext } from "./context.server.ts";
 import { formSubmission } from "./http.server.ts";
+import { resolveLocale } from "./i18n.ts";
 import { ApiError, issueTexts, pageErrors } from "./problem.server.ts";
 
 /**
@@ -20,6 +22,14 @@ type Context = Pick<Readonly<RouterContextProvider>, "get">;
 
 /** A thrown 403/404 that the error boundaries render as the friendly page. */
 export const pageError = (status: 403 | 404) => data(null, { status });
+
+/**
+ * The page strings of the page's language (its `:locale` param) as the signed-in organization says
+ * them (ADR 81); a page outside any organization (the sign-in page) says the default's.
+ */
+export function pageTranslations(context: Context, locale: string | undefined): Dictionary {
+  return translations(resolveLocale(locale), context.get(actorContext)?.organizationKind ?? DEFAULT_ORGANIZATION_KIND);
+}
 
 /** The signed-in caller. */
 export function pageActor(context: Context): Actor {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { DEFAULT_ORGANIZATION_KIND } from "~/features/organization/organization-kinds.ts";
 import { translations } from "~/i18n/dictionaries.ts";
 import { localeFromPath } from "./i18n.ts";
 import { ApiError, problemBody } from "./problem.server.ts";
@@ -55,7 +56,9 @@ export function serviceStatusResponse(
     return { status: STATUS[status], headers, body: JSON.stringify(body) };
   }
   const locale = localeFromPath(pathname);
-  const t = translations(locale).errors;
+  // Said before any session is read: no organization, and no word of these differs by kind.
+  const words = translations(locale, DEFAULT_ORGANIZATION_KIND);
+  const t = words.errors;
   const [title, text]: [string, string] = {
     badRequest: [t.badRequestTitle, t.badRequestText],
     lengthRequired: [t.lengthRequiredTitle, t.lengthRequiredText],
@@ -74,7 +77,7 @@ export function serviceStatusResponse(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · ${escapeHtml(translations(locale).app.name)}</title>
+<title>${escapeHtml(title)} · ${escapeHtml(words.app.name)}</title>
 <style nonce="${nonce}">
 body{margin:0;font-family:system-ui,sans-serif;color:#0f172a;background:#f8fafc;display:flex;min-height:100vh;align-items:center;justify-content:center}
 main{max-width:32rem;padding:2rem;text-align:center}

@@ -15,12 +15,13 @@ import { listUsersQuery, updateUserBody, type UpdateUserInput } from "~/features
 import { listUsers, revokeSessions, updateUser } from "~/features/users/user-admin.server.ts";
 import { createUserBody } from "~/features/users/user-schemas.ts";
 import { createUser } from "~/features/users/users.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import type { Role } from "~/lib/auth/actor.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { adminPageActor, forPage, pageError, parsePageForm, postedIntent, readPagePost, refusal, serviceRefusal } from "~/lib/page.server.ts";
+import { adminPageActor, forPage, pageError, parsePageForm, postedIntent, readPagePost, refusal, serviceRefusal, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, problemTextOf } from "~/lib/problem.server.ts";
 import { idSchema } from "~/lib/schemas.ts";
@@ -30,9 +31,9 @@ import { pageQuery } from "~/lib/http.server.ts";
 import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).adminUsers.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.adminUsers.title) }];
 };
 
 /** The same lists as the schemas' (which are server-only modules): every role, and those a staff login moves between. */
@@ -50,7 +51,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const query = listUsersQuery.safeParse({ ...filters, ...(status === "active" || status === "inactive" ? { isActive: STATUSES[status] } : {}) });
   const list = await forPage(listUsers(actor, query.success ? query.data : listUsersQuery.parse({})));
   const confirmReset = confirmId ? (list.users.find((user) => user.id === confirmId) ?? null) : null;
-  const validation = clientValidation(createUserBody, translations(resolveLocale(params.locale)));
+  const validation = clientValidation(createUserBody, pageTranslations(context, params.locale));
   return { ...list, me: { id: actor.userId, role: actor.role }, grantable: grantable(actor.role), confirmReset, validation };
 }
 
@@ -68,7 +69,7 @@ const userRowForm = z.discriminatedUnion("intent", [
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = adminPageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const formData = await readPagePost(request);
   const url = new URL(request.url);
   url.searchParams.delete("confirmReset");

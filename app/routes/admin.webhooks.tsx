@@ -22,12 +22,13 @@ import {
   testWebhook,
   webhookFormChoices,
 } from "~/features/webhooks/webhooks.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { adminPageActor, forPage, readPagePost } from "~/lib/page.server.ts";
+import { adminPageActor, forPage, readPagePost, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { createShownOnce } from "~/lib/shown-once.server.ts";
 
@@ -37,9 +38,9 @@ import { createShownOnce } from "~/lib/shown-once.server.ts";
  * answer to the post), send it a test and read what its endpoint answered, see each one's latest
  * deliveries with their state and last answer, send one again, remove a webhook.
  */
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).adminWebhooks.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.adminWebhooks.title) }];
 };
 
 /** Why a delivery's last attempt failed, beyond its status code (shown with it), as a dictionary key. */
@@ -61,7 +62,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
         .map(({ lastError, ...delivery }) => ({ ...delivery, reason: delivery.status === "SUCCEEDED" ? null : failureReason(lastError) })),
     })),
   );
-  const t = translations(resolveLocale(params.locale));
+  const t = pageTranslations(context, params.locale);
   const validation = clientValidation(createWebhookBody, t);
   // No box ticked is said as the server says it.
   validation.messages.events = { ...validation.messages.events, required: t.fieldProblems.chooseEvents };
@@ -71,7 +72,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = adminPageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const formData = await readPagePost(request);
   const intent = formData.get("intent");
   const id = String(formData.get("id") ?? "");

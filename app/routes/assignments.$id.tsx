@@ -20,23 +20,24 @@ import type { ClientValidation } from "~/lib/client-validation.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { formSubmission } from "~/lib/http.server.ts";
 import { ApiError, fieldTexts, issueTexts } from "~/lib/problem.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { capturedDisplays } from "~/features/scoring/score-display.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, readPagePost, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, readPagePost, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { dayIn } from "~/lib/zoned-time.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).assignments.createdTitle) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.assignments.createdTitle) }];
 };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const submission = await forPage(getSubmission(actor, params.id, { locale }));
   const state = assignmentState(submission, new Date());
   const respondent = submission.student
@@ -95,14 +96,20 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = formSubmission(formData, ["csrfToken", "intent"]);
   const parsed = coerceFormValue(expiryPageForm).safeParse(submission.payload);
   if (!parsed.success) {
-    return data({ result: pageResult(submission, { fieldErrors: issueTexts(translations(locale), parsed.error.issues), formError: null }) }, { status: 400 });
+    return data(
+      { result: pageResult(submission, { fieldErrors: issueTexts(pageTranslations(context, locale), parsed.error.issues), formError: null }) },
+      { status: 400 },
+    );
   }
   return forPage(updateSubmission(actor, params.id, { expiresAt: parsed.data.expiresAt ?? null })).then(
     () => redirectWithFlash(here, { kind: "success", key: "expiryChanged" }),
     (error: unknown) => {
       // A day already past in the organization's time zone.
       if (error instanceof ApiError && error.status === 400) {
-        return data({ result: pageResult(submission, { fieldErrors: fieldTexts(translations(locale), error.errors), formError: null }) }, { status: 400 });
+        return data(
+          { result: pageResult(submission, { fieldErrors: fieldTexts(pageTranslations(context, locale), error.errors), formError: null }) },
+          { status: 400 },
+        );
       }
       return settled(error);
     },

@@ -10,11 +10,12 @@ import { respondentChoices } from "~/features/assignments/assignments.server.ts"
 import { assignForm } from "~/features/submissions/submissions.server.ts";
 import { bulkAssign } from "~/features/submissions/bulk-assignment.server.ts";
 import { Button, LinkButton } from "~/components/button.tsx";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { parsePagePost, refusal, staffPageActor } from "~/lib/page.server.ts";
+import { parsePagePost, refusal, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, fieldTexts, problemTextOf } from "~/lib/problem.server.ts";
 import { mailAllowance } from "~/features/submissions/mail-quota.server.ts";
@@ -24,9 +25,9 @@ import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 import { assignPageForm } from "~/features/assignments/assign-page-form.server.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).assignments.newTitle) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.assignments.newTitle) }];
 };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -37,14 +38,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     ...choices,
     mail,
     selected: { formId: query.formId ?? "", respondent: choices.respondent },
-    validation: clientValidation(assignPageForm, translations(resolveLocale(params.locale))),
+    validation: clientValidation(assignPageForm, pageTranslations(context, params.locale)),
   };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const form = await parsePagePost(request, assignPageForm, t);
   if (!form.ok) return form.reply;
   const { submission } = form;

@@ -11,7 +11,8 @@ import { PageHeader, Section } from "~/components/page-header.tsx";
 import { Pagination } from "~/components/pagination.tsx";
 import { ASSIGNMENT_STATES } from "~/features/assignments/assignment-states.ts";
 import { assignedForms, listAssignments, listAssignmentsQuery } from "~/features/assignments/assignments.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { capturedDisplays } from "~/features/scoring/score-display.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
@@ -22,9 +23,9 @@ import { FormProgressList } from "~/components/assignments/form-progress.tsx";
 import { paths } from "~/lib/paths.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).assignments.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.assignments.title) }];
 };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -10,23 +10,23 @@ import { createCandidateBody, updateCandidateBody } from "~/features/candidates/
 import { getCandidate, updateCandidate } from "~/features/candidates/candidates.server.ts";
 import { profileValues } from "~/features/people/person-form.ts";
 import { parseProfile, saveProfile } from "~/features/people/person-page.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, staffPageActor, readPagePost } from "~/lib/page.server.ts";
+import { forPage, staffPageActor, readPagePost, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  const t = translations(locale);
-  return [{ title: documentTitle(locale, loaderData ? t.candidates.editTitle(loaderData.candidate.name) : t.candidates.title) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, loaderData ? t.candidates.editTitle(loaderData.candidate.name) : t.candidates.title) }];
 };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const { evaluations: _, ...candidate } = await forPage(getCandidate(actor, params.id));
-  return { candidate, validation: clientValidation(createCandidateBody, translations(resolveLocale(params.locale))) };
+  return { candidate, validation: clientValidation(createCandidateBody, pageTranslations(context, params.locale)) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -34,9 +34,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const formData = await readPagePost(request);
   const current = await forPage(getCandidate(actor, params.id));
   // A promoted candidate's status never changes, so its form has none.
-  const parsed = parseProfile(formData, updateCandidateBody, { withStatus: current.status !== "PROMOTED", t: translations(resolveLocale(params.locale)) });
+  const parsed = parseProfile(formData, updateCandidateBody, { withStatus: current.status !== "PROMOTED", t: pageTranslations(context, params.locale) });
   if (!parsed.ok) return parsed.reply;
-  const saved = await saveProfile(updateCandidate(actor, params.id, parsed.data), parsed.submission, translations(resolveLocale(params.locale)));
+  const saved = await saveProfile(updateCandidate(actor, params.id, parsed.data), parsed.submission, pageTranslations(context, params.locale));
   if (!saved.ok) return saved.reply;
   throw await redirectWithFlash(paths.candidate(resolveLocale(params.locale), params.id), { kind: "success", key: "saved" });
 }

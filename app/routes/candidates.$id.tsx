@@ -4,7 +4,8 @@ import { Alert } from "~/components/alert.tsx";
 import { LinkButton } from "~/components/button.tsx";
 import { Confirmation, PersonDetail } from "~/components/people/person-detail.tsx";
 import { deleteCandidate, getCandidatePage, promoteCandidate } from "~/features/candidates/candidates.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
@@ -16,9 +17,9 @@ import { paths } from "~/lib/paths.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, loaderData?.candidate.name ?? translations(locale).candidates.title) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, loaderData?.candidate.name ?? t.candidates.title) }];
 };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

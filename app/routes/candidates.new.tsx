@@ -9,29 +9,30 @@ import { parseProfile, saveProfile } from "~/features/people/person-page.server.
 import { createCandidateBody } from "~/features/candidates/candidate-schemas.ts";
 import { createCandidate } from "~/features/candidates/candidates.server.ts";
 import { EDITABLE_STATUSES } from "~/components/people/status-badge.tsx";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { staffPageActor, readPagePost } from "~/lib/page.server.ts";
+import { staffPageActor, readPagePost, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).candidates.newTitle) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.candidates.newTitle) }];
 };
 
 export function loader({ context, params }: Route.LoaderArgs) {
   staffPageActor(context);
-  return { validation: clientValidation(createCandidateBody, translations(resolveLocale(params.locale))) };
+  return { validation: clientValidation(createCandidateBody, pageTranslations(context, params.locale)) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const formData = await readPagePost(request);
-  const parsed = parseProfile(formData, createCandidateBody, { withStatus: true, t: translations(resolveLocale(params.locale)) });
+  const parsed = parseProfile(formData, createCandidateBody, { withStatus: true, t: pageTranslations(context, params.locale) });
   if (!parsed.ok) return parsed.reply;
-  const saved = await saveProfile(createCandidate(actor, parsed.data), parsed.submission, translations(resolveLocale(params.locale)));
+  const saved = await saveProfile(createCandidate(actor, parsed.data), parsed.submission, pageTranslations(context, params.locale));
   if (!saved.ok) return saved.reply;
   throw await redirectWithFlash(paths.candidate(resolveLocale(params.locale), saved.value.id), { kind: "success", key: "created" });
 }

@@ -3,15 +3,15 @@ import { PersonListPage } from "~/components/people/person-list.tsx";
 import { listCandidates } from "~/features/candidates/candidates.server.ts";
 import { listCandidatesQuery } from "~/features/candidates/candidate-schemas.ts";
 import { CANDIDATE_STATUSES } from "~/features/candidates/candidate-statuses.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
-import { resolveLocale } from "~/lib/i18n.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { groupChoices } from "~/features/groups/groups.server.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).candidates.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.candidates.title) }];
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

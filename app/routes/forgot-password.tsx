@@ -5,12 +5,13 @@ import { ErrorSummary } from "~/components/error-summary.tsx";
 import { AuthLayout, authLinkClasses } from "~/components/auth-layout.tsx";
 import { Button } from "~/components/button.tsx";
 import { Field } from "~/components/field.tsx";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useT } from "~/i18n/hooks.ts";
 import { forgotPasswordBody } from "~/features/passwords/password-schemas.ts";
 import { requestPasswordReset } from "~/features/passwords/passwords.server.ts";
 import { issueCsrfToken } from "~/lib/auth/csrf.server.ts";
-import { pagePost, parsePageForm, refusal } from "~/lib/page.server.ts";
+import { pagePost, parsePageForm, refusal, pageTranslations } from "~/lib/page.server.ts";
 import { clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, problemTextOf } from "~/lib/problem.server.ts";
@@ -23,21 +24,21 @@ import { pageFormOptions } from "~/components/page-form.ts";
  * same neutral message whether or not an account uses it, through the same service as
  * POST /api/auth/forgot-password (same limits, same e-mail).
  */
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).signIn.forgotTitle) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.signIn.forgotTitle) }];
 };
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { token, setCookie } = await issueCsrfToken(request);
-  const validation = clientValidation(forgotPasswordBody, translations(resolveLocale(params.locale)));
+  const validation = clientValidation(forgotPasswordBody, pageTranslations(context, params.locale));
   return data({ csrfToken: token, validation }, { headers: setCookie ? { "Set-Cookie": setCookie } : {} });
 }
 
 type ActionResult = { sent: true } | { sent: false; result: ReturnType<typeof pageResult> };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const t = translations(resolveLocale(params.locale));
+  const t = pageTranslations(context, params.locale);
   const post = await pagePost(request);
   const form = parsePageForm(post.formData, forgotPasswordBody, t);
   const refused = (reply: ReturnType<typeof refusal>) => data<ActionResult>({ sent: false, ...reply.data }, reply.init ?? undefined);

@@ -8,7 +8,8 @@ import { useConfirmationFocus } from "~/components/focus.ts";
 import { PageHeader } from "~/components/page-header.tsx";
 import { editableForm } from "~/features/forms/form-pages.server.ts";
 import { deleteForm } from "~/features/forms/forms.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
@@ -16,9 +17,9 @@ import { forPage, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 /** The confirmation step before a form is deleted: a page of its own, so it works without JavaScript. */
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).forms.deleteTitle) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.forms.deleteTitle) }];
 };
 
 export async function loader({ context, params }: Route.LoaderArgs) {

@@ -4,12 +4,13 @@ import { TestForm } from "~/components/test-form.tsx";
 import { getForm } from "~/features/forms/forms.server.ts";
 import { requiredOnTheLink, submitProblems } from "~/features/scoring/scales.ts";
 import { answersFrom, answersValidation, errorsByQuestion, type TestView } from "~/features/submissions/test-link-page.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { pageResult } from "~/lib/client-validation.server.ts";
 import { formSubmission } from "~/lib/http.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 /**
@@ -17,9 +18,9 @@ import { paths } from "~/lib/paths.ts";
  * the same checks of the answers, for any form the teacher can see, published or not. Answering
  * stores nothing: no submission, no draft, no result.
  */
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).preview.pageTitle(loaderData?.test.form.title ?? "")) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.preview.pageTitle(loaderData?.test.form.title ?? "")) }];
 };
 
 async function previewOf(context: Route.LoaderArgs["context"], id: string, locale: ReturnType<typeof resolveLocale>) {
@@ -38,7 +39,7 @@ async function previewOf(context: Route.LoaderArgs["context"], id: string, local
         options: options.map((o) => ({ id: o.id, text: o.text })),
       })),
     },
-    respondent: { name: translations(locale).preview.respondentName },
+    respondent: { name: pageTranslations(context, locale).preview.respondentName },
     progress: { answered: 0, total: form.questions.length },
   };
   return { form, test };
@@ -47,7 +48,7 @@ async function previewOf(context: Route.LoaderArgs["context"], id: string, local
 export async function loader({ context, params }: Route.LoaderArgs) {
   const locale = resolveLocale(params.locale);
   const { form, test } = await previewOf(context, params.id, locale);
-  return { formId: form.id, test, validation: answersValidation(test, translations(locale)) };
+  return { formId: form.id, test, validation: answersValidation(test, pageTranslations(context, locale)) };
 }
 
 /** Checks the answers as a submit would, and says so; nothing is written. */
@@ -58,7 +59,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const answers = answersFrom(form.questions, formData);
   const problems = submitProblems(form, answers);
   if (problems.length > 0) {
-    const fieldErrors = errorsByQuestion(translations(locale), problems, answers);
+    const fieldErrors = errorsByQuestion(pageTranslations(context, locale), problems, answers);
     return data({ result: pageResult(formSubmission(formData), { fieldErrors, formError: null }), checked: false }, { status: 400 });
   }
   return { result: undefined, checked: true };

@@ -10,10 +10,10 @@ import { getForm } from "~/features/forms/forms.server.ts";
 import { groupChoices } from "~/features/groups/groups.server.ts";
 import { formSummaryQuery, type FormSummary } from "~/features/summaries/form-summary-schemas.ts";
 import { formSummary } from "~/features/summaries/form-summary.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
-import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
 import { pageQuery } from "~/lib/http.server.ts";
@@ -24,16 +24,16 @@ import { pageQuery } from "~/lib/http.server.ts";
  * on the band colours, and each question's answers. Charts are SVG drawn here, each with its
  * numbers as text, so the page works without JavaScript and prints.
  */
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).summary.pageTitle(loaderData?.form.title ?? "")) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.summary.pageTitle(loaderData?.form.title ?? "")) }];
 };
 
 const STATE_COLORS = { completed: "#1a7f37", waiting: "#64748b", expired: "#b54708", revoked: "#b42318" } as const;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const t = translations(resolveLocale(params.locale));
+  const t = pageTranslations(context, params.locale);
   const [form, groups] = await Promise.all([forPage(getForm(actor, params.id)), groupChoices(actor)]);
   // Empty inputs arrive as `from=`; a hand-edited value that is not a date, or a group since
   // deleted, is left out, as the lists do.

@@ -11,16 +11,17 @@ import { editableForm, editorPost, editorValidation } from "~/features/forms/for
 import { duplicateForm, updateForm } from "~/features/forms/forms.server.ts";
 import { installedFormDetailsPost, installedFormEditor } from "~/features/instruments/installed-form-page.server.ts";
 import { openLinkCount } from "~/features/submissions/submissions.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, staffPageActor, readPagePost } from "~/lib/page.server.ts";
+import { forPage, staffPageActor, readPagePost, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, loaderData?.form.title ?? translations(locale).forms.editTitle) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, loaderData?.form.title ?? t.forms.editTitle) }];
 };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
@@ -31,9 +32,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     openLinks: form.isPublished ? await openLinkCount(form.id) : 0,
     form: { id: form.id, title: form.title, isPublished: form.isPublished, isTemplate: form.isTemplate, updatedAt: form.updatedAt },
     draft: draftFromForm(form),
-    validation: editorValidation(resolveLocale(params.locale)),
+    validation: editorValidation(pageTranslations(context, params.locale)),
     // A form installed from the instrument library: its items and scoring are shown, not edited.
-    installed: installedFormEditor(form, resolveLocale(params.locale)),
+    installed: installedFormEditor(form, pageTranslations(context, params.locale)),
   };
 }
 
@@ -47,7 +48,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return redirectWithFlash(paths.form(locale, params.id), { kind: "success", key: intent === "publish" ? "formPublished" : "formUnpublished" });
   }
   if (intent === "duplicate") {
-    const copy = await forPage(duplicateForm(actor, params.id, { title: (title) => translations(locale).forms.copyTitle(title) }));
+    const copy = await forPage(duplicateForm(actor, params.id, { title: (title) => pageTranslations(context, locale).forms.copyTitle(title) }));
     return redirectWithFlash(paths.form(locale, copy.id), { kind: "success", key: "formDuplicated" });
   }
   if (intent === "details") return installedFormDetailsPost(actor, locale, formData, params.id);

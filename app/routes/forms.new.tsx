@@ -4,20 +4,21 @@ import { FormEditor } from "~/components/form-editor.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
 import { emptyDraft } from "~/features/forms/form-draft.ts";
 import { editorPost, editorValidation } from "~/features/forms/form-pages.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { staffPageActor, readPagePost } from "~/lib/page.server.ts";
+import { staffPageActor, readPagePost, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).forms.newTitle) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.forms.newTitle) }];
 };
 
 export function loader({ context, params }: Route.LoaderArgs) {
   staffPageActor(context);
-  return { draft: emptyDraft(), validation: editorValidation(resolveLocale(params.locale)) };
+  return { draft: emptyDraft(), validation: editorValidation(pageTranslations(context, params.locale)) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {

@@ -6,7 +6,8 @@ import { EmptyState } from "~/components/empty-state.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
 import { listFormsQuery } from "~/features/forms/form-schemas.ts";
 import { duplicateForm, listForms } from "~/features/forms/forms.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
@@ -14,9 +15,9 @@ import { forPage, pageError, staffPageActor, readPagePost } from "~/lib/page.ser
 import { paths } from "~/lib/paths.ts";
 
 /** "Start from a template": the templates the caller can see; using one copies it as the caller's own draft. */
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).forms.templatesTitle) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.forms.templatesTitle) }];
 };
 
 export async function loader({ context }: Route.LoaderArgs) {

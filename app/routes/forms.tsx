@@ -11,16 +11,16 @@ import { Pagination } from "~/components/pagination.tsx";
 import { SearchForm } from "~/components/search-form.tsx";
 import { listFormsQuery } from "~/features/forms/form-schemas.ts";
 import { listForms } from "~/features/forms/forms.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
-import { resolveLocale } from "~/lib/i18n.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).forms.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.forms.title) }];
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -7,16 +7,17 @@ import { BackLink } from "~/components/people/person-detail.tsx";
 import { groupFormPost } from "~/features/groups/group-page.server.ts";
 import { createGroupBody, updateGroupBody } from "~/features/groups/group-schemas.ts";
 import { canChangeGroup, getGroup, updateGroup } from "~/features/groups/groups.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, pageError, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, pageError, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).groups.editTitle(loaderData?.group.name ?? "")) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.groups.editTitle(loaderData?.group.name ?? "")) }];
 };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
@@ -26,7 +27,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   // The edit form always sends the name: it is checked as on creation.
   return {
     group: { id: group.id, name: group.name, description: group.description },
-    validation: clientValidation(createGroupBody, translations(resolveLocale(params.locale))),
+    validation: clientValidation(createGroupBody, pageTranslations(context, params.locale)),
   };
 }
 
@@ -37,6 +38,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return groupFormPost(
     request,
     locale,
+    pageTranslations(context, locale),
     updateGroupBody,
     (input) => updateGroup(actor, params.id, { ...input, description: input.description ?? null }),
     "saved",

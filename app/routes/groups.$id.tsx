@@ -13,11 +13,12 @@ import { BackLink } from "~/components/people/person-detail.tsx";
 import { StatusBadge } from "~/components/people/status-badge.tsx";
 import { groupMembersBody } from "~/features/groups/group-schemas.ts";
 import { addGroupMembers, canChangeGroup, deleteGroup, getGroup, peopleToAdd, removeGroupMembers } from "~/features/groups/groups.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, pageError, parsePageForm, postedIntent, readPagePost, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, pageError, parsePageForm, postedIntent, readPagePost, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { FormProgressList } from "~/components/assignments/form-progress.tsx";
 import { progressForPage } from "~/features/submissions/progress.server.ts";
@@ -31,9 +32,9 @@ import { pageQuery } from "~/lib/http.server.ts";
  * add people found by name (ticked in a list, one post), remove one, edit, delete. Every change
  * is a plain POST answered by a redirect back here with a message.
  */
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, loaderData?.group.name ?? translations(locale).groups.title) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, loaderData?.group.name ?? t.groups.title) }];
 };
 
 /** How many forms the group's results show side by side. */
@@ -61,7 +62,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const formData = await readPagePost(request);
   const back = paths.group(locale, params.id);
   switch (postedIntent(formData, ["remind", "add", "remove", "delete"])) {

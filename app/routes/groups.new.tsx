@@ -7,27 +7,28 @@ import { BackLink } from "~/components/people/person-detail.tsx";
 import { createGroupBody } from "~/features/groups/group-schemas.ts";
 import { createGroup } from "~/features/groups/groups.server.ts";
 import { groupFormPost } from "~/features/groups/group-page.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { staffPageActor } from "~/lib/page.server.ts";
+import { staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).groups.newTitle) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.groups.newTitle) }];
 };
 
 export function loader({ context, params }: Route.LoaderArgs) {
   staffPageActor(context);
-  return { validation: clientValidation(createGroupBody, translations(resolveLocale(params.locale))) };
+  return { validation: clientValidation(createGroupBody, pageTranslations(context, params.locale)) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
-  return groupFormPost(request, locale, createGroupBody, (input) => createGroup(actor, input), "created");
+  return groupFormPost(request, locale, pageTranslations(context, locale), createGroupBody, (input) => createGroup(actor, input), "created");
 }
 
 export default function NewGroup({ loaderData, actionData }: Route.ComponentProps) {

@@ -8,15 +8,16 @@ import { FlagMark } from "~/components/flag-mark.tsx";
 import { ChartIcon, PlusIcon, SendIcon } from "~/components/icons.tsx";
 import { PageHeader, Section, SectionLink } from "~/components/page-header.tsx";
 import { loadDashboard } from "~/features/dashboard/dashboard.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { pageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).home.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.home.title) }];
 };
 
 export async function loader({ context, params }: Route.LoaderArgs) {

@@ -12,12 +12,13 @@ import { installInstrumentBody, listInstrumentsQuery } from "~/features/instrume
 import { presentInstrument } from "~/features/instruments/instruments.server.ts";
 import { installPost } from "~/features/instruments/library-page.server.ts";
 import { instrumentByKey } from "~/features/instruments/library.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 import { LOCALE_NAMES, resolveLocale } from "~/lib/i18n.ts";
-import { pageError, staffPageActor } from "~/lib/page.server.ts";
+import { pageError, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 /**
@@ -25,9 +26,9 @@ import { paths } from "~/lib/paths.ts";
  * languages (`?language=`, by default the page's when the instrument has it), and the form that
  * installs it as a new form of the caller's (docs/api-contract.md §17).
  */
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, loaderData?.instrument.name ?? translations(locale).library.title) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, loaderData?.instrument.name ?? t.library.title) }];
 };
 
 function definitionOf(key: string) {
@@ -46,7 +47,7 @@ export function loader({ context, params, request }: Route.LoaderArgs) {
   return {
     instrument: presentInstrument(definition, requested),
     requested,
-    validation: clientValidation(installInstrumentBody, translations(locale)),
+    validation: clientValidation(installInstrumentBody, pageTranslations(context, locale)),
   };
 }
 

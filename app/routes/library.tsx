@@ -2,16 +2,17 @@ import { Link } from "react-router";
 import type { Route } from "./+types/library";
 import { PageHeader } from "~/components/page-header.tsx";
 import { listInstruments } from "~/features/instruments/instruments.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { LOCALE_NAMES, resolveLocale } from "~/lib/i18n.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 /** The instrument library (docs/api-contract.md §17): every instrument, each leading to its details and its install. */
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).library.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.library.title) }];
 };
 
 export function loader({ context, params }: Route.LoaderArgs) {

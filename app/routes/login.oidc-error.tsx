@@ -3,14 +3,15 @@ import type { Route } from "./+types/login.oidc-error";
 import { Alert } from "~/components/alert.tsx";
 import { AuthLayout } from "~/components/auth-layout.tsx";
 import { buttonClasses } from "~/components/button.tsx";
-import { documentTitle, translations, type Dictionary } from "~/i18n/dictionaries.ts";
+import { documentTitle, type Dictionary } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useT } from "~/i18n/hooks.ts";
 import { OIDC_FAILURES, oidcProviderName, type OidcFailure } from "~/features/auth/oidc.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => [
-  { title: documentTitle(resolveLocale(params.locale), translations(resolveLocale(params.locale)).signIn.oidcPageTitle) },
+export const meta: Route.MetaFunction = ({ params, matches }) => [
+  { title: documentTitle(metaTranslations({ params, matches }), metaTranslations({ params, matches }).signIn.oidcPageTitle) },
   { name: "robots", content: "noindex" },
 ];
 

@@ -6,7 +6,8 @@ import { ErrorSummary } from "~/components/error-summary.tsx";
 import { AuthLayout, authLinkClasses } from "~/components/auth-layout.tsx";
 import { Button, buttonClasses } from "~/components/button.tsx";
 import { Field } from "~/components/field.tsx";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useT } from "~/i18n/hooks.ts";
 import { issueCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { oidcProviderName } from "~/features/auth/oidc.server.ts";
@@ -16,7 +17,7 @@ import { actorContext, clientAddressContext } from "~/lib/context.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, problemTextOf } from "~/lib/problem.server.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
-import { pagePost, parsePageForm, postedIntent, refusal } from "~/lib/page.server.ts";
+import { pagePost, parsePageForm, postedIntent, refusal, pageTranslations } from "~/lib/page.server.ts";
 import { useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
@@ -32,9 +33,9 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 /** The first step's form: the API's sign-in body without the CSRF token, which `pagePost` checks. */
 const signInPageForm = credentialsBody.pick({ email: true, password: true });
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).signIn.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.signIn.title) }];
 };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -42,7 +43,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (context.get(actorContext)) throw redirect(`/${locale}/home`);
   const { token, setCookie } = await issueCsrfToken(request);
   const query = pageQuery(request, ["notice", "unlock"]);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const headers = new Headers();
   if (setCookie) headers.append("Set-Cookie", setCookie);
   // Set by the reset-password page after a new password was saved.
@@ -60,8 +61,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       csrfToken: token,
       notice,
       oidcProvider: oidcProviderName(),
-      validation: clientValidation(signInPageForm, translations(locale)),
-      codeValidation: clientValidation(signInCodeForm, translations(locale)),
+      validation: clientValidation(signInPageForm, pageTranslations(context, locale)),
+      codeValidation: clientValidation(signInCodeForm, pageTranslations(context, locale)),
     },
     { headers },
   );
@@ -76,7 +77,7 @@ type ActionResult = LoginActionResult;
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const post = await pagePost(request);
   const step = postedIntent(post.formData, ["code", "resend"]);
   if (step) {

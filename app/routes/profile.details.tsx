@@ -10,12 +10,11 @@ import { Section } from "~/components/page-header.tsx";
 import { profilePageMeta, useProfileSummary } from "~/components/profile/profile-page.ts";
 import { updateProfileBody } from "~/features/users/user-schemas.ts";
 import { getProfile, updateProfile } from "~/features/users/users.server.ts";
-import { translations } from "~/i18n/dictionaries.ts";
 import { useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, pageActor, parsePagePost, serviceRefusal } from "~/lib/page.server.ts";
+import { forPage, pageActor, parsePagePost, serviceRefusal, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 /**
@@ -23,7 +22,7 @@ import { paths } from "~/lib/paths.ts";
  * /profile?index), through the same schema and service as PUT /api/user/profile: a multipart
  * form, so the avatar goes with the rest.
  */
-export const meta: Route.MetaFunction = ({ params }) => profilePageMeta(params.locale, (t) => t.profile.detailsTitle);
+export const meta: Route.MetaFunction = (args) => profilePageMeta(args, (t) => t.profile.detailsTitle);
 
 /** Optional fields the form shows: posted empty, they are cleared. */
 const CLEARABLE = ["phone", "specialty", "age", "grade", "gender"] as const;
@@ -31,13 +30,13 @@ const CLEARABLE = ["phone", "specialty", "age", "grade", "gender"] as const;
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = pageActor(context);
   const profile = await forPage(getProfile(actor.userId));
-  return { profile, validation: clientValidation(updateProfileBody, translations(resolveLocale(params.locale))) };
+  return { profile, validation: clientValidation(updateProfileBody, pageTranslations(context, params.locale)) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = pageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const form = await parsePagePost(request, updateProfileBody, t, { skip: ["intent"], clearWhenEmpty: CLEARABLE });
   if (!form.ok) return form.reply;
   try {

@@ -10,29 +10,28 @@ import { Section } from "~/components/page-header.tsx";
 import { profilePageMeta, useProfileSummary } from "~/components/profile/profile-page.ts";
 import { changePasswordBody } from "~/features/passwords/password-schemas.ts";
 import { changePassword } from "~/features/passwords/passwords.server.ts";
-import { translations } from "~/i18n/dictionaries.ts";
 import { useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { clientAddressContext } from "~/lib/context.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { pageActor, parsePagePost, serviceRefusal } from "~/lib/page.server.ts";
+import { pageActor, parsePagePost, serviceRefusal, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 /**
  * Changing one's password (/profile/password), through the same schema and service as
  * POST /api/user/password: every other session and token ends, and this browser gets a new session.
  */
-export const meta: Route.MetaFunction = ({ params }) => profilePageMeta(params.locale, (t) => t.profile.passwordTitle);
+export const meta: Route.MetaFunction = (args) => profilePageMeta(args, (t) => t.profile.passwordTitle);
 
-export function loader({ params }: Route.LoaderArgs) {
-  return { validation: clientValidation(changePasswordBody, translations(resolveLocale(params.locale))) };
+export function loader({ context, params }: Route.LoaderArgs) {
+  return { validation: clientValidation(changePasswordBody, pageTranslations(context, params.locale)) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = pageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const form = await parsePagePost(request, changePasswordBody, t, { skip: ["intent"] });
   if (!form.ok) return form.reply;
   let setCookie: string;

@@ -7,15 +7,14 @@ import { CsrfInput } from "~/components/csrf-input.tsx";
 import { Section } from "~/components/page-header.tsx";
 import { profilePageMeta } from "~/components/profile/profile-page.ts";
 import { endOtherSessions, listSessions } from "~/features/users/sessions.server.ts";
-import { translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { pageActor, parsePagePost } from "~/lib/page.server.ts";
+import { pageActor, parsePagePost, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 /** The browsers and devices signed in to the account (/profile/sessions), and "sign out everywhere else". */
-export const meta: Route.MetaFunction = ({ params }) => profilePageMeta(params.locale, (t) => t.profile.sessionsTitle);
+export const meta: Route.MetaFunction = (args) => profilePageMeta(args, (t) => t.profile.sessionsTitle);
 
 /** The one form of the page is its button: nothing is posted but the CSRF token. */
 const endOthersForm = z.strictObject({});
@@ -27,7 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = pageActor(context);
   const locale = resolveLocale(params.locale);
-  const form = await parsePagePost(request, endOthersForm, translations(locale), { skip: ["intent"] });
+  const form = await parsePagePost(request, endOthersForm, pageTranslations(context, locale), { skip: ["intent"] });
   if (!form.ok) return form.reply;
   await endOtherSessions(actor);
   throw await redirectWithFlash(paths.profileSessions(locale), { kind: "success", key: "sessionsEnded" });

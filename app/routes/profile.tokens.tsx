@@ -14,12 +14,11 @@ import { createApiTokenBody } from "~/features/tokens/api-token-schemas.ts";
 import { READ_ONLY, READ_WRITE } from "~/features/tokens/token-scopes.ts";
 import { createApiToken, deleteApiToken, listApiTokens } from "~/features/tokens/api-tokens.server.ts";
 import { profilePageMeta } from "~/components/profile/profile-page.ts";
-import { translations } from "~/i18n/dictionaries.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, pageActor, pageError, parsePageForm, postedIntent, readPagePost } from "~/lib/page.server.ts";
+import { forPage, pageActor, pageError, parsePageForm, postedIntent, readPagePost, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { idSchema } from "~/lib/schemas.ts";
 import { createShownOnce } from "~/lib/shown-once.server.ts";
@@ -45,17 +44,17 @@ function withScopesListed(formData: FormData): FormData {
   return formData;
 }
 
-export const meta: Route.MetaFunction = ({ params }) => profilePageMeta(params.locale, (t) => t.apiTokens.title);
+export const meta: Route.MetaFunction = (args) => profilePageMeta(args, (t) => t.apiTokens.title);
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { tokens } = await listApiTokens(pageActor(context));
-  return { tokens, validation: clientValidation(createApiTokenBody, translations(resolveLocale(params.locale))) };
+  return { tokens, validation: clientValidation(createApiTokenBody, pageTranslations(context, params.locale)) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = pageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const formData = await readPagePost(request);
   if (postedIntent(formData, ["delete"])) {
     // A row's button: its id is a hidden field, so a malformed one names no token there is (the 404 page).

@@ -2,7 +2,8 @@ import { NavLink, Outlet, redirect } from "react-router";
 import type { Route } from "./+types/profile";
 import { cx } from "~/components/cx.ts";
 import { PageHeader } from "~/components/page-header.tsx";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { resolveLocale, type Locale } from "~/lib/i18n.ts";
 import { postedIntent, readPagePost } from "~/lib/page.server.ts";
@@ -13,9 +14,9 @@ import { paths } from "~/lib/paths.ts";
  * and avatar at /profile, then the password, the second factor, the sessions and the API tokens.
  * Each page has its own action, which reads its form with the API's schema and posts back to itself.
  */
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).profile.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.profile.title) }];
 };
 
 /**

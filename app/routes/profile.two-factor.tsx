@@ -13,13 +13,12 @@ import { profilePageMeta, useProfileSummary } from "~/components/profile/profile
 import { twoFactorDisableBody, twoFactorEnableBody, twoFactorSetupBody, type TwoFactorSetupResult } from "~/features/auth/two-factor-schemas.ts";
 import { beginTwoFactorSetup, disableTwoFactor, enableTwoFactor } from "~/features/auth/two-factor.server.ts";
 import { getProfile } from "~/features/users/users.server.ts";
-import { translations } from "~/i18n/dictionaries.ts";
 import { useT } from "~/i18n/hooks.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, pageActor, parsePageForm, postedIntent, readPagePost, refusal, serviceRefusal } from "~/lib/page.server.ts";
+import { forPage, pageActor, parsePageForm, postedIntent, readPagePost, refusal, serviceRefusal, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 
@@ -29,7 +28,7 @@ import { ApiError } from "~/lib/problem.server.ts";
  * code, this once (in the answer to the post, never in a URL); one valid code turns it on; the
  * password turns it off. Three forms, told apart by their `intent` button.
  */
-export const meta: Route.MetaFunction = ({ params }) => profilePageMeta(params.locale, (t) => t.profile.twoFactorTitle);
+export const meta: Route.MetaFunction = (args) => profilePageMeta(args, (t) => t.profile.twoFactorTitle);
 
 /** The code form remembers which method is being set up, to say where the code comes from. */
 const enableForm = twoFactorEnableBody.extend({ method: twoFactorSetupBody.shape.method.optional() });
@@ -37,7 +36,7 @@ const enableForm = twoFactorEnableBody.extend({ method: twoFactorSetupBody.shape
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = pageActor(context);
   const profile = await forPage(getProfile(actor.userId));
-  const t = translations(resolveLocale(params.locale));
+  const t = pageTranslations(context, params.locale);
   return {
     twoFactor: { enabled: profile.twoFactorEnabled, method: profile.twoFactorMethod },
     validation: { enable: clientValidation(enableForm, t), disable: clientValidation(twoFactorDisableBody, t) },
@@ -50,7 +49,7 @@ type ActionData = { intent: "setup" | "enable" | "disable"; method?: Method | un
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = pageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const formData = await readPagePost(request);
   const back = paths.profileTwoFactor(locale);
   const intent = postedIntent(formData, ["setup", "enable", "disable"]);

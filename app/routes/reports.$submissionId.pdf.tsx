@@ -31,6 +31,7 @@ export const middleware: Route.MiddlewareFunction[] = [
       pdf = await renderPdf(context, found.report, {
         locale: resolveLocale(params.locale),
         timeZone: actor.timeZone,
+        organizationKind: actor.organizationKind,
       });
     } catch (error) {
       // Every PDF worker busy: the friendly "busy" page, with Retry-After.

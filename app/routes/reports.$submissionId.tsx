@@ -14,7 +14,8 @@ import { acknowledgeSubmission } from "~/features/flags/acknowledgement.server.t
 import { ACKNOWLEDGEMENT_NOTE_MAX } from "~/features/flags/flag-filters.ts";
 import { acknowledgeBody } from "~/features/flags/flag-schemas.ts";
 import { reportForPage } from "~/features/reports/report-page.server.ts";
-import { type Dictionary, documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { type Dictionary, documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useSignedNumber } from "~/components/change.tsx";
 import type { Change } from "~/features/scoring/change.ts";
 import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
@@ -22,25 +23,24 @@ import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { parseHexColor } from "~/lib/color.ts";
-import { parsePagePost, serviceRefusal, staffPageActor } from "~/lib/page.server.ts";
+import { parsePagePost, serviceRefusal, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  const t = translations(locale).reports;
-  return [{ title: documentTitle(locale, loaderData ? t.detailTitle(loaderData.report.respondent.name) : t.title) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, loaderData ? t.reports.detailTitle(loaderData.report.respondent.name) : t.reports.title) }];
 };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { report } = await reportForPage(context, params.submissionId);
-  return { report, validation: clientValidation(acknowledgeBody, translations(resolveLocale(params.locale))) };
+  return { report, validation: clientValidation(acknowledgeBody, pageTranslations(context, params.locale)) };
 }
 
 /** The acknowledge form (docs/api-contract.md §16): the schema and service of POST /api/submissions/:id/acknowledge. */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const form = await parsePagePost(request, acknowledgeBody, t);
   if (!form.ok) return form.reply;
   try {

@@ -14,21 +14,21 @@ import { Pagination } from "~/components/pagination.tsx";
 import { SearchForm } from "~/components/search-form.tsx";
 import { listReportsQuery } from "~/features/reports/report-schemas.ts";
 import { listReports } from "~/features/reports/reports.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { PercentCell } from "~/components/percent-cell.tsx";
-import { resolveLocale } from "~/lib/i18n.ts";
 import { pageQuery } from "~/lib/http.server.ts";
-import { staffPageActor } from "~/lib/page.server.ts";
+import { staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
 import { parseSubmission, useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).reports.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.reports.title) }];
 };
 
 type DateErrors = { from?: string; to?: string };
@@ -39,7 +39,7 @@ const FILTER_NAMES = ["search", "from", "to", "formId", "groupId", "flagged"] as
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
-  const t = translations(resolveLocale(params.locale));
+  const t = pageTranslations(context, params.locale);
   // Empty date inputs arrive as `from=`: left out rather than called invalid.
   const raw = pageQuery(request, [...FILTER_NAMES, "page", "limit"]);
   // Conform reads the filters as a GET form's submission, so a refusal shows like a post's: the

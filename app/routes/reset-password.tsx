@@ -6,12 +6,13 @@ import { ErrorSummary } from "~/components/error-summary.tsx";
 import { AuthLayout, authLinkClasses } from "~/components/auth-layout.tsx";
 import { Button } from "~/components/button.tsx";
 import { Field } from "~/components/field.tsx";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { resetPasswordBody } from "~/features/passwords/password-schemas.ts";
 import { isResetLinkUsable, resetPassword } from "~/features/passwords/passwords.server.ts";
 import { issueCsrfToken } from "~/lib/auth/csrf.server.ts";
-import { pagePost, parsePageForm } from "~/lib/page.server.ts";
+import { pagePost, parsePageForm, pageTranslations } from "~/lib/page.server.ts";
 import { PASSWORD_MIN_LENGTH } from "~/lib/auth/password.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError, pageErrors } from "~/lib/problem.server.ts";
@@ -28,12 +29,12 @@ const PRIVATE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-re
 
 export const headers: Route.HeadersFunction = () => PRIVATE_HEADERS;
 
-export const meta: Route.MetaFunction = ({ params }) => [
-  { title: documentTitle(resolveLocale(params.locale), translations(resolveLocale(params.locale)).signIn.resetTitle) },
+export const meta: Route.MetaFunction = ({ params, matches }) => [
+  { title: documentTitle(metaTranslations({ params, matches }), metaTranslations({ params, matches }).signIn.resetTitle) },
   { name: "robots", content: "noindex" },
 ];
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const token = pageQuery(request, ["token"]).token ?? "";
   const usable = token !== "" && token.length <= 200 && (await isResetLinkUsable(token));
   const { token: csrfToken, setCookie } = await issueCsrfToken(request);
@@ -43,7 +44,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       token: usable ? token : "",
       usable,
       minLength: PASSWORD_MIN_LENGTH,
-      validation: clientValidation(resetPasswordBody.pick({ password: true }), translations(resolveLocale(params.locale))),
+      validation: clientValidation(resetPasswordBody.pick({ password: true }), pageTranslations(context, params.locale)),
     },
     { status: usable ? 200 : 400, headers: { ...PRIVATE_HEADERS, ...(setCookie ? { "Set-Cookie": setCookie } : {}) } },
   );
@@ -51,8 +52,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 type ActionResult = { invalidLink: boolean; result: ReturnType<typeof pageResult> | null };
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const t = translations(resolveLocale(params.locale));
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const t = pageTranslations(context, params.locale);
   const post = await pagePost(request);
   const form = parsePageForm(post.formData, resetPasswordBody, t);
   const fail = (

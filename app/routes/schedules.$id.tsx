@@ -13,13 +13,14 @@ import { BackLink, Confirmation } from "~/components/people/person-detail.tsx";
 import { ScheduleState, ScheduleTimingInputs, scheduleWho, timingLabels } from "~/components/schedules/schedule-parts.tsx";
 import { CLEARED_WHEN_EMPTY, editSchedulePageForm } from "~/features/schedules/schedule-page-forms.server.ts";
 import { deleteSchedule, getSchedule, updateSchedule } from "~/features/schedules/schedules.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, parsePageForm, postedIntent, readPagePost, serviceRefusal, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, parsePageForm, postedIntent, readPagePost, serviceRefusal, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { dayIn } from "~/lib/zoned-time.ts";
 
@@ -28,10 +29,9 @@ import { dayIn } from "~/lib/zoned-time.ts";
  * change (when and how the occurrences run), pause or resume, delete (asked first, `?confirm=delete`)
  * and the occurrences so far, a missed or failed one with the reason.
  */
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  const t = translations(locale);
-  return [{ title: documentTitle(locale, loaderData ? t.schedules.titleOf(loaderData.schedule.form.title) : t.schedules.title) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, loaderData ? t.schedules.titleOf(loaderData.schedule.form.title) : t.schedules.title) }];
 };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -54,14 +54,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       remindAfterDays: value(schedule.remindAfterDays),
       expiresAfterDays: value(schedule.expiresAfterDays),
     },
-    validation: clientValidation(editSchedulePageForm, translations(resolveLocale(params.locale))),
+    validation: clientValidation(editSchedulePageForm, pageTranslations(context, params.locale)),
   };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const formData = await readPagePost(request);
   const here = paths.schedule(locale, params.id);
   switch (postedIntent(formData, ["save", "pause", "resume", "delete"])) {

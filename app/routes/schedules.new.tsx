@@ -12,13 +12,14 @@ import { ScheduleTimingInputs, timingLabels } from "~/components/schedules/sched
 import { respondentChoices } from "~/features/assignments/assignments.server.ts";
 import { newSchedulePageForm } from "~/features/schedules/schedule-page-forms.server.ts";
 import { createSchedule } from "~/features/schedules/schedules.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { parsePagePost, refusal, staffPageActor } from "~/lib/page.server.ts";
+import { parsePagePost, refusal, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, fieldTexts, problemTextOf } from "~/lib/problem.server.ts";
 import { dayIn } from "~/lib/zoned-time.ts";
@@ -28,9 +29,9 @@ import { dayIn } from "~/lib/zoned-time.ts";
  * a candidate. The form, group and person pages link here with theirs chosen (`formId`, `groupId`,
  * `studentId`, `candidateId` in the address); the first day is today unless changed, weekly unless changed.
  */
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).schedules.newTitle) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.schedules.newTitle) }];
 };
 
 /** The address's parameters the page is opened with, which its search keeps. */
@@ -45,14 +46,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     ...choices,
     today,
     selected: { formId: query.formId ?? "", respondent: choices.respondent, startsAt: today, everyDays: "7" },
-    validation: clientValidation(newSchedulePageForm, translations(resolveLocale(params.locale))),
+    validation: clientValidation(newSchedulePageForm, pageTranslations(context, params.locale)),
   };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const locale = resolveLocale(params.locale);
-  const t = translations(locale);
+  const t = pageTranslations(context, locale);
   const form = await parsePagePost(request, newSchedulePageForm, t);
   if (!form.ok) return form.reply;
   const { formId, respondent, send, ...timing } = form.value;

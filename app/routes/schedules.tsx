@@ -10,12 +10,13 @@ import { ScheduleState, scheduleWho } from "~/components/schedules/schedule-part
 import { scheduleRowForm } from "~/features/schedules/schedule-page-forms.server.ts";
 import { listSchedulesQuery } from "~/features/schedules/schedule-schemas.ts";
 import { listSchedules, updateSchedule } from "~/features/schedules/schedules.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, pageError, parsePageForm, postedIntent, readPagePost, staffPageActor } from "~/lib/page.server.ts";
+import { forPage, pageError, parsePageForm, postedIntent, readPagePost, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
 /**
@@ -23,9 +24,9 @@ import { paths } from "~/lib/paths.ts";
  * organization's, newest first, each with its next occurrence and its buttons: pause or resume
  * (here), change or delete (on its page, which asks before deleting).
  */
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).schedules.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.schedules.title) }];
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -42,7 +43,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const intent = postedIntent(formData, ["pause", "resume"]);
   if (!intent) return redirect(paths.schedules(locale));
   // A row's button: its id is a hidden field, so a malformed one names no schedule there is (the 404 page).
-  const form = parsePageForm(formData, scheduleRowForm, translations(locale), { skip: ["intent"] });
+  const form = parsePageForm(formData, scheduleRowForm, pageTranslations(context, locale), { skip: ["intent"] });
   if (!form.ok) throw pageError(404);
   await forPage(updateSchedule(actor, form.value.id, { paused: intent === "pause" }));
   // Back to the page of the list the button was on.

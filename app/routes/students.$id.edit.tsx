@@ -10,31 +10,31 @@ import { parseProfile, saveProfile } from "~/features/people/person-page.server.
 import { createStudentBody, updateStudentBody } from "~/features/students/student-schemas.ts";
 import { STUDENT_STATUSES } from "~/features/students/student-statuses.ts";
 import { getStudent, updateStudent } from "~/features/students/students.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, staffPageActor, readPagePost } from "~/lib/page.server.ts";
+import { forPage, staffPageActor, readPagePost, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  const t = translations(locale);
-  return [{ title: documentTitle(locale, loaderData ? t.students.editTitle(loaderData.student.name) : t.students.title) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, loaderData ? t.students.editTitle(loaderData.student.name) : t.students.title) }];
 };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const { submissions: _, ...student } = await forPage(getStudent(actor, params.id));
-  return { student, validation: clientValidation(createStudentBody, translations(resolveLocale(params.locale))) };
+  return { student, validation: clientValidation(createStudentBody, pageTranslations(context, params.locale)) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const formData = await readPagePost(request);
-  const parsed = parseProfile(formData, updateStudentBody, { withStatus: true, t: translations(resolveLocale(params.locale)) });
+  const parsed = parseProfile(formData, updateStudentBody, { withStatus: true, t: pageTranslations(context, params.locale) });
   if (!parsed.ok) return parsed.reply;
-  const saved = await saveProfile(updateStudent(actor, params.id, parsed.data), parsed.submission, translations(resolveLocale(params.locale)));
+  const saved = await saveProfile(updateStudent(actor, params.id, parsed.data), parsed.submission, pageTranslations(context, params.locale));
   if (!saved.ok) return saved.reply;
   throw await redirectWithFlash(paths.student(resolveLocale(params.locale), params.id), { kind: "success", key: "saved" });
 }

@@ -2,7 +2,8 @@ import type { Route } from "./+types/students.$id";
 import { LinkButton } from "~/components/button.tsx";
 import { Confirmation, PersonDetail } from "~/components/people/person-detail.tsx";
 import { deleteStudent, getStudentPage } from "~/features/students/students.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
@@ -13,9 +14,9 @@ import { forPage, pageError, staffPageActor, readPagePost } from "~/lib/page.ser
 import { paths } from "~/lib/paths.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 
-export const meta: Route.MetaFunction = ({ params, loaderData }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, loaderData?.student.name ?? translations(locale).students.title) }];
+export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, loaderData?.student.name ?? t.students.title) }];
 };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

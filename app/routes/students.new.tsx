@@ -9,29 +9,30 @@ import { parseProfile, saveProfile } from "~/features/people/person-page.server.
 import { createStudentBody } from "~/features/students/student-schemas.ts";
 import { STUDENT_STATUSES } from "~/features/students/student-statuses.ts";
 import { createStudent } from "~/features/students/students.server.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { staffPageActor, readPagePost } from "~/lib/page.server.ts";
+import { staffPageActor, readPagePost, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).students.newTitle) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.students.newTitle) }];
 };
 
 export function loader({ context, params }: Route.LoaderArgs) {
   staffPageActor(context);
-  return { validation: clientValidation(createStudentBody, translations(resolveLocale(params.locale))) };
+  return { validation: clientValidation(createStudentBody, pageTranslations(context, params.locale)) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffPageActor(context);
   const formData = await readPagePost(request);
-  const parsed = parseProfile(formData, createStudentBody, { withStatus: true, t: translations(resolveLocale(params.locale)) });
+  const parsed = parseProfile(formData, createStudentBody, { withStatus: true, t: pageTranslations(context, params.locale) });
   if (!parsed.ok) return parsed.reply;
-  const saved = await saveProfile(createStudent(actor, parsed.data), parsed.submission, translations(resolveLocale(params.locale)));
+  const saved = await saveProfile(createStudent(actor, parsed.data), parsed.submission, pageTranslations(context, params.locale));
   if (!saved.ok) return saved.reply;
   throw await redirectWithFlash(paths.student(resolveLocale(params.locale), saved.value.id), { kind: "success", key: "created" });
 }

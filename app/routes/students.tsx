@@ -3,15 +3,15 @@ import { PersonListPage } from "~/components/people/person-list.tsx";
 import { listStudents } from "~/features/students/students.server.ts";
 import { listStudentsQuery } from "~/features/students/student-schemas.ts";
 import { STUDENT_STATUSES } from "~/features/students/student-statuses.ts";
-import { documentTitle, translations } from "~/i18n/dictionaries.ts";
-import { resolveLocale } from "~/lib/i18n.ts";
+import { documentTitle } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 import { groupChoices } from "~/features/groups/groups.server.ts";
 import { staffPageActor } from "~/lib/page.server.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const locale = resolveLocale(params.locale);
-  return [{ title: documentTitle(locale, translations(locale).students.title) }];
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const t = metaTranslations({ params, matches });
+  return [{ title: documentTitle(t, t.students.title) }];
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,11 +1,12 @@
 import { data, redirect, type ShouldRevalidateFunction } from "react-router";
 import { Outcome, TestForm } from "~/components/test-form.tsx";
 import type { Route } from "./+types/test";
-import { completedLinkMessage, openTestLink, saveTestDraft, submitTestLink } from "~/features/submissions/test-link.server.ts";
+import { completedLinkMessage, openTestLinkPage, saveTestDraft, submitTestLink } from "~/features/submissions/test-link.server.ts";
 import { countTestLinkRead, countTestLinkWrite, guardedByMisses } from "~/features/submissions/test-link-limits.server.ts";
 import { clientAddressOf } from "~/lib/endpoint.server.ts";
 import { translations } from "~/i18n/dictionaries.ts";
-import { useT } from "~/i18n/hooks.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
+import { OrganizationKindContext, useT } from "~/i18n/hooks.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 import { answersFrom, answersValidation, errorsByQuestion } from "~/features/submissions/test-link-page.ts";
@@ -26,8 +27,8 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders })
   return retryAfter ? { ...PRIVATE_HEADERS, "Retry-After": retryAfter } : PRIVATE_HEADERS;
 };
 
-export const meta: Route.MetaFunction = ({ loaderData, params }) => [
-  { title: loaderData && "test" in loaderData ? loaderData.test.form.title : translations(resolveLocale(params.locale)).testLink.title },
+export const meta: Route.MetaFunction = ({ loaderData, params, matches }) => [
+  { title: loaderData && "test" in loaderData ? loaderData.test.form.title : metaTranslations({ params, matches }).testLink.title },
   { name: "robots", content: "noindex" },
 ];
 
@@ -52,11 +53,11 @@ const refusedHeaders = (error: ApiError) => ({ ...PRIVATE_HEADERS, ...error.head
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   try {
-    const test = await guardedByMisses(clientAddressOf(context), async () => {
+    const { test, organizationKind } = await guardedByMisses(clientAddressOf(context), async () => {
       await countTestLinkRead(params.token);
-      return openTestLink(params.token);
+      return openTestLinkPage(params.token);
     });
-    return { test, validation: answersValidation(test, translations(resolveLocale(params.locale))) };
+    return { test, organizationKind, validation: answersValidation(test, translations(resolveLocale(params.locale), organizationKind)) };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const state = UNAVAILABLE[error.code] ?? "not-found";
@@ -73,11 +74,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const address = clientAddressOf(context);
   const intent = formData.get("intent") === "save" ? "draft" : "submit";
-  let test: Awaited<ReturnType<typeof openTestLink>>;
+  let opened: Awaited<ReturnType<typeof openTestLinkPage>>;
   try {
-    test = await guardedByMisses(address, async () => {
+    opened = await guardedByMisses(address, async () => {
       await countTestLinkWrite(params.token, address, intent);
-      return openTestLink(params.token);
+      return openTestLinkPage(params.token);
     });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
@@ -87,8 +88,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // Expired, withdrawn, closed or gone meanwhile: the page itself explains it.
     throw redirect(page);
   }
-  const answers = answersFrom(test.form.questions, formData);
-  const t = translations(resolveLocale(params.locale));
+  const answers = answersFrom(opened.test.form.questions, formData);
+  // The respondent has no session: the link's organization says which words its messages use.
+  const t = translations(resolveLocale(params.locale), opened.organizationKind);
   if (formData.get("intent") === "save") {
     try {
       const saved = await saveTestDraft(params.token, { answers });
@@ -132,12 +134,15 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
     )[loaderData.state];
     return <Outcome title={title} text={text} notice={loaderData.notice} />;
   }
+  // The respondent has no session: the page speaks with the link's organization's words (ADR 81).
   return (
-    <TestForm
-      test={loaderData.test}
-      validation={loaderData.validation}
-      result={actionData && "result" in actionData ? actionData.result : undefined}
-      saved={Boolean(actionData && "saved" in actionData)}
-    />
+    <OrganizationKindContext value={loaderData.organizationKind}>
+      <TestForm
+        test={loaderData.test}
+        validation={loaderData.validation}
+        result={actionData && "result" in actionData ? actionData.result : undefined}
+        saved={Boolean(actionData && "saved" in actionData)}
+      />
+    </OrganizationKindContext>
   );
 }

@@ -269,7 +269,7 @@ for (const row of rows) {
 const everyScript: ReportDetail = {
   ...latinReport,
   studentName: "王小明",
-  respondent: { kind: "student", id: "stu_1", name: "王小明", grade: "5", age: 11 },
+  respondent: { kind: "student", id: "stu_1", name: "王小明", externalId: null, dateOfBirth: null, grade: "5", age: 11 },
   organization: { id: "org_1", name: "מרכז דוד כהן — مركز محمد" },
   answers: latinReport.answers.map((answer, index) => (answer.type === "TEXT" ? { ...answer, text: Object.values(MIXED)[index % 6]! } : answer)),
 };

@@ -59,7 +59,7 @@ export function buildReport(): ReportDetail {
     scoreColor: "#F0B429",
     assignedByName: "Łukasz Wójcik",
     form: { id: "form_1", title: "Attention and self-regulation screening (ages 8–14)", category: "Neurodevelopment", type: "Screening" },
-    respondent: { kind: "student", id: "stu_1", name: "José Muñoz", grade: "5º B", age: 11 },
+    respondent: { kind: "student", id: "stu_1", name: "José Muñoz", externalId: null, dateOfBirth: null, grade: "5º B", age: 11 },
     assignedBy: { id: "usr_1", name: "Łukasz Wójcik" },
     organization: { id: "org_1", name: "Clínica Zoë Ørsted — Thảo Nguyễn Centre" },
     scoreRanges: [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 import { testDatabase } from "../support/database.ts";
+import { errorPaths, expectProblem } from "../support/fixtures.ts";
 
 async function createCandidate(name = unique("Candidate")) {
   const response = await api("POST", "/api/candidates", {
@@ -63,6 +64,30 @@ describe("candidates", () => {
     const responses = await Promise.all(Array.from({ length: 6 }, () => api("POST", `/api/candidates/${candidate.id}/promote`, { as: "admin@demo.test" })));
     expect(responses.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
     expect(await testDatabase().student.count({ where: { email: candidate.email, deletedAt: null } })).toBe(1);
+  });
+
+  it("given a date of birth and a record number, should keep them, find the candidate by the number's start, refuse a later day, and carry the date to the promoted student", async () => {
+    const tag = unique("CAND").toUpperCase();
+    const created = await api("POST", "/api/candidates", {
+      as: "teacher@demo.test",
+      json: { name: unique("Dated"), externalId: `${tag}-7`, dateOfBirth: "2011-12-31" },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ externalId: `${tag}-7`, dateOfBirth: "2011-12-31" });
+    const listed = await api("GET", `/api/candidates?search=${encodeURIComponent(tag.toLowerCase())}`, { as: "teacher@demo.test" });
+    expect(listed.body.candidates).toEqual([expect.objectContaining({ id: created.body.id, dateOfBirth: "2011-12-31" })]);
+
+    const later = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    for (const dateOfBirth of [later, "2011-13-01", "31.12.2011"]) {
+      const refused = await api("PUT", `/api/candidates/${created.body.id}`, { as: "teacher@demo.test", json: { dateOfBirth } });
+      expectProblem(refused, 400, "VALIDATION_FAILED");
+      expect(errorPaths(refused)).toEqual(["dateOfBirth"]);
+    }
+    expect(errorPaths(await api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name: "Later", dateOfBirth: later } }))).toEqual(["dateOfBirth"]);
+
+    const promoted = await api("POST", `/api/candidates/${created.body.id}/promote`, { as: "admin@demo.test" });
+    expect(promoted.status).toBe(201);
+    expect(promoted.body.student).toMatchObject({ dateOfBirth: "2011-12-31" });
   });
 
   it("given an admin delete, should soft-delete the candidate", async () => {

@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { api, unique } from "../support/api.ts";
+import { api, baseUrl, unique } from "../support/api.ts";
 import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, expectProblem } from "../support/fixtures.ts";
 import { startWebhookReceiver } from "../support/webhook-receiver.ts";
@@ -299,7 +299,7 @@ describe("roster sync (docs/api-contract.md §23)", () => {
     const refused = await send(org.cookie, "/api/students/import", csv);
     expectProblem(refused, 400, "VALIDATION_FAILED");
     expect(refused.body.errors.map((e: { row: number; field: string; message: string }) => [e.row, e.field, e.message])).toEqual([
-      [2, "externalId", "Another record already has this external ID."],
+      [2, "externalId", "Another person already has this record number."],
       [3, "email", "Another record already uses this e-mail address."],
       [4, "email", "This e-mail address is also on another row of the file."],
     ]);
@@ -403,5 +403,140 @@ describe("external ids (docs/api-contract.md §23)", () => {
     expect((await api("DELETE", `/api/students/${created.body.id}`, { cookie: org.cookie })).status).toBe(200);
     const again = await api("POST", "/api/students", { cookie: org.cookie, json: { name: "Ana", externalId: "SIS-2" } });
     expect(again.status, again.text).toBe(201);
+  });
+});
+
+describe("dates of birth and record numbers in a roster file (docs/api-contract.md §18)", () => {
+  const later = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+
+  it("given dates of birth under any of the header's names, should store them as calendar days, and refuse a day that does not exist or is after today by row", async () => {
+    const org = await newOrganization("Dates of birth");
+    for (const [header, recordHeader] of [
+      ["dateOfBirth", "externalId"],
+      ["Date of birth", "Record number"],
+      ["Fecha de nacimiento", "Número de expediente"],
+      ["Data de nascimento", "Prontuário"],
+    ]) {
+      const tag = unique("dob").replaceAll("-", "");
+      const csv = [`name,${recordHeader},${header}`, `Ana ${tag},${tag}-1,2014-03-09`, `Bea ${tag},${tag}-2,`].join("\n");
+      const imported = await send(org.cookie, "/api/students/import", csv);
+      expect(imported.status, imported.text).toBe(201);
+      const people = (await api("GET", `/api/students?search=${tag}`, { cookie: org.cookie })).body.students;
+      expect(people.map((person: { externalId: string; dateOfBirth: string | null }) => [person.externalId, person.dateOfBirth]).sort()).toEqual([
+        [`${tag}-1`, "2014-03-09"],
+        [`${tag}-2`, null],
+      ]);
+    }
+    const tag = unique("baddob").replaceAll("-", "");
+    const bad = ["name,dateOfBirth", `Ana ${tag},2014-02-30`, `Bea ${tag},09/03/2014`, `Cai ${tag},${later}`, `Dan ${tag},2014-03-09`].join("\n");
+    const preview = await send(org.cookie, "/api/candidates/import?dryRun=true", bad);
+    expect(preview.body).toMatchObject({ rows: 4, valid: 1 });
+    expect(preview.body.errors).toEqual([
+      { row: 2, field: "dateOfBirth", message: "Enter a date of birth as a date, such as 2014-03-09." },
+      { row: 3, field: "dateOfBirth", message: "Enter a date of birth as a date, such as 2014-03-09." },
+      { row: 4, field: "dateOfBirth", message: "A date of birth cannot be later than today." },
+    ]);
+    expectProblem(await send(org.cookie, "/api/candidates/import", bad), 400, "VALIDATION_FAILED");
+    expect((await api("GET", `/api/candidates?search=${tag}`, { cookie: org.cookie })).body.total).toBe(0);
+  });
+
+  it("given a roster exported, should hold every profile column, import again unchanged with upsert, and import whole into another organization", async () => {
+    const org = await newOrganization("Roster export");
+    const tag = unique("exp").replaceAll("-", "");
+    const people = [
+      {
+        name: `Ana Lima ${tag}`,
+        email: `ana.${tag}@clinic.test`,
+        externalId: `${tag}-1`,
+        dateOfBirth: "2014-03-09",
+        phone: "+34 612 345 678",
+        age: 11,
+        grade: "Outpatients",
+        gender: "female",
+        status: "ACTIVE",
+      },
+      {
+        name: `"Bruno", o do meio ${tag}`,
+        email: null,
+        externalId: `${tag}-2`,
+        dateOfBirth: null,
+        phone: "=1+1",
+        age: null,
+        grade: null,
+        gender: null,
+        status: "INACTIVE",
+      },
+      {
+        name: `Çağla Øster ${tag}`,
+        email: null,
+        externalId: null,
+        dateOfBirth: "2001-12-31",
+        phone: null,
+        age: 24,
+        grade: "Línea 2\nB",
+        gender: null,
+        status: "GRADUATED",
+      },
+    ];
+    for (const person of people) {
+      const created = await api("POST", "/api/students", { cookie: org.cookie, json: person });
+      expect(created.status, created.text).toBe(201);
+    }
+    const exported = await fetch(`${baseUrl()}/api/students/export?search=${tag}`, { headers: { cookie: org.cookie } });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(exported.headers.get("content-disposition")).toMatch(/^attachment; filename="students-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const bytes = new Uint8Array(await exported.arrayBuffer());
+    // UTF-8 with a byte order mark, so that Excel reads the accents.
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const csv = new TextDecoder().decode(bytes);
+    const rows = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0]!)).toEqual(["name", "email", "externalId", "dateOfBirth", "phone", "age", "grade", "gender", "status"]);
+    expect(rows.map((row) => row.name)).toEqual(people.map((person) => person.name));
+    expect(rows[0]).toMatchObject({ externalId: `${tag}-1`, dateOfBirth: "2014-03-09", age: "11", grade: "Outpatients" });
+    // A text a spreadsheet would run as a formula is guarded with an apostrophe (ADR 49).
+    expect(rows[0]!.phone).toBe("'+34 612 345 678");
+    expect(rows[1]!.phone).toBe("'=1+1");
+
+    // The same file back, matched on the record number or else the e-mail: nothing to change.
+    // (The third person has neither: upsert would add them again, so the file goes back without them.)
+    const matched = csv
+      .split("\r\n")
+      .filter((line) => !line.startsWith('"Çağla') && !line.startsWith("Çağla"))
+      .join("\r\n");
+    const again = await send(org.cookie, "/api/students/import?mode=upsert&dryRun=true", matched);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toMatchObject({ created: 0, updated: 0, unchanged: 2, errors: [] });
+
+    // Into another organization: the same people, field for field.
+    const other = await newOrganization("Roster export target");
+    const imported = await send(other.cookie, "/api/students/import", bytes);
+    expect(imported.status, imported.text).toBe(201);
+    expect(imported.body).toMatchObject({ created: 3 });
+    const copied = (await api("GET", `/api/students?search=${tag}&limit=10`, { cookie: other.cookie })).body.students as Record<string, unknown>[];
+    const profile = (person: Record<string, unknown>) =>
+      Object.fromEntries(["name", "email", "externalId", "dateOfBirth", "phone", "age", "grade", "gender", "status"].map((field) => [field, person[field]]));
+    expect(copied.map(profile).sort((a, b) => String(a.name).localeCompare(String(b.name)))).toEqual(
+      people.map(profile).sort((a, b) => String(a.name).localeCompare(String(b.name))),
+    );
+  });
+
+  it("given the export's filters, a candidate roster and a student's login, should export what the list shows, and refuse the student", async () => {
+    const org = await newOrganization("Roster export filters");
+    const tag = unique("flt").replaceAll("-", "");
+    await api("POST", "/api/candidates", { cookie: org.cookie, json: { name: `New ${tag}`, externalId: `${tag}-A`, status: "NEW" } });
+    await api("POST", "/api/candidates", { cookie: org.cookie, json: { name: `Approved ${tag}`, externalId: `${tag}-B`, status: "APPROVED" } });
+    const file = async (query: string) => {
+      const response = await fetch(`${baseUrl()}/api/candidates/export?${query}`, { headers: { cookie: org.cookie } });
+      expect(response.status).toBe(200);
+      return (parse(await response.text(), { bom: true, columns: true }) as Record<string, string>[]).map((row) => row.externalId);
+    };
+    expect(await file(`search=${tag}`)).toEqual([`${tag}-A`, `${tag}-B`]);
+    expect(await file(`search=${tag}&status=APPROVED`)).toEqual([`${tag}-B`]);
+    expect(await file(`search=${encodeURIComponent(`${tag}-a`)}`)).toEqual([`${tag}-A`]);
+    expectProblem(await api("GET", "/api/candidates/export?status=GONE", { cookie: org.cookie }), 400, "VALIDATION_FAILED");
+    expectProblem(await api("GET", "/api/candidates/export?page=2", { cookie: org.cookie }), 400, "VALIDATION_FAILED");
+    expect((await api("GET", "/api/students/export", { as: "student@demo.test" })).status).toBe(403);
+    expect((await api("GET", "/api/students/export")).status).toBe(401);
   });
 });

@@ -1,19 +1,95 @@
 import { describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 import { testDatabase } from "../support/database.ts";
+import { createOrganization, errorPaths, expectProblem } from "../support/fixtures.ts";
 
-const STUDENT_FIELDS = ["age", "createdAt", "deletedAt", "email", "externalId", "gender", "grade", "id", "name", "phone", "status", "updatedAt"];
+const STUDENT_FIELDS = ["age", "createdAt", "dateOfBirth", "deletedAt", "email", "externalId", "gender", "grade", "id", "name", "phone", "status", "updatedAt"];
+
+/** A calendar day `days` from today in UTC: two days on is later than today in every time zone. */
+const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 describe("students", () => {
   it("given JSON with all profile fields, should create the student (201) with an empty history", async () => {
     const email = `${unique("s")}@demo.test`.toUpperCase();
     const response = await api("POST", "/api/students", {
       as: "teacher@demo.test",
-      json: { name: "Inês Gonçalves", email, phone: "+55 11 5555-0101", age: 11, grade: "6B", gender: "female", status: "ACTIVE" },
+      json: { name: "Inês Gonçalves", email, phone: "+55 11 5555-0101", age: 11, grade: "6B", gender: "female", status: "ACTIVE", dateOfBirth: "2014-03-09" },
     });
     expect(response.status).toBe(201);
     expect(Object.keys(response.body).sort()).toEqual([...STUDENT_FIELDS, "submissions"].sort());
-    expect(response.body).toMatchObject({ name: "Inês Gonçalves", email: email.toLowerCase(), age: 11, status: "ACTIVE", submissions: [] });
+    expect(response.body).toMatchObject({
+      name: "Inês Gonçalves",
+      email: email.toLowerCase(),
+      age: 11,
+      status: "ACTIVE",
+      dateOfBirth: "2014-03-09",
+      submissions: [],
+    });
+  });
+
+  it("given a date of birth, should read it back as the same calendar day everywhere, and clear it with an empty string or null", async () => {
+    const created = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name: unique("Born"), dateOfBirth: "2012-02-29" } });
+    expect(created.status, created.text).toBe(201);
+    const path = `/api/students/${created.body.id}`;
+    expect((await api("GET", path, { as: "teacher@demo.test" })).body.dateOfBirth).toBe("2012-02-29");
+    const listed = await api("GET", `/api/students?search=${encodeURIComponent(created.body.name)}`, { as: "teacher@demo.test" });
+    expect(listed.body.students).toEqual([expect.objectContaining({ id: created.body.id, dateOfBirth: "2012-02-29" })]);
+    // Yesterday is a day that has come in every time zone.
+    const changed = await api("PUT", path, { as: "teacher@demo.test", json: { dateOfBirth: dayFromToday(-1) } });
+    expect(changed.body.dateOfBirth).toBe(dayFromToday(-1));
+    expect((await api("PUT", path, { as: "teacher@demo.test", json: { phone: "555" } })).body.dateOfBirth).toBe(dayFromToday(-1));
+    expect((await api("PUT", path, { as: "teacher@demo.test", json: { dateOfBirth: "" } })).body.dateOfBirth).toBeNull();
+    await api("PUT", path, { as: "teacher@demo.test", json: { dateOfBirth: "2012-02-29" } });
+    expect((await api("PUT", path, { as: "teacher@demo.test", json: { dateOfBirth: null } })).body.dateOfBirth).toBeNull();
+  });
+
+  it.each([
+    ["a day that does not exist", "2014-02-30"],
+    ["a day written the way one country writes it", "09/03/2014"],
+    ["a date without its leading zeros", "2014-3-9"],
+    ["a date and time", "2014-03-09T10:00:00Z"],
+    ["a number", 20140309],
+    ["a day after today", dayFromToday(2)],
+  ])("given %s as the date of birth, should answer 400 naming dateOfBirth and store nothing", async (_, dateOfBirth) => {
+    const name = unique("Not born");
+    const refused = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name, dateOfBirth } });
+    expectProblem(refused, 400, "VALIDATION_FAILED");
+    expect(errorPaths(refused)).toEqual(["dateOfBirth"]);
+    expect(await testDatabase().student.count({ where: { name } })).toBe(0);
+    const student = await api("POST", "/api/students", { as: "teacher@demo.test", json: { name, dateOfBirth: "2014-03-09" } });
+    const update = await api("PUT", `/api/students/${student.body.id}`, { as: "teacher@demo.test", json: { dateOfBirth } });
+    expectProblem(update, 400, "VALIDATION_FAILED");
+    expect((await api("GET", `/api/students/${student.body.id}`, { as: "teacher@demo.test" })).body.dateOfBirth).toBe("2014-03-09");
+  });
+
+  it("given a record number or its start in `search`, should find the people it begins, in any case, and nobody for a part of its middle", async () => {
+    const school = await createOrganization("Record numbers");
+    const tag = unique("MRN").toUpperCase();
+    const [first, second, other] = await Promise.all(
+      [`${tag}-1042`, `${tag}-1043`, `${tag}-2001`].map(async (externalId, index) => {
+        const created = await api("POST", "/api/students", { cookie: school.teacher, json: { name: `Person ${index}`, externalId } });
+        expect(created.status, created.text).toBe(201);
+        return created.body;
+      }),
+    );
+    const found = async (search: string) =>
+      ((await api("GET", `/api/students?search=${encodeURIComponent(search)}`, { cookie: school.teacher })).body.students as { id: string }[])
+        .map((student) => student.id)
+        .sort();
+    expect(await found(`${tag}-1042`)).toEqual([first.id]);
+    expect(await found(`${tag}-10`)).toEqual([first.id, second.id].sort());
+    expect(await found(`${tag}-10`.toLowerCase())).toEqual([first.id, second.id].sort());
+    expect(await found(`${tag}-`)).toEqual([first.id, second.id, other.id].sort());
+    expect(await found("1042")).toEqual([]);
+    // `%` and `_` are themselves, not wildcards: a search holding one finds a record number whole.
+    expect(await found(`${tag}-1_42`)).toEqual([]);
+    expect(await found("%1042")).toEqual([]);
+    const underscored = await api("POST", "/api/students", { cookie: school.teacher, json: { name: "Person 3", externalId: `${tag}_9` } });
+    expect(await found(`${tag}_9`)).toEqual([underscored.body.id]);
+    // The name is still searched.
+    expect(await found("person 2")).toEqual([other.id]);
+    // Another organization's record numbers are not found.
+    expect((await api("GET", `/api/students?search=${encodeURIComponent(tag)}`, { as: "teacher@demo.test" })).body.students).toEqual([]);
   });
 
   it("given multipart form data, should coerce the fields from the same schema", async () => {

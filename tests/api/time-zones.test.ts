@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
 import { assign, completeMedium, createForm, createStudent } from "../support/assessment.ts";
+import { createOrganization, errorPaths, expectProblem } from "../support/fixtures.ts";
 
 /**
  * Organization time zones over real HTTP (docs/api-contract.md §10): the demo school is on UTC and the other
@@ -35,6 +36,26 @@ describe("the organization's settings", () => {
     const emptyName = await api("PUT", "/api/organization", { as: "admin@other.test", json: { name: "  " } });
     expect(emptyName.status).toBe(400);
     expect((await api("GET", "/api/organization", { as: "admin@other.test" })).body).toMatchObject({ name: "Other Clinic", timeZone: TOKYO });
+  });
+
+  it("given the kind of organization, should answer it, change it for an administrator, and refuse one that is neither", async () => {
+    expect((await api("GET", "/api/organization", { as: "teacher@demo.test" })).body.kind).toBe("SCHOOL");
+    expect((await api("GET", "/api/organization", { as: "teacher@other.test" })).body.kind).toBe("CLINIC");
+    const own = await createOrganization("Kind of organization");
+    expect((await api("GET", "/api/organization", { cookie: own.admin })).body.kind).toBe("SCHOOL");
+    const refused = await api("PUT", "/api/organization", { cookie: own.admin, json: { kind: "HOSPITAL" } });
+    expectProblem(refused, 400, "VALIDATION_FAILED");
+    expect(errorPaths(refused)).toEqual(["kind"]);
+    expect((await api("PUT", "/api/organization", { cookie: own.teacher, json: { kind: "CLINIC" } })).status).toBe(403);
+    const changed = await api("PUT", "/api/organization", { cookie: own.admin, json: { kind: "CLINIC" } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ kind: "CLINIC", timeZone: "UTC" });
+    // The pages say so at once: the next page the teacher opens says patients.
+    const students = await api("GET", "/en/students", { cookie: own.teacher });
+    expect(students.text).toContain("<h1");
+    expect(students.text).toMatch(/<title>Patients · /);
+    expect((await api("PUT", "/api/organization", { cookie: own.admin, json: { kind: "SCHOOL" } })).body.kind).toBe("SCHOOL");
+    expect((await api("GET", "/en/students", { cookie: own.teacher })).text).toMatch(/<title>Students · /);
   });
 
   it("given an administrator, should store the zone as Intl spells it", async () => {

@@ -193,7 +193,8 @@ describe("the validating proxy's tour of every operation", () => {
     studentId = student.body.id;
     expect((await via("GET", "/api/students?search=Toured", { as: teacher })).status).toBe(200);
     expect((await via("GET", `/api/students/${studentId}`, { as: teacher })).status).toBe(200);
-    expect((await via("PUT", `/api/students/${studentId}`, { as: teacher, json: { grade: "5B" } })).status).toBe(200);
+    expect((await via("PUT", `/api/students/${studentId}`, { as: teacher, json: { grade: "5B", dateOfBirth: "2014-03-09" } })).status).toBe(200);
+    expect((await via("GET", "/api/students/export?search=Toured", { as: teacher })).status).toBe(200);
     const roster = `name,email\n${unique("Imported pupil")},${unique("imported")}@tour.test\n`;
     expect((await via("POST", "/api/students/import?dryRun=true", { as: teacher, body: roster, headers: csv })).status).toBe(200);
     expect((await via("POST", "/api/students/import", { as: teacher, body: roster, headers: csv })).status).toBe(201);
@@ -206,6 +207,7 @@ describe("the validating proxy's tour of every operation", () => {
     expect((await via("PUT", `/api/candidates/${candidateId}`, { as: teacher, json: { phone: "+55 11 5555-0100" } })).status).toBe(200);
     const candidates = `name\n${unique("Imported candidate")}\n`;
     expect((await via("POST", "/api/candidates/import", { as: teacher, body: candidates, headers: csv })).status).toBe(201);
+    expect((await via("GET", "/api/candidates/export?status=NEW", { as: teacher })).status).toBe(200);
     const promoted = await via("POST", "/api/candidates", { as: teacher, json: { name: unique("Promoted candidate") } });
     expect((await via("POST", `/api/candidates/${promoted.body.id}/promote`, { as: admin })).status).toBe(201);
     const leaving = await via("POST", "/api/candidates", { as: teacher, json: { name: unique("Leaving candidate") } });

@@ -60,7 +60,8 @@ describe("the webhooks page", () => {
       await page.getByLabel("Address").fill(url);
       // By role and whole name: other webhooks of this organization (the API tests' own) may list
       // deliveries whose "send again" buttons name the event too.
-      await page.getByRole("checkbox", { name: "A student is added", exact: true }).check();
+      // Other Clinic is a clinic: its pages say patients (ADR 81).
+      await page.getByRole("checkbox", { name: "A patient is added", exact: true }).check();
       // Only this form's events; a student's are about no form, and still come.
       await page.getByRole("checkbox", { name: form.body.title, exact: true }).check();
       await page.getByRole("button", { name: "Add the webhook" }).click();
@@ -92,7 +93,7 @@ describe("the webhooks page", () => {
       });
       await item
         .locator("li", { has: page.locator(`input[name="deliveryId"][value="${ours.id}"]`) })
-        .getByRole("button", { name: /^Send again: A student is added/ })
+        .getByRole("button", { name: /^Send again: A patient is added/ })
         .click();
       await page.getByText("The delivery is queued again.").waitFor();
       await expect.poll(() => bodies.filter((body) => body.includes(student.id)).length, { timeout: DELIVERY_WAIT_MS }).toBe(2);

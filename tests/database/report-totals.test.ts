@@ -44,6 +44,7 @@ function actorOf(world: World & { teacherId: string }, role: Actor["role"]): Act
     image: null,
     locale: "en",
     timeZone: "UTC",
+    organizationKind: "SCHOOL",
     sessionExpiresAt: new Date(Date.now() + 3_600_000),
   };
 }

@@ -24,7 +24,7 @@ describe("the browser's bundle", () => {
   it("given every JavaScript chunk of the build, should contain no sentence of the PDF or the e-mails in any language", () => {
     // Sentences no page string shares: one of each server group, in every language.
     const sentences = LOCALES.flatMap((locale) => {
-      const t = serverTranslations(locale);
+      const t = serverTranslations(locale, "SCHOOL");
       return [t.pdf.noBandsDefined, t.mail.passwordReset.body("")[2]!];
     });
     const carrying = chunks().filter((name) => {

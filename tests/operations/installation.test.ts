@@ -92,6 +92,17 @@ describe("production start-up", { timeout: 180_000 }, () => {
     expect(setup.status, setup.output).toBe(0);
     const link = /https?:\/\/\S+\/pt-BR\/reset-password\?token=(\S+)/.exec(setup.output);
     expect(link, setup.output).not.toBeNull();
+    // A kind that is neither a school nor a clinic is refused before anything is written.
+    const hospital = run(
+      "scripts/setup.ts",
+      ["--org", "Other", "--admin-email", "x@aurora.example", "--time-zone", "UTC", "--kind", "hospital", "--print-link"],
+      {
+        ...PRODUCTION,
+        DATABASE_URL: databaseUrl,
+      },
+    );
+    expect(hospital.status).toBe(1);
+    expect(hospital.output).toContain("--kind: must be school or clinic");
     // A second setup on the same database is refused.
     const again = run("scripts/setup.ts", ["--org", "Other", "--admin-email", "x@aurora.example", "--time-zone", "UTC", "--print-link"], {
       ...PRODUCTION,
@@ -125,7 +136,9 @@ describe("production start-up", { timeout: 180_000 }, () => {
 
     const db = createDatabase(databaseUrl);
     try {
-      expect(await db.organization.findMany({ select: { name: true, timeZone: true } })).toEqual([{ name: "Escola Aurora", timeZone: "America/Sao_Paulo" }]);
+      expect(await db.organization.findMany({ select: { name: true, timeZone: true, kind: true } })).toEqual([
+        { name: "Escola Aurora", timeZone: "America/Sao_Paulo", kind: "SCHOOL" },
+      ]);
       expect(await db.student.count()).toBe(0);
       expect(await db.submission.count()).toBe(0);
     } finally {
@@ -142,6 +155,25 @@ describe("production start-up", { timeout: 180_000 }, () => {
     });
     expect(wrongKey.status).toBe(1);
     expect(wrongKey.output).toContain("ENCRYPTION_KEY is not the key this database was set up with");
+  });
+});
+
+describe("a clinic's installation", { timeout: 180_000 }, () => {
+  it("given --kind clinic, should create the organization as a clinic", async () => {
+    const databaseUrl = await scratchDatabase();
+    const setup = run(
+      "scripts/setup.ts",
+      ["--org", "Clínica Mar", "--admin-email", "rui@mar.example", "--time-zone", "Europe/Lisbon", "--kind", "Clinic", "--print-link"],
+      { ...PRODUCTION, DATABASE_URL: databaseUrl },
+    );
+    expect(setup.status, setup.output).toBe(0);
+    expect(setup.output).toContain('Created "Clínica Mar" (a clinic, Europe/Lisbon)');
+    const db = createDatabase(databaseUrl);
+    try {
+      expect(await db.organization.findMany({ select: { name: true, kind: true } })).toEqual([{ name: "Clínica Mar", kind: "CLINIC" }]);
+    } finally {
+      await db.$disconnect();
+    }
   });
 });
 

@@ -18,6 +18,14 @@ describe("the organization settings page", () => {
     expect(html).toContain('<option value="America/Sao_Paulo">America/Sao Paulo</option>');
   });
 
+  it("given a clinic, should show its sector chosen, and say so in the page's words", async () => {
+    const html = await (await page("/es/admin/organization", sessionOf("admin@other.test"))).text();
+    expect(html).toMatch(/<option value="CLINIC" selected="">Salud<\/option>/);
+    expect(html).toContain('<option value="SCHOOL">Educación</option>');
+    const school = await (await page("/en/admin/organization", sessionOf("admin@demo.test"))).text();
+    expect(school).toMatch(/<option value="SCHOOL" selected="">Education<\/option>/);
+  });
+
   it("given a teacher, should answer the 403 page", async () => {
     expect((await page("/en/admin/organization", sessionOf("teacher@demo.test"))).status).toBe(403);
     expect((await post("/en/admin/organization", { name: "Taken over", timeZone: "UTC" }, sessionOf("teacher@demo.test"))).status).toBe(403);
@@ -30,7 +38,14 @@ describe("the organization settings page", () => {
     const html = await response.text();
     expect(html).toContain("Elige una zona horaria de la lista.");
     expect(html).toContain("Escribe un nombre.");
-    expect((await api("GET", "/api/organization", { as: "admin@other.test" })).body).toMatchObject({ name: "Other Clinic", timeZone: "Asia/Tokyo" });
+    const kind = await post("/en/admin/organization", { name: "Other Clinic", timeZone: "Asia/Tokyo", kind: "HOSPITAL" }, sessionOf("admin@other.test"));
+    expect(kind.status).toBe(400);
+    expect(await kind.text()).toContain("Choose one of the options.");
+    expect((await api("GET", "/api/organization", { as: "admin@other.test" })).body).toMatchObject({
+      name: "Other Clinic",
+      timeZone: "Asia/Tokyo",
+      kind: "CLINIC",
+    });
   });
 
   it("given a valid change, should save it and come back to the page with a message", async () => {

@@ -57,18 +57,18 @@ describe("the students and candidates pages", () => {
     expect(created.body).toMatchObject({ name, age: 9, email: null });
   });
 
-  it("given an external ID, should save it from the edit page, show it on the person's page, and say when another person has it", async () => {
+  it("given a record number, should save it from the edit page, show it on the person's page, and say when another person has it", async () => {
     const externalId = unique("SIS");
     const taken = await api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name: unique("Holder"), externalId } });
     const candidate = await api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name: unique("Edited") } });
     expect([taken.status, candidate.status]).toEqual([201, 201]);
     const editPath = `/es/candidates/${candidate.body.id}/edit`;
     const form = await api("GET", editPath, { as: "teacher@demo.test" });
-    expect(form.text).toContain("ID externo");
+    expect(form.text).toContain("Número de expediente");
 
     const refused = await postForm("teacher@demo.test", editPath, { name: candidate.body.name, externalId, status: "NEW" });
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain("Otro registro ya tiene este ID externo.");
+    expect(refused.text).toContain("Otra persona ya tiene este número de expediente.");
     expect(refused.text).toContain(`value="${externalId}"`);
 
     const own = `${externalId}-2`;
@@ -76,7 +76,45 @@ describe("the students and candidates pages", () => {
     expect(saved.status).toBe(302);
     expect((await api("GET", `/api/candidates/${candidate.body.id}`, { as: "teacher@demo.test" })).body.externalId).toBe(own);
     const page = await api("GET", `/en/candidates/${candidate.body.id}`, { as: "teacher@demo.test" });
-    expect(page.text).toMatch(new RegExp(`External ID</dt><dd[^>]*>${own}</dd>`));
+    expect(page.text).toMatch(new RegExp(`Record number</dt><dd[^>]*>${own}</dd>`));
+  });
+
+  it("given a date of birth, should take it on the new and edit pages, show it as a date on the person's page, and refuse a day after today by its field", async () => {
+    const name = unique("Born on a page");
+    const created = await postForm("teacher@demo.test", "/en/students/new", { name, externalId: unique("REC"), dateOfBirth: "2014-03-09", status: "ACTIVE" });
+    expect(created.status).toBe(302);
+    const id = created.headers.get("location")!.split("/")[3]!;
+    expect((await api("GET", `/api/students/${id}`, { as: "teacher@demo.test" })).body.dateOfBirth).toBe("2014-03-09");
+    const view = await api("GET", `/pt-BR/students/${id}`, { as: "teacher@demo.test" });
+    expect(view.text).toMatch(/Data de nascimento<\/dt><dd[^>]*>9 de mar\. de 2014<\/dd>/);
+
+    const editPath = `/en/students/${id}/edit`;
+    const form = await api("GET", editPath, { as: "teacher@demo.test" });
+    expect(form.text).toMatch(/type="date"[^>]*value="2014-03-09"|value="2014-03-09"[^>]*type="date"/);
+    const later = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const refused = await postForm("teacher@demo.test", editPath, { name, dateOfBirth: later, status: "ACTIVE" });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("A date of birth cannot be later than today.");
+    expect(refused.text).toContain(`value="${later}"`);
+    const malformed = await postForm("teacher@demo.test", editPath, { name, dateOfBirth: "2014-02-30", status: "ACTIVE" });
+    expect(malformed.status).toBe(400);
+    expect(malformed.text).toContain("Enter a date of birth as a date, such as 2014-03-09.");
+    // An emptied field clears it.
+    expect((await postForm("teacher@demo.test", editPath, { name, dateOfBirth: "", status: "ACTIVE" })).status).toBe(302);
+    expect((await api("GET", `/api/students/${id}`, { as: "teacher@demo.test" })).body.dateOfBirth).toBeNull();
+  });
+
+  it("given a record number or its start in the list's search box, should list the person with the number in its column", async () => {
+    const tag = unique("LST").toUpperCase();
+    const listed = await api("POST", "/api/candidates", { as: "teacher@demo.test", json: { name: unique("Numbered"), externalId: `${tag}-0042` } });
+    const list = await api("GET", `/en/candidates?search=${encodeURIComponent(`${tag}-00`)}`, { as: "teacher@demo.test" });
+    expect(list.status).toBe(200);
+    expect(list.text).toContain(listed.body.name);
+    expect(list.text).toMatch(/<th scope="col"[^>]*>Record number<\/th>/);
+    expect(list.text).toContain(`>${tag}-0042</td>`);
+    expect(list.text).toContain("Search by name or record number");
+    // The file of what the list shows carries the search.
+    expect(list.text).toContain(`href="/api/candidates/export?search=${encodeURIComponent(`${tag}-00`)}"`);
   });
 
   it("given a teacher posting delete or promote directly, should refuse with 403 and change nothing", async () => {

@@ -16,6 +16,7 @@ export function actorOf(user: { id: string; role: Role; organizationId: string; 
     image: null,
     locale: "en",
     timeZone,
+    organizationKind: "SCHOOL",
     sessionExpiresAt: new Date(Date.now() + 3_600_000),
   };
 }

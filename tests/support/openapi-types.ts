@@ -314,6 +314,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/candidates/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's candidates with the list's filters, oldest first, as a CSV file that POST /api/candidates/import reads back: the columns name, email, externalId, dateOfBirth, phone, age, grade, gender, status.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        get: operations["exportCandidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/candidates/import": {
         parameters: {
             query?: never;
@@ -324,7 +344,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import candidates from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, externalId, phone, age, grade, gender, status and group, in English, Spanish or Portuguese (nombre, correo, matrícula, turma, …), at most 5,000 rows; UTF-8, else read as Windows-1252. mode=upsert updates the people the rows match (on externalId, else email) and creates the others. Every row or none; candidate.created webhooks for each person created or changed.
+         * Import candidates from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, externalId, dateOfBirth, phone, age, grade, gender, status and group, in English, Spanish or Portuguese (nombre, correo, matrícula, turma, …), at most 5,000 rows; UTF-8, else read as Windows-1252. mode=upsert updates the people the rows match (on externalId, else email) and creates the others. Every row or none; candidate.created webhooks for each person created or changed.
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         post: operations["importCandidates"];
@@ -586,10 +606,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's organization: its name and the time zone its dates are read in. */
+        /** The caller's organization: its name, the time zone its dates are read in, and whether it is a school or a clinic. */
         get: operations["getOrganization"];
         /**
-         * Rename the organization or change its time zone (an IANA name such as Europe/Madrid).
+         * Rename the organization, change its time zone (an IANA name such as Europe/Madrid), or make it a school or a clinic (only the words its pages, e-mails and PDFs say change).
          * @description Roles: SUPER_ADMIN, ADMIN.
          */
         put: operations["updateOrganization"];
@@ -788,6 +808,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/students/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's students with the list's filters, oldest first, as a CSV file that POST /api/students/import reads back: the columns name, email, externalId, dateOfBirth, phone, age, grade, gender, status.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        get: operations["exportStudents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/students/import": {
         parameters: {
             query?: never;
@@ -798,7 +838,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import students from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, externalId, phone, age, grade, gender, status and group, in English, Spanish or Portuguese (nombre, correo, matrícula, turma, …), at most 5,000 rows; UTF-8, else read as Windows-1252. mode=upsert updates the people the rows match (on externalId, else email) and creates the others. Every row or none; student.created and student.updated webhooks for each person created or changed.
+         * Import students from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, externalId, dateOfBirth, phone, age, grade, gender, status and group, in English, Spanish or Portuguese (nombre, correo, matrícula, turma, …), at most 5,000 rows; UTF-8, else read as Windows-1252. mode=upsert updates the people the rows match (on externalId, else email) and creates the others. Every row or none; student.created and student.updated webhooks for each person created or changed.
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         post: operations["importStudents"];
@@ -1621,8 +1661,10 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
-            /** @description The person's id in another system, unique within the organization. */
+            /** @description The person's record number in another system, unique within the organization. */
             externalId: string | null;
+            /** @description A calendar day, YYYY-MM-DD. */
+            dateOfBirth: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -1664,8 +1706,10 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
-            /** @description The person's id in another system, unique within the organization. */
+            /** @description The person's record number in another system, unique within the organization. */
             externalId: string | null;
+            /** @description A calendar day, YYYY-MM-DD. */
+            dateOfBirth: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -1743,8 +1787,10 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
-            /** @description The person's id in another system, unique within the organization. */
+            /** @description The person's record number in another system, unique within the organization. */
             externalId: string | null;
+            /** @description A calendar day, YYYY-MM-DD. */
+            dateOfBirth: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -2327,6 +2373,11 @@ export interface components {
             /** @description Date-only inputs are whole days in this zone, and pages show dates in it. */
             timeZone: string;
             /**
+             * @description SCHOOL or CLINIC: a clinic's pages, e-mails and PDFs say patient words where a school's say student words. The API is the same for both.
+             * @enum {string}
+             */
+            kind: "SCHOOL" | "CLINIC";
+            /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
              */
@@ -2474,6 +2525,10 @@ export interface components {
                 /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                 id: string;
                 name: string;
+                /** @description The person's record number, as it is now. */
+                externalId: string | null;
+                /** @description The person's date of birth, as it is now. */
+                dateOfBirth: string | null;
                 grade: string | null;
                 age: number | null;
             };
@@ -2802,8 +2857,10 @@ export interface components {
             id: string;
             name: string;
             email: string | null;
-            /** @description The person's id in another system, unique within the organization. */
+            /** @description The person's record number in another system, unique within the organization. */
             externalId: string | null;
+            /** @description A calendar day, YYYY-MM-DD. */
+            dateOfBirth: string | null;
             phone: string | null;
             age: number | null;
             grade: string | null;
@@ -3740,8 +3797,10 @@ export interface components {
         CandidateCreate: {
             name: string;
             email?: string | null;
-            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            /** @description The person's record number in another system (a school's information system, a clinic's records), unique within the organization; roster imports with mode=upsert match on it, and the lists' `search` finds it by its start. Empty or null: none. */
             externalId?: string | null;
+            /** @description A calendar day, YYYY-MM-DD, not later than today in the organization's time zone. Empty or null: none. */
+            dateOfBirth?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -3755,8 +3814,10 @@ export interface components {
         CandidateUpdate: {
             name?: string;
             email?: string | null;
-            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            /** @description The person's record number in another system (a school's information system, a clinic's records), unique within the organization; roster imports with mode=upsert match on it, and the lists' `search` finds it by its start. Empty or null: none. */
             externalId?: string | null;
+            /** @description A calendar day, YYYY-MM-DD, not later than today in the organization's time zone. Empty or null: none. */
+            dateOfBirth?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -3768,8 +3829,8 @@ export interface components {
             /**
              * Format: binary
              * @description The CSV file: a header row (names in English, Spanish or Portuguese), comma or semicolon separated, UTF-8 (else read as Windows-1252).
-             * @example name,email,externalId,age,group
-             *     Ana Lima,ana.lima@school.example,S-1042,11,5B
+             * @example name,email,externalId,dateOfBirth,age,group
+             *     Ana Lima,ana.lima@school.example,S-1042,2014-03-09,11,5B
              */
             file: string;
         };
@@ -4144,6 +4205,11 @@ export interface components {
             name?: string;
             /** @description IANA time zone name. */
             timeZone?: string;
+            /**
+             * @description SCHOOL or CLINIC: a clinic's pages, e-mails and PDFs say patient words where a school's say student words. The API is the same for both.
+             * @enum {string}
+             */
+            kind?: "SCHOOL" | "CLINIC";
         };
         ReportExport: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -4194,8 +4260,10 @@ export interface components {
         StudentCreate: {
             name: string;
             email?: string | null;
-            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            /** @description The person's record number in another system (a school's information system, a clinic's records), unique within the organization; roster imports with mode=upsert match on it, and the lists' `search` finds it by its start. Empty or null: none. */
             externalId?: string | null;
+            /** @description A calendar day, YYYY-MM-DD, not later than today in the organization's time zone. Empty or null: none. */
+            dateOfBirth?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -4209,8 +4277,10 @@ export interface components {
         StudentUpdate: {
             name?: string;
             email?: string | null;
-            /** @description The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none. */
+            /** @description The person's record number in another system (a school's information system, a clinic's records), unique within the organization; roster imports with mode=upsert match on it, and the lists' `search` finds it by its start. Empty or null: none. */
             externalId?: string | null;
+            /** @description A calendar day, YYYY-MM-DD, not later than today in the organization's time zone. Empty or null: none. */
+            dateOfBirth?: string | null;
             phone?: string | null;
             age?: number | null;
             grade?: string | null;
@@ -7121,7 +7191,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
-                /** @description Case- and accent-insensitive substring match. */
+                /** @description Case- and accent-insensitive substring of the name, or the start of the record number (externalId), ignoring case: `S-10` finds S-1042. */
                 search?: string;
                 status?: "NEW" | "IN_EVALUATION" | "APPROVED" | "REJECTED" | "PROMOTED";
                 /** @description Only the members of this group. */
@@ -7148,7 +7218,8 @@ export interface operations {
                      *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *           "name": "Ana Lima",
                      *           "email": "ana.lima@school.example",
-                     *           "externalId": "text",
+                     *           "externalId": "S-1042",
+                     *           "dateOfBirth": "2026-03-14",
                      *           "phone": "+34 600 123 456",
                      *           "age": 11,
                      *           "grade": "5B",
@@ -7330,7 +7401,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -7343,7 +7415,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -7356,7 +7429,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -7388,7 +7462,8 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
-                     *       "externalId": "text",
+                     *       "externalId": "S-1042",
+                     *       "dateOfBirth": "2026-03-14",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -7691,7 +7766,8 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
-                     *       "externalId": "text",
+                     *       "externalId": "S-1042",
+                     *       "dateOfBirth": "2026-03-14",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -7904,7 +7980,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -7917,7 +7994,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -7930,7 +8008,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -7958,7 +8037,8 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
-                     *       "externalId": "text",
+                     *       "externalId": "S-1042",
+                     *       "dateOfBirth": "2026-03-14",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -8451,7 +8531,8 @@ export interface operations {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima",
                      *         "email": "ana.lima@school.example",
-                     *         "externalId": "text",
+                     *         "externalId": "S-1042",
+                     *         "dateOfBirth": "2026-03-14",
                      *         "phone": "+34 600 123 456",
                      *         "age": 11,
                      *         "grade": "5B",
@@ -8465,7 +8546,8 @@ export interface operations {
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima",
                      *         "email": "ana.lima@school.example",
-                     *         "externalId": "text",
+                     *         "externalId": "S-1042",
+                     *         "dateOfBirth": "2026-03-14",
                      *         "phone": "+34 600 123 456",
                      *         "age": 11,
                      *         "grade": "5B",
@@ -8640,6 +8722,168 @@ export interface operations {
             };
         };
     };
+    exportCandidates: {
+        parameters: {
+            query?: {
+                /** @description Case- and accent-insensitive substring of the name, or the start of the record number (externalId), ignoring case: `S-10` finds S-1042. */
+                search?: string;
+                status?: "NEW" | "IN_EVALUATION" | "APPROVED" | "REJECTED" | "PROMOTED";
+                /** @description Only the members of this group. */
+                groupId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment): UTF-8 with a BOM, comma separated, CR LF between records, RFC 4180 quoting; dates as YYYY-MM-DD; a text a spreadsheet would run as a formula begins with `'`, which the import takes off. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     importCandidates: {
         parameters: {
             query?: {
@@ -8662,13 +8906,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "file": "name,email,externalId,age,group\nAna Lima,ana.lima@school.example,S-1042,11,5B\n"
+                 *       "file": "name,email,externalId,dateOfBirth,age,group\nAna Lima,ana.lima@school.example,S-1042,2014-03-09,11,5B\n"
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["RosterFile"];
                 /**
-                 * @example name,email,externalId,age,group
-                 *     Ana Lima,ana.lima@school.example,S-1042,11,5B
+                 * @example name,email,externalId,dateOfBirth,age,group
+                 *     Ana Lima,ana.lima@school.example,S-1042,2014-03-09,11,5B
                  */
                 "text/csv": string;
             };
@@ -13743,6 +13987,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "timeZone": "text",
+                     *       "kind": "SCHOOL",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z"
                      *     }
                      */
@@ -13856,21 +14101,24 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Escola Aurora",
-                 *       "timeZone": "text"
+                 *       "timeZone": "text",
+                 *       "kind": "SCHOOL"
                  *     }
                  */
                 "application/json": components["schemas"]["OrganizationUpdate"];
                 /**
                  * @example {
                  *       "name": "Escola Aurora",
-                 *       "timeZone": "text"
+                 *       "timeZone": "text",
+                 *       "kind": "SCHOOL"
                  *     }
                  */
                 "application/x-www-form-urlencoded": components["schemas"]["OrganizationUpdate"];
                 /**
                  * @example {
                  *       "name": "Escola Aurora",
-                 *       "timeZone": "text"
+                 *       "timeZone": "text",
+                 *       "kind": "SCHOOL"
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["OrganizationUpdate"];
@@ -13888,6 +14136,7 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "timeZone": "text",
+                     *       "kind": "SCHOOL",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z"
                      *     }
                      */
@@ -14402,6 +14651,8 @@ export interface operations {
                      *         "kind": "student",
                      *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *         "name": "Ana Lima",
+                     *         "externalId": "S-1042",
+                     *         "dateOfBirth": "2026-03-14",
                      *         "grade": "5B",
                      *         "age": 11
                      *       },
@@ -16567,7 +16818,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
-                /** @description Case- and accent-insensitive substring match. */
+                /** @description Case- and accent-insensitive substring of the name, or the start of the record number (externalId), ignoring case: `S-10` finds S-1042. */
                 search?: string;
                 status?: "ACTIVE" | "INACTIVE" | "SUSPENDED" | "GRADUATED";
                 /** @description Only the members of this group. */
@@ -16594,7 +16845,8 @@ export interface operations {
                      *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *           "name": "Ana Lima",
                      *           "email": "ana.lima@school.example",
-                     *           "externalId": "text",
+                     *           "externalId": "S-1042",
+                     *           "dateOfBirth": "2026-03-14",
                      *           "phone": "+34 600 123 456",
                      *           "age": 11,
                      *           "grade": "5B",
@@ -16774,7 +17026,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -16787,7 +17040,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -16800,7 +17054,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -16832,7 +17087,8 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
-                     *       "externalId": "text",
+                     *       "externalId": "S-1042",
+                     *       "dateOfBirth": "2026-03-14",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -17133,7 +17389,8 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
-                     *       "externalId": "text",
+                     *       "externalId": "S-1042",
+                     *       "dateOfBirth": "2026-03-14",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -17344,7 +17601,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -17357,7 +17615,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -17370,7 +17629,8 @@ export interface operations {
                  * @example {
                  *       "name": "Ana Lima",
                  *       "email": "ana.lima@school.example",
-                 *       "externalId": "text",
+                 *       "externalId": "S-1042",
+                 *       "dateOfBirth": "2014-03-09",
                  *       "phone": "+34 600 123 456",
                  *       "age": 11,
                  *       "grade": "5B",
@@ -17398,7 +17658,8 @@ export interface operations {
                      *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *       "name": "Ana Lima",
                      *       "email": "ana.lima@school.example",
-                     *       "externalId": "text",
+                     *       "externalId": "S-1042",
+                     *       "dateOfBirth": "2026-03-14",
                      *       "phone": "+34 600 123 456",
                      *       "age": 11,
                      *       "grade": "5B",
@@ -17864,6 +18125,168 @@ export interface operations {
             };
         };
     };
+    exportStudents: {
+        parameters: {
+            query?: {
+                /** @description Case- and accent-insensitive substring of the name, or the start of the record number (externalId), ignoring case: `S-10` finds S-1042. */
+                search?: string;
+                status?: "ACTIVE" | "INACTIVE" | "SUSPENDED" | "GRADUATED";
+                /** @description Only the members of this group. */
+                groupId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment): UTF-8 with a BOM, comma separated, CR LF between records, RFC 4180 quoting; dates as YYYY-MM-DD; a text a spreadsheet would run as a formula begins with `'`, which the import takes off. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     importStudents: {
         parameters: {
             query?: {
@@ -17886,13 +18309,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "file": "name,email,externalId,age,group\nAna Lima,ana.lima@school.example,S-1042,11,5B\n"
+                 *       "file": "name,email,externalId,dateOfBirth,age,group\nAna Lima,ana.lima@school.example,S-1042,2014-03-09,11,5B\n"
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["RosterFile"];
                 /**
-                 * @example name,email,externalId,age,group
-                 *     Ana Lima,ana.lima@school.example,S-1042,11,5B
+                 * @example name,email,externalId,dateOfBirth,age,group
+                 *     Ana Lima,ana.lima@school.example,S-1042,2014-03-09,11,5B
                  */
                 "text/csv": string;
             };
@@ -26039,7 +26462,7 @@ export interface operations {
                  *       "data": {
                  *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                  *         "name": "Ana Lima",
-                 *         "externalId": "text",
+                 *         "externalId": "S-1042",
                  *         "createdAt": "2026-03-14T09:30:00.000Z"
                  *       }
                  *     }
@@ -26096,7 +26519,7 @@ export interface operations {
                  *       "data": {
                  *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                  *         "name": "Ana Lima",
-                 *         "externalId": "text",
+                 *         "externalId": "S-1042",
                  *         "updatedAt": "2026-03-14T09:30:00.000Z"
                  *       }
                  *     }
@@ -26153,7 +26576,7 @@ export interface operations {
                  *       "data": {
                  *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                  *         "name": "Ana Lima",
-                 *         "externalId": "text",
+                 *         "externalId": "S-1042",
                  *         "createdAt": "2026-03-14T09:30:00.000Z"
                  *       }
                  *     }

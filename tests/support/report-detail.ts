@@ -22,7 +22,7 @@ export function sampleReport(overrides: Partial<ReportDetail> = {}): ReportDetai
     scoreColor: "#D64545",
     assignedByName: "Łukasz Wójcik",
     form: { id: "form_1", title: "Attention screening", category: "Neurodevelopment", type: "Screening" },
-    respondent: { kind: "student", id: "stu_1", name: "José Muñoz", grade: "5º B", age: 11 },
+    respondent: { kind: "student", id: "stu_1", name: "José Muñoz", externalId: "S-1042", dateOfBirth: "2014-03-09", grade: "5º B", age: 11 },
     assignedBy: { id: "usr_1", name: "Łukasz Wójcik" },
     organization: { id: "org_1", name: "Clínica Zoë Ørsted" },
     scoreRanges: [

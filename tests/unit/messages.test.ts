@@ -120,7 +120,7 @@ function shapeOf(value: unknown): string[] {
 describe("the dictionaries", () => {
   it.each(LOCALES)("given %s, should have every key of English's page and server strings, each a string or a function as there", (locale) => {
     expect(shapeOf(dictionaries[locale])).toEqual(shapeOf(en));
-    expect(shapeOf(serverTranslations(locale))).toEqual(shapeOf(serverTranslations("en")));
+    expect(shapeOf(serverTranslations(locale, "SCHOOL"))).toEqual(shapeOf(serverTranslations("en", "SCHOOL")));
   });
 
   // `npm run typecheck` compiles this file: each `@ts-expect-error` fails it when the line below
@@ -159,25 +159,25 @@ describe("the dictionaries", () => {
 describe("the e-mails", () => {
   const url = "https://assess.example/x";
   it.each(LOCALES)("given a recipient whose language is %s, should write every e-mail from that language's mail strings", (locale) => {
-    const t = serverTranslations(locale).mail;
-    expect(twoFactorCodeMail(locale, "Ana", "123456").subject).toBe(t.signInCode.subject("123456"));
-    expect(passwordResetMail(locale, "Ana", url).text).toContain(`${t.passwordReset.action}: ${url}`);
-    expect(signInUnlockMail(locale, "Ana", url).subject).toBe(t.signInUnlock.subject);
-    expect(invitationMail(locale, "Ana", "Escola Sol", url).text).toContain(t.invitation.body("Ana", "Escola Sol")[1]!);
-    expect(testLinkMail(locale, "Ana", "Escola Sol", "PHQ-9", null, url).text).toContain(t.testLink.body("Ana", "Escola Sol", "PHQ-9", null)[2]!);
-    expect(reminderMail(locale, "Ana", "Escola Sol", "PHQ-9", "1 May 2026", url).subject).toBe(t.reminder.subject("PHQ-9"));
-    const flagged = flaggedResultMail(locale, "Marta", "Ana", "PHQ-9", "1 May 2026, 10:30", url);
+    const t = serverTranslations(locale, "SCHOOL").mail;
+    expect(twoFactorCodeMail(locale, "SCHOOL", "Ana", "123456").subject).toBe(t.signInCode.subject("123456"));
+    expect(passwordResetMail(locale, "SCHOOL", "Ana", url).text).toContain(`${t.passwordReset.action}: ${url}`);
+    expect(signInUnlockMail(locale, "SCHOOL", "Ana", url).subject).toBe(t.signInUnlock.subject);
+    expect(invitationMail(locale, "SCHOOL", "Ana", "Escola Sol", url).text).toContain(t.invitation.body("Ana", "Escola Sol")[1]!);
+    expect(testLinkMail(locale, "SCHOOL", "Ana", "Escola Sol", "PHQ-9", null, url).text).toContain(t.testLink.body("Ana", "Escola Sol", "PHQ-9", null)[2]!);
+    expect(reminderMail(locale, "SCHOOL", "Ana", "Escola Sol", "PHQ-9", "1 May 2026", url).subject).toBe(t.reminder.subject("PHQ-9"));
+    const flagged = flaggedResultMail(locale, "SCHOOL", "Marta", "Ana", "PHQ-9", "1 May 2026, 10:30", url);
     expect(flagged.subject).toBe(t.flaggedResult.subject("PHQ-9"));
     expect(flagged.text).toContain(t.flaggedResult.body("Marta", "Ana", "PHQ-9", "1 May 2026, 10:30")[1]!);
     expect(flagged.text).toContain(`${t.flaggedResult.action}: ${url}`);
   });
 
   it("given a stored language that is not one of ours, should write in English", () => {
-    expect(passwordResetMail("fr", "Ana", url).subject).toBe("Choose a new password");
+    expect(passwordResetMail("fr", "SCHOOL", "Ana", url).subject).toBe("Choose a new password");
   });
 
   it("given a name with markup, should escape it in the HTML and keep it in the text", () => {
-    const mail = invitationMail("es", "<b>Ana</b>", "Escola & Sol", url);
+    const mail = invitationMail("es", "SCHOOL", "<b>Ana</b>", "Escola & Sol", url);
     expect(mail.html).toContain("Hola, &lt;b&gt;Ana&lt;/b&gt;:");
     expect(mail.html).toContain("Escola &amp; Sol");
     expect(mail.text).toContain("Hola, <b>Ana</b>:");

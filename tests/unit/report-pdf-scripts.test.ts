@@ -23,7 +23,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const named = (name: string, answer = name) =>
   report({
     studentName: name,
-    respondent: { kind: "student", id: "stu_1", name, grade: null, age: 11 },
+    respondent: { kind: "student", id: "stu_1", name, externalId: null, dateOfBirth: null, grade: null, age: 11 },
     answers: [{ questionId: "q2", questionText: "Anything else?", type: "TEXT", optionTexts: [], text: answer, score: 0, maxScore: 0 }],
   });
 
@@ -125,9 +125,12 @@ describe("renderReportPdf in every script", () => {
             maxScore: 0,
           };
     });
-    const bytes = renderReportPdf(report({ respondent: { kind: "student", id: "stu_1", name: "محمد الأحمد", grade: null, age: 11 }, answers }), {
-      generatedAt,
-    });
+    const bytes = renderReportPdf(
+      report({ respondent: { kind: "student", id: "stu_1", name: "محمد الأحمد", externalId: null, dateOfBirth: null, grade: null, age: 11 }, answers }),
+      {
+        generatedAt,
+      },
+    );
     expect(bytes.length).toBeLessThan(150 * 1024);
     expect(qpdfCheck(bytes)).toContain("No syntax or stream encoding errors");
     const text = pdfText(bytes).replace(/\s+/g, " ");

@@ -209,8 +209,34 @@ describe("renderReportPdf", () => {
     expect(pt).toContain("12 de março de 2026");
   });
 
+  it("given a record number and a date of birth, should print them under the person's name as a day of the language, and neither when the person has none", () => {
+    const text = oneLine(pdfText(renderReportPdf(report(), { generatedAt })));
+    // The two columns of the header interleave in the extracted text: the respondent's rows keep their order.
+    const rows = ["Name José Muñoz", "Record number S-1042", "Date of birth March 9, 2014", "Type Student"].map((row) => text.indexOf(row));
+    expect(rows.every((at) => at >= 0)).toBe(true);
+    expect(rows).toEqual([...rows].sort((a, b) => a - b));
+    const es = oneLine(pdfText(renderReportPdf(report(), { locale: "es", generatedAt })));
+    // Longer labels wrap in their column, so the words are checked apart from their values.
+    for (const words of ["Número de", "expediente", "S-1042", "Fecha de", "nacimiento", "9 de marzo de 2014"]) expect(es).toContain(words);
+    const without = oneLine(pdfText(renderReportPdf(report({ respondent: { ...report().respondent, externalId: null, dateOfBirth: null } }), { generatedAt })));
+    expect(without).not.toContain("Record number");
+    expect(without).not.toContain("Date of birth");
+  });
+
+  it.each(LOCALES)("given a clinic's report in %s, should say the clinic's word for the person and their service", (locale) => {
+    const school = serverTranslations(locale, "SCHOOL").pdf;
+    const clinic = serverTranslations(locale, "CLINIC").pdf;
+    const text = oneLine(pdfText(renderReportPdf(report(), { locale, generatedAt, organizationKind: "CLINIC" })));
+    expect(text).toContain(`${clinic.kind} ${clinic.kinds.student}`);
+    expect(text).toContain(`${clinic.grade} 5º B`);
+    expect(text).not.toContain(school.kinds.student);
+    expect(text).not.toContain(school.grade);
+    // The same report for a school, in the same process: the cached formatters are kept apart by kind.
+    expect(oneLine(pdfText(renderReportPdf(report(), { locale, generatedAt })))).toContain(`${school.kind} ${school.kinds.student}`);
+  });
+
   it.each(LOCALES)("given locale %s, should print the fixed wording of that language's server dictionary", (locale) => {
-    const t = serverTranslations(locale).pdf;
+    const t = serverTranslations(locale, "SCHOOL").pdf;
     const text = oneLine(pdfText(renderReportPdf(report(), { locale, generatedAt })));
     expect(text).toContain(t.documentTitle);
     expect(text).toContain(t.noAnswer);
@@ -276,10 +302,10 @@ describe("renderReportPdf with fonts and formatters shared between renders", () 
   });
 
   it("given another report rendered in between, should give the same bytes as before it", () => {
-    const plain = report({ respondent: { kind: "candidate", id: "can_1", name: "Ana Silva", grade: null, age: null } });
+    const plain = report({ respondent: { kind: "candidate", id: "can_1", name: "Ana Silva", externalId: null, dateOfBirth: null, grade: null, age: null } });
     const first = renderReportPdf(plain, { generatedAt });
     const other = report({
-      respondent: { kind: "student", id: "stu_2", name: "Thảo Nguyễn Ørsted Æbelø", grade: "7", age: 13 },
+      respondent: { kind: "student", id: "stu_2", name: "Thảo Nguyễn Ørsted Æbelø", externalId: null, dateOfBirth: null, grade: "7", age: 13 },
       organization: { id: "org_2", name: "Σχολείο Ψ — Школа №5 — Łódź" },
       answers: answers(40),
     });

@@ -16,6 +16,7 @@ export type PersonProfile = {
   name: string;
   email: string | null;
   externalId: string | null;
+  dateOfBirth: string | null;
   phone: string | null;
   age: number | null;
   grade: string | null;
@@ -67,6 +68,7 @@ export function PersonDetail({
   const rows: [string, string | null][] = [
     [t.people.email, person.email],
     [t.people.externalId, person.externalId],
+    [t.people.dateOfBirth, person.dateOfBirth === null ? null : format.day(person.dateOfBirth)],
     [t.people.phone, person.phone],
     [t.people.age, person.age === null ? null : format.number(person.age)],
     [t.people.grade, person.grade],

@@ -45,6 +45,7 @@ export function PersonForm({
         <Field label={t.people.name} required autoComplete="off" maxLength={200} {...input("name")} className="sm:col-span-2" />
         <Field label={t.people.email} type="email" autoComplete="off" {...input("email")} />
         <Field label={t.people.externalId} description={t.people.externalIdHint} autoComplete="off" maxLength={100} {...input("externalId")} />
+        <Field label={t.people.dateOfBirth} type="date" autoComplete="off" {...input("dateOfBirth")} />
         <Field label={t.people.phone} type="tel" autoComplete="off" maxLength={50} {...input("phone")} />
         <Field label={t.people.age} type="number" inputMode="numeric" min={0} max={150} step={1} {...input("age")} />
         <Field label={t.people.grade} maxLength={50} {...input("grade")} />

@@ -1,7 +1,7 @@
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { paths } from "~/lib/paths.ts";
-import { LinkButton } from "../button.tsx";
+import { buttonClasses, LinkButton } from "../button.tsx";
 import { EmptyState } from "../empty-state.tsx";
 import { Select } from "../field.tsx";
 import { PlusIcon } from "../icons.tsx";
@@ -10,7 +10,18 @@ import { Pagination } from "../pagination.tsx";
 import { SearchForm } from "../search-form.tsx";
 import { StatusBadge, useStatusLabel, type PersonKind } from "./status-badge.tsx";
 
-export type PersonRow = { id: string; name: string; email: string | null; age: number | null; grade: string | null; status: string };
+export type PersonRow = {
+  id: string;
+  name: string;
+  email: string | null;
+  externalId: string | null;
+  age: number | null;
+  grade: string | null;
+  status: string;
+};
+
+/** The list's filters a roster file carries over (GET /api/students/export). */
+const EXPORT_FILTERS = ["search", "status", "groupId"];
 
 /** The students or candidates list: search and status filter (a GET form), rows, pages. */
 export function PersonListPage({
@@ -41,6 +52,10 @@ export function PersonListPage({
   const statusLabel = useStatusLabel(kind);
   const detail = kind === "students" ? paths.student : paths.candidate;
   const newHref = kind === "students" ? paths.newStudent(locale) : paths.newCandidate(locale);
+  // The file of the people listed: a plain link to the API's export, with the list's filters.
+  const [params] = useSearchParams();
+  const filters = new URLSearchParams([...params].filter(([name, value]) => EXPORT_FILTERS.includes(name) && value !== ""));
+  const exportHref = `/api/${kind}/export${filters.size > 0 ? `?${filters}` : ""}`;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -48,6 +63,9 @@ export function PersonListPage({
         description={t[kind].description}
         actions={
           <>
+            <a href={exportHref} download className={buttonClasses({ variant: "secondary" })}>
+              {t.rosterImport.exportAction}
+            </a>
             <LinkButton to={kind === "students" ? paths.importStudents(locale) : paths.importCandidates(locale)}>{t.rosterImport.action}</LinkButton>
             <LinkButton to={newHref} variant="primary" icon={<PlusIcon className="size-4" />}>
               {t[kind].new}
@@ -88,6 +106,9 @@ export function PersonListPage({
                 <th scope="col" className="px-4 py-3 font-semibold sm:px-5">
                   {t.people.name}
                 </th>
+                <th scope="col" className="hidden px-4 py-3 font-semibold sm:table-cell">
+                  {t.people.externalId}
+                </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
                   {t.people.status}
                 </th>
@@ -112,9 +133,11 @@ export function PersonListPage({
                         {row.name}
                       </Link>
                       {/* What the hidden columns would say, under the name on narrower screens. */}
+                      {row.externalId ? <p className="mt-0.5 text-slate-600 wrap-anywhere sm:hidden">{row.externalId}</p> : null}
                       {row.email ? <p className="mt-0.5 text-slate-600 wrap-anywhere lg:hidden">{row.email}</p> : null}
                       {gradeAge ? <p className="mt-0.5 text-slate-600 md:hidden">{gradeAge}</p> : null}
                     </td>
+                    <td className="hidden px-4 py-3 wrap-anywhere text-slate-700 sm:table-cell">{row.externalId ?? t.people.notGiven}</td>
                     <td className="px-4 py-3 align-top">
                       <StatusBadge kind={kind} status={row.status} />
                     </td>

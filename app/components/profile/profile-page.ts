@@ -1,12 +1,11 @@
 import { useT } from "~/i18n/hooks.ts";
-import { documentTitle, translations, type Dictionary } from "~/i18n/dictionaries.ts";
-import { resolveLocale } from "~/lib/i18n.ts";
+import { documentTitle, type Dictionary } from "~/i18n/dictionaries.ts";
+import { metaTranslations } from "~/i18n/meta.ts";
 
 /** The browser tab's title of a profile page: its section, then the profile (app/routes/profile.tsx). */
-export function profilePageMeta(locale: string | undefined, section: (t: Dictionary) => string) {
-  const resolved = resolveLocale(locale);
-  const t = translations(resolved);
-  return [{ title: documentTitle(resolved, `${section(t)} · ${t.profile.title}`) }];
+export function profilePageMeta(args: Parameters<typeof metaTranslations>[0], section: (t: Dictionary) => string) {
+  const t = metaTranslations(args);
+  return [{ title: documentTitle(t, `${section(t)} · ${t.profile.title}`) }];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { pageResult } from "~/lib/client-validation.server.ts";
 import { data, redirect } from "react-router";
+import { DEFAULT_ORGANIZATION_KIND } from "~/features/organization/organization-kinds.ts";
 import { translations } from "~/i18n/dictionaries.ts";
 import type { Locale } from "~/lib/i18n.ts";
 import { parsePageForm } from "~/lib/page.server.ts";
@@ -49,7 +50,7 @@ async function backToCredentials(formError: string, status: number) {
  * stays on the first step with the lock's message.
  */
 export async function beginCodeStep(user: VerifiedUser & { twoFactorMethod: TwoFactorMethod }, locale: Locale) {
-  const t = translations(locale);
+  const t = translations(locale, DEFAULT_ORGANIZATION_KIND);
   let notice: string | null = user.twoFactorMethod === "EMAIL" ? t.signIn.codeSent(user.email) : null;
   try {
     await startSecondFactor(user);
@@ -77,7 +78,7 @@ export async function codeStepAction(
   meta: Meta,
   locale: Locale,
 ) {
-  const t = translations(locale);
+  const t = translations(locale, DEFAULT_ORGANIZATION_KIND);
   const form = parsePageForm(post.formData, signInCodeForm, t, { skip: ["intent"] });
   /** The code step again, with `message` next to the code field. */
   const refused = (user: Pick<VerifiedUser, "email">, method: TwoFactorMethod, message: string) =>

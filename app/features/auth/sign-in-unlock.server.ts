@@ -64,11 +64,14 @@ export async function mailUnlockLink(userId: string): Promise<void> {
     return;
   }
   try {
-    const user = await db.user.findFirst({ where: { id: userId, deletedAt: null, isActive: true }, select: { email: true, name: true, locale: true } });
+    const user = await db.user.findFirst({
+      where: { id: userId, deletedAt: null, isActive: true },
+      select: { email: true, name: true, locale: true, organization: { select: { kind: true } } },
+    });
     if (!user) return;
     const token = seal({ kind: "link", userId, expiresAt: Date.now() + LINK_TTL_MS });
     const url = `${env().APP_URL}/${resolveLocale(user.locale)}/login?unlock=${encodeURIComponent(token)}`;
-    await sendMail({ to: user.email, ...signInUnlockMail(user.locale, user.name, url) });
+    await sendMail({ to: user.email, ...signInUnlockMail(user.locale, user.organization.kind, user.name, url) });
   } catch (error) {
     console.error("[sign-in] sending the unlock link failed", error);
   }

@@ -103,14 +103,14 @@ const randomCode = () => String(randomInt(0, 1_000_000)).padStart(6, "0");
  */
 async function sendEmailCode(userId: string, purpose: "sign-in" | "enrolment"): Promise<Date> {
   await consumeRateLimit(TWO_FACTOR_EMAIL_SEND_LIMIT, userId);
-  const user = await db.user.findUnique({ where: { id: userId }, select: { email: true, name: true, locale: true } });
+  const user = await db.user.findUnique({ where: { id: userId }, select: { email: true, name: true, locale: true, organization: { select: { kind: true } } } });
   if (!user) throw notFound("user");
   const code = randomCode();
   await issueVerification(userId, "TWO_FACTOR_EMAIL_CODE", code, {
     ttlMs: EMAIL_CODE_TTL_MS,
     ...(purpose === "enrolment" ? { payload: EMAIL_ENROLMENT } : {}),
   });
-  await sendMail({ to: user.email, ...twoFactorCodeMail(user.locale, user.name, code) });
+  await sendMail({ to: user.email, ...twoFactorCodeMail(user.locale, user.organization.kind, user.name, code) });
   return new Date(Date.now() + EMAIL_CODE_TTL_MS);
 }
 

@@ -9,6 +9,7 @@ import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.serve
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
 import {
+  assertBornByToday,
   assertProfileFree,
   deletePerson,
   personData,
@@ -73,6 +74,7 @@ export async function createCandidate(actor: Actor, input: CreateCandidateInput)
   // The id and time are chosen here, so that the event can name them in the same transaction.
   const candidate = { id: newId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
   const subscribers = await webhookSubscribers(actor.organizationId, "candidate.created");
+  assertBornByToday(input, actor.timeZone);
   await db.$transaction(async (tx) => {
     await assertProfileFree(tx, "candidate", actor.organizationId, input);
     await tx.candidate.create({
@@ -93,6 +95,7 @@ export async function createCandidate(actor: Actor, input: CreateCandidateInput)
 /** `ifMatch`: the request's If-Match, checked in the write's transaction (412 when the candidate has changed). */
 export async function updateCandidate(actor: Actor, id: string, input: UpdateCandidateInput, ifMatch: IfMatch | null = null) {
   const existing = await findCandidate(actor, id);
+  assertBornByToday(input, actor.timeZone);
   if (existing.status === "PROMOTED" && input.status !== undefined) {
     throw conflict("A promoted candidate's status cannot change.", "ALREADY_PROMOTED");
   }
@@ -146,6 +149,7 @@ export async function promoteCandidate(actor: Actor, id: string) {
         name: candidate.name,
         searchName: foldForSearch(candidate.name),
         email: candidate.email,
+        dateOfBirth: candidate.dateOfBirth,
         phone: candidate.phone,
         age: candidate.age,
         grade: candidate.grade,

@@ -55,7 +55,7 @@ export const flagAlertJob: JobHandler = async (payload) => {
         formTitle: true,
         flaggedAt: true,
         deletedAt: true,
-        organization: { select: { timeZone: true } },
+        organization: { select: { timeZone: true, kind: true } },
         student: { select: { name: true } },
         candidate: { select: { name: true } },
       },
@@ -68,7 +68,10 @@ export const flagAlertJob: JobHandler = async (payload) => {
   const completedAt = createFormat(locale, submission.organization.timeZone).dateTime(submission.flaggedAt);
   const url = `${env().APP_URL}${paths.report(locale, submissionId)}`;
   try {
-    await sendMail({ to: user.email, ...flaggedResultMail(locale, user.name, respondent.name, submission.formTitle ?? "", completedAt, url) });
+    await sendMail({
+      to: user.email,
+      ...flaggedResultMail(locale, submission.organization.kind, user.name, respondent.name, submission.formTitle ?? "", completedAt, url),
+    });
   } catch (error) {
     const { permanent, reply } = mailRefusal(error);
     if (permanent) throw new PermanentJobFailure(`mail server refused the message: ${reply}`);

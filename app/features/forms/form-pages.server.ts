@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { translations } from "~/i18n/dictionaries.ts";
+import { type Dictionary, translations } from "~/i18n/dictionaries.ts";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
@@ -26,7 +26,7 @@ export async function editorPost(actor: Actor, locale: Locale, formData: FormDat
   if (!intent) return data(editorResult({ ...submission, intent: null }, draft), { status: 400 });
   const button = formData.get("intent");
   if (intent.type !== "submit" || (button !== "save" && button !== "save-anyway")) return editorResult(submission, draft);
-  const t = translations(locale);
+  const t = translations(locale, actor.organizationKind);
   const invalid = (errors: DraftErrors, status = 400) => data(editorResult(submission, draft, errors), { status });
   const parsed = validateDraft(draft, formId === null ? "create" : "update", t);
   if (!parsed.success) return invalid(parsed.errors);
@@ -48,7 +48,7 @@ export async function editorPost(actor: Actor, locale: Locale, formData: FormDat
 }
 
 /** What the editor checks in the browser: the API's own rules for a form's details. */
-export const editorValidation = (locale: Locale) => clientValidation(createFormBody, translations(locale));
+export const editorValidation = (t: Dictionary) => clientValidation(createFormBody, t);
 
 /** The form for its editor: teachers only their own (a colleague's template is the 403 page). */
 export async function editableForm(actor: Actor, id: string) {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { translations } from "~/i18n/dictionaries.ts";
+import type { Dictionary } from "~/i18n/dictionaries.ts";
 import type { FlashKey } from "~/lib/flash.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import type { Locale } from "~/lib/i18n.ts";
@@ -14,11 +14,11 @@ import { ApiError, pageErrors } from "~/lib/problem.server.ts";
 export async function groupFormPost<S extends z.ZodType>(
   request: Request,
   locale: Locale,
+  t: Dictionary,
   schema: S,
   save: (input: z.output<S>) => Promise<{ id: string }>,
   flash: FlashKey,
 ) {
-  const t = translations(locale);
   const form = await parsePagePost(request, schema, t);
   if (!form.ok) return form.reply;
   try {

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { translations } from "~/i18n/dictionaries.ts";
+import { type Dictionary, translations } from "~/i18n/dictionaries.ts";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
@@ -16,7 +16,7 @@ import { instrumentByKey } from "./library.ts";
  * a notice naming the instrument and its licence, a form for what its lock leaves open (title,
  * description, critical message), and its items and scoring to read.
  */
-export function installedFormEditor(form: FormDetail, locale: Locale) {
+export function installedFormEditor(form: FormDetail, t: Dictionary) {
   if (!form.instrument) return null;
   const { key, version, language } = form.instrument;
   const definition = instrumentByKey(key);
@@ -24,7 +24,7 @@ export function installedFormEditor(form: FormDetail, locale: Locale) {
     notice: { key, version, language, name: definition?.name ?? key, licence: definition?.licence ?? null, inLibrary: definition !== null },
     content: { questions: form.questions, scoreRanges: form.scoreRanges, subscales: form.subscales, scoring: form.scoring },
     defaults: { title: form.title, description: form.description ?? "", criticalMessage: form.criticalMessage ?? "" },
-    validation: clientValidation(instrumentDetailsBody, translations(locale)),
+    validation: clientValidation(instrumentDetailsBody, t),
   };
 }
 
@@ -32,7 +32,7 @@ export type InstalledFormEditor = NonNullable<ReturnType<typeof installedFormEdi
 
 /** Its details' post: saved through `updateForm`, whose lock refuses anything else. */
 export async function installedFormDetailsPost(actor: Actor, locale: Locale, formData: FormData, formId: string) {
-  const t = translations(locale);
+  const t = translations(locale, actor.organizationKind);
   const form = parsePageForm(formData, instrumentDetailsBody, t, { skip: ["intent"], clearWhenEmpty: ["description", "criticalMessage"] });
   if (!form.ok) return data(pageResult(form.submission, { fieldErrors: form.fieldErrors, formError: null }), { status: 400 });
   try {

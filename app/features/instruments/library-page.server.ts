@@ -12,7 +12,7 @@ import { installInstrument } from "./instruments.server.ts";
  * form's editor with a message, or the form again with the errors in the page's language.
  */
 export async function installPost(request: Request, actor: Actor, locale: Locale, key: string) {
-  const t = translations(locale);
+  const t = translations(locale, actor.organizationKind);
   const form = await parsePagePost(request, installInstrumentBody, t);
   if (!form.ok) return form.reply;
   try {

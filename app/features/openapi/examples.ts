@@ -31,6 +31,8 @@ const SAMPLE_BY_NAME: Record<string, unknown> = {
   type: "Questionnaire",
   targetAudience: "Grade 5",
   grade: "5B",
+  externalId: "S-1042",
+  dateOfBirth: "2014-03-09",
   gender: "female",
   specialty: "Speech therapy",
   text: "How often do you read for pleasure?",

@@ -3,7 +3,7 @@ import { db } from "~/lib/db.server.ts";
 import { forbidden, notFound } from "~/lib/problem.server.ts";
 import type { UpdateOrganizationInput } from "./organization-schemas.ts";
 
-const organizationSelect = { id: true, name: true, timeZone: true, updatedAt: true } as const;
+const organizationSelect = { id: true, name: true, timeZone: true, kind: true, updatedAt: true } as const;
 
 /** The caller's own organization (a SUPER_ADMIN's too: settings are per organization). */
 export async function getOrganization(actor: Actor) {
@@ -12,13 +12,17 @@ export async function getOrganization(actor: Actor) {
   return organization;
 }
 
-/** An administrator's change of the organization's name or time zone; everything else stays. */
+/** An administrator's change of the organization's name, time zone or kind; everything else stays. */
 export async function updateOrganization(actor: Actor, input: UpdateOrganizationInput) {
   if (!isAdmin(actor)) throw forbidden("Only administrators may change the organization's settings.");
   await getOrganization(actor);
   return db.organization.update({
     where: { id: actor.organizationId },
-    data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}) },
+    data: {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+      ...(input.kind !== undefined ? { kind: input.kind } : {}),
+    },
     select: organizationSelect,
   });
 }

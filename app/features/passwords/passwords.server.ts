@@ -12,6 +12,7 @@ import { passwordResetMail } from "~/lib/mail/messages.server.ts";
 import { ApiError, badRequest, fieldProblem } from "~/lib/problem.server.ts";
 import type { ChangePasswordInput, ResetPasswordInput } from "./password-schemas.ts";
 import { newLinkToken, setPasswordUrl, type LinkRecipient } from "./set-password-links.server.ts";
+import type { OrganizationKind } from "../organization/organization-kinds.ts";
 
 /**
  * Forgotten passwords, resets, invitations and password changes (docs/decisions/0006). Reset and
@@ -39,16 +40,16 @@ export async function requestPasswordReset(email: string, clientAddress: string)
   await consumeRateLimit(FORGOT_PASSWORD_ADDRESS_LIMIT, address);
   const user = await db.user.findFirst({
     where: { email: address, deletedAt: null, isActive: true },
-    select: { id: true, name: true, email: true, locale: true },
+    select: { id: true, name: true, email: true, locale: true, organization: { select: { kind: true } } },
   });
   if (!user) return { sending: Promise.resolve() };
   return { sending: sendResetLink(user).catch((error: unknown) => console.error("[forgot-password] sending the reset link failed", error)) };
 }
 
-async function sendResetLink(user: LinkRecipient): Promise<void> {
+async function sendResetLink(user: LinkRecipient & { organization: { kind: OrganizationKind } }): Promise<void> {
   const token = newLinkToken();
   await issueVerification(user.id, "PASSWORD_RESET", token, { ttlMs: RESET_LINK_TTL_MS });
-  await sendMail({ to: user.email, ...passwordResetMail(user.locale, user.name, setPasswordUrl(user.locale, token)) });
+  await sendMail({ to: user.email, ...passwordResetMail(user.locale, user.organization.kind, user.name, setPasswordUrl(user.locale, token)) });
 }
 
 /** The account behind a reset link that can still be used, without using it up. */

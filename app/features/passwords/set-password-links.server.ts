@@ -4,6 +4,7 @@ import { env } from "~/lib/env.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { sendMail } from "~/lib/mail/mailer.server.ts";
 import { invitationMail } from "~/lib/mail/messages.server.ts";
+import type { OrganizationKind } from "../organization/organization-kinds.ts";
 
 /**
  * Links to the page where a user chooses a password: the reset links of passwords.server.ts, and
@@ -14,6 +15,9 @@ export const INVITATION_LINK_TTL_MS = 72 * 60 * 60 * 1000;
 
 export type LinkRecipient = { id: string; name: string; email: string; locale: string };
 
+/** The organization a link's e-mail comes from: its name, and its kind for the words (ADR 81). */
+export type Sender = { name: string; kind: OrganizationKind };
+
 export const newLinkToken = () => randomBytes(32).toString("base64url");
 
 /** Links are built from APP_URL and a known locale only, never from the request. */
@@ -23,9 +27,9 @@ export const setPasswordUrl = (locale: string, token: string) => `${env().APP_UR
  * E-mails a new user without a password the link to choose one (the reset flow, valid 72 hours).
  * A failure is logged, not thrown: the account exists, and "Forgot your password?" sends a new link.
  */
-export async function sendInvitation(user: LinkRecipient, organizationName: string): Promise<void> {
+export async function sendInvitation(user: LinkRecipient, organization: Sender): Promise<void> {
   try {
-    await mailInvitation(user, organizationName, await issueInvitationLink(user));
+    await mailInvitation(user, organization, await issueInvitationLink(user));
   } catch (error) {
     console.error("[invitation] sending the invitation failed", error);
   }
@@ -39,6 +43,6 @@ export async function issueInvitationLink(user: LinkRecipient): Promise<string> 
 }
 
 /** E-mails the invitation with `link`, in the user's language; throws when it cannot be sent. */
-export async function mailInvitation(user: LinkRecipient, organizationName: string, link: string): Promise<void> {
-  await sendMail({ to: user.email, ...invitationMail(user.locale, user.name, organizationName, link) });
+export async function mailInvitation(user: LinkRecipient, organization: Sender, link: string): Promise<void> {
+  await sendMail({ to: user.email, ...invitationMail(user.locale, organization.kind, user.name, organization.name, link) });
 }

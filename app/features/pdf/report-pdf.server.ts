@@ -3,6 +3,7 @@ import type { jsPDF } from "jspdf";
 import { serverTranslations, type ServerDictionary } from "~/i18n/dictionaries.server.ts";
 import { type Dictionary, translations } from "~/i18n/dictionaries.ts";
 import { closestLocale } from "~/lib/i18n.ts";
+import { DEFAULT_ORGANIZATION_KIND, type OrganizationKind } from "../organization/organization-kinds.ts";
 import { totalText } from "../scoring/score-display.ts";
 import type { ReportDetail } from "../reports/report-schemas.ts";
 import { withNativeFlate } from "./native-flate.server.ts";
@@ -53,6 +54,8 @@ export type ReportPdfOptions = {
   locale?: string;
   /** Time zone of the printed dates. Default "UTC". */
   timeZone?: string;
+  /** Whose words label the person (a school's "Student", a clinic's "Patient"; ADR 81): the reader's organization's. Default SCHOOL. */
+  organizationKind?: OrganizationKind;
   /** The generation date printed in the footer and stored as the PDF's creation date. Default now. */
   generatedAt?: Date;
 };
@@ -72,6 +75,8 @@ type Formatters = {
   number: (value: number | null) => string;
   percent: (value: number | null) => string;
   dateTime: (value: Date) => string;
+  /** A calendar day (2014-03-09) written as the locale writes dates, with no time zone to move it. */
+  day: (value: string) => string;
 };
 
 function resolveLocale(locale: string | undefined): string {
@@ -98,21 +103,25 @@ function resolveTimeZone(timeZone: string | undefined): string {
 const FORMATTER_CACHE_SIZE = 32;
 const formatterCache = new Map<string, { locale: string; f: Formatters }>();
 
-function cachedFormatters(requestedLocale: string | undefined, requestedTimeZone: string | undefined): { locale: string; f: Formatters } {
-  const key = `${requestedLocale ?? ""}\u0000${requestedTimeZone ?? ""}`;
+function cachedFormatters(
+  requestedLocale: string | undefined,
+  requestedTimeZone: string | undefined,
+  kind: OrganizationKind,
+): { locale: string; f: Formatters } {
+  const key = `${requestedLocale ?? ""}\u0000${requestedTimeZone ?? ""}\u0000${kind}`;
   let entry = formatterCache.get(key);
   if (entry) {
     formatterCache.delete(key);
   } else {
     const locale = resolveLocale(requestedLocale);
-    entry = Object.freeze({ locale, f: Object.freeze(formatters(locale, resolveTimeZone(requestedTimeZone))) });
+    entry = Object.freeze({ locale, f: Object.freeze(formatters(locale, resolveTimeZone(requestedTimeZone), kind)) });
     if (formatterCache.size >= FORMATTER_CACHE_SIZE) formatterCache.delete(formatterCache.keys().next().value!);
   }
   formatterCache.set(key, entry);
   return entry;
 }
 
-function formatters(locale: string, timeZone: string): Formatters {
+function formatters(locale: string, timeZone: string, kind: OrganizationKind): Formatters {
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
   const signed = new Intl.NumberFormat(locale, { maximumFractionDigits: 2, signDisplay: "exceptZero" });
   const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 });
@@ -125,14 +134,19 @@ function formatters(locale: string, timeZone: string): Formatters {
     timeZone,
     timeZoneName: "short",
   });
+  const calendarDay = new Intl.DateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
   return {
-    strings: serverTranslations(closestLocale(locale)).pdf,
-    score: translations(closestLocale(locale)).score,
-    change: translations(closestLocale(locale)).change,
+    strings: serverTranslations(closestLocale(locale), kind).pdf,
+    score: translations(closestLocale(locale), kind).score,
+    change: translations(closestLocale(locale), kind).change,
     signed: (value) => (value === null ? "—" : signed.format(Object.is(value, -0) ? 0 : value)),
     number: (value) => (value === null ? "—" : number.format(Object.is(value, -0) ? 0 : value)),
     percent: (value) => (value === null ? "—" : percent.format(value / 100)),
     dateTime: (value) => (Number.isNaN(value.getTime()) ? "—" : dateTime.format(value)),
+    day: (value) => {
+      const day = new Date(`${value}T00:00:00Z`);
+      return Number.isNaN(day.getTime()) ? value : calendarDay.format(day);
+    },
   };
 }
 
@@ -141,7 +155,7 @@ function formatters(locale: string, timeZone: string): Formatters {
  * The result is a plain ArrayBuffer-backed Uint8Array, accepted as a `Response` body.
  */
 export function renderReportPdf(report: ReportDetail, options: ReportPdfOptions = {}): Uint8Array<ArrayBuffer> {
-  const { locale, f } = cachedFormatters(options.locale, options.timeZone);
+  const { locale, f } = cachedFormatters(options.locale, options.timeZone, options.organizationKind ?? DEFAULT_ORGANIZATION_KIND);
   const generatedAt = options.generatedAt && !Number.isNaN(options.generatedAt.getTime()) ? options.generatedAt : new Date();
   const pdf = new Pdf();
   pdf.cjk = cjkPreferenceOf(userText(report)) ?? "sc";
@@ -184,6 +198,7 @@ function userText(report: ReportDetail): string {
   return [
     report.organization.name,
     report.respondent.name,
+    report.respondent.externalId ?? "",
     report.respondent.grade ?? "",
     report.form.title,
     report.form.category ?? "",
@@ -220,6 +235,9 @@ function drawDetails(pdf: Pdf, report: ReportDetail, f: Formatters) {
   const s = f.strings;
   const respondent: Row[] = [
     { label: s.name, value: report.respondent.name, bold: true },
+    // Under the name, what tells two people of one name apart (docs/api-contract.md §18).
+    ...(report.respondent.externalId?.trim() ? [{ label: s.externalId, value: report.respondent.externalId }] : []),
+    ...(report.respondent.dateOfBirth ? [{ label: s.dateOfBirth, value: f.day(report.respondent.dateOfBirth) }] : []),
     { label: s.kind, value: s.kinds[report.respondent.kind] },
     ...(report.respondent.grade?.trim() ? [{ label: s.grade, value: report.respondent.grade }] : []),
     ...(report.respondent.age !== null ? [{ label: s.age, value: s.ageValue(f.number(report.respondent.age)) }] : []),

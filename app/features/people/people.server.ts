@@ -3,7 +3,8 @@ import { organizationScope } from "~/lib/auth/actor.server.ts";
 import { db, Prisma, serializeWrites } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
 import type { ScoreBand } from "../scoring/scoring.ts";
-import { conflict } from "~/lib/problem.server.ts";
+import { badRequest, conflict, fieldProblem } from "~/lib/problem.server.ts";
+import { dayIn } from "~/lib/zoned-time.ts";
 import { recordTombstone } from "~/lib/tombstones.server.ts";
 import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
 import { type ScoreDisplay, readScoreDisplay } from "../scoring/score-display.ts";
@@ -18,11 +19,33 @@ export function personListWhere(actor: Actor, query: { search?: string | undefin
   return {
     deletedAt: null,
     ...organizationScope(actor),
-    ...(query.search ? { searchName: { contains: foldForSearch(query.search) } } : {}),
+    ...(query.search ? { OR: [{ searchName: { contains: foldForSearch(query.search) } }, { externalId: recordNumberStart(query.search) }] } : {}),
     ...(query.status ? { status: query.status } : {}),
     // A group of another organization (or a deleted one) has no members here: an empty page.
     ...(query.groupId ? { groups: { some: { groupId: query.groupId, group: { deletedAt: null, ...organizationScope(actor) } } } } : {}),
   };
+}
+
+/**
+ * A record number (`externalId`) given whole or by its start (docs/api-contract.md §18), without
+ * regard to case on both databases: SQLite's LIKE folds ASCII letters, PostgreSQL is asked to
+ * (ILIKE). Prisma leaves LIKE's wildcards unescaped (prisma/orm#19506), and SQLite's LIKE has no
+ * escape character unless told: a search holding `%` or `_` finds a record number only whole, as
+ * it is written.
+ */
+function recordNumberStart(search: string) {
+  if (/[%_]/.test(search)) return { equals: search };
+  return env().databaseProvider === "postgresql" ? { startsWith: search, mode: "insensitive" as const } : { startsWith: search };
+}
+
+/**
+ * A date of birth is a day that has begun where the organization is: a later one is refused (400
+ * naming `dateOfBirth`), as schedules refuse a start before today (ADR 76).
+ */
+export function assertBornByToday(input: { dateOfBirth?: string | null | undefined }, timeZone: string, now = new Date()) {
+  if (input.dateOfBirth && input.dateOfBirth > dayIn(now, timeZone)) {
+    throw badRequest("A date of birth cannot be later than today.", [fieldProblem("dateOfBirth", "dateOfBirthFuture")]);
+  }
 }
 
 /**
@@ -89,6 +112,7 @@ type ProfileInput = {
   status?: string | undefined;
   email?: string | null | undefined;
   externalId?: string | null | undefined;
+  dateOfBirth?: string | null | undefined;
   phone?: string | null | undefined;
   age?: number | null | undefined;
   grade?: string | null | undefined;
@@ -100,7 +124,7 @@ export function personData<S extends string>(input: ProfileInput & { status?: S 
   const data: { name?: string; searchName?: string; status?: S } & Record<string, string | number | null> = {};
   if (input.name !== undefined) Object.assign(data, { name: input.name, searchName: foldForSearch(input.name) });
   if (input.status !== undefined) data.status = input.status;
-  for (const field of ["email", "externalId", "phone", "age", "grade", "gender"] as const) {
+  for (const field of ["email", "externalId", "dateOfBirth", "phone", "age", "grade", "gender"] as const) {
     if (input[field] !== undefined) data[field] = input[field];
   }
   return data;

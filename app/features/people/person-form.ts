@@ -1,5 +1,5 @@
 /** What a student or candidate form posts and what its action answers on an error (shared by server and page). */
-export const PROFILE_FIELDS = ["name", "email", "externalId", "phone", "age", "grade", "gender", "status"] as const;
+export const PROFILE_FIELDS = ["name", "email", "externalId", "dateOfBirth", "phone", "age", "grade", "gender", "status"] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
 export type ProfileValues = Partial<Record<ProfileField, string>>;
 
@@ -8,6 +8,7 @@ export function profileValues(person: {
   name: string;
   email: string | null;
   externalId: string | null;
+  dateOfBirth: string | null;
   phone: string | null;
   age: number | null;
   grade: string | null;
@@ -18,6 +19,7 @@ export function profileValues(person: {
     name: person.name,
     email: person.email ?? "",
     externalId: person.externalId ?? "",
+    dateOfBirth: person.dateOfBirth ?? "",
     phone: person.phone ?? "",
     age: person.age === null ? "" : String(person.age),
     grade: person.grade ?? "",

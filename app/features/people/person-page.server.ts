@@ -6,7 +6,7 @@ import { forPage } from "~/lib/page.server.ts";
 import type { Submission } from "@conform-to/react/future";
 import type { Dictionary } from "~/i18n/dictionaries.ts";
 import { pageResult } from "~/lib/client-validation.server.ts";
-import { ApiError, issueTexts } from "~/lib/problem.server.ts";
+import { ApiError, fieldTexts, issueTexts } from "~/lib/problem.server.ts";
 import type { ProfileField } from "./person-form.ts";
 
 /**
@@ -15,7 +15,7 @@ import type { ProfileField } from "./person-form.ts";
  * next to the fields, with the values typed so far.
  */
 /** Every field the form shows is posted; an empty optional one means "clear it" (null). */
-const OPTIONAL: readonly ProfileField[] = ["email", "externalId", "phone", "age", "grade", "gender"];
+const OPTIONAL: readonly ProfileField[] = ["email", "externalId", "dateOfBirth", "phone", "age", "grade", "gender"];
 
 /** What a refused profile form answers: Conform's result, with the messages in the page's language. */
 export type ProfileFormResult = { result: ReturnType<typeof pageResult> };
@@ -34,7 +34,7 @@ export function parseProfile<S extends z.ZodType>(formData: FormData, schema: S,
   return { ok: true as const, data: parsed as z.output<S>, submission };
 }
 
-/** Runs a create or update; a taken e-mail address or external ID becomes its field's error. */
+/** Runs a create or update; a taken e-mail address or record number, or a date of birth after today, becomes its field's error. */
 export async function saveProfile<T>(work: Promise<T>, submission: Submission, t: Dictionary) {
   try {
     return { ok: true as const, value: await forPage(work) };
@@ -44,6 +44,9 @@ export async function saveProfile<T>(work: Promise<T>, submission: Submission, t
     }
     if (error instanceof ApiError && error.code === "EXTERNAL_ID_TAKEN") {
       return { ok: false as const, reply: invalid(submission, { externalId: t.fieldProblems.externalIdTaken }) };
+    }
+    if (error instanceof ApiError && error.status === 400 && error.errors?.length) {
+      return { ok: false as const, reply: invalid(submission, fieldTexts(t, error.errors)) };
     }
     throw error;
   }

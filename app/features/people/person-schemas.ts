@@ -30,8 +30,17 @@ export const personProfileFields = {
     .optional(),
   externalId: optionalLine(100).meta({
     description:
-      "The person's id in another system (a school's information system), unique within the organization; roster imports with mode=upsert match on it. Empty or null: none.",
+      "The person's record number in another system (a school's information system, a clinic's records), unique within the organization; roster imports with mode=upsert match on it, and the lists' `search` finds it by its start. Empty or null: none.",
   }),
+  // A real calendar day (2014-03-09, not 2014-02-30); an empty string, as a form posts it, is none.
+  dateOfBirth: z
+    .string({ error: "dateOfBirth" })
+    .trim()
+    .transform((value) => (value === "" ? null : value))
+    .pipe(z.iso.date({ error: "dateOfBirth" }).nullable())
+    .nullable()
+    .optional()
+    .meta({ description: "A calendar day, YYYY-MM-DD, not later than today in the organization's time zone. Empty or null: none." }),
   phone: optionalText(50),
   age: z.number("ageRange").int("ageRange").min(0, "ageRange").max(150, "ageRange").nullable().optional(),
   grade: optionalText(50),
@@ -41,7 +50,9 @@ export const personProfileFields = {
 export const personListQuery = <S extends readonly [string, ...string[]]>(statuses: S) =>
   z.strictObject({
     ...paginationQuery,
-    search: searchParam,
+    search: searchParam.meta({
+      description: "Case- and accent-insensitive substring of the name, or the start of the record number (externalId), ignoring case: `S-10` finds S-1042.",
+    }),
     status: z.enum(statuses).optional(),
     groupId: idSchema.optional().meta({ description: "Only the members of this group." }),
     updatedSince: updatedSinceParam,
@@ -51,7 +62,8 @@ export const personFields = {
   id: idSchema,
   name: z.string(),
   email: z.string().nullable(),
-  externalId: z.string().nullable().meta({ description: "The person's id in another system, unique within the organization." }),
+  externalId: z.string().nullable().meta({ description: "The person's record number in another system, unique within the organization." }),
+  dateOfBirth: z.iso.date().nullable().meta({ description: "A calendar day, YYYY-MM-DD." }),
   phone: z.string().nullable(),
   age: z.number().int().nullable(),
   grade: z.string().nullable(),
@@ -95,6 +107,7 @@ export const personSelect = {
   name: true,
   email: true,
   externalId: true,
+  dateOfBirth: true,
   phone: true,
   age: true,
   grade: true,
@@ -104,6 +117,10 @@ export const personSelect = {
   updatedAt: true,
   deletedAt: true,
 } as const;
+
+/** GET /api/students/export and /api/candidates/export: the list's filters, every page at once. */
+export const rosterExportQuery = <S extends readonly [string, ...string[]]>(statuses: S) =>
+  personListQuery(statuses).pick({ search: true, status: true, groupId: true });
 
 /** POST /api/students/import and /api/candidates/import (docs/api-contract.md §11, §23). */
 export const importQuery = z.strictObject({
@@ -169,7 +186,7 @@ export const importFileBody = z
     file: z.string().meta({
       format: "binary",
       description: "The CSV file: a header row (names in English, Spanish or Portuguese), comma or semicolon separated, UTF-8 (else read as Windows-1252).",
-      examples: ["name,email,externalId,age,group\nAna Lima,ana.lima@school.example,S-1042,11,5B\n"],
+      examples: ["name,email,externalId,dateOfBirth,age,group\nAna Lima,ana.lima@school.example,S-1042,2014-03-09,11,5B\n"],
     }),
   })
   .meta({ id: "RosterFile" });

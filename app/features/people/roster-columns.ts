@@ -7,16 +7,40 @@
 export const ROSTER_HEADERS = {
   name: ["name", "full name", "nombre", "nombre completo", "nome", "nome completo"],
   email: ["email", "e-mail", "mail", "correo", "correo electrónico", "endereço de e-mail"],
-  externalId: ["externalId", "external id", "id", "matrícula", "número de matrícula", "id externo"],
+  externalId: [
+    "externalId",
+    "external id",
+    "id",
+    "matrícula",
+    "número de matrícula",
+    "id externo",
+    // A clinic's (ADR 81): its record number.
+    "record number",
+    "mrn",
+    "expediente",
+    "número de expediente",
+    "historia clínica",
+    "prontuário",
+    "número do prontuário",
+    "número de registro",
+  ],
+  dateOfBirth: ["dateOfBirth", "date of birth", "birth date", "birthdate", "dob", "fecha de nacimiento", "nacimiento", "data de nascimento", "nascimento"],
   phone: ["phone", "telephone", "teléfono", "telefone", "celular"],
   age: ["age", "edad", "idade"],
-  grade: ["grade", "year", "grado", "curso", "año", "série", "ano"],
+  // A clinic calls the same field its service (ADR 81).
+  grade: ["grade", "year", "grado", "curso", "año", "série", "ano", "service", "programme", "program", "servicio", "programa", "serviço"],
   gender: ["gender", "sex", "género", "gênero", "sexo"],
   status: ["status", "estado", "situación", "situação"],
   group: ["group", "class", "grupo", "clase", "turma", "classe"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type RosterColumn = keyof typeof ROSTER_HEADERS;
+
+/** The columns that are a person's profile (all but `group`), in the order an exported file has them. */
+export const PROFILE_COLUMNS = ["name", "email", "externalId", "dateOfBirth", "phone", "age", "grade", "gender", "status"] as const satisfies readonly Exclude<
+  RosterColumn,
+  "group"
+>[];
 
 /** `create` adds every row; `upsert` updates the people the rows match and adds the others. */
 export const IMPORT_MODES = ["create", "upsert"] as const;

@@ -29,7 +29,7 @@ export function rosterImportEndpoint(kind: "students" | "candidates") {
         tag,
         auth: "session",
         roles: STAFF,
-        summary: `Import ${kind} from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, externalId, phone, age, grade, gender, status and group, in English, Spanish or Portuguese (nombre, correo, matrícula, turma, …), at most 5,000 rows; UTF-8, else read as Windows-1252. mode=upsert updates the people the rows match (on externalId, else email) and creates the others. Every row or none; ${events} webhooks for each person created or changed.`,
+        summary: `Import ${kind} from a CSV file (the multipart field file, or a text/csv body): a header naming name (required), email, externalId, dateOfBirth, phone, age, grade, gender, status and group, in English, Spanish or Portuguese (nombre, correo, matrícula, turma, …), at most 5,000 rows; UTF-8, else read as Windows-1252. mode=upsert updates the people the rows match (on externalId, else email) and creates the others. Every row or none; ${events} webhooks for each person created or changed.`,
         query: importQuery,
         body: { schema: importFileBody, types: ["multipart", "csv"] },
         success: {

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { translations } from "~/i18n/dictionaries.ts";
+import { type Dictionary, translations } from "~/i18n/dictionaries.ts";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { pageResult } from "~/lib/client-validation.server.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
@@ -24,13 +24,13 @@ import { importRoster, PREVIEW_ROWS_SHOWN, previewRoster } from "./roster-import
  */
 type Kind = "students" | "candidates";
 
-export const importFileValidation = (locale: Locale): ClientValidation<"file"> => ({
+export const importFileValidation = (t: Dictionary): ClientValidation<"file"> => ({
   constraint: { file: { required: true } },
-  messages: { file: { required: translations(locale).fieldProblems.chooseFile } },
+  messages: { file: { required: t.fieldProblems.chooseFile } },
 });
 
-const inLanguage = (locale: Locale, problems: FieldProblem[]) =>
-  problems.map((problem) => ({ row: problem.row!, field: problem.field!, message: fieldText(translations(locale), problem.key) }));
+const inLanguage = (t: Dictionary, problems: FieldProblem[]) =>
+  problems.map((problem) => ({ row: problem.row!, field: problem.field!, message: fieldText(t, problem.key) }));
 
 const modeOf = (value: FormDataEntryValue | null): ImportMode => (value === "upsert" ? "upsert" : "create");
 const encodingOf = (value: FormDataEntryValue | null): RosterEncoding => (value === "windows-1252" ? "windows-1252" : "utf-8");
@@ -49,7 +49,7 @@ async function pagePreview(actor: Actor, kind: Kind, source: RosterSource, mode:
       updated: count("updated"),
       unchanged: count("unchanged"),
       groupsCreated,
-      errors: inLanguage(locale, problems),
+      errors: inLanguage(translations(locale, actor.organizationKind), problems),
       shown: planned.slice(0, PREVIEW_ROWS_SHOWN).map(({ row, action, changes, joins }) => ({
         row: row.line,
         name: row.input.name,
@@ -81,7 +81,10 @@ export async function rosterImportPost(request: Request, actor: Actor, kind: Kin
   const file = formData.get("file");
   if (!(file instanceof File) || file.size === 0) {
     const submission = formSubmission(formData, ["csrfToken", "intent", "file"]);
-    return data({ result: pageResult(submission, { fieldErrors: { file: translations(locale).fieldProblems.chooseFile }, formError: null }) }, { status: 400 });
+    return data(
+      { result: pageResult(submission, { fieldErrors: { file: translations(locale, actor.organizationKind).fieldProblems.chooseFile }, formError: null }) },
+      { status: 400 },
+    );
   }
   return data(await pagePreview(actor, kind, decodeRoster(new Uint8Array(await file.arrayBuffer())), mode, locale));
 }

@@ -12,8 +12,10 @@ import { createCandidateBody } from "../candidates/candidate-schemas.ts";
 import { createStudentBody } from "../students/student-schemas.ts";
 import { emitWebhookEvents, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { refreshRespondentSearchText } from "./people.server.ts";
-import { type ImportMode, type RosterAction, type RosterColumn, type RosterSource, ROSTER_HEADERS } from "./roster-columns.ts";
+import { type ImportMode, PROFILE_COLUMNS, type RosterAction, type RosterColumn, type RosterSource, ROSTER_HEADERS } from "./roster-columns.ts";
 import { newId } from "~/lib/ids.server.ts";
+import { dayIn } from "~/lib/zoned-time.ts";
+import { unguardFormula } from "../reports/report-export-file.server.ts";
 
 /**
  * A class list from a spreadsheet (docs/api-contract.md §11, §23): a CSV file, comma or semicolon separated
@@ -62,8 +64,11 @@ const COLUMN_OF = new Map<string, RosterColumn>(
   Object.entries(ROSTER_HEADERS).flatMap(([column, names]) => names.map((name) => [headerKey(name), column as RosterColumn] as const)),
 );
 
-/** The file's rows, read and checked on their own (without the database); problems by line and column. */
-function readRoster(kind: Kind, text: string) {
+/**
+ * The file's rows, read and checked on their own (without the database); problems by line and
+ * column. `today`: the organization's day, which no date of birth may come after.
+ */
+function readRoster(kind: Kind, text: string, today: string) {
   let records: string[][];
   try {
     records = parse(text, { bom: true, delimiter: separatorOf(text.replace(/^\uFEFF/, "")), relax_column_count: true, skip_empty_lines: true });
@@ -94,13 +99,15 @@ function readRoster(kind: Kind, text: string) {
     const blank = new Set<RosterColumn>();
     let group: string | null = null;
     columns.forEach((column, position) => {
-      const cell = (cells[position] ?? "").trim();
+      // A text our own export guarded against spreadsheet formulas (`'+34 612…`) is read as it was.
+      const cell = unguardFormula((cells[position] ?? "").trim());
       if (cell === "") blank.add(column!);
       if (column === "group") group = cell || null;
       else value[column!] = column === "status" ? cell.toUpperCase() : cell;
     });
     const parsed = schema.safeParse(value);
-    if (parsed.success) rows.push({ line, input: parsed.data as Input, group, blank });
+    if (parsed.success && parsed.data.dateOfBirth && parsed.data.dateOfBirth > today) problems.push(problemAt(line, "dateOfBirth", "dateOfBirthFuture"));
+    else if (parsed.success) rows.push({ line, input: parsed.data as Input, group, blank });
     else
       for (const issue of parsed.error.issues)
         problems.push(problemAt(line, String(issue.path[0] ?? "file"), issueMessage(issue).key, ...issueMessage(issue).params));
@@ -122,6 +129,7 @@ function readRoster(kind: Kind, text: string) {
 const personSelect = {
   id: true,
   externalId: true,
+  dateOfBirth: true,
   email: true,
   deletedAt: true,
   name: true,
@@ -134,6 +142,7 @@ const personSelect = {
 type Existing = {
   id: string;
   externalId: string | null;
+  dateOfBirth: string | null;
   email: string | null;
   deletedAt: Date | null;
   name: string;
@@ -247,8 +256,6 @@ async function planRoster(client: Prisma.TransactionClient, actor: Actor, kind: 
   return { planned, problems, missingGroups: new Set(named.filter((name) => !existingGroups.has(name))) };
 }
 
-const PROFILE_COLUMNS: readonly ProfileColumn[] = ["name", "email", "externalId", "phone", "age", "grade", "gender", "status"];
-
 /** The columns of the file whose values differ from the person's, with the new values. */
 function changesOf(kind: Kind, columns: RosterColumn[], row: Row, person: Existing): PlannedRow["changes"] {
   const changes: PlannedRow["changes"] = {};
@@ -292,7 +299,13 @@ const counts = (planned: PlannedRow[]) => ({
  * a new person). `planned` is for the page's preview.
  */
 export async function previewRoster(actor: Actor, kind: Kind, source: RosterSource, mode: ImportMode = "create") {
-  const { total, planned, problems, groupsCreated } = await checkRoster(db, actor, kind, mode, readRoster(kind, source.text));
+  const { total, planned, problems, groupsCreated } = await checkRoster(
+    db,
+    actor,
+    kind,
+    mode,
+    readRoster(kind, source.text, dayIn(new Date(), actor.timeZone)),
+  );
   const errors = problems.map(asResponse);
   const answer =
     mode === "create"
@@ -318,7 +331,7 @@ const refused = (problems: FieldProblem[]) => badRequest("Some rows of the file 
 export async function importRoster(actor: Actor, kind: Kind, source: RosterSource, mode: ImportMode = "create") {
   // Checked first outside the transaction: a file with problems (the same file sent again in
   // create mode, say) is refused without waiting for the organization's roster or the write lock.
-  const read = readRoster(kind, source.text);
+  const read = readRoster(kind, source.text, dayIn(new Date(), actor.timeZone));
   const checked = await checkRoster(db, actor, kind, mode, read);
   if (checked.problems.length > 0) throw refused(checked.problems);
   const createdEvent = kind === "students" ? "student.created" : "candidate.created";
@@ -348,6 +361,7 @@ export async function importRoster(actor: Actor, kind: Kind, source: RosterSourc
         "searchName",
         "email",
         "externalId",
+        "dateOfBirth",
         "phone",
         "age",
         "grade",
@@ -364,6 +378,7 @@ export async function importRoster(actor: Actor, kind: Kind, source: RosterSourc
         foldForSearch(input.name),
         input.email ?? null,
         input.externalId ?? null,
+        input.dateOfBirth ?? null,
         input.phone ?? null,
         input.age ?? null,
         input.grade ?? null,

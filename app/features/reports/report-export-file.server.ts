@@ -282,7 +282,10 @@ async function answersOf(client: SqlClient, rows: BatchRow[], questions: ExportQ
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 const FORMULA_AFTER_SEPARATOR = /[,;][=+\-@\t\r]/;
-const guardFormula = (text: string) => (FORMULA_START.test(text) || FORMULA_AFTER_SEPARATOR.test(text) ? `'${text}` : text);
+export const guardFormula = (text: string) => (FORMULA_START.test(text) || FORMULA_AFTER_SEPARATOR.test(text) ? `'${text}` : text);
+
+/** A cell as it was before `guardFormula`: a roster exported here imports to the same values. */
+export const unguardFormula = (text: string) => (text.startsWith("'") && guardFormula(text.slice(1)) === text ? text.slice(1) : text);
 
 /**
  * How csv-stringify writes the cells. Its own RFC 4180 quoting: a field holding the separator or a

@@ -110,6 +110,8 @@ export const reportDetail = reportItem
       kind: z.enum(["student", "candidate"]),
       id: idSchema,
       name: z.string(),
+      externalId: z.string().nullable().meta({ description: "The person's record number, as it is now." }),
+      dateOfBirth: z.iso.date().nullable().meta({ description: "The person's date of birth, as it is now." }),
       grade: z.string().nullable(),
       age: z.number().int().nullable(),
     }),

@@ -469,6 +469,9 @@ export async function getReport(actor: Actor, submissionId: string): Promise<Rep
       formId: true,
       studentId: true,
       candidateId: true,
+      // The report's header names the person's record number and date of birth too (docs/api-contract.md §18).
+      student: { select: { ...reportSelect.student.select, externalId: true, dateOfBirth: true } },
+      candidate: { select: { ...reportSelect.candidate.select, externalId: true, dateOfBirth: true } },
       createdAt: true,
       organization: { select: { id: true, name: true } },
       scoredAgainst: true,
@@ -494,6 +497,8 @@ export async function getReport(actor: Actor, submissionId: string): Promise<Rep
     form: snapshot.form,
     respondent: {
       ...snapshot.respondent,
+      externalId: live?.externalId ?? null,
+      dateOfBirth: live?.dateOfBirth ?? null,
       ...(live ? { id: live.id, name: live.name, grade: live.grade, age: live.age } : {}),
       kind: row.student ? "student" : "candidate",
     },

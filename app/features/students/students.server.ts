@@ -9,6 +9,7 @@ import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.serve
 import { foldForSearch } from "~/lib/search.ts";
 import { personSelect } from "../people/person-schemas.ts";
 import {
+  assertBornByToday,
   assertProfileFree,
   deletePerson,
   personData,
@@ -65,6 +66,7 @@ export async function createStudent(actor: Actor, input: CreateStudentInput) {
   // The id and time are chosen here, so that the event can name them in the same transaction.
   const student = { id: newId(), name: input.name, externalId: input.externalId ?? null, createdAt: new Date() };
   const subscribers = await webhookSubscribers(actor.organizationId, "student.created");
+  assertBornByToday(input, actor.timeZone);
   await db.$transaction(async (tx) => {
     await assertProfileFree(tx, "student", actor.organizationId, input);
     await tx.student.create({
@@ -85,6 +87,7 @@ export async function createStudent(actor: Actor, input: CreateStudentInput) {
 /** `ifMatch`: the request's If-Match, checked in the write's transaction (412 when the student has changed). */
 export async function updateStudent(actor: Actor, id: string, input: UpdateStudentInput, ifMatch: IfMatch | null = null) {
   const existing = await findStudent(actor, id);
+  assertBornByToday(input, actor.timeZone);
   const subscribers = await webhookSubscribers(existing.organizationId, "student.updated");
   // A new name is also written into the search text of the student's results, in the same
   // transaction, so the reports search finds them by the name they show.

@@ -44,7 +44,7 @@ async function mailLink(submissionId: string, kind: "link" | "reminder" | "remin
       remindedAt: true,
       deletedAt: true,
       form: { select: { title: true, instrument: true } },
-      organization: { select: { name: true, timeZone: true } },
+      organization: { select: { name: true, timeZone: true, kind: true } },
       assignedBy: { select: { locale: true } },
       student: { select: { name: true, email: true, deletedAt: true } },
       candidate: { select: { name: true, email: true, deletedAt: true } },
@@ -61,7 +61,10 @@ async function mailLink(submissionId: string, kind: "link" | "reminder" | "remin
   const url = testLinkUrl(submission.token, locale, submission.form.instrument);
   const write = kind === "link" ? testLinkMail : reminderMail;
   try {
-    await sendMail({ to: respondent.email, ...write(locale, respondent.name, submission.organization.name, submission.form.title, expiry, url) });
+    await sendMail({
+      to: respondent.email,
+      ...write(locale, submission.organization.kind, respondent.name, submission.organization.name, submission.form.title, expiry, url),
+    });
   } catch (error) {
     // Refused for good (5xx), or the last try: the link shows "e-mail failed" with the reason (ADR 46).
     const { permanent, reply } = mailRefusal(error);

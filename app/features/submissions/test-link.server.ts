@@ -15,6 +15,7 @@ import type { WebhookData } from "../webhooks/webhook-payloads.ts";
 import { flagAlertJobs, flagAlertRecipients } from "../flags/flag-alerts.server.ts";
 import { enqueueJobs } from "../jobs/jobs.server.ts";
 import { newId } from "~/lib/ids.server.ts";
+import type { OrganizationKind } from "../organization/organization-kinds.ts";
 
 /**
  * The public side of an assignment: anyone holding the token may read the test (without scores or
@@ -31,6 +32,7 @@ const alreadyCompleted = () => conflict("This test has already been completed.",
 type LinkRow = {
   id: string;
   organizationId: string;
+  organizationKind: OrganizationKind;
   isCompleted: unknown;
   revokedAt: unknown;
   expiresAt: unknown;
@@ -69,13 +71,14 @@ type LinkRow = {
 async function loadLink(token: string) {
   if (!TOKEN_SHAPE.test(token)) throw linkNotFound();
   const [row] = await db.$queryRaw<LinkRow[]>`
-    SELECT s."id", s."organizationId", s."isCompleted", s."revokedAt", s."expiresAt", s."openedAt", s."startedAt", s."deletedAt",
+    SELECT s."id", s."organizationId", o."kind" AS "organizationKind", s."isCompleted", s."revokedAt", s."expiresAt", s."openedAt", s."startedAt", s."deletedAt",
            s."assignedById", u."name" AS "assignedByName", d."answers" AS "draftAnswers", d."savedAt" AS "draftSavedAt",
            st."id" AS "studentId", st."name" AS "studentName", st."grade" AS "studentGrade", st."age" AS "studentAge", st."deletedAt" AS "studentDeletedAt",
            ca."id" AS "candidateId", ca."name" AS "candidateName", ca."grade" AS "candidateGrade", ca."age" AS "candidateAge", ca."deletedAt" AS "candidateDeletedAt",
            f."id" AS "formId", f."title" AS "formTitle", f."description" AS "formDescription", f."category" AS "formCategory", f."type" AS "formType",
            f."isPublished" AS "formIsPublished", f."deletedAt" AS "formDeletedAt", f."contentVersion" AS "formContentVersion"
       FROM "Submission" AS s
+      JOIN "Organization" AS o ON o."id" = s."organizationId"
       JOIN "User" AS u ON u."id" = s."assignedById"
       JOIN "Form" AS f ON f."id" = s."formId"
       LEFT JOIN "SubmissionDraft" AS d ON d."submissionId" = s."id"
@@ -110,6 +113,7 @@ async function loadLink(token: string) {
   return {
     id: row.id,
     organizationId: row.organizationId,
+    organizationKind: row.organizationKind,
     assignedBy: { id: row.assignedById, name: row.assignedByName },
     isCompleted: rawBoolean(row.isCompleted),
     revokedAt: rawDate(row.revokedAt),
@@ -149,12 +153,17 @@ function assertOpen(link: { isCompleted: boolean; expiresAt: Date | null; revoke
  * answers saved so far, if any, and how many questions they answer.
  */
 export async function openTestLink(token: string) {
+  return (await openTestLinkPage(token)).test;
+}
+
+/** The test as `openTestLink` answers it, and which words its organization's pages say (ADR 81), for the respondent's page. */
+export async function openTestLinkPage(token: string) {
   const link = await loadLink(token);
   assertOpen(link);
   // The first opening moves the link from PENDING to OPENED; later ones change nothing.
   if (!link.openedAt) await db.submission.updateMany({ where: { id: link.id, openedAt: null }, data: { openedAt: new Date() } });
   const draftAnswers = link.draft ? (link.draft.answers as GivenAnswer[]) : [];
-  return {
+  const test = {
     form: {
       title: link.form.title,
       description: link.form.description,
@@ -173,6 +182,7 @@ export async function openTestLink(token: string) {
     progress: answeredCount(link.form.questions, draftAnswers),
     ...(link.draft ? { draft: { answers: draftAnswers, savedAt: link.draft.savedAt } } : {}),
   };
+  return { test, organizationKind: link.organizationKind };
 }
 
 /**

@@ -149,7 +149,7 @@ export async function createUser(actor: Actor, input: CreateUserInput) {
     });
     // Without a password the user chooses one through an e-mailed link (the reset flow, 72 hours).
     if (!passwordHash) {
-      await sendInvitation({ id: userId, name: input.name, email: input.email, locale: input.locale ?? "en" }, organization.name);
+      await sendInvitation({ id: userId, name: input.name, email: input.email, locale: input.locale ?? "en" }, organization);
     }
     return await getProfile(userId);
   } catch (error) {

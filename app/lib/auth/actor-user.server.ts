@@ -23,7 +23,7 @@ export const actorUserSelect = {
   isActive: true,
   deletedAt: true,
   avatar: { select: { updatedAt: true } },
-  organization: { select: { timeZone: true } },
+  organization: { select: { timeZone: true, kind: true } },
 } satisfies Prisma.UserSelect;
 
 export type ActorUser = Prisma.UserGetPayload<{ select: typeof actorUserSelect }>;
@@ -42,6 +42,7 @@ export function actorFromUser(user: ActorUser, credential: { sessionId: string; 
     image: user.avatar ? avatarUrl(user.id, user.avatar.updatedAt) : null,
     locale: user.locale,
     timeZone: user.organization.timeZone,
+    organizationKind: user.organization.kind,
     sessionExpiresAt: credential.expiresAt,
   };
 }

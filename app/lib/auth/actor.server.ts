@@ -1,3 +1,4 @@
+import type { OrganizationKind } from "~/features/organization/organization-kinds.ts";
 import { forbidden, unauthenticated } from "../problem.server.ts";
 
 export type Role = "SUPER_ADMIN" | "ADMIN" | "TEACHER" | "STUDENT";
@@ -20,6 +21,8 @@ export type Actor = {
   locale: string;
   /** The organization's IANA time zone: date-only inputs are whole days there, and dates are shown in it. */
   timeZone: string;
+  /** SCHOOL or CLINIC: which words the caller's pages, e-mails and PDFs say (ADR 81). */
+  organizationKind: OrganizationKind;
   sessionExpiresAt: Date;
 };
 

@@ -11,6 +11,7 @@ export { avatarUrl } from "./actor-user.server.ts";
 export { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "./session-rules.ts";
 import { env } from "../env.server.ts";
 import type { Actor } from "./actor.server.ts";
+import type { OrganizationKind } from "~/features/organization/organization-kinds.ts";
 
 /**
  * Sessions are rows in the database; the cookie carries only a random token whose SHA-256 is the
@@ -67,6 +68,7 @@ type SessionRow = {
   deletedAt: unknown;
   avatarUpdatedAt: unknown;
   timeZone: string;
+  kind: OrganizationKind;
 };
 
 /**
@@ -84,7 +86,7 @@ export async function readActor(request: Request): Promise<Actor | null> {
   // page and API call starts here, and the ORM's relations made it four on SQLite.
   const [row] = await db.$queryRaw<SessionRow[]>`
     SELECT se."expiresAt", se."lastSeenAt", u."id", u."role", u."organizationId", u."name", u."email", u."locale", u."isActive", u."deletedAt",
-           a."updatedAt" AS "avatarUpdatedAt", o."timeZone"
+           a."updatedAt" AS "avatarUpdatedAt", o."timeZone", o."kind"
       FROM "Session" AS se
       JOIN "User" AS u ON u."id" = se."userId"
       JOIN "Organization" AS o ON o."id" = u."organizationId"
@@ -103,7 +105,7 @@ export async function readActor(request: Request): Promise<Actor | null> {
     isActive: rawBoolean(row.isActive),
     deletedAt: rawDate(row.deletedAt),
     avatar: avatarUpdatedAt ? { updatedAt: avatarUpdatedAt } : null,
-    organization: { timeZone: row.timeZone },
+    organization: { timeZone: row.timeZone, kind: row.kind },
   };
   const now = Date.now();
   if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + SESSION_IDLE_TIMEOUT_MS <= now || !isUsable(user)) {

@@ -1,10 +1,12 @@
+import type { OrganizationKind } from "~/features/organization/organization-kinds.ts";
 import { serverTranslations } from "~/i18n/dictionaries.server.ts";
 import { resolveLocale } from "../i18n.ts";
 import type { OutgoingMail } from "./mailer.server.ts";
 
 /**
- * Every e-mail the service sends, in the recipient's language, its words from the `mail` group of
- * the server dictionaries (app/i18n/en.server.ts). Plain text first (it is what clients that block
+ * Every e-mail the service sends, in the recipient's language and with the words of the
+ * organization it comes from (a school's or a clinic's, ADR 81), from the `mail` group of the
+ * server dictionaries (app/i18n/en.server.ts). Plain text first (it is what clients that block
  * HTML show), with a simple HTML twin.
  */
 type Message = Omit<OutgoingMail, "to">;
@@ -27,41 +29,43 @@ function compose(subject: string, paragraphs: string[], action?: { label: string
   return { subject, text, html };
 }
 
-/** The `mail` strings of the recipient's language (a stored locale, or English when it is not one of ours). */
-const mailWords = (locale: string) => serverTranslations(resolveLocale(locale)).mail;
+/** The `mail` strings of the recipient's language (a stored locale, or English when it is not one of ours) and organization. */
+const mailWords = (locale: string, kind: OrganizationKind) => serverTranslations(resolveLocale(locale), kind).mail;
 
-export function twoFactorCodeMail(locale: string, name: string, code: string): Message {
-  const t = mailWords(locale);
+export function twoFactorCodeMail(locale: string, kind: OrganizationKind, name: string, code: string): Message {
+  const t = mailWords(locale, kind);
   return compose(t.signInCode.subject(code), t.signInCode.body(name, code));
 }
 
-export function passwordResetMail(locale: string, name: string, url: string): Message {
-  const t = mailWords(locale);
+export function passwordResetMail(locale: string, kind: OrganizationKind, name: string, url: string): Message {
+  const t = mailWords(locale, kind);
   return compose(t.passwordReset.subject, t.passwordReset.body(name), { label: t.passwordReset.action, url });
 }
 
 /** The owner's way past a sign-in paused by guesses from many places (ADR 47). */
-export function signInUnlockMail(locale: string, name: string, url: string): Message {
-  const t = mailWords(locale);
+export function signInUnlockMail(locale: string, kind: OrganizationKind, name: string, url: string): Message {
+  const t = mailWords(locale, kind);
   return compose(t.signInUnlock.subject, t.signInUnlock.body(name), { label: t.signInUnlock.action, url });
 }
 
-export function invitationMail(locale: string, name: string, organization: string, url: string): Message {
-  const t = mailWords(locale);
+export function invitationMail(locale: string, kind: OrganizationKind, name: string, organization: string, url: string): Message {
+  const t = mailWords(locale, kind);
   return compose(t.invitation.subject(organization), t.invitation.body(name, organization), { label: t.invitation.action, url });
 }
 
-/** A test link for its respondent; `expiry` already written in the organization's time zone and the language. */
-export function testLinkMail(locale: string, name: string, organization: string, form: string, expiry: string | null, url: string): Message {
-  const t = mailWords(locale);
-  return compose(t.testLink.subject(form), t.testLink.body(name, organization, form, expiry), { label: t.testLink.action, url });
+/** A link's e-mail to its respondent, the link's own or a reminder: the two differ only in their words. */
+function linkMail(which: "testLink" | "reminder") {
+  return (locale: string, kind: OrganizationKind, name: string, organization: string, form: string, expiry: string | null, url: string): Message => {
+    const t = mailWords(locale, kind)[which];
+    return compose(t.subject(form), t.body(name, organization, form, expiry), { label: t.action, url });
+  };
 }
 
+/** A test link for its respondent; `expiry` already written in the organization's time zone and the language. */
+export const testLinkMail = linkMail("testLink");
+
 /** A reminder of a link still waiting for answers, like the link's own e-mail. */
-export function reminderMail(locale: string, name: string, organization: string, form: string, expiry: string | null, url: string): Message {
-  const t = mailWords(locale);
-  return compose(t.reminder.subject(form), t.reminder.body(name, organization, form, expiry), { label: t.reminder.action, url });
-}
+export const reminderMail = linkMail("reminder");
 
 /**
  * A flagged result for someone who should see it (docs/api-contract.md §16): the form, the
@@ -69,7 +73,15 @@ export function reminderMail(locale: string, name: string, organization: string,
  * zone and the language), and the report's address; never the answers, nor the flags' texts
  * (they name the answer chosen).
  */
-export function flaggedResultMail(locale: string, name: string, respondent: string, form: string, completedAt: string, url: string): Message {
-  const t = mailWords(locale);
+export function flaggedResultMail(
+  locale: string,
+  kind: OrganizationKind,
+  name: string,
+  respondent: string,
+  form: string,
+  completedAt: string,
+  url: string,
+): Message {
+  const t = mailWords(locale, kind);
   return compose(t.flaggedResult.subject(form), t.flaggedResult.body(name, respondent, form, completedAt), { label: t.flaggedResult.action, url });
 }

@@ -19,7 +19,7 @@ const handle = endpoint<Route.LoaderArgs>(
       operationId: "getOrganization",
       tag: "Organization",
       auth: "session",
-      summary: "The caller's organization: its name and the time zone its dates are read in.",
+      summary: "The caller's organization: its name, the time zone its dates are read in, and whether it is a school or a clinic.",
       success: { status: 200, description: "The organization.", schema: organizationResponse },
       errors: [401],
     },
@@ -28,7 +28,8 @@ const handle = endpoint<Route.LoaderArgs>(
       tag: "Organization",
       auth: "session",
       roles: ADMINS,
-      summary: "Rename the organization or change its time zone (an IANA name such as Europe/Madrid).",
+      summary:
+        "Rename the organization, change its time zone (an IANA name such as Europe/Madrid), or make it a school or a clinic (only the words its pages, e-mails and PDFs say change).",
       body: { schema: updateOrganizationBody, types: browserBody },
       success: { status: 200, description: "The updated organization.", schema: organizationResponse },
       errors: [400, 401, 403, 413, 415],

@@ -18,7 +18,7 @@ const handle = endpoint(
       const actor = requireStaff(actorOf(context));
       const { submissionId } = await readJsonBody(request, exportReportBody);
       const report = await getReport(actor, submissionId);
-      const pdf = await renderPdf(context, report, { locale: actor.locale });
+      const pdf = await renderPdf(context, report, { locale: actor.locale, organizationKind: actor.organizationKind });
       return new Response(pdf, {
         headers: {
           "Content-Type": "application/pdf",
