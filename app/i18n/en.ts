@@ -1,4 +1,3 @@
-import type { ReliableChange } from "~/features/scoring/change.ts";
 import type { Overrides } from "./overrides.ts";
 
 /**
@@ -102,7 +101,7 @@ export const en = {
       IMPROVED: "Reliably improved",
       DETERIORATED: "Reliably deteriorated",
       NO_CHANGE: "No reliable change",
-    } satisfies Record<ReliableChange, string>,
+    },
     baseline: "Baseline",
     yes: "Yes",
     no: "No",

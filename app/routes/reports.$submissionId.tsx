@@ -16,7 +16,7 @@ import { acknowledgeBody } from "~/features/flags/flag-schemas.ts";
 import { reportForPage } from "~/features/reports/report-page.server.ts";
 import { type Dictionary, documentTitle } from "~/i18n/dictionaries.ts";
 import { metaTranslations } from "~/i18n/meta.ts";
-import { useSignedNumber } from "~/components/change.tsx";
+import { useSignedNumber } from "~/components/change-figures.tsx";
 import type { Change } from "~/features/scoring/change.ts";
 import { useFormat, useLocale, useT, useTotalText } from "~/i18n/hooks.ts";
 import { clientValidation } from "~/lib/client-validation.server.ts";

@@ -267,7 +267,7 @@ describe.each(LOCALES)("a clinic's words in %s", (locale) => {
     // A long record number may wrap in its column, and pdftotext drops a hyphen it finds at a
     // line's end as a word broken there.
     const unbroken = (value: string) => value.replace(/[\s-]+/g, "");
-    expect(unbroken(text)).toContain(unbroken(ids.recordNumber));
+    expect(unbroken(text)).toContain(unbroken(ids.recordNumber!));
     expect(schoolWordsIn(text, locale)).toEqual([]);
     const report = await api("GET", `/api/reports/${ids.submissionId}`, { cookie: clinic.admin });
     expect(report.body.respondent).toMatchObject({ name: "Ivo Salgado en", externalId: ids.recordNumber, dateOfBirth: "1990-07-04" });

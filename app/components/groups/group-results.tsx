@@ -5,7 +5,7 @@ import { paths } from "~/lib/paths.ts";
 import { ScoreBadge } from "../badge.tsx";
 import { FlagMark } from "../flag-mark.tsx";
 import { StackedBar } from "../charts/bar-table.tsx";
-import { ReliableChangeBadge, useSignedNumber } from "../change.tsx";
+import { ReliableChangeBadge, useSignedNumber } from "../change-figures.tsx";
 
 const NO_BAND_COLOR = "#94a3b8";
 

@@ -11,7 +11,7 @@ import { PercentCell } from "../percent-cell.tsx";
 import { cx } from "../cx.ts";
 import { EmptyState } from "../empty-state.tsx";
 import { Section } from "../page-header.tsx";
-import { ReliableChangeBadge, useSignedNumber, YesNo } from "../change.tsx";
+import { ReliableChangeBadge, useSignedNumber, YesNo } from "../change-figures.tsx";
 
 export type HistoryBand = { min: number; max: number; label: string; color: string };
 
