@@ -5,6 +5,7 @@ import { api, baseUrl, sessionOf } from "../support/api.ts";
 import { assign, createForm, createStudent } from "../support/assessment.ts";
 import { rawRequest, sendOversized } from "../support/raw-http.ts";
 import { waitFor } from "../support/wait.ts";
+import { listen } from "../../server/listen.ts";
 
 /**
  * The HTTP stack in front of the app (server/): nothing a client sends ends the process or is a
@@ -276,5 +277,56 @@ describe("keep-alive", () => {
     const response = await fetch(`${baseUrl()}/healthz`);
     await response.text();
     expect(response.headers.get("keep-alive")).toBe("timeout=65");
+  });
+});
+
+describe("connections", () => {
+  test("a streamed answer's later writes go out at once on every listening socket, never held back for the client's delayed ACK", async () => {
+    // What a server-rendered page does: the head and the shell, then the rest of the stream a
+    // moment later. With Nagle's algorithm on the connection, that second write waits for the
+    // client's acknowledgement of the first, which Linux delays by 40 ms.
+    const server = http.createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/plain" });
+      response.write("head");
+      setImmediate(() => response.end("rest"));
+    });
+    const listening = await listen(server, 0, "127.0.0.1");
+    try {
+      const { port: boundPort } = server.address() as { port: number };
+      // Sixteen connections, which the kernel spreads over the listening sockets, five requests each.
+      const perRequest = await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+          const times: number[] = [];
+          for (let i = 0; i < 5; i++) {
+            const started = performance.now();
+            const body = await new Promise<string>((resolve, reject) => {
+              http
+                .get({ host: "127.0.0.1", port: boundPort, path: "/", agent }, (response) => {
+                  let text = "";
+                  response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+                  response.on("end", () => resolve(text));
+                })
+                .on("error", reject);
+            });
+            expect(body).toBe("headrest");
+            times.push(performance.now() - started);
+          }
+          agent.destroy();
+          return times;
+        }),
+      );
+      // A connection held back takes 40 ms or more for most of its requests after the first; one
+      // answered at once, well under a millisecond. (Counted per connection: the kernel gives each
+      // to one socket, and a loaded machine may slow one connection, not a quarter of them.)
+      const heldBack = perRequest.filter((times) => {
+        const [, ...afterTheFirst] = times.sort((a, b) => a - b);
+        return afterTheFirst[1]! >= 30;
+      });
+      expect(heldBack.length, `connections held back: ${JSON.stringify(perRequest.map((times) => times.map(Math.round)))}`).toBeLessThan(4);
+    } finally {
+      server.closeAllConnections();
+      await listening.close();
+    }
   });
 });
