@@ -223,7 +223,7 @@ describe("care over time in a clinic", () => {
         const column = async (cell: string) => (await table.locator(`tbody tr > ${cell}`).allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
         expect(await column("td:nth-child(1)")).toEqual(answeredAt.toReversed().map(shownDate));
         expect(await column("td:nth-child(2)")).toEqual(["3 / 27", "12 / 27", "20 / 27"]);
-        expect(await column("td:nth-child(4)")).toEqual(["Minimal", "Moderate", "Severe"]);
+        expect(await column("td:nth-child(3)")).toEqual(["Minimal", "Moderate", "Severe"]);
         expect(await column('[data-change="fromPrevious"]')).toEqual(["-9", "-8", "—"]);
         expect(await column('[data-change="fromBaseline"]')).toEqual(["-17", "-8", "Baseline"]);
         expect(await column('[data-change="reliable"]')).toEqual(["Reliably improved", "Reliably improved", "—"]);

@@ -223,7 +223,16 @@ describe("a person's subscales", () => {
       }
       expect(await subscalesChart.locator("text").allTextContents()).toEqual(expect.arrayContaining(["Depression", "Anxiety", "Stress"]));
       const table = page.getByRole("table", { name: `Results on ${dass.title}, newest first` });
-      expect(await table.locator("thead th").allTextContents()).toEqual(["Completed", "Score", "Percentage", "Band", "Depression", "Anxiety", "Stress"]);
+      expect(await table.locator("thead th").allTextContents()).toEqual([
+        "Completed",
+        "Score",
+        "Band",
+        "Since previous",
+        "Since first",
+        "Depression",
+        "Anxiety",
+        "Stress",
+      ]);
       expect(await table.locator("tbody tr").first().textContent()).toContain("0 of 42");
       expect(await table.locator("tbody tr").first().textContent()).toContain("21 / 63");
 

@@ -252,7 +252,7 @@ describe("a history with subscales", () => {
     for (const key of ["depression", "anxiety", "stress"]) expect(shown.text).toContain(`data-subscale="${key}"`);
     // Each line named in text, not by colour alone: at its end, in the list under it, in the caption.
     expect(shownText).toContain("One line per subscale (Depression, Anxiety, and Stress)");
-    expect(shownText).toMatch(/Completed Score Percentage Band Since previous Since first Depression Anxiety Stress/);
+    expect(shownText).toMatch(/Completed Score Band Since previous Since first Depression Anxiety Stress/);
     // The table, newest first: 14, 14, 14, each with its change since the first; then 28, 14, 0, the baseline.
     expect(shownText).toContain("0 0 14 of 42 -14 since first 14 of 42 0 since first 14 of 42 +14 since first");
     expect(shownText).toContain("— Baseline 28 of 42 14 of 42 0 of 42");
@@ -279,13 +279,13 @@ describe("a history's change over time", () => {
     expect(page.status).toBe(200);
     const text = words(page.text);
     // The table, newest first: each result against the one before and the first, the category in words.
-    expect(text).toMatch(/Completed Score Percentage Band Since previous Since first Reliable change Response Remission/);
+    expect(text).toMatch(/Completed Score Band Since previous Since first Reliable change Response Remission/);
     const rows = [
-      "4 / 27 .*? Minimal -4 -14 Reliably improved Yes Yes",
-      "8 / 27 .*? Mild -7 -10 Reliably improved Yes No",
-      "15 / 27 .*? Moderately severe -9 -3 No reliable change No No",
-      "24 / 27 .*? Severe \\+6 \\+6 Reliably deteriorated No No",
-      "18 / 27 .*? Moderately severe — Baseline — — —",
+      "4 / 27 Minimal -4 -14 Reliably improved Yes Yes",
+      "8 / 27 Mild -7 -10 Reliably improved Yes No",
+      "15 / 27 Moderately severe -9 -3 No reliable change No No",
+      "24 / 27 Severe \\+6 \\+6 Reliably deteriorated No No",
+      "18 / 27 Moderately severe — Baseline — — —",
     ];
     expect(text).toMatch(new RegExp(rows.join(" Jan \\d+, 2026 ")));
     // The chart: the baseline's and the remission's lines, and a mark on each reliable change, said in words under it.

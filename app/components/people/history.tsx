@@ -729,10 +729,12 @@ function ResultsTable({
   const scoreOf = (result: HistoryResult) => (result.totalScore !== null && result.maxScore !== null ? totalOf(result).score : t.people.notGiven);
   const percentOf = (result: HistoryResult) =>
     result.display === "PERCENT" && result.percentage === null ? t.people.notGiven : <PercentCell percent={totalOf(result).percent} />;
+  // A form whose totals show as raw scores (ADR 79) has no percentage to give: no column of dashes.
+  const showPercent = results.some((result) => result.display === "PERCENT");
   const columns = [
     { label: t.people.history.completed },
     { label: t.people.history.score, className: "text-right" },
-    { label: t.people.history.percentage, className: "hidden text-right sm:table-cell" },
+    ...(showPercent ? [{ label: t.people.history.percentage, className: "hidden text-right sm:table-cell" }] : []),
     { label: t.people.history.band },
     { label: t.change.fromPrevious, className: "text-right" },
     { label: t.change.fromBaseline, className: "text-right" },
@@ -767,9 +769,9 @@ function ResultsTable({
           <td className={`${cell} text-right whitespace-nowrap text-slate-900 tabular-nums`}>
             {scoreOf(result)}
             {/* A phone has no room for the percentage's own column: it goes under the score. */}
-            <span className="block text-slate-700 sm:hidden">{percentOf(result)}</span>
+            {showPercent ? <span className="block text-slate-700 sm:hidden">{percentOf(result)}</span> : null}
           </td>
-          <td className={`${cell} hidden text-right text-slate-700 tabular-nums sm:table-cell`}>{percentOf(result)}</td>
+          {showPercent ? <td className={`${cell} hidden text-right text-slate-700 tabular-nums sm:table-cell`}>{percentOf(result)}</td> : null}
           <td className={cell}>
             <span className="inline-flex flex-wrap items-center gap-1.5">
               {/* A total without a band whose subscales carry the result (DASS-21) is not marked "No band". */}
