@@ -40,6 +40,10 @@ export async function startSmtpServer(inbox: string, port = 0, options: SmtpServ
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    // Closing, it tells the clients still connected "421 shutting down" at once, as a mail server
+    // that restarts does, rather than waiting 30 s for them to leave: the app keeps its connection
+    // open between messages (ADR 82) and opens a new one for the next.
+    closeTimeout: 1,
     // A mailbox that does not exist: addresses starting "refused-" are refused, as a real server
     // refuses an unknown recipient, for the tests of a message the mail server did not accept.
     onRcptTo(address, _session, callback) {
