@@ -29,6 +29,7 @@ import { CsrfInput } from "./csrf-input.tsx";
 import { ErrorSummary } from "./error-summary.tsx";
 import { Checkbox, Field, Select, TextArea } from "./field.tsx";
 import { BandList, ScoreCoverage } from "./form-editor/bands.tsx";
+import { ChangeOverTime } from "./form-editor/change-over-time.tsx";
 import { CriticalMessage } from "./form-editor/critical-message.tsx";
 import { OneScoreWarning } from "./form-editor/one-score-warning.tsx";
 import { AddButton, control, EditorSection, type EditorIntent, type FocusOn, IntentButton } from "./form-editor/parts.tsx";
@@ -203,6 +204,13 @@ export function FormEditor({
         <BandPreview ranges={live.scoreRanges} />
       </EditorSection>
 
+      <ChangeOverTime
+        lowerIsBetter={fields.lowerIsBetter}
+        reliableChange={fields.reliableChange}
+        remissionBelow={fields.remissionBelow}
+        typed={live.reliableChange}
+      />
+
       <SubscalesEditor
         list={fields.subscales}
         live={live}
@@ -245,6 +253,11 @@ function editorLabel(t: Dictionary, name: string): string | undefined {
     "scoring.multiplier": f.multiplier,
     "scoring.maxMissing": f.maxMissing,
     "scoring.display": f.display,
+    lowerIsBetter: f.lowerIsBetter,
+    reliableChange: e.reliableChange,
+    "reliableChange.sd": f.standardDeviation,
+    "reliableChange.reliability": f.reliability,
+    remissionBelow: f.remissionBelow,
   };
   if (whole[name]) return whole[name];
   const [, list, i, rest = ""] = /^(questions|scoreRanges|subscales)\[(\d+)\](.*)$/.exec(name) ?? [];
@@ -274,6 +287,9 @@ function editorLabel(t: Dictionary, name: string): string | undefined {
       ".multiplier": f.subscaleMultiplierOf(n),
       ".items": e.subscaleItems(n),
       ".scoreRanges": e.subscaleRanges(n),
+      ".reliableChange.sd": f.subscaleStandardDeviationOf(n),
+      ".reliableChange.reliability": f.subscaleReliabilityOf(n),
+      ".remissionBelow": f.subscaleRemissionBelowOf(n),
     };
     return labels[rest as keyof typeof labels];
   }

@@ -262,6 +262,7 @@ export const en = {
     instrumentLocked: "An installed instrument's items and scoring cannot be changed.",
     standardDeviation: "Enter a standard deviation above 0.",
     reliability: "Enter a reliability from 0 up to, but not including, 1.",
+    reliableChangeBoth: "Give both the standard deviation and the reliability, or neither.",
   },
 
   /**
@@ -1273,6 +1274,16 @@ export const en = {
       subscaleMaxOf: (s: number, n: number) => `To (score range ${n}, subscale ${s})`,
       subscaleColorOf: (s: number, n: number) => `Colour of score range ${n}, subscale ${s}`,
       subscaleRangeCriticalOf: (s: number, n: number) => `Score range ${n} of subscale ${s} is critical`,
+      lowerIsBetter: "Lower scores are better",
+      lowerIsBetterHint:
+        "A fall of the total, and of each subscale, counts as an improvement. Untick it for a measure on which a higher score is better, such as well-being or self-esteem.",
+      standardDeviation: "Standard deviation",
+      reliability: "Reliability",
+      remissionBelow: "Remission below",
+      remissionBelowHint: "A total below this counts as remission (the PHQ-9 uses 5). Empty: none.",
+      subscaleStandardDeviationOf: (s: number) => `Standard deviation of subscale ${s}`,
+      subscaleReliabilityOf: (s: number) => `Reliability of subscale ${s}`,
+      subscaleRemissionBelowOf: (s: number) => `Remission below, subscale ${s}`,
       criticalMessage: "Message for the respondent",
       criticalMessageHint:
         "Shown on the confirmation page when any of their answers is critical, for example where to find help at once. Up to 2,000 characters.",
@@ -1358,6 +1369,16 @@ export const en = {
       critical: "Critical answers",
       criticalHelp:
         "Mark an option or a score range critical (thoughts of self-harm, a severe score) and a result that has it is flagged for staff at once. The respondent reads only the message below.",
+      change: "Change over time",
+      changeHelp:
+        "How each result compares with the same respondent's earlier results on this form. Leave the numbers empty on a form that is not a published measure: its results still show their change in points.",
+      reliableChange: "Reliable change",
+      reliableChangeHelp:
+        "For the reliable change index (Jacobson and Truax), which tells a real change from measurement error: the score's standard deviation in a published sample and its reliability (a test–retest correlation or Cronbach's alpha, from 0 up to 1). Give both, from the measure's manual or a published study, or neither.",
+      reliableThreshold: (points: string) => `With these, a change of more than ${points} points between two results is reliable.`,
+      subscaleChangeOf: (s: number) => `(subscale ${s})`,
+      subscaleChangeHelp:
+        "The subscale's own values, where they are published: both or neither for the reliable change index, and the score below which it counts as remission. Whether lower is better is the form's.",
     },
   },
 
@@ -1404,6 +1425,15 @@ export const en = {
     installLanguage: "Language of the form",
     formTitle: "Title",
     formTitleHint: (name: string) => `Optional: left empty, the form is called ${name}.`,
+    change: "Change over time",
+    lowerIsBetter: "Lower scores are better.",
+    higherIsBetter: "Higher scores are better.",
+    reliableChange: (sd: string, reliability: string, points: string) =>
+      `Reliable change index: standard deviation ${sd}, reliability ${reliability}; a change of more than ${points} points is reliable.`,
+    noReliableChange: "No reliable change values: a change shows in points only.",
+    remissionBelow: (score: string) => `Remission: a score below ${score}.`,
+    noRemission: "No remission threshold.",
+    changeSource: (source: string) => `Sources: ${source}`,
     locked: {
       title: "From the instrument library",
       text: (name: string, version: string, language: string) =>

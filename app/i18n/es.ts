@@ -249,6 +249,7 @@ export const es: Dictionary = {
     instrumentLocked: "Los ítems y la puntuación de un instrumento instalado no se pueden cambiar.",
     standardDeviation: "Escribe una desviación estándar mayor que 0.",
     reliability: "Escribe una fiabilidad desde 0 hasta 1, sin incluir el 1.",
+    reliableChangeBoth: "Escribe la desviación estándar y la fiabilidad, las dos o ninguna.",
   },
 
   problems: {
@@ -1266,6 +1267,16 @@ export const es: Dictionary = {
       subscaleMaxOf: (s, n) => `Hasta (rango ${n}, subescala ${s})`,
       subscaleColorOf: (s, n) => `Color del rango ${n}, subescala ${s}`,
       subscaleRangeCriticalOf: (s, n) => `El rango ${n} de la subescala ${s} es crítico`,
+      lowerIsBetter: "Una puntuación más baja es mejor",
+      lowerIsBetterHint:
+        "Una bajada del total, y de cada subescala, cuenta como mejoría. Desmárcalo en una medida en la que una puntuación más alta es mejor, como el bienestar o la autoestima.",
+      standardDeviation: "Desviación estándar",
+      reliability: "Fiabilidad",
+      remissionBelow: "Remisión por debajo de",
+      remissionBelowHint: "Un total por debajo de este valor cuenta como remisión (el PHQ-9 usa 5). Vacío: ninguno.",
+      subscaleStandardDeviationOf: (s) => `Desviación estándar de la subescala ${s}`,
+      subscaleReliabilityOf: (s) => `Fiabilidad de la subescala ${s}`,
+      subscaleRemissionBelowOf: (s) => `Remisión por debajo de, subescala ${s}`,
       criticalMessage: "Mensaje para quien responde",
       criticalMessageHint:
         "Se muestra en la página de confirmación cuando alguna de sus respuestas es crítica, por ejemplo dónde encontrar ayuda de inmediato. Hasta 2000 caracteres.",
@@ -1351,6 +1362,16 @@ export const es: Dictionary = {
       critical: "Respuestas críticas",
       criticalHelp:
         "Marca una opción o un rango como crítico (pensamientos de autolesión, una puntuación grave) y el resultado que lo tenga se señala al personal de inmediato. Quien responde solo lee el mensaje de abajo.",
+      change: "Cambio en el tiempo",
+      changeHelp:
+        "Cómo se compara cada resultado con los anteriores de la misma persona en este formulario. Deja los números vacíos en un formulario que no sea una medida publicada: sus resultados siguen mostrando su cambio en puntos.",
+      reliableChange: "Cambio fiable",
+      reliableChangeHelp:
+        "Para el índice de cambio fiable (Jacobson y Truax), que distingue un cambio real del error de medida: la desviación estándar de la puntuación en una muestra publicada y su fiabilidad (una correlación test-retest o el alfa de Cronbach, desde 0 hasta 1). Indica las dos, tomadas del manual de la medida o de un estudio publicado, o ninguna.",
+      reliableThreshold: (points) => `Con estos valores, un cambio de más de ${points} puntos entre dos resultados es fiable.`,
+      subscaleChangeOf: (s) => `(subescala ${s})`,
+      subscaleChangeHelp:
+        "Los valores propios de la subescala, cuando están publicados: los dos o ninguno para el índice de cambio fiable, y la puntuación por debajo de la cual cuenta como remisión. Si una puntuación más baja es mejor lo dice el formulario.",
     },
   },
 
@@ -1398,6 +1419,15 @@ export const es: Dictionary = {
     installLanguage: "Idioma del formulario",
     formTitle: "Título",
     formTitleHint: (name) => `Opcional: si lo dejas vacío, el formulario se llama ${name}.`,
+    change: "Cambio en el tiempo",
+    lowerIsBetter: "Una puntuación más baja es mejor.",
+    higherIsBetter: "Una puntuación más alta es mejor.",
+    reliableChange: (sd, reliability, points) =>
+      `Índice de cambio fiable: desviación estándar ${sd}, fiabilidad ${reliability}; un cambio de más de ${points} puntos es fiable.`,
+    noReliableChange: "Sin valores para el cambio fiable: un cambio se muestra solo en puntos.",
+    remissionBelow: (score) => `Remisión: una puntuación por debajo de ${score}.`,
+    noRemission: "Sin umbral de remisión.",
+    changeSource: (source) => `Fuentes: ${source}`,
     locked: {
       title: "De la biblioteca de instrumentos",
       text: (name, version, language) =>

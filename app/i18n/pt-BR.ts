@@ -249,6 +249,7 @@ export const ptBR: Dictionary = {
     instrumentLocked: "Os itens e a pontuação de um instrumento instalado não podem ser alterados.",
     standardDeviation: "Informe um desvio padrão maior que 0.",
     reliability: "Informe uma confiabilidade de 0 até 1, sem incluir o 1.",
+    reliableChangeBoth: "Informe o desvio padrão e a confiabilidade, os dois ou nenhum.",
   },
 
   problems: {
@@ -1264,6 +1265,16 @@ export const ptBR: Dictionary = {
       subscaleMaxOf: (s, n) => `Até (faixa ${n}, subescala ${s})`,
       subscaleColorOf: (s, n) => `Cor da faixa ${n}, subescala ${s}`,
       subscaleRangeCriticalOf: (s, n) => `A faixa ${n} da subescala ${s} é crítica`,
+      lowerIsBetter: "Pontuações mais baixas são melhores",
+      lowerIsBetterHint:
+        "Uma queda do total, e de cada subescala, conta como melhora. Desmarque para uma medida em que uma pontuação mais alta é melhor, como bem-estar ou autoestima.",
+      standardDeviation: "Desvio padrão",
+      reliability: "Confiabilidade",
+      remissionBelow: "Remissão abaixo de",
+      remissionBelowHint: "Um total abaixo deste valor conta como remissão (o PHQ-9 usa 5). Vazio: nenhum.",
+      subscaleStandardDeviationOf: (s) => `Desvio padrão da subescala ${s}`,
+      subscaleReliabilityOf: (s) => `Confiabilidade da subescala ${s}`,
+      subscaleRemissionBelowOf: (s) => `Remissão abaixo de, subescala ${s}`,
       criticalMessage: "Mensagem para quem responde",
       criticalMessageHint:
         "Mostrada na página de confirmação quando alguma das respostas é crítica, por exemplo onde encontrar ajuda imediata. Até 2.000 caracteres.",
@@ -1351,6 +1362,16 @@ export const ptBR: Dictionary = {
       critical: "Respostas críticas",
       criticalHelp:
         "Marque uma opção ou uma faixa como crítica (pensamentos de autolesão, uma pontuação grave) e o resultado que a tiver é sinalizado à equipe na hora. Quem responde lê apenas a mensagem abaixo.",
+      change: "Mudança ao longo do tempo",
+      changeHelp:
+        "Como cada resultado se compara com os anteriores da mesma pessoa neste formulário. Deixe os números vazios em um formulário que não seja uma medida publicada: seus resultados continuam mostrando a mudança em pontos.",
+      reliableChange: "Mudança confiável",
+      reliableChangeHelp:
+        "Para o índice de mudança confiável (Jacobson e Truax), que distingue uma mudança real do erro de medida: o desvio padrão da pontuação em uma amostra publicada e sua confiabilidade (uma correlação teste-reteste ou o alfa de Cronbach, de 0 até 1). Informe os dois, tirados do manual da medida ou de um estudo publicado, ou nenhum.",
+      reliableThreshold: (points) => `Com estes valores, uma mudança de mais de ${points} pontos entre dois resultados é confiável.`,
+      subscaleChangeOf: (s) => `(subescala ${s})`,
+      subscaleChangeHelp:
+        "Os valores próprios da subescala, quando publicados: os dois ou nenhum para o índice de mudança confiável, e a pontuação abaixo da qual conta como remissão. Se pontuações mais baixas são melhores, quem diz é o formulário.",
     },
   },
 
@@ -1398,6 +1419,15 @@ export const ptBR: Dictionary = {
     installLanguage: "Idioma do formulário",
     formTitle: "Título",
     formTitleHint: (name) => `Opcional: se ficar vazio, o formulário se chama ${name}.`,
+    change: "Mudança ao longo do tempo",
+    lowerIsBetter: "Pontuações mais baixas são melhores.",
+    higherIsBetter: "Pontuações mais altas são melhores.",
+    reliableChange: (sd, reliability, points) =>
+      `Índice de mudança confiável: desvio padrão ${sd}, confiabilidade ${reliability}; uma mudança de mais de ${points} pontos é confiável.`,
+    noReliableChange: "Sem valores para a mudança confiável: uma mudança aparece só em pontos.",
+    remissionBelow: (score) => `Remissão: uma pontuação abaixo de ${score}.`,
+    noRemission: "Sem limiar de remissão.",
+    changeSource: (source) => `Fontes: ${source}`,
     locked: {
       title: "Da biblioteca de instrumentos",
       text: (name, version, language) =>

@@ -5,7 +5,17 @@ import type { Dictionary } from "~/i18n/dictionaries.ts";
 import type { ClientValidation, Violation } from "~/lib/client-validation.ts";
 import { issueTexts } from "./problem.server.ts";
 
-type JsonSchema = { type?: string; anyOf?: JsonSchema[]; maxLength?: number; minLength?: number; minimum?: number; maximum?: number; enum?: unknown[] };
+type JsonSchema = {
+  type?: string;
+  anyOf?: JsonSchema[];
+  maxLength?: number;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  enum?: unknown[];
+};
 
 /**
  * The HTML constraints of each field of `schema`, read from its JSON Schema (what a form posts:
@@ -25,6 +35,8 @@ function constraintsOf(schema: z.ZodObject): ClientValidation["constraint"] {
       ...(value.minLength !== undefined ? { minLength: value.minLength } : {}),
       ...(value.maximum !== undefined ? { max: value.maximum } : {}),
       ...(value.minimum !== undefined ? { min: value.minimum } : {}),
+      ...(value.exclusiveMaximum !== undefined ? { exclusiveMax: value.exclusiveMaximum } : {}),
+      ...(value.exclusiveMinimum !== undefined ? { exclusiveMin: value.exclusiveMinimum } : {}),
     };
   }
   return constraint;
@@ -69,6 +81,9 @@ function deriveClientValidation(schema: z.ZodObject, t: Dictionary): ClientValid
     if (attributes.minLength !== undefined && attributes.minLength > 1) probes.push(["tooShort", "x".repeat(attributes.minLength - 1)]);
     if (attributes.max !== undefined) probes.push(["tooBig", String(Number(attributes.max) + 1)]);
     if (attributes.min !== undefined) probes.push(["tooSmall", String(Number(attributes.min) - 1)]);
+    // A bound the value may not reach is broken by the bound itself.
+    if (attributes.max === undefined && attributes.exclusiveMax !== undefined) probes.push(["tooBig", String(attributes.exclusiveMax)]);
+    if (attributes.min === undefined && attributes.exclusiveMin !== undefined) probes.push(["tooSmall", String(attributes.exclusiveMin)]);
     probes.push(["invalid", "\u0000"]);
     const fieldMessages: Partial<Record<Violation, string>> = {};
     for (const [violation, value] of probes) {
@@ -78,6 +93,36 @@ function deriveClientValidation(schema: z.ZodObject, t: Dictionary): ClientValid
     messages[field] = fieldMessages;
   }
   return { constraint, messages };
+}
+
+/**
+ * The browser's checks of an object a page posts as fields of their own and leaves all empty for
+ * none (`reliableChange.sd` and `reliableChange.reliability`): each field's constraints and
+ * sentences from the object's own schema, named under `prefix` (`subscales[].reliableChange`: in
+ * each subscale), a field the object requires being required once another of them is filled, with
+ * what the schema says when it is left out. Merged into a form's with `withGroups`.
+ */
+export function groupValidation(schema: z.ZodObject, prefix: string, t: Dictionary): ClientValidation {
+  const own = clientValidation(schema, t);
+  const fields = Object.keys(own.constraint);
+  const leftOut = schema.safeParse({});
+  const missing = leftOut.success ? {} : issueTexts(t, leftOut.error.issues);
+  const validation: ClientValidation = { constraint: {}, messages: {} };
+  for (const field of fields) {
+    const { required, ...attributes } = own.constraint[field]!;
+    const name = `${prefix}.${field}`;
+    validation.constraint[name] = required ? { ...attributes, requiredWith: fields.filter((other) => other !== field) } : attributes;
+    validation.messages[name] = { ...own.messages[field], ...(required && missing[field] ? { required: missing[field] } : {}) };
+  }
+  return validation;
+}
+
+/** A form's browser checks with those of the groups it posts (`groupValidation`). */
+export function withGroups(validation: ClientValidation, ...groups: ClientValidation[]): ClientValidation {
+  return {
+    constraint: Object.assign({}, validation.constraint, ...groups.map((group) => group.constraint)),
+    messages: Object.assign({}, validation.messages, ...groups.map((group) => group.messages)),
+  };
 }
 
 /**

@@ -46,6 +46,7 @@ export function loader({ context, params, request }: Route.LoaderArgs) {
   const requested = (asked.success ? asked.data.language : undefined) ?? locale;
   return {
     instrument: presentInstrument(definition, requested),
+    changeSource: definition.changeSource ?? null,
     requested,
     validation: clientValidation(installInstrumentBody, pageTranslations(context, locale)),
   };
@@ -139,6 +140,12 @@ export default function LibraryInstrument({ loaderData, actionData }: Route.Comp
           scoreRanges: instrument.scoring.scoreRanges,
           subscales: instrument.scoring.subscales,
           scoring: instrument.scoring,
+          change: {
+            reliableChange: instrument.reliableChange,
+            remissionBelow: instrument.remissionBelow,
+            lowerIsBetter: instrument.lowerIsBetter,
+            source: loaderData.changeSource,
+          },
         }}
       />
     </div>

@@ -9,8 +9,9 @@ import { edit, field, fillOptions, intent } from "../support/form-editor.ts";
  * The form editor's scoring beyond one total (docs/api-contract.md §15, §16) in Chromium, with
  * JavaScript off (every editing button posts) and on: question keys, a reverse-scored item,
  * critical options and bands, "Apply these options to all questions", the total's scoring, a
- * subscale with its bands, the critical message, the warning about questions that give one score,
- * and a scale's named points. Screenshots go to $SCREENSHOT_DIR.
+ * subscale with its bands, the constants of a change over time (refused in the page with
+ * JavaScript, by the action without), the critical message, the warning about questions that give
+ * one score, and a scale's named points. Screenshots go to $SCREENSHOT_DIR.
  */
 const LONG = 180_000;
 const teacher = "teacher@demo.test" as const;
@@ -68,6 +69,8 @@ const STRESS = {
     { min: 0, max: 4, label: "Normal", color: "#b42318", critical: false },
     { min: 5, max: 12, label: "Severe", color: "#b54708", critical: true },
   ],
+  reliableChange: { sd: 2.4, reliability: 0.8 },
+  remissionBelow: null,
 };
 const CRITICAL_MESSAGE = "If you feel unsafe, call the helpline on 0800 000 000 now.";
 
@@ -142,6 +145,13 @@ async function buildDassLike(page: Page, title: string, posts: boolean) {
     await field(page, `subscales[0].scoreRanges[${b}].max`).fill(max!);
   }
   await field(page, "subscales[0].scoreRanges[1].critical").check();
+  // The change over time, with half a pair on the total and a standard deviation of 0 on the
+  // subscale: refused, with JavaScript before anything is posted.
+  await field(page, "reliableChange.sd").fill("5.1");
+  await field(page, "remissionBelow").fill("6");
+  await page.getByText("Change over time (subscale 1)").click();
+  await field(page, "subscales[0].reliableChange.sd").fill("0");
+  await field(page, "subscales[0].reliableChange.reliability").fill("0.8");
   await field(page, "criticalMessage").fill(CRITICAL_MESSAGE);
   await refresh(page, posts);
   // Two items of 0 to 3, added up and doubled; the total's four items, added up.
@@ -149,8 +159,22 @@ async function buildDassLike(page: Page, title: string, posts: boolean) {
   await page.getByTestId("score-coverage").getByText("Totals on this form run from 0 to 12.").waitFor();
 }
 
-/** Saves once with question 3's malformed key, checks the error by the field and the values kept, fixes it and saves. */
-async function saveWithKeyFix(page: Page, shot: string) {
+/**
+ * Saves with the change-over-time constants refused (with JavaScript the page refuses them itself),
+ * fixes them, saves again with question 3's malformed key, checks the error by the field and the
+ * values kept, fixes it and saves.
+ */
+async function saveWithKeyFix(page: Page, shot: string, posts: string[]) {
+  const posted = posts.length;
+  await page.getByRole("button", { name: "Create the form" }).click();
+  const pair = page.locator('[id="reliableChange.reliability-error"]');
+  await pair.waitFor();
+  if (await page.locator("html[data-hydrated]").count()) expect(posts.length).toBe(posted);
+  expect(await pair.textContent()).toBe("Give both the standard deviation and the reliability, or neither.");
+  expect(await page.locator('[id="subscales[0].reliableChange.sd-error"]').textContent()).toBe("Enter a standard deviation above 0.");
+  expect(await page.getByRole("alert").first().textContent()).toContain("Standard deviation of subscale 1: Enter a standard deviation above 0.");
+  await field(page, "reliableChange.reliability").fill("0.92");
+  await field(page, "subscales[0].reliableChange.sd").fill("2.4");
   await page.getByRole("button", { name: "Create the form" }).click();
   const error = page.locator('[id="questions[2].key-error"]');
   await error.waitFor();
@@ -158,6 +182,9 @@ async function saveWithKeyFix(page: Page, shot: string) {
   expect(await page.getByRole("alert").first().textContent()).toContain("Key of question 3: Use 1 to 40 letters");
   expect(await field(page, "criticalMessage").inputValue()).toBe(CRITICAL_MESSAGE);
   expect(await field(page, "subscales[0].scoreRanges[1].critical").isChecked()).toBe(true);
+  // 1.96 × 5.1 × √2 × √(1 − 0.92) = 4.0 points.
+  expect(await page.getByTestId("reliableChange-threshold").textContent()).toBe("With these, a change of more than 4 points between two results is reliable.");
+  expect(await field(page, "subscales[0].reliableChange.sd").isVisible()).toBe(true);
   expect(
     await page
       .getByRole("group", { name: "Questions in subscale 1" })
@@ -176,6 +203,9 @@ type SavedForm = {
   scoring: unknown;
   subscales: unknown;
   criticalMessage: string | null;
+  reliableChange: unknown;
+  remissionBelow: number | null;
+  lowerIsBetter: boolean;
 };
 
 async function savedForm(id: string): Promise<SavedForm> {
@@ -200,6 +230,7 @@ function expectDassLike(form: SavedForm) {
   ]);
   expect(form.subscales).toEqual([STRESS]);
   expect(form.criticalMessage).toBe(CRITICAL_MESSAGE);
+  expect(form).toMatchObject({ reliableChange: { sd: 5.1, reliability: 0.92 }, remissionBelow: 6, lowerIsBetter: true });
 }
 
 describe("the editor's scales and flags", () => {
@@ -214,7 +245,7 @@ describe("the editor's scales and flags", () => {
       await buildDassLike(page, unique("Stress check"), !javaScriptEnabled);
       // With JavaScript every edit, the copy of the options included, happened in the page.
       if (javaScriptEnabled) expect(posts).toEqual([]);
-      const id = await saveWithKeyFix(page, `editor-scales-error-js-${javaScriptEnabled}`);
+      const id = await saveWithKeyFix(page, `editor-scales-error-js-${javaScriptEnabled}`, posts);
       expectDassLike(await savedForm(id));
 
       // Renamed and moved, the reverse item stays in its subscale.
@@ -272,6 +303,7 @@ describe("the editor's scales and flags", () => {
           ["question", question(page, 0)],
           ["reverse", question(page, 3)],
           ["scoring", page.locator("fieldset", { has: page.locator("legend", { hasText: "How the total is made" }) })],
+          ["change", page.locator("fieldset", { has: page.locator("legend", { hasText: "Change over time" }) })],
           ["subscales", page.locator("fieldset", { has: page.locator("legend", { hasText: "Subscales" }) })],
           ["critical", page.locator("fieldset", { has: page.locator("legend", { hasText: "Critical answers" }) })],
         ] as const) {

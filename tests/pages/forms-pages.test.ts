@@ -23,6 +23,17 @@ function post(path: string, fields: Record<string, string> | [string, string][],
   });
 }
 
+const escaped = (name: string) => name.replace(/[.[\]]/g, "\\$&");
+
+/** The value an input of the page holds, whatever the order of its attributes. */
+function inputValue(html: string, name: string) {
+  const input = new RegExp(`<input[^>]*name="${escaped(name)}"[^>]*>`).exec(html)?.[0];
+  return input ? (/ value="([^"]*)"/.exec(input)?.[1] ?? "") : null;
+}
+
+/** The message under a field, or null. */
+const errorOf = (html: string, name: string) => new RegExp(`id="${escaped(name)}-error"[^>]*>([^<]*)<`).exec(html)?.[1] ?? null;
+
 describe("the Forms pages over HTTP", () => {
   it("given a student's login, should answer the 403 page on the list, the editor and the templates", async () => {
     for (const path of ["/en/forms", "/en/forms/new", "/en/forms/templates"]) {
@@ -125,8 +136,12 @@ describe("the Forms pages over HTTP", () => {
           { min: 2, max: 2, label: "Urgent", color: "#b42318", critical: true },
         ],
         scoring: { method: "SUM", multiplier: 1, maxMissing: 1, display: "RAW" },
-        subscales: [{ key: "both", name: "Both", items: ["mood", "sleep"], multiplier: 2 }],
+        subscales: [{ key: "both", name: "Both", items: ["mood", "sleep"], multiplier: 2, reliableChange: { sd: 0.9, reliability: 0.7 }, remissionBelow: 1 }],
         criticalMessage: "Call someone you trust.",
+        // A higher score is better: the editor shows the box unticked, which posts nothing.
+        reliableChange: { sd: 4.8, reliability: 0.84 },
+        remissionBelow: 5,
+        lowerIsBetter: false,
       },
     });
     expect(created.status, created.text).toBe(201);
@@ -140,6 +155,9 @@ describe("the Forms pages over HTTP", () => {
       ["scoring.maxMissing", "1"],
       ["scoring.display", "RAW"],
       ["criticalMessage", form.criticalMessage],
+      ["reliableChange.sd", "4.8"],
+      ["reliableChange.reliability", "0.84"],
+      ["remissionBelow", "5"],
     ];
     type Question = {
       id: string;
@@ -170,13 +188,89 @@ describe("the Forms pages over HTTP", () => {
     }
     // A subscale ticks its questions by the editor's ref, their id.
     fields.push(["subscales[0].key", "both"], ["subscales[0].name", "Both"], ["subscales[0].method", "SUM"], ["subscales[0].multiplier", "2"]);
+    fields.push(["subscales[0].reliableChange.sd", "0.9"], ["subscales[0].reliableChange.reliability", "0.7"], ["subscales[0].remissionBelow", "1"]);
     for (const question of form.questions as Question[]) fields.push(["subscales[0].items", question.id]);
+    // The editor shows what it will post.
+    const editor = await (await fetch(`${baseUrl()}/en/forms/${form.id}`, { headers: { cookie: teacher() } })).text();
+    for (const [name, value] of fields.filter(([name]) => /reliableChange|remissionBelow/.test(name))) expect(inputValue(editor, name), name).toBe(value);
+    expect(editor).toMatch(/<input(?![^>]*checked)[^>]*name="lowerIsBetter"/);
     const saved = await post(`/en/forms/${form.id}`, fields);
     expect(saved.status, await saved.text()).toBe(302);
 
     const read = await api("GET", `/api/forms/${form.id}`, { as: "teacher@demo.test" });
     const { title: _title, updatedAt: _updatedAt, ...kept } = form;
     expect(read.body).toMatchObject({ ...kept, title: `${form.title} (edited)` });
+  });
+
+  it("given the constants of a change over time in Spanish, should name half a pair and values out of range by their fields, then save them", async () => {
+    const title = unique("Constantes");
+    const fields = (constants: Record<string, string>) => ({
+      title,
+      "questions[0].ref": "new-1",
+      "questions[0].text": "¿Durmió mal?",
+      "questions[0].type": "SINGLE_CHOICE",
+      "questions[0].options[0].text": "No",
+      "questions[0].options[0].score": "0",
+      "questions[0].options[1].text": "Sí",
+      "questions[0].options[1].score": "1",
+      "subscales[0].key": "sueno",
+      "subscales[0].name": "Sueño",
+      "subscales[0].method": "SUM",
+      "subscales[0].items": "new-1",
+      lowerIsBetter: "on",
+      remissionBelow: "5",
+      intent: "save",
+      ...constants,
+    });
+    const refused = await post(
+      "/es/forms/new",
+      fields({
+        "reliableChange.sd": "4,8",
+        "reliableChange.reliability": "",
+        "subscales[0].reliableChange.sd": "0",
+        "subscales[0].reliableChange.reliability": "1",
+      }),
+    );
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(errorOf(html, "reliableChange.reliability")).toBe("Escribe la desviación estándar y la fiabilidad, las dos o ninguna.");
+    expect(errorOf(html, "reliableChange.sd")).toBeNull();
+    expect(errorOf(html, "subscales[0].reliableChange.sd")).toBe("Escribe una desviación estándar mayor que 0.");
+    expect(errorOf(html, "subscales[0].reliableChange.reliability")).toBe("Escribe una fiabilidad desde 0 hasta 1, sin incluir el 1.");
+    // Every value comes back as typed.
+    expect(inputValue(html, "reliableChange.sd")).toBe("4,8");
+    expect(inputValue(html, "subscales[0].reliableChange.reliability")).toBe("1");
+
+    const saved = await post(
+      "/es/forms/new",
+      fields({
+        "reliableChange.sd": "4,8",
+        "reliableChange.reliability": "0,84",
+        "subscales[0].reliableChange.sd": "2,5",
+        "subscales[0].reliableChange.reliability": "0,7",
+        "subscales[0].remissionBelow": "1",
+      }),
+    );
+    expect(saved.status).toBe(302);
+    const id = saved.headers.get("location")!.split("/").pop()!;
+    const read = await api("GET", `/api/forms/${id}`, { as: "teacher@demo.test" });
+    expect(read.body).toMatchObject({
+      reliableChange: { sd: 4.8, reliability: 0.84 },
+      remissionBelow: 5,
+      lowerIsBetter: true,
+      subscales: [{ key: "sueno", reliableChange: { sd: 2.5, reliability: 0.7 }, remissionBelow: 1 }],
+    });
+  });
+
+  it("given an installed PHQ-9, should show its constants and their sources to read, with no field to change them", async () => {
+    const installed = await api("POST", "/api/instruments/phq-9/install", { as: "teacher@demo.test", json: {} });
+    expect(installed.status, installed.text).toBe(201);
+    const html = await (await fetch(`${baseUrl()}/en/forms/${installed.body.id}`, { headers: { cookie: teacher() } })).text();
+    expect(html).toContain("Lower scores are better.");
+    expect(html).toContain("Reliable change index: standard deviation 4.8, reliability 0.84; a change of more than 5.3 points is reliable.");
+    expect(html).toContain("Remission: a score below 5.");
+    expect(html).toContain("Sources: Standard deviation: the PHQ-9 at baseline in the COBRA trial");
+    expect(html).not.toMatch(/name="(reliableChange\.sd|reliableChange\.reliability|remissionBelow|lowerIsBetter)"/);
   });
 
   it("given a published form with links still waiting, should say before unpublishing that it closes them", async () => {

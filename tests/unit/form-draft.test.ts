@@ -72,6 +72,27 @@ describe("the editor's draft as the API's body", () => {
     expect(bodyFromDraft(changed, "create").scoring).toEqual({ method: "SUM", multiplier: 1, maxMissing: 1, display: "RAW" });
   });
 
+  it("given the constants of a change over time as typed, should send none as null, both as numbers, and half a pair for the schema to name", () => {
+    expect(bodyFromDraft(emptyDraft(), "create")).toMatchObject({ reliableChange: null, remissionBelow: null, lowerIsBetter: true });
+    const typed = draft({
+      reliableChange: { sd: "4,8", reliability: " 0.84 " },
+      remissionBelow: "5",
+      lowerIsBetter: false,
+      subscales: [{ ...emptySubscale(), key: "a", reliableChange: { sd: "2", reliability: "" }, remissionBelow: "" }],
+    });
+
+    const body = bodyFromDraft(typed, "update");
+
+    expect(body).toMatchObject({ reliableChange: { sd: 4.8, reliability: 0.84 }, remissionBelow: 5, lowerIsBetter: false });
+    expect(body.subscales[0]).toMatchObject({ reliableChange: { sd: 2, reliability: undefined }, remissionBelow: null });
+    // An unticked "Lower scores are better" posts nothing.
+    expect(draftFromValue({ title: "x" }).lowerIsBetter).toBe(false);
+    expect(draftFromValue({ lowerIsBetter: "on", reliableChange: { sd: "1" } })).toMatchObject({
+      lowerIsBetter: true,
+      reliableChange: { sd: "1", reliability: "" },
+    });
+  });
+
   it("given posted checkboxes, one item or many, should read them back as the draft", () => {
     const posted = draftFromValue({
       questions: [{ ref: "new-1", key: "s1", reverseScored: "on", options: [{ text: "A", score: "1", critical: "on" }] }],

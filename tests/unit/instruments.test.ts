@@ -44,6 +44,12 @@ describe("the instrument library", () => {
         expect(definition.scoringSource).toMatch(/^https?:\/\//);
         expect(definition.licence.length).toBeGreaterThan(10);
         expect(definition.citation.length).toBeGreaterThan(10);
+        // The pages show where its change-over-time constants come from.
+        const constants =
+          definition.reliableChange !== null ||
+          definition.remissionBelow !== null ||
+          definition.subscales.some((s) => (s.reliableChange ?? s.remissionBelow ?? null) !== null);
+        expect((definition.changeSource?.length ?? 0) > 10).toBe(constants);
         expect(new Set(definition.items.map((item) => item.key)).size).toBe(definition.items.length);
         const critical =
           definition.items.some((item) => item.options.some((option) => option.critical)) || definition.scoreRanges.some((band) => band.critical);

@@ -3,6 +3,7 @@ import { DRAFT_LIMITS, type DraftSubscale, draftSubscaleTotals, emptySubscale, t
 import { useT } from "~/i18n/hooks.ts";
 import { Checkbox, Field, Select } from "../field.tsx";
 import { BandList, ScoreCoverage } from "./bands.tsx";
+import { SubscaleChange } from "./change-over-time.tsx";
 import { AddButton, control, EditorSection, type EditorIntent, type FocusOn, GroupError, IntentButton } from "./parts.tsx";
 
 /** A question a subscale may add up, as the editor shows it in the subscale's list. */
@@ -11,7 +12,8 @@ export type ItemChoice = { ref: string; key: string; text: string; scored: boole
 /**
  * The form's subscales (docs/api-contract.md §15): each a key, a name, a method and a multiplier,
  * the questions it adds up (ticked by key; a question removed or no longer scored drops out of the
- * list once it is not ticked), and its own score ranges with the scores it can give.
+ * list once it is not ticked), its own score ranges with the scores it can give, and its own
+ * constants for a result's change over time.
  */
 export function SubscalesEditor({
   list,
@@ -172,6 +174,7 @@ function SubscaleEditor({
           }}
         />
       </div>
+      <SubscaleChange subscale={subscale} n={n} typed={typed} />
     </li>
   );
 }

@@ -1,14 +1,20 @@
+import { reliableChangeThreshold } from "~/features/scoring/change.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { Badge, ScoreBadge } from "../badge.tsx";
 import { Section } from "../page-header.tsx";
 
 /**
  * A scored form's content to read, not to edit: how the total is made, its bands and subscales,
- * then every item with its options and their scores. The instrument library's detail page shows
- * an instrument with it before it is installed, and the editor shows an installed form with it,
- * whose content cannot be changed (docs/api-contract.md §17).
+ * what its change over time is judged by, then every item with its options and their scores. The
+ * instrument library's detail page shows an instrument with it before it is installed, and the
+ * editor shows an installed form with it, whose content cannot be changed (docs/api-contract.md §17).
  */
 type Band = { min: number; max: number; label: string; color: string; critical: boolean };
+
+type Constants = { sd: number; reliability: number };
+
+/** What a result's change over time is judged by (docs/api-contract.md §18), with where the values come from. */
+export type ChangeContent = { reliableChange: Constants | null; remissionBelow: number | null; lowerIsBetter: boolean; source: string | null };
 
 export type ScaleContent = {
   questions: {
@@ -19,8 +25,18 @@ export type ScaleContent = {
     options: { text: string; score: number; critical: boolean }[];
   }[];
   scoreRanges: Band[];
-  subscales: { key: string; name: string; items: string[]; method: "SUM" | "MEAN"; multiplier: number | null; scoreRanges: Band[] }[];
+  subscales: {
+    key: string;
+    name: string;
+    items: string[];
+    method: "SUM" | "MEAN";
+    multiplier: number | null;
+    scoreRanges: Band[];
+    reliableChange?: Constants | null;
+    remissionBelow?: number | null;
+  }[];
   scoring: { method: "SUM" | "MEAN"; multiplier: number; maxMissing: number | null };
+  change?: ChangeContent;
 };
 
 /** `lang`: the language of the items' texts, when it is not the page's. */
@@ -53,11 +69,14 @@ export function ScaleContentView({ content, id, lang }: { content: ScaleContent;
                     <HowScored method={subscale.method} multiplier={subscale.multiplier ?? 1} />
                     <p className="text-sm text-slate-700">{t.subscaleItems(subscale.items.join(", "))}</p>
                     {subscale.scoreRanges.length > 0 ? <Bands bands={subscale.scoreRanges} /> : null}
+                    {subscale.reliableChange ? <ReliableChangeLine constants={subscale.reliableChange} /> : null}
+                    {subscale.remissionBelow != null ? <RemissionLine below={subscale.remissionBelow} /> : null}
                   </li>
                 ))}
               </ul>
             </div>
           ) : null}
+          {content.change ? <ChangeOverTime change={content.change} /> : null}
           {hasCritical ? <p className="text-sm text-slate-700">{t.criticalHelp}</p> : null}
         </div>
       </Section>
@@ -92,6 +111,33 @@ export function ScaleContentView({ content, id, lang }: { content: ScaleContent;
       </Section>
     </div>
   );
+}
+
+/** The constants as read-only lines: the direction, the reliable change index, remission, and their sources. */
+function ChangeOverTime({ change }: { change: ChangeContent }) {
+  const t = useT().library;
+  return (
+    <div data-testid="change-constants">
+      <h3 className="font-semibold text-slate-900">{t.change}</h3>
+      <p className="text-sm text-slate-700">{change.lowerIsBetter ? t.lowerIsBetter : t.higherIsBetter}</p>
+      {change.reliableChange ? <ReliableChangeLine constants={change.reliableChange} /> : <p className="text-sm text-slate-700">{t.noReliableChange}</p>}
+      {change.remissionBelow === null ? <p className="text-sm text-slate-700">{t.noRemission}</p> : <RemissionLine below={change.remissionBelow} />}
+      {change.source ? <p className="mt-1 text-sm text-slate-600">{t.changeSource(change.source)}</p> : null}
+    </div>
+  );
+}
+
+function ReliableChangeLine({ constants }: { constants: Constants }) {
+  const t = useT().library;
+  const format = useFormat();
+  const points = format.number(reliableChangeThreshold(constants), { maximumFractionDigits: 1 });
+  return <p className="text-sm text-slate-700">{t.reliableChange(format.number(constants.sd), format.number(constants.reliability), points)}</p>;
+}
+
+function RemissionLine({ below }: { below: number }) {
+  const t = useT().library;
+  const format = useFormat();
+  return <p className="text-sm text-slate-700">{t.remissionBelow(format.number(below))}</p>;
 }
 
 function Points({ score }: { score: number }) {

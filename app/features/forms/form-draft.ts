@@ -1,4 +1,5 @@
 import { defineIntent } from "@conform-to/react/future";
+import { reliableChangeThreshold } from "../scoring/change.ts";
 import { achievableScores, isScoredQuestion, questionKey } from "../scoring/items.ts";
 import { DEFAULT_SCORING, MAX_SUBSCALES, type ScoreDisplay, type ScoringMethod } from "../scoring/scale-limits.ts";
 import { QUESTION_TYPES, type QuestionType } from "./question-types.ts";
@@ -31,7 +32,18 @@ export type DraftQuestion = {
 export type DraftRange = { min: string; max: string; label: string; color: string; critical: boolean };
 /** How the total is made; an empty multiplier is 1, an empty maxMissing is no missing-item rule. */
 export type DraftScoring = { method: ScoringMethod; multiplier: string; maxMissing: string; display: ScoreDisplay };
-export type DraftSubscale = { key: string; name: string; method: ScoringMethod; multiplier: string; items: string[]; scoreRanges: DraftRange[] };
+/** The Jacobson–Truax constants as typed: both, or both left empty for none (docs/api-contract.md §18). */
+export type DraftReliableChange = { sd: string; reliability: string };
+export type DraftSubscale = {
+  key: string;
+  name: string;
+  method: ScoringMethod;
+  multiplier: string;
+  items: string[];
+  scoreRanges: DraftRange[];
+  reliableChange: DraftReliableChange;
+  remissionBelow: string;
+};
 export type FormDraft = {
   title: string;
   description: string;
@@ -44,6 +56,9 @@ export type FormDraft = {
   scoring: DraftScoring;
   subscales: DraftSubscale[];
   criticalMessage: string;
+  reliableChange: DraftReliableChange;
+  remissionBelow: string;
+  lowerIsBetter: boolean;
 };
 
 /**
@@ -84,7 +99,17 @@ export function newQuestionRef(questions: readonly { ref: string }[]): string {
 }
 export const emptyRange = (index: number): DraftRange => ({ min: "", max: "", label: "", color: RANGE_COLORS[index % RANGE_COLORS.length]!, critical: false });
 export const defaultScoring = (): DraftScoring => ({ method: DEFAULT_SCORING.method, multiplier: "1", maxMissing: "", display: DEFAULT_SCORING.display });
-export const emptySubscale = (): DraftSubscale => ({ key: "", name: "", method: "SUM", multiplier: "", items: [], scoreRanges: [] });
+export const emptyReliableChange = (): DraftReliableChange => ({ sd: "", reliability: "" });
+export const emptySubscale = (): DraftSubscale => ({
+  key: "",
+  name: "",
+  method: "SUM",
+  multiplier: "",
+  items: [],
+  scoreRanges: [],
+  reliableChange: emptyReliableChange(),
+  remissionBelow: "",
+});
 
 export const emptyDraft = (): FormDraft => ({
   title: "",
@@ -98,6 +123,10 @@ export const emptyDraft = (): FormDraft => ({
   scoring: defaultScoring(),
   subscales: [],
   criticalMessage: "",
+  reliableChange: emptyReliableChange(),
+  remissionBelow: "",
+  // The API's default: a form made in the editor and one made without it mean the same.
+  lowerIsBetter: true,
 });
 
 /** The bands as the preview draws them: complete ones only, lowest first. */
@@ -129,6 +158,11 @@ const rangeFromValue = (range: Record<string, unknown>): DraftRange => ({
   color: text(range.color) || "#000000",
   critical: checked(range.critical),
 });
+
+const reliableChangeFromValue = (value: unknown): DraftReliableChange => {
+  const constants = record(value);
+  return { sd: text(constants.sd), reliability: text(constants.reliability) };
+};
 
 /**
  * The posted value (as Conform parses the page's fields, or a draft the action answered with) as the
@@ -179,8 +213,14 @@ export function draftFromValue(value: Record<string, unknown> | undefined): Form
       multiplier: text(subscale.multiplier),
       items: values(subscale.items, DRAFT_LIMITS.items),
       scoreRanges: list(subscale.scoreRanges, DRAFT_LIMITS.scoreRanges).map(rangeFromValue),
+      reliableChange: reliableChangeFromValue(subscale.reliableChange),
+      remissionBelow: text(subscale.remissionBelow),
     })),
     criticalMessage: field("criticalMessage"),
+    reliableChange: reliableChangeFromValue(value?.reliableChange),
+    remissionBelow: field("remissionBelow"),
+    // An unticked checkbox posts nothing: higher is better.
+    lowerIsBetter: checked(value?.lowerIsBetter),
   };
 }
 
@@ -231,6 +271,13 @@ const rangeBody = (range: DraftRange) => ({
   critical: range.critical,
 });
 
+/**
+ * The constants as the API takes them: null when both are empty; one without the other is sent as
+ * it is, for the schema to name the one missing.
+ */
+const reliableChangeBody = (constants: DraftReliableChange) =>
+  constants.sd.trim() === "" && constants.reliability.trim() === "" ? null : { sd: toNumber(constants.sd), reliability: toNumber(constants.reliability) };
+
 /** The total's scoring as the API takes it: null when every setting is the default, as a form that never set them. */
 function scoringBody(scoring: DraftScoring) {
   const body = {
@@ -269,8 +316,13 @@ export function bodyFromDraft(draft: FormDraft, mode: "create" | "update") {
       // A question removed since it was ticked is no item any more.
       items: subscale.items.flatMap((ref) => keyOf.get(ref) ?? []),
       scoreRanges: subscale.scoreRanges.map(rangeBody),
+      reliableChange: reliableChangeBody(subscale.reliableChange),
+      remissionBelow: toNumber(subscale.remissionBelow) ?? null,
     })),
     criticalMessage: draft.criticalMessage,
+    reliableChange: reliableChangeBody(draft.reliableChange),
+    remissionBelow: toNumber(draft.remissionBelow) ?? null,
+    lowerIsBetter: draft.lowerIsBetter,
   };
 }
 
@@ -323,6 +375,17 @@ export function draftSubscaleTotals(draft: FormDraft, subscale: DraftSubscale) {
   const members = draft.questions.filter((question) => items.has(question.ref)).map(scoredDraftQuestion);
   const settings = draftScoringSettings({ method: subscale.method, multiplier: subscale.multiplier, maxMissing: draft.scoring.maxMissing });
   return achievableScores(members, settings);
+}
+
+/**
+ * The smallest reliable change the constants typed so far make, in points, or null until both are
+ * numbers in range: what the editor says under them.
+ */
+export function draftReliableThreshold(constants: DraftReliableChange): number | null {
+  const sd = toNumber(constants.sd);
+  const reliability = toNumber(constants.reliability);
+  if (!finite(sd) || !finite(reliability) || sd <= 0 || reliability < 0 || reliability >= 1) return null;
+  return reliableChangeThreshold({ sd, reliability });
 }
 
 /**

@@ -50,6 +50,9 @@ export function draftFromForm(form: FormDetail): FormDraft {
     color: band.color,
     critical: band.critical,
   });
+  const constants = (value: { sd: number; reliability: number } | null) =>
+    value ? { sd: String(value.sd), reliability: String(value.reliability) } : { sd: "", reliability: "" };
+  const threshold = (value: number | null) => (value === null ? "" : String(value));
   // A subscale's items are keys in the API and refs (the questions' ids) in the editor.
   const refOf = new Map(form.questions.map((question) => [question.key, question.id]));
   return {
@@ -74,8 +77,13 @@ export function draftFromForm(form: FormDetail): FormDraft {
       multiplier: subscale.multiplier === null ? "" : String(subscale.multiplier),
       items: subscale.items.flatMap((key) => refOf.get(key) ?? []),
       scoreRanges: subscale.scoreRanges.map(range),
+      reliableChange: constants(subscale.reliableChange),
+      remissionBelow: threshold(subscale.remissionBelow),
     })),
     criticalMessage: form.criticalMessage ?? "",
+    reliableChange: constants(form.reliableChange),
+    remissionBelow: threshold(form.remissionBelow),
+    lowerIsBetter: form.lowerIsBetter,
   };
 }
 

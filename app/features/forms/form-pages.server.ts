@@ -10,8 +10,9 @@ import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
 import { editorResult, editorSubmission, validateDraft } from "./form-editor.server.ts";
 import { type DraftErrors, oneScoreQuestions, scoredDraftQuestion } from "./form-draft.ts";
 import { createForm, getForm, updateForm } from "./forms.server.ts";
-import { type CreateFormInput, createFormBody } from "./form-schemas.ts";
-import { clientValidation } from "~/lib/client-validation.server.ts";
+import { type CreateFormInput, createFormBody, reliableChangeInput } from "./form-schemas.ts";
+import type { ClientValidation } from "~/lib/client-validation.ts";
+import { clientValidation, groupValidation, withGroups } from "~/lib/client-validation.server.ts";
 
 /**
  * The editor's post. An editing intent (add, remove, move, copy options, or "Update the preview")
@@ -47,8 +48,24 @@ export async function editorPost(actor: Actor, locale: Locale, formData: FormDat
   }
 }
 
-/** What the editor checks in the browser: the API's own rules for a form's details. */
-export const editorValidation = (t: Dictionary) => clientValidation(createFormBody, t);
+/**
+ * What the editor checks in the browser: the API's own rules for a form's details, and for the
+ * reliable-change constants of the total and of each subscale (both or neither, each in range).
+ */
+export function editorValidation(t: Dictionary): ClientValidation {
+  let validation = editorValidations.get(t);
+  if (!validation) {
+    validation = withGroups(
+      clientValidation(createFormBody, t),
+      groupValidation(reliableChangeInput, "reliableChange", t),
+      groupValidation(reliableChangeInput, "subscales[].reliableChange", t),
+    );
+    editorValidations.set(t, validation);
+  }
+  return validation;
+}
+
+const editorValidations = new WeakMap<Dictionary, ClientValidation>();
 
 /** The form for its editor: teachers only their own (a colleague's template is the 403 page). */
 export async function editableForm(actor: Actor, id: string) {

@@ -147,16 +147,17 @@ export const scoringInput = z
   })
   .meta({ id: "Scoring", description: "How the total is made (docs/api-contract.md §15)." });
 
+/** One constant of the pair: left out while the other is given, the message says both or neither. */
+const constant = () => z.number({ error: (issue) => (issue.input === undefined ? "reliableChangeBoth" : undefined) });
+
 /** The Jacobson–Truax constants of a total or a subscale (docs/api-contract.md §18, ADR 80). */
 export const reliableChangeInput = z
   .strictObject({
-    sd: z
-      .number()
+    sd: constant()
       .positive("standardDeviation")
       .max(SCORE_LIMIT, "scoreOutOfRange")
       .meta({ description: "The score's standard deviation in a published sample: above 0." }),
-    reliability: z
-      .number()
+    reliability: constant()
       .min(0, "reliability")
       .lt(1, "reliability")
       .meta({ description: "The score's reliability (test–retest or internal consistency): from 0 up to, not including, 1." }),

@@ -14,7 +14,7 @@ import { instrumentByKey } from "./library.ts";
 /**
  * The editor of a form installed from the instrument library (docs/api-contract.md §17, ADR 72):
  * a notice naming the instrument and its licence, a form for what its lock leaves open (title,
- * description, critical message), and its items and scoring to read.
+ * description, critical message), and its items, scoring and change-over-time constants to read.
  */
 export function installedFormEditor(form: FormDetail, t: Dictionary) {
   if (!form.instrument) return null;
@@ -22,7 +22,20 @@ export function installedFormEditor(form: FormDetail, t: Dictionary) {
   const definition = instrumentByKey(key);
   return {
     notice: { key, version, language, name: definition?.name ?? key, licence: definition?.licence ?? null, inLibrary: definition !== null },
-    content: { questions: form.questions, scoreRanges: form.scoreRanges, subscales: form.subscales, scoring: form.scoring },
+    content: {
+      questions: form.questions,
+      scoreRanges: form.scoreRanges,
+      subscales: form.subscales,
+      scoring: form.scoring,
+      change: {
+        reliableChange: form.reliableChange,
+        remissionBelow: form.remissionBelow,
+        lowerIsBetter: form.lowerIsBetter,
+        // The sources are the definition's as it is now: they say where this form's values came from
+        // only when it was installed from the same version.
+        source: definition?.version === version ? (definition.changeSource ?? null) : null,
+      },
+    },
     defaults: { title: form.title, description: form.description ?? "", criticalMessage: form.criticalMessage ?? "" },
     validation: clientValidation(instrumentDetailsBody, t),
   };

@@ -62,6 +62,8 @@ export type InstrumentDefinition = {
   /** A total below which a result is a remission, null where none is published. */
   remissionBelow: number | null;
   lowerIsBetter: boolean;
+  /** Where `reliableChange` and `remissionBelow` come from, for the pages that show them; given when either is. */
+  changeSource?: string;
   /** What the respondent reads when an answer is critical; null when no option or band is. */
   criticalMessage: LocalizedText | null;
 };

@@ -68,5 +68,7 @@ export const GAD_7: InstrumentDefinition = {
   reliableChange: { sd: 5.1, reliability: 0.92 },
   remissionBelow: null,
   lowerIsBetter: true,
+  changeSource:
+    "Standard deviation: the GAD-7 at baseline in the COBRA trial (Richards et al. Lancet. 2016;388(10047):871-880, Table 2). Reliability: internal consistency, α = 0.92 (Spitzer et al. 2006).",
   criticalMessage: null,
 };

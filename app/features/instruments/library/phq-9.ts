@@ -102,5 +102,7 @@ export const PHQ_9: InstrumentDefinition = {
   reliableChange: { sd: 4.8, reliability: 0.84 },
   remissionBelow: 5,
   lowerIsBetter: true,
+  changeSource:
+    "Standard deviation: the PHQ-9 at baseline in the COBRA trial (Richards et al. Lancet. 2016;388(10047):871-880, Table 2). Reliability: test–retest (Kroenke, Spitzer & Williams 2001). Remission below 5: the HEDIS depression measures.",
   criticalMessage: SAFETY_MESSAGE,
 };
