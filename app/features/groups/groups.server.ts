@@ -95,6 +95,7 @@ export async function getGroup(actor: Actor, id: string) {
 }
 
 export async function createGroup(actor: Actor, input: CreateGroupInput) {
+  // The creator is the group's first owner (docs/api-contract.md §19).
   const group = await db.group.create({
     data: {
       organizationId: actor.organizationId,
@@ -102,6 +103,7 @@ export async function createGroup(actor: Actor, input: CreateGroupInput) {
       name: input.name,
       searchName: foldForSearch(input.name),
       description: input.description ?? null,
+      staff: { create: { userId: actor.userId, role: "OWNER" } },
     },
     select: { id: true },
   });
