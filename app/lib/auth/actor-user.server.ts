@@ -30,11 +30,7 @@ export type ActorUser = Prisma.UserGetPayload<{ select: typeof actorUserSelect }
 
 export const isUsable = (user: Pick<ActorUser, "isActive" | "deletedAt">) => user.isActive && !user.deletedAt;
 
-export function actorFromUser(
-  user: ActorUser,
-  credential: { sessionId: string; expiresAt: Date; via: Actor["via"] },
-  staffOf: StaffedGroup[],
-): Actor {
+export function actorFromUser(user: ActorUser, credential: { sessionId: string; expiresAt: Date; via: Actor["via"] }, staffOf: StaffedGroup[]): Actor {
   return {
     userId: user.id,
     sessionId: credential.sessionId,
