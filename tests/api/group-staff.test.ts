@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, type DemoUser, sessionOf, unique, withCsrf } from "../support/api.ts";
-import { mediumAnswers, mixedForm } from "../support/assessment.ts";
+import { type CreatedForm, mediumAnswers, mixedForm } from "../support/assessment.ts";
 import { type CreatedUser, createSignedInUser, errorPaths, expectProblem } from "../support/fixtures.ts";
 
 /**
@@ -32,8 +32,8 @@ async function post(caller: Caller, path: string, json: unknown, status = 201) {
   return response.body;
 }
 
-async function complete(token: string, form: { questions: any[] }) {
-  const submit = await api("POST", `/api/test-link/${token}/submit`, { json: mediumAnswers(form as never) });
+async function complete(token: string, form: CreatedForm) {
+  const submit = await api("POST", `/api/test-link/${token}/submit`, { json: mediumAnswers(form) });
   expect(submit.status, submit.text).toBe(200);
 }
 
@@ -59,7 +59,7 @@ beforeAll(async () => {
   const form = await post(owner, "/api/forms", mixedForm());
   formId = form.id;
   const bulk = await post(owner, "/api/submissions/bulk", { formId, groupId });
-  const link = bulk.created.find((item: any) => item.student.id === member.id);
+  const link = bulk.created.find((item: { student: { id: string } }) => item.student.id === member.id);
   await complete(link.token, form);
   groupResult = link.id;
 
@@ -84,7 +84,7 @@ describe("GET and PUT /api/groups/:id/staff", () => {
 
   it("given the staff, should list it owners first to every colleague, and 404 to another organization", async () => {
     const staff = await api("GET", `/api/groups/${groupId}/staff`, { as: "teacher@demo.test" });
-    expect(staff.body.staff.map((entry: any) => [entry.userId, entry.role])).toEqual([
+    expect(staff.body.staff.map((entry: { userId: string; role: string }) => [entry.userId, entry.role])).toEqual([
       [owner.id, "OWNER"],
       [editor.id, "EDITOR"],
       [viewer.id, "VIEWER"],
