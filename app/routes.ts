@@ -47,6 +47,7 @@ export default [
     route("groups", "routes/api/groups.ts"),
     route("groups/:id", "routes/api/groups.$id.ts"),
     route("groups/:id/members", "routes/api/groups.$id.members.ts"),
+    route("groups/:id/staff", "routes/api/groups.$id.staff.ts"),
 
     route("organization", "routes/api/organization.ts"),
 

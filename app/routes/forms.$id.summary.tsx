@@ -6,7 +6,7 @@ import { BarTable, StackedBar } from "~/components/charts/bar-table.tsx";
 import { Field } from "~/components/field.tsx";
 import { FilterSelect } from "~/components/filter-select.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
-import { getForm } from "~/features/forms/forms.server.ts";
+import { getFormOfResults } from "~/features/forms/forms.server.ts";
 import { groupChoices } from "~/features/groups/groups.server.ts";
 import { formSummaryQuery, type FormSummary } from "~/features/summaries/form-summary-schemas.ts";
 import { formSummary } from "~/features/summaries/form-summary.server.ts";
@@ -34,7 +34,7 @@ const STATE_COLORS = { completed: "#1a7f37", waiting: "#64748b", expired: "#b547
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const t = pageTranslations(context, params.locale);
-  const [form, groups] = await Promise.all([forPage(getForm(actor, params.id)), groupChoices(actor)]);
+  const [form, groups] = await Promise.all([forPage(getFormOfResults(actor, params.id)), groupChoices(actor)]);
   // Empty inputs arrive as `from=`; a hand-edited value that is not a date, or a group since
   // deleted, is left out, as the lists do.
   const raw = pageQuery(request, ["from", "to", "groupId"]);

@@ -46,6 +46,7 @@ function actorOf(world: World & { teacherId: string }, role: Actor["role"]): Act
     timeZone: "UTC",
     organizationKind: "SCHOOL",
     sessionExpiresAt: new Date(Date.now() + 3_600_000),
+    staffOf: [],
   };
 }
 

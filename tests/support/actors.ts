@@ -18,5 +18,6 @@ export function actorOf(user: { id: string; role: Role; organizationId: string; 
     timeZone,
     organizationKind: "SCHOOL",
     sessionExpiresAt: new Date(Date.now() + 3_600_000),
+    staffOf: [],
   };
 }

@@ -26,12 +26,17 @@ export type FlaggedLink = { id: string; organizationId: string; assignedById: st
  * submit's transaction (as the webhook subscribers are), so that on SQLite the transaction holds
  * only its own statements.
  *
- * Today only the person who assigned the link. When groups have staff (docs/api-contract.md §19),
- * every staff member of the link's group joins the list here, read from the database; nothing
- * else changes (each recipient gets a job, written in their own language).
+ * The person who assigned the link and, for a link given to a group (docs/api-contract.md §19,
+ * ADR 86), every staff member of that group still live: a caseload's colleagues hear of it as its
+ * assigner does (each recipient gets a job, written in their own language).
  */
 export async function flagAlertRecipients(link: FlaggedLink): Promise<string[]> {
-  return [...new Set([link.assignedById])];
+  const row = await db.submission.findUnique({
+    where: { id: link.id },
+    select: { group: { select: { deletedAt: true, staff: { select: { userId: true }, orderBy: { userId: "asc" } } } } },
+  });
+  const staff = row?.group && !row.group.deletedAt ? row.group.staff.map((member) => member.userId) : [];
+  return [...new Set([link.assignedById, ...staff])];
 }
 
 /** The jobs that e-mail `recipients` about the flagged result of submission `submissionId`, for the submit's transaction. */

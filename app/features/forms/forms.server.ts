@@ -13,6 +13,7 @@ import { questionKey, scoringProblems } from "../scoring/scales.ts";
 import { scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { presentInstrumentMark, type StoredInstrument, storedInstrument } from "../instruments/instrument-schemas.ts";
+import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import { formConstants } from "../scoring/change.ts";
 
 type Transaction = Prisma.TransactionClient;
@@ -182,6 +183,20 @@ export type FormDetail = ReturnType<typeof presentForm>;
 
 export async function getForm(actor: Actor, id: string): Promise<FormDetail> {
   const form = await db.form.findFirst({ where: { AND: [{ id }, visibleFormsWhere(actor)] }, include: detailInclude });
+  if (!form) throw notFound("form");
+  return presentForm(form);
+}
+
+/**
+ * A form the caller reads, or the form of results they see: a colleague's form that a shared
+ * group's links were given (ADR 86) has a summary for the group's staff, as its results have
+ * reports. Anything else is 404.
+ */
+export async function getFormOfResults(actor: Actor, id: string): Promise<FormDetail> {
+  const form = await db.form.findFirst({
+    where: { id, OR: [visibleFormsWhere(actor), { deletedAt: null, submissions: { some: visibleSubmissionsWhere(actor) } }] },
+    include: detailInclude,
+  });
   if (!form) throw notFound("form");
   return presentForm(form);
 }

@@ -60,3 +60,30 @@ export const groupMember = z
   .meta({ id: "GroupMember" });
 
 export const groupDetail = z.object({ ...groupFields, members: z.array(groupMember) }).meta({ id: "Group" });
+
+/** A group's staff (docs/api-contract.md §19, ADR 86): OWNER changes the staff, EDITOR assigns and changes links, VIEWER reads. */
+export const GROUP_STAFF_ROLES = ["OWNER", "EDITOR", "VIEWER"] as const;
+
+/** More colleagues than share any class or caseload. */
+export const STAFF_PER_GROUP = 100;
+
+export const groupStaffBody = z
+  .strictObject({
+    staff: z
+      .array(z.strictObject({ userId: idSchema, role: z.enum(GROUP_STAFF_ROLES) }))
+      .max(STAFF_PER_GROUP, "tooManyStaff")
+      .superRefine((entries, ctx) => {
+        const seen = new Set<string>();
+        entries.forEach((entry, index) => {
+          if (seen.has(entry.userId)) ctx.addIssue({ code: "custom", path: [index, "userId"], message: "staffTwice" });
+          seen.add(entry.userId);
+        });
+      })
+      .meta({ description: "The whole staff: who is not named leaves it. At least one OWNER." }),
+  })
+  .meta({ id: "GroupStaffChange" });
+export type GroupStaffInput = z.output<typeof groupStaffBody>;
+
+export const groupStaffResponse = z
+  .object({ staff: z.array(z.object({ userId: idSchema, name: z.string(), role: z.enum(GROUP_STAFF_ROLES) })) })
+  .meta({ id: "GroupStaff" });

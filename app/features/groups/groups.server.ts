@@ -6,12 +6,14 @@ import { skipTake } from "~/lib/schemas.ts";
 import { changedSince, changesPage, OLDEST_CHANGE_FIRST, recordTombstone } from "~/lib/tombstones.server.ts";
 import { claimVersion, type IfMatch } from "~/lib/entity-tag.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
+import { editedGroupIds } from "../submissions/submission-scope.server.ts";
 import type { CreateGroupInput, GroupMembersInput, ListGroupsQuery, UpdateGroupInput } from "./group-schemas.ts";
 
 /**
  * Groups (classes, caseloads) of an organization's students and candidates (docs/api-contract.md §9). Every
- * teacher and administrator of the organization reads them all and may assign to them; the one
- * who created a group and the administrators change and delete it. Members that were deleted
+ * teacher and administrator of the organization reads them all and may assign to them (but a
+ * group's VIEWER); its owners and editors (its creator is the first owner, §19) and the
+ * administrators change and delete it. Members that were deleted
  * stay out of every answer.
  */
 
@@ -65,11 +67,25 @@ export async function findGroup(actor: Actor, id: string) {
   return group;
 }
 
-/** Scope before role: another organization's group is 404; a colleague's group is 403 to a teacher. */
+/** Whether `actor` may change the group and its links: an administrator, or one of its owners and editors (ADR 86). */
+const editsGroup = (actor: Actor, groupId: string) => isAdmin(actor) || editedGroupIds(actor).includes(groupId);
+
+/** Scope before role: another organization's group is 404; a group the teacher does not own or edit is 403. */
 async function findChangeableGroup(actor: Actor, id: string) {
   const group = await findGroup(actor, id);
-  if (!isAdmin(actor) && group.createdById !== actor.userId) throw forbidden("Only the group's creator or an administrator may change it.");
+  if (!editsGroup(actor, id)) throw forbidden("Only the group's owners, its editors or an administrator may change it.");
   return group;
+}
+
+/**
+ * Assigning to a group and reminding its links: every teacher of the organization may (§9), but a
+ * group's VIEWER reads only (§19): 403.
+ */
+export function assertNotGroupViewer(actor: Actor, groupId: string): void {
+  if (isAdmin(actor)) return;
+  if (actor.staffOf.some((group) => group.groupId === groupId && group.role === "VIEWER")) {
+    throw forbidden("The group's viewers read its results but do not assign to it or change its links.");
+  }
 }
 
 export async function getGroup(actor: Actor, id: string) {
@@ -95,6 +111,7 @@ export async function getGroup(actor: Actor, id: string) {
 }
 
 export async function createGroup(actor: Actor, input: CreateGroupInput) {
+  // The creator is the group's first owner (docs/api-contract.md §19).
   const group = await db.group.create({
     data: {
       organizationId: actor.organizationId,
@@ -102,6 +119,7 @@ export async function createGroup(actor: Actor, input: CreateGroupInput) {
       name: input.name,
       searchName: foldForSearch(input.name),
       description: input.description ?? null,
+      staff: { create: { userId: actor.userId, role: "OWNER" } },
     },
     select: { id: true },
   });
@@ -244,8 +262,8 @@ export async function peopleToAdd(actor: Actor, id: string, search: string | und
 
 /** Whether `actor` may change the group (its creator, or an administrator): what its page offers. */
 export async function canChangeGroup(actor: Actor, id: string) {
-  const group = await findGroup(actor, id);
-  return isAdmin(actor) || group.createdById === actor.userId;
+  await findGroup(actor, id);
+  return editsGroup(actor, id);
 }
 
 /** How many groups a "group" select offers: more than a school year has classes. */
@@ -271,7 +289,7 @@ export async function personGroups(actor: Actor, person: { studentId: string } |
   const [memberOf, addable] = await Promise.all([
     db.group.findMany({ where: { ...where, members: { some: person } }, select: { id: true, name: true }, orderBy }),
     db.group.findMany({
-      where: { ...where, members: { none: person }, ...(isAdmin(actor) ? {} : { createdById: actor.userId }) },
+      where: { ...where, members: { none: person }, ...(isAdmin(actor) ? {} : { id: { in: editedGroupIds(actor) } }) },
       select: { id: true, name: true },
       orderBy,
       take: GROUP_CHOICES,

@@ -73,11 +73,21 @@ function countsWith<Field extends keyof ReportTotalFilter>(field: Field, filter:
   return rule.counts ? rule.counts(value) : null;
 }
 
-/** The caller's scope in the cache key and the counts, or null for a role whose totals are counted every time (see report-totals.server.ts). */
-function callerScope(caller: { role: string; userId: string; organizationId: string }): { key: string; counted: CountedScope } | null {
+/** Who asks for a total: what decides their scope. */
+type Caller = { role: string; userId: string; organizationId: string; staffOf: readonly unknown[] };
+
+/**
+ * The caller's scope in the cache key and the counts, or null for a scope whose totals are counted
+ * every time (see report-totals.server.ts). A teacher who shares groups (ADR 86) sees their
+ * members' results, which a change of membership or staff changes without any submission changing
+ * (the version of ADR 13 would not see it), and which the counts by assigner do not hold: counted.
+ */
+function callerScope(caller: Caller): { key: string; counted: CountedScope } | null {
   const { organizationId } = caller;
   if (caller.role === "ADMIN") return { key: "organization", counted: { organizationId } };
-  if (caller.role === "TEACHER") return { key: `assignedBy:${caller.userId}`, counted: { organizationId, assignedById: caller.userId } };
+  if (caller.role === "TEACHER" && caller.staffOf.length === 0) {
+    return { key: `assignedBy:${caller.userId}`, counted: { organizationId, assignedById: caller.userId } };
+  }
   return null;
 }
 
@@ -87,7 +97,7 @@ function callerScope(caller: { role: string; userId: string; organizationId: str
  * assignments, narrowed by the filters the counts answer (a form), when every filter set is one of
  * them.
  */
-export function countedScope(caller: { role: string; userId: string; organizationId: string }, filter: ReportTotalFilter): CountedScope | null {
+export function countedScope(caller: Caller, filter: ReportTotalFilter): CountedScope | null {
   const scope = callerScope(caller);
   if (!scope) return null;
   let counted = scope.counted;
@@ -103,7 +113,7 @@ export function countedScope(caller: { role: string; userId: string; organizatio
  * The cache key of a total, or null when the total is never cached (see report-totals.server.ts):
  * the organization, the caller's scope and every filter by name, with its value.
  */
-export function reportTotalKey(caller: { role: string; userId: string; organizationId: string }, filter: ReportTotalFilter): string | null {
+export function reportTotalKey(caller: Caller, filter: ReportTotalFilter): string | null {
   const scope = callerScope(caller);
   if (!scope) return null;
   const filters: [string, unknown][] = [];

@@ -1,4 +1,4 @@
-import { actorFromUser, actorUserSelect, isUsable } from "~/lib/auth/actor-user.server.ts";
+import { actorFromUser, actorUserSelect, isUsable, staffedGroups } from "~/lib/auth/actor-user.server.ts";
 import { db, isUniqueViolation, type Prisma } from "~/lib/db.server.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 import { addDays } from "~/lib/zoned-time.ts";
@@ -118,7 +118,11 @@ export const scheduleOccurrenceJob: JobHandler = async (payload, run) => {
   try {
     if (now.getTime() - dueAt.getTime() > MISSED_AFTER_MS) return await record({ status: "MISSED", ...nothing, reason: null });
     if (!isUsable(schedule.createdBy)) return await record({ status: "FAILED", ...nothing, reason: "CREATOR_INACTIVE" });
-    const actor = actorFromUser(schedule.createdBy, { sessionId: occurrenceKey(scheduleId), expiresAt: now, via: "session" });
+    const actor = actorFromUser(
+      schedule.createdBy,
+      { sessionId: occurrenceKey(scheduleId), expiresAt: now, via: "session" },
+      await staffedGroups(schedule.createdBy),
+    );
     const named = await livePeople(schedule.organizationId, idsOf(schedule.studentIds), idsOf(schedule.candidateIds));
     try {
       await bulkAssign(

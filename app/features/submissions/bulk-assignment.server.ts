@@ -2,7 +2,7 @@ import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db, LONG_WRITE, type Prisma, serializeWrites } from "~/lib/db.server.ts";
 import { insertRows } from "~/lib/insert-rows.server.ts";
 import { badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
-import { groupMemberIds } from "../groups/groups.server.ts";
+import { assertNotGroupViewer, groupMemberIds } from "../groups/groups.server.ts";
 import { BULK_LIMIT, type BulkAssignInput } from "./submission-schemas.ts";
 import { assignableForm, newToken, submissionCreatedData, submissionItems, waitingWhere } from "./submissions.server.ts";
 import { enqueueJobs } from "../jobs/jobs.server.ts";
@@ -24,6 +24,7 @@ type Respondents = Pick<BulkAssignInput, "groupId" | "studentIds" | "candidateId
  */
 export async function bulkRespondents(actor: Actor, organizationId: string, input: Respondents): Promise<Person[]> {
   const fromGroup = input.groupId ? await groupMemberIds(actor, input.groupId) : { studentIds: [], candidateIds: [] };
+  if (input.groupId) assertNotGroupViewer(actor, input.groupId);
   const studentIds = [...new Set([...fromGroup.studentIds, ...(input.studentIds ?? [])])];
   const candidateIds = [...new Set([...fromGroup.candidateIds, ...(input.candidateIds ?? [])])];
   if (studentIds.length + candidateIds.length > BULK_LIMIT) {
@@ -124,6 +125,7 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput, options: 
         "isCompleted",
         "sendCount",
         "mailQueuedAt",
+        "groupId",
         "createdAt",
         "updatedAt",
       ],
@@ -139,6 +141,8 @@ export async function bulkAssign(actor: Actor, input: BulkAssignInput, options: 
         false,
         0,
         input.send && row.mailed ? now : null,
+        // The group's staff see the links given to it (ADR 86).
+        input.groupId ?? null,
         now,
         now,
       ]),

@@ -4,10 +4,10 @@ import { db, type Prisma } from "~/lib/db.server.ts";
 import { forbidden, notFound } from "~/lib/problem.server.ts";
 import { enqueueJobs } from "../jobs/jobs.server.ts";
 import { visibleFormsWhere } from "../forms/forms.server.ts";
-import { groupChoice } from "../groups/groups.server.ts";
+import { assertNotGroupViewer, groupChoice } from "../groups/groups.server.ts";
 import { claimLinksForMail, linksWithMailWaiting, RESEND_INTERVAL_MS } from "./link-mail.server.ts";
 import { chargeMail } from "./mail-quota.server.ts";
-import { inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
+import { changeableSubmissionsWhere, inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { SUBMISSION_STATUSES, type SubmissionStatus, submissionStatus, WAITING_STATUSES, STATUS_SELECT } from "./submission-status.ts";
 import { statusWhere, waitingWhere } from "./submissions.server.ts";
 
@@ -133,7 +133,9 @@ export type RemindResult = { queued: number; noEmail: number; recentlySent: numb
  * queued). `remindedAt` is written when the mail server accepts the reminder, not here.
  */
 export async function remindWaiting(actor: Actor, input: ProgressScope & { formId: string }, now = new Date()): Promise<RemindResult> {
-  const filters = await scopeWhere(actor, input);
+  if (input.groupId) assertNotGroupViewer(actor, input.groupId);
+  // Reminds the links the caller may change: a group's viewer reads the others but sends nothing.
+  const filters = [...(await scopeWhere(actor, input)), changeableSubmissionsWhere(actor)];
   const form = await db.form.findFirst({ where: { AND: [{ id: input.formId }, visibleFormsWhere(actor)] }, select: { id: true, organizationId: true } });
   if (!form) throw notFound("form");
   const rows = await db.submission.findMany({

@@ -4,14 +4,42 @@ import { Prisma } from "~/lib/db.server.ts";
 import { forbidden } from "~/lib/problem.server.ts";
 
 /**
- * The submissions a caller may see (docs/spec.md §1 rules 3 and 4): administrators every submission of
- * their organization, teachers the ones they assigned, students the ones they answer.
+ * The submissions a caller may see (docs/spec.md §1 rules 3 and 4, docs/api-contract.md §19):
+ * administrators every submission of their organization, students the ones they answer, teachers
+ * the ones they assigned and, for each group they are staff of (ADR 86), every link given to the
+ * group and every submission of one of its members assigned by one of its staff.
  */
 export function visibleSubmissionsWhere(actor: Actor): Prisma.SubmissionWhereInput {
   const base: Prisma.SubmissionWhereInput = { deletedAt: null, ...organizationScope(actor) };
   if (isAdmin(actor)) return base;
   if (actor.role === "STUDENT") return { ...base, student: { userId: actor.userId } };
-  return { ...base, assignedById: actor.userId };
+  if (actor.staffOf.length === 0) return { ...base, assignedById: actor.userId };
+  return {
+    ...base,
+    OR: [
+      { assignedById: actor.userId },
+      { groupId: { in: actor.staffOf.map((group) => group.groupId) } },
+      ...actor.staffOf.map((group) => ({ AND: [{ assignedById: { in: group.staffIds } }, inGroupWhere(group.groupId)] })),
+    ],
+  };
+}
+
+/**
+ * The submissions a caller may change (revoke, extend, remind): an administrator's organization, a
+ * teacher's own assignments and the links given to the groups they own or edit. A group's VIEWER
+ * reads its links but changes none of them.
+ */
+export function changeableSubmissionsWhere(actor: Actor): Prisma.SubmissionWhereInput {
+  const base: Prisma.SubmissionWhereInput = { deletedAt: null, ...organizationScope(actor) };
+  if (isAdmin(actor)) return base;
+  if (actor.role === "STUDENT") return { id: { in: [] } };
+  const edited = editedGroupIds(actor);
+  return edited.length === 0 ? { ...base, assignedById: actor.userId } : { ...base, OR: [{ assignedById: actor.userId }, { groupId: { in: edited } }] };
+}
+
+/** The groups whose links the caller may change and to which they may assign: those they own or edit. */
+export function editedGroupIds(actor: Pick<Actor, "staffOf">): string[] {
+  return actor.staffOf.filter((group) => group.role !== "VIEWER").map((group) => group.groupId);
 }
 
 /** The submissions of a group's current members (students and candidates). */
@@ -23,8 +51,9 @@ export function inGroupWhere(groupId: string): Prisma.SubmissionWhereInput {
 /**
  * `visibleSubmissionsWhere` as an SQL condition on the "Submission" row `alias`, for the raw
  * queries Prisma cannot express (the reports search). The same rules, kept next to each other so
- * they change together; tests/database/search-index.test.ts checks that both select the same
- * rows for every role. Identifiers are quoted, which both SQLite and PostgreSQL understand.
+ * they change together; tests/database/search-index.test.ts and tests/database/group-staff-scope.test.ts
+ * check that both select the same rows for every role and every kind of group staff. Identifiers
+ * are quoted, which both SQLite and PostgreSQL understand.
  */
 export function visibleSubmissionsSql(actor: Actor, alias = "Submission"): Prisma.Sql {
   const table = Prisma.raw(`"${alias.replaceAll('"', '""')}"`);
@@ -34,7 +63,17 @@ export function visibleSubmissionsSql(actor: Actor, alias = "Submission"): Prism
   if (actor.role === "STUDENT") {
     conditions.push(Prisma.sql`${table}."studentId" IN (SELECT "id" FROM "Student" WHERE "userId" = ${actor.userId})`);
   } else if (!isAdmin(actor)) {
-    conditions.push(Prisma.sql`${table}."assignedById" = ${actor.userId}`);
+    const own = Prisma.sql`${table}."assignedById" = ${actor.userId}`;
+    if (actor.staffOf.length === 0) conditions.push(own);
+    else {
+      const groupIds = Prisma.join(actor.staffOf.map((group) => group.groupId));
+      const byMemberAndStaff = actor.staffOf.map(
+        (group) => Prisma.sql`(${table}."assignedById" IN (${Prisma.join(group.staffIds)}) AND (
+          ${table}."studentId" IN (SELECT "studentId" FROM "GroupMember" WHERE "groupId" = ${group.groupId} AND "studentId" IS NOT NULL)
+          OR ${table}."candidateId" IN (SELECT "candidateId" FROM "GroupMember" WHERE "groupId" = ${group.groupId} AND "candidateId" IS NOT NULL)))`,
+      );
+      conditions.push(Prisma.sql`(${Prisma.join([own, Prisma.sql`${table}."groupId" IN (${groupIds})`, ...byMemberAndStaff], " OR ")})`);
+    }
   }
   return Prisma.sql`(${Prisma.join(conditions, " AND ")})`;
 }

@@ -1,7 +1,7 @@
 import { type Actor, isAdmin } from "~/lib/auth/actor.server.ts";
 import { db, Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
-import { getForm } from "../forms/forms.server.ts";
+import { getFormOfResults } from "../forms/forms.server.ts";
 import { completedAtRange, submissionSelection } from "../reports/reports.server.ts";
 import { type ChoiceTally, type CompletedResults, fromTallies, round2, summaryCounts, summaryQuestion, type TotalTally } from "./form-summary-rows.ts";
 import type { FormSummary, FormSummaryQuery } from "./form-summary-schemas.ts";
@@ -28,7 +28,7 @@ function optionIdsSql() {
 }
 
 export async function formSummary(actor: Actor, formId: string, query: FormSummaryQuery): Promise<FormSummary> {
-  const form = await getForm(actor, formId);
+  const form = await getFormOfResults(actor, formId);
   const range = completedAtRange(query, actor.timeZone);
   const { sql: scope } = await submissionSelection(actor, { formId, groupId: query.groupId });
   const within = (column: "completedAt" | "createdAt") => {
@@ -40,8 +40,9 @@ export async function formSummary(actor: Actor, formId: string, query: FormSumma
   const open = Prisma.join([...scope, Prisma.sql`s."isCompleted" = FALSE`, within("createdAt")], " AND ");
   const now = new Date();
   // The whole of a form's results (no group, no dates) is kept counted by the database as they
-  // are written (ADR 32); a selection of them is counted when asked for.
-  const unfiltered = !query.groupId && !range && actor.role !== "STUDENT";
+  // are written (ADR 32), per assigner; a selection of them is counted when asked for, and so is
+  // the share of a teacher who shares groups (ADR 86), which is not a set of assigners.
+  const unfiltered = !query.groupId && !range && actor.role !== "STUDENT" && (isAdmin(actor) || actor.staffOf.length === 0);
   const completed = Prisma.join([...scope, Prisma.sql`s."isCompleted" = TRUE`, within("completedAt")], " AND ");
 
   const [states, results] = await Promise.all([

@@ -24,7 +24,18 @@ export type Actor = {
   /** SCHOOL or CLINIC: which words the caller's pages, e-mails and PDFs say (ADR 81). */
   organizationKind: OrganizationKind;
   sessionExpiresAt: Date;
+  /**
+   * The live groups a teacher is staff of (docs/api-contract.md §19, ADR 86), each with its whole
+   * staff: what widens the teacher's submission scope. Read with the caller on every request, so a
+   * change of staff takes effect on the next one; empty for everyone else.
+   */
+  staffOf: StaffedGroup[];
 };
+
+export type GroupStaffRole = "OWNER" | "EDITOR" | "VIEWER";
+
+/** One group the caller shares: their role in it and the ids of all its staff (the caller included). */
+export type StaffedGroup = { groupId: string; role: GroupStaffRole; staffIds: string[] };
 
 export const isAdmin = (actor: Pick<Actor, "role">) => actor.role === "ADMIN" || actor.role === "SUPER_ADMIN";
 export const isStaff = (actor: Pick<Actor, "role">) => actor.role !== "STUDENT";

@@ -4,7 +4,7 @@ import { SAFE_METHODS } from "../http.server.ts";
 import { ApiError, unauthenticated } from "../problem.server.ts";
 import type { Actor } from "./actor.server.ts";
 import { consumeRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
-import { actorFromUser, actorUserSelect, hashToken, isUsable } from "./actor-user.server.ts";
+import { actorFromUser, actorUserSelect, hashToken, isUsable, staffedGroups } from "./actor-user.server.ts";
 
 /**
  * Personal API tokens (docs/api-contract.md §14): `Authorization: Bearer <token>` acts as the token's user,
@@ -64,5 +64,5 @@ export async function actorOfApiToken(token: string, { method, pathname }: { met
     await db.apiToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
   if (row.readOnly && isWrite(method, pathname)) throw readOnlyRefusal();
-  return actorFromUser(row.user, { sessionId: `token:${row.id}`, expiresAt: row.expiresAt ?? new Date(8.64e15), via: "token" });
+  return actorFromUser(row.user, { sessionId: `token:${row.id}`, expiresAt: row.expiresAt ?? new Date(8.64e15), via: "token" }, await staffedGroups(row.user));
 }

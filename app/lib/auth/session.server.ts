@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createCookie } from "react-router";
 import { db } from "../db.server.ts";
 import { rawBoolean, rawDate } from "../raw-values.ts";
-import { type ActorUser, actorFromUser, hashToken, isUsable } from "./actor-user.server.ts";
+import { type ActorUser, actorFromUser, hashToken, isUsable, staffedGroups } from "./actor-user.server.ts";
 import { actorOfApiToken, bearerToken } from "./api-token.server.ts";
 import { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "./session-rules.ts";
 import { readSignedCookie } from "./signed-cookie.server.ts";
@@ -115,7 +115,7 @@ export async function readActor(request: Request): Promise<Actor | null> {
   if (now - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
     await db.session.updateMany({ where: { id }, data: { lastSeenAt: new Date(now) } });
   }
-  return actorFromUser(user, { sessionId: id, expiresAt: session.expiresAt, via: "session" });
+  return actorFromUser(user, { sessionId: id, expiresAt: session.expiresAt, via: "session" }, await staffedGroups(user));
 }
 
 export async function destroySession(sessionId: string): Promise<void> {

@@ -8,7 +8,7 @@ import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { readIfMatch, versionedJson } from "~/lib/entity-tag.server.ts";
 import { json, readJsonOrFormBody } from "~/lib/http.server.ts";
 
-const CHANGERS = "the group's creator, ADMIN, SUPER_ADMIN";
+const CHANGERS = "the group's owners and editors, ADMIN, SUPER_ADMIN";
 
 const handle = endpoint<Route.LoaderArgs>(
   {
