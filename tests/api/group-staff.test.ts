@@ -38,7 +38,12 @@ async function complete(token: string, form: CreatedForm) {
 }
 
 beforeAll(async () => {
-  [owner, editor, viewer, unrelated] = await Promise.all([1, 2, 3, 4].map(() => createSignedInUser("TEACHER")));
+  [owner, editor, viewer, unrelated] = await Promise.all([
+    createSignedInUser("TEACHER"),
+    createSignedInUser("TEACHER"),
+    createSignedInUser("TEACHER"),
+    createSignedInUser("TEACHER"),
+  ]);
   const group = await post(owner, "/api/groups", { name: unique("Shared class") });
   groupId = group.id;
   member = await post(owner, "/api/students", { name: unique("Member") });
