@@ -223,6 +223,10 @@ describe("the validating proxy's tour of every operation", () => {
       200,
     );
     expect((await via("DELETE", `/api/groups/${groupId}/members`, { as: teacher, json: { candidateIds: [candidateId] } })).status).toBe(200);
+    const staff = await via("GET", `/api/groups/${groupId}/staff`, { as: teacher });
+    expect(staff.status, staff.text).toBe(200);
+    const entries = (staff.body.staff as { userId: string; role: string }[]).map(({ userId, role }) => ({ userId, role }));
+    expect((await via("PUT", `/api/groups/${groupId}/staff`, { as: teacher, json: { staff: entries } })).status).toBe(200);
   });
 
   it("assigns, sends, answers and reports", async () => {

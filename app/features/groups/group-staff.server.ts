@@ -2,7 +2,7 @@ import type { Actor } from "~/lib/auth/actor.server.ts";
 import { isAdmin } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { badRequest, conflict, fieldProblem, forbidden } from "~/lib/problem.server.ts";
-import { findGroup } from "./groups.server.ts";
+import { findGroup, staffRoleIn } from "./groups.server.ts";
 import { GROUP_STAFF_ROLES, type GroupStaffInput } from "./group-schemas.ts";
 
 /**
@@ -24,9 +24,9 @@ export async function getGroupStaff(actor: Actor, groupId: string) {
   return { staff };
 }
 
-/** Whether `actor` may change the group's staff: an administrator or one of its owners. */
-export function ownsGroup(actor: Actor, groupId: string) {
-  return isAdmin(actor) || actor.staffOf.some((group) => group.groupId === groupId && group.role === "OWNER");
+/** Whether `actor` may change the group's staff: an administrator or one of its owners (as it is now, not as the request began). */
+export async function ownsGroup(actor: Actor, groupId: string) {
+  return isAdmin(actor) || (await staffRoleIn(actor, groupId)) === "OWNER";
 }
 
 /**
@@ -36,7 +36,7 @@ export function ownsGroup(actor: Actor, groupId: string) {
  */
 export async function replaceGroupStaff(actor: Actor, groupId: string, input: GroupStaffInput) {
   const group = await findGroup(actor, groupId);
-  if (!ownsGroup(actor, groupId)) throw forbidden("Only the group's owners or an administrator may change its staff.");
+  if (!(await ownsGroup(actor, groupId))) throw forbidden("Only the group's owners or an administrator may change its staff.");
   const userIds = input.staff.map((entry) => entry.userId);
   const colleagues = await db.user.findMany({
     where: { id: { in: userIds }, organizationId: group.organizationId, deletedAt: null, role: { in: ["TEACHER", "ADMIN"] } },

@@ -6,7 +6,7 @@ import { skipTake } from "~/lib/schemas.ts";
 import { changedSince, changesPage, OLDEST_CHANGE_FIRST, recordTombstone } from "~/lib/tombstones.server.ts";
 import { claimVersion, type IfMatch } from "~/lib/entity-tag.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
-import { editedGroupIds } from "../submissions/submission-scope.server.ts";
+import { editorOf } from "../submissions/submission-scope.server.ts";
 import type { CreateGroupInput, GroupMembersInput, ListGroupsQuery, UpdateGroupInput } from "./group-schemas.ts";
 
 /**
@@ -67,13 +67,26 @@ export async function findGroup(actor: Actor, id: string) {
   return group;
 }
 
+/**
+ * The caller's role among the group's staff, read at the moment of a write rather than from the
+ * request's snapshot (`staffOf`, which widens reads): a role taken away refuses the next write.
+ */
+export async function staffRoleIn(actor: Pick<Actor, "userId">, groupId: string) {
+  const staff = await db.groupStaff.findUnique({ where: { groupId_userId: { groupId, userId: actor.userId } }, select: { role: true } });
+  return staff?.role ?? null;
+}
+
 /** Whether `actor` may change the group and its links: an administrator, or one of its owners and editors (ADR 86). */
-const editsGroup = (actor: Actor, groupId: string) => isAdmin(actor) || editedGroupIds(actor).includes(groupId);
+async function editsGroup(actor: Actor, groupId: string) {
+  if (isAdmin(actor)) return true;
+  const role = await staffRoleIn(actor, groupId);
+  return role === "OWNER" || role === "EDITOR";
+}
 
 /** Scope before role: another organization's group is 404; a group the teacher does not own or edit is 403. */
 async function findChangeableGroup(actor: Actor, id: string) {
   const group = await findGroup(actor, id);
-  if (!editsGroup(actor, id)) throw forbidden("Only the group's owners, its editors or an administrator may change it.");
+  if (!(await editsGroup(actor, id))) throw forbidden("Only the group's owners, its editors or an administrator may change it.");
   return group;
 }
 
@@ -81,9 +94,9 @@ async function findChangeableGroup(actor: Actor, id: string) {
  * Assigning to a group and reminding its links: every teacher of the organization may (§9), but a
  * group's VIEWER reads only (§19): 403.
  */
-export function assertNotGroupViewer(actor: Actor, groupId: string): void {
+export async function assertNotGroupViewer(actor: Actor, groupId: string): Promise<void> {
   if (isAdmin(actor)) return;
-  if (actor.staffOf.some((group) => group.groupId === groupId && group.role === "VIEWER")) {
+  if ((await staffRoleIn(actor, groupId)) === "VIEWER") {
     throw forbidden("The group's viewers read its results but do not assign to it or change its links.");
   }
 }
@@ -260,7 +273,7 @@ export async function peopleToAdd(actor: Actor, id: string, search: string | und
   };
 }
 
-/** Whether `actor` may change the group (its creator, or an administrator): what its page offers. */
+/** Whether `actor` may change the group (one of its owners and editors, or an administrator): what its page offers. */
 export async function canChangeGroup(actor: Actor, id: string) {
   await findGroup(actor, id);
   return editsGroup(actor, id);
@@ -289,7 +302,7 @@ export async function personGroups(actor: Actor, person: { studentId: string } |
   const [memberOf, addable] = await Promise.all([
     db.group.findMany({ where: { ...where, members: { some: person } }, select: { id: true, name: true }, orderBy }),
     db.group.findMany({
-      where: { ...where, members: { none: person }, ...(isAdmin(actor) ? {} : { id: { in: editedGroupIds(actor) } }) },
+      where: { ...where, members: { none: person }, ...(isAdmin(actor) ? {} : { staff: { some: editorOf(actor) } }) },
       select: { id: true, name: true },
       orderBy,
       take: GROUP_CHOICES,

@@ -24,7 +24,7 @@ type Respondents = Pick<BulkAssignInput, "groupId" | "studentIds" | "candidateId
  */
 export async function bulkRespondents(actor: Actor, organizationId: string, input: Respondents): Promise<Person[]> {
   const fromGroup = input.groupId ? await groupMemberIds(actor, input.groupId) : { studentIds: [], candidateIds: [] };
-  if (input.groupId) assertNotGroupViewer(actor, input.groupId);
+  if (input.groupId) await assertNotGroupViewer(actor, input.groupId);
   const studentIds = [...new Set([...fromGroup.studentIds, ...(input.studentIds ?? [])])];
   const candidateIds = [...new Set([...fromGroup.candidateIds, ...(input.candidateIds ?? [])])];
   if (studentIds.length + candidateIds.length > BULK_LIMIT) {

@@ -133,7 +133,7 @@ export type RemindResult = { queued: number; noEmail: number; recentlySent: numb
  * queued). `remindedAt` is written when the mail server accepts the reminder, not here.
  */
 export async function remindWaiting(actor: Actor, input: ProgressScope & { formId: string }, now = new Date()): Promise<RemindResult> {
-  if (input.groupId) assertNotGroupViewer(actor, input.groupId);
+  if (input.groupId) await assertNotGroupViewer(actor, input.groupId);
   // Reminds the links the caller may change: a group's viewer reads the others but sends nothing.
   const filters = [...(await scopeWhere(actor, input)), changeableSubmissionsWhere(actor)];
   const form = await db.form.findFirst({ where: { AND: [{ id: input.formId }, visibleFormsWhere(actor)] }, select: { id: true, organizationId: true } });

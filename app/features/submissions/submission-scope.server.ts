@@ -19,9 +19,32 @@ export function visibleSubmissionsWhere(actor: Actor): Prisma.SubmissionWhereInp
     OR: [
       { assignedById: actor.userId },
       { groupId: { in: actor.staffOf.map((group) => group.groupId) } },
-      ...actor.staffOf.map((group) => ({ AND: [{ assignedById: { in: group.staffIds } }, inGroupWhere(group.groupId)] })),
+      ...sharedStaffs(actor).map(({ staffIds, groupIds }) => {
+        const inGroups = { groups: { some: { groupId: { in: groupIds } } } };
+        return { AND: [{ assignedById: { in: staffIds } }, { OR: [{ student: inGroups }, { candidate: inGroups }] }] };
+      }),
     ],
   };
+}
+
+/**
+ * The caller's groups gathered by their staff: a member's result is shared when one of that same
+ * staff assigned it. One condition per distinct staff rather than per group, and none for the
+ * groups the caller staffs alone, whose members' results the caller assigned are theirs anyway: a
+ * teacher with hundreds of classes (alone, or with the same colleagues) gets a condition of a few
+ * terms. One term per group made a condition SQLite refused as too deep at a few hundred groups.
+ */
+export function sharedStaffs(actor: Pick<Actor, "userId" | "staffOf">): { staffIds: string[]; groupIds: string[] }[] {
+  const byStaff = new Map<string, { staffIds: string[]; groupIds: string[] }>();
+  for (const group of actor.staffOf) {
+    if (group.staffIds.every((id) => id === actor.userId)) continue;
+    const staffIds = [...new Set(group.staffIds)].sort();
+    const key = staffIds.join(" ");
+    const shared = byStaff.get(key) ?? { staffIds, groupIds: [] };
+    shared.groupIds.push(group.groupId);
+    byStaff.set(key, shared);
+  }
+  return [...byStaff.values()];
 }
 
 /**
@@ -33,14 +56,13 @@ export function changeableSubmissionsWhere(actor: Actor): Prisma.SubmissionWhere
   const base: Prisma.SubmissionWhereInput = { deletedAt: null, ...organizationScope(actor) };
   if (isAdmin(actor)) return base;
   if (actor.role === "STUDENT") return { id: { in: [] } };
-  const edited = editedGroupIds(actor);
-  return edited.length === 0 ? { ...base, assignedById: actor.userId } : { ...base, OR: [{ assignedById: actor.userId }, { groupId: { in: edited } }] };
+  // The staff as it is at the write, not as the request's snapshot of it was: a role taken away
+  // refuses the next change.
+  return { ...base, OR: [{ assignedById: actor.userId }, { group: { staff: { some: editorOf(actor) } } }] };
 }
 
-/** The groups whose links the caller may change and to which they may assign: those they own or edit. */
-export function editedGroupIds(actor: Pick<Actor, "staffOf">): string[] {
-  return actor.staffOf.filter((group) => group.role !== "VIEWER").map((group) => group.groupId);
-}
+/** A group's staff entry that lets the caller change the group and its links: theirs, as OWNER or EDITOR. */
+export const editorOf = (actor: Pick<Actor, "userId">): Prisma.GroupStaffWhereInput => ({ userId: actor.userId, role: { in: ["OWNER", "EDITOR"] } });
 
 /** The submissions of a group's current members (students and candidates). */
 export function inGroupWhere(groupId: string): Prisma.SubmissionWhereInput {
@@ -67,11 +89,12 @@ export function visibleSubmissionsSql(actor: Actor, alias = "Submission"): Prism
     if (actor.staffOf.length === 0) conditions.push(own);
     else {
       const groupIds = Prisma.join(actor.staffOf.map((group) => group.groupId));
-      const byMemberAndStaff = actor.staffOf.map(
-        (group) => Prisma.sql`(${table}."assignedById" IN (${Prisma.join(group.staffIds)}) AND (
-          ${table}."studentId" IN (SELECT "studentId" FROM "GroupMember" WHERE "groupId" = ${group.groupId} AND "studentId" IS NOT NULL)
-          OR ${table}."candidateId" IN (SELECT "candidateId" FROM "GroupMember" WHERE "groupId" = ${group.groupId} AND "candidateId" IS NOT NULL)))`,
-      );
+      const byMemberAndStaff = sharedStaffs(actor).map(({ staffIds, groupIds }) => {
+        const groups = Prisma.join(groupIds);
+        return Prisma.sql`(${table}."assignedById" IN (${Prisma.join(staffIds)}) AND (
+          ${table}."studentId" IN (SELECT "studentId" FROM "GroupMember" WHERE "groupId" IN (${groups}) AND "studentId" IS NOT NULL)
+          OR ${table}."candidateId" IN (SELECT "candidateId" FROM "GroupMember" WHERE "groupId" IN (${groups}) AND "candidateId" IS NOT NULL)))`;
+      });
       conditions.push(Prisma.sql`(${Prisma.join([own, Prisma.sql`${table}."groupId" IN (${groupIds})`, ...byMemberAndStaff], " OR ")})`);
     }
   }
