@@ -120,15 +120,19 @@ export const refusal = (
  * `skip`: fields the page posts that are not the schema's (the `intent` of its buttons).
  * `clearWhenEmpty`: optional fields the form shows; posted empty they mean "none" (null), as the
  * API's `null` does, where left out they would keep their value.
+ * `listsWhenAbsent`: lists a form may post no entry of (a group's staff with its one member
+ * removed); a form cannot post an empty list, so none posted means the empty one.
  */
 export function parsePageForm<S extends z.ZodType>(
   formData: FormData,
   schema: S,
   t: Dictionary,
-  options: { skip?: readonly string[]; clearWhenEmpty?: readonly string[] } = {},
+  options: { skip?: readonly string[]; clearWhenEmpty?: readonly string[]; listsWhenAbsent?: readonly string[] } = {},
 ): PageForm<z.output<S>> {
   const submission = formSubmission(formData, [CSRF_FIELD, ...(options.skip ?? [])]);
-  const parsed = coerceFormValue(schema).safeParse(submission.payload);
+  const payload: Record<string, unknown> = { ...submission.payload };
+  for (const field of options.listsWhenAbsent ?? []) payload[field] ??= [];
+  const parsed = coerceFormValue(schema).safeParse(payload);
   if (!parsed.success) {
     const fieldErrors = issueTexts(t, parsed.error.issues);
     return { ok: false, submission, fieldErrors, reply: refusal(submission, { fieldErrors, formError: null }, 400) };

@@ -1,5 +1,6 @@
 import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/groups.$id";
+import type { PageRefusal } from "~/lib/page.server.ts";
 import { Alert } from "~/components/alert.tsx";
 import { Badge } from "~/components/badge.tsx";
 import { Button, LinkButton } from "~/components/button.tsx";
@@ -11,14 +12,16 @@ import { PageHeader, Section } from "~/components/page-header.tsx";
 import { RowAction } from "~/components/row-action.tsx";
 import { BackLink } from "~/components/people/person-detail.tsx";
 import { StatusBadge } from "~/components/people/status-badge.tsx";
-import { groupMembersBody } from "~/features/groups/group-schemas.ts";
+import { groupMembersBody, groupStaffBody } from "~/features/groups/group-schemas.ts";
+import { colleaguesToAdd, getGroupStaff, ownsGroup, replaceGroupStaff } from "~/features/groups/group-staff.server.ts";
+import { GroupStaffSection, STAFF_INTENT } from "~/components/groups/group-staff.tsx";
 import { addGroupMembers, canChangeGroup, deleteGroup, getGroup, peopleToAdd, removeGroupMembers } from "~/features/groups/groups.server.ts";
 import { documentTitle } from "~/i18n/dictionaries.ts";
 import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
-import { forPage, pageError, parsePageForm, postedIntent, readPagePost, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
+import { forPage, pageError, parsePageForm, postedIntent, readPagePost, serviceRefusal, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { FormProgressList } from "~/components/assignments/form-progress.tsx";
 import { progressForPage } from "~/features/submissions/progress.server.ts";
@@ -28,9 +31,10 @@ import { remindFromPage } from "~/features/submissions/remind-page.server.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 
 /**
- * A group's page: its members, and for its creator and the administrators the ways to change it:
- * add people found by name (ticked in a list, one post), remove one, edit, delete. Every change
- * is a plain POST answered by a redirect back here with a message.
+ * A group's page: its members and its staff; for its owners and editors and the administrators
+ * the ways to change it (add people found by name, ticked in a list, one post; remove one; edit;
+ * delete), and for its owners and the administrators its staff. Every change is a plain POST
+ * answered by a redirect back here with a message.
  */
 export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
   const t = metaTranslations({ params, matches });
@@ -43,11 +47,12 @@ const RESULT_FORMS = 6;
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const group = await forPage(getGroup(actor, params.id));
-  const canChange = await canChangeGroup(actor, params.id);
+  const [canChange, owns, { staff }] = await Promise.all([canChangeGroup(actor, params.id), ownsGroup(actor, params.id), getGroupStaff(actor, params.id)]);
   const q = (pageQuery(request, ["q"]).q ?? "").trim().slice(0, 200);
-  const [people, progress] = await Promise.all([
+  const [people, progress, colleagues] = await Promise.all([
     canChange ? peopleToAdd(actor, params.id, q || undefined) : null,
     progressForPage(actor, { groupId: params.id }),
+    owns ? colleaguesToAdd(actor, params.id) : null,
   ]);
   // The grade book's columns: the group's most recently assigned forms.
   const resultForms = progress.slice(0, RESULT_FORMS).map((item) => item.form);
@@ -56,7 +61,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     params.id,
     resultForms.map((form) => form.id),
   );
-  return { group, canChange, q, people, progress, resultForms, results };
+  return { group, canChange, q, people, progress, resultForms, results, staff, colleagues };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -65,7 +70,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = pageTranslations(context, locale);
   const formData = await readPagePost(request);
   const back = paths.group(locale, params.id);
-  switch (postedIntent(formData, ["remind", "add", "remove", "delete"])) {
+  switch (postedIntent(formData, ["remind", "add", "remove", STAFF_INTENT, "delete"])) {
     // Any teacher who may assign to the group may remind its members of their links.
     case "remind":
       return remindFromPage(actor, formData);
@@ -83,6 +88,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       await forPage(removeGroupMembers(actor, params.id, form.value));
       return redirectWithFlash(back, { kind: "success", key: "membersRemoved" });
     }
+    case STAFF_INTENT: {
+      // Each staff form posts the whole staff it leaves, as PUT /api/groups/:id/staff takes it;
+      // its refusals (no owner left, a stranger named) are shown above the staff in the page's language.
+      const form = parsePageForm(formData, groupStaffBody, t, { skip: ["intent"], listsWhenAbsent: ["staff"] });
+      if (!form.ok) return form.reply;
+      try {
+        await replaceGroupStaff(actor, params.id, form.value);
+      } catch (error) {
+        return serviceRefusal(t, form.submission, error);
+      }
+      return redirectWithFlash(back, { kind: "success", key: "staffChanged" });
+    }
     case "delete":
       await forPage(deleteGroup(actor, params.id));
       return redirectWithFlash(paths.groups(locale), { kind: "success", key: "deleted" });
@@ -91,6 +108,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return redirect(back);
   }
 }
+
+/** The messages of a refused staff form, already in the page's language. */
+const refusalTexts = (result: PageRefusal["result"]) =>
+  [...(result.error?.formErrors ?? []), ...Object.values(result.error?.fieldErrors ?? {}).flat()].filter((text): text is string => !!text);
 
 export default function GroupPage({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
@@ -167,6 +188,12 @@ export default function GroupPage({ loaderData, actionData }: Route.ComponentPro
           </ul>
         )}
       </Section>
+
+      <GroupStaffSection
+        staff={loaderData.staff}
+        colleagues={loaderData.colleagues}
+        errors={actionData && "result" in actionData ? refusalTexts(actionData.result) : []}
+      />
 
       {people ? (
         <Section id="add-members" title={t.groups.addTitle} description={t.groups.addHint}>

@@ -29,6 +29,23 @@ export async function ownsGroup(actor: Actor, groupId: string) {
   return isAdmin(actor) || (await staffRoleIn(actor, groupId)) === "OWNER";
 }
 
+/** Who may be on a group's staff: the live teachers and administrators of its organization. */
+const colleaguesOf = (organizationId: string) => ({ organizationId, deletedAt: null, role: { in: ["TEACHER" as const, "ADMIN" as const] } });
+
+/**
+ * The colleagues an owner may add to the staff (the group page's choice): the organization's
+ * active teachers and administrators not on it yet, by name. Everyone else gets none.
+ */
+export async function colleaguesToAdd(actor: Actor, groupId: string) {
+  const group = await findGroup(actor, groupId);
+  if (!(await ownsGroup(actor, groupId))) return [];
+  return db.user.findMany({
+    where: { ...colleaguesOf(group.organizationId), isActive: true, groupStaff: { none: { groupId } } },
+    select: { id: true, name: true },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+  });
+}
+
 /**
  * Replaces the staff with the one given: each a live TEACHER or ADMIN of the group's organization
  * (else 400 naming the entry), at least one OWNER (else 409 LAST_OWNER, so that someone other
@@ -39,7 +56,7 @@ export async function replaceGroupStaff(actor: Actor, groupId: string, input: Gr
   if (!(await ownsGroup(actor, groupId))) throw forbidden("Only the group's owners or an administrator may change its staff.");
   const userIds = input.staff.map((entry) => entry.userId);
   const colleagues = await db.user.findMany({
-    where: { id: { in: userIds }, organizationId: group.organizationId, deletedAt: null, role: { in: ["TEACHER", "ADMIN"] } },
+    where: { id: { in: userIds }, ...colleaguesOf(group.organizationId) },
     select: { id: true },
   });
   const known = new Set(colleagues.map((user) => user.id));
