@@ -40,7 +40,11 @@ export function GroupStaffSection({ staff, colleagues, errors }: { staff: StaffE
     <Section id="staff" title={t.groups.staff.title} description={t.groups.staff.description}>
       {errors.length > 0 ? (
         <div className="px-4 pt-4 sm:px-5">
-          <Alert tone="error">{errors.join(" ")}</Alert>
+          <Alert tone="error">
+            {errors.map((error) => (
+              <p key={error}>{error}</p>
+            ))}
+          </Alert>
         </div>
       ) : null}
       {staff.length === 0 ? (
