@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, baseUrl, sessionOf, unique, withCsrf } from "../support/api.ts";
 import { createStudent } from "../support/assessment.ts";
 import { type CreatedUser, createSignedInUser } from "../support/fixtures.ts";
+import { errorMessagesIn, foreignMessages } from "../support/page-messages.ts";
 import { readableText } from "../support/school-words.ts";
 
 /**
@@ -165,6 +166,22 @@ describe("the group page's staff", () => {
         expect(await staffNow()).toEqual([{ userId: owner.id, name: ownerName, role: "OWNER" }]);
       }
     }
+  });
+
+  it("given someone who is no colleague named, should say so in the page's language and change nothing", async () => {
+    const pupil = await createStudent("teacher@demo.test");
+    const refused = await postAs(owner.cookie, page("es"), [
+      ["intent", "staff"],
+      ["staff[0].userId", owner.id],
+      ["staff[0].role", "OWNER"],
+      ["staff[1].userId", pupil.id],
+      ["staff[1].role", "VIEWER"],
+    ]);
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(errorMessagesIn(html).length).toBeGreaterThan(0);
+    expect(foreignMessages(html, "es")).toEqual([]);
+    expect((await staffNow()).map((entry) => entry.userId)).toEqual([owner.id]);
   });
 
   it("given a teacher who is not an owner, should show the staff and no way to change it, in Spanish too, and refuse a hand-made post", async () => {
