@@ -139,7 +139,7 @@ describe("the groups pages", () => {
     const context = await signedInContext(browser, sessionOf("teacher@demo.test"));
     const page = await context.newPage();
     await page.goto(`${baseUrl()}/en/groups/${group.body.id}`);
-    await page.getByText("Only the group's creator or an administrator can change it.").waitFor();
+    await page.getByText("Only the group's owners and editors or an administrator can change it.").waitFor();
     expect(await page.getByRole("link", { name: "Edit" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: "Add the people ticked" }).count()).toBe(0);
     const edit = await page.goto(`${baseUrl()}/en/groups/${group.body.id}/edit`);
