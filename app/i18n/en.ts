@@ -579,7 +579,7 @@ export const en = {
       role: "Role",
       roleOf: (name: string) => `Role of ${name}`,
       changeRole: "Change role",
-      changeRoleOf: (name: string) => `Change the role of ${name}`,
+      changeRoleOf: (name: string) => `Change role for ${name}`,
       remove: "Remove",
       removeNamed: (name: string) => `Remove ${name} from the staff`,
       addTitle: "Add a colleague",

@@ -143,7 +143,7 @@ describe("the group page's staff", () => {
     const listed = await pageOf(owner.cookie, page("en"));
     expect(readableText(listed)).toContain(name);
     expect(readableText(listed)).toContain("Viewer");
-    const changed = await postAs(owner.cookie, page("en"), formFields(listed, `Change the role of ${name}`, { "staff[1].role": "EDITOR" }));
+    const changed = await postAs(owner.cookie, page("en"), formFields(listed, `Change role for ${name}`, { "staff[1].role": "EDITOR" }));
     expect(changed.status).toBe(302);
     expect((await staffNow()).map((entry) => entry.role)).toEqual(["OWNER", "EDITOR"]);
 
@@ -157,7 +157,7 @@ describe("the group page's staff", () => {
       const html = await pageOf(owner.cookie, page(locale));
       const ownerName = owner.profile.name as string;
       const removeLabel = locale === "en" ? `Remove ${ownerName} from the staff` : `Quitar a ${ownerName} del equipo`;
-      const changeLabel = locale === "en" ? `Change the role of ${ownerName}` : `Cambiar el rol de ${ownerName}`;
+      const changeLabel = locale === "en" ? `Change role for ${ownerName}` : `Cambiar el rol de ${ownerName}`;
       for (const fields of [formFields(html, removeLabel), formFields(html, changeLabel, { "staff[0].role": "VIEWER" })]) {
         const refused = await postAs(owner.cookie, page(locale), fields);
         expect(refused.status, locale).toBe(409);
