@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { GROUP_STAFF_ROLES } from "~/features/groups/group-schemas.ts";
+import { GROUP_STAFF_ROLES } from "~/features/groups/group-staff-roles.ts";
 import { useT } from "~/i18n/hooks.ts";
 import { Alert } from "../alert.tsx";
 import { Badge } from "../badge.tsx";

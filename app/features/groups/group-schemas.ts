@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { STUDENT_STATUSES } from "../students/student-statuses.ts";
 import { CANDIDATE_STATUSES } from "../candidates/candidate-statuses.ts";
+import { GROUP_STAFF_ROLES } from "./group-staff-roles.ts";
 import {
   changesResponse,
   idSchema,
@@ -60,9 +61,6 @@ export const groupMember = z
   .meta({ id: "GroupMember" });
 
 export const groupDetail = z.object({ ...groupFields, members: z.array(groupMember) }).meta({ id: "Group" });
-
-/** A group's staff (docs/api-contract.md §19, ADR 86): OWNER changes the staff, EDITOR assigns and changes links, VIEWER reads. */
-export const GROUP_STAFF_ROLES = ["OWNER", "EDITOR", "VIEWER"] as const;
 
 /** More colleagues than share any class or caseload. */
 export const STAFF_PER_GROUP = 100;

@@ -3,7 +3,8 @@ import { isAdmin } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { badRequest, conflict, fieldProblem, forbidden } from "~/lib/problem.server.ts";
 import { findGroup, staffRoleIn } from "./groups.server.ts";
-import { GROUP_STAFF_ROLES, type GroupStaffInput } from "./group-schemas.ts";
+import type { GroupStaffInput } from "./group-schemas.ts";
+import { GROUP_STAFF_ROLES } from "./group-staff-roles.ts";
 
 /**
  * A group's staff (docs/api-contract.md §19, ADR 86): the teachers and administrators who share
