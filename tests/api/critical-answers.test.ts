@@ -411,3 +411,38 @@ describe("the marks of a flagged result", () => {
     expect(await html(`/es/students/${link.studentId}`, teacher.cookie)).toContain("Marcado, revisado");
   });
 });
+
+describe("a flagged completion of a link given to a group", () => {
+  it("given a colleague among the group's staff, should e-mail the assigner and the colleague once each, and nobody else", async () => {
+    const respondent = unique("Group respondent");
+    const student = await api("POST", "/api/students", { cookie: teacher.cookie, json: { name: respondent } });
+    expect(student.status, student.text).toBe(201);
+    const group = await api("POST", "/api/groups", { cookie: teacher.cookie, json: { name: unique("Shared caseload") } });
+    expect(group.status, group.text).toBe(201);
+    expect((await api("POST", `/api/groups/${group.body.id}/members`, { cookie: teacher.cookie, json: { studentIds: [student.body.id] } })).status).toBe(200);
+    const staff = await api("PUT", `/api/groups/${group.body.id}/staff`, {
+      cookie: teacher.cookie,
+      json: {
+        staff: [
+          { userId: teacher.id, role: "OWNER" },
+          { userId: colleague.id, role: "VIEWER" },
+        ],
+      },
+    });
+    expect(staff.status, staff.text).toBe(200);
+    const bulk = await api("POST", "/api/submissions/bulk", { cookie: teacher.cookie, json: { formId: form.id, groupId: group.body.id } });
+    expect(bulk.status, bulk.text).toBe(201);
+    const [link] = bulk.body.created as { id: string; token: string }[];
+    await submit({ id: link!.id, token: link!.token, studentId: student.body.id, respondent }, { 9: 1 });
+
+    const jobs = await doneAlertJobs(link!.id);
+    expect(jobs.map((job) => (job.payload as { userId: string }).userId).sort()).toEqual([teacher.id, colleague.id].sort());
+    const about = async (email: string) => (await mailTo(email)).filter((received) => received.text.includes(respondent));
+    expect(await about(teacher.email)).toHaveLength(1);
+    // The colleague reads Spanish: their copy is in their language, and they may open the report.
+    const [theirs, ...more] = await about(colleague.email);
+    expect(more).toHaveLength(0);
+    expect(theirs!.text).toContain(`/es/reports/${link!.id}`);
+    expect((await api("GET", `/api/reports/${link!.id}`, { cookie: colleague.cookie })).status).toBe(200);
+  });
+});
