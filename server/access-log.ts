@@ -26,6 +26,8 @@ export const requestId: RequestHandler = (req, res, next) => {
   const incoming = req.get("x-request-id");
   req.id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
   res.setHeader("X-Request-Id", req.id);
+  // The app reads it from the request's headers, for the audit events the request writes.
+  req.headers["x-request-id"] = req.id;
   next();
 };
 

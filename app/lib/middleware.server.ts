@@ -2,7 +2,8 @@ import type { MiddlewareFunction } from "react-router";
 import { authenticationChallenge } from "./auth/challenge.server.ts";
 import { verifyCsrfToken } from "./auth/csrf.server.ts";
 import { readActor } from "./auth/session.server.ts";
-import { actorContext } from "./context.server.ts";
+import { actorContext, clientAddressContext } from "./context.server.ts";
+import { requestOrigin } from "./request-origin.server.ts";
 import { env } from "./env.server.ts";
 import { errorResponse } from "./endpoint.server.ts";
 import { SAFE_METHODS } from "./http.server.ts";
@@ -56,7 +57,8 @@ export const crossSiteRequestGuard: MiddlewareFunction<Response> = async ({ requ
  */
 export const actorMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   try {
-    context.set(actorContext, await readActor(request));
+    const actor = await readActor(request);
+    context.set(actorContext, actor && { ...actor, origin: requestOrigin(request, context.get(clientAddressContext)) });
   } catch (error) {
     if (!new URL(request.url).pathname.startsWith("/api/")) {
       if (error instanceof ApiError && error.status === 403) throw pageError(403);

@@ -47,6 +47,7 @@ function actorOf(world: World & { teacherId: string }, role: Actor["role"]): Act
     organizationKind: "SCHOOL",
     sessionExpiresAt: new Date(Date.now() + 3_600_000),
     staffOf: [],
+    origin: { ip: null, requestId: null },
   };
 }
 

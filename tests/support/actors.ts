@@ -19,5 +19,6 @@ export function actorOf(user: { id: string; role: Role; organizationId: string; 
     organizationKind: "SCHOOL",
     sessionExpiresAt: new Date(Date.now() + 3_600_000),
     staffOf: [],
+    origin: { ip: null, requestId: null },
   };
 }

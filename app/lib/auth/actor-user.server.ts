@@ -45,6 +45,8 @@ export function actorFromUser(user: ActorUser, credential: { sessionId: string; 
     organizationKind: user.organization.kind,
     sessionExpiresAt: credential.expiresAt,
     staffOf,
+    // Filled in by the session middleware, which knows the request (app/lib/middleware.server.ts).
+    origin: { ip: null, requestId: null },
   };
 }
 

@@ -30,7 +30,12 @@ export type Actor = {
    * change of staff takes effect on the next one; empty for everyone else.
    */
   staffOf: StaffedGroup[];
+  /** Where the request came from, for the audit events it writes (ADR 87): unknown outside a request. */
+  origin: RequestOrigin;
 };
+
+/** The client's address and the request's id (`X-Request-Id`), as an audit event records them. */
+export type RequestOrigin = { ip: string | null; requestId: string | null };
 
 export type GroupStaffRole = "OWNER" | "EDITOR" | "VIEWER";
 
