@@ -50,6 +50,8 @@ export default [
     route("groups/:id/staff", "routes/api/groups.$id.staff.ts"),
 
     route("organization", "routes/api/organization.ts"),
+    route("audit", "routes/api/audit.ts"),
+    route("audit/export", "routes/api/audit.export.ts"),
 
     route("user/profile", "routes/api/user.profile.ts"),
     route("user/role", "routes/api/user.role.ts"),
@@ -133,6 +135,7 @@ export default [
       route("admin/users", "routes/admin.users.tsx"),
       route("admin/organization", "routes/admin.organization.tsx"),
       route("admin/webhooks", "routes/admin.webhooks.tsx"),
+      route("admin/audit", "routes/admin.audit.tsx"),
       route("assignments", "routes/assignments.tsx"),
       route("assignments/new", "routes/assignments.new.tsx"),
       route("assignments/:id", "routes/assignments.$id.tsx"),

@@ -56,6 +56,7 @@ export const paths = {
   adminUsers: (locale: Locale) => `/${locale}/admin/users`,
   organizationSettings: (locale: Locale) => `/${locale}/admin/organization`,
   adminWebhooks: (locale: Locale) => `/${locale}/admin/webhooks`,
+  adminAudit: (locale: Locale) => `/${locale}/admin/audit`,
 
   /** Not a page: the sign-out endpoint the user menu posts to. */
   signOut: () => "/api/auth/signout",

@@ -62,6 +62,16 @@ export const searchParam = z
   .optional()
   .meta({ description: "Case- and accent-insensitive substring match." });
 
+/**
+ * `from`/`to` filters take a date (`2026-03-01`) or a date-time; a date-only `to` covers that whole
+ * day (date-range.server.ts). Checked in the service so the error can name the field.
+ */
+export const dateParam = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/, "Use an ISO 8601 date or date-time.")
+  .optional();
+
 export const timestamp = z.iso.datetime().meta({ description: "ISO 8601 UTC with milliseconds." });
 
 /**

@@ -148,6 +148,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
           <>
             <SectionLink to={paths.organizationSettings(locale)}>{t.organizationSettings.title}</SectionLink>
             <SectionLink to={paths.adminWebhooks(locale)}>{t.adminWebhooks.title}</SectionLink>
+            <SectionLink to={paths.adminAudit(locale)}>{t.audit.title}</SectionLink>
           </>
         }
       />

@@ -4,7 +4,7 @@ import { ScoreBadge } from "~/components/badge.tsx";
 import { EmptyState } from "~/components/empty-state.tsx";
 import { FlagMark } from "~/components/flag-mark.tsx";
 import { FLAGGED_FILTERS } from "~/features/flags/flag-filters.ts";
-import { Field } from "~/components/field.tsx";
+import { DateRangeFields } from "~/components/date-range-fields.tsx";
 import { FilterSelect } from "~/components/filter-select.tsx";
 import { ExportLinks } from "~/components/reports/export-links.tsx";
 import { assignedForms } from "~/features/assignments/assignments.server.ts";
@@ -21,17 +21,16 @@ import { PercentCell } from "~/components/percent-cell.tsx";
 import { pageQuery } from "~/lib/http.server.ts";
 import { staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
-import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
+import { ApiError } from "~/lib/problem.server.ts";
 import { parseSubmission, useForm } from "@conform-to/react/future";
 import { pageFormOptions } from "~/components/page-form.ts";
+import { type DateFilterErrors, dateParseErrors, dateRangeErrors } from "~/lib/date-filters.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 
 export const meta: Route.MetaFunction = ({ params, matches }) => {
   const t = metaTranslations({ params, matches });
   return [{ title: documentTitle(t, t.reports.title) }];
 };
-
-type DateErrors = { from?: string; to?: string };
 
 /** The filters the page shows, checked in the browser as the loader checks them. */
 const reportFilters = listReportsQuery.pick({ search: true, from: true, to: true, formId: true, groupId: true, flagged: true });
@@ -50,7 +49,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   });
   const submission = parseSubmission(new URLSearchParams(filled));
   const [forms, groups] = await Promise.all([assignedForms(actor), groupChoices(actor)]);
-  const answer = (list: Awaited<ReturnType<typeof listReports>>, errors: DateErrors) => ({
+  const answer = (list: Awaited<ReturnType<typeof listReports>>, errors: DateFilterErrors) => ({
     ...list,
     errors,
     forms,
@@ -60,12 +59,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const parsed = listReportsQuery.safeParse(raw);
   const empty = { reports: [], total: 0, page: 1, limit: 20 };
   if (!parsed.success) {
-    const errors: DateErrors = {};
-    for (const issue of parsed.error.issues) {
-      if (issue.path[0] === "from") errors.from = t.fieldProblems.date;
-      if (issue.path[0] === "to") errors.to = t.fieldProblems.date;
-    }
-    if (errors.from || errors.to) return answer(empty, errors);
+    const errors = dateParseErrors(t, parsed.error);
+    if (errors) return answer(empty, errors);
     // Any other hand-edited value (a search too long or with control characters) is left out,
     // as the other lists do.
     const withSearch = listReportsQuery.safeParse({ search: raw.search?.slice(0, 200) });
@@ -77,9 +72,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   } catch (error) {
     // A group since deleted: the list without it.
     if (error instanceof ApiError && error.status === 404) return answer(await listReports(actor, { ...parsed.data, groupId: undefined }), {});
-    if (!(error instanceof ApiError) || error.status !== 400) throw error;
-    const { from, to } = fieldTexts(t, error.errors);
-    return answer(empty, { ...(from ? { from } : {}), ...(to ? { to } : {}) });
+    return answer(empty, dateRangeErrors(t, error));
   }
 }
 
@@ -98,26 +91,7 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
 
       <SearchForm label={t.reports.search} form={form}>
         <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-start">
-          <Field
-            id="from"
-            name={fields.from.name}
-            type="date"
-            label={t.reports.from}
-            defaultValue={params.get("from") ?? ""}
-            key={`from-${params.get("from") ?? ""}`}
-            error={fields.from.errors}
-            className="sm:w-44"
-          />
-          <Field
-            id="to"
-            name={fields.to.name}
-            type="date"
-            label={t.reports.to}
-            defaultValue={params.get("to") ?? ""}
-            key={`to-${params.get("to") ?? ""}`}
-            error={fields.to.errors}
-            className="sm:w-44"
-          />
+          <DateRangeFields from={fields.from} to={fields.to} labels={{ from: t.reports.from, to: t.reports.to }} />
           <FilterSelect
             name="formId"
             label={t.reports.form}

@@ -62,6 +62,7 @@ const PAGES: [string, DemoUser | null][] = [
   ["admin/users", "admin@demo.test"],
   ["admin/organization", "admin@demo.test"],
   ["admin/webhooks", "admin@demo.test"],
+  ["admin/audit", "admin@demo.test"],
   ["assignments", "teacher@demo.test"],
   ["assignments/new", "teacher@demo.test"],
   ["assignments/:assignment", "teacher@demo.test"],

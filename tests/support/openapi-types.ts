@@ -4,6 +4,46 @@
  */
 
 export interface paths {
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's audit log, newest first: who signed in or failed to, changed, read, exported, erased or anonymised what (SUPER_ADMIN: every organization, or one with organizationId). Nothing changes or removes an event.
+         * @description Roles: SUPER_ADMIN, ADMIN.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log with the list's filters, newest first, as a CSV file with the columns at, actorKind, actorId, actorName, tokenId, action, targetType, targetId, ip, requestId, details. The export is itself recorded (export.created, with its filters and row count).
+         * @description Roles: SUPER_ADMIN, ADMIN.
+         */
+        get: operations["exportAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/callback/credentials": {
         parameters: {
             query?: never;
@@ -1597,6 +1637,42 @@ export interface components {
             }[];
             /** @description Sign-in and sign-out called by NextAuth's browser client (a form body with json=true): the page to go to, with ?error=CODE. */
             url?: string;
+        };
+        AuditEventList: {
+            events: components["schemas"]["AuditEvent"][];
+            total: number;
+            page: number;
+            limit: number;
+        };
+        AuditEvent: {
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            at: string;
+            actor: {
+                /** @enum {string} */
+                kind: "USER" | "TOKEN" | "RESPONDENT" | "SYSTEM";
+                /** @description The user (for TOKEN, the token's owner); a link's submission for RESPONDENT; null for SYSTEM. */
+                id: string | null;
+                /** @description A staff member's name when they acted; never a respondent's. */
+                name: string | null;
+                tokenId: string | null;
+            };
+            /** @enum {string} */
+            action: "auth.signed_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "form.created" | "form.updated" | "form.deleted" | "student.created" | "student.updated" | "student.deleted" | "students.imported" | "candidate.created" | "candidate.updated" | "candidate.deleted" | "candidates.imported" | "group.created" | "group.updated" | "group.deleted" | "group.staff_changed" | "user.created" | "user.updated" | "user.deleted" | "token.created" | "token.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "organization.updated" | "report.read" | "report.pdf_read" | "export.created" | "link.revoked" | "link.extended" | "flag.acknowledged" | "submission.rescored" | "person.exported" | "person.anonymised" | "person.deleted" | "retention.applied";
+            target: {
+                type: string;
+                id: string | null;
+            };
+            ip: string | null;
+            requestId: string | null;
+            /** @description What changed: field names, counts, filters; never a person's data. */
+            details: {
+                [key: string]: unknown;
+            } | null;
         };
         CheckCredentialsResult: {
             twoFactorRequired: boolean;
@@ -4486,6 +4562,376 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. of the user (or a link's submission) who acted. */
+                actorId?: string;
+                /** @description What the event is about. */
+                targetType?: "user" | "form" | "student" | "organization" | "candidate" | "group" | "token" | "webhook" | "submission" | "person";
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. of the thing the event is about. */
+                targetId?: string;
+                action?: "auth.signed_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "form.created" | "form.updated" | "form.deleted" | "student.created" | "student.updated" | "student.deleted" | "students.imported" | "candidate.created" | "candidate.updated" | "candidate.deleted" | "candidates.imported" | "group.created" | "group.updated" | "group.deleted" | "group.staff_changed" | "user.created" | "user.updated" | "user.deleted" | "token.created" | "token.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "organization.updated" | "report.read" | "report.pdf_read" | "export.created" | "link.revoked" | "link.extended" | "flag.acknowledged" | "submission.rescored" | "person.exported" | "person.anonymised" | "person.deleted" | "retention.applied";
+                /** @description At or after (ISO 8601 date or date-time; a date starts in the organization's time zone). */
+                from?: string;
+                /** @description At or before; a date covers that whole day. */
+                to?: string;
+                /** @description SUPER_ADMIN only: one organization. */
+                organizationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "at": "2026-03-14T09:30:00.000Z",
+                     *           "actor": {
+                     *             "kind": "USER",
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "name": "Ana Lima",
+                     *             "tokenId": "text"
+                     *           },
+                     *           "action": "auth.signed_in",
+                     *           "target": {
+                     *             "type": "Questionnaire",
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e"
+                     *           },
+                     *           "ip": "text",
+                     *           "requestId": "text",
+                     *           "details": {}
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 20
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    exportAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. of the user (or a link's submission) who acted. */
+                actorId?: string;
+                /** @description What the event is about. */
+                targetType?: "user" | "form" | "student" | "organization" | "candidate" | "group" | "token" | "webhook" | "submission" | "person";
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. of the thing the event is about. */
+                targetId?: string;
+                action?: "auth.signed_in" | "auth.sign_in_failed" | "auth.password_changed" | "auth.password_reset" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "form.created" | "form.updated" | "form.deleted" | "student.created" | "student.updated" | "student.deleted" | "students.imported" | "candidate.created" | "candidate.updated" | "candidate.deleted" | "candidates.imported" | "group.created" | "group.updated" | "group.deleted" | "group.staff_changed" | "user.created" | "user.updated" | "user.deleted" | "token.created" | "token.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "organization.updated" | "report.read" | "report.pdf_read" | "export.created" | "link.revoked" | "link.extended" | "flag.acknowledged" | "submission.rescored" | "person.exported" | "person.anonymised" | "person.deleted" | "retention.applied";
+                /** @description At or after (ISO 8601 date or date-time; a date starts in the organization's time zone). */
+                from?: string;
+                /** @description At or before; a date covers that whole day. */
+                to?: string;
+                /** @description SUPER_ADMIN only: one organization. */
+                organizationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment): UTF-8 with a BOM, comma separated, CR LF between records, RFC 4180 quoting; times in ISO 8601 UTC; details as JSON; a text a spreadsheet would run as a formula begins with `'`. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     signIn: {
         parameters: {
             query?: never;

@@ -391,6 +391,7 @@ const TAGS: Record<string, string> = {
   Webhooks:
     "Endpoints an administrator adds to be told about the organization's events, signed per Standard Webhooks. What each delivery holds is under `webhooks`.",
   Organization: "The organization's settings: its name and the time zone its dates are read in.",
+  Audit: "The organization's append-only record of who did what: sign-ins, changes, reads of reports, exports, erasures.",
   Service: "About the service itself.",
 };
 

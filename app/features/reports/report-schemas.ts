@@ -3,17 +3,7 @@ import { QUESTION_TYPES } from "../forms/question-types.ts";
 import { acknowledgementFields, flaggedParam } from "../flags/flag-schemas.ts";
 import { band, change, scaleResultFields, subscaleResult } from "../scoring/scale-schemas.ts";
 import { SCORE_DISPLAYS } from "../scoring/score-display.ts";
-import { changesResponse, idNaming, idSchema, notDeleted, paginationQuery, searchParam, timestamp, updatedSinceParam } from "~/lib/schemas.ts";
-
-/**
- * `from`/`to` take a date (`2026-03-01`) or a date-time; a date-only `to` covers that whole day.
- * Checked in the service so the error can name the field.
- */
-export const dateParam = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/, "Use an ISO 8601 date or date-time.")
-  .optional();
+import { changesResponse, dateParam, idNaming, idSchema, notDeleted, paginationQuery, searchParam, timestamp, updatedSinceParam } from "~/lib/schemas.ts";
 
 const reportFilters = {
   search: searchParam.meta({ description: "Respondent name or form title; case- and accent-insensitive." }),

@@ -1,8 +1,9 @@
 import { type Actor, organizationScope } from "~/lib/auth/actor.server.ts";
 import { db, Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
-import { badRequest, conflict, fieldProblem, notFound } from "~/lib/problem.server.ts";
+import { conflict, notFound } from "~/lib/problem.server.ts";
 import { rawDate } from "~/lib/raw-values.ts";
+import { dateRange } from "~/lib/date-range.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { changesPage } from "~/lib/tombstones.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
@@ -28,7 +29,6 @@ import {
 import { exactReportTotal, type ReportTotalFilter } from "./report-totals.server.ts";
 
 export { FTS_DRIVEN_MAX_MATCHES, MIN_INDEXED_SEARCH_LENGTH, PEOPLE_FIRST_MAX_PEOPLE } from "./report-search.ts";
-import { DATE_ONLY, endOfDayIn, startOfDayIn } from "~/lib/zoned-time.ts";
 
 /**
  * Reports are completed submissions. Every number, label and colour in them was stored when the
@@ -72,28 +72,6 @@ const reportSelect = {
 } satisfies Prisma.SubmissionSelect;
 
 type ReportRow = Prisma.SubmissionGetPayload<{ select: typeof reportSelect }>;
-
-/** The bounds of `completedAt` a list asks for (both included). */
-type CompletedAtRange = { gte?: Date; lte?: Date };
-
-/**
- * Date-only bounds cover whole days in the organization's time zone (docs/api-contract.md §10); a date-time
- * without a zone is read as UTC.
- */
-export function completedAtRange(query: Pick<ListReportsQuery, "from" | "to">, timeZone: string): CompletedAtRange | undefined {
-  const parse = (value: string, endOfDay: boolean) => {
-    if (DATE_ONLY.test(value)) return endOfDay ? endOfDayIn(value, timeZone) : startOfDayIn(value, timeZone);
-    const date = new Date(/(Z|[+-]\d{2}:\d{2})$/.test(value) ? value : `${value}Z`);
-    return Number.isNaN(date.getTime()) ? null : date;
-  };
-  const from = query.from ? parse(query.from, false) : undefined;
-  const to = query.to ? parse(query.to, true) : undefined;
-  if (from === null) throw badRequest("The start date is not a date.", [fieldProblem("from", "date")]);
-  if (to === null) throw badRequest("The end date is not a date.", [fieldProblem("to", "date")]);
-  if (from && to && from > to) throw badRequest("The start date is after the end date.", [fieldProblem("from", "startAfterEnd")]);
-  if (!from && !to) return undefined;
-  return { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) };
-}
 
 /** The respondent is the live student (after a promotion) or candidate; the title is the captured one. */
 function toReportItem(row: ReportRow, snapshot?: ReturnType<typeof readScoredAgainst>) {
@@ -305,7 +283,7 @@ export async function submissionSelection(actor: Actor, filters: { formId?: stri
 
 /** The completed submissions in the caller's scope that the reports list's filters select (without the search, kept apart as `term`). */
 export async function reportSelection(actor: Actor, filters: ReportFilters) {
-  const completedAt = completedAtRange(filters, actor.timeZone);
+  const completedAt = dateRange(filters, actor.timeZone);
   const { sql, where } = await submissionSelection(actor, filters);
   sql.push(Prisma.sql`s."isCompleted" = TRUE`);
   where.push({ isCompleted: true });

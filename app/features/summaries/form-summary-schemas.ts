@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
-import { dateParam } from "../reports/report-schemas.ts";
-import { idSchema } from "~/lib/schemas.ts";
+import { dateParam, idSchema } from "~/lib/schemas.ts";
 
 export const formSummaryQuery = z.strictObject({
   from: dateParam.meta({ description: "Results completed, and links assigned, at or after (ISO 8601 date or date-time)." }),

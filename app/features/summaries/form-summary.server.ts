@@ -2,7 +2,8 @@ import { type Actor, isAdmin } from "~/lib/auth/actor.server.ts";
 import { db, Prisma } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
 import { getFormOfResults } from "../forms/forms.server.ts";
-import { completedAtRange, submissionSelection } from "../reports/reports.server.ts";
+import { submissionSelection } from "../reports/reports.server.ts";
+import { dateRange } from "~/lib/date-range.server.ts";
 import { type ChoiceTally, type CompletedResults, fromTallies, round2, summaryCounts, summaryQuestion, type TotalTally } from "./form-summary-rows.ts";
 import type { FormSummary, FormSummaryQuery } from "./form-summary-schemas.ts";
 
@@ -29,7 +30,7 @@ function optionIdsSql() {
 
 export async function formSummary(actor: Actor, formId: string, query: FormSummaryQuery): Promise<FormSummary> {
   const form = await getFormOfResults(actor, formId);
-  const range = completedAtRange(query, actor.timeZone);
+  const range = dateRange(query, actor.timeZone);
   const { sql: scope } = await submissionSelection(actor, { formId, groupId: query.groupId });
   const within = (column: "completedAt" | "createdAt") => {
     const bounds = [Prisma.sql`TRUE`];
