@@ -206,6 +206,54 @@ describe("what the group's staff see", () => {
   });
 });
 
+describe("what the group's staff see on the pages", () => {
+  const page = async (caller: Caller, path: string) => {
+    const cookie = "cookie" in caller ? caller.cookie : sessionOf(caller.as);
+    const response = await fetch(`${baseUrl()}${path}`, { headers: { cookie }, redirect: "manual" });
+    return { status: response.status, html: await response.text() };
+  };
+  const linksTo = (html: string, id: string) => html.includes(`href="/en/reports/${id}"`);
+
+  it("given each caller, should show on the home page, the reports page, the person's page and the report's page exactly what the API shows", async () => {
+    const results = [groupResult, staffResult, outsideResult];
+    for (const [who, caller, sees] of callers()) {
+      const visible = [sees.group, sees.staff, sees.outside];
+      for (const [index, id] of results.entries()) {
+        expect((await page(caller, `/en/reports/${id}`)).status, `${who} report page ${index}`).toBe(visible[index] ? 200 : 404);
+        expect((await page(caller, `/en/reports/${id}/pdf`)).status, `${who} PDF page ${index}`).toBe(visible[index] ? 200 : 404);
+      }
+      const reports = await page(caller, `/en/reports?search=${encodeURIComponent(member.name)}`);
+      expect(
+        results.map((id) => linksTo(reports.html, id)),
+        `${who} reports page`,
+      ).toEqual(visible);
+
+      const person = await page(caller, `/en/students/${member.id}`);
+      if (who === "another organization") expect(person.status).toBe(404);
+      else
+        expect(
+          results.map((id) => linksTo(person.html, id)),
+          `${who} person page`,
+        ).toEqual(visible);
+
+      const summary = await page(caller, `/en/forms/${formId}/summary`);
+      expect(summary.status, `${who} summary page`).toBe(sees.group ? 200 : 404);
+
+      // The home page lists the latest ten results in the caller's scope. A teacher's scope here
+      // holds at most these three; the demo organization's administrator sees every other test's
+      // results too, so their latest ten need not include these (the reports page above shows them).
+      if (who !== "admin") {
+        const home = await page(caller, "/en/home");
+        expect(home.status).toBe(200);
+        expect(
+          results.map((id) => linksTo(home.html, id)),
+          `${who} home page`,
+        ).toEqual(visible);
+      }
+    }
+  });
+});
+
 describe("what the group's staff may change", () => {
   it("given a viewer, should refuse assigning to the group, reminding and changing its links (403); an editor may", async () => {
     const viewerForm = await post(viewer, "/api/forms", mixedForm());
@@ -216,6 +264,10 @@ describe("what the group's staff may change", () => {
     const later = new Date(Date.now() + 30 * 86_400_000).toISOString();
     expectProblem(await api("PUT", `/api/submissions/${link.id}`, { cookie: viewer.cookie, json: { expiresAt: later } }), 403);
     expectProblem(await api("POST", `/api/submissions/${link.id}/revoke`, { cookie: viewer.cookie }), 403);
+    expectProblem(await api("POST", `/api/submissions/${link.id}/send`, { cookie: viewer.cookie }), 403);
+    expectProblem(await api("POST", "/api/submissions/remind", { cookie: viewer.cookie, json: { formId: editorForm.id, groupId } }), 403);
+    expectProblem(await api("POST", `/api/groups/${groupId}/members`, { cookie: viewer.cookie, json: { studentIds: [member.id] } }), 403);
+    expectProblem(await api("DELETE", `/api/groups/${groupId}`, { cookie: viewer.cookie }), 403);
     expectProblem(await api("POST", `/api/submissions/${link.id}/revoke`, { cookie: unrelated.cookie }), 404);
     expect((await api("PUT", `/api/submissions/${link.id}`, { cookie: owner.cookie, json: { expiresAt: later } })).status).toBe(200);
     expect((await api("POST", `/api/submissions/${link.id}/revoke`, { cookie: owner.cookie })).status).toBe(200);

@@ -7,7 +7,7 @@ import { ApiError, conflict, notFound, rateLimited } from "~/lib/problem.server.
 import { enqueueJobs, type JobHandler, type JobRun, PermanentJobFailure } from "../jobs/jobs.server.ts";
 import { chargeMail } from "./mail-quota.server.ts";
 import { claimLinksForMail, linksWithMailWaiting, RESEND_INTERVAL_MS, secondsUntilResend } from "./link-mail.server.ts";
-import { visibleSubmissionsWhere } from "./submission-scope.server.ts";
+import { assertMayChangeSubmission, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { isWaiting, submissionStatus, STATUS_SELECT } from "./submission-status.ts";
 import { getSubmission, respondentLocale, testLinkUrl } from "./submissions.server.ts";
 
@@ -110,6 +110,8 @@ export async function resendLink(actor: Actor, id: string, now = new Date()) {
     },
   });
   if (!submission) throw notFound("submission");
+  // E-mailing the respondent is a change to the link: a group's VIEWER reads it and sends nothing.
+  await assertMayChangeSubmission(actor, id);
   const status = submissionStatus(submission, now);
   if (status === "COMPLETED") throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
   if (status === "REVOKED") throw new ApiError(410, "LINK_REVOKED", "This test link was withdrawn.");

@@ -1,6 +1,6 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { isAdmin, isStaff, organizationScope } from "~/lib/auth/actor.server.ts";
-import { Prisma } from "~/lib/db.server.ts";
+import { db, Prisma } from "~/lib/db.server.ts";
 import { forbidden } from "~/lib/problem.server.ts";
 
 /**
@@ -59,6 +59,16 @@ export function changeableSubmissionsWhere(actor: Actor): Prisma.SubmissionWhere
   // The staff as it is at the write, not as the request's snapshot of it was: a role taken away
   // refuses the next change.
   return { ...base, OR: [{ assignedById: actor.userId }, { group: { staff: { some: editorOf(actor) } } }] };
+}
+
+/**
+ * 403 unless the caller may change the submission `id` they can see (changeableSubmissionsWhere):
+ * what revoking, extending and e-mailing a link again check before anything about the link itself.
+ */
+export async function assertMayChangeSubmission(actor: Actor, id: string): Promise<void> {
+  if ((await db.submission.count({ where: { AND: [{ id }, changeableSubmissionsWhere(actor)] } })) === 0) {
+    throw forbidden("Only the one who assigned this link, the group's owners and editors, or an administrator may change it.");
+  }
 }
 
 /** A group's staff entry that lets the caller change the group and its links: theirs, as OWNER or EDITOR. */

@@ -11,7 +11,7 @@ import { changedSince, changesPage, OLDEST_CHANGE_FIRST } from "~/lib/tombstones
 import { visibleFormsWhere } from "../forms/forms.server.ts";
 import { presentInstrumentMark } from "../instruments/instrument-schemas.ts";
 import type { CreateSubmissionInput, ListSubmissionsQuery, UpdateSubmissionInput } from "./submission-schemas.ts";
-import { asSeenBy, changeableSubmissionsWhere, inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
+import { asSeenBy, assertMayChangeSubmission, inGroupWhere, visibleSubmissionsWhere } from "./submission-scope.server.ts";
 import { type StatusFields, type SubmissionStatus, submissionStatus, WAITING_STATUSES } from "./submission-status.ts";
 import type { WebhookData } from "../webhooks/webhook-payloads.ts";
 import { emitWebhookEvent, webhookEventWrites, webhookSubscribers } from "../webhooks/webhooks.server.ts";
@@ -273,9 +273,7 @@ async function findChangeableSubmission(actor: Actor, id: string) {
     select: { id: true, isCompleted: true, revokedAt: true },
   });
   if (!submission) throw notFound("submission");
-  if ((await db.submission.count({ where: { AND: [{ id }, changeableSubmissionsWhere(actor)] } })) === 0) {
-    throw forbidden("Only the one who assigned this link, the group's owners and editors, or an administrator may change it.");
-  }
+  await assertMayChangeSubmission(actor, id);
   if (submission.isCompleted) throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
   return submission;
 }
