@@ -157,6 +157,8 @@ export const en = {
     schedulePaused: "The schedule is paused: nothing is made until you resume it.",
     scheduleResumed: "The schedule runs again.",
     scheduleDeleted: "The schedule is deleted. The links it made stay.",
+    personAnonymised: "The person is anonymised: their scores stay in the reports and summaries, without anything that identifies them.",
+    personErased: "The person is deleted, with their tests, answers and drafts.",
   },
 
   /**
@@ -267,6 +269,7 @@ export const en = {
     standardDeviation: "Enter a standard deviation above 0.",
     reliability: "Enter a reliability from 0 up to, but not including, 1.",
     reliableChangeBoth: "Give both the standard deviation and the reliability, or neither.",
+    confirmName: "Type the name exactly as it is shown.",
   },
 
   /**
@@ -454,6 +457,29 @@ export const en = {
     confirmDeleteTitle: (name: string) => `Delete ${name}?`,
     confirmDeleteText: "The record disappears from the lists and its pending test links stop working. Its results stay in the reports.",
     confirmDelete: "Yes, delete",
+    dataProtection: {
+      title: "Data protection",
+      description: "Everything stored about this person: hand it over as a file, or erase it for good.",
+      download: "Download their data (JSON)",
+      erase: "Erase…",
+      eraseTitle: (name: string) => `Erase ${name}`,
+      eraseWarning: "Erasing cannot be undone. Download their data first if it must be kept or handed over.",
+      stored: "Stored about this person",
+      submissions: "Tests assigned",
+      answers: "Answers",
+      drafts: "Answers saved but not sent",
+      hasLogin: "Their login is closed too: it can no longer sign in.",
+      alsoRecorded: "The record this one was promoted from, or to, is the same person: it is erased with it.",
+      mode: "How to erase",
+      anonymise: "Anonymise",
+      anonymiseHint:
+        "Name, e-mail, phone, record number, date of birth, age, gender, written answers and notes are replaced; the grade and the scores stay in the reports and summaries, without a name. The record leaves the lists.",
+      delete: "Delete everything",
+      deleteHint: "The person, every test assigned to them, their answers and drafts are removed; summaries and totals no longer count them.",
+      confirm: (name: string) => `To confirm, type their name: ${name}`,
+      submit: "Erase for good",
+      erasing: "Erasing…",
+    },
   },
 
   students: {
@@ -1584,6 +1610,10 @@ export const enClinic = {
     // A school's grade is a clinic's service (a programme, a ward): the same free-text field.
     grade: "Service",
     gradeAge: "Service / age",
+    dataProtection: {
+      anonymiseHint:
+        "Name, e-mail, phone, record number, date of birth, age, gender, written answers and notes are replaced; the service and the scores stay in the reports and summaries, without a name. The record leaves the lists.",
+    },
   },
   students: {
     title: "Patients",

@@ -149,6 +149,8 @@ export const es: Dictionary = {
     schedulePaused: "La programación está en pausa: no se crea nada hasta que la reanudes.",
     scheduleResumed: "La programación vuelve a funcionar.",
     scheduleDeleted: "La programación está eliminada. Los enlaces que creó se conservan.",
+    personAnonymised: "La persona está anonimizada: sus puntuaciones siguen en los informes y resúmenes, sin nada que la identifique.",
+    personErased: "La persona está eliminada, con sus pruebas, respuestas y borradores.",
   },
 
   fieldProblems: {
@@ -254,6 +256,7 @@ export const es: Dictionary = {
     standardDeviation: "Escribe una desviación estándar mayor que 0.",
     reliability: "Escribe una fiabilidad desde 0 hasta 1, sin incluir el 1.",
     reliableChangeBoth: "Escribe la desviación estándar y la fiabilidad, las dos o ninguna.",
+    confirmName: "Escribe el nombre tal como se muestra.",
   },
 
   problems: {
@@ -438,6 +441,29 @@ export const es: Dictionary = {
     confirmDeleteTitle: (name: string) => `¿Eliminar a ${name}?`,
     confirmDeleteText: "El registro desaparece de las listas y sus enlaces pendientes dejan de funcionar. Sus resultados se mantienen en los informes.",
     confirmDelete: "Sí, eliminar",
+    dataProtection: {
+      title: "Protección de datos",
+      description: "Todo lo que se guarda de esta persona: entrégalo en un archivo o bórralo para siempre.",
+      download: "Descargar sus datos (JSON)",
+      erase: "Borrar…",
+      eraseTitle: (name: string) => `Borrar a ${name}`,
+      eraseWarning: "El borrado no se puede deshacer. Descarga antes sus datos si hay que conservarlos o entregarlos.",
+      stored: "Guardado de esta persona",
+      submissions: "Pruebas asignadas",
+      answers: "Respuestas",
+      drafts: "Respuestas guardadas sin enviar",
+      hasLogin: "Su acceso también se cierra: ya no podrá iniciar sesión.",
+      alsoRecorded: "El registro del que procede, o al que pasó, es la misma persona: se borra con este.",
+      mode: "Cómo borrar",
+      anonymise: "Anonimizar",
+      anonymiseHint:
+        "Se sustituyen el nombre, el correo, el teléfono, el número de expediente, la fecha de nacimiento, la edad, el género, las respuestas escritas y las notas; el curso y las puntuaciones siguen en los informes y resúmenes, sin nombre. El registro sale de las listas.",
+      delete: "Eliminar todo",
+      deleteHint: "Se eliminan la persona, todas las pruebas que se le asignaron, sus respuestas y borradores; los resúmenes y totales dejan de contarlos.",
+      confirm: (name: string) => `Para confirmar, escribe su nombre: ${name}`,
+      submit: "Borrar para siempre",
+      erasing: "Borrando…",
+    },
   },
 
   students: {
@@ -1569,6 +1595,10 @@ export const esClinic: ClinicWords = {
     externalIdHint: "Su número en el sistema de historias clínicas, con el que se sincronizan las listas.",
     grade: "Servicio",
     gradeAge: "Servicio / edad",
+    dataProtection: {
+      anonymiseHint:
+        "Se sustituyen el nombre, el correo, el teléfono, el número de expediente, la fecha de nacimiento, la edad, el género, las respuestas escritas y las notas; el servicio y las puntuaciones siguen en los informes y resúmenes, sin nombre. El registro sale de las listas.",
+    },
   },
   students: {
     title: "Pacientes",

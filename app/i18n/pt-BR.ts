@@ -149,6 +149,8 @@ export const ptBR: Dictionary = {
     schedulePaused: "A programação está pausada: nada é criado até você retomá-la.",
     scheduleResumed: "A programação voltou a rodar.",
     scheduleDeleted: "A programação foi excluída. Os links que ela criou continuam.",
+    personAnonymised: "A pessoa foi anonimizada: suas pontuações continuam nos relatórios e resumos, sem nada que a identifique.",
+    personErased: "A pessoa foi excluída, com seus testes, respostas e rascunhos.",
   },
 
   fieldProblems: {
@@ -254,6 +256,7 @@ export const ptBR: Dictionary = {
     standardDeviation: "Informe um desvio padrão maior que 0.",
     reliability: "Informe uma confiabilidade de 0 até 1, sem incluir o 1.",
     reliableChangeBoth: "Informe o desvio padrão e a confiabilidade, os dois ou nenhum.",
+    confirmName: "Digite o nome exatamente como aparece.",
   },
 
   problems: {
@@ -438,6 +441,29 @@ export const ptBR: Dictionary = {
     confirmDeleteTitle: (name: string) => `Excluir ${name}?`,
     confirmDeleteText: "O registro some das listas e seus links pendentes deixam de funcionar. Os resultados continuam nos relatórios.",
     confirmDelete: "Sim, excluir",
+    dataProtection: {
+      title: "Proteção de dados",
+      description: "Tudo o que está guardado sobre esta pessoa: entregue em um arquivo ou apague de vez.",
+      download: "Baixar os dados (JSON)",
+      erase: "Apagar…",
+      eraseTitle: (name: string) => `Apagar ${name}`,
+      eraseWarning: "Apagar não pode ser desfeito. Baixe os dados antes se for preciso guardá-los ou entregá-los.",
+      stored: "Guardado sobre esta pessoa",
+      submissions: "Testes atribuídos",
+      answers: "Respostas",
+      drafts: "Respostas salvas e não enviadas",
+      hasLogin: "O acesso da pessoa também é encerrado: ela não poderá mais entrar.",
+      alsoRecorded: "O registro de onde este veio, ou para onde foi, é a mesma pessoa: é apagado junto.",
+      mode: "Como apagar",
+      anonymise: "Anonimizar",
+      anonymiseHint:
+        "Nome, e-mail, telefone, número de prontuário, data de nascimento, idade, gênero, respostas escritas e anotações são substituídos; a série e as pontuações continuam nos relatórios e resumos, sem nome. O registro sai das listas.",
+      delete: "Excluir tudo",
+      deleteHint: "A pessoa, todos os testes atribuídos a ela, suas respostas e rascunhos são removidos; resumos e totais deixam de contá-los.",
+      confirm: (name: string) => `Para confirmar, digite o nome: ${name}`,
+      submit: "Apagar de vez",
+      erasing: "Apagando…",
+    },
   },
 
   students: {
@@ -1569,6 +1595,10 @@ export const ptBRClinic: ClinicWords = {
     externalIdHint: "O número da pessoa no prontuário da clínica, pelo qual as listas são sincronizadas.",
     grade: "Serviço",
     gradeAge: "Serviço / idade",
+    dataProtection: {
+      anonymiseHint:
+        "Nome, e-mail, telefone, número de prontuário, data de nascimento, idade, gênero, respostas escritas e anotações são substituídos; o serviço e as pontuações continuam nos relatórios e resumos, sem nome. O registro sai das listas.",
+    },
   },
   students: {
     title: "Pacientes",

@@ -29,12 +29,14 @@ export const paths = {
   importStudents: (locale: Locale) => `/${locale}/students/import`,
   student: (locale: Locale, id: string) => `/${locale}/students/${id}`,
   editStudent: (locale: Locale, id: string) => `/${locale}/students/${id}/edit`,
+  eraseStudent: (locale: Locale, id: string) => `/${locale}/students/${id}/erase`,
 
   candidates: (locale: Locale) => `/${locale}/candidates`,
   newCandidate: (locale: Locale) => `/${locale}/candidates/new`,
   importCandidates: (locale: Locale) => `/${locale}/candidates/import`,
   candidate: (locale: Locale, id: string) => `/${locale}/candidates/${id}`,
   editCandidate: (locale: Locale, id: string) => `/${locale}/candidates/${id}/edit`,
+  eraseCandidate: (locale: Locale, id: string) => `/${locale}/candidates/${id}/erase`,
 
   groups: (locale: Locale) => `/${locale}/groups`,
   newGroup: (locale: Locale) => `/${locale}/groups/new`,
@@ -58,6 +60,8 @@ export const paths = {
   adminWebhooks: (locale: Locale) => `/${locale}/admin/webhooks`,
   adminAudit: (locale: Locale) => `/${locale}/admin/audit`,
 
+  /** Not a page: a person's data as the API's subject access answers it, downloaded (docs/api-contract.md §21). */
+  personData: (kind: "student" | "candidate", id: string) => `/api/${kind}s/${id}/export`,
   /** Not a page: the sign-out endpoint the user menu posts to. */
   signOut: () => "/api/auth/signout",
 } as const;

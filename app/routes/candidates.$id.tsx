@@ -12,6 +12,7 @@ import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { addPersonToGroup, personGroups } from "~/features/groups/groups.server.ts";
 import { PersonGroups } from "~/components/groups/person-groups.tsx";
+import { DataProtection } from "~/components/people/data-protection.tsx";
 import { forPage, pageError, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError } from "~/lib/problem.server.ts";
@@ -73,6 +74,7 @@ export default function CandidatePage({ loaderData }: Route.ComponentProps) {
       person={candidate}
       history={history}
       groups={<PersonGroups {...groups} />}
+      dataProtection={canDelete ? <DataProtection kind="candidates" id={candidate.id} /> : null}
       actions={
         <>
           <LinkButton to={`${paths.newSchedule(locale)}?candidateId=${candidate.id}`}>{t.schedules.repeat}</LinkButton>

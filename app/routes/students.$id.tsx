@@ -10,6 +10,7 @@ import { redirectWithFlash } from "~/lib/flash.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
 import { addPersonToGroup, personGroups } from "~/features/groups/groups.server.ts";
 import { PersonGroups } from "~/components/groups/person-groups.tsx";
+import { DataProtection } from "~/components/people/data-protection.tsx";
 import { forPage, pageError, staffPageActor, readPagePost } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { pageQuery } from "~/lib/http.server.ts";
@@ -54,6 +55,7 @@ export default function StudentPage({ loaderData }: Route.ComponentProps) {
       person={student}
       history={history}
       groups={<PersonGroups {...groups} />}
+      dataProtection={canDelete ? <DataProtection kind="students" id={student.id} /> : null}
       actions={
         <>
           <LinkButton to={`${paths.newAssignment(locale)}?studentId=${student.id}`} variant="primary">

@@ -334,6 +334,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/candidates/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase the candidate, irreversibly: ANONYMISE replaces their name, e-mail, phone, record number, date of birth, age, gender and free-text answers and keeps their scores; DELETE removes them with their submissions, answers and drafts. Summaries and totals stay equal to a recount; the audit event names the record by id only.
+         * @description Roles: SUPER_ADMIN, ADMIN.
+         */
+        post: operations["eraseCandidate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/candidates/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subject access: everything stored about the candidate, deleted or not, as one JSON file; the download is recorded in the audit log (person.exported).
+         * @description Roles: SUPER_ADMIN, ADMIN.
+         */
+        get: operations["exportCandidateData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/candidates/{id}/promote": {
         parameters: {
             query?: never;
@@ -867,6 +907,46 @@ export interface paths {
          * @description Roles: SUPER_ADMIN, ADMIN.
          */
         delete: operations["deleteStudent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/students/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase the student, irreversibly: ANONYMISE replaces their name, e-mail, phone, record number, date of birth, age, gender and free-text answers and keeps their scores; DELETE removes them with their submissions, answers and drafts. Summaries and totals stay equal to a recount; the audit event names the record by id only.
+         * @description Roles: SUPER_ADMIN, ADMIN.
+         */
+        post: operations["eraseStudent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/students/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subject access: everything stored about the student, deleted or not, as one JSON file; the download is recorded in the audit log (person.exported).
+         * @description Roles: SUPER_ADMIN, ADMIN.
+         */
+        get: operations["exportStudentData"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1878,6 +1958,261 @@ export interface components {
             /** @description The score below the form's remissionBelow; null without it, and on the baseline. */
             remission: boolean | null;
         };
+        PersonErased: {
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+            id: string;
+            /** @enum {string} */
+            kind: "student" | "candidate";
+            /** @enum {string} */
+            mode: "ANONYMISE" | "DELETE";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            erasedAt: string;
+            /** @description The person's submissions anonymised or removed. */
+            submissions: number;
+            /** @description Their answers: free text replaced (ANONYMISE) or removed (DELETE). */
+            answers: number;
+            /** @description Answers saved but not sent, removed in both modes. */
+            drafts: number;
+        };
+        SubjectAccess: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            exportedAt: string;
+            /** @enum {string} */
+            kind: "student" | "candidate";
+            person: components["schemas"]["ExportedProfile"];
+            /** @description The same person's other record: the candidate a student was promoted from, or the student a candidate became. */
+            alsoRecordedAs: {
+                /** @enum {string} */
+                kind: "student" | "candidate";
+                profile: components["schemas"]["ExportedProfile"];
+            } | null;
+            /** @description A student's own login, when they have one. */
+            login: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                id: string;
+                email: string;
+                name: string;
+                phone: string | null;
+                locale: string;
+                isActive: boolean;
+                lastLoginAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                createdAt: string;
+                deletedAt: string | null;
+            } | null;
+            groups: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                id: string;
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                addedAt: string;
+                deletedAt: string | null;
+            }[];
+            /** @description Every link given to the person, oldest first, each with its answers, scores, subscales and flags. */
+            submissions: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                id: string;
+                form: {
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    id: string;
+                    title: string;
+                };
+                assignedBy: {
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    id: string;
+                    name: string;
+                };
+                isCompleted: boolean;
+                completedAt: string | null;
+                /** @description The total score; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
+                totalScore: number | null;
+                /** @description The highest total possible; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
+                maxScore: number | null;
+                /** @description The total as a percentage of the highest; null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
+                percentage: number | null;
+                /** @description The band's label (also null when no band holds the total); null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
+                scoreLabel: string | null;
+                /** @description The band's colour (also null when no band holds the total); null until completed, and withheld (null) from the respondent's own login when the form has showResultToRespondent false. */
+                scoreColor: string | null;
+                expiresAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                createdAt: string;
+                /** @description When the respondent first opened the link. */
+                openedAt: string | null;
+                /** @description When the respondent first saved answers without sending them (IN_PROGRESS). */
+                startedAt: string | null;
+                /** @description When the mail server last accepted the e-mailed link (not when it was queued). */
+                sentAt: string | null;
+                /** @description How many times the mail server accepted the e-mailed link. */
+                sendCount: number;
+                /** @description When the mail server last accepted a reminder; a refused reminder leaves it as it was. */
+                remindedAt: string | null;
+                /** @description When the latest e-mail about the link (the link or a reminder) failed for good: the mail server refused it with a permanent (5xx) reply, or it was still refused after its retries (about 24 hours). Null once a later message is queued or accepted. */
+                mailFailedAt: string | null;
+                /** @description The mail server's reply to the failed e-mail, as it gave it (e.g. "550 Mailbox unavailable"); null when no server answered (unreachable, timed out) or nothing failed. */
+                mailError: string | null;
+                revokedAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the submission last changed: assigned, opened, started, sent, reminded, completed, withdrawn, its expiry moved, or its respondent changed (a promotion, a new name on a result). Not when it expires by the passing of time: a client derives EXPIRED from expiresAt.
+                 */
+                updatedAt: string;
+                deletedAt: string | null;
+                /** @description The form's title as it was at completion. */
+                formTitle: string | null;
+                groupId: string | null;
+                /** @description Each subscale's result as captured at completion; empty for a form without subscales. */
+                subscales: components["schemas"]["SubscaleResult"][];
+                /** @description What made the result critical (a critical option chosen, a critical band); empty when nothing did. */
+                flags: components["schemas"]["Flag"][];
+                /** @description When the result was flagged (its completion), null when it has no flag. */
+                flaggedAt: string | null;
+                acknowledgedAt: string | null;
+                acknowledgedBy: {
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    id: string;
+                    name: string;
+                } | null;
+                acknowledgementNote: string | null;
+                answers: {
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    questionId: string;
+                    position: number;
+                    questionText: string;
+                    /** @enum {string} */
+                    questionType: "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE" | "TEXT";
+                    optionIds: string[];
+                    optionTexts: string[];
+                    text: string | null;
+                    score: number;
+                    maxScore: number;
+                }[];
+            }[];
+            /** @description Answers saved but not sent. */
+            drafts: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                submissionId: string;
+                answers: unknown[];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                savedAt: string;
+            }[];
+            /** @description The schedules that name the person or one of their groups. */
+            schedules: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                id: string;
+                form: {
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    id: string;
+                    title: string;
+                };
+                groupId: string | null;
+                /** @description true: the schedule names the person; false: it reaches them through a group of theirs. */
+                namesThePerson: boolean;
+                startsOn: string;
+                everyDays: number;
+                endsOn: string | null;
+                nextOn: string;
+                pausedAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                createdAt: string;
+                deletedAt: string | null;
+            }[];
+            /** @description The audit events about the person or one of their submissions, oldest first. */
+            auditEvents: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                at: string;
+                actor: {
+                    /** @enum {string} */
+                    kind: "USER" | "TOKEN" | "RESPONDENT" | "SYSTEM";
+                    id: string | null;
+                    name: string | null;
+                };
+                action: string;
+                target: {
+                    type: string | null;
+                    id: string | null;
+                };
+                details: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        ExportedProfile: {
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+            id: string;
+            name: string;
+            email: string | null;
+            /** @description The person's record number in another system, unique within the organization. */
+            externalId: string | null;
+            /** @description A calendar day, YYYY-MM-DD. */
+            dateOfBirth: string | null;
+            phone: string | null;
+            age: number | null;
+            grade: string | null;
+            gender: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: its fields, or the groups it is in.
+             */
+            updatedAt: string;
+            deletedAt: string | null;
+            status: string;
+            /** @description When the record was anonymised (§21); null otherwise. */
+            anonymisedAt: string | null;
+        };
+        SubscaleResult: {
+            key: string;
+            name: string;
+            /** @description null when more items are missing than the form allows. */
+            score: number | null;
+            maxScore: number;
+            label: string | null;
+            color: string | null;
+            answered: number;
+            items: number;
+            prorated: boolean;
+            scorable: boolean;
+        };
+        Flag: {
+            /** @enum {string} */
+            kind: "OPTION" | "BAND";
+            /** @description OPTION: the question whose critical option was chosen. */
+            questionKey?: string;
+            /** @description BAND of a subscale: its key; absent for the total's band. */
+            subscaleKey?: string;
+            text: string;
+        };
         Promotion: {
             student: components["schemas"]["Student"];
             candidate: components["schemas"]["Candidate"];
@@ -2542,28 +2877,6 @@ export interface components {
             updatedAt: string;
             /** @description Always null: a deleted item is listed only with updatedSince, as a DeletedItem. */
             deletedAt: null;
-        };
-        SubscaleResult: {
-            key: string;
-            name: string;
-            /** @description null when more items are missing than the form allows. */
-            score: number | null;
-            maxScore: number;
-            label: string | null;
-            color: string | null;
-            answered: number;
-            items: number;
-            prorated: boolean;
-            scorable: boolean;
-        };
-        Flag: {
-            /** @enum {string} */
-            kind: "OPTION" | "BAND";
-            /** @description OPTION: the question whose critical option was chosen. */
-            questionKey?: string;
-            /** @description BAND of a subscale: its key; absent for the total's band. */
-            subscaleKey?: string;
-            text: string;
         };
         ReportDetail: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The submission's id. */
@@ -3933,6 +4246,15 @@ export interface components {
             gender?: string | null;
             /** @enum {string} */
             status?: "NEW" | "IN_EVALUATION" | "APPROVED" | "REJECTED";
+        };
+        PersonErasure: {
+            /**
+             * @description ANONYMISE: every identifying field and free-text answer is replaced, the scores stay for statistics and the record leaves the lists. DELETE: the person, their results, answers and saved drafts are removed. Both are irreversible.
+             * @enum {string}
+             */
+            mode: "ANONYMISE" | "DELETE";
+            /** @description The person's name as it is stored: anything else is refused (400 naming `confirm`). */
+            confirm: string;
         };
         RosterFile: {
             /**
@@ -8901,6 +9223,589 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    eraseCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "ANONYMISE",
+                 *       "confirm": "text"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PersonErasure"];
+            };
+        };
+        responses: {
+            /** @description What was erased. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "kind": "student",
+                     *       "mode": "ANONYMISE",
+                     *       "erasedAt": "2026-03-14T09:30:00.000Z",
+                     *       "submissions": 1,
+                     *       "answers": 1,
+                     *       "drafts": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PersonErased"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    exportCandidateData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document (Content-Disposition: attachment): the profile, the same person's other record after a promotion, their login, groups, every submission with its answers, scores, subscales and flags, the drafts, the schedules that reach them and the audit events about them. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "exportedAt": "2026-03-14T09:30:00.000Z",
+                     *       "kind": "student",
+                     *       "person": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima",
+                     *         "email": "ana.lima@school.example",
+                     *         "externalId": "S-1042",
+                     *         "dateOfBirth": "2026-03-14",
+                     *         "phone": "+34 600 123 456",
+                     *         "age": 11,
+                     *         "grade": "5B",
+                     *         "gender": "female",
+                     *         "createdAt": "2026-03-14T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *         "deletedAt": "2026-03-14T09:30:00.000Z",
+                     *         "status": "text",
+                     *         "anonymisedAt": "2026-03-14T09:30:00.000Z"
+                     *       },
+                     *       "alsoRecordedAs": {
+                     *         "kind": "student",
+                     *         "profile": {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "name": "Ana Lima",
+                     *           "email": "ana.lima@school.example",
+                     *           "externalId": "S-1042",
+                     *           "dateOfBirth": "2026-03-14",
+                     *           "phone": "+34 600 123 456",
+                     *           "age": 11,
+                     *           "grade": "5B",
+                     *           "gender": "female",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": "2026-03-14T09:30:00.000Z",
+                     *           "status": "text",
+                     *           "anonymisedAt": "2026-03-14T09:30:00.000Z"
+                     *         }
+                     *       },
+                     *       "login": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "email": "ana.lima@school.example",
+                     *         "name": "Ana Lima",
+                     *         "phone": "+34 600 123 456",
+                     *         "locale": "es",
+                     *         "isActive": true,
+                     *         "lastLoginAt": "2026-03-14T09:30:00.000Z",
+                     *         "createdAt": "2026-03-14T09:30:00.000Z",
+                     *         "deletedAt": "2026-03-14T09:30:00.000Z"
+                     *       },
+                     *       "groups": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "name": "Ana Lima",
+                     *           "addedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": "2026-03-14T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "submissions": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "form": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "title": "Reading habits"
+                     *           },
+                     *           "assignedBy": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "isCompleted": true,
+                     *           "completedAt": "2026-03-14T09:30:00.000Z",
+                     *           "totalScore": 5,
+                     *           "maxScore": 8,
+                     *           "percentage": 62.5,
+                     *           "scoreLabel": "Medium",
+                     *           "scoreColor": "#B54708",
+                     *           "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "openedAt": "2026-03-14T09:30:00.000Z",
+                     *           "startedAt": "2026-03-14T09:30:00.000Z",
+                     *           "sentAt": "2026-03-14T09:30:00.000Z",
+                     *           "sendCount": 1,
+                     *           "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *           "mailFailedAt": "2026-03-14T09:30:00.000Z",
+                     *           "mailError": "text",
+                     *           "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": "2026-03-14T09:30:00.000Z",
+                     *           "formTitle": "Reading habits",
+                     *           "groupId": "text",
+                     *           "subscales": [
+                     *             {
+                     *               "key": "text",
+                     *               "name": "Ana Lima",
+                     *               "score": 1,
+                     *               "maxScore": 8,
+                     *               "label": "Medium",
+                     *               "color": "#B54708",
+                     *               "answered": 1,
+                     *               "items": 1,
+                     *               "prorated": true,
+                     *               "scorable": true
+                     *             }
+                     *           ],
+                     *           "flags": [
+                     *             {
+                     *               "kind": "OPTION",
+                     *               "questionKey": "text",
+                     *               "subscaleKey": "text",
+                     *               "text": "How often do you read for pleasure?"
+                     *             }
+                     *           ],
+                     *           "flaggedAt": "2026-03-14T09:30:00.000Z",
+                     *           "acknowledgedAt": "2026-03-14T09:30:00.000Z",
+                     *           "acknowledgedBy": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "acknowledgementNote": "text",
+                     *           "answers": [
+                     *             {
+                     *               "questionId": "text",
+                     *               "position": 1,
+                     *               "questionText": "text",
+                     *               "questionType": "SINGLE_CHOICE",
+                     *               "optionIds": [
+                     *                 "text"
+                     *               ],
+                     *               "optionTexts": [
+                     *                 "text"
+                     *               ],
+                     *               "text": "How often do you read for pleasure?",
+                     *               "score": 1,
+                     *               "maxScore": 8
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "drafts": [
+                     *         {
+                     *           "submissionId": "text",
+                     *           "answers": [
+                     *             null
+                     *           ],
+                     *           "savedAt": "2026-03-14T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "schedules": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "form": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "title": "Reading habits"
+                     *           },
+                     *           "groupId": "text",
+                     *           "namesThePerson": true,
+                     *           "startsOn": "text",
+                     *           "everyDays": 1,
+                     *           "endsOn": "text",
+                     *           "nextOn": "text",
+                     *           "pausedAt": "2026-03-14T09:30:00.000Z",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": "2026-03-14T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "auditEvents": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "at": "2026-03-14T09:30:00.000Z",
+                     *           "actor": {
+                     *             "kind": "USER",
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "action": "text",
+                     *           "target": {
+                     *             "type": "Questionnaire",
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e"
+                     *           },
+                     *           "details": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubjectAccess"];
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
                     };
                 };
             };
@@ -18954,6 +19859,589 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    eraseStudent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "ANONYMISE",
+                 *       "confirm": "text"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PersonErasure"];
+            };
+        };
+        responses: {
+            /** @description What was erased. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "kind": "student",
+                     *       "mode": "ANONYMISE",
+                     *       "erasedAt": "2026-03-14T09:30:00.000Z",
+                     *       "submissions": 1,
+                     *       "answers": 1,
+                     *       "drafts": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PersonErased"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    exportStudentData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document (Content-Disposition: attachment): the profile, the same person's other record after a promotion, their login, groups, every submission with its answers, scores, subscales and flags, the drafts, the schedules that reach them and the audit events about them. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "exportedAt": "2026-03-14T09:30:00.000Z",
+                     *       "kind": "student",
+                     *       "person": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima",
+                     *         "email": "ana.lima@school.example",
+                     *         "externalId": "S-1042",
+                     *         "dateOfBirth": "2026-03-14",
+                     *         "phone": "+34 600 123 456",
+                     *         "age": 11,
+                     *         "grade": "5B",
+                     *         "gender": "female",
+                     *         "createdAt": "2026-03-14T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *         "deletedAt": "2026-03-14T09:30:00.000Z",
+                     *         "status": "text",
+                     *         "anonymisedAt": "2026-03-14T09:30:00.000Z"
+                     *       },
+                     *       "alsoRecordedAs": {
+                     *         "kind": "student",
+                     *         "profile": {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "name": "Ana Lima",
+                     *           "email": "ana.lima@school.example",
+                     *           "externalId": "S-1042",
+                     *           "dateOfBirth": "2026-03-14",
+                     *           "phone": "+34 600 123 456",
+                     *           "age": 11,
+                     *           "grade": "5B",
+                     *           "gender": "female",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": "2026-03-14T09:30:00.000Z",
+                     *           "status": "text",
+                     *           "anonymisedAt": "2026-03-14T09:30:00.000Z"
+                     *         }
+                     *       },
+                     *       "login": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "email": "ana.lima@school.example",
+                     *         "name": "Ana Lima",
+                     *         "phone": "+34 600 123 456",
+                     *         "locale": "es",
+                     *         "isActive": true,
+                     *         "lastLoginAt": "2026-03-14T09:30:00.000Z",
+                     *         "createdAt": "2026-03-14T09:30:00.000Z",
+                     *         "deletedAt": "2026-03-14T09:30:00.000Z"
+                     *       },
+                     *       "groups": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "name": "Ana Lima",
+                     *           "addedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": "2026-03-14T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "submissions": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "form": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "title": "Reading habits"
+                     *           },
+                     *           "assignedBy": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "isCompleted": true,
+                     *           "completedAt": "2026-03-14T09:30:00.000Z",
+                     *           "totalScore": 5,
+                     *           "maxScore": 8,
+                     *           "percentage": 62.5,
+                     *           "scoreLabel": "Medium",
+                     *           "scoreColor": "#B54708",
+                     *           "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "openedAt": "2026-03-14T09:30:00.000Z",
+                     *           "startedAt": "2026-03-14T09:30:00.000Z",
+                     *           "sentAt": "2026-03-14T09:30:00.000Z",
+                     *           "sendCount": 1,
+                     *           "remindedAt": "2026-03-14T09:30:00.000Z",
+                     *           "mailFailedAt": "2026-03-14T09:30:00.000Z",
+                     *           "mailError": "text",
+                     *           "revokedAt": "2026-03-14T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": "2026-03-14T09:30:00.000Z",
+                     *           "formTitle": "Reading habits",
+                     *           "groupId": "text",
+                     *           "subscales": [
+                     *             {
+                     *               "key": "text",
+                     *               "name": "Ana Lima",
+                     *               "score": 1,
+                     *               "maxScore": 8,
+                     *               "label": "Medium",
+                     *               "color": "#B54708",
+                     *               "answered": 1,
+                     *               "items": 1,
+                     *               "prorated": true,
+                     *               "scorable": true
+                     *             }
+                     *           ],
+                     *           "flags": [
+                     *             {
+                     *               "kind": "OPTION",
+                     *               "questionKey": "text",
+                     *               "subscaleKey": "text",
+                     *               "text": "How often do you read for pleasure?"
+                     *             }
+                     *           ],
+                     *           "flaggedAt": "2026-03-14T09:30:00.000Z",
+                     *           "acknowledgedAt": "2026-03-14T09:30:00.000Z",
+                     *           "acknowledgedBy": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "acknowledgementNote": "text",
+                     *           "answers": [
+                     *             {
+                     *               "questionId": "text",
+                     *               "position": 1,
+                     *               "questionText": "text",
+                     *               "questionType": "SINGLE_CHOICE",
+                     *               "optionIds": [
+                     *                 "text"
+                     *               ],
+                     *               "optionTexts": [
+                     *                 "text"
+                     *               ],
+                     *               "text": "How often do you read for pleasure?",
+                     *               "score": 1,
+                     *               "maxScore": 8
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "drafts": [
+                     *         {
+                     *           "submissionId": "text",
+                     *           "answers": [
+                     *             null
+                     *           ],
+                     *           "savedAt": "2026-03-14T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "schedules": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "form": {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "title": "Reading habits"
+                     *           },
+                     *           "groupId": "text",
+                     *           "namesThePerson": true,
+                     *           "startsOn": "text",
+                     *           "everyDays": 1,
+                     *           "endsOn": "text",
+                     *           "nextOn": "text",
+                     *           "pausedAt": "2026-03-14T09:30:00.000Z",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "deletedAt": "2026-03-14T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "auditEvents": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "at": "2026-03-14T09:30:00.000Z",
+                     *           "actor": {
+                     *             "kind": "USER",
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "action": "text",
+                     *           "target": {
+                     *             "type": "Questionnaire",
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e"
+                     *           },
+                     *           "details": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubjectAccess"];
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
                     };
                 };
             };

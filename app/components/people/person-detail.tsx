@@ -52,6 +52,7 @@ export function PersonDetail({
   confirmation,
   notice,
   groups,
+  dataProtection,
 }: {
   kind: PersonKind;
   person: PersonProfile;
@@ -61,6 +62,8 @@ export function PersonDetail({
   notice?: ReactNode;
   /** The groups block, under the profile. */
   groups?: ReactNode;
+  /** The data protection block (administrators), under the groups. */
+  dataProtection?: ReactNode;
 }) {
   const t = useT();
   const format = useFormat();
@@ -102,6 +105,7 @@ export function PersonDetail({
             </dl>
           </Section>
           {groups}
+          {dataProtection}
         </div>
         <div className="min-w-0 lg:col-span-2">
           <History {...history} personName={person.name} />

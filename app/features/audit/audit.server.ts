@@ -48,7 +48,9 @@ export function auditEventData(entry: AuditEntry): Prisma.AuditEventUncheckedCre
       organizationId: entry.organizationId === undefined ? entry.by.organizationId : entry.organizationId,
       actorKind: token ? "TOKEN" : "USER",
       actorId: entry.by.userId,
-      actorName: entry.by.name,
+      // A student's own login is a person the organization keeps data about: named by id only,
+      // so that erasing them leaves nothing of theirs here (§21).
+      actorName: entry.by.role === "STUDENT" ? null : entry.by.name,
       tokenId: token,
     };
   }

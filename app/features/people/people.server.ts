@@ -83,28 +83,40 @@ export async function assertProfileFree(
  * its tombstone tells the lists read with updatedSince (ADR 52). The groups it was in changed
  * (their member counts), so their updatedAt moves too. Answers when it was deleted.
  */
-export async function deletePerson(person: { studentId: string } | { candidateId: string }): Promise<Date> {
+export async function deletePerson(person: Respondent): Promise<Date> {
   const deletedAt = new Date();
-  await db.$transaction(async (tx) => {
-    const where = { id: "studentId" in person ? person.studentId : person.candidateId, deletedAt: null };
-    // The external id is released, so that the other system's next sync can bring the person back (ADR 51).
-    const data = { deletedAt, updatedAt: deletedAt, externalId: null };
-    const [deleted] =
-      "studentId" in person
-        ? await tx.student.updateManyAndReturn({ where, data, select: { organizationId: true } })
-        : await tx.candidate.updateManyAndReturn({ where, data, select: { organizationId: true } });
-    // Deleted meanwhile by another request, which told the lists.
-    if (!deleted) return;
-    await recordTombstone(tx, {
-      organizationId: deleted.organizationId,
-      kind: "studentId" in person ? "student" : "candidate",
-      itemId: where.id,
-      audience: "ALL",
-      deletedAt,
-    });
-    await tx.group.updateMany({ where: { deletedAt: null, members: { some: person } }, data: { updatedAt: deletedAt } });
-  });
+  await db.$transaction((tx) => softDeletePerson(tx, person, deletedAt));
   return deletedAt;
+}
+
+/**
+ * `deletePerson`'s writes, in the caller's transaction `tx` (an erasure's, ADR 88). A person
+ * already deleted is left as it is: its tombstone was written then. Answers whether it deleted.
+ */
+export async function softDeletePerson(tx: Prisma.TransactionClient, person: Respondent, deletedAt: Date): Promise<boolean> {
+  const where = { id: "studentId" in person ? person.studentId : person.candidateId, deletedAt: null };
+  // The external id is released, so that the other system's next sync can bring the person back (ADR 51).
+  const data = { deletedAt, updatedAt: deletedAt, externalId: null };
+  const [deleted] =
+    "studentId" in person
+      ? await tx.student.updateManyAndReturn({ where, data, select: { organizationId: true } })
+      : await tx.candidate.updateManyAndReturn({ where, data, select: { organizationId: true } });
+  // Deleted meanwhile by another request, which told the lists.
+  if (!deleted) return false;
+  await recordTombstone(tx, {
+    organizationId: deleted.organizationId,
+    kind: "studentId" in person ? "student" : "candidate",
+    itemId: where.id,
+    audience: "ALL",
+    deletedAt,
+  });
+  await touchGroupsOf(tx, person, deletedAt);
+  return true;
+}
+
+/** The groups `person` is in changed (their member counts): their updatedAt moves (ADR 52). */
+export async function touchGroupsOf(tx: Prisma.TransactionClient, person: Respondent, at: Date) {
+  await tx.group.updateMany({ where: { deletedAt: null, members: { some: person } }, data: { updatedAt: at } });
 }
 
 type ProfileInput = {

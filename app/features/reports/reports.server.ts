@@ -51,6 +51,16 @@ const NEWEST_FLAGGED_FIRST = Prisma.sql`ORDER BY s."flaggedAt" DESC, s."id" DESC
 /** The order of the list read with updatedSince: the oldest change first, the id breaking ties (ADR 52). */
 const OLDEST_CHANGE_FIRST = Prisma.sql`ORDER BY s."updatedAt" ASC, s."id" ASC`;
 
+/** What a result keeps beside its total (ADR 68, 71): its subscales and flags, and who acknowledged a flag. Subject access reads them too. */
+export const scalesAndFlagsSelect = {
+  subscales: true,
+  flags: true,
+  flaggedAt: true,
+  acknowledgedAt: true,
+  acknowledgedBy: { select: { id: true, name: true } },
+  acknowledgementNote: true,
+} satisfies Prisma.SubmissionSelect;
+
 const reportSelect = {
   id: true,
   completedAt: true,
@@ -59,12 +69,7 @@ const reportSelect = {
   percentage: true,
   scoreLabel: true,
   scoreColor: true,
-  subscales: true,
-  flags: true,
-  flaggedAt: true,
-  acknowledgedAt: true,
-  acknowledgedBy: { select: { id: true, name: true } },
-  acknowledgementNote: true,
+  ...scalesAndFlagsSelect,
   formTitle: true,
   student: { select: { id: true, name: true, grade: true, age: true } },
   candidate: { select: { id: true, name: true, grade: true, age: true } },

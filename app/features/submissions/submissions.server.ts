@@ -34,7 +34,8 @@ export const respondentLocale = (locale: string, instrument: Prisma.JsonValue): 
 export const testLinkUrl = (token: string, locale: string, instrument: Prisma.JsonValue) =>
   `${env().APP_URL}/${respondentLocale(locale, instrument)}/test/${token}`;
 
-const itemSelect = {
+/** A submission as the lists answer it (`submissionItem`), before `asSeenBy`; subject access reads the same columns. */
+export const itemSelect = {
   id: true,
   // The form's showResultToRespondent is what asSeenBy reads; it leaves it out of the answer.
   form: { select: { id: true, title: true, showResultToRespondent: true } },

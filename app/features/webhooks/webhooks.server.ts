@@ -289,6 +289,20 @@ export function webhookEventWrites<E extends WebhookEvent>(subscribers: Subscrib
   return [db.webhookDelivery.createMany({ data: rows.deliveries }), enqueueJobs(db, rows.jobs) as Prisma.PrismaPromise<unknown>];
 }
 
+/**
+ * Removes the organization's deliveries whose body names one of `ids` (a person's records and
+ * their submissions), in the transaction `tx` that erases the person (ADR 88): the log would keep
+ * their name and record number, and one not sent yet would send them after the erasure. A
+ * delivery's job that runs afterwards finds nothing to send and ends quietly.
+ */
+export async function forgetDeliveriesAbout(tx: Prisma.TransactionClient, organizationId: string, ids: readonly string[]): Promise<void> {
+  // Ids are letters and digits, so `contains` matches them exactly; a few hundred per statement.
+  for (let start = 0; start < ids.length; start += 200) {
+    const chunk = ids.slice(start, start + 200);
+    await tx.webhookDelivery.deleteMany({ where: { webhook: { organizationId }, OR: chunk.map((id) => ({ payload: { contains: `"${id}"` } })) } });
+  }
+}
+
 /** What one attempt of a delivery came to: the endpoint's status (0: none) and why it failed (null: delivered). */
 type Attempt = { sentAt: Date; status: number; error: string | null };
 

@@ -1,4 +1,4 @@
-import { db } from "../db.server.ts";
+import { db, type Prisma } from "../db.server.ts";
 import { env } from "../env.server.ts";
 import { rateLimited } from "../problem.server.ts";
 
@@ -154,4 +154,20 @@ export async function rateLimitRetryAfter(rule: RateLimitRule, subject: string):
   if (!row || row.count < rule.limit) return null;
   const retryAfterMs = Number(row.windowStart) + rule.windowMs - Date.now();
   return retryAfterMs > 0 ? Math.ceil(retryAfterMs / 1000) : null;
+}
+
+/**
+ * Forgets every count kept under an e-mail address (the sign-in's per-account limits, the
+ * forgotten password's), in the transaction `tx` that erases the address's owner (ADR 88). Its
+ * keys are `<rule>:<address>` and `<rule>:<address>|<client address>`.
+ */
+export async function forgetAddress(tx: Prisma.TransactionClient, address: string): Promise<void> {
+  const rows = await tx.rateLimit.findMany({ where: { key: { contains: address } }, select: { key: true } });
+  const keys = rows
+    .map((row) => row.key)
+    .filter((key) => {
+      const subject = key.slice(key.indexOf(":") + 1);
+      return subject === address || subject.startsWith(`${address}|`);
+    });
+  if (keys.length > 0) await tx.rateLimit.deleteMany({ where: { key: { in: keys } } });
 }
