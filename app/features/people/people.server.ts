@@ -6,6 +6,7 @@ import type { ScoreBand } from "../scoring/scoring.ts";
 import { badRequest, conflict, fieldProblem } from "~/lib/problem.server.ts";
 import { dayIn } from "~/lib/zoned-time.ts";
 import { recordTombstone } from "~/lib/tombstones.server.ts";
+import { recordAudit } from "../audit/audit.server.ts";
 import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
 import { type ScoreDisplay, readScoreDisplay } from "../scoring/score-display.ts";
 import { subscaleResults } from "../scoring/scale-schemas.ts";
@@ -83,7 +84,7 @@ export async function assertProfileFree(
  * its tombstone tells the lists read with updatedSince (ADR 52). The groups it was in changed
  * (their member counts), so their updatedAt moves too. Answers when it was deleted.
  */
-export async function deletePerson(person: { studentId: string } | { candidateId: string }): Promise<Date> {
+export async function deletePerson(actor: Actor, person: { studentId: string } | { candidateId: string }): Promise<Date> {
   const deletedAt = new Date();
   await db.$transaction(async (tx) => {
     const where = { id: "studentId" in person ? person.studentId : person.candidateId, deletedAt: null };
@@ -103,6 +104,12 @@ export async function deletePerson(person: { studentId: string } | { candidateId
       deletedAt,
     });
     await tx.group.updateMany({ where: { deletedAt: null, members: { some: person } }, data: { updatedAt: deletedAt } });
+    await recordAudit(tx, {
+      by: actor,
+      action: "studentId" in person ? "student.deleted" : "candidate.deleted",
+      targetId: where.id,
+      organizationId: deleted.organizationId,
+    });
   });
   return deletedAt;
 }
