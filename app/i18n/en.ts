@@ -668,6 +668,7 @@ export const en = {
     expiresAtHint: (zone: string) => `The link stops working at the end of this day, ${zone} time. Leave empty for no expiry.`,
     errors: {
       notPublished: "This form is not published.",
+      groupViewer: "You read this group's results as a viewer: only its owners and editors may assign to it.",
       notFound: "This form or respondent is no longer available.",
     },
     createdTitle: "Test assigned",

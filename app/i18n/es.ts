@@ -653,6 +653,7 @@ export const es: Dictionary = {
     expiresAtHint: (zone: string) => `El enlace deja de funcionar al final de ese día, hora de ${zone}. Déjalo vacío para que no venza.`,
     errors: {
       notPublished: "Este formulario no está publicado.",
+      groupViewer: "Lees los resultados de este grupo como lector: solo sus propietarios y editores pueden asignarle pruebas.",
       notFound: "Este formulario o esta persona ya no está disponible.",
     },
     createdTitle: "Prueba asignada",

@@ -654,6 +654,7 @@ export const ptBR: Dictionary = {
     expiresAtHint: (zone: string) => `O link para de funcionar no fim desse dia, horário de ${zone}. Deixe vazio para não expirar.`,
     errors: {
       notPublished: "Este formulário não está publicado.",
+      groupViewer: "Você lê os resultados deste grupo como leitor: só os proprietários e editores podem atribuir testes a ele.",
       notFound: "Este formulário ou esta pessoa não está mais disponível.",
     },
     createdTitle: "Teste atribuído",

@@ -69,6 +69,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (error instanceof ApiError && error.code === "MAIL_QUOTA") {
       return refusal(submission, { fieldErrors: {}, formError: problemTextOf(t, error) }, 429);
     }
+    // A group's VIEWER reads its results and assigns nothing to it (docs/api-contract.md §19).
+    if (error instanceof ApiError && error.status === 403) {
+      return refusal(submission, { fieldErrors: {}, formError: t.assignments.errors.groupViewer }, 403);
+    }
     if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
       const formError = error.status === 409 ? t.assignments.errors.notPublished : t.assignments.errors.notFound;
       return refusal(submission, { fieldErrors: {}, formError }, 400);

@@ -4,6 +4,7 @@ import { reportPdfContentDisposition } from "~/features/pdf/report-pdf-filename.
 import { ApiError } from "~/lib/problem.server.ts";
 import { serviceStatusFetchResponse } from "~/lib/service-status.server.ts";
 import { reportForPage } from "~/features/reports/report-page.server.ts";
+import { recordReportRead } from "~/features/reports/reports.server.ts";
 import { actorContext } from "~/lib/context.server.ts";
 import { isStaff } from "~/lib/auth/actor.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
@@ -40,6 +41,7 @@ export const middleware: Route.MiddlewareFunction[] = [
       }
       throw error;
     }
+    await recordReportRead(actor, found.report, "report.pdf_read");
     return new Response(pdf, {
       headers: {
         "Content-Type": "application/pdf",

@@ -14,6 +14,7 @@ import { acknowledgeSubmission } from "~/features/flags/acknowledgement.server.t
 import { ACKNOWLEDGEMENT_NOTE_MAX } from "~/features/flags/flag-filters.ts";
 import { acknowledgeBody } from "~/features/flags/flag-schemas.ts";
 import { reportForPage } from "~/features/reports/report-page.server.ts";
+import { recordReportRead } from "~/features/reports/reports.server.ts";
 import { type Dictionary, documentTitle } from "~/i18n/dictionaries.ts";
 import { metaTranslations } from "~/i18n/meta.ts";
 import { useSignedNumber } from "~/components/change-figures.tsx";
@@ -32,7 +33,8 @@ export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
 };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { report } = await reportForPage(context, params.submissionId);
+  const { actor, report } = await reportForPage(context, params.submissionId);
+  await recordReportRead(actor, report, "report.read");
   return { report, validation: clientValidation(acknowledgeBody, pageTranslations(context, params.locale)) };
 }
 

@@ -15,6 +15,8 @@ import { issueCsrfToken } from "~/lib/auth/csrf.server.ts";
 import { pagePost, parsePageForm, pageTranslations } from "~/lib/page.server.ts";
 import { PASSWORD_MIN_LENGTH } from "~/lib/auth/password.server.ts";
 import { resolveLocale } from "~/lib/i18n.ts";
+import { clientAddressContext } from "~/lib/context.server.ts";
+import { requestOrigin } from "~/lib/request-origin.server.ts";
 import { ApiError, pageErrors } from "~/lib/problem.server.ts";
 import { clientValidation, pageResult } from "~/lib/client-validation.server.ts";
 import { useForm } from "@conform-to/react/future";
@@ -74,7 +76,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return fail(form.fieldErrors.token ? { invalidLink: true } : { fieldErrors: form.fieldErrors }, 400);
   }
   try {
-    await resetPassword(form.value);
+    await resetPassword(form.value, requestOrigin(request, context.get(clientAddressContext)));
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === "INVALID_TOKEN") return fail({ invalidLink: true }, 400);

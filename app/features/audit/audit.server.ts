@@ -70,3 +70,35 @@ export function auditEventData(entry: AuditEntry): Prisma.AuditEventUncheckedCre
 export async function recordAudit(client: Client, entry: AuditEntry): Promise<void> {
   await client.auditEvent.create({ data: auditEventData(entry), select: { id: true } });
 }
+
+/**
+ * Records an `*.updated` event of a partial body's change: the fields it set, never their values.
+ * `target.organizationId`: the thing's own organization, when a super admin may change another's.
+ */
+export function recordUpdate(client: Client, by: Actor, action: AuditAction, target: { id: string; organizationId?: string }, input: object): Promise<void> {
+  return recordAudit(client, {
+    by,
+    action,
+    targetId: target.id,
+    ...(target.organizationId === undefined ? {} : { organizationId: target.organizationId }),
+    details: { fields: changedFields(input) },
+  });
+}
+
+/** The fields a partial body sets (those not `undefined`), sorted: what an `*.updated` event names. */
+export function changedFields(input: object): string[] {
+  return Object.entries(input)
+    .flatMap(([field, value]) => (value === undefined ? [] : [field]))
+    .sort();
+}
+
+/**
+ * An export's filters as its `export.created` event keeps them: each one given, by its value (ids,
+ * dates, statuses), but a free-text search only as `true`: it may be the name of the person looked
+ * for, which no event holds (§20).
+ */
+export function exportFilters(filters: Record<string, string | boolean | undefined>, freeText: readonly string[] = ["search"]): Prisma.InputJsonObject {
+  return Object.fromEntries(
+    Object.entries(filters).flatMap(([name, value]) => (value === undefined || value === "" ? [] : [[name, freeText.includes(name) ? true : value]])),
+  );
+}

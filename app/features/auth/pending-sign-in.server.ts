@@ -63,9 +63,9 @@ export async function readPendingSignIn(request: Request): Promise<VerifiedUser 
   if (typeof pending.expiresAt !== "number" || pending.expiresAt <= Date.now()) return null;
   const user = await db.user.findFirst({
     where: { id: pending.userId, deletedAt: null, isActive: true },
-    select: { id: true, email: true, passwordHash: true, twoFactorMethod: true },
+    select: { id: true, email: true, organizationId: true, passwordHash: true, twoFactorMethod: true },
   });
   if (!user?.passwordHash || !user.twoFactorMethod) return null;
   if (fingerprint(user.passwordHash) !== pending.passwordFingerprint) return null;
-  return { id: user.id, email: user.email, twoFactorMethod: user.twoFactorMethod };
+  return { id: user.id, email: user.email, organizationId: user.organizationId, twoFactorMethod: user.twoFactorMethod };
 }

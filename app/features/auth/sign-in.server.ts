@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { ApiError } from "~/lib/problem.server.ts";
 import { missingAs } from "~/lib/schemas.ts";
-import { verifyEmailAndPassword, type VerifiedUser } from "./credentials.server.ts";
+import type { RequestOrigin } from "~/lib/auth/actor.server.ts";
+import { requestOrigin } from "~/lib/request-origin.server.ts";
+import { recordFailedSignIn, verifyEmailAndPassword, type VerifiedUser } from "./credentials.server.ts";
 import { unlockedUserOf } from "./sign-in-unlock.server.ts";
 import { readPendingSignIn } from "./pending-sign-in.server.ts";
 import { createSession } from "~/lib/auth/session.server.ts";
@@ -53,26 +55,42 @@ export class SecondFactorRequiredError extends ApiError {
 
 /**
  * Checks the second factor of a user who has one (TOTP or an e-mailed code; see
- * two-factor.server.ts): 401 without a code or with a wrong one, 429 while locked.
+ * two-factor.server.ts): 401 without a code or with a wrong one, 429 while locked. A wrong or spent
+ * code is a failed sign-in of the account in the audit log.
  */
-async function verifySecondFactor(user: VerifiedUser, code: string | undefined): Promise<void> {
+async function verifySecondFactor(user: VerifiedUser, code: string | undefined, origin: RequestOrigin): Promise<void> {
   if (!user.twoFactorMethod) return;
   if (!code) throw new SecondFactorRequiredError({ ...user, twoFactorMethod: user.twoFactorMethod });
-  await verifySecondFactorCode(user.id, user.twoFactorMethod, code);
+  try {
+    await verifySecondFactorCode(user.id, user.twoFactorMethod, code);
+  } catch (error) {
+    if (error instanceof ApiError && (error.code === "TWO_FACTOR_INVALID" || error.code === "TWO_FACTOR_EXPIRED")) {
+      await recordFailedSignIn(user, origin, "second_factor");
+    }
+    throw error;
+  }
 }
 
 const pendingExpired = () => new ApiError(401, "SIGN_IN_EXPIRED", "Your sign-in took too long. Enter your e-mail and password again.");
 
-/** Verifies the credentials and opens a new session; answers the Set-Cookie header. */
+/**
+ * Verifies the credentials and opens a new session; answers the Set-Cookie header. The session and
+ * its `auth.signed_in` event are written together, after the second factor when there is one.
+ */
 export async function signInWithCredentials(
   input: Pick<CredentialsInput, "email" | "password" | "code">,
   meta: { ipAddress: string; userAgent: string | null; request: Request },
 ): Promise<{ userId: string; setCookie: string }> {
+  const origin = requestOrigin(meta.request, meta.ipAddress);
   // The verifiers are called directly (ADR 3): the route has already read and validated the body,
   // so a remix-auth strategy would only be handed the same values back.
-  const user = await verifyEmailAndPassword(input.email, input.password, meta.ipAddress, await unlockedUserOf(meta.request));
-  await verifySecondFactor(user, input.code || undefined);
-  const session = await createSession(user.id, meta);
+  const user = await verifyEmailAndPassword(input.email, input.password, {
+    clientAddress: meta.ipAddress,
+    origin,
+    unlockedUserId: await unlockedUserOf(meta.request),
+  });
+  await verifySecondFactor(user, input.code || undefined, origin);
+  const session = await createSession(user.id, { ...meta, signedIn: { origin, method: "password" } });
   return { userId: user.id, setCookie: session.setCookie };
 }
 
@@ -88,7 +106,8 @@ export async function signInWithPendingSecondFactor(
   // The pending cookie stands for the password checked moments ago.
   const user = await readPendingSignIn(request);
   if (!user) throw pendingExpired();
-  await verifySecondFactor(user, code || undefined);
-  const session = await createSession(user.id, meta);
+  const origin = requestOrigin(request, meta.ipAddress);
+  await verifySecondFactor(user, code || undefined, origin);
+  const session = await createSession(user.id, { ...meta, signedIn: { origin, method: "password" } });
   return { userId: user.id, setCookie: session.setCookie };
 }

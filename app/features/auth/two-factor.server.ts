@@ -19,6 +19,7 @@ import {
   TWO_FACTOR_EMAIL_SEND_LIMIT,
 } from "~/lib/auth/rate-limit.server.ts";
 import { consumeUserCode, issueVerification } from "~/lib/auth/verification.server.ts";
+import { auditEventData, recordAudit } from "../audit/audit.server.ts";
 import type { TwoFactorSetupResult, TwoFactorStatus } from "./two-factor-schemas.ts";
 
 /**
@@ -229,7 +230,7 @@ export async function enableTwoFactor(actor: Actor, code: string): Promise<TwoFa
       throw noPendingSetup();
     }
     if (result.payload !== EMAIL_ENROLMENT) throw noPendingSetup();
-    await turnOn(actor.userId, { twoFactorMethod: "EMAIL", totpSecretEncrypted: null, totpLastUsedStep: null });
+    await turnOn(actor, { twoFactorMethod: "EMAIL", totpSecretEncrypted: null, totpLastUsedStep: null });
     return { twoFactorEnabled: true, twoFactorMethod: "EMAIL" };
   }
 
@@ -242,15 +243,16 @@ export async function enableTwoFactor(actor: Actor, code: string): Promise<TwoFa
     });
     throw enrolmentCodeProblem(tries >= CODE_MAX_ATTEMPTS ? "codeWrongStartAgain" : "codeWrong");
   }
-  await turnOn(actor.userId, { twoFactorMethod: "TOTP", totpSecretEncrypted: pending.payload, totpLastUsedStep: step }, pending.id);
+  await turnOn(actor, { twoFactorMethod: "TOTP", totpSecretEncrypted: pending.payload, totpLastUsedStep: step }, pending.id);
   return { twoFactorEnabled: true, twoFactorMethod: "TOTP" };
 }
 
 async function turnOn(
-  userId: string,
+  actor: Actor,
   data: { twoFactorMethod: TwoFactorMethod; totpSecretEncrypted: string | null; totpLastUsedStep: number | null },
   claimVerificationId?: string,
 ): Promise<void> {
+  const userId = actor.userId;
   await db.$transaction(async (tx) => {
     if (claimVerificationId) {
       const claimed = await tx.verification.updateMany({
@@ -266,6 +268,7 @@ async function turnOn(
       where: { userId, purpose: { in: ["TOTP_SETUP", "TWO_FACTOR_EMAIL_CODE"] }, usedAt: null },
       data: { usedAt: new Date() },
     });
+    await recordAudit(tx, { by: actor, action: "auth.two_factor_enabled", targetId: userId, details: { method: data.twoFactorMethod } });
   });
   await resetRateLimit(TWO_FACTOR_ATTEMPT_LIMIT, userId);
 }
@@ -273,12 +276,13 @@ async function turnOn(
 /**
  * Turns the second factor off after checking the current password (400 without it, 401 when
  * wrong; password checks count against the per-user limit shared with password changes). The
- * TOTP secret is erased and pending codes are cancelled. Answers the same when none was on.
+ * TOTP secret is erased and pending codes are cancelled. Answers the same when none was on (and
+ * then records no event).
  */
 export async function disableTwoFactor(actor: Actor, password: string): Promise<TwoFactorStatus> {
   requireSessionCaller(actor);
   await consumeRateLimit(CURRENT_PASSWORD_LIMIT, actor.userId);
-  const user = await db.user.findUnique({ where: { id: actor.userId }, select: { passwordHash: true } });
+  const user = await db.user.findUnique({ where: { id: actor.userId }, select: { passwordHash: true, twoFactorMethod: true } });
   if (!user) throw notFound("user");
   if (!user.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
     throw new ApiError(401, "INVALID_PASSWORD", "The password is not correct.");
@@ -289,6 +293,13 @@ export async function disableTwoFactor(actor: Actor, password: string): Promise<
       data: { twoFactorMethod: null, totpSecretEncrypted: null, totpLastUsedStep: null },
     }),
     cancelPendingCodes(actor.userId),
+    ...(user.twoFactorMethod
+      ? [
+          db.auditEvent.create({
+            data: auditEventData({ by: actor, action: "auth.two_factor_disabled", targetId: actor.userId, details: { method: user.twoFactorMethod } }),
+          }),
+        ]
+      : []),
   ]);
   return { twoFactorEnabled: false, twoFactorMethod: null };
 }

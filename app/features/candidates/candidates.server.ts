@@ -21,6 +21,7 @@ import {
 import { getStudent } from "../students/students.server.ts";
 import type { CreateCandidateInput, ListCandidatesQuery, UpdateCandidateInput } from "./candidate-schemas.ts";
 import { newId } from "~/lib/ids.server.ts";
+import { recordAudit, recordUpdate } from "../audit/audit.server.ts";
 
 const candidateSelect = { ...personSelect, promotedStudentId: true, promotedAt: true } as const;
 
@@ -88,6 +89,7 @@ export async function createCandidate(actor: Actor, input: CreateCandidateInput)
       select: { id: true },
     });
     await emitWebhookEvent(tx, subscribers, "candidate.created", { ...candidate, createdAt: candidate.createdAt.toISOString() });
+    await recordAudit(tx, { by: actor, action: "candidate.created", targetId: candidate.id });
   });
   return getCandidate(actor, candidate.id);
 }
@@ -108,6 +110,7 @@ export async function updateCandidate(actor: Actor, id: string, input: UpdateCan
     if (input.name !== undefined) {
       await refreshRespondentSearchText(tx, { candidateId: id }, input.name);
     }
+    await recordUpdate(tx, actor, "candidate.updated", { id, organizationId: existing.organizationId }, input);
   });
   return getCandidate(actor, id);
 }
@@ -116,7 +119,7 @@ export async function deleteCandidate(actor: Actor, id: string) {
   // Scope before role: another organization's candidate is 404, never 403 (docs/api-contract.md §1).
   await findCandidate(actor, id);
   requireAdmin(actor);
-  return { id, deletedAt: await deletePerson({ candidateId: id }) };
+  return { id, deletedAt: await deletePerson(actor, { candidateId: id }) };
 }
 
 const alreadyPromoted = () => conflict("This candidate has already been promoted.", "ALREADY_PROMOTED");
@@ -168,6 +171,17 @@ export async function promoteCandidate(actor: Actor, id: string) {
       student: { id: student.id, name: candidate.name },
       promotedAt: promotedAt.toISOString(),
     });
+    // A promotion is two events: the candidate changed (promoted, naming the student) and a student
+    // was created (naming the candidate), so each record's history in the log shows it.
+    const organizationId = candidate.organizationId;
+    await recordAudit(tx, {
+      by: actor,
+      action: "candidate.updated",
+      targetId: id,
+      organizationId,
+      details: { fields: ["promotedStudentId", "status"], promotedTo: student.id },
+    });
+    await recordAudit(tx, { by: actor, action: "student.created", targetId: student.id, organizationId, details: { promotedFrom: id } });
     return student.id;
   });
 

@@ -5,7 +5,7 @@ import { env } from "~/lib/env.server.ts";
 import { ApiError, badRequest, type FieldProblem, fieldProblems } from "~/lib/problem.server.ts";
 import { createFormBody } from "../forms/form-schemas.ts";
 import { createForm, type FormDetail, getForm } from "../forms/forms.server.ts";
-import { getReport } from "../reports/reports.server.ts";
+import { getReport, recordReportRead } from "../reports/reports.server.ts";
 import { readScoredAgainst } from "../submissions/scored-against.ts";
 import { fhirQuestionnaire } from "./fhir-schemas.ts";
 import { formToQuestionnaire } from "./questionnaire.ts";
@@ -48,7 +48,7 @@ export async function importQuestionnaire(actor: Actor, value: unknown): Promise
   const input = createFormBody.safeParse(body);
   if (!input.success) throw problemsAt(fieldProblems(input.error.issues), sourceOf);
   try {
-    return await createForm(actor, input.data);
+    return await createForm(actor, input.data, { source: { from: "fhir" } });
   } catch (error) {
     // The scoring checks of createForm name the form's fields.
     if (error instanceof ApiError && error.status === 400 && error.errors?.length) throw problemsAt(error.errors, sourceOf);
@@ -68,7 +68,7 @@ export async function questionnaireResponseOf(actor: Actor, submissionId: string
       answers: { orderBy: { position: "asc" }, select: { questionId: true, questionText: true, optionIds: true, optionTexts: true, text: true } },
     },
   });
-  return resultToQuestionnaireResponse(
+  const resource = resultToQuestionnaireResponse(
     {
       ...report,
       scoredAgainst: readScoredAgainst(stored.scoredAgainst),
@@ -80,4 +80,6 @@ export async function questionnaireResponseOf(actor: Actor, submissionId: string
     },
     env().APP_URL,
   );
+  await recordReportRead(actor, report, "report.read", { format: "fhir" });
+  return resource;
 }

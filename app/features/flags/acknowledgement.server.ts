@@ -3,6 +3,7 @@ import { db } from "~/lib/db.server.ts";
 import { conflict, notFound } from "~/lib/problem.server.ts";
 import { assertStaffResultsView, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import type { AcknowledgeInput } from "./flag-schemas.ts";
+import { recordAudit } from "../audit/audit.server.ts";
 
 /**
  * POST /api/submissions/:id/acknowledge (docs/api-contract.md §16, ADR 71): someone who can read
@@ -17,14 +18,18 @@ import type { AcknowledgeInput } from "./flag-schemas.ts";
 export async function acknowledgeSubmission(actor: Actor, id: string, input: AcknowledgeInput, now = new Date()) {
   assertStaffResultsView(actor);
   const visible = { AND: [{ id }, visibleSubmissionsWhere(actor)] };
-  const row = await db.submission.findFirst({ where: visible, select: { isCompleted: true, flaggedAt: true } });
+  const row = await db.submission.findFirst({ where: visible, select: { organizationId: true, isCompleted: true, flaggedAt: true } });
   if (!row) throw notFound("submission");
   if (!row.isCompleted) throw conflict("This test has not been completed yet.", "NOT_COMPLETED");
   if (!row.flaggedAt) throw conflict("This result has no flag to acknowledge.", "NOT_FLAGGED");
-  const { count } = await db.submission.updateMany({
-    where: { ...visible, acknowledgedAt: null },
-    data: { acknowledgedAt: now, acknowledgedById: actor.userId, acknowledgementNote: input.note ?? null, updatedAt: now },
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.submission.updateMany({
+      where: { ...visible, acknowledgedAt: null },
+      data: { acknowledgedAt: now, acknowledgedById: actor.userId, acknowledgementNote: input.note ?? null, updatedAt: now },
+    });
+    if (count === 0) throw conflict("This result has already been acknowledged.", "ALREADY_ACKNOWLEDGED");
+    // The note may speak of the person: the event says only whether there was one.
+    await recordAudit(tx, { by: actor, action: "flag.acknowledged", targetId: id, organizationId: row.organizationId, details: { note: input.note != null } });
   });
-  if (count === 0) throw conflict("This result has already been acknowledged.", "ALREADY_ACKNOWLEDGED");
   return { submissionId: id, acknowledgedAt: now, acknowledgedBy: { id: actor.userId, name: actor.name }, acknowledgementNote: input.note ?? null };
 }

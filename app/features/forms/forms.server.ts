@@ -15,6 +15,7 @@ import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.serve
 import { presentInstrumentMark, type StoredInstrument, storedInstrument } from "../instruments/instrument-schemas.ts";
 import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import { formConstants } from "../scoring/change.ts";
+import { recordAudit, recordUpdate } from "../audit/audit.server.ts";
 
 type Transaction = Prisma.TransactionClient;
 
@@ -204,8 +205,14 @@ export async function getFormOfResults(actor: Actor, id: string): Promise<FormDe
 /**
  * `options.instrument`: the library instrument the form is installed from (its items and scoring
  * then stay locked); only the library's install and a copy of an installed form pass it.
+ * `options.source`: where the form comes from when not from a body the caller wrote, for its
+ * `form.created` event (a library install, a FHIR import, a copy).
  */
-export async function createForm(actor: Actor, input: CreateFormInput, options: { instrument?: StoredInstrument } = {}): Promise<FormDetail> {
+export async function createForm(
+  actor: Actor,
+  input: CreateFormInput,
+  options: { instrument?: StoredInstrument; source?: { from: "library" | "fhir" | "copy"; of?: string } } = {},
+): Promise<FormDetail> {
   assertScoringValid(
     input.questions.map((question) => ({ ...question, options: storedOptions(question) })),
     input.subscales,
@@ -231,6 +238,7 @@ export async function createForm(actor: Actor, input: CreateFormInput, options: 
     });
     await replaceScoreRanges(tx, form.id, input.scoreRanges);
     await replaceQuestions(tx, form.id, input.questions);
+    await recordAudit(tx, { by: actor, action: "form.created", targetId: form.id, details: { questions: input.questions.length, ...options.source } });
     return form.id;
   });
   return getForm(actor, id);
@@ -296,6 +304,7 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
     if (input.scoreRanges) await replaceScoreRanges(tx, id, input.scoreRanges);
     if (input.questions) await replaceQuestions(tx, id, input.questions);
     await emitWebhookEvent(tx, subscribers, "form.updated", { id, ...updated, updatedById: actor.userId, updatedAt: changedAt.toISOString() });
+    await recordUpdate(tx, actor, "form.updated", { id, organizationId: form.organizationId }, input);
   });
   return getForm(actor, id);
 }
@@ -402,7 +411,7 @@ async function assertScoringStillValid(id: string, input: UpdateFormInput) {
  * the administrators (ADR 52).
  */
 export async function deleteForm(actor: Actor, id: string) {
-  await findEditableForm(actor, id);
+  const { organizationId } = await findEditableForm(actor, id);
   const deletedAt = new Date();
   await db.$transaction(async (tx) => {
     const [form] = await tx.form.updateManyAndReturn({
@@ -420,6 +429,7 @@ export async function deleteForm(actor: Actor, id: string) {
       audience: form.isTemplate ? "ALL" : "OWNER",
       deletedAt,
     });
+    await recordAudit(tx, { by: actor, action: "form.deleted", targetId: id, organizationId });
   });
   return { id, deletedAt };
 }
@@ -554,6 +564,6 @@ export async function duplicateForm(actor: Actor, id: string, options: { title?:
       remissionBelow: source.remissionBelow,
       lowerIsBetter: source.lowerIsBetter,
     },
-    instrument === null ? {} : { instrument: storedInstrument.parse(instrument) },
+    { ...(instrument === null ? {} : { instrument: storedInstrument.parse(instrument) }), source: { from: "copy", of: source.id } },
   );
 }

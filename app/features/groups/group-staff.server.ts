@@ -5,6 +5,7 @@ import { badRequest, conflict, fieldProblem, forbidden } from "~/lib/problem.ser
 import { findGroup, staffRoleIn } from "./groups.server.ts";
 import type { GroupStaffInput } from "./group-schemas.ts";
 import { GROUP_STAFF_ROLES } from "./group-staff-roles.ts";
+import { recordAudit } from "../audit/audit.server.ts";
 
 /**
  * A group's staff (docs/api-contract.md §19, ADR 86): the teachers and administrators who share
@@ -67,6 +68,14 @@ export async function replaceGroupStaff(actor: Actor, groupId: string, input: Gr
   await db.$transaction(async (tx) => {
     await tx.groupStaff.deleteMany({ where: { groupId } });
     await tx.groupStaff.createMany({ data: input.staff.map((entry) => ({ groupId, userId: entry.userId, role: entry.role })) });
+    // The staff as it is now, by user id: staff are colleagues, named by id as every actor is.
+    await recordAudit(tx, {
+      by: actor,
+      action: "group.staff_changed",
+      targetId: groupId,
+      organizationId: group.organizationId,
+      details: { staff: input.staff.map(({ userId, role }) => ({ userId, role })) },
+    });
   });
   return getGroupStaff(actor, groupId);
 }

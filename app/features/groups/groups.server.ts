@@ -7,6 +7,7 @@ import { changedSince, changesPage, OLDEST_CHANGE_FIRST, recordTombstone } from 
 import { claimVersion, type IfMatch } from "~/lib/entity-tag.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import { editorOf } from "../submissions/submission-scope.server.ts";
+import { type AuditEntry, recordAudit, recordUpdate } from "../audit/audit.server.ts";
 import type { CreateGroupInput, GroupMembersInput, ListGroupsQuery, UpdateGroupInput } from "./group-schemas.ts";
 
 /**
@@ -125,23 +126,27 @@ export async function getGroup(actor: Actor, id: string) {
 
 export async function createGroup(actor: Actor, input: CreateGroupInput) {
   // The creator is the group's first owner (docs/api-contract.md §19).
-  const group = await db.group.create({
-    data: {
-      organizationId: actor.organizationId,
-      createdById: actor.userId,
-      name: input.name,
-      searchName: foldForSearch(input.name),
-      description: input.description ?? null,
-      staff: { create: { userId: actor.userId, role: "OWNER" } },
-    },
-    select: { id: true },
+  const group = await db.$transaction(async (tx) => {
+    const created = await tx.group.create({
+      data: {
+        organizationId: actor.organizationId,
+        createdById: actor.userId,
+        name: input.name,
+        searchName: foldForSearch(input.name),
+        description: input.description ?? null,
+        staff: { create: { userId: actor.userId, role: "OWNER" } },
+      },
+      select: { id: true },
+    });
+    await recordAudit(tx, { by: actor, action: "group.created", targetId: created.id });
+    return created;
   });
   return getGroup(actor, group.id);
 }
 
 /** `ifMatch`: the request's If-Match, checked in the write's transaction (412 when the group has changed). */
 export async function updateGroup(actor: Actor, id: string, input: UpdateGroupInput, ifMatch: IfMatch | null = null) {
-  await findChangeableGroup(actor, id);
+  const group = await findChangeableGroup(actor, id);
   await db.$transaction(async (tx) => {
     await claimVersion(tx, "group", id, ifMatch);
     await tx.group.update({
@@ -152,6 +157,7 @@ export async function updateGroup(actor: Actor, id: string, input: UpdateGroupIn
       },
       select: { id: true },
     });
+    await recordUpdate(tx, actor, "group.updated", { id, organizationId: group.organizationId }, input);
   });
   return getGroup(actor, id);
 }
@@ -165,6 +171,7 @@ export async function deleteGroup(actor: Actor, id: string) {
     // Deleted meanwhile by another request, which told the lists.
     if (count === 0) return;
     await recordTombstone(tx, { organizationId: group.organizationId, kind: "group", itemId: id, audience: "ALL", deletedAt });
+    await recordAudit(tx, { by: actor, action: "group.deleted", targetId: id, organizationId: group.organizationId });
   });
   return { id, deletedAt };
 }
@@ -200,16 +207,25 @@ async function peopleOf(tx: Prisma.TransactionClient, organizationId: string, in
 export async function addGroupMembers(actor: Actor, id: string, input: GroupMembersInput) {
   const group = await findChangeableGroup(actor, id);
   try {
-    await insertMembers(group.organizationId, id, input);
+    await insertMembers(actor, group.organizationId, id, input);
   } catch (error) {
     // Another request added some of the same people meanwhile: once more sees them and skips them.
     if (!isUniqueViolation(error)) throw error;
-    await insertMembers(group.organizationId, id, input);
+    await insertMembers(actor, group.organizationId, id, input);
   }
   return getGroup(actor, id);
 }
 
-function insertMembers(organizationId: string, id: string, input: GroupMembersInput) {
+/** A change of members is a `group.updated` event naming how many joined or left (never who: §20). */
+const membersChanged = (actor: Actor, organizationId: string, id: string, change: { added: number } | { removed: number }): AuditEntry => ({
+  by: actor,
+  action: "group.updated",
+  targetId: id,
+  organizationId,
+  details: { fields: ["members"], ...change },
+});
+
+function insertMembers(actor: Actor, organizationId: string, id: string, input: GroupMembersInput) {
   return db.$transaction(async (tx) => {
     const { studentIds, candidateIds } = await peopleOf(tx, organizationId, input);
     const present = await tx.groupMember.findMany({
@@ -227,6 +243,7 @@ function insertMembers(organizationId: string, id: string, input: GroupMembersIn
     const changedAt = new Date();
     await tx.group.update({ where: { id }, data: { updatedAt: changedAt }, select: { id: true } });
     await touchMembers(tx, id, changedAt, joining);
+    await recordAudit(tx, membersChanged(actor, organizationId, id, { added: rows.length }));
   });
 }
 
@@ -241,7 +258,9 @@ export async function removeGroupMembers(actor: Actor, id: string, input: GroupM
     const { count } = await tx.groupMember.deleteMany({
       where: { groupId: id, OR: [{ studentId: { in: studentIds } }, { candidateId: { in: candidateIds } }] },
     });
-    if (count > 0) await tx.group.update({ where: { id }, data: { updatedAt: changedAt }, select: { id: true } });
+    if (count === 0) return;
+    await tx.group.update({ where: { id }, data: { updatedAt: changedAt }, select: { id: true } });
+    await recordAudit(tx, membersChanged(actor, group.organizationId, id, { removed: count }));
   });
   return getGroup(actor, id);
 }

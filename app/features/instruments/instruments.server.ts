@@ -112,5 +112,6 @@ export async function installInstrument(actor: Actor, key: string, input: Instal
       remissionBelow: definition.remissionBelow,
       lowerIsBetter: definition.lowerIsBetter,
     },
+    source: { from: "library", of: definition.key },
   });
 }

@@ -2,6 +2,7 @@ import { type Actor, isAdmin } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { forbidden, notFound } from "~/lib/problem.server.ts";
 import type { UpdateOrganizationInput } from "./organization-schemas.ts";
+import { recordUpdate } from "../audit/audit.server.ts";
 
 const organizationSelect = { id: true, name: true, timeZone: true, kind: true, updatedAt: true } as const;
 
@@ -16,13 +17,17 @@ export async function getOrganization(actor: Actor) {
 export async function updateOrganization(actor: Actor, input: UpdateOrganizationInput) {
   if (!isAdmin(actor)) throw forbidden("Only administrators may change the organization's settings.");
   await getOrganization(actor);
-  return db.organization.update({
-    where: { id: actor.organizationId },
-    data: {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
-      ...(input.kind !== undefined ? { kind: input.kind } : {}),
-    },
-    select: organizationSelect,
+  return db.$transaction(async (tx) => {
+    const updated = await tx.organization.update({
+      where: { id: actor.organizationId },
+      data: {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+        ...(input.kind !== undefined ? { kind: input.kind } : {}),
+      },
+      select: organizationSelect,
+    });
+    await recordUpdate(tx, actor, "organization.updated", { id: actor.organizationId }, input);
+    return updated;
   });
 }

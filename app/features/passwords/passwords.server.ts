@@ -4,7 +4,8 @@ import { CURRENT_PASSWORD_LIMIT, FORGOT_PASSWORD_ADDRESS_LIMIT, FORGOT_PASSWORD_
 import { endAccountAccess, requireSessionCaller } from "~/lib/auth/end-access.server.ts";
 import { createSession } from "~/lib/auth/session.server.ts";
 import { consumeToken, issueVerification } from "~/lib/auth/verification.server.ts";
-import type { Actor } from "~/lib/auth/actor.server.ts";
+import type { Actor, RequestOrigin } from "~/lib/auth/actor.server.ts";
+import { type AuditEntry, recordAudit } from "../audit/audit.server.ts";
 import { sha256 } from "~/lib/crypto.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { sendMail } from "~/lib/mail/mailer.server.ts";
@@ -56,7 +57,7 @@ async function sendResetLink(user: LinkRecipient & { organization: { kind: Organ
 async function usableLink(token: string) {
   const link = await db.verification.findFirst({
     where: { secretHash: sha256(token), purpose: "PASSWORD_RESET", usedAt: null, expiresAt: { gt: new Date() } },
-    select: { user: { select: { id: true, email: true, isActive: true, deletedAt: true } } },
+    select: { user: { select: { id: true, email: true, name: true, organizationId: true, isActive: true, deletedAt: true } } },
   });
   return link && link.user.isActive && !link.user.deletedAt ? link.user : null;
 }
@@ -70,7 +71,7 @@ export async function isResetLinkUsable(token: string): Promise<boolean> {
  * Sets the password of the link's account and ends every session and API token of that account. The new
  * password is checked before the link is used up, so a refused password leaves the link working.
  */
-export async function resetPassword(input: ResetPasswordInput): Promise<void> {
+export async function resetPassword(input: ResetPasswordInput, origin: RequestOrigin): Promise<void> {
   const user = await usableLink(input.token);
   if (!user) throw invalidToken();
   if (passwordMatchesEmail(input.password, user.email)) {
@@ -79,15 +80,26 @@ export async function resetPassword(input: ResetPasswordInput): Promise<void> {
   const passwordHash = await hashPassword(input.password);
   const redeemed = await consumeToken("PASSWORD_RESET", input.token);
   if (!redeemed.ok || redeemed.userId !== user.id) throw invalidToken();
-  await setPasswordAndEndSessions(user.id, passwordHash);
+  // Whoever holds the link is the account's owner, as far as anyone can tell; not yet signed in.
+  await setPasswordAndEndSessions(user.id, passwordHash, {
+    by: { kind: "USER", id: user.id, name: user.name },
+    action: "auth.password_reset",
+    targetId: user.id,
+    organizationId: user.organizationId,
+    origin,
+  });
 }
 
-/** The new hash, no session or API token left, and no other reset link still open: all or nothing. */
-async function setPasswordAndEndSessions(userId: string, passwordHash: string): Promise<void> {
+/**
+ * The new hash, no session or API token left, no other reset link still open, and the `event`
+ * that records it: all or nothing.
+ */
+async function setPasswordAndEndSessions(userId: string, passwordHash: string, event: AuditEntry): Promise<void> {
   await db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: userId }, data: { passwordHash } });
-    await endAccountAccess(tx, userId);
+    const ended = await endAccountAccess(tx, userId);
     await tx.verification.updateMany({ where: { userId, purpose: "PASSWORD_RESET", usedAt: null }, data: { usedAt: new Date() } });
+    await recordAudit(tx, { ...event, details: { sessionsEnded: ended.sessions, tokensEnded: ended.tokens } });
   });
 }
 
@@ -124,7 +136,11 @@ export async function changePassword(
   if (passwordMatchesEmail(input.newPassword, actor.email)) {
     throw badRequest("The new password is not accepted.", [fieldProblem("newPassword", "passwordIsEmail")]);
   }
-  await setPasswordAndEndSessions(actor.userId, await hashPassword(input.newPassword));
+  await setPasswordAndEndSessions(actor.userId, await hashPassword(input.newPassword), {
+    by: actor,
+    action: "auth.password_changed",
+    targetId: actor.userId,
+  });
   const { setCookie } = await createSession(actor.userId, meta);
   return { setCookie };
 }

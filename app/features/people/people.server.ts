@@ -6,6 +6,7 @@ import type { ScoreBand } from "../scoring/scoring.ts";
 import { badRequest, conflict, fieldProblem } from "~/lib/problem.server.ts";
 import { dayIn } from "~/lib/zoned-time.ts";
 import { recordTombstone } from "~/lib/tombstones.server.ts";
+import { recordAudit } from "../audit/audit.server.ts";
 import { foldForSearch, submissionSearchText } from "~/lib/search.ts";
 import { type ScoreDisplay, readScoreDisplay } from "../scoring/score-display.ts";
 import { subscaleResults } from "../scoring/scale-schemas.ts";
@@ -83,17 +84,28 @@ export async function assertProfileFree(
  * its tombstone tells the lists read with updatedSince (ADR 52). The groups it was in changed
  * (their member counts), so their updatedAt moves too. Answers when it was deleted.
  */
-export async function deletePerson(person: Respondent): Promise<Date> {
+export async function deletePerson(actor: Actor, person: Respondent): Promise<Date> {
   const deletedAt = new Date();
-  await db.$transaction((tx) => softDeletePerson(tx, person, deletedAt));
+  await db.$transaction(async (tx) => {
+    const organizationId = await softDeletePerson(tx, person, deletedAt);
+    // Deleted meanwhile by another request, which recorded it.
+    if (!organizationId) return;
+    await recordAudit(tx, {
+      by: actor,
+      action: "studentId" in person ? "student.deleted" : "candidate.deleted",
+      targetId: "studentId" in person ? person.studentId : person.candidateId,
+      organizationId,
+    });
+  });
   return deletedAt;
 }
 
 /**
  * `deletePerson`'s writes, in the caller's transaction `tx` (an erasure's, ADR 88). A person
- * already deleted is left as it is: its tombstone was written then. Answers whether it deleted.
+ * already deleted is left as it is: its tombstone was written then. Answers the deleted person's
+ * organization, or null when it deleted nothing.
  */
-export async function softDeletePerson(tx: Prisma.TransactionClient, person: Respondent, deletedAt: Date): Promise<boolean> {
+export async function softDeletePerson(tx: Prisma.TransactionClient, person: Respondent, deletedAt: Date): Promise<string | null> {
   const where = { id: "studentId" in person ? person.studentId : person.candidateId, deletedAt: null };
   // The external id is released, so that the other system's next sync can bring the person back (ADR 51).
   const data = { deletedAt, updatedAt: deletedAt, externalId: null };
@@ -102,7 +114,7 @@ export async function softDeletePerson(tx: Prisma.TransactionClient, person: Res
       ? await tx.student.updateManyAndReturn({ where, data, select: { organizationId: true } })
       : await tx.candidate.updateManyAndReturn({ where, data, select: { organizationId: true } });
   // Deleted meanwhile by another request, which told the lists.
-  if (!deleted) return false;
+  if (!deleted) return null;
   await recordTombstone(tx, {
     organizationId: deleted.organizationId,
     kind: "studentId" in person ? "student" : "candidate",
@@ -111,7 +123,7 @@ export async function softDeletePerson(tx: Prisma.TransactionClient, person: Res
     deletedAt,
   });
   await touchGroupsOf(tx, person, deletedAt);
-  return true;
+  return deleted.organizationId;
 }
 
 /** The groups `person` is in changed (their member counts): their updatedAt moves (ADR 52). */

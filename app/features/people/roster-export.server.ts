@@ -5,6 +5,7 @@ import { dayIn } from "~/lib/zoned-time.ts";
 import { guardFormula } from "../reports/report-export-file.server.ts";
 import { personListWhere } from "./people.server.ts";
 import { PROFILE_COLUMNS } from "./roster-columns.ts";
+import { exportFilters, recordAudit } from "../audit/audit.server.ts";
 
 type Kind = "students" | "candidates";
 
@@ -24,7 +25,8 @@ const BATCH = 1000;
  * The caller's students or candidates, with the list's filters (search, status, group), oldest
  * first, as a CSV file: UTF-8 with a BOM, comma separated, CR LF between rows, RFC 4180 quoting,
  * and the apostrophe before a text a spreadsheet would run as a formula (ADR 49), which the
- * import takes off again.
+ * import takes off again. The file is made whole before it is answered, so its `export.created`
+ * event has its exact row count.
  */
 export async function rosterExportCsv(
   actor: Actor,
@@ -34,6 +36,7 @@ export async function rosterExportCsv(
   const where = personListWhere(actor, query);
   const options = { record_delimiter: "windows", quote_record_delimiter: true, cast: { string: guardFormula, number: String } } as const;
   const chunks = [`\uFEFF${stringify([[...ROSTER_EXPORT_COLUMNS]], options)}`];
+  let rowCount = 0;
   for (let skip = 0; ; skip += BATCH) {
     const page = { where, select, orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }], skip, take: BATCH };
     const people =
@@ -41,6 +44,7 @@ export async function rosterExportCsv(
         ? await db.student.findMany(page as Prisma.StudentFindManyArgs & { select: typeof select })
         : await db.candidate.findMany(page as Prisma.CandidateFindManyArgs & { select: typeof select });
     if (people.length === 0) break;
+    rowCount += people.length;
     chunks.push(
       stringify(
         people.map((person) => ROSTER_EXPORT_COLUMNS.map((column) => person[column] ?? null)),
@@ -49,6 +53,12 @@ export async function rosterExportCsv(
     );
     if (people.length < BATCH) break;
   }
+  await recordAudit(db, {
+    by: actor,
+    action: "export.created",
+    targetId: actor.organizationId,
+    details: { kind, format: "csv", filters: exportFilters(query), rowCount },
+  });
   return chunks.join("");
 }
 

@@ -16,6 +16,7 @@ import { type ImportMode, PROFILE_COLUMNS, type RosterAction, type RosterColumn,
 import { newId } from "~/lib/ids.server.ts";
 import { dayIn } from "~/lib/zoned-time.ts";
 import { unguardFormula } from "../reports/report-export-file.server.ts";
+import { recordAudit } from "../audit/audit.server.ts";
 
 /**
  * A class list from a spreadsheet (docs/api-contract.md §11, §23): a CSV file, comma or semicolon separated
@@ -423,6 +424,13 @@ export async function importRoster(actor: Actor, kind: Kind, source: RosterSourc
       "student.updated",
       updatedPeople.map((student) => ({ ...student, updatedAt: now.toISOString() })),
     );
+    // One event for the file, with its counts: the people themselves are named by no event (§20).
+    await recordAudit(tx, {
+      by: actor,
+      action: kind === "students" ? "students.imported" : "candidates.imported",
+      targetId: actor.organizationId,
+      details: { mode, rows: read.total, ...counts(planned), groupsCreated: groupIds.created },
+    });
     if (mode === "create") return { created: created.length, groupsCreated: groupIds.created, encoding: source.encoding };
     return {
       ...counts(planned),

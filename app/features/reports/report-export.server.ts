@@ -10,7 +10,7 @@ import { EXPORT_FIXED_COLUMNS } from "./report-export-columns.ts";
 import { type ExportPlan, type ExportQuestion, type ExportSubscale, exportFileChunks } from "./report-export-file.server.ts";
 import { subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import type { ExportReportsQuery } from "./report-schemas.ts";
-import { reportSelection, searchTextContains } from "./reports.server.ts";
+import { countWhere, reportSelection, searchTextContains } from "./reports.server.ts";
 
 /**
  * The reports list as a file to take away (docs/api-contract.md §13): one row per completed submission, in
@@ -37,8 +37,15 @@ async function formColumns(actor: Actor, formId: string | undefined): Promise<{ 
   return { questions: form.questions, subscales: subscaleDefinitions.parse(form.subscales).map(({ key, name }) => ({ key, name })) };
 }
 
-/** What to export for this caller and these filters; a filter that names something out of reach is refused here (400, 404). */
-export async function reportExportPlan(actor: Actor, query: ExportReportsQuery, sheetName: string): Promise<ExportPlan> {
+/**
+ * What to export for this caller and these filters; a filter that names something out of reach is
+ * refused here (400, 404). `rowCount` counts the rows the plan selects, for the export's audit event.
+ */
+export async function reportExportPlan(
+  actor: Actor,
+  query: ExportReportsQuery,
+  sheetName: string,
+): Promise<{ plan: ExportPlan; rowCount: () => Promise<number> }> {
   const selection = await reportSelection(actor, query);
   const { questions, subscales } = await formColumns(actor, query.formId);
   const header = [
@@ -50,7 +57,7 @@ export async function reportExportPlan(actor: Actor, query: ExportReportsQuery, 
   // Prisma.Sql keeps `?` placeholders in `.sql` and the values apart: the worker's own connection binds them.
   const where = Prisma.join(conditions, " AND ");
   const visible = visibleSubmissionsSql(actor, "p");
-  return {
+  const plan: ExportPlan = {
     where: { sql: where.sql, values: where.values },
     visible: { sql: visible.sql, values: visible.values },
     questions,
@@ -61,6 +68,7 @@ export async function reportExportPlan(actor: Actor, query: ExportReportsQuery, 
     sheetName,
     timeZone: actor.timeZone,
   };
+  return { plan, rowCount: () => countWhere(where) };
 }
 
 /**

@@ -15,6 +15,7 @@ import { capturedDisplaySql } from "../scoring/score-display.server.ts";
 import { changesOfRows, constantsOf, formChangeSelect } from "../scoring/change.server.ts";
 import { readAcknowledgement } from "../flags/flag-schemas.ts";
 import { findGroup } from "../groups/groups.server.ts";
+import { recordAudit } from "../audit/audit.server.ts";
 import type { ListReportsQuery, ReportDetail, ReportFilters } from "./report-schemas.ts";
 import {
   FTS_DRIVEN_MAX_MATCHES,
@@ -258,7 +259,8 @@ async function newestMatchingPage(conditions: Prisma.Sql[], term: string, page: 
   return rows.length === needed ? rows.slice(page.skip).map((row) => row.id) : null;
 }
 
-async function countWhere(where: Prisma.Sql): Promise<number> {
+/** How many submissions `s` the condition selects. */
+export async function countWhere(where: Prisma.Sql): Promise<number> {
   const counted = await db.$queryRaw<{ total: number | bigint }[]>`SELECT COUNT(*) AS total FROM "Submission" AS s WHERE ${where}`;
   return Number(counted[0]?.total ?? 0);
 }
@@ -495,6 +497,27 @@ export async function getReport(actor: Actor, submissionId: string): Promise<Rep
       optionTexts: optionTexts as string[],
     })),
   };
+}
+
+/**
+ * Records that the caller was given a report (docs/api-contract.md §20), before the answer is sent:
+ * its page, JSON or QuestionnaireResponse (`report.read`), or its PDF (`report.pdf_read`). With
+ * `db`: a read changes nothing to be in a transaction with.
+ */
+export function recordReportRead(
+  actor: Actor,
+  report: Pick<ReportDetail, "id" | "organization">,
+  action: "report.read" | "report.pdf_read",
+  details?: { format: "fhir" },
+) {
+  return recordAudit(db, { by: actor, action, targetId: report.id, organizationId: report.organization.id, ...(details ? { details } : {}) });
+}
+
+/** A report as JSON or its page shows it, its reading recorded. */
+export async function readReport(actor: Actor, submissionId: string): Promise<ReportDetail> {
+  const report = await getReport(actor, submissionId);
+  await recordReportRead(actor, report, "report.read");
+  return report;
 }
 
 /**

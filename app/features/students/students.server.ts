@@ -20,6 +20,7 @@ import {
 } from "../people/people.server.ts";
 import type { CreateStudentInput, ListStudentsQuery, UpdateStudentInput } from "./student-schemas.ts";
 import { newId } from "~/lib/ids.server.ts";
+import { recordAudit, recordUpdate } from "../audit/audit.server.ts";
 
 export async function listStudents(actor: Actor, query: ListStudentsQuery) {
   const where = personListWhere(actor, query) as Prisma.StudentWhereInput;
@@ -80,6 +81,7 @@ export async function createStudent(actor: Actor, input: CreateStudentInput) {
       select: { id: true },
     });
     await emitWebhookEvent(tx, subscribers, "student.created", { ...student, createdAt: student.createdAt.toISOString() });
+    await recordAudit(tx, { by: actor, action: "student.created", targetId: student.id });
   });
   return getStudent(actor, student.id);
 }
@@ -99,6 +101,7 @@ export async function updateStudent(actor: Actor, id: string, input: UpdateStude
       await refreshRespondentSearchText(tx, { studentId: id }, input.name);
     }
     await emitWebhookEvent(tx, subscribers, "student.updated", { id, ...updated, updatedAt: updated.updatedAt.toISOString() });
+    await recordUpdate(tx, actor, "student.updated", { id, organizationId: existing.organizationId }, input);
   });
   return getStudent(actor, id);
 }
@@ -112,5 +115,5 @@ export async function deleteStudent(actor: Actor, id: string) {
   // a student the caller can see answers 403 to a teacher.
   await findStudent(actor, id);
   requireAdmin(actor);
-  return { id, deletedAt: await deletePerson({ studentId: id }) };
+  return { id, deletedAt: await deletePerson(actor, { studentId: id }) };
 }

@@ -17,6 +17,7 @@ import type { WebhookData } from "../webhooks/webhook-payloads.ts";
 import { emitWebhookEvent, webhookEventWrites, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { queueNewLinkMail } from "./link-mail.server.ts";
 import { linkExpiry } from "./link-expiry.server.ts";
+import { recordAudit } from "../audit/audit.server.ts";
 import { newId } from "~/lib/ids.server.ts";
 
 /** 256 random bits, URL-safe: the whole secret of a public test link. */
@@ -271,7 +272,7 @@ async function findChangeableSubmission(actor: Actor, id: string) {
   if (!isStaff(actor)) throw forbidden();
   const submission = await db.submission.findFirst({
     where: { AND: [{ id }, visibleSubmissionsWhere(actor)] },
-    select: { id: true, isCompleted: true, revokedAt: true },
+    select: { id: true, organizationId: true, isCompleted: true, revokedAt: true },
   });
   if (!submission) throw notFound("submission");
   await assertMayChangeSubmission(actor, id);
@@ -283,9 +284,12 @@ async function findChangeableSubmission(actor: Actor, id: string) {
 export async function revokeSubmission(actor: Actor, id: string) {
   const submission = await findChangeableSubmission(actor, id);
   if (!submission.revokedAt) {
-    // Only a link still open is revoked: a submission completed meanwhile keeps its result.
-    const { count } = await db.submission.updateMany({ where: { id, isCompleted: false, revokedAt: null }, data: { revokedAt: new Date() } });
-    if (count === 0) throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
+    await db.$transaction(async (tx) => {
+      // Only a link still open is revoked: a submission completed meanwhile keeps its result.
+      const { count } = await tx.submission.updateMany({ where: { id, isCompleted: false, revokedAt: null }, data: { revokedAt: new Date() } });
+      if (count === 0) throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
+      await recordAudit(tx, { by: actor, action: "link.revoked", targetId: id, organizationId: submission.organizationId });
+    });
   }
   return getSubmission(actor, id);
 }
@@ -295,11 +299,21 @@ export async function updateSubmission(actor: Actor, id: string, input: UpdateSu
   const submission = await findChangeableSubmission(actor, id);
   if (submission.revokedAt) throw new ApiError(410, "LINK_REVOKED", "This test link was revoked.");
   const expiresAt = linkExpiry(input.expiresAt, actor.timeZone);
-  const { count } = await db.submission.updateMany({
-    where: { id, isCompleted: false, revokedAt: null },
-    data: { expiresAt },
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.submission.updateMany({
+      where: { id, isCompleted: false, revokedAt: null },
+      data: { expiresAt },
+    });
+    if (count === 0) throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
+    // A new expiry, later or earlier or none, is the link's extension as the log names it.
+    await recordAudit(tx, {
+      by: actor,
+      action: "link.extended",
+      targetId: id,
+      organizationId: submission.organizationId,
+      details: { expiresAt: expiresAt?.toISOString() ?? null },
+    });
   });
-  if (count === 0) throw conflict("This test has already been completed.", "ALREADY_COMPLETED");
   return getSubmission(actor, id);
 }
 

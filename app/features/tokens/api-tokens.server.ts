@@ -8,6 +8,7 @@ import { linkExpiry } from "../submissions/link-expiry.server.ts";
 import { assertMayManage, findManagedUser } from "../users/user-admin.server.ts";
 import type { CreateApiTokenInput } from "./api-token-schemas.ts";
 import { scopesOf } from "./token-scopes.ts";
+import { recordAudit } from "../audit/audit.server.ts";
 
 /**
  * A user's personal API tokens (docs/api-contract.md §14). Created and deleted only from a signed-in session
@@ -33,9 +34,13 @@ export async function createApiToken(actor: Actor, input: CreateApiTokenInput) {
     throw forbidden(`A user keeps at most ${MAX_TOKENS_PER_USER} tokens: delete one first.`);
   }
   const token = newApiToken();
-  const row = await db.apiToken.create({
-    data: { userId: actor.userId, name: input.name, tokenHash: apiTokenHash(token), readOnly: !input.scopes.includes("write"), expiresAt },
-    select: { id: true, name: true, readOnly: true, createdAt: true, expiresAt: true },
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.apiToken.create({
+      data: { userId: actor.userId, name: input.name, tokenHash: apiTokenHash(token), readOnly: !input.scopes.includes("write"), expiresAt },
+      select: { id: true, name: true, readOnly: true, createdAt: true, expiresAt: true },
+    });
+    await recordAudit(tx, { by: actor, action: "token.created", targetId: created.id, details: { scopes: scopesOf(created) } });
+    return created;
   });
   return { ...shown(row), token };
 }
@@ -67,10 +72,15 @@ export async function deleteApiToken(actor: Actor, id: string) {
   requireSessionCaller(actor);
   const token = await db.apiToken.findFirst({
     where: { id, ...(isAdmin(actor) ? { user: organizationScope(actor) } : { userId: actor.userId }) },
-    select: { id: true, userId: true, user: { select: { role: true } } },
+    select: { id: true, userId: true, user: { select: { role: true, organizationId: true } } },
   });
   if (!token) throw notFound("API token");
   if (token.userId !== actor.userId) assertMayManage(actor, token.user);
-  await db.apiToken.deleteMany({ where: { id } });
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.apiToken.deleteMany({ where: { id } });
+    // Deleted meanwhile by another request, which recorded it.
+    if (count === 0) return;
+    await recordAudit(tx, { by: actor, action: "token.deleted", targetId: id, organizationId: token.user.organizationId, details: { ownerId: token.userId } });
+  });
   return { id };
 }

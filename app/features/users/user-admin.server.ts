@@ -6,6 +6,7 @@ import { badRequest, fieldProblem, forbidden, notFound } from "~/lib/problem.ser
 import { skipTake } from "~/lib/schemas.ts";
 import { foldForSearch } from "~/lib/search.ts";
 import type { ListUsersQuery, UpdateUserInput } from "./user-admin-schemas.ts";
+import { changedFields, recordAudit } from "../audit/audit.server.ts";
 
 /**
  * Administrators manage the logins of their organization (a SUPER_ADMIN those of every
@@ -107,6 +108,18 @@ export async function updateUser(caller: Actor, id: string, input: UpdateUserInp
     // Deactivation and a second-factor reset end every session and API token at once; the sign-in
     // check refuses inactive users from then on, and reactivation revives none of them.
     if (input.isActive === false || input.resetTwoFactor) await endAccountAccess(tx, id);
+    // The new role and activity are no one's personal data; the new name stays out (§20).
+    await recordAudit(tx, {
+      by: actor,
+      action: "user.updated",
+      targetId: id,
+      organizationId: user.organizationId,
+      details: {
+        fields: changedFields(input),
+        ...(input.role !== undefined ? { role: input.role } : {}),
+        ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
+      },
+    });
   });
   const updated = await db.user.findUniqueOrThrow({ where: { id }, select: itemSelect });
   return present(updated);
@@ -114,7 +127,17 @@ export async function updateUser(caller: Actor, id: string, input: UpdateUserInp
 
 /** Ends every session of the user and, with them, every API token (ADR 43). Answers how many sessions ended. */
 export async function revokeSessions(caller: Actor, id: string) {
-  await findManagedUser(caller, id);
-  const { sessions } = await db.$transaction((tx) => endAccountAccess(tx, id));
+  const { user, actor } = await findManagedUser(caller, id);
+  const { sessions } = await db.$transaction(async (tx) => {
+    const ended = await endAccountAccess(tx, id);
+    await recordAudit(tx, {
+      by: actor,
+      action: "user.updated",
+      targetId: id,
+      organizationId: user.organizationId,
+      details: { fields: ["sessions"], sessionsEnded: ended.sessions, tokensEnded: ended.tokens },
+    });
+    return ended;
+  });
   return { revoked: sessions };
 }

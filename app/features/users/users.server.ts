@@ -8,6 +8,7 @@ import { foldForSearch } from "~/lib/search.ts";
 import { requireCurrentPassword } from "../passwords/passwords.server.ts";
 import { sendInvitation } from "../passwords/set-password-links.server.ts";
 import type { CreateUserInput, UpdateProfileInput } from "./user-schemas.ts";
+import { recordAudit, recordUpdate } from "../audit/audit.server.ts";
 
 const profileInclude = {
   organization: { select: { id: true, name: true } },
@@ -97,6 +98,8 @@ export async function updateProfile(actor: Actor, input: UpdateProfileInput) {
           create: { userId: actor.userId, contentType: imageType, data },
         });
       }
+      const { currentPassword: _, ...changed } = input;
+      await recordUpdate(tx, actor, "user.updated", { id: actor.userId }, changed);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();
@@ -145,6 +148,7 @@ export async function createUser(actor: Actor, input: CreateUserInput) {
         await tx.teacher.create({ data: { userId: user.id, organizationId, specialty: input.specialty ?? null } });
       }
       if (input.role === "STUDENT") await linkStudentRecord(tx, user.id, organizationId, input);
+      await recordAudit(tx, { by: actor, action: "user.created", targetId: user.id, organizationId, details: { role: input.role, invited: !passwordHash } });
       return user.id;
     });
     // Without a password the user chooses one through an e-mailed link (the reset flow, 72 hours).

@@ -12,6 +12,7 @@ import type { DeliveryType, FormEvent, PersonEvent, WebhookEvent } from "./webho
 import type { WebhookData } from "./webhook-payloads.ts";
 import type { CreateWebhookInput, UpdateWebhookInput } from "./webhook-schemas.ts";
 import { newId } from "~/lib/ids.server.ts";
+import { recordAudit, recordUpdate } from "../audit/audit.server.ts";
 
 /**
  * Webhooks (docs/api-contract.md §14): an administrator's endpoints, told about the organization's events.
@@ -133,7 +134,7 @@ export async function createWebhook(actor: Actor, input: CreateWebhookInput) {
   // Counted and written in one serializable transaction: two creates at once cannot both be the 10th.
   const row = await serializable(async (tx) => {
     if ((await tx.webhook.count({ where: { organizationId: actor.organizationId } })) >= WEBHOOKS_PER_ORGANIZATION) throw webhookLimit();
-    return tx.webhook.create({
+    const created = await tx.webhook.create({
       data: {
         organizationId: actor.organizationId,
         createdById: actor.userId,
@@ -144,6 +145,8 @@ export async function createWebhook(actor: Actor, input: CreateWebhookInput) {
       },
       select: itemSelect,
     });
+    await recordAudit(tx, { by: actor, action: "webhook.created", targetId: created.id, details: { events: input.events, forms: input.formIds?.length ?? 0 } });
+    return created;
   });
   return { ...present(row), secret };
 }
@@ -152,14 +155,18 @@ export async function updateWebhook(actor: Actor, id: string, input: UpdateWebho
   const existing = await findWebhook(actor, id);
   if (input.url) assertAllowedUrl(input.url);
   await assertOrganizationForms(actor, input.formIds, existing.formIds as string[]);
-  const row = await db.webhook.update({
-    where: { id },
-    data: {
-      ...(input.url ? { url: input.url } : {}),
-      ...(input.events ? { events: input.events } : {}),
-      ...(input.formIds ? { formIds: input.formIds } : {}),
-    },
-    select: itemSelect,
+  const row = await db.$transaction(async (tx) => {
+    const updated = await tx.webhook.update({
+      where: { id },
+      data: {
+        ...(input.url ? { url: input.url } : {}),
+        ...(input.events ? { events: input.events } : {}),
+        ...(input.formIds ? { formIds: input.formIds } : {}),
+      },
+      select: itemSelect,
+    });
+    await recordUpdate(tx, actor, "webhook.updated", { id }, input);
+    return updated;
   });
   return present(row);
 }
@@ -167,8 +174,11 @@ export async function updateWebhook(actor: Actor, id: string, input: UpdateWebho
 /** Gone with its deliveries; deliveries still queued find nothing to send. */
 export async function deleteWebhook(actor: Actor, id: string) {
   await findWebhook(actor, id);
-  // deleteMany: a removal at the same moment (another tab) is no error.
-  await db.webhook.deleteMany({ where: { id } });
+  await db.$transaction(async (tx) => {
+    // deleteMany: a removal at the same moment (another tab) is no error, and recorded by that one.
+    const { count } = await tx.webhook.deleteMany({ where: { id } });
+    if (count > 0) await recordAudit(tx, { by: actor, action: "webhook.deleted", targetId: id });
+  });
   return { id };
 }
 

@@ -10,7 +10,8 @@ import { readSignedCookie } from "./signed-cookie.server.ts";
 export { avatarUrl } from "./actor-user.server.ts";
 export { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "./session-rules.ts";
 import { env } from "../env.server.ts";
-import type { Actor } from "./actor.server.ts";
+import type { Actor, RequestOrigin } from "./actor.server.ts";
+import { recordAudit } from "~/features/audit/audit.server.ts";
 import type { OrganizationKind } from "~/features/organization/organization-kinds.ts";
 
 /**
@@ -31,11 +32,18 @@ function cookie() {
   return sessionCookie;
 }
 
-export async function createSession(userId: string, meta: { ipAddress?: string; userAgent?: string | null }): Promise<{ setCookie: string; expiresAt: Date }> {
+/**
+ * A new session for `userId`. `signedIn`: the session is a sign-in (not the fresh cookie a password
+ * change hands back), recorded as `auth.signed_in` in the same transaction (docs/api-contract.md §20).
+ */
+export async function createSession(
+  userId: string,
+  meta: { ipAddress?: string; userAgent?: string | null; signedIn?: { origin: RequestOrigin; method: "password" | "oidc" } },
+): Promise<{ setCookie: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(Date.now() + env().SESSION_MAX_AGE * 1000);
-  await db.$transaction([
-    db.session.create({
+  await db.$transaction(async (tx) => {
+    await tx.session.create({
       data: {
         id: hashToken(token),
         userId,
@@ -43,9 +51,19 @@ export async function createSession(userId: string, meta: { ipAddress?: string; 
         ipAddress: meta.ipAddress ?? null,
         userAgent: meta.userAgent?.slice(0, 300) ?? null,
       },
-    }),
-    db.user.update({ where: { id: userId }, data: { lastLoginAt: new Date() } }),
-  ]);
+      select: { id: true },
+    });
+    const user = await tx.user.update({ where: { id: userId }, data: { lastLoginAt: new Date() }, select: { name: true, organizationId: true } });
+    if (!meta.signedIn) return;
+    await recordAudit(tx, {
+      by: { kind: "USER", id: userId, name: user.name },
+      action: "auth.signed_in",
+      targetId: userId,
+      organizationId: user.organizationId,
+      origin: meta.signedIn.origin,
+      details: { method: meta.signedIn.method },
+    });
+  });
   return { setCookie: await cookie().serialize(token, { expires: expiresAt }), expiresAt };
 }
 

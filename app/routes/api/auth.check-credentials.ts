@@ -6,6 +6,7 @@ import { checkCredentialsBody } from "~/features/auth/sign-in.server.ts";
 import { startSecondFactor } from "~/features/auth/two-factor.server.ts";
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
+import { requestOrigin } from "~/lib/request-origin.server.ts";
 
 const checkCredentialsResponse = z
   .object({ twoFactorRequired: z.boolean(), method: z.enum(["TOTP", "EMAIL"]).optional() })
@@ -18,7 +19,11 @@ const handle = endpoint(
       const clientAddress = clientAddressOf(context);
       await consumeRateLimit(CHECK_CREDENTIALS_LIMIT, clientAddress);
       const { email, password } = await readJsonBody(request, checkCredentialsBody);
-      const user = await verifyEmailAndPassword(email, password, clientAddress, await unlockedUserOf(request));
+      const user = await verifyEmailAndPassword(email, password, {
+        clientAddress,
+        origin: requestOrigin(request, clientAddress),
+        unlockedUserId: await unlockedUserOf(request),
+      });
       // 429 while the second step is locked; EMAIL users get a fresh code (calling again re-sends it).
       await startSecondFactor(user);
       return json(user.twoFactorMethod ? { twoFactorRequired: true, method: user.twoFactorMethod } : { twoFactorRequired: false });

@@ -9,6 +9,7 @@ import {
 } from "~/features/auth/oidc.server.ts";
 import { createSession, destroySession } from "~/lib/auth/session.server.ts";
 import { actorOf, clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
+import { requestOrigin } from "~/lib/request-origin.server.ts";
 
 /**
  * GET /api/auth/oidc/callback: where the provider sends the browser back (a cross-site top-level
@@ -30,6 +31,7 @@ const handle = endpoint(
         const session = await createSession(userId, {
           ipAddress: clientAddressOf(context),
           userAgent: request.headers.get("user-agent"),
+          signedIn: { origin: requestOrigin(request, clientAddressOf(context)), method: "oidc" },
         });
         headers.append("Set-Cookie", session.setCookie);
         headers.set("Location", `/${locale}/home`);

@@ -1,13 +1,14 @@
 import { passwordSetResponse, resetPasswordBody } from "~/features/passwords/password-schemas.ts";
 import { resetPassword } from "~/features/passwords/passwords.server.ts";
-import { endpoint } from "~/lib/endpoint.server.ts";
+import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json, readJsonBody } from "~/lib/http.server.ts";
+import { requestOrigin } from "~/lib/request-origin.server.ts";
 
 /** POST /api/auth/reset-password {token, password}: sets the password and ends every session. */
 const handle = endpoint(
   {
-    POST: async ({ request }) => {
-      await resetPassword(await readJsonBody(request, resetPasswordBody));
+    POST: async ({ request, context }) => {
+      await resetPassword(await readJsonBody(request, resetPasswordBody), requestOrigin(request, clientAddressOf(context)));
       return json({ ok: true });
     },
   },

@@ -1,14 +1,14 @@
 import { STAFF } from "~/lib/api-operation.ts";
 import { reportDetail } from "~/features/reports/report-schemas.ts";
 import type { Route } from "./+types/reports.$submissionId";
-import { getReport } from "~/features/reports/reports.server.ts";
+import { readReport } from "~/features/reports/reports.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json } from "~/lib/http.server.ts";
 
 const handle = endpoint<Route.LoaderArgs>(
   {
-    GET: async ({ params, context }) => json(await getReport(requireStaff(actorOf(context)), params.submissionId)),
+    GET: async ({ params, context }) => json(await readReport(requireStaff(actorOf(context)), params.submissionId)),
   },
   {
     GET: {

@@ -3,7 +3,7 @@ import { renderPdf } from "~/features/pdf/pdf-renderer.server.ts";
 import { reportPdfContentDisposition } from "~/features/pdf/report-pdf-filename.ts";
 import { exportReportBody, exportReportsQuery } from "~/features/reports/report-schemas.ts";
 import { reportExportResponse } from "~/features/reports/report-export-response.server.ts";
-import { getReport } from "~/features/reports/reports.server.ts";
+import { getReport, recordReportRead } from "~/features/reports/reports.server.ts";
 import { requireStaff } from "~/lib/auth/actor.server.ts";
 import { actorOf, endpoint } from "~/lib/endpoint.server.ts";
 import { readJsonBody, readQuery } from "~/lib/http.server.ts";
@@ -19,6 +19,7 @@ const handle = endpoint(
       const { submissionId } = await readJsonBody(request, exportReportBody);
       const report = await getReport(actor, submissionId);
       const pdf = await renderPdf(context, report, { locale: actor.locale, organizationKind: actor.organizationKind });
+      await recordReportRead(actor, report, "report.pdf_read");
       return new Response(pdf, {
         headers: {
           "Content-Type": "application/pdf",
