@@ -79,7 +79,7 @@ describe("sharing a class and protecting a pupil's data", () => {
         await colleague.getByRole("heading", { level: 1, name: "Assign a test" }).waitFor();
         await colleague.waitForLoadState("load");
         await hydrated(colleague, javaScriptEnabled);
-        await colleague.getByRole("combobox", { name: /^Form/ }).selectOption({ label: form.body.title });
+        await colleague.getByRole("combobox", { name: /^Form/ }).selectOption({ label: ownForm.body.title });
         await colleague.getByRole("combobox", { name: /^Respondent/ }).selectOption(`group:${group.body.id}`);
         await colleague.getByRole("button", { name: /^Assign/ }).click();
         await colleague.getByText("only its owners and editors may assign to it").first().waitFor();

@@ -12,6 +12,16 @@ import { AUDIT_ACTIONS, type AuditAction } from "./audit-actions.ts";
 /** Who did it, when it is not a signed-in caller: a public link's respondent, or the service itself. */
 export type AuditActor = { kind: "USER"; id: string | null; name: string | null } | { kind: "RESPONDENT"; id: string } | { kind: "SYSTEM"; name: string };
 
+/**
+ * A user as an audit event names them. A student's own login is a person the organization keeps
+ * data about: named by id only, so that erasing them leaves nothing of theirs here (§21).
+ */
+export const userActor = (user: { id: string; name: string; role: string }): AuditActor & { kind: "USER" } => ({
+  kind: "USER",
+  id: user.id,
+  name: user.role === "STUDENT" ? null : user.name,
+});
+
 export type AuditEntry = {
   /** The caller (a session's user, or an API token as TOKEN), or another actor. */
   by: Actor | AuditActor;
@@ -48,9 +58,7 @@ export function auditEventData(entry: AuditEntry): Prisma.AuditEventUncheckedCre
       organizationId: entry.organizationId === undefined ? entry.by.organizationId : entry.organizationId,
       actorKind: token ? "TOKEN" : "USER",
       actorId: entry.by.userId,
-      // A student's own login is a person the organization keeps data about: named by id only,
-      // so that erasing them leaves nothing of theirs here (§21).
-      actorName: entry.by.role === "STUDENT" ? null : entry.by.name,
+      actorName: userActor({ id: entry.by.userId, name: entry.by.name, role: entry.by.role }).name,
       tokenId: token,
     };
   }

@@ -5,7 +5,7 @@ import { endAccountAccess, requireSessionCaller } from "~/lib/auth/end-access.se
 import { createSession } from "~/lib/auth/session.server.ts";
 import { consumeToken, issueVerification } from "~/lib/auth/verification.server.ts";
 import type { Actor, RequestOrigin } from "~/lib/auth/actor.server.ts";
-import { type AuditEntry, recordAudit } from "../audit/audit.server.ts";
+import { type AuditEntry, recordAudit, userActor } from "../audit/audit.server.ts";
 import { sha256 } from "~/lib/crypto.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { sendMail } from "~/lib/mail/mailer.server.ts";
@@ -57,7 +57,7 @@ async function sendResetLink(user: LinkRecipient & { organization: { kind: Organ
 async function usableLink(token: string) {
   const link = await db.verification.findFirst({
     where: { secretHash: sha256(token), purpose: "PASSWORD_RESET", usedAt: null, expiresAt: { gt: new Date() } },
-    select: { user: { select: { id: true, email: true, name: true, organizationId: true, isActive: true, deletedAt: true } } },
+    select: { user: { select: { id: true, email: true, name: true, role: true, organizationId: true, isActive: true, deletedAt: true } } },
   });
   return link && link.user.isActive && !link.user.deletedAt ? link.user : null;
 }
@@ -82,7 +82,7 @@ export async function resetPassword(input: ResetPasswordInput, origin: RequestOr
   if (!redeemed.ok || redeemed.userId !== user.id) throw invalidToken();
   // Whoever holds the link is the account's owner, as far as anyone can tell; not yet signed in.
   await setPasswordAndEndSessions(user.id, passwordHash, {
-    by: { kind: "USER", id: user.id, name: user.name },
+    by: userActor(user),
     action: "auth.password_reset",
     targetId: user.id,
     organizationId: user.organizationId,

@@ -11,7 +11,7 @@ export { avatarUrl } from "./actor-user.server.ts";
 export { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "./session-rules.ts";
 import { env } from "../env.server.ts";
 import type { Actor, RequestOrigin } from "./actor.server.ts";
-import { recordAudit } from "~/features/audit/audit.server.ts";
+import { recordAudit, userActor } from "~/features/audit/audit.server.ts";
 import type { OrganizationKind } from "~/features/organization/organization-kinds.ts";
 
 /**
@@ -53,10 +53,10 @@ export async function createSession(
       },
       select: { id: true },
     });
-    const user = await tx.user.update({ where: { id: userId }, data: { lastLoginAt: new Date() }, select: { name: true, organizationId: true } });
+    const user = await tx.user.update({ where: { id: userId }, data: { lastLoginAt: new Date() }, select: { name: true, role: true, organizationId: true } });
     if (!meta.signedIn) return;
     await recordAudit(tx, {
-      by: { kind: "USER", id: userId, name: user.name },
+      by: userActor({ id: userId, ...user }),
       action: "auth.signed_in",
       targetId: userId,
       organizationId: user.organizationId,
