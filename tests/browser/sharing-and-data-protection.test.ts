@@ -47,7 +47,10 @@ describe("sharing a class and protecting a pupil's data", () => {
       const link = bulk.body.created[0] as { id: string; token: string };
       const submit = await api("POST", `/api/test-link/${link.token}/submit`, { json: mediumAnswers(form.body as CreatedForm) });
       expect(submit.status, submit.text).toBe(200);
-      const score = submit.body.totalScore as number;
+      const { totalScore: score } = await testDatabase().submission.findUniqueOrThrow({ where: { id: link.id }, select: { totalScore: true } });
+      // The co-teacher's own quiz, which they would give the class.
+      const ownForm = await api("POST", "/api/forms", { cookie: coTeacher.cookie, json: { ...mixedForm(unique("Decimals quiz")), isPublished: true } });
+      expect(ownForm.status, ownForm.text).toBe(201);
 
       const options = { viewport: DESKTOP, javaScriptEnabled, bypassCSP: javaScriptEnabled, acceptDownloads: true };
       const adminContext = await signedInContext(browser(), school.admin, options);
@@ -83,7 +86,7 @@ describe("sharing a class and protecting a pupil's data", () => {
         await colleague.getByRole("combobox", { name: /^Respondent/ }).selectOption(`group:${group.body.id}`);
         await colleague.getByRole("button", { name: /^Assign/ }).click();
         await colleague.getByText("only its owners and editors may assign to it").first().waitFor();
-        expect(await testDatabase().submission.count({ where: { formId: form.body.id } })).toBe(1);
+        expect(await testDatabase().submission.count({ where: { formId: ownForm.body.id } })).toBe(0);
         await screenshot(colleague, `sharing-viewer-refused-${mode}.png`);
 
         // 3. The administrator reads who changed the class's staff.
