@@ -50,6 +50,7 @@ export default [
     route("groups/:id/staff", "routes/api/groups.$id.staff.ts"),
 
     route("organization", "routes/api/organization.ts"),
+    route("organization/retention/preview", "routes/api/organization.retention.preview.ts"),
 
     route("user/profile", "routes/api/user.profile.ts"),
     route("user/role", "routes/api/user.role.ts"),

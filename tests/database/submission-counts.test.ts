@@ -1,40 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { testDatabase } from "../support/database.ts";
 import { newOrganization, resultData, type World } from "../support/result-rows.ts";
+import { countedCounts as counted, keptCounts as kept } from "../support/tallies.ts";
 
 /**
  * The submission counts kept by triggers on "Submission" (docs/decisions/0036-submission-counts.md):
  * after every kind of write they must equal what COUNT(*) finds, per organization, assigner and
  * form. Each test writes in organizations of its own.
  */
-type Counts = Record<string, { submissions: number; completed: number }>;
-
-/** The counts as the triggers keep them, leaving out rows that fell to zero. */
-async function kept(organizationIds: string[]): Promise<Counts> {
-  const rows = await testDatabase().submissionCount.findMany({ where: { organizationId: { in: organizationIds } } });
-  return Object.fromEntries(
-    rows
-      .filter((row) => row.submissions !== 0 || row.completed !== 0)
-      .map((row) => [`${row.organizationId}/${row.assignedById}/${row.formId}`, { submissions: row.submissions, completed: row.completed }]),
-  );
-}
-
-/** The same counts, counted. */
-async function counted(organizationIds: string[]): Promise<Counts> {
-  const rows = await testDatabase().submission.groupBy({
-    by: ["organizationId", "assignedById", "formId", "isCompleted"],
-    where: { organizationId: { in: organizationIds }, deletedAt: null },
-    _count: { _all: true },
-  });
-  const counts: Counts = {};
-  for (const row of rows) {
-    const entry = (counts[`${row.organizationId}/${row.assignedById}/${row.formId}`] ??= { submissions: 0, completed: 0 });
-    entry.submissions += row._count._all;
-    if (row.isCompleted) entry.completed += row._count._all;
-  }
-  return counts;
-}
-
 const pending = (world: World, assignedById?: string) => ({ ...resultData(world, { assignedById }), isCompleted: false, completedAt: null, totalScore: null });
 
 describe("the SubmissionCount triggers", () => {

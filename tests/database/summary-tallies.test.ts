@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { testDatabase } from "../support/database.ts";
 import { newOrganization, resultData, type World } from "../support/result-rows.ts";
+import { countedTallies, tallies } from "../support/tallies.ts";
 
 /**
  * The form summary's tallies ("SummaryTotal", "SummaryChoice", kept by triggers on "Submission" and
@@ -25,45 +26,8 @@ function answerData(answers: AnswerRow[]) {
   }));
 }
 
-/** The tallies as they are, without the rows that went back to zero. */
-async function tallies(formId: string) {
-  const db = testDatabase();
-  const totals = await db.summaryTotal.findMany({ where: { formId, results: { not: 0 } } });
-  const choices = await db.summaryChoice.findMany({ where: { formId, answers: { not: 0 } } });
-  return {
-    totals: Object.fromEntries(totals.map((row) => [`${row.assignedById}|${row.totalScore}`, row.results])),
-    choices: Object.fromEntries(
-      choices.map((row) => [`${row.assignedById}|${row.questionId}|${row.optionId}`, [row.answers, Math.round(row.scoreSum * 1e6) / 1e6]]),
-    ),
-  };
-}
-
-/** The tallies as counting the rows gives them. */
-async function counted(formId: string) {
-  const results = await testDatabase().submission.findMany({
-    where: { formId, isCompleted: true, deletedAt: null, totalScore: { not: null } },
-    include: { answers: true },
-  });
-  const totals: Record<string, number> = {};
-  const choices: Record<string, [number, number]> = {};
-  const add = (key: string, score: number) => {
-    const [answers, sum] = choices[key] ?? [0, 0];
-    choices[key] = [answers + 1, Math.round((sum + score) * 1e6) / 1e6];
-  };
-  for (const result of results) {
-    const key = `${result.assignedById}|${result.totalScore}`;
-    totals[key] = (totals[key] ?? 0) + 1;
-    for (const answer of result.answers) {
-      const optionIds = answer.optionIds as string[];
-      if (optionIds.length > 0 || answer.text !== null) add(`${result.assignedById}|${answer.questionId}|`, answer.score);
-      for (const optionId of optionIds) add(`${result.assignedById}|${answer.questionId}|${optionId}`, 0);
-    }
-  }
-  return { totals, choices };
-}
-
 async function expectTalliesToMatch(world: World) {
-  const expected = await counted(world.formId);
+  const expected = await countedTallies(world.formId);
   expect(await tallies(world.formId)).toEqual(expected);
   return expected;
 }
