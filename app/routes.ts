@@ -54,6 +54,7 @@ export default [
     route("groups/:id/staff", "routes/api/groups.$id.staff.ts"),
 
     route("organization", "routes/api/organization.ts"),
+    route("organization/retention/preview", "routes/api/organization.retention.preview.ts"),
     route("audit", "routes/api/audit.ts"),
     route("audit/export", "routes/api/audit.export.ts"),
 

@@ -20,7 +20,8 @@ export type PageResult = SubmissionResult<string[], any>;
 export function pageFormOptions<Name extends string>(
   validation: ClientValidation<Name>,
   lastResult: PageResult | null | undefined,
-  defaultValue?: Partial<Record<Name, string | string[]>>,
+  /** Each field's value as posted: a text, a list, or an object posted as fields of its own (`retention.action`). */
+  defaultValue?: Partial<Record<Name, string | string[] | Record<string, string>>>,
 ) {
   return {
     lastResult: lastResult as SubmissionResult<string[]> | null | undefined,

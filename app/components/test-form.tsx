@@ -17,7 +17,17 @@ import type { ClientValidation } from "~/lib/client-validation.ts";
 type Question = TestView["form"]["questions"][number];
 
 /** What happened to the link, and what to do (done, already answered, expired, withdrawn, closed, unknown). */
-export function Outcome({ title, text, notice }: { title: string; text: string; notice?: string | null }) {
+export function Outcome({
+  title,
+  text,
+  notice,
+  privacyNotice,
+}: {
+  title: string;
+  text: string;
+  notice?: string | null;
+  privacyNotice?: string | null | undefined;
+}) {
   const t = useT().testLink;
   return (
     <>
@@ -38,8 +48,24 @@ export function Outcome({ title, text, notice }: { title: string; text: string; 
             <p className="mt-2 whitespace-pre-line wrap-anywhere">{notice}</p>
           </section>
         ) : null}
+        <PrivacyNotice text={privacyNotice} className="mt-10 text-left" />
       </main>
     </>
+  );
+}
+
+/**
+ * The organization's privacy notice (docs/api-contract.md §21), already in the respondent's
+ * language: folded under its title, so that on a phone it never stands between them and the test.
+ */
+function PrivacyNotice({ text, className }: { text: string | null | undefined; className: string }) {
+  const t = useT().testLink;
+  if (!text) return null;
+  return (
+    <details className={`rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700 ${className}`} data-testid="privacy-notice">
+      <summary className="cursor-pointer font-medium text-slate-900">{t.privacyNoticeTitle}</summary>
+      <p className="mt-3 whitespace-pre-line wrap-anywhere">{text}</p>
+    </details>
   );
 }
 
@@ -78,12 +104,15 @@ export function TestForm({
   result,
   saved = false,
   preview,
+  privacyNotice,
 }: {
   test: TestView;
   validation: ClientValidation;
   result: PageResult | undefined;
   saved?: boolean;
   preview?: { title: string; text: string; checked: boolean; checkedText: string };
+  /** The organization's privacy notice in the page's language (the respondent's page only). */
+  privacyNotice?: string | null;
 }) {
   const t = useT().testLink;
   const format = useFormat();
@@ -259,6 +288,7 @@ export function TestForm({
             )}
           </div>
         </Form>
+        <PrivacyNotice text={privacyNotice} className="mt-10" />
       </Main>
     </>
   );

@@ -192,6 +192,7 @@ export const en = {
     color: "Use a colour like #1A7F37.",
     futureDate: "Choose a date in the future.",
     timeZone: "Choose a time zone from the list.",
+    retentionPeriod: "Give a number of months for results, for inactive people, or both.",
     chooseForm: "Choose a form.",
     chooseRespondent: "Choose a student or candidate.",
     chooseRespondents: "Choose a group, or students or candidates.",
@@ -1135,6 +1136,25 @@ export const en = {
     kind: "Sector",
     kindHint: "Changes only the words that pages, e-mails and PDF reports use for the people you assess and the staff who assess them.",
     kinds: { SCHOOL: "Education", CLINIC: "Health care" },
+    retentionTitle: "Data retention",
+    retentionHint:
+      "How long results and the people who stopped taking tests are kept. A run at the start of every day, in the organization's time zone, applies it; what it anonymises or deletes cannot be brought back.",
+    retentionAction: "After that time",
+    retentionActions: {
+      KEEP: "Keep everything",
+      ANONYMISE: "Anonymise: keep the scores, remove who they were about",
+      DELETE: "Delete, with the answers",
+    },
+    resultsMonths: "Results, in months",
+    resultsMonthsHint: "Counted from each result's completion. Links never completed are deleted after the same time. Empty: results are kept.",
+    inactivePeopleMonths: "People inactive for, in months",
+    inactivePeopleMonthsHint: "Inactive: no change to their record, no new link or result and no sign-in in that time. Empty: people are kept.",
+    nextRun: "Next run",
+    wouldTouchResults: "Results it would touch now",
+    wouldTouchPeople: "People it would touch now",
+    privacyTitle: "Privacy notice",
+    privacyHint:
+      "Shown on every test page, folded under “Privacy notice”, in the respondent's language. A language left empty shows the English text, or else the first one written. At most 5,000 characters each.",
   },
 
   adminUsers: {
@@ -1265,6 +1285,7 @@ export const en = {
     doneTitle: "Thank you",
     doneText: "Your answers have been received. You can close this page.",
     noticeTitle: "Please read this",
+    privacyNoticeTitle: "Privacy notice",
     expiredTitle: "This link has expired",
     expiredText: "Ask the person who sent it to you for a new link.",
     revokedTitle: "This link was withdrawn",

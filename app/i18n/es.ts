@@ -179,6 +179,7 @@ export const es: Dictionary = {
     color: "Usa un color como #1A7F37.",
     futureDate: "Elige una fecha futura.",
     timeZone: "Elige una zona horaria de la lista.",
+    retentionPeriod: "Indica un número de meses para los resultados, para las personas inactivas o para ambos.",
     chooseForm: "Elige un formulario.",
     chooseRespondent: "Elige un estudiante o candidato.",
     chooseRespondents: "Elige un grupo, o estudiantes o candidatos.",
@@ -1126,6 +1127,27 @@ export const es: Dictionary = {
     kind: "Sector",
     kindHint: "Solo cambia las palabras con las que las páginas, los correos y los informes en PDF nombran a las personas evaluadas y a quienes las evalúan.",
     kinds: { SCHOOL: "Educación", CLINIC: "Salud" },
+    retentionTitle: "Conservación de datos",
+    retentionHint:
+      "Cuánto tiempo se conservan los resultados y las personas que dejaron de responder pruebas. Una ejecución al comienzo de cada día, en la zona horaria de la organización, lo aplica; lo que anonimiza o elimina no se puede recuperar.",
+    retentionAction: "Pasado ese tiempo",
+    retentionActions: {
+      KEEP: "Conservar todo",
+      ANONYMISE: "Anonimizar: conservar las puntuaciones y quitar de quién eran",
+      DELETE: "Eliminar, con las respuestas",
+    },
+    resultsMonths: "Resultados, en meses",
+    resultsMonthsHint:
+      "Desde que se completó cada resultado. Los enlaces nunca completados se eliminan pasado el mismo tiempo. Vacío: se conservan los resultados.",
+    inactivePeopleMonths: "Personas inactivas durante, en meses",
+    inactivePeopleMonthsHint:
+      "Inactiva: sin cambios en su ficha, sin enlaces ni resultados nuevos y sin iniciar sesión en ese tiempo. Vacío: se conservan las personas.",
+    nextRun: "Próxima ejecución",
+    wouldTouchResults: "Resultados que afectaría ahora",
+    wouldTouchPeople: "Personas que afectaría ahora",
+    privacyTitle: "Aviso de privacidad",
+    privacyHint:
+      "Se muestra en cada página de prueba, plegado bajo «Aviso de privacidad», en el idioma de quien responde. Un idioma vacío muestra el texto en inglés, o si no el primero escrito. Como máximo 5.000 caracteres cada uno.",
   },
 
   adminUsers: {
@@ -1257,6 +1279,7 @@ export const es: Dictionary = {
     doneTitle: "Gracias",
     doneText: "Hemos recibido tus respuestas. Ya puedes cerrar esta página.",
     noticeTitle: "Lee esto, por favor",
+    privacyNoticeTitle: "Aviso de privacidad",
     expiredTitle: "Este enlace ha caducado",
     expiredText: "Pide un enlace nuevo a la persona que te lo envió.",
     revokedTitle: "Este enlace fue retirado",

@@ -179,6 +179,7 @@ export const ptBR: Dictionary = {
     color: "Use uma cor como #1A7F37.",
     futureDate: "Escolha uma data no futuro.",
     timeZone: "Escolha um fuso horário da lista.",
+    retentionPeriod: "Informe um número de meses para os resultados, para as pessoas inativas ou para ambos.",
     chooseForm: "Escolha um formulário.",
     chooseRespondent: "Escolha um aluno ou candidato.",
     chooseRespondents: "Escolha um grupo, ou alunos ou candidatos.",
@@ -1125,6 +1126,26 @@ export const ptBR: Dictionary = {
     kind: "Setor",
     kindHint: "Muda só as palavras com que as páginas, os e-mails e os relatórios em PDF nomeiam as pessoas avaliadas e quem as avalia.",
     kinds: { SCHOOL: "Educação", CLINIC: "Saúde" },
+    retentionTitle: "Retenção de dados",
+    retentionHint:
+      "Por quanto tempo os resultados e as pessoas que deixaram de responder testes são mantidos. Uma execução no início de cada dia, no fuso horário da organização, aplica a regra; o que ela anonimiza ou exclui não pode ser recuperado.",
+    retentionAction: "Depois desse tempo",
+    retentionActions: {
+      KEEP: "Manter tudo",
+      ANONYMISE: "Anonimizar: manter as pontuações e remover de quem eram",
+      DELETE: "Excluir, com as respostas",
+    },
+    resultsMonths: "Resultados, em meses",
+    resultsMonthsHint:
+      "Contados a partir da conclusão de cada resultado. Links nunca concluídos são excluídos após o mesmo tempo. Vazio: os resultados são mantidos.",
+    inactivePeopleMonths: "Pessoas inativas por, em meses",
+    inactivePeopleMonthsHint: "Inativa: sem alterações no cadastro, sem novos links ou resultados e sem login nesse tempo. Vazio: as pessoas são mantidas.",
+    nextRun: "Próxima execução",
+    wouldTouchResults: "Resultados que seriam afetados agora",
+    wouldTouchPeople: "Pessoas que seriam afetadas agora",
+    privacyTitle: "Aviso de privacidade",
+    privacyHint:
+      "Exibido em todas as páginas de teste, recolhido sob “Aviso de privacidade”, no idioma de quem responde. Um idioma vazio mostra o texto em inglês, ou então o primeiro escrito. No máximo 5.000 caracteres cada.",
   },
 
   adminUsers: {
@@ -1256,6 +1277,7 @@ export const ptBR: Dictionary = {
     doneTitle: "Obrigado",
     doneText: "Suas respostas foram recebidas. Você já pode fechar esta página.",
     noticeTitle: "Por favor, leia isto",
+    privacyNoticeTitle: "Aviso de privacidade",
     expiredTitle: "Este link expirou",
     expiredText: "Peça um novo link a quem o enviou.",
     revokedTitle: "Este link foi retirado",

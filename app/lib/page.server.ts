@@ -95,6 +95,9 @@ export async function readPagePost(request: Request) {
   return formData;
 }
 
+/** How a page form's fields are read beyond its schema (see `parsePageForm`). */
+type PageFormOptions = { skip?: readonly string[]; clearWhenEmpty?: readonly string[]; nullWhenAllEmpty?: readonly string[] };
+
 /** What a refused page form answers: Conform's result, its messages in the page's language. */
 export type PageRefusal = { result: ReturnType<typeof pageResult> };
 
@@ -122,16 +125,22 @@ export const refusal = (
  * API's `null` does, where left out they would keep their value.
  * `listsWhenAbsent`: lists a form may post no entry of (a group's staff with its one member
  * removed); a form cannot post an empty list, so none posted means the empty one.
+ * `nullWhenAllEmpty`: objects the form posts as fields of their own (`retention.action`,
+ * `retention.resultsMonths`); every one of them posted empty means none (null), as the API's `null`.
  */
 export function parsePageForm<S extends z.ZodType>(
   formData: FormData,
   schema: S,
   t: Dictionary,
-  options: { skip?: readonly string[]; clearWhenEmpty?: readonly string[]; listsWhenAbsent?: readonly string[] } = {},
+  options: PageFormOptions & { listsWhenAbsent?: readonly string[] } = {},
 ): PageForm<z.output<S>> {
   const submission = formSubmission(formData, [CSRF_FIELD, ...(options.skip ?? [])]);
   const payload: Record<string, unknown> = { ...submission.payload };
   for (const field of options.listsWhenAbsent ?? []) payload[field] ??= [];
+  for (const field of options.nullWhenAllEmpty ?? []) {
+    const group = payload[field];
+    if (group && typeof group === "object" && Object.values(group).every((value) => typeof value === "string" && value.trim() === "")) payload[field] = null;
+  }
   const parsed = coerceFormValue(schema).safeParse(payload);
   if (!parsed.success) {
     const fieldErrors = issueTexts(t, parsed.error.issues);
@@ -150,7 +159,7 @@ export async function parsePagePost<S extends z.ZodType>(
   request: Request,
   schema: S,
   t: Dictionary,
-  options: { skip?: readonly string[]; clearWhenEmpty?: readonly string[] } = {},
+  options: PageFormOptions = {},
 ): Promise<PageForm<z.output<S>>> {
   return parsePageForm(await readPagePost(request), schema, t, options);
 }

@@ -1,13 +1,14 @@
 import { data, redirect, type ShouldRevalidateFunction } from "react-router";
 import { Outcome, TestForm } from "~/components/test-form.tsx";
 import type { Route } from "./+types/test";
-import { completedLinkMessage, openTestLinkPage, saveTestDraft, submitTestLink } from "~/features/submissions/test-link.server.ts";
+import { closedLinkNotices, openTestLinkPage, saveTestDraft, submitTestLink } from "~/features/submissions/test-link.server.ts";
+import { privacyNoticeIn } from "~/features/organization/privacy-notice.ts";
 import { countTestLinkRead, countTestLinkWrite, guardedByMisses } from "~/features/submissions/test-link-limits.server.ts";
 import { clientAddressOf } from "~/lib/endpoint.server.ts";
 import { translations } from "~/i18n/dictionaries.ts";
 import { metaTranslations } from "~/i18n/meta.ts";
 import { OrganizationKindContext, useT } from "~/i18n/hooks.ts";
-import { resolveLocale } from "~/lib/i18n.ts";
+import { type Locale, resolveLocale } from "~/lib/i18n.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 import { answersFrom, answersValidation, errorsByQuestion } from "~/features/submissions/test-link-page.ts";
 import { pageResult } from "~/lib/client-validation.server.ts";
@@ -32,8 +33,15 @@ export const meta: Route.MetaFunction = ({ loaderData, params, matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-/** `notice`: what a completed link's respondent must read (its captured critical message), or null. */
-type Unavailable = { state: "completed" | "expired" | "revoked" | "closed" | "not-found" | "too-many"; notice?: string | null };
+/**
+ * `notice`: what a completed link's respondent must read (its captured critical message), or null;
+ * `privacyNotice`: the organization's, in the page's language, for a link that exists.
+ */
+type Unavailable = {
+  state: "completed" | "expired" | "revoked" | "closed" | "not-found" | "too-many";
+  notice?: string | null;
+  privacyNotice?: string | null;
+};
 
 /** Saving a draft changes nothing the page shows: no need to load the test again after each save. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
@@ -51,26 +59,43 @@ const UNAVAILABLE: Record<string, Unavailable["state"]> = {
 /** The answer of a refused request: 429 with the refusal's Retry-After. */
 const refusedHeaders = (error: ApiError) => ({ ...PRIVATE_HEADERS, ...error.headers });
 
+/** What a link that takes no answers still shows: its critical message when completed, and the organization's privacy notice. */
+async function closedLinkPage(token: string, locale: Locale) {
+  const notices = await closedLinkNotices(token);
+  return { notice: notices.criticalMessage, privacyNotice: privacyNoticeIn(notices.privacyNotice, locale) };
+}
+
 export async function loader({ params, context }: Route.LoaderArgs) {
+  const locale = resolveLocale(params.locale);
   try {
-    const { test, organizationKind } = await guardedByMisses(clientAddressOf(context), async () => {
+    const opened = await guardedByMisses(clientAddressOf(context), async () => {
       await countTestLinkRead(params.token);
       return openTestLinkPage(params.token);
     });
-    return { test, organizationKind, validation: answersValidation(test, translations(resolveLocale(params.locale), organizationKind)) };
+    const { privacyNotice, ...test } = opened.test;
+    return {
+      test,
+      organizationKind: opened.organizationKind,
+      validation: answersValidation(test, translations(locale, opened.organizationKind)),
+      // In the respondent's language (docs/api-contract.md §21): the page sends that text alone.
+      privacyNotice: privacyNoticeIn(privacyNotice, locale),
+    };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const state = UNAVAILABLE[error.code] ?? "not-found";
+    // An unknown link names no organization, and a refused request reads nothing more.
+    const notices = state === "not-found" || state === "too-many" ? {} : await closedLinkPage(params.token, locale);
     // The confirmation page, after the post/redirect/get of a submit or opened again later: with the
     // form's critical message when these answers were flagged (docs/api-contract.md §16).
-    if (state === "completed") return data<Unavailable>({ state, notice: await completedLinkMessage(params.token) }, { headers: PRIVATE_HEADERS });
-    return data<Unavailable>({ state }, { status: error.status, headers: refusedHeaders(error) });
+    if (state === "completed") return data<Unavailable>({ state, ...notices }, { headers: PRIVATE_HEADERS });
+    return data<Unavailable>({ state, ...notices }, { status: error.status, headers: refusedHeaders(error) });
   }
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   // Built from the params: with JavaScript the request URL is the `.data` endpoint, not the page.
-  const page = `/${resolveLocale(params.locale)}/test/${params.token}`;
+  const locale = resolveLocale(params.locale);
+  const page = `/${locale}/test/${params.token}`;
   const formData = await request.formData();
   const address = clientAddressOf(context);
   const intent = formData.get("intent") === "save" ? "draft" : "submit";
@@ -84,13 +109,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status === 429) return data({ tooMany: true as const }, { status: 429, headers: refusedHeaders(error) });
     // A second submit (another tab, the back button): say that these answers were not recorded.
-    if (error.code === "ALREADY_COMPLETED" && formData.get("intent") !== "save") return alreadyAnswered();
+    if (error.code === "ALREADY_COMPLETED" && formData.get("intent") !== "save") return alreadyAnswered(params.token, locale);
     // Expired, withdrawn, closed or gone meanwhile: the page itself explains it.
     throw redirect(page);
   }
   const answers = answersFrom(opened.test.form.questions, formData);
   // The respondent has no session: the link's organization says which words its messages use.
-  const t = translations(resolveLocale(params.locale), opened.organizationKind);
+  const t = translations(locale, opened.organizationKind);
   if (formData.get("intent") === "save") {
     try {
       const saved = await saveTestDraft(params.token, { answers });
@@ -106,7 +131,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     await submitTestLink(params.token, { answers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.code === "ALREADY_COMPLETED") return alreadyAnswered();
+    if (error.code === "ALREADY_COMPLETED") return alreadyAnswered(params.token, locale);
     if (error.status !== 400) throw redirect(page);
     const fieldErrors = errorsByQuestion(t, error.errors ?? [], answers);
     return data({ result: pageResult(formSubmission(formData), { fieldErrors, formError: null }) }, { status: 400, headers: PRIVATE_HEADERS });
@@ -115,11 +140,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   throw redirect(page, { headers: PRIVATE_HEADERS });
 }
 
-const alreadyAnswered = () => data({ already: true as const }, { status: 409, headers: PRIVATE_HEADERS });
+const alreadyAnswered = async (token: string, locale: Locale) =>
+  data({ already: true as const, privacyNotice: (await closedLinkPage(token, locale)).privacyNotice }, { status: 409, headers: PRIVATE_HEADERS });
 
 export default function TestPage({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT().testLink;
-  if (actionData && "already" in actionData) return <Outcome title={t.alreadyTitle} text={t.alreadyText} />;
+  if (actionData && "already" in actionData) return <Outcome title={t.alreadyTitle} text={t.alreadyText} privacyNotice={actionData.privacyNotice} />;
   if (actionData && "tooMany" in actionData) return <Outcome title={t.tooManyTitle} text={t.tooManyText} />;
   if (!("test" in loaderData)) {
     const [title, text] = (
@@ -132,7 +158,7 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
         "too-many": [t.tooManyTitle, t.tooManyText],
       } satisfies Record<Unavailable["state"], [string, string]>
     )[loaderData.state];
-    return <Outcome title={title} text={text} notice={loaderData.notice} />;
+    return <Outcome title={title} text={text} notice={loaderData.notice} privacyNotice={loaderData.privacyNotice} />;
   }
   // The respondent has no session: the page speaks with the link's organization's words (ADR 81).
   return (
@@ -142,6 +168,7 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
         validation={loaderData.validation}
         result={actionData && "result" in actionData ? actionData.result : undefined}
         saved={Boolean(actionData && "saved" in actionData)}
+        privacyNotice={loaderData.privacyNotice}
       />
     </OrganizationKindContext>
   );

@@ -321,6 +321,9 @@ describe("the validating proxy's tour of every operation", () => {
     const organization = await via("GET", "/api/organization", { as: admin });
     expect(organization.status).toBe(200);
     expect((await via("PUT", "/api/organization", { as: admin, json: { name: organization.body.name } })).status).toBe(200);
+    // What the retention policy would touch now; reading it changes nothing.
+    const preview = await via("GET", "/api/organization/retention/preview", { as: admin });
+    expect(preview.status, preview.text).toBe(200);
 
     const hook = await via("POST", "/api/webhooks", { as: admin, json: { url: receiverUrl, events: ["student.created"] } });
     expect(hook.status, hook.text).toBe(201);

@@ -92,13 +92,13 @@ export function withCsrf(session: string): Record<string, string> {
   return csrf ? { cookie: `${session}; ${csrf.cookie}`, "x-csrf-token": csrf.token } : { cookie: session };
 }
 
-/** A page form posted as a browser without JavaScript does: the session, its CSRF token in the form, no redirect followed. */
+/** A page form posted as a browser without JavaScript does: the session (a demo user's or a fixture's), its CSRF token in the form, no redirect followed. */
 export function postPageForm(path: string, fields: Record<string, string>, session: string) {
-  const csrf = inject("csrf")[session]!;
+  const { cookie, "x-csrf-token": csrfToken } = withCsrf(session);
   return fetch(`${baseUrl()}${path}`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: `${session}; ${csrf.cookie}`, origin: baseUrl() },
-    body: new URLSearchParams({ ...fields, csrfToken: csrf.token }),
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie!, origin: baseUrl() },
+    body: new URLSearchParams({ ...fields, csrfToken: csrfToken! }),
     redirect: "manual",
   });
 }

@@ -710,13 +710,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's organization: its name, the time zone its dates are read in, and whether it is a school or a clinic. */
+        /** The caller's organization: its name, the time zone its dates are read in, whether it is a school or a clinic, its retention policy and its privacy notice. */
         get: operations["getOrganization"];
         /**
-         * Rename the organization, change its time zone (an IANA name such as Europe/Madrid), or make it a school or a clinic (only the words its pages, e-mails and PDFs say change).
+         * Rename the organization, change its time zone (an IANA name such as Europe/Madrid), make it a school or a clinic (only the words its pages, e-mails and PDFs say change), set or remove its retention policy (a daily run anonymises or deletes old results and inactive people: docs/api-contract.md §21), or its privacy notice for the public test pages.
          * @description Roles: SUPER_ADMIN, ADMIN.
          */
         put: operations["updateOrganization"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organization/retention/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the retention policy's next run would touch if it ran now (docs/api-contract.md §21): for each rule its cut-off, how many results or people, and the first 100 of them; nothing is changed.
+         * @description Roles: SUPER_ADMIN, ADMIN.
+         */
+        get: operations["previewRetention"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2821,11 +2841,78 @@ export interface components {
              * @enum {string}
              */
             kind: "SCHOOL" | "CLINIC";
+            /** @description The retention policy; null: everything is kept for ever. */
+            retention: components["schemas"]["RetentionPolicy"] | null;
+            /** @description The organization's privacy notice as it was given (docs/api-contract.md §21): one text for every language, or one per language (a language left out reads English, else the first given); null: none. */
+            privacyNotice: (string | {
+                en?: string;
+                es?: string;
+                "pt-BR"?: string;
+            }) | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
              */
             updatedAt: string;
+        };
+        RetentionPolicy: {
+            /** @example 24 */
+            resultsMonths: number | null;
+            /** @example 36 */
+            inactivePeopleMonths: number | null;
+            /** @enum {string} */
+            action: "ANONYMISE" | "DELETE";
+        };
+        RetentionPreview: {
+            /** @description The policy; null: everything is kept and nothing would be touched. */
+            retention: components["schemas"]["RetentionPolicy"] | null;
+            /** @description When the daily run is due next (the start of a day in the organization's time zone); null without a policy. */
+            nextRunAt: string | null;
+            /**
+             * @description How many items each list names at most (100); the counts are whole.
+             * @example 100
+             */
+            limit: number;
+            /** @description What the results rule would touch, the oldest first (completed results, then links never completed); null when the policy has no resultsMonths. */
+            results: {
+                /**
+                 * Format: date-time
+                 * @description Results completed, and links never completed made, before this instant are touched.
+                 */
+                before: string;
+                count: number;
+                submissions: {
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    id: string;
+                    /** @description Null for a link never completed, which is deleted whatever the action. */
+                    completedAt: string | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds.
+                     */
+                    createdAt: string;
+                }[];
+            } | null;
+            /** @description Who the people rule would touch, the least recently changed first; null when the policy has no inactivePeopleMonths. */
+            people: {
+                /**
+                 * Format: date-time
+                 * @description People whose last activity came before this instant are touched.
+                 */
+                before: string;
+                count: number;
+                people: {
+                    /** @enum {string} */
+                    kind: "student" | "candidate";
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    id: string;
+                    /**
+                     * Format: date-time
+                     * @description The latest of the record's last change, its newest link or result, and its login's last sign-in.
+                     */
+                    lastActivity: string;
+                }[];
+            } | null;
         };
         ReportListItem: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. The submission's id. */
@@ -3065,7 +3152,8 @@ export interface components {
             questionnaire: string;
             /** @constant */
             status: "completed";
-            subject: {
+            /** @description The student or candidate who answered; absent for a result the retention policy anonymised, which is about no one. */
+            subject?: {
                 display?: string;
                 identifier?: {
                     system?: string;
@@ -3619,6 +3707,12 @@ export interface components {
                  */
                 savedAt: string;
             };
+            /** @description The organization's privacy notice as it was given (docs/api-contract.md §21): one text for every language, or one per language (a language left out reads English, else the first given); null: none. */
+            privacyNotice: (string | {
+                en?: string;
+                es?: string;
+                "pt-BR"?: string;
+            }) | null;
         };
         /** @description How many of the test's questions have an answer. */
         TestProgress: {
@@ -4650,6 +4744,30 @@ export interface components {
              * @enum {string}
              */
             kind?: "SCHOOL" | "CLINIC";
+            /** @description The retention policy, replaced whole (docs/api-contract.md §21); null: everything is kept for ever. */
+            retention?: components["schemas"]["RetentionPolicyInput"] | null;
+            privacyNotice?: (string | {
+                en?: string;
+                es?: string;
+                "pt-BR"?: string;
+            }) | null;
+        };
+        RetentionPolicyInput: {
+            /**
+             * @description Results completed more than this many months ago (1 to 600) are anonymised or deleted, and links never completed that were made that long ago are deleted. Null or left out: results are kept.
+             * @example 24
+             */
+            resultsMonths?: number | null;
+            /**
+             * @description Students and candidates with no change, no link, no result and no sign-in for this many months (1 to 600) are anonymised or deleted with their results. Null or left out: people are kept.
+             * @example 36
+             */
+            inactivePeopleMonths?: number | null;
+            /**
+             * @description ANONYMISE keeps the scores for statistics and removes who they were about (names, contact details, record numbers, dates of birth, free-text answers); DELETE removes the records, their answers and drafts. Both keep the form summaries equal to a recount.
+             * @enum {string}
+             */
+            action: "ANONYMISE" | "DELETE";
         };
         ReportExport: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -15815,6 +15933,12 @@ export interface operations {
                      *       "name": "Ana Lima",
                      *       "timeZone": "text",
                      *       "kind": "SCHOOL",
+                     *       "retention": {
+                     *         "resultsMonths": 24,
+                     *         "inactivePeopleMonths": 36,
+                     *         "action": "ANONYMISE"
+                     *       },
+                     *       "privacyNotice": "text",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z"
                      *     }
                      */
@@ -15929,7 +16053,13 @@ export interface operations {
                  * @example {
                  *       "name": "Escola Aurora",
                  *       "timeZone": "text",
-                 *       "kind": "SCHOOL"
+                 *       "kind": "SCHOOL",
+                 *       "retention": {
+                 *         "resultsMonths": 24,
+                 *         "inactivePeopleMonths": 36,
+                 *         "action": "ANONYMISE"
+                 *       },
+                 *       "privacyNotice": "Escola Aurora keeps your answers for 24 months. Write to privacy@aurora.example to see or erase them."
                  *     }
                  */
                 "application/json": components["schemas"]["OrganizationUpdate"];
@@ -15937,7 +16067,13 @@ export interface operations {
                  * @example {
                  *       "name": "Escola Aurora",
                  *       "timeZone": "text",
-                 *       "kind": "SCHOOL"
+                 *       "kind": "SCHOOL",
+                 *       "retention": {
+                 *         "resultsMonths": 24,
+                 *         "inactivePeopleMonths": 36,
+                 *         "action": "ANONYMISE"
+                 *       },
+                 *       "privacyNotice": "Escola Aurora keeps your answers for 24 months. Write to privacy@aurora.example to see or erase them."
                  *     }
                  */
                 "application/x-www-form-urlencoded": components["schemas"]["OrganizationUpdate"];
@@ -15945,7 +16081,13 @@ export interface operations {
                  * @example {
                  *       "name": "Escola Aurora",
                  *       "timeZone": "text",
-                 *       "kind": "SCHOOL"
+                 *       "kind": "SCHOOL",
+                 *       "retention": {
+                 *         "resultsMonths": 24,
+                 *         "inactivePeopleMonths": 36,
+                 *         "action": "ANONYMISE"
+                 *       },
+                 *       "privacyNotice": "Escola Aurora keeps your answers for 24 months. Write to privacy@aurora.example to see or erase them."
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["OrganizationUpdate"];
@@ -15964,6 +16106,12 @@ export interface operations {
                      *       "name": "Ana Lima",
                      *       "timeZone": "text",
                      *       "kind": "SCHOOL",
+                     *       "retention": {
+                     *         "resultsMonths": 24,
+                     *         "inactivePeopleMonths": 36,
+                     *         "action": "ANONYMISE"
+                     *       },
+                     *       "privacyNotice": "text",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z"
                      *     }
                      */
@@ -16100,6 +16248,173 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    previewRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "retention": {
+                     *         "resultsMonths": 24,
+                     *         "inactivePeopleMonths": 36,
+                     *         "action": "ANONYMISE"
+                     *       },
+                     *       "nextRunAt": "2026-03-14T09:30:00.000Z",
+                     *       "limit": 100,
+                     *       "results": {
+                     *         "before": "2026-03-14T09:30:00.000Z",
+                     *         "count": 1,
+                     *         "submissions": [
+                     *           {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "completedAt": "2026-03-14T09:30:00.000Z",
+                     *             "createdAt": "2026-03-14T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "people": {
+                     *         "before": "2026-03-14T09:30:00.000Z",
+                     *         "count": 1,
+                     *         "people": [
+                     *           {
+                     *             "kind": "student",
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "lastActivity": "2026-03-14T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RetentionPreview"];
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };
@@ -23496,7 +23811,8 @@ export interface operations {
                      *           }
                      *         ],
                      *         "savedAt": "2026-03-14T09:30:00.000Z"
-                     *       }
+                     *       },
+                     *       "privacyNotice": "text"
                      *     }
                      */
                     "application/json": components["schemas"]["TestLink"];

@@ -164,7 +164,9 @@ export const fhirQuestionnaireResponse = z
     id: idNaming("The result's (the submission's) id."),
     questionnaire: z.string().meta({ description: "The canonical URL of the form's Questionnaire." }),
     status: z.literal("completed"),
-    subject: reference,
+    subject: reference
+      .optional()
+      .meta({ description: "The student or candidate who answered; absent for a result the retention policy anonymised, which is about no one." }),
     authored: z.string().meta({ description: "When the test was completed." }),
     item: z
       .array(

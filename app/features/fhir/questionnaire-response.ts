@@ -51,7 +51,7 @@ function answerItems(source: ResponseSource): QuestionnaireResponseItem[] {
 
 type Score = { id: string; code: string; name: string; score: number | null; label: string | null; critical: boolean; bands: readonly Band[] };
 
-function scoreObservation(score: Score, source: ResponseSource, subject: Reference, system: string): Observation {
+function scoreObservation(score: Score, source: ResponseSource, subject: Reference | undefined, system: string): Observation {
   const completed = source.completedAt.toISOString();
   return {
     resourceType: "Observation",
@@ -59,7 +59,7 @@ function scoreObservation(score: Score, source: ResponseSource, subject: Referen
     status: "final",
     category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: "survey", display: "Survey" }] }],
     code: { coding: [{ system, code: score.code, display: score.name }], text: score.name },
-    subject,
+    ...(subject ? { subject } : {}),
     effectiveDateTime: completed,
     issued: completed,
     ...(score.score === null
@@ -88,7 +88,8 @@ function scoreObservation(score: Score, source: ResponseSource, subject: Referen
 export function resultToQuestionnaireResponse(source: ResponseSource, baseUrl: string): QuestionnaireResponse {
   const questionnaire = questionnaireUrl(baseUrl, source.form.id);
   const { kind, id, name } = source.respondent;
-  const subject: Reference = { identifier: { system: `${baseUrl}/api/${kind}s`, value: id }, display: name };
+  // A result the retention policy took off its respondent (ADR 89) is about no one: no subject.
+  const subject: Reference | undefined = id ? { identifier: { system: `${baseUrl}/api/${kind}s`, value: id }, display: name } : undefined;
   const criticalBand = (subscaleKey?: string) => source.flags.some((flag) => flag.kind === "BAND" && flag.subscaleKey === subscaleKey);
   const bandsOf = new Map(source.scoredAgainst.subscales.map((subscale) => [subscale.key, subscale.scoreRanges]));
   const scores: Score[] = [
@@ -119,7 +120,7 @@ export function resultToQuestionnaireResponse(source: ResponseSource, baseUrl: s
     contained: scores.map((score) => scoreObservation(score, source, subject, questionnaire)),
     questionnaire,
     status: "completed",
-    subject,
+    ...(subject ? { subject } : {}),
     authored: source.completedAt.toISOString(),
     ...(items.length > 0 ? { item: items } : {}),
   };

@@ -2,6 +2,7 @@ import { flagAlertJob } from "../flags/flag-alerts.server.ts";
 import { remindJob, sendLinkJob } from "../submissions/delivery.server.ts";
 import { deliverWebhook } from "../webhooks/webhooks.server.ts";
 import { scheduleOccurrenceJob } from "../schedules/schedule-occurrences.server.ts";
+import { retentionJob } from "../retention/retention.server.ts";
 import { type JobHandler, type JobKind, startJobWorker } from "./jobs.server.ts";
 import { env } from "~/lib/env.server.ts";
 
@@ -12,6 +13,7 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   flagAlert: flagAlertJob,
   webhook: deliverWebhook,
   schedule: scheduleOccurrenceJob,
+  retention: retentionJob,
 };
 
 /**

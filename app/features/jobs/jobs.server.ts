@@ -31,6 +31,9 @@ export const RETRY_SCHEDULES: Record<JobKind, readonly number[]> = {
   // A schedule's occurrence (ADR 76): tried over the day it belongs to, as an e-mail is; its last
   // try records it as failed and queues the next, so a schedule never stops for a failure.
   schedule: MAIL_SCHEDULE,
+  // An organization's daily retention run (ADR 89): tried again over its day; its last try queues
+  // the next day's, so the policy never stops for a failure.
+  retention: MAIL_SCHEDULE,
 };
 /** How many attempts a job of `kind` gets in all. */
 export const maxAttempts = (kind: JobKind) => RETRY_SCHEDULES[kind].length + 1;
@@ -68,7 +71,7 @@ export type JobRun = { attempts: number; lastAttempt: boolean; now: Date };
  */
 export const GROUP_RUNS = 2;
 
-export type JobKind = "sendLink" | "remind" | "flagAlert" | "webhook" | "schedule";
+export type JobKind = "sendLink" | "remind" | "flagAlert" | "webhook" | "schedule" | "retention";
 export type JobHandler = (payload: Prisma.JsonValue, run: JobRun) => Promise<void>;
 /** What a runner does for each kind; it claims only the kinds it has a handler for. */
 export type JobHandlers = Partial<Record<JobKind, JobHandler>>;
@@ -294,12 +297,14 @@ export async function runDueJobs(handlers: JobHandlers, options: RunOptions = {}
  * GROUP_RUNS of the four (its deliveries' group key), never the others' deliveries. A flagged
  * result's e-mail goes out within a poll, never behind the thousand links of a bulk assignment
  * (ADR 71). An occurrence writes a class's links at once (a long write); in its own lane the
- * e-mails it queues go out beside the next occurrence rather than after it (ADR 76).
+ * e-mails it queues go out beside the next occurrence rather than after it (ADR 76). The retention
+ * policy's daily runs, long writes in slices, have a lane of their own too (ADR 89).
  */
 const LANES: { kinds: readonly JobKind[] }[] = [
   { kinds: ["flagAlert"] },
   { kinds: ["sendLink", "remind"] },
   { kinds: ["schedule"] },
+  { kinds: ["retention"] },
   ...Array.from({ length: 4 }, () => ({ kinds: ["webhook"] as const })),
 ];
 

@@ -60,7 +60,7 @@ export async function erasePerson(actor: Actor, kind: PersonKind, id: string, in
     const records = await readPersonRecords(tx, kind, id);
     if (!records) throw notFound(kind);
     assertConfirmed(records, input.confirm);
-    const counts = input.mode === "ANONYMISE" ? await anonymise(tx, records, erasedAt) : await remove(tx, records, erasedAt);
+    const counts = input.mode === "ANONYMISE" ? await anonymiseRecords(tx, records, erasedAt) : await removeRecords(tx, records, erasedAt);
     for (const record of eachRecord(records)) {
       await recordAudit(tx, {
         by: actor,
@@ -95,7 +95,11 @@ async function readSubmissions(tx: Prisma.TransactionClient, records: PersonReco
   return { where, submissions, counts: { submissions: submissions.length, answers, drafts } };
 }
 
-async function anonymise(tx: Prisma.TransactionClient, records: PersonRecords, at: Date): Promise<Counts> {
+/**
+ * ANONYMISE in the caller's transaction: an administrator's erasure, or the retention policy's
+ * for a person inactive too long (ADR 89). The records leave the lists as a deleted person does.
+ */
+export async function anonymiseRecords(tx: Prisma.TransactionClient, records: PersonRecords, at: Date): Promise<Counts> {
   const { where, submissions, counts } = await readSubmissions(tx, records);
   const name = anonymousName();
   // Grade stays: a class or a service is shared by many, and the statistics are read by it.
@@ -123,6 +127,8 @@ async function anonymise(tx: Prisma.TransactionClient, records: PersonRecords, a
   await tx.answer.updateMany({ where: { submission: where, text: { not: null } }, data: { text: ERASED_TEXT } });
   await tx.submission.updateMany({ where: { AND: [where, { acknowledgementNote: { not: null } }] }, data: { acknowledgementNote: ERASED_TEXT } });
   await tx.submission.updateMany({ where: { AND: [where, { mailError: { not: null } }] }, data: { mailError: null } });
+  // Marked as the retention policy marks the results it anonymises (ADR 89): never again.
+  await tx.submission.updateMany({ where: { AND: [where, { anonymisedAt: null }] }, data: { anonymisedAt: at } });
   await tx.submissionDraft.deleteMany({ where: { submission: where } });
   // Nobody is left to e-mail; a finished job's error may quote their address. A pending alert to
   // the staff about a flagged result still goes, naming the result as it is now.
@@ -151,7 +157,8 @@ async function anonymiseSnapshots(tx: Prisma.TransactionClient, submissionIds: s
   }
 }
 
-async function remove(tx: Prisma.TransactionClient, records: PersonRecords, at: Date): Promise<Counts> {
+/** DELETE in the caller's transaction: an administrator's erasure, or the retention policy's (ADR 89). */
+export async function removeRecords(tx: Prisma.TransactionClient, records: PersonRecords, at: Date): Promise<Counts> {
   const { where, submissions, counts } = await readSubmissions(tx, records);
   const submissionIds = submissions.map((row) => row.id);
   await tx.job.deleteMany({ where: { submissionId: { in: submissionIds } } });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { privacyNoticeOutput } from "../organization/organization-schemas.ts";
 import { questionScale } from "../forms/form-schemas.ts";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
 import { SUBMISSION_STATUSES } from "./submission-status.ts";
@@ -224,6 +225,7 @@ export const testLinkResponse = z
       .object({ answers: submitAnswersBody.shape.answers, savedAt: timestamp })
       .optional()
       .meta({ description: "The answers saved but not sent yet, when there are some." }),
+    privacyNotice: privacyNoticeOutput,
   })
   .meta({ id: "TestLink" });
 

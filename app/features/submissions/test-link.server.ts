@@ -16,6 +16,7 @@ import { flagAlertJobs, flagAlertRecipients } from "../flags/flag-alerts.server.
 import { enqueueJobs } from "../jobs/jobs.server.ts";
 import { newId } from "~/lib/ids.server.ts";
 import type { OrganizationKind } from "../organization/organization-kinds.ts";
+import { type PrivacyNotice, readPrivacyNotice } from "../organization/privacy-notice.ts";
 
 /**
  * The public side of an assignment: anyone holding the token may read the test (without scores or
@@ -33,6 +34,8 @@ type LinkRow = {
   id: string;
   organizationId: string;
   organizationKind: OrganizationKind;
+  /** The organization's privacy notice as JSON text. */
+  privacyNotice: string | null;
   isCompleted: unknown;
   revokedAt: unknown;
   expiresAt: unknown;
@@ -64,6 +67,13 @@ type LinkRow = {
 };
 
 /**
+ * The organization's notice from the raw query as JSON text on both databases: read as JSON, a
+ * notice that is one string would come back as the bare text, which no parse can tell from JSON.
+ */
+const noticeColumn = () => (env().databaseProvider === "postgresql" ? Prisma.sql`o."privacyNotice"::text` : Prisma.sql`CAST(o."privacyNotice" AS TEXT)`);
+const noticeOf = (text: string | null) => readPrivacyNotice(text === null ? null : JSON.parse(text));
+
+/**
  * The link, its respondent, assigner, draft and form in one query, and the form's content from the
  * cache of form contents (ADR 33): every open, save and submit starts here, and reading it through
  * the ORM's relations took nine statements on SQLite.
@@ -71,7 +81,7 @@ type LinkRow = {
 async function loadLink(token: string) {
   if (!TOKEN_SHAPE.test(token)) throw linkNotFound();
   const [row] = await db.$queryRaw<LinkRow[]>`
-    SELECT s."id", s."organizationId", o."kind" AS "organizationKind", s."isCompleted", s."revokedAt", s."expiresAt", s."openedAt", s."startedAt", s."deletedAt",
+    SELECT s."id", s."organizationId", o."kind" AS "organizationKind", ${noticeColumn()} AS "privacyNotice", s."isCompleted", s."revokedAt", s."expiresAt", s."openedAt", s."startedAt", s."deletedAt",
            s."assignedById", u."name" AS "assignedByName", d."answers" AS "draftAnswers", d."savedAt" AS "draftSavedAt",
            st."id" AS "studentId", st."name" AS "studentName", st."grade" AS "studentGrade", st."age" AS "studentAge", st."deletedAt" AS "studentDeletedAt",
            ca."id" AS "candidateId", ca."name" AS "candidateName", ca."grade" AS "candidateGrade", ca."age" AS "candidateAge", ca."deletedAt" AS "candidateDeletedAt",
@@ -114,6 +124,7 @@ async function loadLink(token: string) {
     id: row.id,
     organizationId: row.organizationId,
     organizationKind: row.organizationKind,
+    privacyNotice: noticeOf(row.privacyNotice),
     assignedBy: { id: row.assignedById, name: row.assignedByName },
     isCompleted: rawBoolean(row.isCompleted),
     revokedAt: rawDate(row.revokedAt),
@@ -181,6 +192,7 @@ export async function openTestLinkPage(token: string) {
     expiresAt: link.expiresAt,
     progress: answeredCount(link.form.questions, draftAnswers),
     ...(link.draft ? { draft: { answers: draftAnswers, savedAt: link.draft.savedAt } } : {}),
+    privacyNotice: link.privacyNotice,
   };
   return { test, organizationKind: link.organizationKind };
 }
@@ -404,12 +416,19 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
 }
 
 /**
- * What the confirmation page of a completed link tells its respondent (docs/api-contract.md §16):
- * the form's `criticalMessage` as it was captured when the answers were flagged, or null (no
- * flag, no message, or no such completed link). Nothing else about the result.
+ * What the page of a link that takes no answers (completed, expired, withdrawn, closed) still tells
+ * its respondent: the organization's privacy notice (docs/api-contract.md §21), and for a completed
+ * link the form's `criticalMessage` as it was captured when the answers were flagged
+ * (docs/api-contract.md §16), else null. Nothing else about the result; nothing for a link that
+ * does not exist or was deleted.
  */
-export async function completedLinkMessage(token: string): Promise<string | null> {
-  if (!TOKEN_SHAPE.test(token)) return null;
-  const row = await db.submission.findUnique({ where: { token }, select: { isCompleted: true, deletedAt: true, criticalMessage: true } });
-  return row?.isCompleted && !row.deletedAt ? row.criticalMessage : null;
+export async function closedLinkNotices(token: string): Promise<{ criticalMessage: string | null; privacyNotice: PrivacyNotice | null }> {
+  const none = { criticalMessage: null, privacyNotice: null };
+  if (!TOKEN_SHAPE.test(token)) return none;
+  const row = await db.submission.findUnique({
+    where: { token },
+    select: { isCompleted: true, deletedAt: true, criticalMessage: true, organization: { select: { privacyNotice: true } } },
+  });
+  if (!row || row.deletedAt) return none;
+  return { criticalMessage: row.isCompleted ? row.criticalMessage : null, privacyNotice: readPrivacyNotice(row.organization.privacyNotice) };
 }

@@ -19,7 +19,8 @@ const handle = endpoint<Route.LoaderArgs>(
       operationId: "getOrganization",
       tag: "Organization",
       auth: "session",
-      summary: "The caller's organization: its name, the time zone its dates are read in, and whether it is a school or a clinic.",
+      summary:
+        "The caller's organization: its name, the time zone its dates are read in, whether it is a school or a clinic, its retention policy and its privacy notice.",
       success: { status: 200, description: "The organization.", schema: organizationResponse },
       errors: [401],
     },
@@ -29,7 +30,8 @@ const handle = endpoint<Route.LoaderArgs>(
       auth: "session",
       roles: ADMINS,
       summary:
-        "Rename the organization, change its time zone (an IANA name such as Europe/Madrid), or make it a school or a clinic (only the words its pages, e-mails and PDFs say change).",
+        "Rename the organization, change its time zone (an IANA name such as Europe/Madrid), make it a school or a clinic (only the words its pages, e-mails and PDFs say change), " +
+        "set or remove its retention policy (a daily run anonymises or deletes old results and inactive people: docs/api-contract.md §21), or its privacy notice for the public test pages.",
       body: { schema: updateOrganizationBody, types: browserBody },
       success: { status: 200, description: "The updated organization.", schema: organizationResponse },
       errors: [400, 401, 403, 413, 415],

@@ -1,0 +1,11 @@
+-- The retention policy and the privacy notice (docs/api-contract.md §21, ADR 89): the organization's
+-- settings, and when the policy anonymised a result (a person's anonymisedAt came with the erasure,
+-- ADR 88). Columns added in place (no table rebuild), so the Submission triggers stay.
+-- AlterTable
+ALTER TABLE "Organization" ADD COLUMN "privacyNotice" JSONB;
+ALTER TABLE "Organization" ADD COLUMN "retentionAction" TEXT;
+ALTER TABLE "Organization" ADD COLUMN "retentionInactivePeopleMonths" INTEGER;
+ALTER TABLE "Organization" ADD COLUMN "retentionResultsMonths" INTEGER;
+
+-- AlterTable
+ALTER TABLE "Submission" ADD COLUMN "anonymisedAt" DATETIME;
