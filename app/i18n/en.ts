@@ -1105,7 +1105,6 @@ export const en = {
       "group.staff_changed": "Group staff changed",
       "user.created": "User added",
       "user.updated": "User changed",
-      "user.deleted": "User removed",
       "token.created": "API token created",
       "token.deleted": "API token revoked",
       "webhook.created": "Webhook added",

@@ -1096,7 +1096,6 @@ export const es: Dictionary = {
       "group.staff_changed": "Equipo del grupo cambiado",
       "user.created": "Usuario añadido",
       "user.updated": "Usuario cambiado",
-      "user.deleted": "Usuario eliminado",
       "token.created": "Token de API creado",
       "token.deleted": "Token de API revocado",
       "webhook.created": "Webhook añadido",

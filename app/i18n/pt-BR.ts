@@ -1095,7 +1095,6 @@ export const ptBR: Dictionary = {
       "group.staff_changed": "Equipe do grupo alterada",
       "user.created": "Usuário adicionado",
       "user.updated": "Usuário alterado",
-      "user.deleted": "Usuário removido",
       "token.created": "Token de API criado",
       "token.deleted": "Token de API revogado",
       "webhook.created": "Webhook adicionado",

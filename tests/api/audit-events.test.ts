@@ -24,7 +24,6 @@ const NOT_HERE: Partial<Record<AuditAction, string>> = {
   "person.deleted": "erasure (§21) records it and tests it",
   "retention.applied": "the retention job (§21) records it and tests it",
   "submission.rescored": "nothing rescores results yet",
-  "user.deleted": "no API or page deletes a login: deactivating one is user.updated",
 };
 
 type Answer = { status: number; headers: Headers };

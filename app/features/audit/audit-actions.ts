@@ -28,8 +28,9 @@ export const AUDIT_ACTIONS = {
   "group.deleted": "group",
   "group.staff_changed": "group",
   "user.created": "user",
+  // Deactivating a login (no page or API deletes one) is an update; a student's login erased with
+  // the student is the person's erasure.
   "user.updated": "user",
-  "user.deleted": "user",
   "token.created": "token",
   "token.deleted": "token",
   "webhook.created": "webhook",
