@@ -324,6 +324,10 @@ describe("the validating proxy's tour of every operation", () => {
     // What the retention policy would touch now; reading it changes nothing.
     const preview = await via("GET", "/api/organization/retention/preview", { as: admin });
     expect(preview.status, preview.text).toBe(200);
+    // Who did what: the log, and the same as a file (the one action keeps it short).
+    expect((await via("GET", "/api/audit?action=organization.updated", { as: admin })).status).toBe(200);
+    expect((await via("GET", "/api/audit?action=organization.updated", { as: teacher })).status).toBe(403);
+    expect((await via("GET", "/api/audit/export?action=organization.updated", { as: admin })).status).toBe(200);
 
     const hook = await via("POST", "/api/webhooks", { as: admin, json: { url: receiverUrl, events: ["student.created"] } });
     expect(hook.status, hook.text).toBe(201);
@@ -351,6 +355,18 @@ describe("the validating proxy's tour of every operation", () => {
     expect((await via("GET", "/api/openapi")).status).toBe(200);
     const leaving = await via("POST", "/api/students", { as: teacher, json: { name: unique("Leaving pupil") } });
     expect((await via("DELETE", `/api/students/${leaving.body.id}`, { as: admin })).status).toBe(200);
+    // A person's data handed over, then erased: a student anonymised, a candidate deleted.
+    const erased = await via("POST", "/api/students", { as: teacher, json: { name: unique("Erased pupil") } });
+    expect((await via("GET", `/api/students/${erased.body.id}/export`, { as: admin })).status).toBe(200);
+    const anonymised = await via("POST", `/api/students/${erased.body.id}/erase`, { as: admin, json: { mode: "ANONYMISE", confirm: erased.body.name } });
+    expect(anonymised.status, anonymised.text).toBe(200);
+    const applicant = await via("POST", "/api/candidates", { as: teacher, json: { name: unique("Erased applicant") } });
+    expect((await via("GET", `/api/candidates/${applicant.body.id}/export`, { as: admin })).status).toBe(200);
+    expect((await via("POST", `/api/candidates/${applicant.body.id}/erase`, { as: admin, json: { mode: "DELETE", confirm: "Someone else" } })).status).toBe(
+      400,
+    );
+    const deleted = await via("POST", `/api/candidates/${applicant.body.id}/erase`, { as: admin, json: { mode: "DELETE", confirm: applicant.body.name } });
+    expect(deleted.status, deleted.text).toBe(200);
     expect((await via("DELETE", `/api/groups/${groupId}`, { as: teacher })).status).toBe(200);
     expect((await via("DELETE", `/api/forms/${formId}`, { as: teacher })).status).toBe(200);
   });
