@@ -130,6 +130,63 @@ export const enServer = {
       action: "Open the report",
     },
   },
+  /** The audit log page's names for its actions and the things they are about (only administrators read them). */
+  auditLog: {
+    targetTypes: {
+      user: "User",
+      form: "Form",
+      student: "Student",
+      candidate: "Candidate",
+      organization: "Organization",
+      group: "Group",
+      token: "API token",
+      webhook: "Webhook",
+      submission: "Result or link",
+      person: "Person",
+    },
+    actions: {
+      "auth.signed_in": "Signed in",
+      "auth.sign_in_failed": "Sign-in refused",
+      "auth.password_changed": "Password changed",
+      "auth.password_reset": "Password reset",
+      "auth.two_factor_enabled": "Second factor turned on",
+      "auth.two_factor_disabled": "Second factor turned off",
+      "form.created": "Form created",
+      "form.updated": "Form changed",
+      "form.deleted": "Form deleted",
+      "student.created": "Student added",
+      "student.updated": "Student changed",
+      "student.deleted": "Student deleted",
+      "students.imported": "Students imported",
+      "candidate.created": "Candidate added",
+      "candidate.updated": "Candidate changed",
+      "candidate.deleted": "Candidate deleted",
+      "candidates.imported": "Candidates imported",
+      "group.created": "Group created",
+      "group.updated": "Group changed",
+      "group.deleted": "Group deleted",
+      "group.staff_changed": "Group staff changed",
+      "user.created": "User added",
+      "user.updated": "User changed",
+      "token.created": "API token created",
+      "token.deleted": "API token revoked",
+      "webhook.created": "Webhook added",
+      "webhook.updated": "Webhook changed",
+      "webhook.deleted": "Webhook removed",
+      "organization.updated": "Settings changed",
+      "report.read": "Report read",
+      "report.pdf_read": "Report PDF downloaded",
+      "export.created": "Data exported",
+      "link.revoked": "Link revoked",
+      "link.extended": "Link extended",
+      "flag.acknowledged": "Critical answer acknowledged",
+      "submission.rescored": "Results rescored",
+      "person.exported": "Person's data exported",
+      "person.anonymised": "Person anonymised",
+      "person.deleted": "Person erased",
+      "retention.applied": "Retention policy applied",
+    },
+  },
 };
 
 /** The shape every locale's server strings must have. */
@@ -141,6 +198,15 @@ export type ServerDictionary = typeof enServer;
  */
 export const enServerClinic = {
   pdf: { kinds: { student: "Patient" }, grade: "Service" },
+  auditLog: {
+    targetTypes: { student: "Patient" },
+    actions: {
+      "student.created": "Patient added",
+      "student.updated": "Patient changed",
+      "student.deleted": "Patient deleted",
+      "students.imported": "Patients imported",
+    },
+  },
 } satisfies Overrides<ServerDictionary>;
 
 export type ServerClinicWords = typeof enServerClinic;

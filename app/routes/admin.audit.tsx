@@ -12,6 +12,8 @@ import { listAuditQuery } from "~/features/audit/audit-schemas.ts";
 import { auditActorChoices, listAuditEvents } from "~/features/audit/audit-log.server.ts";
 import { documentTitle } from "~/i18n/dictionaries.ts";
 import { metaTranslations } from "~/i18n/meta.ts";
+import { serverTranslations } from "~/i18n/dictionaries.server.ts";
+import { resolveLocale } from "~/lib/i18n.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import { pageQuery } from "~/lib/http.server.ts";
 import type { Locale } from "~/lib/i18n.ts";
@@ -39,10 +41,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const filled = FILTER_NAMES.flatMap((name): [string, string][] => (raw[name] === undefined ? [] : [[name, raw[name]]]));
   const submission = parseSubmission(new URLSearchParams(filled));
   const actors = await auditActorChoices(actor);
+  // Only administrators read these names: they come with the page, not in every page's dictionary.
+  const { actions, targetTypes } = serverTranslations(resolveLocale(params.locale), actor.organizationKind).auditLog;
   const answer = (list: Awaited<ReturnType<typeof listAuditEvents>>, errors: DateFilterErrors) => ({
     ...list,
     errors,
     actors,
+    labels: { actions, targetTypes },
     filters: { validation: clientValidation(pageFilters, t), result: pageResult(submission, { fieldErrors: { ...errors }, formError: null }) },
   });
   const empty = { events: [], total: 0, page: 1, limit: 20 };
@@ -94,14 +99,14 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
             name="action"
             label={t.audit.action}
             all={t.audit.anyAction}
-            choices={auditActions.map((action) => ({ id: action, label: t.audit.actions[action] }))}
+            choices={auditActions.map((action) => ({ id: action, label: loaderData.labels.actions[action] }))}
             className="col-span-2 min-w-0 sm:w-64"
           />
           <FilterSelect
             name="targetType"
             label={t.audit.targetType}
             all={t.audit.anyTarget}
-            choices={TARGET_TYPES.map((type) => ({ id: type, label: t.audit.targetTypes[type] }))}
+            choices={TARGET_TYPES.map((type) => ({ id: type, label: loaderData.labels.targetTypes[type] }))}
             className="col-span-2 min-w-0 sm:w-48"
           />
           <DateRangeFields from={fields.from} to={fields.to} labels={{ from: t.audit.from, to: t.audit.to }} />
@@ -125,7 +130,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
         ) : (
           <ol className="divide-y divide-slate-200">
             {loaderData.events.map((event) => (
-              <EventRow key={event.id} event={event} locale={locale} />
+              <EventRow key={event.id} event={event} locale={locale} labels={loaderData.labels} />
             ))}
           </ol>
         )}
@@ -155,11 +160,26 @@ function targetHref(locale: Locale, type: string, id: string, details: Record<st
   }
 }
 
-function EventRow({ event, locale }: { event: AuditEvent; locale: Locale }) {
+const ROLES = ["SUPER_ADMIN", "ADMIN", "TEACHER", "STUDENT"] as const;
+const isRole = (value: unknown): value is (typeof ROLES)[number] => ROLES.includes(value as (typeof ROLES)[number]);
+
+/**
+ * A detail's value as the page's reader reads it: a role in their words (a clinic's clinician),
+ * yes or no; anything else (field names, counts, filters) as the event stored it.
+ */
+function detailText(t: ReturnType<typeof useT>, key: string, value: unknown): string {
+  if (key === "role" && isRole(value)) return t.user.roles[value];
+  if (typeof value === "boolean") return value ? t.common.yes : t.common.no;
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+type Labels = Route.ComponentProps["loaderData"]["labels"];
+
+function EventRow({ event, locale, labels }: { event: AuditEvent; locale: Locale; labels: Labels }) {
   const t = useT();
   const format = useFormat();
   const action = event.action as AuditAction;
-  const targetType = event.target.type as keyof typeof t.audit.targetTypes;
+  const targetType = event.target.type as keyof Labels["targetTypes"];
   const href = event.target.id ? targetHref(locale, event.target.type, event.target.id, event.details) : null;
   const who =
     event.actor.kind === "SYSTEM"
@@ -171,7 +191,7 @@ function EventRow({ event, locale }: { event: AuditEvent; locale: Locale }) {
   return (
     <li className="px-4 py-3 sm:px-5" data-audit-action={event.action}>
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-        <p className="font-medium text-slate-900">{t.audit.actions[action] ?? event.action}</p>
+        <p className="font-medium text-slate-900">{labels.actions[action] ?? event.action}</p>
         <time dateTime={new Date(event.at).toISOString()} className="text-sm whitespace-nowrap text-slate-600 tabular-nums">
           {format.dateTime(event.at)}
         </time>
@@ -182,7 +202,7 @@ function EventRow({ event, locale }: { event: AuditEvent; locale: Locale }) {
         {event.target.id ? (
           <>
             <span aria-hidden="true">·</span>
-            <span>{t.audit.targetTypes[targetType] ?? event.target.type}</span>
+            <span>{labels.targetTypes[targetType] ?? event.target.type}</span>
             {href ? (
               <Link to={href} className="font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
                 {event.target.id}
@@ -197,8 +217,8 @@ function EventRow({ event, locale }: { event: AuditEvent; locale: Locale }) {
         <dl className="mt-1 flex flex-wrap gap-x-4 gap-y-0.5 text-xs text-slate-600">
           {details.map(([key, value]) => (
             <div key={key} className="flex gap-1">
-              <dt className="font-medium">{key}</dt>
-              <dd className="wrap-anywhere">{typeof value === "string" ? value : JSON.stringify(value)}</dd>
+              <dt className="font-mono">{key}</dt>
+              <dd className="wrap-anywhere">{detailText(t, key, value)}</dd>
             </div>
           ))}
         </dl>

@@ -41,6 +41,9 @@ const recordOperations = operations.filter(
 function bodyFor(operation: Operation): unknown {
   if (!operation.body) return undefined;
   const name = unique("Scope");
+  // An erasure confirms with the person's name: a name that is not theirs is refused, never
+  // erasing anything, after the caller and the record were checked.
+  if (operation.path.endsWith("/erase")) return { mode: "ANONYMISE", confirm: name };
   switch (resourceOf(operation.path)) {
     case "forms":
       return { title: name };
@@ -233,6 +236,10 @@ describe("another organization's records", () => {
         "PUT /api/candidates/{id}",
         "DELETE /api/candidates/{id}",
         "POST /api/candidates/{id}/promote",
+        "GET /api/students/{id}/export",
+        "POST /api/students/{id}/erase",
+        "GET /api/candidates/{id}/export",
+        "POST /api/candidates/{id}/erase",
         "GET /api/users/{id}/avatar",
         "PATCH /api/users/{id}",
         "POST /api/users/{id}/sessions/revoke",

@@ -157,7 +157,7 @@ function transferSize(
 describe("compression and caching", () => {
   // The page's strings come in its own language only (app/i18n/dictionaries.ts): the chunk of
   // English strings the scripts import before hydrating counts, the other two must not be needed.
-  test("a student's test page, with its scripts, styles and strings, transfers at most 175 KB compressed", async () => {
+  test("a student's test page, with its scripts, styles and strings, transfers at most 180 KB compressed", async () => {
     const form = await createForm("teacher@demo.test");
     const student = await createStudent("teacher@demo.test");
     const { token } = await assign("teacher@demo.test", { formId: form.id, studentId: student.id });
@@ -180,7 +180,7 @@ describe("compression and caching", () => {
       if (response.bytes > 1024) expect(response.encoding, asset).toMatch(/br|gzip/);
       total += response.bytes;
     }
-    expect(total).toBeLessThanOrEqual(175 * 1024);
+    expect(total).toBeLessThanOrEqual(180 * 1024);
   });
 
   // React Router hands bodies on as streams: without a declared length, compression could not see
