@@ -28,6 +28,7 @@ export default [
     route("forms/fhir", "routes/api/forms.fhir.ts"),
     route("forms/:id", "routes/api/forms.$id.ts"),
     route("forms/:id/summary", "routes/api/forms.$id.summary.ts"),
+    route("forms/:id/questions/copy", "routes/api/forms.$id.questions.copy.ts"),
     route("forms/:id/fhir", "routes/api/forms.$id.fhir.ts"),
 
     route("instruments", "routes/api/instruments.ts"),
@@ -113,6 +114,7 @@ export default [
       route("forms/:id/delete", "routes/forms.$id.delete.tsx"),
       route("forms/:id/preview", "routes/forms.$id.preview.tsx"),
       route("forms/:id/summary", "routes/forms.$id.summary.tsx"),
+      route("forms/:id/copy-questions", "routes/forms.$id.copy-questions.tsx"),
       route("library", "routes/library.tsx"),
       route("library/:key", "routes/library.$key.tsx"),
       route("students", "routes/students.tsx"),

@@ -131,6 +131,17 @@ export function FormEditor({
             id={fields.showResultToRespondent.name}
             defaultChecked={fields.showResultToRespondent.defaultChecked}
           />
+          {(["shuffleQuestions", "shuffleOptions"] as const).map((name) => (
+            <Checkbox
+              key={name}
+              className="sm:col-span-2"
+              label={t.forms.fields[name]}
+              description={t.forms.fields[`${name}Hint`]}
+              name={fields[name].name}
+              id={fields[name].name}
+              defaultChecked={fields[name].defaultChecked}
+            />
+          ))}
         </div>
       </EditorSection>
 

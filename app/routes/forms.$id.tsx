@@ -102,6 +102,11 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
                 {t.forms.duplicate}
               </Button>
             </Form>
+            {loaderData.installed ? null : (
+              <LinkButton to={paths.copyQuestions(locale, form.id)} variant="secondary">
+                {t.forms.copyQuestions.link}
+              </LinkButton>
+            )}
             <LinkButton to={paths.formPreview(locale, form.id)} variant="secondary">
               {t.preview.link}
             </LinkButton>

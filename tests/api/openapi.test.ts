@@ -279,6 +279,8 @@ describe("GET /api/openapi", () => {
         "post /api/forms/fhir",
         // Installing an instrument creates a form (docs/api-contract.md §17).
         "post /api/instruments/{key}/install",
+        // Copying questions answers the form they were copied to (docs/api-contract.md §22).
+        "post /api/forms/{id}/questions/copy",
       ].sort(),
     );
     for (const { path, method, operation } of versioned) {

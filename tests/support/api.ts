@@ -92,13 +92,17 @@ export function withCsrf(session: string): Record<string, string> {
   return csrf ? { cookie: `${session}; ${csrf.cookie}`, "x-csrf-token": csrf.token } : { cookie: session };
 }
 
-/** A page form posted as a browser without JavaScript does: the session (a demo user's or a fixture's), its CSRF token in the form, no redirect followed. */
-export function postPageForm(path: string, fields: Record<string, string>, session: string) {
+/**
+ * A page form posted as a browser without JavaScript does: the session (a demo user's or a
+ * fixture's), its CSRF token in the form, no redirect followed. `fields` as entries when a name is
+ * posted more than once (ticked checkboxes).
+ */
+export function postPageForm(path: string, fields: Record<string, string> | [string, string][], session: string) {
   const { cookie, "x-csrf-token": csrfToken } = withCsrf(session);
   return fetch(`${baseUrl()}${path}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie!, origin: baseUrl() },
-    body: new URLSearchParams({ ...fields, csrfToken: csrfToken! }),
+    body: new URLSearchParams([...(Array.isArray(fields) ? fields : Object.entries(fields)), ["csrfToken", csrfToken!]]),
     redirect: "manual",
   });
 }

@@ -506,6 +506,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/forms/{id}/questions/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append copies of questions of another form the caller can read (`fromFormId`, 404 otherwise) to this form, in the order given: with their options, scores, critical flags, scale and reverse scoring. A copy keeps its key unless this form has it already; it is then suffixed `_2`, `_3`… Subscales and bands are not copied. An id that is not a question of `fromFormId` is a 400 naming `questionIds.N`; a form installed from the instrument library answers 409 INSTRUMENT_LOCKED.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER (teachers: own forms).
+         */
+        post: operations["copyQuestions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/forms/{id}/summary": {
         parameters: {
             query?: never;
@@ -2443,6 +2463,8 @@ export interface components {
             remissionBelow: number | null;
             /** @description Whether a fall of the total is an improvement. */
             lowerIsBetter: boolean;
+            shuffleQuestions: boolean;
+            shuffleOptions: boolean;
         };
         ScoreBand: {
             min: number;
@@ -4426,6 +4448,16 @@ export interface components {
              * @default true
              */
             lowerIsBetter?: boolean;
+            /**
+             * @description Each link shows the questions in an order of its own, the same at every opening; results and exports keep the form's order.
+             * @default false
+             */
+            shuffleQuestions?: boolean;
+            /**
+             * @description Each link shows the options of each choice question in an order of its own (a SCALE keeps its points' order).
+             * @default false
+             */
+            shuffleOptions?: boolean;
         };
         ScoreRange: {
             min: number;
@@ -4544,6 +4576,10 @@ export interface components {
             remissionBelow?: number | null;
             /** @description Whether a fall of the total (and of each subscale) is an improvement. */
             lowerIsBetter?: boolean;
+            /** @description Each link shows the questions in an order of its own, the same at every opening; results and exports keep the form's order. */
+            shuffleQuestions?: boolean;
+            /** @description Each link shows the options of each choice question in an order of its own (a SCALE keeps its points' order). */
+            shuffleOptions?: boolean;
         };
         SubscaleInput: {
             /** @description ^[A-Za-z0-9_.-]{1,40}$, unique in the form. */
@@ -4562,6 +4598,12 @@ export interface components {
             /** @description The subscale's own reliable-change constants; left out: none. */
             reliableChange?: components["schemas"]["ReliableChange"] | null;
             remissionBelow?: number | null;
+        };
+        CopyQuestions: {
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. of a form the caller can read: the copies' source. */
+            fromFormId: string;
+            /** @description Questions of `fromFormId`, copied in this order to the end of the form. */
+            questionIds: string[];
         };
         /**
          * @description A FHIR R4 Questionnaire (media type application/fhir+json): the form, its questions as items and its scoring as extensions (docs/fhir.md).
@@ -10946,7 +10988,9 @@ export interface operations {
                  *       "criticalMessage": "text",
                  *       "reliableChange": null,
                  *       "remissionBelow": null,
-                 *       "lowerIsBetter": true
+                 *       "lowerIsBetter": true,
+                 *       "shuffleQuestions": false,
+                 *       "shuffleOptions": false
                  *     }
                  */
                 "application/json": components["schemas"]["FormCreate"];
@@ -11050,7 +11094,9 @@ export interface operations {
                      *         "reliability": 1
                      *       },
                      *       "remissionBelow": 1,
-                     *       "lowerIsBetter": true
+                     *       "lowerIsBetter": true,
+                     *       "shuffleQuestions": true,
+                     *       "shuffleOptions": true
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -11381,7 +11427,9 @@ export interface operations {
                      *         "reliability": 1
                      *       },
                      *       "remissionBelow": 1,
-                     *       "lowerIsBetter": true
+                     *       "lowerIsBetter": true,
+                     *       "shuffleQuestions": true,
+                     *       "shuffleOptions": true
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -11606,7 +11654,9 @@ export interface operations {
                  *         "reliability": 0
                  *       },
                  *       "remissionBelow": -1000000,
-                 *       "lowerIsBetter": true
+                 *       "lowerIsBetter": true,
+                 *       "shuffleQuestions": true,
+                 *       "shuffleOptions": true
                  *     }
                  */
                 "application/json": components["schemas"]["FormUpdate"];
@@ -11706,7 +11756,9 @@ export interface operations {
                      *         "reliability": 1
                      *       },
                      *       "remissionBelow": 1,
-                     *       "lowerIsBetter": true
+                     *       "lowerIsBetter": true,
+                     *       "shuffleQuestions": true,
+                     *       "shuffleOptions": true
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -12352,6 +12404,380 @@ export interface operations {
             };
         };
     };
+    copyQuestions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fromFormId": "text",
+                 *       "questionIds": [
+                 *         "text"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CopyQuestions"];
+            };
+        };
+        responses: {
+            /** @description The updated form, as GET /api/forms/{id} answers it. */
+            200: {
+                headers: {
+                    /**
+                     * @description The record's version, a strong entity tag that changes whenever its updatedAt does. Send it back in If-Match with a PUT to change the record only if nobody has changed it since.
+                     * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                     */
+                    ETag?: string;
+                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "title": "Reading habits",
+                     *       "description": "Ten questions on how often and how much pupils read.",
+                     *       "category": "Screening",
+                     *       "type": "Questionnaire",
+                     *       "targetAudience": "Grade 5",
+                     *       "isPublished": true,
+                     *       "isTemplate": true,
+                     *       "showResultToRespondent": true,
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "instrument": {
+                     *         "key": "text",
+                     *         "version": "text",
+                     *         "language": "en"
+                     *       },
+                     *       "deletedAt": "2026-03-14T09:30:00.000Z",
+                     *       "createdBy": {
+                     *         "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *         "name": "Ana Lima"
+                     *       },
+                     *       "scoreRanges": [
+                     *         {
+                     *           "min": 1,
+                     *           "max": 1,
+                     *           "label": "Medium",
+                     *           "color": "#B54708",
+                     *           "critical": false
+                     *         }
+                     *       ],
+                     *       "questions": [
+                     *         {
+                     *           "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *           "text": "How often do you read for pleasure?",
+                     *           "type": "SINGLE_CHOICE",
+                     *           "required": true,
+                     *           "key": "text",
+                     *           "reverseScored": true,
+                     *           "scale": {
+                     *             "min": 1,
+                     *             "max": 1,
+                     *             "minLabel": "text",
+                     *             "maxLabel": "text"
+                     *           },
+                     *           "options": [
+                     *             {
+                     *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *               "text": "How often do you read for pleasure?",
+                     *               "score": 1,
+                     *               "critical": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "scoring": {
+                     *         "method": "SUM",
+                     *         "multiplier": 1,
+                     *         "maxMissing": null,
+                     *         "display": "RAW"
+                     *       },
+                     *       "subscales": [
+                     *         {
+                     *           "key": "text",
+                     *           "name": "Ana Lima",
+                     *           "items": [
+                     *             "text"
+                     *           ],
+                     *           "method": "SUM",
+                     *           "multiplier": null,
+                     *           "scoreRanges": [],
+                     *           "reliableChange": null,
+                     *           "remissionBelow": null
+                     *         }
+                     *       ],
+                     *       "criticalMessage": "text",
+                     *       "reliableChange": {
+                     *         "sd": 1,
+                     *         "reliability": 1
+                     *       },
+                     *       "remissionBelow": 1,
+                     *       "lowerIsBetter": true,
+                     *       "shuffleQuestions": true,
+                     *       "shuffleOptions": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: INSTRUMENT_LOCKED, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:instrument-locked",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This form is a library instrument: its items and scoring cannot be changed. Its title, description, publication and critical message can.",
+                     *       "code": "INSTRUMENT_LOCKED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INSTRUMENT_LOCKED" | "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getFormSummary: {
         parameters: {
             query?: {
@@ -12845,7 +13271,9 @@ export interface operations {
                      *         "reliability": 1
                      *       },
                      *       "remissionBelow": 1,
-                     *       "lowerIsBetter": true
+                     *       "lowerIsBetter": true,
+                     *       "shuffleQuestions": true,
+                     *       "shuffleOptions": true
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -15519,7 +15947,9 @@ export interface operations {
                      *         "reliability": 1
                      *       },
                      *       "remissionBelow": 1,
-                     *       "lowerIsBetter": true
+                     *       "lowerIsBetter": true,
+                     *       "shuffleQuestions": true,
+                     *       "shuffleOptions": true
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];

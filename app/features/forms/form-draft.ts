@@ -51,6 +51,8 @@ export type FormDraft = {
   type: string;
   targetAudience: string;
   showResultToRespondent: boolean;
+  shuffleQuestions: boolean;
+  shuffleOptions: boolean;
   scoreRanges: DraftRange[];
   questions: DraftQuestion[];
   scoring: DraftScoring;
@@ -118,6 +120,8 @@ export const emptyDraft = (): FormDraft => ({
   type: "",
   targetAudience: "",
   showResultToRespondent: false,
+  shuffleQuestions: false,
+  shuffleOptions: false,
   scoreRanges: [],
   questions: [emptyQuestion()],
   scoring: defaultScoring(),
@@ -179,6 +183,8 @@ export function draftFromValue(value: Record<string, unknown> | undefined): Form
     type: field("type"),
     targetAudience: field("targetAudience"),
     showResultToRespondent: checked(value?.showResultToRespondent),
+    shuffleQuestions: checked(value?.shuffleQuestions),
+    shuffleOptions: checked(value?.shuffleOptions),
     scoreRanges: list(value?.scoreRanges, DRAFT_LIMITS.scoreRanges).map(rangeFromValue),
     questions: questions.map((question, index) => {
       const scale = record(question.scale);
@@ -304,6 +310,8 @@ export function bodyFromDraft(draft: FormDraft, mode: "create" | "update") {
     type: draft.type,
     targetAudience: draft.targetAudience,
     showResultToRespondent: draft.showResultToRespondent,
+    shuffleQuestions: draft.shuffleQuestions,
+    shuffleOptions: draft.shuffleOptions,
     ...(mode === "create" ? { isPublished: false } : {}),
     scoreRanges: draft.scoreRanges.map(rangeBody),
     questions: draft.questions.map(questionBody),

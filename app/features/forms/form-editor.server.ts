@@ -62,6 +62,8 @@ export function draftFromForm(form: FormDetail): FormDraft {
     type: form.type ?? "",
     targetAudience: form.targetAudience ?? "",
     showResultToRespondent: form.showResultToRespondent,
+    shuffleQuestions: form.shuffleQuestions,
+    shuffleOptions: form.shuffleOptions,
     scoreRanges: form.scoreRanges.map(range),
     questions: form.questions.map(draftFromQuestion),
     scoring: {

@@ -209,6 +209,12 @@ const formFields = {
   reliableChange: reliableChangeInput.nullable().meta({ description: "The total's reliable-change constants; null: none, so no result is classified." }),
   remissionBelow: remissionBelow.nullable().meta({ description: "A total below this is a remission; null: the form names none." }),
   lowerIsBetter: z.boolean().meta({ description: "Whether a fall of the total (and of each subscale) is an improvement." }),
+  shuffleQuestions: z.boolean().meta({
+    description: "Each link shows the questions in an order of its own, the same at every opening; results and exports keep the form's order.",
+  }),
+  shuffleOptions: z.boolean().meta({
+    description: "Each link shows the options of each choice question in an order of its own (a SCALE keeps its points' order).",
+  }),
 };
 
 /**
@@ -269,6 +275,8 @@ export const createFormBody = z
     reliableChange: formFields.reliableChange.default(null),
     remissionBelow: formFields.remissionBelow.default(null),
     lowerIsBetter: formFields.lowerIsBetter.default(true),
+    shuffleQuestions: formFields.shuffleQuestions.default(false),
+    shuffleOptions: formFields.shuffleOptions.default(false),
   })
   .superRefine(refineForm)
   .meta({ id: "FormCreate" });
@@ -292,6 +300,8 @@ export const updateFormBody = z
     reliableChange: formFields.reliableChange.optional(),
     remissionBelow: formFields.remissionBelow.optional(),
     lowerIsBetter: formFields.lowerIsBetter.optional(),
+    shuffleQuestions: formFields.shuffleQuestions.optional(),
+    shuffleOptions: formFields.shuffleOptions.optional(),
   })
   .superRefine(refineForm)
   .meta({ id: "FormUpdate" });
@@ -378,5 +388,7 @@ export const formDetail = z
       .meta({ description: "The total's reliable-change constants (docs/api-contract.md §18); an installed instrument's are the library's." }),
     remissionBelow: z.number().nullable().meta({ description: "A total below this is a remission; null: none." }),
     lowerIsBetter: z.boolean().meta({ description: "Whether a fall of the total is an improvement." }),
+    shuffleQuestions: z.boolean(),
+    shuffleOptions: z.boolean(),
   })
   .meta({ id: "Form" });

@@ -177,6 +177,8 @@ function presentForm(form: Prisma.FormGetPayload<{ include: typeof detailInclude
     ...presentScoring(form),
     instrument: presentInstrumentMark(form.instrument),
     ...formConstants(form),
+    shuffleQuestions: form.shuffleQuestions,
+    shuffleOptions: form.shuffleOptions,
   };
 }
 
@@ -233,6 +235,8 @@ export async function createForm(
         showResultToRespondent: input.showResultToRespondent,
         ...scoringData(input),
         ...changeData(input),
+        shuffleQuestions: input.shuffleQuestions,
+        shuffleOptions: input.shuffleOptions,
         ...(options.instrument ? { instrument: options.instrument } : {}),
       },
     });
@@ -245,7 +249,7 @@ export async function createForm(
 }
 
 /** Teachers change only their own forms; administrators any form of their organization. */
-async function findEditableForm(actor: Actor, id: string) {
+export async function findEditableForm(actor: Actor, id: string) {
   const form = await db.form.findFirst({
     where: { AND: [{ id }, visibleFormsWhere(actor)] },
     select: { id: true, organizationId: true, createdById: true, instrument: true },
@@ -279,6 +283,8 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
     if (input.isPublished !== undefined) data.isPublished = input.isPublished;
     if (input.isTemplate !== undefined) data.isTemplate = input.isTemplate;
     if (input.showResultToRespondent !== undefined) data.showResultToRespondent = input.showResultToRespondent;
+    if (input.shuffleQuestions !== undefined) data.shuffleQuestions = input.shuffleQuestions;
+    if (input.shuffleOptions !== undefined) data.shuffleOptions = input.shuffleOptions;
     Object.assign(data, scoringData(input), changeData(input));
     // In this transaction, so no reader sees the new content with the old version (ADR 33).
     const scoringChanged = input.scoring !== undefined || input.subscales !== undefined || input.criticalMessage !== undefined;
@@ -310,10 +316,21 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
 }
 
 /**
- * What an installed instrument keeps as it was installed: its items and its scoring (ADR 72), and
- * the constants its results are compared with over time, which are the library's (ADR 80).
+ * What an installed instrument keeps as it was installed: its items and its scoring (ADR 72), the
+ * constants its results are compared with over time, which are the library's (ADR 80), and the
+ * order its items are given in, which is the one it was validated in (ADR 91).
  */
-const LOCKED_FIELDS = ["questions", "scoreRanges", "scoring", "subscales", "reliableChange", "remissionBelow", "lowerIsBetter"] as const;
+const LOCKED_FIELDS = [
+  "questions",
+  "scoreRanges",
+  "scoring",
+  "subscales",
+  "reliableChange",
+  "remissionBelow",
+  "lowerIsBetter",
+  "shuffleQuestions",
+  "shuffleOptions",
+] as const;
 
 /**
  * An installed instrument's items and scoring cannot be changed: a body that sends any of them is
@@ -563,6 +580,8 @@ export async function duplicateForm(actor: Actor, id: string, options: { title?:
       reliableChange: source.reliableChange,
       remissionBelow: source.remissionBelow,
       lowerIsBetter: source.lowerIsBetter,
+      shuffleQuestions: source.shuffleQuestions,
+      shuffleOptions: source.shuffleOptions,
     },
     { ...(instrument === null ? {} : { instrument: storedInstrument.parse(instrument) }), source: { from: "copy", of: source.id } },
   );

@@ -5,6 +5,7 @@ import { rawBoolean, rawDate, rawJson } from "~/lib/raw-values.ts";
 import { submissionSearchText } from "~/lib/search.ts";
 import { presentQuestion } from "../forms/forms.server.ts";
 import { formContent } from "./form-content-cache.server.ts";
+import { respondentOrder } from "./respondent-order.ts";
 import { answeredCount, answerProblems, type GivenAnswer, type ScoredAnswer, type ScoringQuestion } from "../scoring/scoring.ts";
 import { isChoice } from "../scoring/answered.ts";
 import { requiredOnTheLink, type ScaleForm, type ScaleResult, scoreForm, submitProblems } from "../scoring/scales.ts";
@@ -64,6 +65,8 @@ type LinkRow = {
   formIsPublished: unknown;
   formDeletedAt: unknown;
   formContentVersion: unknown;
+  formShuffleQuestions: unknown;
+  formShuffleOptions: unknown;
 };
 
 /**
@@ -86,7 +89,8 @@ async function loadLink(token: string) {
            st."id" AS "studentId", st."name" AS "studentName", st."grade" AS "studentGrade", st."age" AS "studentAge", st."deletedAt" AS "studentDeletedAt",
            ca."id" AS "candidateId", ca."name" AS "candidateName", ca."grade" AS "candidateGrade", ca."age" AS "candidateAge", ca."deletedAt" AS "candidateDeletedAt",
            f."id" AS "formId", f."title" AS "formTitle", f."description" AS "formDescription", f."category" AS "formCategory", f."type" AS "formType",
-           f."isPublished" AS "formIsPublished", f."deletedAt" AS "formDeletedAt", f."contentVersion" AS "formContentVersion"
+           f."isPublished" AS "formIsPublished", f."deletedAt" AS "formDeletedAt", f."contentVersion" AS "formContentVersion",
+           f."shuffleQuestions" AS "formShuffleQuestions", f."shuffleOptions" AS "formShuffleOptions"
       FROM "Submission" AS s
       JOIN "Organization" AS o ON o."id" = s."organizationId"
       JOIN "User" AS u ON u."id" = s."assignedById"
@@ -139,6 +143,9 @@ async function loadLink(token: string) {
       category: row.formCategory,
       type: row.formType,
       isPublished: rawBoolean(row.formIsPublished),
+      // Read with the link, not cached with the content: changing them changes no content version.
+      shuffleQuestions: rawBoolean(row.formShuffleQuestions),
+      shuffleOptions: rawBoolean(row.formShuffleOptions),
       ...content,
     },
     respondent,
@@ -160,8 +167,9 @@ function assertOpen(link: { isCompleted: boolean; expiresAt: Date | null; revoke
 }
 
 /**
- * The test as its respondent sees it: questions and option texts, never scores or bands; with the
- * answers saved so far, if any, and how many questions they answer.
+ * The test as its respondent sees it: questions and option texts, never scores or bands, in the
+ * link's own order when the form shuffles (respondent-order.ts); with the answers saved so far, if
+ * any, and how many questions they answer.
  */
 export async function openTestLink(token: string) {
   return (await openTestLinkPage(token)).test;
@@ -178,7 +186,7 @@ export async function openTestLinkPage(token: string) {
     form: {
       title: link.form.title,
       description: link.form.description,
-      questions: link.form.questions.map(presentQuestion).map((q) => ({
+      questions: respondentOrder(link.form.questions.map(presentQuestion), link.id, link.form).map((q) => ({
         id: q.id,
         text: q.text,
         type: q.type,
