@@ -30,6 +30,8 @@ export default [
     route("forms/:id/summary", "routes/api/forms.$id.summary.ts"),
     route("forms/:id/questions/copy", "routes/api/forms.$id.questions.copy.ts"),
     route("forms/:id/fhir", "routes/api/forms.$id.fhir.ts"),
+    route("forms/:id/images", "routes/api/forms.$id.images.ts"),
+    route("forms/:id/images/:imageId", "routes/api/forms.$id.images.$imageId.ts"),
 
     route("instruments", "routes/api/instruments.ts"),
     route("instruments/:key/install", "routes/api/instruments.$key.install.ts"),
@@ -89,6 +91,7 @@ export default [
     route("test-link/:token", "routes/api/test-link.$token.ts"),
     route("test-link/:token/submit", "routes/api/test-link.$token.submit.ts"),
     route("test-link/:token/draft", "routes/api/test-link.$token.draft.ts"),
+    route("test-link/:token/images/:imageId", "routes/api/test-link.$token.images.$imageId.ts"),
 
     route("reports", "routes/api/reports.ts"),
     route("reports/export", "routes/api/reports.export.ts"),

@@ -1,5 +1,5 @@
 import { type FieldMetadata, parseSubmission, useForm, useFormData } from "@conform-to/react/future";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Form } from "react-router";
 import {
   copyTargets,
@@ -24,6 +24,7 @@ import { QUESTION_TYPES, type QuestionType } from "~/features/forms/question-typ
 import { isScoredQuestion } from "~/features/scoring/items.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { ScoreBadge } from "./badge.tsx";
+import { type EditorImages, QuestionImage } from "./form-editor/question-image.tsx";
 import { Button } from "./button.tsx";
 import { CsrfInput } from "./csrf-input.tsx";
 import { ErrorSummary } from "./error-summary.tsx";
@@ -58,11 +59,14 @@ export function FormEditor({
   result,
   validation,
   submitLabel,
+  images,
 }: {
   draft: FormDraft;
   result: EditorPageResult | undefined;
   validation: ClientValidation;
   submitLabel: string;
+  /** A saved form's question images, each with a small form of its own (docs/api-contract.md §22). */
+  images?: EditorImages;
 }) {
   const t = useT();
   const formRef = useRef<HTMLFormElement>(null);
@@ -164,6 +168,7 @@ export function FormEditor({
               intent={intent}
               listName={fields.questions.name}
               focusOn={focusOn}
+              imageSlot={images ? <QuestionImage questionId={live.questions[i]?.id || undefined} n={i + 1} images={images} /> : null}
             />
           ))}
         </ol>
@@ -337,6 +342,7 @@ function QuestionEditor({
   intent,
   listName,
   focusOn,
+  imageSlot,
 }: {
   question: QuestionField;
   index: number;
@@ -355,6 +361,7 @@ function QuestionEditor({
   intent: EditorIntent;
   listName: string;
   focusOn: FocusOn;
+  imageSlot?: ReactNode;
 }) {
   const t = useT();
   const n = i + 1;
@@ -505,6 +512,7 @@ function QuestionEditor({
         <ApplyOptions index={i} type={type} optionCount={options.length} targets={targets} copied={copied} intent={intent} onCopy={onCopy} />
       </div>
       {type === "TEXT" ? <p className="mt-3 text-sm text-slate-600">{t.forms.editor.textHelp}</p> : null}
+      {imageSlot}
     </li>
   );
 }

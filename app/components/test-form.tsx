@@ -5,6 +5,7 @@ import { ErrorSummary } from "~/components/error-summary.tsx";
 import { LanguageSwitcher } from "~/components/language-switcher.tsx";
 import { type PageResult, pageFormOptions } from "~/components/page-form.ts";
 import { ScalePoints } from "~/components/scale-points.tsx";
+import { FormImage } from "~/components/form-image.tsx";
 import { answerField, answeredInForm, draftDefaults, type TestView } from "~/features/submissions/test-link-page.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
 import type { ClientValidation } from "~/lib/client-validation.ts";
@@ -210,6 +211,7 @@ export function TestForm({
                   <label htmlFor={`q_${question.id}`} className="block font-medium">
                     {legend}
                   </label>
+                  <FormImage image={question.image} className="mt-3" />
                   <textarea
                     id={`q_${question.id}`}
                     name={`q_${question.id}`}
@@ -244,7 +246,10 @@ export function TestForm({
                       defaultChecked={chosen.includes(option.id)}
                       className="size-5 accent-indigo-700"
                     />
-                    <span>{option.text}</span>
+                    <span className="min-w-0">
+                      {option.text}
+                      <FormImage image={option.image} className="mt-2 max-h-48" />
+                    </span>
                   </label>
                 ))}
               </div>
@@ -252,6 +257,7 @@ export function TestForm({
             return (
               <fieldset key={question.id} id={`question-${question.id}`} className={box} aria-describedby={error ? errorId : undefined}>
                 <legend className="float-left w-full font-medium">{legend}</legend>
+                <FormImage image={question.image} className="clear-left pt-3" />
                 {question.type === "SCALE" ? (
                   <ScalePoints questionId={question.id} scale={question.scale} options={question.options} chosen={chosen} fallback={optionList} />
                 ) : (

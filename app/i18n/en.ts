@@ -192,6 +192,9 @@ export const en = {
     giveOnce: "Give this parameter once.",
     fileTooBig: (max: string) => `Choose a file of at most ${max}.`,
     imageType: "Choose a PNG, JPEG or WebP image.",
+    chooseImage: "Choose an image.",
+    imageAltRequired: "Describe the image for those who cannot see it.",
+    notAFormImage: "Not an image of this form.",
     color: "Use a colour like #1A7F37.",
     futureDate: "Choose a date in the future.",
     timeZone: "Choose a time zone from the list.",
@@ -1493,6 +1496,21 @@ export const en = {
       subscaleChangeHelp:
         "The subscale's own values, where they are published: both or neither for the reliable change index, and the score below which it counts as remission. Whether lower is better is the form's.",
     },
+  },
+
+  formImages: {
+    title: "Image",
+    shown: "Shown with the question:",
+    file: "Image file",
+    fileHint:
+      "PNG, JPEG or WebP, at most 2 MiB. Photos are turned upright, and where and with what they were taken is removed. Save your other changes first: adding an image reloads the editor.",
+    drop: "Or drop an image here.",
+    alt: "Description of the image",
+    altHint: "What it shows, for those who cannot see it (read aloud by screen readers).",
+    add: "Add the image",
+    replace: "Replace the image",
+    remove: "Remove the image",
+    saveFirst: "Save the form to add an image to this question.",
   },
 
   library: {

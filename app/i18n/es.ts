@@ -179,6 +179,9 @@ export const es: Dictionary = {
     giveOnce: "Indica este parámetro una sola vez.",
     fileTooBig: (max) => `Elige un archivo de ${max} como máximo.`,
     imageType: "Elige una imagen PNG, JPEG o WebP.",
+    chooseImage: "Elige una imagen.",
+    imageAltRequired: "Describe la imagen para quien no pueda verla.",
+    notAFormImage: "No es una imagen de este formulario.",
     color: "Usa un color como #1A7F37.",
     futureDate: "Elige una fecha futura.",
     timeZone: "Elige una zona horaria de la lista.",
@@ -1489,6 +1492,21 @@ export const es: Dictionary = {
       subscaleChangeHelp:
         "Los valores propios de la subescala, cuando están publicados: los dos o ninguno para el índice de cambio fiable, y la puntuación por debajo de la cual cuenta como remisión. Si una puntuación más baja es mejor lo dice el formulario.",
     },
+  },
+
+  formImages: {
+    title: "Imagen",
+    shown: "Se muestra con la pregunta:",
+    file: "Archivo de imagen",
+    fileHint:
+      "PNG, JPEG o WebP, de 2 MiB como máximo. Las fotos se ponen derechas y se quita dónde y con qué se tomaron. Guarda antes tus otros cambios: añadir una imagen vuelve a cargar el editor.",
+    drop: "O suelta una imagen aquí.",
+    alt: "Descripción de la imagen",
+    altHint: "Lo que muestra, para quien no pueda verla (los lectores de pantalla la leen en voz alta).",
+    add: "Añadir la imagen",
+    replace: "Sustituir la imagen",
+    remove: "Quitar la imagen",
+    saveFirst: "Guarda el formulario para añadir una imagen a esta pregunta.",
   },
 
   library: {

@@ -179,6 +179,9 @@ export const ptBR: Dictionary = {
     giveOnce: "Informe este parâmetro uma única vez.",
     fileTooBig: (max) => `Escolha um arquivo de no máximo ${max}.`,
     imageType: "Escolha uma imagem PNG, JPEG ou WebP.",
+    chooseImage: "Escolha uma imagem.",
+    imageAltRequired: "Descreva a imagem para quem não puder vê-la.",
+    notAFormImage: "Não é uma imagem deste formulário.",
     color: "Use uma cor como #1A7F37.",
     futureDate: "Escolha uma data no futuro.",
     timeZone: "Escolha um fuso horário da lista.",
@@ -1488,6 +1491,21 @@ export const ptBR: Dictionary = {
       subscaleChangeHelp:
         "Os valores próprios da subescala, quando publicados: os dois ou nenhum para o índice de mudança confiável, e a pontuação abaixo da qual conta como remissão. Se pontuações mais baixas são melhores, quem diz é o formulário.",
     },
+  },
+
+  formImages: {
+    title: "Imagem",
+    shown: "Mostrada com a pergunta:",
+    file: "Arquivo de imagem",
+    fileHint:
+      "PNG, JPEG ou WebP, de no máximo 2 MiB. As fotos são endireitadas e o local e o aparelho em que foram tiradas são removidos. Salve antes suas outras alterações: adicionar uma imagem recarrega o editor.",
+    drop: "Ou solte uma imagem aqui.",
+    alt: "Descrição da imagem",
+    altHint: "O que ela mostra, para quem não puder vê-la (os leitores de tela a leem em voz alta).",
+    add: "Adicionar a imagem",
+    replace: "Substituir a imagem",
+    remove: "Remover a imagem",
+    saveFirst: "Salve o formulário para adicionar uma imagem a esta pergunta.",
   },
 
   library: {

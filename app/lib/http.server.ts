@@ -2,6 +2,7 @@ import { parseSubmission } from "@conform-to/react/future";
 import { coerceFormValue } from "@conform-to/zod/v4/future";
 import type { z } from "zod";
 import { jsonResponse } from "./json-response.server.ts";
+import type { FieldMessageKey } from "./messages.ts";
 import { ApiError, badRequest, fieldProblem, validationError } from "./problem.server.ts";
 
 /** Methods that only read (RFC 9110 §9.2.1): no CSRF check, and a read-only API token may use them. */
@@ -125,16 +126,36 @@ export async function readCsvUpload(request: Request): Promise<Uint8Array> {
   if (type !== "text/csv" && type !== "multipart/form-data") throw unsupportedType("multipart/form-data (the field file) or text/csv");
   const bytes = await readBytes(request, MULTIPART_BODY_LIMIT);
   if (type === "text/csv") return bytes;
-  let file: FormDataEntryValue | null;
+  const file = fileOf(await multipartFields(request, bytes), "Send the CSV file in the field `file`.", "chooseFile");
+  return new Uint8Array(await file.arrayBuffer());
+}
+
+/**
+ * The file a multipart body (at most 5 MiB) sends in the field `file`, with the body's other
+ * fields (an image's alt text sent with it from a page); the caller checks the file's own size
+ * and type.
+ */
+export async function readFileUpload(request: Request, missing: FieldMessageKey): Promise<{ file: File; fields: FormData }> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "multipart/form-data") throw unsupportedType("multipart/form-data (the field file)");
+  const bytes = await readBytes(request, MULTIPART_BODY_LIMIT);
+  const fields = await multipartFields(request, bytes);
+  return { file: fileOf(fields, "Send the file in the field `file`.", missing), fields };
+}
+
+async function multipartFields(request: Request, bytes: Uint8Array<ArrayBuffer>): Promise<FormData> {
   try {
-    file = (await new Request(request.url, { method: "POST", headers: { "content-type": request.headers.get("content-type")! }, body: bytes }).formData()).get(
-      "file",
-    );
+    return await new Request(request.url, { method: "POST", headers: { "content-type": request.headers.get("content-type")! }, body: bytes }).formData();
   } catch {
     throw new ApiError(400, "MALFORMED_BODY", "The form body could not be read.");
   }
-  if (!(file instanceof File)) throw badRequest("Send the CSV file in the field `file`.", [fieldProblem("file", "chooseFile")]);
-  return new Uint8Array(await file.arrayBuffer());
+}
+
+/** The field `file` of a multipart body; 400 naming it when it holds no file. */
+function fileOf(fields: FormData, detail: string, missing: FieldMessageKey): File {
+  const file = fields.get("file");
+  if (!(file instanceof File)) throw badRequest(detail, [fieldProblem("file", missing)]);
+  return file;
 }
 
 /**

@@ -2,6 +2,7 @@ import { Link, data } from "react-router";
 import type { Route } from "./+types/forms.$id.preview";
 import { TestForm } from "~/components/test-form.tsx";
 import { getForm } from "~/features/forms/forms.server.ts";
+import { formImageUrl, imageView } from "~/features/forms/form-image-schemas.ts";
 import { requiredOnTheLink, submitProblems } from "~/features/scoring/scales.ts";
 import { answersFrom, answersValidation, errorsByQuestion, type TestView } from "~/features/submissions/test-link-page.ts";
 import { documentTitle } from "~/i18n/dictionaries.ts";
@@ -25,18 +26,20 @@ export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
 
 async function previewOf(context: Route.LoaderArgs["context"], id: string, locale: ReturnType<typeof resolveLocale>) {
   const form = await forPage(getForm(staffPageActor(context), id));
+  const formImage = (imageId: string) => formImageUrl(form.id, imageId);
   const test: TestView = {
     // What the public link gives the respondent: no scores, no bands.
     form: {
       title: form.title,
       description: form.description,
-      questions: form.questions.map(({ id, text, type, required, scale, options }) => ({
+      questions: form.questions.map(({ id, text, type, required, scale, options, ...question }) => ({
         id,
         text,
         type,
         required: requiredOnTheLink(form, { required, type, options }),
         scale,
-        options: options.map((o) => ({ id: o.id, text: o.text })),
+        options: options.map((o) => ({ id: o.id, text: o.text, image: imageView(o, formImage) })),
+        image: imageView(question, formImage),
       })),
     },
     respondent: { name: pageTranslations(context, locale).preview.respondentName },

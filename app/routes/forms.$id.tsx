@@ -4,9 +4,12 @@ import { Badge } from "~/components/badge.tsx";
 import { Button, LinkButton } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
 import { FormEditor } from "~/components/form-editor.tsx";
+import { QuestionImageForms } from "~/components/form-editor/question-image.tsx";
 import { InstalledForm } from "~/components/instruments/installed-form.tsx";
 import { PageHeader } from "~/components/page-header.tsx";
 import { draftFromForm } from "~/features/forms/form-editor.server.ts";
+import { formImageUrl, imageView } from "~/features/forms/form-image-schemas.ts";
+import { questionImagePost } from "~/features/forms/form-image-page.server.ts";
 import { editableForm, editorPost, editorValidation } from "~/features/forms/form-pages.server.ts";
 import { duplicateForm, updateForm } from "~/features/forms/forms.server.ts";
 import { installedFormDetailsPost, installedFormEditor } from "~/features/instruments/installed-form-page.server.ts";
@@ -32,6 +35,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     openLinks: form.isPublished ? await openLinkCount(form.id) : 0,
     form: { id: form.id, title: form.title, isPublished: form.isPublished, isTemplate: form.isTemplate, updatedAt: form.updatedAt },
     draft: draftFromForm(form),
+    // Each saved question's image (or none), for its small image form in the editor.
+    images: Object.fromEntries(form.questions.map((question) => [question.id, imageView(question, (imageId) => formImageUrl(form.id, imageId))])),
     validation: editorValidation(pageTranslations(context, params.locale)),
     // A form installed from the instrument library: its items and scoring are shown, not edited.
     installed: installedFormEditor(form, pageTranslations(context, params.locale)),
@@ -52,6 +57,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return redirectWithFlash(paths.form(locale, copy.id), { kind: "success", key: "formDuplicated" });
   }
   if (intent === "details") return installedFormDetailsPost(actor, locale, formData, params.id);
+  if (intent === "image" || intent === "removeImage") return questionImagePost(actor, locale, formData, params.id);
   return editorPost(actor, locale, formData, params.id);
 }
 
@@ -125,10 +131,19 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
           </>
         }
       />
+      {/* Each saved question's small image form: outside the editor's, as forms do not nest. */}
+      {loaderData.installed ? null : <QuestionImageForms questionIds={Object.keys(loaderData.images)} />}
       {loaderData.installed ? (
-        <InstalledForm key={String(form.updatedAt)} editor={loaderData.installed} result={actionData} />
+        <InstalledForm key={String(form.updatedAt)} editor={loaderData.installed} result={actionData && "image" in actionData ? undefined : actionData} />
       ) : (
-        <FormEditor key={String(form.updatedAt)} draft={loaderData.draft} result={actionData} validation={loaderData.validation} submitLabel={t.common.save} />
+        <FormEditor
+          key={String(form.updatedAt)}
+          draft={loaderData.draft}
+          result={actionData && "image" in actionData ? undefined : actionData}
+          validation={loaderData.validation}
+          submitLabel={t.common.save}
+          images={{ byQuestion: loaderData.images, refused: actionData && "image" in actionData ? actionData.image : undefined }}
+        />
       )}
     </div>
   );

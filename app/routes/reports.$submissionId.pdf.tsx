@@ -4,6 +4,7 @@ import { reportPdfContentDisposition } from "~/features/pdf/report-pdf-filename.
 import { ApiError } from "~/lib/problem.server.ts";
 import { serviceStatusFetchResponse } from "~/lib/service-status.server.ts";
 import { reportForPage } from "~/features/reports/report-page.server.ts";
+import { questionImageFiles } from "~/features/forms/form-images.server.ts";
 import { recordReportRead } from "~/features/reports/reports.server.ts";
 import { actorContext } from "~/lib/context.server.ts";
 import { isStaff } from "~/lib/auth/actor.server.ts";
@@ -33,6 +34,7 @@ export const middleware: Route.MiddlewareFunction[] = [
         locale: resolveLocale(params.locale),
         timeZone: actor.timeZone,
         organizationKind: actor.organizationKind,
+        images: await questionImageFiles(found.report.answers.map((answer) => answer.questionId)),
       });
     } catch (error) {
       // Every PDF worker busy: the friendly "busy" page, with Retry-After.

@@ -14,6 +14,8 @@ import { acknowledgeSubmission } from "~/features/flags/acknowledgement.server.t
 import { ACKNOWLEDGEMENT_NOTE_MAX } from "~/features/flags/flag-filters.ts";
 import { acknowledgeBody } from "~/features/flags/flag-schemas.ts";
 import { reportForPage } from "~/features/reports/report-page.server.ts";
+import { questionImages } from "~/features/forms/form-images.server.ts";
+import { FormImage } from "~/components/form-image.tsx";
 import { recordReportRead } from "~/features/reports/reports.server.ts";
 import { type Dictionary, documentTitle } from "~/i18n/dictionaries.ts";
 import { metaTranslations } from "~/i18n/meta.ts";
@@ -35,7 +37,8 @@ export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { actor, report } = await reportForPage(context, params.submissionId);
   await recordReportRead(actor, report, "report.read");
-  return { report, validation: clientValidation(acknowledgeBody, pageTranslations(context, params.locale)) };
+  const images = await questionImages(report.answers.map((answer) => answer.questionId));
+  return { report, images, validation: clientValidation(acknowledgeBody, pageTranslations(context, params.locale)) };
 }
 
 /** The acknowledge form (docs/api-contract.md §16): the schema and service of POST /api/submissions/:id/acknowledge. */
@@ -168,6 +171,7 @@ export default function Report({ loaderData, actionData }: Route.ComponentProps)
                 <div className="min-w-0">
                   <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">{t.reports.question(format.number(index + 1))}</p>
                   <p className="font-medium wrap-anywhere text-slate-900">{answer.questionText}</p>
+                  <FormImage image={loaderData.images[answer.questionId]} className="mt-2 max-h-64" />
                   <p className={text ? "mt-1 whitespace-pre-line wrap-anywhere text-slate-800" : "mt-1 text-slate-600 italic"}>{text || t.reports.noAnswer}</p>
                 </div>
                 <p className="shrink-0 text-sm text-slate-700 tabular-nums sm:text-right">

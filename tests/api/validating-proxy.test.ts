@@ -176,6 +176,14 @@ describe("the validating proxy's tour of every operation", () => {
     expect((await via("PUT", `/api/forms/${formId}`, { as: teacher, json: { description: "A second edit." }, headers: { "if-match": version } })).status).toBe(
       412,
     );
+    // Two of the form's questions copied into a form of their own.
+    const copyTarget = await via("POST", "/api/forms", { as: teacher, json: { title: unique("Toured copy") } });
+    expect(copyTarget.status, copyTarget.text).toBe(201);
+    const copied = await via("POST", `/api/forms/${copyTarget.body.id}/questions/copy`, {
+      as: teacher,
+      json: { fromFormId: formId, questionIds: (form.questions as { id: string }[]).slice(0, 2).map((question) => question.id) },
+    });
+    expect(copied.status, copied.text).toBe(200);
     expect((await via("GET", "/api/forms/not-a-form", { as: teacher })).status).toBe(404);
     expect((await via("GET", "/api/forms", { wrongOnPurpose: true })).status).toBe(401);
 

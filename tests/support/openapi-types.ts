@@ -506,6 +506,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/forms/{id}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an image to a form the caller may change, for its questions and options to name by `imageId` (with `imageAlt`). The file is decoded whatever its name says (400 when it is not a PNG, JPEG or WebP image), turned upright, scaled down to at most 2,000 px, stripped of its metadata and stored as PNG (with transparency) or JPEG. 413 above 2 MiB; 409 INSTRUMENT_LOCKED for an installed instrument.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        post: operations["uploadFormImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forms/{id}/images/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image of a form the caller reads (or of whose results they see). Its content never changes: `Cache-Control: private, max-age=31536000, immutable`.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        get: operations["getFormImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/forms/{id}/questions/copy": {
         parameters: {
             query?: never;
@@ -1201,6 +1241,23 @@ export interface paths {
         get?: never;
         /** Save the answers so far without sending them (no scoring, no completion; the same checks of question and option ids, none required). They come back with GET /api/test-link/{token} on any device; the link's status becomes IN_PROGRESS; submitting discards them. 429 after 120 saves and submits of one link in 10 minutes. */
         put: operations["saveTestDraft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/test-link/{token}/images/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An image of the link's form, as the test names it (`image.url`); never one of another form. `Cache-Control: private, max-age=31536000, immutable`. 429 after 100 unknown tokens from one client address in 10 minutes. */
+        get: operations["getTestLinkImage"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2452,7 +2509,13 @@ export interface components {
                     text: string;
                     score: number;
                     critical: boolean;
+                    /** @description The image shown with it (GET /api/forms/{id}/images/{imageId}); null: none. */
+                    imageId: string | null;
+                    imageAlt: string | null;
                 }[];
+                /** @description The image shown with it (GET /api/forms/{id}/images/{imageId}); null: none. */
+                imageId: string | null;
+                imageAlt: string | null;
             }[];
             scoring: components["schemas"]["ScoringSettings"];
             subscales: components["schemas"]["SubscaleDefinition"][];
@@ -2656,6 +2719,14 @@ export interface components {
             modifierExtension?: components["schemas"]["FhirExtension"][];
         } & {
             [key: string]: unknown;
+        };
+        FormImage: {
+            /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+            id: string;
+            /** @description Where the form's staff read it; its content never changes, so it may be cached for good. */
+            url: string;
+            width: number;
+            height: number;
         };
         FormSummary: {
             /** @description completed + pending + expired + revoked. */
@@ -3706,7 +3777,9 @@ export interface components {
                         /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                         id: string;
                         text: string;
+                        image: components["schemas"]["TestImage"];
                     }[];
+                    image: components["schemas"]["TestImage"];
                 }[];
             };
             respondent: {
@@ -3736,6 +3809,11 @@ export interface components {
                 "pt-BR"?: string;
             }) | null;
         };
+        /** @description The image shown with it, served on the link itself; null: none. */
+        TestImage: {
+            url: string;
+            alt: string;
+        } | null;
         /** @description How many of the test's questions have an answer. */
         TestProgress: {
             answered: number;
@@ -4411,7 +4489,6 @@ export interface components {
                 /** @description The chosen option counts `min + max − score` of the question's option scores. Left out: false, or on PUT a question kept by its id keeps its own. */
                 reverseScored?: boolean;
                 scale?: components["schemas"]["Scale"];
-                /** @default [] */
                 options?: {
                     /** @description Keep and update this existing option (PUT). */
                     id?: string;
@@ -4419,7 +4496,15 @@ export interface components {
                     score: number;
                     /** @description Choosing this option flags the result (docs/api-contract.md §16). Left out: false, or on PUT an option kept by its id keeps its own. */
                     critical?: boolean;
+                    /** @description An image uploaded to this form (POST /api/forms/{id}/images); null: none. Left out: none, or on PUT an item kept by its id keeps its own (and its alt text). */
+                    imageId?: string | null;
+                    /** @description What the image shows, for those who cannot see it: required with `imageId`. */
+                    imageAlt?: string | null;
                 }[];
+                /** @description An image uploaded to this form (POST /api/forms/{id}/images); null: none. Left out: none, or on PUT an item kept by its id keeps its own (and its alt text). */
+                imageId?: string | null;
+                /** @description What the image shows, for those who cannot see it: required with `imageId`. */
+                imageAlt?: string | null;
             }[];
             /**
              * @description null: a plain sum, unanswered items scoring 0.
@@ -4554,7 +4639,6 @@ export interface components {
                 /** @description The chosen option counts `min + max − score` of the question's option scores. Left out: false, or on PUT a question kept by its id keeps its own. */
                 reverseScored?: boolean;
                 scale?: components["schemas"]["Scale"];
-                /** @default [] */
                 options?: {
                     /** @description Keep and update this existing option (PUT). */
                     id?: string;
@@ -4562,7 +4646,15 @@ export interface components {
                     score: number;
                     /** @description Choosing this option flags the result (docs/api-contract.md §16). Left out: false, or on PUT an option kept by its id keeps its own. */
                     critical?: boolean;
+                    /** @description An image uploaded to this form (POST /api/forms/{id}/images); null: none. Left out: none, or on PUT an item kept by its id keeps its own (and its alt text). */
+                    imageId?: string | null;
+                    /** @description What the image shows, for those who cannot see it: required with `imageId`. */
+                    imageAlt?: string | null;
                 }[];
+                /** @description An image uploaded to this form (POST /api/forms/{id}/images); null: none. Left out: none, or on PUT an item kept by its id keeps its own (and its alt text). */
+                imageId?: string | null;
+                /** @description What the image shows, for those who cannot see it: required with `imageId`. */
+                imageAlt?: string | null;
             }[];
             /** @description null: a plain sum, unanswered items scoring 0. */
             scoring?: components["schemas"]["Scoring"] | null;
@@ -4598,6 +4690,14 @@ export interface components {
             /** @description The subscale's own reliable-change constants; left out: none. */
             reliableChange?: components["schemas"]["ReliableChange"] | null;
             remissionBelow?: number | null;
+        };
+        FormImageUpload: {
+            /**
+             * Format: binary
+             * @description PNG, JPEG or WebP, at most 2 MiB (413 above). Turned upright, stripped of every metadata (EXIF, GPS) and re-encoded.
+             * @example (the image's bytes)
+             */
+            file: string;
         };
         CopyQuestions: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. of a form the caller can read: the copies' source. */
@@ -10980,7 +11080,18 @@ export interface operations {
                  *             "minLabel": "text",
                  *             "maxLabel": "text"
                  *           },
-                 *           "options": []
+                 *           "options": [
+                 *             {
+                 *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *               "text": "How often do you read for pleasure?",
+                 *               "score": -1000000,
+                 *               "critical": true,
+                 *               "imageId": "text",
+                 *               "imageAlt": "text"
+                 *             }
+                 *           ],
+                 *           "imageId": "text",
+                 *           "imageAlt": "text"
                  *         }
                  *       ],
                  *       "scoring": null,
@@ -11063,9 +11174,13 @@ export interface operations {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
-                     *               "critical": true
+                     *               "critical": true,
+                     *               "imageId": "text",
+                     *               "imageAlt": "text"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "imageId": "text",
+                     *           "imageAlt": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -11396,9 +11511,13 @@ export interface operations {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
-                     *               "critical": true
+                     *               "critical": true,
+                     *               "imageId": "text",
+                     *               "imageAlt": "text"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "imageId": "text",
+                     *           "imageAlt": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -11622,7 +11741,18 @@ export interface operations {
                  *             "minLabel": "text",
                  *             "maxLabel": "text"
                  *           },
-                 *           "options": []
+                 *           "options": [
+                 *             {
+                 *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                 *               "text": "How often do you read for pleasure?",
+                 *               "score": -1000000,
+                 *               "critical": true,
+                 *               "imageId": "text",
+                 *               "imageAlt": "text"
+                 *             }
+                 *           ],
+                 *           "imageId": "text",
+                 *           "imageAlt": "text"
                  *         }
                  *       ],
                  *       "scoring": {
@@ -11725,9 +11855,13 @@ export interface operations {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
-                     *               "critical": true
+                     *               "critical": true,
+                     *               "imageId": "text",
+                     *               "imageAlt": "text"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "imageId": "text",
+                     *           "imageAlt": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -12404,6 +12538,425 @@ export interface operations {
             };
         };
     };
+    uploadFormImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "(the image's bytes)"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["FormImageUpload"];
+            };
+        };
+        responses: {
+            /** @description The stored image. */
+            201: {
+                headers: {
+                    /** @description /api/forms/{id}/images/{imageId}: where the created resource is. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *       "url": "text",
+                     *       "width": 1,
+                     *       "height": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FormImage"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: INSTRUMENT_LOCKED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:instrument-locked",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This form is a library instrument: its items and scoring cannot be changed. Its title, description, publication and critical message can.",
+                     *       "code": "INSTRUMENT_LOCKED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INSTRUMENT_LOCKED";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getFormImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     copyQuestions: {
         parameters: {
             query?: never;
@@ -12497,9 +13050,13 @@ export interface operations {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
-                     *               "critical": true
+                     *               "critical": true,
+                     *               "imageId": "text",
+                     *               "imageAlt": "text"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "imageId": "text",
+                     *           "imageAlt": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -13240,9 +13797,13 @@ export interface operations {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
-                     *               "critical": true
+                     *               "critical": true,
+                     *               "imageId": "text",
+                     *               "imageAlt": "text"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "imageId": "text",
+                     *           "imageAlt": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -15916,9 +16477,13 @@ export interface operations {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
-                     *               "critical": true
+                     *               "critical": true,
+                     *               "imageId": "text",
+                     *               "imageAlt": "text"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "imageId": "text",
+                     *           "imageAlt": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -24215,9 +24780,17 @@ export interface operations {
                      *             "options": [
                      *               {
                      *                 "id": "cmf3k9x2a0001qz8h4b7c2d1e",
-                     *                 "text": "How often do you read for pleasure?"
+                     *                 "text": "How often do you read for pleasure?",
+                     *                 "image": {
+                     *                   "url": "text",
+                     *                   "alt": "text"
+                     *                 }
                      *               }
-                     *             ]
+                     *             ],
+                     *             "image": {
+                     *               "url": "text",
+                     *               "alt": "text"
+                     *             }
                      *           }
                      *         ]
                      *       },
@@ -24673,6 +25246,144 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getTestLinkImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };

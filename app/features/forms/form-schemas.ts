@@ -4,6 +4,7 @@ import { achievableScores } from "../scoring/items.ts";
 import { DEFAULT_SCORING, KEY_PATTERN, MAX_SUBSCALES } from "../scoring/scale-limits.ts";
 import { band, reliableChangeOutput, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { QUESTION_TYPES } from "./question-types.ts";
+import { IMAGE_ALT_MAX } from "./form-image-schemas.ts";
 import { instrumentMark } from "../instruments/instrument-schemas.ts";
 import { SCALE_BOUND, SCALE_MAX_POINTS, scalePoints, storedOptions } from "./scale.ts";
 import {
@@ -23,6 +24,27 @@ import {
 /** The largest score (and score range bound) a form may use, either sign. */
 export const SCORE_LIMIT = 1_000_000;
 
+/**
+ * A question's or option's image (docs/api-contract.md §22): an image uploaded to the same form,
+ * with its alt text, which it requires.
+ */
+const imageFields = {
+  imageId: idSchema.nullable().optional().meta({
+    description:
+      "An image uploaded to this form (POST /api/forms/{id}/images); null: none. Left out: none, or on PUT an item kept by its id keeps its own (and its alt text).",
+  }),
+  imageAlt: optionalText(IMAGE_ALT_MAX).meta({ description: "What the image shows, for those who cannot see it: required with `imageId`." }),
+};
+
+/** An image given without its alt text: the problem is the alt text's. */
+function reportMissingAlt(
+  item: { imageId?: string | null | undefined; imageAlt?: string | null | undefined },
+  ctx: z.RefinementCtx,
+  path: (string | number)[],
+) {
+  if (item.imageId && !item.imageAlt) ctx.addIssue({ code: "custom", path: [...path, "imageAlt"], message: "imageAltRequired" });
+}
+
 /** Bounded so that no total of a form's scores can overflow (or lose its precision). */
 const score = z.number().min(-SCORE_LIMIT, "scoreOutOfRange").max(SCORE_LIMIT, "scoreOutOfRange");
 
@@ -33,6 +55,7 @@ export const optionInput = z.strictObject({
   critical: z.boolean().optional().meta({
     description: "Choosing this option flags the result (docs/api-contract.md §16). Left out: false, or on PUT an option kept by its id keeps its own.",
   }),
+  ...imageFields,
 });
 
 const scaleBound = z.number().int("wholeNumber").min(-SCALE_BOUND).max(SCALE_BOUND);
@@ -75,8 +98,11 @@ export const questionInput = z
     }),
     scale: scaleInput.optional(),
     options: z.array(optionInput).max(50).default([]),
+    ...imageFields,
   })
   .superRefine((question, ctx) => {
+    reportMissingAlt(question, ctx, []);
+    for (const [index, option] of question.options.entries()) reportMissingAlt(option, ctx, ["options", index]);
     if (question.scale && question.type !== "SCALE") {
       ctx.addIssue({ code: "custom", path: ["scale"], message: "scaleOnlyForScale" });
     }
@@ -337,6 +363,12 @@ export const questionScale = z
   .nullable()
   .meta({ description: "A SCALE question's range and end labels; null for other questions and for a scale given only by its options." });
 
+/** A question's or option's image as read back: its id (served at /api/forms/{id}/images/{imageId}) and alt text. */
+const storedImageFields = {
+  imageId: idSchema.nullable().meta({ description: "The image shown with it (GET /api/forms/{id}/images/{imageId}); null: none." }),
+  imageAlt: z.string().nullable(),
+};
+
 const formSummaryFields = {
   id: idSchema,
   title: z.string(),
@@ -377,7 +409,8 @@ export const formDetail = z
         key: z.string().meta({ description: "Its own key, or `q<position>` counted from 1." }),
         reverseScored: z.boolean(),
         scale: questionScale,
-        options: z.array(z.object({ id: idSchema, text: z.string(), score: z.number(), critical: z.boolean() })),
+        options: z.array(z.object({ id: idSchema, text: z.string(), score: z.number(), critical: z.boolean(), ...storedImageFields })),
+        ...storedImageFields,
       }),
     ),
     scoring: scoringSettings,

@@ -16,6 +16,7 @@ import { presentInstrumentMark, type StoredInstrument, storedInstrument } from "
 import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import { formConstants } from "../scoring/change.ts";
 import { recordAudit, recordUpdate } from "../audit/audit.server.ts";
+import { foreignImageProblems, withCopiedImages } from "./form-image-refs.server.ts";
 
 type Transaction = Prisma.TransactionClient;
 
@@ -125,7 +126,9 @@ export const formContentSelect = {
       scaleMax: true,
       scaleMinLabel: true,
       scaleMaxLabel: true,
-      options: { orderBy: { position: "asc" }, select: { id: true, text: true, score: true, critical: true } },
+      options: { orderBy: { position: "asc" }, select: { id: true, text: true, score: true, critical: true, imageId: true, imageAlt: true } },
+      imageId: true,
+      imageAlt: true,
     },
   },
 } satisfies Prisma.FormSelect;
@@ -190,16 +193,18 @@ export async function getForm(actor: Actor, id: string): Promise<FormDetail> {
   return presentForm(form);
 }
 
+/** The forms a caller reads, and the forms of results they see (`getFormOfResults`). */
+export const readableFormsWhere = (actor: Actor): Prisma.FormWhereInput => ({
+  OR: [visibleFormsWhere(actor), { deletedAt: null, submissions: { some: visibleSubmissionsWhere(actor) } }],
+});
+
 /**
  * A form the caller reads, or the form of results they see: a colleague's form that a shared
  * group's links were given (ADR 86) has a summary for the group's staff, as its results have
  * reports. Anything else is 404.
  */
 export async function getFormOfResults(actor: Actor, id: string): Promise<FormDetail> {
-  const form = await db.form.findFirst({
-    where: { id, OR: [visibleFormsWhere(actor), { deletedAt: null, submissions: { some: visibleSubmissionsWhere(actor) } }] },
-    include: detailInclude,
-  });
+  const form = await db.form.findFirst({ where: { id, ...readableFormsWhere(actor) }, include: detailInclude });
   if (!form) throw notFound("form");
   return presentForm(form);
 }
@@ -213,7 +218,7 @@ export async function getFormOfResults(actor: Actor, id: string): Promise<FormDe
 export async function createForm(
   actor: Actor,
   input: CreateFormInput,
-  options: { instrument?: StoredInstrument; source?: { from: "library" | "fhir" | "copy"; of?: string } } = {},
+  options: { instrument?: StoredInstrument; source?: { from: "library" | "fhir" | "copy"; of?: string }; imagesOf?: string } = {},
 ): Promise<FormDetail> {
   assertScoringValid(
     input.questions.map((question) => ({ ...question, options: storedOptions(question) })),
@@ -241,7 +246,9 @@ export async function createForm(
       },
     });
     await replaceScoreRanges(tx, form.id, input.scoreRanges);
-    await replaceQuestions(tx, form.id, input.questions);
+    // A copy names the source's images: they are copied to the new form first (ADR 92).
+    const questions = options.imagesOf ? await withCopiedImages(tx, actor, options.imagesOf, form.id, input.questions) : input.questions;
+    await replaceQuestions(tx, form.id, questions);
     await recordAudit(tx, { by: actor, action: "form.created", targetId: form.id, details: { questions: input.questions.length, ...options.source } });
     return form.id;
   });
@@ -492,6 +499,7 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
       }
     });
   });
+  problems.push(...(await foreignImageProblems(tx, formId, questions)));
   if (problems.length > 0) throw badRequest("Some ids do not belong to this form.", problems);
 
   const keptIds = new Set(questions.flatMap((q) => (q.id ? [q.id] : [])));
@@ -512,19 +520,20 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
       scaleMaxLabel: scale?.maxLabel ?? null,
       key: question.key !== undefined ? question.key : question.id ? (storedKeys.get(question.id) ?? null) : null,
       ...(question.reverseScored !== undefined || !question.id ? { reverseScored: question.reverseScored ?? false } : {}),
+      ...imageData(question, !question.id),
     };
     // A scale numbered from its range keeps its points' ids, in order, so answers saved as a draft
     // still name them after the teacher saves the form again.
     const kept = question.id && question.options.length === 0 ? (orderedOptionIds.get(question.id) ?? []) : [];
-    const options: { id?: string | undefined; text: string; score: number; critical?: boolean | undefined }[] = storedOptions(question).map((option, i) =>
-      kept[i] ? { ...option, id: kept[i] } : option,
+    const options: ({ id?: string | undefined; text: string; score: number; critical?: boolean | undefined } & ImageInput)[] = storedOptions(question).map(
+      (option, i) => (kept[i] ? { ...option, id: kept[i] } : option),
     );
     if (!question.id) {
       await tx.question.create({
         data: {
           formId,
           ...fields,
-          options: { create: options.map((o, i) => ({ text: o.text, score: o.score, position: i, critical: o.critical ?? false })) },
+          options: { create: options.map((o, i) => ({ text: o.text, score: o.score, position: i, critical: o.critical ?? false, ...imageData(o, true) })) },
         },
       });
       continue;
@@ -534,12 +543,20 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
     const keptOptionIds = options.flatMap((o) => (o.id ? [o.id] : []));
     await tx.option.deleteMany({ where: { questionId, id: { notIn: keptOptionIds } } });
     for (const [i, option] of options.entries()) {
-      const optionFields = { text: option.text, score: option.score, position: i };
+      const optionFields = { text: option.text, score: option.score, position: i, ...imageData(option, !option.id) };
       // An option kept by its id without `critical` keeps its own; a new one is not critical.
       if (option.id) await tx.option.update({ where: { id: option.id }, data: { ...optionFields, critical: option.critical } });
       else await tx.option.create({ data: { questionId, ...optionFields, critical: option.critical ?? false } });
     }
   }
+}
+
+type ImageInput = { imageId?: string | null | undefined; imageAlt?: string | null | undefined };
+
+/** An item's image columns a body sets: left out, an item kept by its id keeps its own, a new one has none. */
+function imageData(item: ImageInput, isNew: boolean) {
+  if (item.imageId === undefined) return isNew ? { imageId: null, imageAlt: null } : {};
+  return { imageId: item.imageId, imageAlt: item.imageId === null ? null : (item.imageAlt ?? null) };
 }
 
 /**
@@ -572,7 +589,15 @@ export async function duplicateForm(actor: Actor, id: string, options: { title?:
         key: question.key,
         reverseScored: question.reverseScored,
         ...(question.scale ? { scale: question.scale } : {}),
-        options: question.options.map((option) => ({ text: option.text, score: option.score, critical: option.critical })),
+        imageId: question.imageId,
+        imageAlt: question.imageAlt,
+        options: question.options.map((option) => ({
+          text: option.text,
+          score: option.score,
+          critical: option.critical,
+          imageId: option.imageId,
+          imageAlt: option.imageAlt,
+        })),
       })),
       scoring: source.scoring,
       subscales: source.subscales,
@@ -583,6 +608,10 @@ export async function duplicateForm(actor: Actor, id: string, options: { title?:
       shuffleQuestions: source.shuffleQuestions,
       shuffleOptions: source.shuffleOptions,
     },
-    { ...(instrument === null ? {} : { instrument: storedInstrument.parse(instrument) }), source: { from: "copy", of: source.id } },
+    {
+      ...(instrument === null ? {} : { instrument: storedInstrument.parse(instrument) }),
+      source: { from: "copy", of: source.id },
+      imagesOf: source.id,
+    },
   );
 }

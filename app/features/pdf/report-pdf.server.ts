@@ -58,7 +58,12 @@ export type ReportPdfOptions = {
   organizationKind?: OrganizationKind;
   /** The generation date printed in the footer and stored as the PDF's creation date. Default now. */
   generatedAt?: Date;
+  /** The images the questions show (docs/api-contract.md §22), by question id: printed under each question's text. */
+  images?: Record<string, PdfImage>;
 };
+
+/** A stored form image (PNG or JPEG, ADR 92) with its size in pixels. */
+export type PdfImage = { contentType: string; bytes: Uint8Array; width: number; height: number; alt: string };
 
 // ---------------------------------------------------------------------------------------------
 // Rendering.
@@ -180,7 +185,7 @@ export function renderReportPdf(report: ReportDetail, options: ReportPdfOptions 
   drawFlags(pdf, report, f);
   drawBands(pdf, report, f);
   drawSubscales(pdf, report, f);
-  drawAnswers(pdf, report, f);
+  drawAnswers(pdf, report, f, options.images ?? {});
 
   const pages = doc.getNumberOfPages();
   for (let page = 1; page <= pages; page++) {
@@ -608,7 +613,12 @@ function drawBands(pdf: Pdf, report: ReportDetail, f: Formatters) {
   pdf.y = y + 14;
 }
 
-type Line = { text: string; kind: "question" | "answer" | "empty"; bullet: boolean; height: number };
+type Line = { text: string; kind: "question" | "answer" | "empty" | "image"; bullet: boolean; height: number; image?: PlacedImage };
+type PlacedImage = PdfImage & { drawWidth: number; drawHeight: number };
+
+/** An image is printed at most this high (pt), and never wider than the question's text. */
+const IMAGE_MAX_HEIGHT = 160;
+const IMAGE_GAP = 6;
 
 const QUESTION_STYLE: TextStyle = { size: 10, bold: true, color: INK };
 const ANSWER_STYLE: TextStyle = { size: 9.5, color: BODY };
@@ -674,11 +684,11 @@ const BULLET_INDENT = 10;
 const BLOCK_PAD = 10;
 const QA_GAP = 5;
 
-function drawAnswers(pdf: Pdf, report: ReportDetail, f: Formatters) {
+function drawAnswers(pdf: Pdf, report: ReportDetail, f: Formatters, images: Record<string, PdfImage>) {
   const s = f.strings;
   const answers = report.answers;
   if (answers.length === 0) return;
-  const blocks = answers.map((answer, index) => layoutAnswer(pdf, answer, index, f));
+  const blocks = answers.map((answer, index) => layoutAnswer(pdf, answer, index, f, images[answer.questionId]));
   const headingHeight = 24;
   const firstHeight = blocks[0] ? Math.min(blocks[0].minHeight, blocks[0].height) : 0;
   pdf.ensure(headingHeight + firstHeight);
@@ -701,10 +711,16 @@ function drawAnswers(pdf: Pdf, report: ReportDetail, f: Formatters) {
 
 type Block = ReturnType<typeof layoutAnswer>;
 
-function layoutAnswer(pdf: Pdf, answer: ReportDetail["answers"][number], index: number, f: Formatters) {
+function layoutAnswer(pdf: Pdf, answer: ReportDetail["answers"][number], index: number, f: Formatters, image: PdfImage | undefined) {
   const s = f.strings;
   const question = pdf.lines(answer.questionText, TEXT_WIDTH, QUESTION_STYLE);
   const lines: Line[] = (question.length ? question : ["—"]).map((text) => ({ text, kind: "question", bullet: false, height: QUESTION_LINE }));
+  // The question's image, under its text and kept with it: a pixel is a point, scaled down to fit.
+  if (image && image.width > 0 && image.height > 0) {
+    const scale = Math.min(1, TEXT_WIDTH / image.width, IMAGE_MAX_HEIGHT / image.height);
+    const placed = { ...image, drawWidth: image.width * scale, drawHeight: image.height * scale };
+    lines.push({ text: image.alt, kind: "image", bullet: false, height: placed.drawHeight + IMAGE_GAP * 2, image: placed });
+  }
   const answerWidth = TEXT_WIDTH - (ANSWER_X - TEXT_X);
   const answerLines: Line[] = [];
   if (answer.type === "TEXT") {
@@ -760,7 +776,7 @@ function drawBlock(pdf: Pdf, block: Block, f: Formatters) {
   };
   const endOfPage = CONTENT_BOTTOM;
   const lines = block.lines;
-  const questionLines = lines.filter((line) => line.kind === "question").length;
+  const questionLines = lines.filter((line) => line.kind === "question" || line.kind === "image").length;
   lines.forEach((line, index) => {
     const next = lines[index + 1];
     // Never leave the question alone, and never carry one last line over by itself.
@@ -778,6 +794,11 @@ function drawBlock(pdf: Pdf, block: Block, f: Formatters) {
     }
     const gap = line.kind !== "question" && line.height > ANSWER_LINE ? line.height - ANSWER_LINE : 0;
     const lineBaseline = y + gap + baseline(line);
+    if (line.kind === "image") {
+      drawImage(pdf, line.image!, y + IMAGE_GAP);
+      y += line.height;
+      return;
+    }
     if (line.kind !== "question" && barStart === null) barStart = y + gap - 0.5;
     if (line.kind === "question") {
       pdf.text(line.text, TEXT_X, lineBaseline, QUESTION_STYLE);
@@ -792,6 +813,19 @@ function drawBlock(pdf: Pdf, block: Block, f: Formatters) {
   });
   closeBar(y + 3.5);
   pdf.y = Math.max(y, pdf.y + BLOCK_PAD + 24.5) + BLOCK_PAD;
+}
+
+/**
+ * A stored image, once per document (jsPDF keeps one copy per alias however often it is drawn); one
+ * jsPDF cannot read is left out, its alt text printed in its place, rather than failing the report.
+ */
+function drawImage(pdf: Pdf, image: PlacedImage, top: number) {
+  const format = image.contentType === "image/png" ? "PNG" : "JPEG";
+  try {
+    pdf.doc.addImage(image.bytes, format, TEXT_X, top, image.drawWidth, image.drawHeight, `image-${createHash("sha256").update(image.bytes).digest("hex")}`);
+  } catch {
+    pdf.text(pdf.fit(image.alt, TEXT_WIDTH, EMPTY_STYLE), TEXT_X, top + 10, EMPTY_STYLE);
+  }
 }
 
 function drawContinuationHeader(pdf: Pdf, report: ReportDetail, f: Formatters) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { linkImage } from "../forms/form-image-schemas.ts";
 import { privacyNoticeOutput } from "../organization/organization-schemas.ts";
 import { questionScale } from "../forms/form-schemas.ts";
 import { QUESTION_TYPES } from "../forms/question-types.ts";
@@ -213,7 +214,8 @@ export const testLinkResponse = z
           type: z.enum(QUESTION_TYPES),
           required: z.boolean(),
           scale: questionScale,
-          options: z.array(z.object({ id: idSchema, text: z.string() })),
+          options: z.array(z.object({ id: idSchema, text: z.string(), image: linkImage })),
+          image: linkImage,
         }),
       ),
     }),

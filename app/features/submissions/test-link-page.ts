@@ -11,6 +11,9 @@ import type { Scale } from "../forms/scale.ts";
  * or the text written). Its rules come from the test itself, so they are derived per test rather
  * than from a fixed schema; the answers are then checked by the same service as the API.
  */
+/** An image shown with a question or an option (docs/api-contract.md §22): its URL for this viewer, and its alt text. */
+export type TestImage = { url: string; alt: string } | null;
+
 /** What the test form shows: the public link's test (`openTestLink`), or a form a teacher previews. */
 export type TestView = {
   form: {
@@ -22,7 +25,8 @@ export type TestView = {
       type: QuestionType;
       required: boolean;
       scale: Scale | null;
-      options: { id: string; text: string }[];
+      options: { id: string; text: string; image?: TestImage }[];
+      image?: TestImage;
     }[];
   };
   respondent: { name: string };

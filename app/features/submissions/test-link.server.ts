@@ -18,6 +18,7 @@ import { enqueueJobs } from "../jobs/jobs.server.ts";
 import { newId } from "~/lib/ids.server.ts";
 import type { OrganizationKind } from "../organization/organization-kinds.ts";
 import { type PrivacyNotice, readPrivacyNotice } from "../organization/privacy-notice.ts";
+import { imageView, linkImageUrl } from "../forms/form-image-schemas.ts";
 
 /**
  * The public side of an assignment: anyone holding the token may read the test (without scores or
@@ -182,6 +183,7 @@ export async function openTestLinkPage(token: string) {
   // The first opening moves the link from PENDING to OPENED; later ones change nothing.
   if (!link.openedAt) await db.submission.updateMany({ where: { id: link.id, openedAt: null }, data: { openedAt: new Date() } });
   const draftAnswers = link.draft ? (link.draft.answers as GivenAnswer[]) : [];
+  const linkImage = (imageId: string) => linkImageUrl(token, imageId);
   const test = {
     form: {
       title: link.form.title,
@@ -192,7 +194,8 @@ export async function openTestLinkPage(token: string) {
         type: q.type,
         required: requiredOnTheLink(link.form, q),
         scale: q.scale,
-        options: q.options.map((o) => ({ id: o.id, text: o.text })),
+        options: q.options.map((o) => ({ id: o.id, text: o.text, image: imageView(o, linkImage) })),
+        image: imageView(q, linkImage),
       })),
     },
     respondent: { name: link.respondent.name },
