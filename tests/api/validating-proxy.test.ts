@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, type DemoUser, type RequestOptions, unique } from "../support/api.ts";
 import { type CreatedForm, mediumAnswers, mixedForm } from "../support/assessment.ts";
+import sharp from "sharp";
 import { type CreatedUser, createSignedInUser } from "../support/fixtures.ts";
 import { documentedOperationId } from "../support/response-contract.ts";
 import { mailCount, nextMailedCode } from "../support/two-factor.ts";
@@ -97,9 +98,10 @@ async function via(method: string, path: string, options: RequestOptions & { wro
 }
 
 /**
- * An operation that answers with a redirect, called without the proxy: Prism follows redirects
- * (stoplightio/prism#1977), so it would check the page redirected to. The suite's own check of
- * every answer against the document (tests/support/response-contract.ts) still applies.
+ * An operation called without the proxy: one that answers with a redirect, which Prism follows
+ * (stoplightio/prism#1977), so it would check the page redirected to; and an upload of a binary
+ * file, whose multipart body Prism passes on as text, so the image arrives corrupted. The suite's
+ * own check of every answer against the document (tests/support/response-contract.ts) still applies.
  */
 async function direct(method: string, path: string, options: RequestOptions = {}) {
   const response = await api(method, path, options);
@@ -241,6 +243,16 @@ describe("the validating proxy's tour of every operation", () => {
     const assigned = await via("POST", "/api/submissions", { as: teacher, json: { formId, studentId } });
     expect(assigned.status, assigned.text).toBe(201);
     const { id, token } = assigned.body as { id: string; token: string };
+    // An image of the form, for the staff and for the link's respondent.
+    const upload = new FormData();
+    const diagram = await sharp({ create: { width: 4, height: 3, channels: 3, background: { r: 26, g: 127, b: 55 } } })
+      .png()
+      .toBuffer();
+    upload.set("file", new File([new Uint8Array(diagram)], "diagram.png", { type: "image/png" }));
+    const image = await direct("POST", `/api/forms/${formId}/images`, { as: teacher, body: upload });
+    expect(image.status, image.text).toBe(201);
+    expect((await via("GET", `/api/forms/${formId}/images/${image.body.id}`, { as: teacher })).status).toBe(200);
+    expect((await via("GET", `/api/test-link/${token}/images/${image.body.id}`)).status).toBe(200);
     expect((await via("GET", "/api/submissions", { as: teacher })).status).toBe(200);
     expect((await via("GET", `/api/submissions/${id}`, { as: teacher })).status).toBe(200);
     expect((await via("PUT", `/api/submissions/${id}`, { as: teacher, json: { expiresAt: "2099-12-31" } })).status).toBe(200);
