@@ -12960,13 +12960,7 @@ export interface operations {
     copyQuestions: {
         parameters: {
             query?: never;
-            header?: {
-                /**
-                 * @description A key of the client's choosing (a UUID, say), new for each new request, as the IETF draft "The Idempotency-Key HTTP Header Field" describes: "8e03978e-40d5-43e8-bc93-6894a57f9324" (a Structured Field String) or the bare value, 1 to 255 printable ASCII characters (else 400). A repeat by the same user (a token acts as its owner) with the same key, method, path, query and body within 24 hours changes nothing and gets the first answer again (its status, body and Location), marked Idempotent-Replayed: true; 2xx and 4xx answers are kept, except 429. The same key with another request: 422 IDEMPOTENCY_KEY_REUSED. A repeat while the first is still being processed: 409 IDEMPOTENCY_KEY_IN_USE (send it again shortly).
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -12994,8 +12988,6 @@ export interface operations {
                      * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
                      */
                     ETag?: string;
-                    /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13182,7 +13174,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state. Codes: INSTRUMENT_LOCKED, IDEMPOTENCY_KEY_IN_USE. */
+            /** @description Conflict with the current state. Codes: INSTRUMENT_LOCKED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13199,7 +13191,7 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "INSTRUMENT_LOCKED" | "IDEMPOTENCY_KEY_IN_USE";
+                        code?: "INSTRUMENT_LOCKED";
                     };
                 };
             };
@@ -13242,27 +13234,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
-                    };
-                };
-            };
-            /** @description The Idempotency-Key was used for another request (another path, query or body) in the last 24 hours. Codes: IDEMPOTENCY_KEY_REUSED. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:assessment-service:problem:idempotency-key-reused",
-                     *       "title": "Unprocessable Content",
-                     *       "status": 422,
-                     *       "detail": "This Idempotency-Key was used in the last 24 hours for another request (another path, query or body). Use a new key for a new request.",
-                     *       "code": "IDEMPOTENCY_KEY_REUSED"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };

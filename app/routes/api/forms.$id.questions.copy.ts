@@ -18,7 +18,6 @@ const handle = endpoint<Route.LoaderArgs>(
   {
     POST: {
       operationId: "copyQuestions",
-      idempotencyKey: true,
       tag: "Forms",
       auth: "session",
       roles: `${STAFF} (teachers: own forms)`,
