@@ -47,6 +47,26 @@ async function linkShowing(formId: string, imageId: string) {
 }
 
 describe("images on forms", () => {
+  it("given a question with an image copied to another form, should give the copy an image of that form, served to its links and not to the source's", async () => {
+    const source = await createForm(TEACHER, { ...mixedForm(), isPublished: true });
+    const created = await upload(source.id, await solid(8, 6).png().toBuffer());
+    expect(created.status, created.text).toBe(201);
+    const sourceLink = await linkShowing(source.id, created.body.id);
+    const target = await createForm(TEACHER, { ...mixedForm(), isPublished: true });
+    const copied = await api("POST", `/api/forms/${target.id}/questions/copy`, {
+      as: TEACHER,
+      json: { fromFormId: source.id, questionIds: [source.questions[0]!.id] },
+    });
+    expect(copied.status, copied.text).toBe(200);
+    const copy = copied.body.questions.at(-1) as { imageId: string; imageAlt: string };
+    expect(copy.imageAlt).toBe("A green square");
+    expect(copy.imageId).not.toBe(created.body.id);
+    // The target saves as it is (its copy names an image of its own), and its links are served it.
+    const targetLink = await linkShowing(target.id, copy.imageId);
+    expect((await api("GET", `/api/test-link/${targetLink.token}/images/${copy.imageId}`)).status).toBe(200);
+    expect((await api("GET", `/api/test-link/${sourceLink.token}/images/${copy.imageId}`)).status).toBe(404);
+  });
+
   it("given a PNG, should store it (201), serve it back to the form's staff and to the form's link, with a long cache lifetime", async () => {
     const form = await createForm(TEACHER, { ...mixedForm(), isPublished: true });
     const png = await solid(40, 30).png().toBuffer();

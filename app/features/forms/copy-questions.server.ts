@@ -1,3 +1,4 @@
+import { withCopiedImages } from "./form-image-refs.server.ts";
 import type { Actor } from "~/lib/auth/actor.server.ts";
 import { db } from "~/lib/db.server.ts";
 import { ApiError, badRequest, fieldProblem, notFound } from "~/lib/problem.server.ts";
@@ -54,7 +55,12 @@ export async function copyQuestions(actor: Actor, formId: string, input: CopyQue
       copies,
     );
     assertBandsStillReachable(updated, copies);
-    for (const [index, { id: _id, formId: _formId, position: _position, key: _key, createdAt: _c, updatedAt: _u, options, ...question }] of copies.entries()) {
+    // An image belongs to one form (a link is never served another form's): the copies name copies of theirs.
+    const withImages = await withCopiedImages(tx, actor, source.id, formId, copies);
+    for (const [
+      index,
+      { id: _id, formId: _formId, position: _position, key: _key, createdAt: _c, updatedAt: _u, options, ...question },
+    ] of withImages.entries()) {
       await tx.question.create({
         data: {
           ...question,
