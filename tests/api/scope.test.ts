@@ -44,6 +44,8 @@ function bodyFor(operation: Operation): unknown {
   // An erasure confirms with the person's name: a name that is not theirs is refused, never
   // erasing anything, after the caller and the record were checked.
   if (operation.path.endsWith("/erase")) return { mode: "ANONYMISE", confirm: name };
+  // Copies from a form nobody can read: the target is checked first all the same.
+  if (operation.path.endsWith("/questions/copy")) return { fromFormId: UNKNOWN_ID, questionIds: [UNKNOWN_ID] };
   switch (resourceOf(operation.path)) {
     case "forms":
       return { title: name };
@@ -61,8 +63,15 @@ const call = (operation: Operation, records: Records, as: DemoUser | null, extra
   api(operation.method.toUpperCase(), pathFor(operation, records), {
     ...(as ? { as } : {}),
     ...extra,
-    ...(operation.body ? { json: bodyFor(operation) } : {}),
+    ...(operation.body ? (operation.path.endsWith("/images") ? { body: imageUpload() } : { json: bodyFor(operation) }) : {}),
   });
+
+/** An image upload's multipart body: a real PNG, so that a refusal is about the caller and the form. */
+function imageUpload() {
+  const body = new FormData();
+  body.set("file", new File([png(2, 2)], "square.png", { type: "image/png" }));
+  return body;
+}
 
 async function createRecords(as: DemoUser): Promise<Omit<Records, "user">> {
   const form = await api("POST", "/api/forms", {
@@ -246,6 +255,9 @@ describe("another organization's records", () => {
         "GET /api/users/{id}/tokens",
         "GET /api/forms/{id}/summary",
         "GET /api/forms/{id}/fhir",
+        "POST /api/forms/{id}/images",
+        "GET /api/forms/{id}/images/{imageId}",
+        "POST /api/forms/{id}/questions/copy",
       ].sort(),
     );
   });
