@@ -11,7 +11,8 @@ import { ORGANIZATION_KINDS } from "~/features/organization/organization-kinds.t
 import { privacyNoticeTexts, updateOrganizationBody } from "~/features/organization/organization-schemas.ts";
 import { getOrganization, updateOrganization } from "~/features/organization/organization.server.ts";
 import { PRIVACY_NOTICE_MAX, type PrivacyNotice } from "~/features/organization/privacy-notice.ts";
-import { MAX_RETENTION_MONTHS, RETENTION_ACTIONS, retentionPolicyInput } from "~/features/retention/retention-schemas.ts";
+import { MAX_RETENTION_MONTHS, RETENTION_ACTIONS } from "~/features/retention/retention-limits.ts";
+import { retentionPolicyInput } from "~/features/retention/retention-schemas.ts";
 import { previewRetention } from "~/features/retention/retention.server.ts";
 import { type Dictionary, documentTitle } from "~/i18n/dictionaries.ts";
 import { metaTranslations } from "~/i18n/meta.ts";

@@ -1,15 +1,12 @@
 import { z } from "zod";
 import { idSchema, timestamp } from "~/lib/schemas.ts";
+import { MAX_RETENTION_MONTHS, RETENTION_ACTIONS } from "./retention-limits.ts";
 
 /**
  * The retention policy (docs/api-contract.md §21, ADR 89): how long an organization keeps results
  * and the people who stopped taking tests, and what happens to them after that.
  */
-export const RETENTION_ACTIONS = ["ANONYMISE", "DELETE"] as const;
-export type RetentionAction = (typeof RETENTION_ACTIONS)[number];
-
-/** The longest period a policy may name: 50 years. */
-export const MAX_RETENTION_MONTHS = 600;
+export { MAX_RETENTION_MONTHS, RETENTION_ACTIONS, type RetentionAction } from "./retention-limits.ts";
 
 const months = (description: string, example: number) =>
   z
