@@ -177,11 +177,11 @@ async function formContent(client: SqlClient, formId: string, version: number): 
   if (cached?.version === version) return cached;
   const [questionRows, optionRows, bandRows, [formRow]] = await Promise.all([
     client.all<Record<string, unknown> & { id: string; text: string; type: ScoringQuestion["type"]; key: string | null }>(
-      `SELECT "id", "text", "type", "required", "key", "reverseScored", "scaleMin", "scaleMax", "scaleMinLabel", "scaleMaxLabel" FROM "Question" WHERE "formId" = ? ORDER BY "position"`,
+      `SELECT "id", "text", "type", "required", "key", "reverseScored", "scaleMin", "scaleMax", "scaleMinLabel", "scaleMaxLabel", "imageId", "imageAlt" FROM "Question" WHERE "formId" = ? ORDER BY "position"`,
       [formId],
     ),
-    client.all<{ id: string; text: string; score: number; critical: unknown; questionId: string }>(
-      `SELECT o."id", o."text", o."score", o."critical", o."questionId" FROM "Option" AS o JOIN "Question" AS q ON q."id" = o."questionId" WHERE q."formId" = ? ORDER BY o."position"`,
+    client.all<{ id: string; text: string; score: number; critical: unknown; imageId: string | null; imageAlt: string | null; questionId: string }>(
+      `SELECT o."id", o."text", o."score", o."critical", o."imageId", o."imageAlt", o."questionId" FROM "Option" AS o JOIN "Question" AS q ON q."id" = o."questionId" WHERE q."formId" = ? ORDER BY o."position"`,
       [formId],
     ),
     client.all<ScoreBand & { critical: unknown }>(
@@ -205,7 +205,11 @@ async function formContent(client: SqlClient, formId: string, version: number): 
     scaleMax: q.scaleMax,
     scaleMinLabel: q.scaleMinLabel,
     scaleMaxLabel: q.scaleMaxLabel,
-    options: optionRows.filter((o) => o.questionId === q.id).map((o) => ({ id: o.id, text: o.text, score: o.score, critical: bool(o.critical) })),
+    options: optionRows
+      .filter((o) => o.questionId === q.id)
+      .map((o) => ({ id: o.id, text: o.text, score: o.score, critical: bool(o.critical), imageId: o.imageId, imageAlt: o.imageAlt })),
+    imageId: q.imageId,
+    imageAlt: q.imageAlt,
   }));
   const bands = bandRows.map((band) => ({ ...band, critical: bool(band.critical) }));
   const scoring = { ...DEFAULT_SCORING, ...((jsonOrNull(formRow?.scoring) as Partial<ScoringSettings> | null) ?? {}) };
