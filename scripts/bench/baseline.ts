@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import http from "node:http";
 import { type ScoreBand, scoreAnswers, type ScoringQuestion } from "../../app/features/scoring/scoring.ts";
+import type { ScoringRule } from "../../app/features/scoring/answer-key.ts";
+import { SCORED_AGAINST_VERSION } from "../../app/features/submissions/scored-against.ts";
 import {
   DEFAULT_SCORING,
   type ScaleBand,
@@ -177,11 +179,21 @@ async function formContent(client: SqlClient, formId: string, version: number): 
   if (cached?.version === version) return cached;
   const [questionRows, optionRows, bandRows, [formRow]] = await Promise.all([
     client.all<Record<string, unknown> & { id: string; text: string; type: ScoringQuestion["type"]; key: string | null }>(
-      `SELECT "id", "text", "type", "required", "key", "reverseScored", "scaleMin", "scaleMax", "scaleMinLabel", "scaleMaxLabel", "imageId", "imageAlt" FROM "Question" WHERE "formId" = ? ORDER BY "position"`,
+      `SELECT "id", "text", "type", "required", "key", "reverseScored", "scaleMin", "scaleMax", "scaleMinLabel", "scaleMaxLabel", "imageId", "imageAlt", "points", "scoringRule", "feedback" FROM "Question" WHERE "formId" = ? ORDER BY "position"`,
       [formId],
     ),
-    client.all<{ id: string; text: string; score: number; critical: unknown; imageId: string | null; imageAlt: string | null; questionId: string }>(
-      `SELECT o."id", o."text", o."score", o."critical", o."imageId", o."imageAlt", o."questionId" FROM "Option" AS o JOIN "Question" AS q ON q."id" = o."questionId" WHERE q."formId" = ? ORDER BY o."position"`,
+    client.all<{
+      id: string;
+      text: string;
+      score: number;
+      critical: unknown;
+      imageId: string | null;
+      imageAlt: string | null;
+      correct: unknown;
+      feedback: string | null;
+      questionId: string;
+    }>(
+      `SELECT o."id", o."text", o."score", o."critical", o."imageId", o."imageAlt", o."correct", o."feedback", o."questionId" FROM "Option" AS o JOIN "Question" AS q ON q."id" = o."questionId" WHERE q."formId" = ? ORDER BY o."position"`,
       [formId],
     ),
     client.all<ScoreBand & { critical: unknown }>(
@@ -207,9 +219,21 @@ async function formContent(client: SqlClient, formId: string, version: number): 
     scaleMaxLabel: q.scaleMaxLabel,
     options: optionRows
       .filter((o) => o.questionId === q.id)
-      .map((o) => ({ id: o.id, text: o.text, score: o.score, critical: bool(o.critical), imageId: o.imageId, imageAlt: o.imageAlt })),
+      .map((o) => ({
+        id: o.id,
+        text: o.text,
+        score: o.score,
+        critical: bool(o.critical),
+        imageId: o.imageId,
+        imageAlt: o.imageAlt,
+        correct: bool(o.correct),
+        feedback: o.feedback,
+      })),
     imageId: q.imageId,
     imageAlt: q.imageAlt,
+    points: q.points as number | null,
+    scoringRule: q.scoringRule as ScoringRule,
+    feedback: q.feedback as string | null,
   }));
   const bands = bandRows.map((band) => ({ ...band, critical: bool(band.critical) }));
   const scoring = { ...DEFAULT_SCORING, ...((jsonOrNull(formRow?.scoring) as Partial<ScoringSettings> | null) ?? {}) };
@@ -263,7 +287,8 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
             st."id" AS "studentId", st."name" AS "studentName", st."grade" AS "studentGrade", st."age" AS "studentAge", st."deletedAt" AS "studentDeletedAt",
             ca."id" AS "candidateId", ca."name" AS "candidateName", ca."grade" AS "candidateGrade", ca."age" AS "candidateAge", ca."deletedAt" AS "candidateDeletedAt",
             f."id" AS "formId", f."title" AS "formTitle", f."category" AS "formCategory", f."type" AS "formType",
-            f."isPublished" AS "formIsPublished", f."deletedAt" AS "formDeletedAt", f."contentVersion" AS "formContentVersion"
+            f."isPublished" AS "formIsPublished", f."deletedAt" AS "formDeletedAt", f."contentVersion" AS "formContentVersion",
+            f."version" AS "formVersion"
        FROM "Submission" AS s
        JOIN "User" AS u ON u."id" = s."assignedById"
        JOIN "Form" AS f ON f."id" = s."formId"
@@ -295,7 +320,7 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
   // The answers' texts as scoreAnswers gives them, each scored as the scales engine does (mirrored when reversed).
   const result = { answers: scoreAnswers(questions, bands, body.answers).answers.map((answer, i) => ({ ...answer, score: scored.answers[i]!.score })) };
   const scoredAgainst = {
-    version: 2,
+    version: SCORED_AGAINST_VERSION,
     form: { id: link.formId, title: link.formTitle, category: link.formCategory, type: link.formType },
     respondent,
     questions,
@@ -318,7 +343,7 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
     const claimed = await tx.run(
       `UPDATE "Submission"
           SET "isCompleted" = TRUE, "completedAt" = ?, "totalScore" = ?, "maxScore" = ?, "percentage" = ?, "scoreLabel" = ?, "scoreColor" = ?,
-              "formTitle" = ?, "scoredAgainst" = ?${postgres ? "::jsonb" : ""}, "subscales" = ?${postgres ? "::jsonb" : ""}, "flags" = ?${postgres ? "::jsonb" : ""},
+              "formTitle" = ?, "formVersion" = ?, "scoredAgainst" = ?${postgres ? "::jsonb" : ""}, "subscales" = ?${postgres ? "::jsonb" : ""}, "flags" = ?${postgres ? "::jsonb" : ""},
               "flaggedAt" = ?, "criticalMessage" = ?, "searchText" = ?, "updatedAt" = ?
         WHERE "id" = ? AND "isCompleted" = FALSE AND "revokedAt" IS NULL`,
       [
@@ -329,6 +354,7 @@ async function submit(client: SqlClient, token: string, body: { answers: { quest
         total.label,
         total.color,
         link.formTitle,
+        Number(link.formVersion),
         JSON.stringify(scoredAgainst),
         JSON.stringify(scored.subscales),
         JSON.stringify(scored.flags),

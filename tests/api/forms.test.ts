@@ -279,7 +279,16 @@ describe("PUT /api/forms/:id", () => {
     expect(response.status).toBe(200);
     const questions = response.body.questions;
     expect(questions.map((q: { id: string }) => q.id)).toEqual([second.id, expect.any(String), first.id]);
-    expect(questions[0].options[0]).toEqual({ id: second.options[0].id, text: "smart", score: 3, critical: false, imageId: null, imageAlt: null });
+    expect(questions[0].options[0]).toEqual({
+      id: second.options[0].id,
+      text: "smart",
+      score: 3,
+      critical: false,
+      imageId: null,
+      imageAlt: null,
+      correct: false,
+      feedback: null,
+    });
     expect(questions[0].options).toHaveLength(2);
     expect(questions[1]).toMatchObject({ text: "Brand new", type: "TEXT", required: false, options: [] });
     expect(questions).toHaveLength(3);

@@ -486,16 +486,19 @@ describe("a form without the new fields", () => {
     const detail = await as("GET", `/api/reports/${link.id}`);
     expect(detail.body).toMatchObject({ totalScore: 4, maxScore: 9.5, percentage: 42.11, scoreLabel: "Medium", subscales: [], flags: [], flaggedAt: null });
 
-    // A snapshot written before it had a version: no keys, no critical, no scoring, no subscales.
+    // A snapshot written before it had a version: no keys, no critical, no scoring, no subscales,
+    // no answer key, no feedback, no images.
     const stored = await testDatabase().submission.findUniqueOrThrow({ where: { id: link.id }, select: { scoredAgainst: true } });
     const { version, scoring: _scoring, subscales: _subscales, ...snapshot } = stored.scoredAgainst as Record<string, unknown>;
-    expect(version).toBe(2);
+    expect(version).toBe(3);
     const old = {
       ...snapshot,
-      questions: (snapshot.questions as Record<string, unknown>[]).map(({ key: _key, reverseScored: _r, options: opts, ...q }) => ({
-        ...q,
-        options: (opts as Record<string, unknown>[]).map(({ critical: _c, ...o }) => o),
-      })),
+      questions: (snapshot.questions as Record<string, unknown>[]).map(
+        ({ key: _key, reverseScored: _r, points: _p, scoringRule: _s, feedback: _f, imageId: _i, imageAlt: _a, options: opts, ...q }) => ({
+          ...q,
+          options: (opts as Record<string, unknown>[]).map(({ critical: _c, correct: _k, feedback: _f, imageId: _i, imageAlt: _a, ...o }) => o),
+        }),
+      ),
       scoreRanges: (snapshot.scoreRanges as Record<string, unknown>[]).map(({ critical: _c, ...band }) => band),
     };
     await testDatabase().submission.update({

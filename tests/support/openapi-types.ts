@@ -2509,6 +2509,8 @@ export interface components {
                     text: string;
                     score: number;
                     critical: boolean;
+                    correct: boolean;
+                    feedback: string | null;
                     /** @description The image shown with it (GET /api/forms/{id}/images/{imageId}); null: none. */
                     imageId: string | null;
                     imageAlt: string | null;
@@ -2516,6 +2518,11 @@ export interface components {
                 /** @description The image shown with it (GET /api/forms/{id}/images/{imageId}); null: none. */
                 imageId: string | null;
                 imageAlt: string | null;
+                /** @description Graded by its key: the points a correct answer earns; null: scored by its options. */
+                points: number | null;
+                /** @enum {string} */
+                scoringRule: "ALL_OR_NOTHING" | "PARTIAL";
+                feedback: string | null;
             }[];
             scoring: components["schemas"]["ScoringSettings"];
             subscales: components["schemas"]["SubscaleDefinition"][];
@@ -2528,6 +2535,13 @@ export interface components {
             lowerIsBetter: boolean;
             shuffleQuestions: boolean;
             shuffleOptions: boolean;
+            /**
+             * @description When the respondent reads their answers, the correct ones and the feedback on their link: never, once they submit, or once the test closes (the form unpublished or the link expired).
+             * @enum {string}
+             */
+            review: "NEVER" | "AFTER_SUBMIT" | "AFTER_CLOSE";
+            /** @description Raised by a change that can change a score once the form has results; each result records the version it was scored against. */
+            version: number;
         };
         ScoreBand: {
             min: number;
@@ -4496,11 +4510,24 @@ export interface components {
                     score: number;
                     /** @description Choosing this option flags the result (docs/api-contract.md §16). Left out: false, or on PUT an option kept by its id keeps its own. */
                     critical?: boolean;
+                    /** @description Part of the answer key of a question with `points` (docs/api-contract.md §22). Left out: false, or on PUT an option kept by its id keeps its own. */
+                    correct?: boolean;
+                    /** @description What the respondent reads in their review when they chose it. Left out on PUT, an option kept by its id keeps its own. */
+                    feedback?: string | null;
                     /** @description An image uploaded to this form (POST /api/forms/{id}/images); null: none. Left out: none, or on PUT an item kept by its id keeps its own (and its alt text). */
                     imageId?: string | null;
                     /** @description What the image shows, for those who cannot see it: required with `imageId`. */
                     imageAlt?: string | null;
                 }[];
+                /** @description Grades a single or multiple choice question by its key (the options with `correct: true`): a correct answer scores these points, whatever the options score; null: scored by its options. Left out on PUT, a question kept by its id keeps its own. */
+                points?: number | null;
+                /**
+                 * @description A keyed multiple choice: ALL_OR_NOTHING (exactly the correct options) or PARTIAL (points × (right − wrong) / correct options, never below 0). Left out: ALL_OR_NOTHING, or on PUT a question kept by its id keeps its own.
+                 * @enum {string}
+                 */
+                scoringRule?: "ALL_OR_NOTHING" | "PARTIAL";
+                /** @description What the respondent reads about the question in their review. Left out on PUT, a question kept by its id keeps its own. */
+                feedback?: string | null;
                 /** @description An image uploaded to this form (POST /api/forms/{id}/images); null: none. Left out: none, or on PUT an item kept by its id keeps its own (and its alt text). */
                 imageId?: string | null;
                 /** @description What the image shows, for those who cannot see it: required with `imageId`. */
@@ -4543,6 +4570,12 @@ export interface components {
              * @default false
              */
             shuffleOptions?: boolean;
+            /**
+             * @description When the respondent reads their answers, the correct ones and the feedback on their link: never, once they submit, or once the test closes (the form unpublished or the link expired).
+             * @default NEVER
+             * @enum {string}
+             */
+            review?: "NEVER" | "AFTER_SUBMIT" | "AFTER_CLOSE";
         };
         ScoreRange: {
             min: number;
@@ -4646,11 +4679,24 @@ export interface components {
                     score: number;
                     /** @description Choosing this option flags the result (docs/api-contract.md §16). Left out: false, or on PUT an option kept by its id keeps its own. */
                     critical?: boolean;
+                    /** @description Part of the answer key of a question with `points` (docs/api-contract.md §22). Left out: false, or on PUT an option kept by its id keeps its own. */
+                    correct?: boolean;
+                    /** @description What the respondent reads in their review when they chose it. Left out on PUT, an option kept by its id keeps its own. */
+                    feedback?: string | null;
                     /** @description An image uploaded to this form (POST /api/forms/{id}/images); null: none. Left out: none, or on PUT an item kept by its id keeps its own (and its alt text). */
                     imageId?: string | null;
                     /** @description What the image shows, for those who cannot see it: required with `imageId`. */
                     imageAlt?: string | null;
                 }[];
+                /** @description Grades a single or multiple choice question by its key (the options with `correct: true`): a correct answer scores these points, whatever the options score; null: scored by its options. Left out on PUT, a question kept by its id keeps its own. */
+                points?: number | null;
+                /**
+                 * @description A keyed multiple choice: ALL_OR_NOTHING (exactly the correct options) or PARTIAL (points × (right − wrong) / correct options, never below 0). Left out: ALL_OR_NOTHING, or on PUT a question kept by its id keeps its own.
+                 * @enum {string}
+                 */
+                scoringRule?: "ALL_OR_NOTHING" | "PARTIAL";
+                /** @description What the respondent reads about the question in their review. Left out on PUT, a question kept by its id keeps its own. */
+                feedback?: string | null;
                 /** @description An image uploaded to this form (POST /api/forms/{id}/images); null: none. Left out: none, or on PUT an item kept by its id keeps its own (and its alt text). */
                 imageId?: string | null;
                 /** @description What the image shows, for those who cannot see it: required with `imageId`. */
@@ -4672,6 +4718,11 @@ export interface components {
             shuffleQuestions?: boolean;
             /** @description Each link shows the options of each choice question in an order of its own (a SCALE keeps its points' order). */
             shuffleOptions?: boolean;
+            /**
+             * @description When the respondent reads their answers, the correct ones and the feedback on their link: never, once they submit, or once the test closes (the form unpublished or the link expired).
+             * @enum {string}
+             */
+            review?: "NEVER" | "AFTER_SUBMIT" | "AFTER_CLOSE";
         };
         SubscaleInput: {
             /** @description ^[A-Za-z0-9_.-]{1,40}$, unique in the form. */
@@ -11086,10 +11137,15 @@ export interface operations {
                  *               "text": "How often do you read for pleasure?",
                  *               "score": -1000000,
                  *               "critical": true,
+                 *               "correct": true,
+                 *               "feedback": "text",
                  *               "imageId": "text",
                  *               "imageAlt": "text"
                  *             }
                  *           ],
+                 *           "points": 1,
+                 *           "scoringRule": "ALL_OR_NOTHING",
+                 *           "feedback": "text",
                  *           "imageId": "text",
                  *           "imageAlt": "text"
                  *         }
@@ -11101,7 +11157,8 @@ export interface operations {
                  *       "remissionBelow": null,
                  *       "lowerIsBetter": true,
                  *       "shuffleQuestions": false,
-                 *       "shuffleOptions": false
+                 *       "shuffleOptions": false,
+                 *       "review": "NEVER"
                  *     }
                  */
                 "application/json": components["schemas"]["FormCreate"];
@@ -11175,12 +11232,17 @@ export interface operations {
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
                      *               "critical": true,
+                     *               "correct": true,
+                     *               "feedback": "text",
                      *               "imageId": "text",
                      *               "imageAlt": "text"
                      *             }
                      *           ],
                      *           "imageId": "text",
-                     *           "imageAlt": "text"
+                     *           "imageAlt": "text",
+                     *           "points": 1,
+                     *           "scoringRule": "ALL_OR_NOTHING",
+                     *           "feedback": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -11211,7 +11273,9 @@ export interface operations {
                      *       "remissionBelow": 1,
                      *       "lowerIsBetter": true,
                      *       "shuffleQuestions": true,
-                     *       "shuffleOptions": true
+                     *       "shuffleOptions": true,
+                     *       "review": "NEVER",
+                     *       "version": 1
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -11512,12 +11576,17 @@ export interface operations {
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
                      *               "critical": true,
+                     *               "correct": true,
+                     *               "feedback": "text",
                      *               "imageId": "text",
                      *               "imageAlt": "text"
                      *             }
                      *           ],
                      *           "imageId": "text",
-                     *           "imageAlt": "text"
+                     *           "imageAlt": "text",
+                     *           "points": 1,
+                     *           "scoringRule": "ALL_OR_NOTHING",
+                     *           "feedback": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -11548,7 +11617,9 @@ export interface operations {
                      *       "remissionBelow": 1,
                      *       "lowerIsBetter": true,
                      *       "shuffleQuestions": true,
-                     *       "shuffleOptions": true
+                     *       "shuffleOptions": true,
+                     *       "review": "NEVER",
+                     *       "version": 1
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -11747,10 +11818,15 @@ export interface operations {
                  *               "text": "How often do you read for pleasure?",
                  *               "score": -1000000,
                  *               "critical": true,
+                 *               "correct": true,
+                 *               "feedback": "text",
                  *               "imageId": "text",
                  *               "imageAlt": "text"
                  *             }
                  *           ],
+                 *           "points": 1,
+                 *           "scoringRule": "ALL_OR_NOTHING",
+                 *           "feedback": "text",
                  *           "imageId": "text",
                  *           "imageAlt": "text"
                  *         }
@@ -11786,7 +11862,8 @@ export interface operations {
                  *       "remissionBelow": -1000000,
                  *       "lowerIsBetter": true,
                  *       "shuffleQuestions": true,
-                 *       "shuffleOptions": true
+                 *       "shuffleOptions": true,
+                 *       "review": "NEVER"
                  *     }
                  */
                 "application/json": components["schemas"]["FormUpdate"];
@@ -11856,12 +11933,17 @@ export interface operations {
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
                      *               "critical": true,
+                     *               "correct": true,
+                     *               "feedback": "text",
                      *               "imageId": "text",
                      *               "imageAlt": "text"
                      *             }
                      *           ],
                      *           "imageId": "text",
-                     *           "imageAlt": "text"
+                     *           "imageAlt": "text",
+                     *           "points": 1,
+                     *           "scoringRule": "ALL_OR_NOTHING",
+                     *           "feedback": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -11892,7 +11974,9 @@ export interface operations {
                      *       "remissionBelow": 1,
                      *       "lowerIsBetter": true,
                      *       "shuffleQuestions": true,
-                     *       "shuffleOptions": true
+                     *       "shuffleOptions": true,
+                     *       "review": "NEVER",
+                     *       "version": 1
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -13043,12 +13127,17 @@ export interface operations {
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
                      *               "critical": true,
+                     *               "correct": true,
+                     *               "feedback": "text",
                      *               "imageId": "text",
                      *               "imageAlt": "text"
                      *             }
                      *           ],
                      *           "imageId": "text",
-                     *           "imageAlt": "text"
+                     *           "imageAlt": "text",
+                     *           "points": 1,
+                     *           "scoringRule": "ALL_OR_NOTHING",
+                     *           "feedback": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -13079,7 +13168,9 @@ export interface operations {
                      *       "remissionBelow": 1,
                      *       "lowerIsBetter": true,
                      *       "shuffleQuestions": true,
-                     *       "shuffleOptions": true
+                     *       "shuffleOptions": true,
+                     *       "review": "NEVER",
+                     *       "version": 1
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -13769,12 +13860,17 @@ export interface operations {
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
                      *               "critical": true,
+                     *               "correct": true,
+                     *               "feedback": "text",
                      *               "imageId": "text",
                      *               "imageAlt": "text"
                      *             }
                      *           ],
                      *           "imageId": "text",
-                     *           "imageAlt": "text"
+                     *           "imageAlt": "text",
+                     *           "points": 1,
+                     *           "scoringRule": "ALL_OR_NOTHING",
+                     *           "feedback": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -13805,7 +13901,9 @@ export interface operations {
                      *       "remissionBelow": 1,
                      *       "lowerIsBetter": true,
                      *       "shuffleQuestions": true,
-                     *       "shuffleOptions": true
+                     *       "shuffleOptions": true,
+                     *       "review": "NEVER",
+                     *       "version": 1
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];
@@ -16449,12 +16547,17 @@ export interface operations {
                      *               "text": "How often do you read for pleasure?",
                      *               "score": 1,
                      *               "critical": true,
+                     *               "correct": true,
+                     *               "feedback": "text",
                      *               "imageId": "text",
                      *               "imageAlt": "text"
                      *             }
                      *           ],
                      *           "imageId": "text",
-                     *           "imageAlt": "text"
+                     *           "imageAlt": "text",
+                     *           "points": 1,
+                     *           "scoringRule": "ALL_OR_NOTHING",
+                     *           "feedback": "text"
                      *         }
                      *       ],
                      *       "scoring": {
@@ -16485,7 +16588,9 @@ export interface operations {
                      *       "remissionBelow": 1,
                      *       "lowerIsBetter": true,
                      *       "shuffleQuestions": true,
-                     *       "shuffleOptions": true
+                     *       "shuffleOptions": true,
+                     *       "review": "NEVER",
+                     *       "version": 1
                      *     }
                      */
                     "application/json": components["schemas"]["Form"];

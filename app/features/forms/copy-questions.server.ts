@@ -9,6 +9,7 @@ import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.serve
 import { type CopyQuestionsInput, MAX_QUESTIONS } from "./copy-questions-schemas.ts";
 import { unreachableBandIssues } from "./form-schemas.ts";
 import { findEditableForm, formContentSelect, type FormDetail, getForm, presentQuestion, visibleFormsWhere } from "./forms.server.ts";
+import { raiseVersionIfRescored, scoringFingerprint } from "./form-versions.server.ts";
 
 /**
  * Copies of questions of a form the caller reads, appended to a form they edit
@@ -55,6 +56,7 @@ export async function copyQuestions(actor: Actor, formId: string, input: CopyQue
       copies,
     );
     assertBandsStillReachable(updated, copies);
+    const scoredBefore = await scoringFingerprint(tx, formId);
     // An image belongs to one form (a link is never served another form's): the copies name copies of theirs.
     const withImages = await withCopiedImages(tx, actor, source.id, formId, copies);
     for (const [
@@ -71,6 +73,8 @@ export async function copyQuestions(actor: Actor, formId: string, input: CopyQue
         },
       });
     }
+    // Questions added to a form with results make a new version of it (ADR 90).
+    await raiseVersionIfRescored(tx, actor, formId, scoredBefore, "raise");
     const { title, isPublished, isTemplate } = updated;
     await emitWebhookEvent(tx, subscribers, "form.updated", {
       id: formId,

@@ -4,6 +4,7 @@ import { achievableScores } from "../scoring/items.ts";
 import { DEFAULT_SCORING, KEY_PATTERN, MAX_SUBSCALES } from "../scoring/scale-limits.ts";
 import { band, reliableChangeOutput, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { QUESTION_TYPES } from "./question-types.ts";
+import { SCORING_RULES } from "../scoring/answer-key.ts";
 import { IMAGE_ALT_MAX } from "./form-image-schemas.ts";
 import { instrumentMark } from "../instruments/instrument-schemas.ts";
 import { SCALE_BOUND, SCALE_MAX_POINTS, scalePoints, storedOptions } from "./scale.ts";
@@ -45,6 +46,9 @@ function reportMissingAlt(
   if (item.imageId && !item.imageAlt) ctx.addIssue({ code: "custom", path: [...path, "imageAlt"], message: "imageAltRequired" });
 }
 
+/** The longest feedback of a question or an option. */
+export const FEEDBACK_MAX = 2000;
+
 /** Bounded so that no total of a form's scores can overflow (or lose its precision). */
 const score = z.number().min(-SCORE_LIMIT, "scoreOutOfRange").max(SCORE_LIMIT, "scoreOutOfRange");
 
@@ -54,6 +58,13 @@ export const optionInput = z.strictObject({
   score,
   critical: z.boolean().optional().meta({
     description: "Choosing this option flags the result (docs/api-contract.md §16). Left out: false, or on PUT an option kept by its id keeps its own.",
+  }),
+  correct: z.boolean().optional().meta({
+    description:
+      "Part of the answer key of a question with `points` (docs/api-contract.md §22). Left out: false, or on PUT an option kept by its id keeps its own.",
+  }),
+  feedback: optionalText(FEEDBACK_MAX).meta({
+    description: "What the respondent reads in their review when they chose it. Left out on PUT, an option kept by its id keeps its own.",
   }),
   ...imageFields,
 });
@@ -98,10 +109,28 @@ export const questionInput = z
     }),
     scale: scaleInput.optional(),
     options: z.array(optionInput).max(50).default([]),
+    points: z.number().positive("pointsPositive").max(SCORE_LIMIT, "scoreOutOfRange").nullable().optional().meta({
+      description:
+        "Grades a single or multiple choice question by its key (the options with `correct: true`): a correct answer scores these points, whatever the options score; null: scored by its options. Left out on PUT, a question kept by its id keeps its own.",
+    }),
+    scoringRule: z.enum(SCORING_RULES).optional().meta({
+      description:
+        "A keyed multiple choice: ALL_OR_NOTHING (exactly the correct options) or PARTIAL (points × (right − wrong) / correct options, never below 0). Left out: ALL_OR_NOTHING, or on PUT a question kept by its id keeps its own.",
+    }),
+    feedback: optionalText(FEEDBACK_MAX).meta({
+      description: "What the respondent reads about the question in their review. Left out on PUT, a question kept by its id keeps its own.",
+    }),
     ...imageFields,
   })
   .superRefine((question, ctx) => {
     reportMissingAlt(question, ctx, []);
+    if (question.points !== null && question.points !== undefined) {
+      if (question.type !== "SINGLE_CHOICE" && question.type !== "MULTIPLE_CHOICE") {
+        ctx.addIssue({ code: "custom", path: ["points"], message: "pointsOnlyForChoice" });
+      } else if (question.reverseScored) {
+        ctx.addIssue({ code: "custom", path: ["reverseScored"], message: "keyedNotReversed" });
+      }
+    }
     for (const [index, option] of question.options.entries()) reportMissingAlt(option, ctx, ["options", index]);
     if (question.scale && question.type !== "SCALE") {
       ctx.addIssue({ code: "custom", path: ["scale"], message: "scaleOnlyForScale" });
@@ -212,6 +241,12 @@ export const subscaleInput = z
   .superRefine((subscale, ctx) => reportOverlappingRanges(subscale.scoreRanges, ctx))
   .meta({ id: "Subscale" });
 
+export const REVIEW_POLICIES = ["NEVER", "AFTER_SUBMIT", "AFTER_CLOSE"] as const;
+const reviewPolicy = z.enum(REVIEW_POLICIES).meta({
+  description:
+    "When the respondent reads their answers, the correct ones and the feedback on their link: never, once they submit, or once the test closes (the form unpublished or the link expired).",
+});
+
 const formFields = {
   title: singleLineText(200),
   description: optionalText(5000),
@@ -241,6 +276,7 @@ const formFields = {
   shuffleOptions: z.boolean().meta({
     description: "Each link shows the options of each choice question in an order of its own (a SCALE keeps its points' order).",
   }),
+  review: reviewPolicy,
 };
 
 /**
@@ -303,6 +339,7 @@ export const createFormBody = z
     lowerIsBetter: formFields.lowerIsBetter.default(true),
     shuffleQuestions: formFields.shuffleQuestions.default(false),
     shuffleOptions: formFields.shuffleOptions.default(false),
+    review: formFields.review.default("NEVER"),
   })
   .superRefine(refineForm)
   .meta({ id: "FormCreate" });
@@ -328,6 +365,7 @@ export const updateFormBody = z
     lowerIsBetter: formFields.lowerIsBetter.optional(),
     shuffleQuestions: formFields.shuffleQuestions.optional(),
     shuffleOptions: formFields.shuffleOptions.optional(),
+    review: formFields.review.optional(),
   })
   .superRefine(refineForm)
   .meta({ id: "FormUpdate" });
@@ -409,8 +447,21 @@ export const formDetail = z
         key: z.string().meta({ description: "Its own key, or `q<position>` counted from 1." }),
         reverseScored: z.boolean(),
         scale: questionScale,
-        options: z.array(z.object({ id: idSchema, text: z.string(), score: z.number(), critical: z.boolean(), ...storedImageFields })),
+        options: z.array(
+          z.object({
+            id: idSchema,
+            text: z.string(),
+            score: z.number(),
+            critical: z.boolean(),
+            correct: z.boolean(),
+            feedback: z.string().nullable(),
+            ...storedImageFields,
+          }),
+        ),
         ...storedImageFields,
+        points: z.number().nullable().meta({ description: "Graded by its key: the points a correct answer earns; null: scored by its options." }),
+        scoringRule: z.enum(SCORING_RULES),
+        feedback: z.string().nullable(),
       }),
     ),
     scoring: scoringSettings,
@@ -423,5 +474,9 @@ export const formDetail = z
     lowerIsBetter: z.boolean().meta({ description: "Whether a fall of the total is an improvement." }),
     shuffleQuestions: z.boolean(),
     shuffleOptions: z.boolean(),
+    review: reviewPolicy,
+    version: z.number().int().meta({
+      description: "Raised by a change that can change a score once the form has results; each result records the version it was scored against.",
+    }),
   })
   .meta({ id: "Form" });

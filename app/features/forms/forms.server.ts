@@ -10,6 +10,7 @@ import { claimVersion, type IfMatch } from "~/lib/entity-tag.server.ts";
 import { type CreateFormInput, type ListFormsQuery, type UpdateFormInput, unreachableBandIssues } from "./form-schemas.ts";
 import { scaleOf, storedOptions } from "./scale.ts";
 import { questionKey, scoringProblems } from "../scoring/scales.ts";
+import { isKeyed, type ScoringRule } from "../scoring/answer-key.ts";
 import { scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhooks.server.ts";
 import { presentInstrumentMark, type StoredInstrument, storedInstrument } from "../instruments/instrument-schemas.ts";
@@ -17,6 +18,7 @@ import { visibleSubmissionsWhere } from "../submissions/submission-scope.server.
 import { formConstants } from "../scoring/change.ts";
 import { recordAudit, recordUpdate } from "../audit/audit.server.ts";
 import { foreignImageProblems, withCopiedImages } from "./form-image-refs.server.ts";
+import { raiseVersionIfRescored, scoringFingerprint } from "./form-versions.server.ts";
 
 type Transaction = Prisma.TransactionClient;
 
@@ -126,9 +128,15 @@ export const formContentSelect = {
       scaleMax: true,
       scaleMinLabel: true,
       scaleMaxLabel: true,
-      options: { orderBy: { position: "asc" }, select: { id: true, text: true, score: true, critical: true, imageId: true, imageAlt: true } },
+      options: {
+        orderBy: { position: "asc" },
+        select: { id: true, text: true, score: true, critical: true, imageId: true, imageAlt: true, correct: true, feedback: true },
+      },
       imageId: true,
       imageAlt: true,
+      points: true,
+      scoringRule: true,
+      feedback: true,
     },
   },
 } satisfies Prisma.FormSelect;
@@ -182,6 +190,8 @@ function presentForm(form: Prisma.FormGetPayload<{ include: typeof detailInclude
     ...formConstants(form),
     shuffleQuestions: form.shuffleQuestions,
     shuffleOptions: form.shuffleOptions,
+    review: form.review,
+    version: form.version,
   };
 }
 
@@ -242,6 +252,8 @@ export async function createForm(
         ...changeData(input),
         shuffleQuestions: input.shuffleQuestions,
         shuffleOptions: input.shuffleOptions,
+        review: input.review,
+        versions: { create: { version: 1, createdById: actor.userId } },
         ...(options.instrument ? { instrument: options.instrument } : {}),
       },
     });
@@ -269,7 +281,17 @@ export async function findEditableForm(actor: Actor, id: string) {
 }
 
 /** `ifMatch`: the request's If-Match, checked in the write's transaction (412 when the form has changed). */
-export async function updateForm(actor: Actor, id: string, input: UpdateFormInput, ifMatch: IfMatch | null = null): Promise<FormDetail> {
+/**
+ * `options.newVersion`: what to do when the change would raise the form's version (ADR 90). The
+ * API raises it ("raise"); the editor asks first ("ask": a `NewVersionNeeded` error, nothing saved).
+ */
+export async function updateForm(
+  actor: Actor,
+  id: string,
+  input: UpdateFormInput,
+  ifMatch: IfMatch | null = null,
+  options: { newVersion?: "raise" | "ask" } = {},
+): Promise<FormDetail> {
   const form = await findEditableForm(actor, id);
   assertNotLocked(form, input);
   // The schema checked the bands of a body that holds the bands, the questions and the scoring.
@@ -292,10 +314,13 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
     if (input.showResultToRespondent !== undefined) data.showResultToRespondent = input.showResultToRespondent;
     if (input.shuffleQuestions !== undefined) data.shuffleQuestions = input.shuffleQuestions;
     if (input.shuffleOptions !== undefined) data.shuffleOptions = input.shuffleOptions;
+    if (input.review !== undefined) data.review = input.review;
     Object.assign(data, scoringData(input), changeData(input));
     // In this transaction, so no reader sees the new content with the old version (ADR 33).
     const scoringChanged = input.scoring !== undefined || input.subscales !== undefined || input.criticalMessage !== undefined;
     if (input.scoreRanges || input.questions || scoringChanged) data.contentVersion = { increment: 1 };
+    const mayChangeScores = input.scoreRanges || input.questions || input.scoring !== undefined || input.subscales !== undefined;
+    const scoredBefore = mayChangeScores ? await scoringFingerprint(tx, id) : null;
     const changedAt = new Date();
     data.updatedAt = changedAt;
     const before =
@@ -316,6 +341,7 @@ export async function updateForm(actor: Actor, id: string, input: UpdateFormInpu
     }
     if (input.scoreRanges) await replaceScoreRanges(tx, id, input.scoreRanges);
     if (input.questions) await replaceQuestions(tx, id, input.questions);
+    if (scoredBefore !== null) await raiseVersionIfRescored(tx, actor, id, scoredBefore, options.newVersion ?? "raise");
     await emitWebhookEvent(tx, subscribers, "form.updated", { id, ...updated, updatedById: actor.userId, updatedAt: changedAt.toISOString() });
     await recordUpdate(tx, actor, "form.updated", { id, organizationId: form.organizationId }, input);
   });
@@ -474,9 +500,11 @@ async function replaceScoreRanges(tx: Transaction, formId: string, ranges: Creat
 async function replaceQuestions(tx: Transaction, formId: string, questions: CreateFormInput["questions"]) {
   const existing = await tx.question.findMany({
     where: { formId },
-    select: { id: true, key: true, options: { select: { id: true }, orderBy: { position: "asc" } } },
+    select: { id: true, key: true, points: true, options: { select: { id: true, correct: true }, orderBy: { position: "asc" } } },
   });
   const storedKeys = new Map(existing.map((q) => [q.id, q.key]));
+  const storedPoints = new Map(existing.map((q) => [q.id, q.points]));
+  const storedCorrect = new Set(existing.flatMap((q) => q.options.flatMap((o) => (o.correct ? [o.id] : []))));
   const optionIdsByQuestion = new Map(existing.map((q) => [q.id, new Set(q.options.map((o) => o.id))]));
   const orderedOptionIds = new Map(existing.map((q) => [q.id, q.options.map((o) => o.id)]));
 
@@ -499,6 +527,13 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
       }
     });
   });
+  // A question graded by its key needs a correct option, counting those kept by id that keep their own mark.
+  questions.forEach((question, qi) => {
+    const points = question.points !== undefined ? question.points : question.id ? (storedPoints.get(question.id) ?? null) : null;
+    if (points === null || !isKeyed({ type: question.type, points })) return;
+    const hasCorrect = question.options.some((option) => option.correct ?? (option.id ? storedCorrect.has(option.id) : false));
+    if (!hasCorrect) problems.push(fieldProblem(`questions.${qi}.options`, "needCorrectOption"));
+  });
   problems.push(...(await foreignImageProblems(tx, formId, questions)));
   if (problems.length > 0) throw badRequest("Some ids do not belong to this form.", problems);
 
@@ -520,20 +555,30 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
       scaleMaxLabel: scale?.maxLabel ?? null,
       key: question.key !== undefined ? question.key : question.id ? (storedKeys.get(question.id) ?? null) : null,
       ...(question.reverseScored !== undefined || !question.id ? { reverseScored: question.reverseScored ?? false } : {}),
+      ...keyData(question, !question.id),
       ...imageData(question, !question.id),
     };
     // A scale numbered from its range keeps its points' ids, in order, so answers saved as a draft
     // still name them after the teacher saves the form again.
     const kept = question.id && question.options.length === 0 ? (orderedOptionIds.get(question.id) ?? []) : [];
-    const options: ({ id?: string | undefined; text: string; score: number; critical?: boolean | undefined } & ImageInput)[] = storedOptions(question).map(
-      (option, i) => (kept[i] ? { ...option, id: kept[i] } : option),
-    );
+    const options: ({ id?: string | undefined; text: string; score: number; critical?: boolean | undefined } & ImageInput & OptionKeyInput)[] = storedOptions(
+      question,
+    ).map((option, i) => (kept[i] ? { ...option, id: kept[i] } : option));
     if (!question.id) {
       await tx.question.create({
         data: {
           formId,
           ...fields,
-          options: { create: options.map((o, i) => ({ text: o.text, score: o.score, position: i, critical: o.critical ?? false, ...imageData(o, true) })) },
+          options: {
+            create: options.map((o, i) => ({
+              text: o.text,
+              score: o.score,
+              position: i,
+              critical: o.critical ?? false,
+              ...optionKeyData(o, true),
+              ...imageData(o, true),
+            })),
+          },
         },
       });
       continue;
@@ -543,12 +588,32 @@ async function replaceQuestions(tx: Transaction, formId: string, questions: Crea
     const keptOptionIds = options.flatMap((o) => (o.id ? [o.id] : []));
     await tx.option.deleteMany({ where: { questionId, id: { notIn: keptOptionIds } } });
     for (const [i, option] of options.entries()) {
-      const optionFields = { text: option.text, score: option.score, position: i, ...imageData(option, !option.id) };
+      const optionFields = { text: option.text, score: option.score, position: i, ...optionKeyData(option, !option.id), ...imageData(option, !option.id) };
       // An option kept by its id without `critical` keeps its own; a new one is not critical.
       if (option.id) await tx.option.update({ where: { id: option.id }, data: { ...optionFields, critical: option.critical } });
       else await tx.option.create({ data: { questionId, ...optionFields, critical: option.critical ?? false } });
     }
   }
+}
+
+type QuestionKeyInput = { points?: number | null | undefined; scoringRule?: ScoringRule | undefined; feedback?: string | null | undefined };
+type OptionKeyInput = { correct?: boolean | undefined; feedback?: string | null | undefined };
+
+/** A question's key and feedback columns a body sets: left out, a question kept by its id keeps its own, a new one has none. */
+function keyData(question: QuestionKeyInput, isNew: boolean) {
+  return {
+    ...(question.points !== undefined || isNew ? { points: question.points ?? null } : {}),
+    ...(question.scoringRule !== undefined || isNew ? { scoringRule: question.scoringRule ?? "ALL_OR_NOTHING" } : {}),
+    ...(question.feedback !== undefined || isNew ? { feedback: question.feedback ?? null } : {}),
+  };
+}
+
+/** An option's key mark and feedback a body sets, kept as `keyData` keeps a question's. */
+function optionKeyData(option: OptionKeyInput, isNew: boolean) {
+  return {
+    ...(option.correct !== undefined || isNew ? { correct: option.correct ?? false } : {}),
+    ...(option.feedback !== undefined || isNew ? { feedback: option.feedback ?? null } : {}),
+  };
 }
 
 type ImageInput = { imageId?: string | null | undefined; imageAlt?: string | null | undefined };
@@ -591,10 +656,15 @@ export async function duplicateForm(actor: Actor, id: string, options: { title?:
         ...(question.scale ? { scale: question.scale } : {}),
         imageId: question.imageId,
         imageAlt: question.imageAlt,
+        points: question.points,
+        scoringRule: question.scoringRule,
+        feedback: question.feedback,
         options: question.options.map((option) => ({
           text: option.text,
           score: option.score,
           critical: option.critical,
+          correct: option.correct,
+          feedback: option.feedback,
           imageId: option.imageId,
           imageAlt: option.imageAlt,
         })),
@@ -607,6 +677,7 @@ export async function duplicateForm(actor: Actor, id: string, options: { title?:
       lowerIsBetter: source.lowerIsBetter,
       shuffleQuestions: source.shuffleQuestions,
       shuffleOptions: source.shuffleOptions,
+      review: source.review,
     },
     {
       ...(instrument === null ? {} : { instrument: storedInstrument.parse(instrument) }),

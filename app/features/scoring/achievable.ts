@@ -1,5 +1,6 @@
 import type { QuestionType } from "../forms/question-types.ts";
 import { isChoice } from "./answered.ts";
+import { isKeyed, type ScoringRule } from "./answer-key.ts";
 
 /**
  * What totals a form can give, and how its score bands cover them: the editor shows both as the
@@ -7,7 +8,14 @@ import { isChoice } from "./answered.ts";
  * percentage's divisor; this is about every total a respondent can actually get). No server code.
  */
 
-export type ScoredQuestion = { type: QuestionType; required: boolean; options: readonly { score: number }[] };
+export type ScoredQuestion = {
+  type: QuestionType;
+  required: boolean;
+  /** Set on a question graded by its key (answer-key.ts): its best score, whatever the options score. */
+  points?: number | null | undefined;
+  scoringRule?: ScoringRule | undefined;
+  options: readonly { score: number; correct?: boolean | undefined }[];
+};
 type Band = { min: number; max: number };
 
 /** Sums without binary fractions creeping in (0.1 + 0.2); option scores are kept to 6 decimals. */
@@ -22,7 +30,8 @@ export function roundTo2(value: number): number {
 }
 
 /** The best score a question can give: its top option, or every positive option of a multiple choice (docs/api-contract.md §3). */
-export function questionMaxScore(question: Pick<ScoredQuestion, "type" | "options">): number {
+export function questionMaxScore(question: Pick<ScoredQuestion, "type" | "options" | "points">): number {
+  if (isKeyed(question)) return question.points!;
   if (!isChoice(question.type) || question.options.length === 0) return 0;
   if (question.type === "MULTIPLE_CHOICE") return sumScores(question.options.map((o) => Math.max(0, o.score)));
   return Math.max(...question.options.map((o) => o.score));
@@ -30,6 +39,7 @@ export function questionMaxScore(question: Pick<ScoredQuestion, "type" | "option
 
 /** The lowest and highest score a question can give, counting 0 for an optional question left blank. */
 export function questionScoreRange(question: ScoredQuestion): { min: number; max: number } {
+  if (isKeyed(question)) return { min: 0, max: question.points! };
   const scores = question.options.map((o) => o.score);
   if (!isChoice(question.type) || scores.length === 0) return { min: 0, max: 0 };
   let min: number;
@@ -62,7 +72,7 @@ export type AchievableTotals = {
 
 export function achievableTotals(questions: readonly ScoredQuestion[]): AchievableTotals {
   const ranges = questions.map(questionScoreRange);
-  const scores = questions.flatMap((q) => (isChoice(q.type) ? q.options.map((o) => o.score) : []));
+  const scores = questions.flatMap((q) => (isKeyed(q) ? [q.points!] : isChoice(q.type) ? q.options.map((o) => o.score) : []));
   return {
     min: sumScores(ranges.map((r) => r.min)),
     max: sumScores(ranges.map((r) => r.max)),

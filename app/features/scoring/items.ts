@@ -1,6 +1,7 @@
 import type { QuestionType } from "../forms/question-types.ts";
 import { type AchievableTotals, achievableTotals, questionMaxScore, questionScoreRange, roundTo2, type ScoredQuestion, sumScores } from "./achievable.ts";
 import { isChoice } from "./answered.ts";
+import { isKeyed } from "./answer-key.ts";
 import type { ScoringMethod } from "./scale-limits.ts";
 
 /**
@@ -13,9 +14,9 @@ import type { ScoringMethod } from "./scale-limits.ts";
 /** A question's key: its own, or `q<position>` counted from 1 (docs/api-contract.md §15). */
 export const questionKey = (question: { key?: string | null | undefined }, index: number): string => question.key || `q${index + 1}`;
 
-/** Whether a question counts as an item: a choice question with at least one option that scores. */
-export const isScoredQuestion = (question: { type: QuestionType; options: readonly { score: number }[] }): boolean =>
-  isChoice(question.type) && question.options.some((option) => option.score !== 0);
+/** Whether a question counts as an item: a question graded by its key, or a choice question with at least one option that scores. */
+export const isScoredQuestion = (question: { type: QuestionType; points?: number | null | undefined; options: readonly { score: number }[] }): boolean =>
+  isKeyed(question) || (isChoice(question.type) && question.options.some((option) => option.score !== 0));
 
 /** `min + max − score` over the question's option scores: the mirror of a reverse-scored item. */
 export function mirroredScore(score: number, optionScores: readonly number[]): number {

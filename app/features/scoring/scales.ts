@@ -1,6 +1,7 @@
 import { fieldProblem, type FieldProblem } from "~/lib/problem.server.ts";
 import { questionMaxScore, sumScores } from "./achievable.ts";
 import { isAnswered, isChoice } from "./answered.ts";
+import { isKeyed, keyedScore, type ScoringRule } from "./answer-key.ts";
 import { aggregate, isScoredQuestion, mirroredScore, questionKey } from "./items.ts";
 import { DEFAULT_SCORING, KEY_PATTERN, MAX_SUBSCALES, type ScoreDisplay, type ScoringMethod, type ScoringSettings } from "./scale-limits.ts";
 import { answerProblems, bandFor, type GivenAnswer, percentageOf, type ScoreBand, type ScoringOption, type ScoringQuestion } from "./scoring.ts";
@@ -15,10 +16,13 @@ import { answerProblems, bandFor, type GivenAnswer, percentageOf, type ScoreBand
 export { DEFAULT_SCORING, type ScoreDisplay, type ScoringMethod, type ScoringSettings } from "./scale-limits.ts";
 
 export type ScaleBand = ScoreBand & { critical?: boolean | undefined };
-export type ScaleOption = ScoringOption & { critical?: boolean | undefined };
+export type ScaleOption = ScoringOption & { critical?: boolean | undefined; correct?: boolean | undefined };
 export type ScaleQuestion = Omit<ScoringQuestion, "options"> & {
   key?: string | null | undefined;
   reverseScored?: boolean | undefined;
+  /** Graded by its key (answer-key.ts): the points a correct answer earns. */
+  points?: number | null | undefined;
+  scoringRule?: ScoringRule | undefined;
   options: ScaleOption[];
 };
 export type Subscale = {
@@ -126,13 +130,19 @@ export function scoreForm(form: ScaleForm, answers: readonly GivenAnswer[]): Sca
     for (const option of chosen) {
       if (option.critical) flags.push({ kind: "OPTION", questionKey: key, text: `${question.text} — ${option.text}` });
     }
+    const keyed = isKeyed(question)
+      ? keyedScore(
+          question,
+          chosen.map((option) => option.id),
+        )
+      : null;
     return {
       questionId: question.id,
       key,
       position,
       optionIds: chosen.map((option) => option.id),
-      score: sumScores(chosen.map((option) => optionScore(question, option))),
-      rawScore: sumScores(chosen.map((option) => option.score)),
+      score: keyed ?? sumScores(chosen.map((option) => optionScore(question, option))),
+      rawScore: keyed ?? sumScores(chosen.map((option) => option.score)),
       maxScore: questionMaxScore(question),
       answered: isAnswered(question, answer),
       item: isScoredQuestion(question),

@@ -68,6 +68,7 @@ type LinkRow = {
   formContentVersion: unknown;
   formShuffleQuestions: unknown;
   formShuffleOptions: unknown;
+  formVersion: unknown;
 };
 
 /**
@@ -91,7 +92,7 @@ async function loadLink(token: string) {
            ca."id" AS "candidateId", ca."name" AS "candidateName", ca."grade" AS "candidateGrade", ca."age" AS "candidateAge", ca."deletedAt" AS "candidateDeletedAt",
            f."id" AS "formId", f."title" AS "formTitle", f."description" AS "formDescription", f."category" AS "formCategory", f."type" AS "formType",
            f."isPublished" AS "formIsPublished", f."deletedAt" AS "formDeletedAt", f."contentVersion" AS "formContentVersion",
-           f."shuffleQuestions" AS "formShuffleQuestions", f."shuffleOptions" AS "formShuffleOptions"
+           f."shuffleQuestions" AS "formShuffleQuestions", f."shuffleOptions" AS "formShuffleOptions", f."version" AS "formVersion"
       FROM "Submission" AS s
       JOIN "Organization" AS o ON o."id" = s."organizationId"
       JOIN "User" AS u ON u."id" = s."assignedById"
@@ -147,6 +148,8 @@ async function loadLink(token: string) {
       // Read with the link, not cached with the content: changing them changes no content version.
       shuffleQuestions: rawBoolean(row.formShuffleQuestions),
       shuffleOptions: rawBoolean(row.formShuffleOptions),
+      // Raised only with the content (ADR 90), so it is the version of the content read with it.
+      version: Number(row.formVersion),
       ...content,
     },
     respondent,
@@ -298,7 +301,15 @@ async function insertAnswers(tx: Prisma.TransactionClient, rows: AnswerRow[], cr
 async function claimSubmission(
   tx: Prisma.TransactionClient,
   id: string,
-  claim: { completedAt: Date; result: ScaleResult; formTitle: string; scoredAgainst: ScoredAgainst; searchText: string; criticalMessage: string | null },
+  claim: {
+    completedAt: Date;
+    result: ScaleResult;
+    formTitle: string;
+    formVersion: number;
+    scoredAgainst: ScoredAgainst;
+    searchText: string;
+    criticalMessage: string | null;
+  },
 ): Promise<number> {
   const postgres = env().databaseProvider === "postgresql";
   const json = (value: unknown) => (postgres ? Prisma.sql`${JSON.stringify(value)}::jsonb` : Prisma.sql`${JSON.stringify(value)}`);
@@ -308,7 +319,7 @@ async function claimSubmission(
     UPDATE "Submission"
        SET "isCompleted" = TRUE, "completedAt" = ${claim.completedAt}, "totalScore" = ${total.score}, "maxScore" = ${total.maxScore},
            "percentage" = ${total.percentage}, "scoreLabel" = ${total.label}, "scoreColor" = ${total.color},
-           "formTitle" = ${claim.formTitle}, "scoredAgainst" = ${json(claim.scoredAgainst)},
+           "formTitle" = ${claim.formTitle}, "formVersion" = ${claim.formVersion}, "scoredAgainst" = ${json(claim.scoredAgainst)},
            "subscales" = ${json(subscales)}, "flags" = ${json(flags)}, "flaggedAt" = ${flagged ? claim.completedAt : null},
            "criticalMessage" = ${flagged ? claim.criticalMessage : null},
            "searchText" = ${claim.searchText}, "updatedAt" = ${claim.completedAt}
@@ -378,6 +389,7 @@ export async function submitTestLink(token: string, input: SubmitAnswersInput) {
       completedAt,
       result,
       formTitle: link.form.title,
+      formVersion: link.form.version,
       scoredAgainst,
       searchText: submissionSearchText(claimedName, link.form.title),
       criticalMessage,
