@@ -91,6 +91,7 @@ export default [
     route("test-link/:token", "routes/api/test-link.$token.ts"),
     route("test-link/:token/submit", "routes/api/test-link.$token.submit.ts"),
     route("test-link/:token/draft", "routes/api/test-link.$token.draft.ts"),
+    route("test-link/:token/review", "routes/api/test-link.$token.review.ts"),
     route("test-link/:token/images/:imageId", "routes/api/test-link.$token.images.$imageId.ts"),
 
     route("reports", "routes/api/reports.ts"),

@@ -23,11 +23,14 @@ export function Outcome({
   text,
   notice,
   privacyNotice,
+  children,
 }: {
   title: string;
   text: string;
   notice?: string | null;
   privacyNotice?: string | null | undefined;
+  /** What follows the message and the notice: a completed link's review, say. */
+  children?: React.ReactNode;
 }) {
   const t = useT().testLink;
   return (
@@ -49,6 +52,7 @@ export function Outcome({
             <p className="mt-2 whitespace-pre-line wrap-anywhere">{notice}</p>
           </section>
         ) : null}
+        {children}
         <PrivacyNotice text={privacyNotice} className="mt-10 text-left" />
       </main>
     </>

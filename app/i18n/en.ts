@@ -325,6 +325,7 @@ export const en = {
       "This form is a library instrument: its items and scoring cannot be changed. Its title, description, publication and critical message can.",
     SCHEDULE_CHANGED: "The schedule changed while you were changing it. Open it again to see how it stands, then make your change.",
     ALREADY_COMPLETED: "This test has already been completed.",
+    REVIEW_NOT_AVAILABLE: "The review of these answers is not available.",
     LAST_OWNER: "A group keeps at least one owner: make someone else an owner first.",
     NOT_COMPLETED: "This test has not been completed yet.",
     UNSUPPORTED_FHIR_ELEMENT: "The Questionnaire holds something a form cannot: remove or change it and send it again.",
@@ -1261,6 +1262,20 @@ export const en = {
     alreadyTitle: "This test had already been answered",
     alreadyText: "The answers you just sent were not recorded: the first answers sent stay. Ask the person who sent you the link if something needs changing.",
     question: (n: number) => `Question ${n}`,
+    review: {
+      title: "Review of your answers",
+      total: (score: string, max: string, percent: string) => `Total: ${score} of ${max} points (${percent})`,
+      yourAnswer: "Your answer",
+      noAnswer: "Not answered",
+      correct: "Correct",
+      partlyCorrect: "Partly correct",
+      incorrect: "Not correct",
+      correctAnswer: (count: number): string => (count === 1 ? "The correct answer" : "The correct answers"),
+      points: (earned: string, of: string) => `${earned} of ${of} points`,
+      feedback: "Feedback",
+      opensWhenClosed: "Once this test closes, you can come back to this page to read your answers, the correct ones and the feedback.",
+      home: "Back to your home page",
+    },
   },
 
   forms: {

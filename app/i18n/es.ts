@@ -308,6 +308,7 @@ export const es: Dictionary = {
       "Este formulario es un instrumento de la biblioteca: sus ítems y su puntuación no se pueden cambiar. Su título, su descripción, su publicación y su mensaje para respuestas críticas sí.",
     SCHEDULE_CHANGED: "La programación cambió mientras la modificabas. Ábrela de nuevo para ver cómo está y vuelve a hacer tu cambio.",
     ALREADY_COMPLETED: "Esta prueba ya se completó.",
+    REVIEW_NOT_AVAILABLE: "La revisión de estas respuestas no está disponible.",
     LAST_OWNER: "Un grupo conserva al menos un propietario: nombra antes a otra persona propietaria.",
     NOT_COMPLETED: "Esta prueba aún no se ha completado.",
     UNSUPPORTED_FHIR_ELEMENT: "El Questionnaire contiene algo que un formulario no puede tener: quítalo o cámbialo y envíalo de nuevo.",
@@ -1256,6 +1257,20 @@ export const es: Dictionary = {
     alreadyText:
       "Las respuestas que acabas de enviar no se han registrado: se conservan las primeras que se enviaron. Pregunta a quien te envió el enlace si hay que cambiar algo.",
     question: (n) => `Pregunta ${n}`,
+    review: {
+      title: "Revisión de tus respuestas",
+      total: (score, max, percent) => `Total: ${score} de ${max} puntos (${percent})`,
+      yourAnswer: "Tu respuesta",
+      noAnswer: "Sin responder",
+      correct: "Correcta",
+      partlyCorrect: "Correcta en parte",
+      incorrect: "Incorrecta",
+      correctAnswer: (count) => (count === 1 ? "La respuesta correcta" : "Las respuestas correctas"),
+      points: (earned, of) => `${earned} de ${of} puntos`,
+      feedback: "Comentario",
+      opensWhenClosed: "Cuando esta prueba se cierre, podrás volver a esta página para leer tus respuestas, las correctas y los comentarios.",
+      home: "Volver a tu página de inicio",
+    },
   },
 
   forms: {

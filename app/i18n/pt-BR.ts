@@ -308,6 +308,7 @@ export const ptBR: Dictionary = {
       "Este formulário é um instrumento da biblioteca: os itens e a pontuação não podem ser alterados. O título, a descrição, a publicação e a mensagem para respostas críticas podem.",
     SCHEDULE_CHANGED: "A programação mudou enquanto você a alterava. Abra-a de novo para ver como está e faça sua alteração outra vez.",
     ALREADY_COMPLETED: "Este teste já foi concluído.",
+    REVIEW_NOT_AVAILABLE: "A revisão destas respostas não está disponível.",
     LAST_OWNER: "Um grupo mantém pelo menos um proprietário: torne outra pessoa proprietária antes.",
     NOT_COMPLETED: "Este teste ainda não foi concluído.",
     UNSUPPORTED_FHIR_ELEMENT: "O Questionnaire contém algo que um formulário não pode ter: remova ou altere e envie novamente.",
@@ -1254,6 +1255,20 @@ export const ptBR: Dictionary = {
     alreadyText:
       "As respostas que você acabou de enviar não foram registradas: ficam as primeiras enviadas. Pergunte a quem enviou o link se algo precisa mudar.",
     question: (n) => `Pergunta ${n}`,
+    review: {
+      title: "Revisão das suas respostas",
+      total: (score, max, percent) => `Total: ${score} de ${max} pontos (${percent})`,
+      yourAnswer: "Sua resposta",
+      noAnswer: "Sem resposta",
+      correct: "Correta",
+      partlyCorrect: "Parcialmente correta",
+      incorrect: "Incorreta",
+      correctAnswer: (count) => (count === 1 ? "A resposta correta" : "As respostas corretas"),
+      points: (earned, of) => `${earned} de ${of} pontos`,
+      feedback: "Comentário",
+      opensWhenClosed: "Quando este teste for encerrado, você poderá voltar a esta página para ler suas respostas, as corretas e os comentários.",
+      home: "Voltar para sua página inicial",
+    },
   },
 
   forms: {

@@ -1,14 +1,18 @@
-import { data, redirect, type ShouldRevalidateFunction } from "react-router";
+import { data, Link, redirect, type ShouldRevalidateFunction } from "react-router";
 import { Outcome, TestForm } from "~/components/test-form.tsx";
+import { TestReview } from "~/components/test-review.tsx";
 import type { Route } from "./+types/test";
 import { closedLinkNotices, openTestLinkPage, saveTestDraft, submitTestLink } from "~/features/submissions/test-link.server.ts";
+import { completedLinkReview } from "~/features/submissions/review.server.ts";
+import type { TestLinkReview } from "~/features/submissions/review-schemas.ts";
 import { privacyNoticeIn } from "~/features/organization/privacy-notice.ts";
-import { countTestLinkRead, countTestLinkWrite, guardedByMisses } from "~/features/submissions/test-link-limits.server.ts";
-import { clientAddressOf } from "~/lib/endpoint.server.ts";
+import { countTestLinkWrite, guardedByMisses, readingTestLink } from "~/features/submissions/test-link-limits.server.ts";
 import { translations } from "~/i18n/dictionaries.ts";
 import { metaTranslations } from "~/i18n/meta.ts";
-import { OrganizationKindContext, useT } from "~/i18n/hooks.ts";
+import { OrganizationKindContext, useLocale, useT } from "~/i18n/hooks.ts";
 import { type Locale, resolveLocale } from "~/lib/i18n.ts";
+import { actorOf, clientAddressOf } from "~/lib/endpoint.server.ts";
+import { paths } from "~/lib/paths.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 import { answersFrom, answersValidation, errorsByQuestion } from "~/features/submissions/test-link-page.ts";
 import { pageResult } from "~/lib/client-validation.server.ts";
@@ -35,12 +39,17 @@ export const meta: Route.MetaFunction = ({ loaderData, params, matches }) => [
 
 /**
  * `notice`: what a completed link's respondent must read (its captured critical message), or null;
- * `privacyNotice`: the organization's, in the page's language, for a link that exists.
+ * `privacyNotice`: the organization's, in the page's language, for a link that exists. A completed
+ * link's `review` when its form allows it (docs/api-contract.md §22), else whether it opens once the
+ * test closes; `home`: the viewer is its student, signed in.
  */
 type Unavailable = {
   state: "completed" | "expired" | "revoked" | "closed" | "not-found" | "too-many";
   notice?: string | null;
   privacyNotice?: string | null;
+  review?: TestLinkReview | null;
+  opensWhenClosed?: boolean;
+  home?: boolean;
 };
 
 /** Saving a draft changes nothing the page shows: no need to load the test again after each save. */
@@ -68,10 +77,7 @@ async function closedLinkPage(token: string, locale: Locale) {
 export async function loader({ params, context }: Route.LoaderArgs) {
   const locale = resolveLocale(params.locale);
   try {
-    const opened = await guardedByMisses(clientAddressOf(context), async () => {
-      await countTestLinkRead(params.token);
-      return openTestLinkPage(params.token);
-    });
+    const opened = await readingTestLink(clientAddressOf(context), params.token, () => openTestLinkPage(params.token));
     const { privacyNotice, ...test } = opened.test;
     return {
       test,
@@ -87,7 +93,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     const notices = state === "not-found" || state === "too-many" ? {} : await closedLinkPage(params.token, locale);
     // The confirmation page, after the post/redirect/get of a submit or opened again later: with the
     // form's critical message when these answers were flagged (docs/api-contract.md §16).
-    if (state === "completed") return data<Unavailable>({ state, ...notices }, { headers: PRIVATE_HEADERS });
+    if (state === "completed") {
+      const review = await completedLinkReview(params.token, actorOf(context));
+      return data<Unavailable>({ state, ...notices, ...review }, { headers: PRIVATE_HEADERS });
+    }
     return data<Unavailable>({ state, ...notices }, { status: error.status, headers: refusedHeaders(error) });
   }
 }
@@ -158,7 +167,13 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
         "too-many": [t.tooManyTitle, t.tooManyText],
       } satisfies Record<Unavailable["state"], [string, string]>
     )[loaderData.state];
-    return <Outcome title={title} text={text} notice={loaderData.notice} privacyNotice={loaderData.privacyNotice} />;
+    return (
+      <Outcome title={title} text={text} notice={loaderData.notice} privacyNotice={loaderData.privacyNotice}>
+        {loaderData.opensWhenClosed ? <p className="mt-6 text-slate-700">{t.review.opensWhenClosed}</p> : null}
+        {loaderData.review ? <TestReview review={loaderData.review} /> : null}
+        {loaderData.home ? <HomeLink /> : null}
+      </Outcome>
+    );
   }
   // The respondent has no session: the page speaks with the link's organization's words (ADR 81).
   return (
@@ -171,5 +186,17 @@ export default function TestPage({ loaderData, actionData }: Route.ComponentProp
         privacyNotice={loaderData.privacyNotice}
       />
     </OrganizationKindContext>
+  );
+}
+
+/** A signed-in student's way back to their own page, where their other tests are. */
+function HomeLink() {
+  const t = useT().testLink.review;
+  return (
+    <p className="mt-8">
+      <Link to={paths.home(useLocale())} className="font-medium text-indigo-800 underline underline-offset-2 hover:text-indigo-950">
+        {t.home}
+      </Link>
+    </p>
   );
 }

@@ -120,6 +120,18 @@ describe("GET /api/openapi", () => {
     }
   });
 
+  it("given the public test link, should document its every operation, each 404 for a link that leads nowhere and 429 when refused", () => {
+    const linkOperations = operationsOf().filter(({ path }) => path.startsWith("/api/test-link/"));
+    expect(linkOperations.map(({ method, operation }) => `${method} ${operation.operationId}`).sort()).toEqual(
+      ["get openTestLink", "put saveTestDraft", "post submitTestLink", "get reviewTestLink", "get getTestLinkImage"].sort(),
+    );
+    for (const { operation } of linkOperations) expect(Object.keys(operation.responses), operation.operationId).toEqual(expect.arrayContaining(["404", "429"]));
+    // The review answers 409 until the form's policy opens it (docs/api-contract.md §22).
+    const review = linkOperations.find(({ operation }) => operation.operationId === "reviewTestLink")!.operation;
+    expect(JSON.stringify(review.responses["409"])).toContain("REVIEW_NOT_AVAILABLE");
+    expect(review.responses["200"]!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/TestLinkReview" });
+  });
+
   it("given a write made with the session cookie, should require the CSRF header X-CSRF-Token with it; a bearer token is the other way in", () => {
     const header = Object.entries(document.components.securitySchemes).find(([, scheme]) => scheme.type === "apiKey" && scheme.in === "header");
     expect(header?.[1].name).toBe("X-CSRF-Token");

@@ -67,15 +67,18 @@ describe("a client generated from the OpenAPI document", () => {
       body: {
         title: unique("Typed form"),
         isPublished: true,
+        review: "AFTER_SUBMIT",
         scoreRanges: [{ min: 0, max: 3, label: "Any", color: "#1A7F37" }],
         questions: [
           {
             text: "How often?",
             type: "SINGLE_CHOICE",
             required: true,
+            points: 3,
+            feedback: "Never is the key.",
             options: [
-              { text: "Never", score: 0 },
-              { text: "Often", score: 3 },
+              { text: "Never", score: 0, correct: true },
+              { text: "Often", score: 3, feedback: "Not this one." },
             ],
           },
         ],
@@ -114,6 +117,17 @@ describe("a client generated from the OpenAPI document", () => {
       body: { answers: [{ questionId: question.id, optionIds: [question.options[1]!.id] }] },
     });
     expect(submitted.response.status, JSON.stringify(submitted.error)).toBe(200);
+    const reviewed = await client.GET("/api/test-link/{token}/review", { params: { path: { token } } });
+    expect(reviewed.response.status, JSON.stringify(reviewed.error)).toBe(200);
+    expect(reviewed.data!.answers[0]).toEqual({
+      questionId: question.id,
+      optionIds: [question.options[1]!.id],
+      text: null,
+      correct: false,
+      points: 0,
+      feedback: ["Not this one.", "Never is the key."],
+    });
+    expect(reviewed.data!.score).toEqual({ totalScore: 0, maxScore: 3, percentage: 0 });
     const pdf = await client.POST("/api/reports/export", { headers: headers(), body: { submissionId: assignment.data!.id }, parseAs: "arrayBuffer" });
     expect(pdf.response.headers.get("content-type")).toBe("application/pdf");
 

@@ -284,6 +284,10 @@ describe("the validating proxy's tour of every operation", () => {
     const submitted = await via("POST", `/api/test-link/${token}/submit`, { json: { answers } });
     expect(submitted.status, submitted.text).toBe(200);
     expect((await via("POST", `/api/test-link/${token}/submit`, { json: { answers } })).status).toBe(409);
+    // The review: refused while the form never shows it, read once it shows it after the submit.
+    expect((await via("GET", `/api/test-link/${token}/review`)).status).toBe(409);
+    expect((await direct("PUT", `/api/forms/${formId}`, { as: teacher, json: { review: "AFTER_SUBMIT" } })).status).toBe(200);
+    expect((await via("GET", `/api/test-link/${token}/review`)).status).toBe(200);
 
     expect((await via("GET", `/api/forms/${formId}/summary`, { as: teacher })).status).toBe(200);
     expect((await via("GET", `/api/reports?formId=${formId}`, { as: teacher })).status).toBe(200);

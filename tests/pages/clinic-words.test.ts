@@ -42,6 +42,8 @@ const moodForm = () => ({
   // A template: every clinician of the organization may assign it.
   isTemplate: true,
   criticalMessage: "If you feel unsafe, call 024 now.",
+  // The answered page shows the review below its message: its words are read too.
+  review: "AFTER_SUBMIT",
   scoreRanges: [
     { min: 0, max: 4, label: "Mild", color: "#1A7F37" },
     { min: 5, max: 15, label: "Moderate or more", color: "#B42318" },
@@ -255,6 +257,7 @@ describe.each(LOCALES)("a clinic's words in %s", (locale) => {
     expect(open.text).toContain("Trouble sleeping");
     const answered = await readPage(`/${locale}/test/${completed[locale].token}`);
     expect(answered.status).toBe(200);
+    expect(answered.text).toContain("Thoughts of harming yourself");
     expect([...schoolWordsIn(open.text, locale), ...schoolWordsIn(answered.text, locale)]).toEqual([]);
   });
 

@@ -55,3 +55,59 @@ export function mixedFormBody(title: string) {
     ],
   };
 }
+
+/**
+ * A form graded by its answer key (docs/api-contract.md §22), whose options' own scores the key
+ * overrides:
+ *   Q1 single, 2 points: Paris (correct)               max 2
+ *   Q2 multiple, ALL_OR_NOTHING, 2 points: 2, 3 (correct), 4          max 2
+ *   Q3 multiple, PARTIAL, 3 points: Atlantic, Pacific, Indian (correct), Sahara, Alps   max 3
+ *   Q4 text                                            not scored
+ * maximum 7. Feedback on Q1, Q2, and on some options.
+ */
+export function keyedFormBody(title: string, review: "NEVER" | "AFTER_SUBMIT" | "AFTER_CLOSE" = "NEVER") {
+  return {
+    title,
+    isPublished: true,
+    review,
+    questions: [
+      {
+        text: "Which city is the capital of France?",
+        type: "SINGLE_CHOICE",
+        required: true,
+        points: 2,
+        feedback: "Paris has been the capital since the 10th century.",
+        options: [
+          { text: "Paris", score: 0, correct: true, feedback: "Yes: Paris." },
+          { text: "Lyon", score: 5, feedback: "Lyon is a large city, not the capital." },
+        ],
+      },
+      {
+        text: "Which numbers are prime?",
+        type: "MULTIPLE_CHOICE",
+        points: 2,
+        scoringRule: "ALL_OR_NOTHING",
+        feedback: "A prime has exactly two divisors.",
+        options: [
+          { text: "2", score: 0, correct: true },
+          { text: "3", score: 0, correct: true },
+          { text: "4", score: 1, feedback: "4 is 2 × 2." },
+        ],
+      },
+      {
+        text: "Which are oceans?",
+        type: "MULTIPLE_CHOICE",
+        points: 3,
+        scoringRule: "PARTIAL",
+        options: [
+          { text: "Atlantic", score: 0, correct: true },
+          { text: "Pacific", score: 0, correct: true },
+          { text: "Indian", score: 0, correct: true },
+          { text: "Sahara", score: 0, feedback: "The Sahara is a desert." },
+          { text: "Alps", score: 0 },
+        ],
+      },
+      { text: "Anything to add?", type: "TEXT" },
+    ],
+  };
+}

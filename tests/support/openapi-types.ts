@@ -1265,6 +1265,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/test-link/{token}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The respondent's answers with the answer key, the points each earned and the feedback, as the result was scored, in the form's order (docs/api-contract.md §22). Only once the form's `review` allows it: AFTER_SUBMIT once the answers are sent; AFTER_CLOSE once they are sent and the form is unpublished or the link has expired; never under NEVER (409 REVIEW_NOT_AVAILABLE). 429 after 300 opens of one link in 10 minutes, or after 100 unknown tokens from one client address in 10 minutes. */
+        get: operations["reviewTestLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/test-link/{token}/submit": {
         parameters: {
             query?: never;
@@ -3840,6 +3857,51 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             savedAt: string;
+        };
+        TestLinkReview: {
+            form: {
+                /** @description The form's title as it was answered. */
+                title: string;
+                questions: {
+                    /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                    id: string;
+                    text: string;
+                    /** @enum {string} */
+                    type: "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE" | "TEXT";
+                    image: components["schemas"]["TestImage"];
+                    /** @description What a correct answer earns, for a question graded by its key; null: not graded by a key. */
+                    points: number | null;
+                    feedback: string | null;
+                    options: {
+                        /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                        id: string;
+                        text: string;
+                        /** @description Part of the answer key. */
+                        correct: boolean;
+                        feedback: string | null;
+                        image: components["schemas"]["TestImage"];
+                    }[];
+                }[];
+            };
+            answers: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                questionId: string;
+                optionIds: string[];
+                text: string | null;
+                /** @description Whether the answer is the key's, for a question graded by its key; null otherwise. */
+                correct: boolean | null;
+                /** @description The points the answer earned, for a question graded by its key; null otherwise. */
+                points: number | null;
+                /** @description The feedback of the options chosen, then the question's. */
+                feedback: string[];
+            }[];
+            score: {
+                /** @description null when more items are missing than the form allows (`scoring.maxMissing`). */
+                totalScore: number | null;
+                maxScore: number;
+                /** @description null when the total is. */
+                percentage: number | null;
+            };
         };
         TestSubmitted: {
             /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
@@ -25437,6 +25499,214 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    reviewTestLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "form": {
+                     *         "title": "Reading habits",
+                     *         "questions": [
+                     *           {
+                     *             "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *             "text": "How often do you read for pleasure?",
+                     *             "type": "SINGLE_CHOICE",
+                     *             "image": {
+                     *               "url": "text",
+                     *               "alt": "text"
+                     *             },
+                     *             "points": 1,
+                     *             "feedback": "text",
+                     *             "options": [
+                     *               {
+                     *                 "id": "cmf3k9x2a0001qz8h4b7c2d1e",
+                     *                 "text": "How often do you read for pleasure?",
+                     *                 "correct": true,
+                     *                 "feedback": "text",
+                     *                 "image": {
+                     *                   "url": "text",
+                     *                   "alt": "text"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "answers": [
+                     *         {
+                     *           "questionId": "text",
+                     *           "optionIds": [
+                     *             "text"
+                     *           ],
+                     *           "text": "How often do you read for pleasure?",
+                     *           "correct": true,
+                     *           "points": 1,
+                     *           "feedback": [
+                     *             "text"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "score": {
+                     *         "totalScore": 5,
+                     *         "maxScore": 8,
+                     *         "percentage": 62.5
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestLinkReview"];
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: REVIEW_NOT_AVAILABLE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:review-not-available",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The review of these answers is not available.",
+                     *       "code": "REVIEW_NOT_AVAILABLE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "REVIEW_NOT_AVAILABLE";
                     };
                 };
             };

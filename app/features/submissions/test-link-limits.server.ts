@@ -51,6 +51,14 @@ export async function countTestLinkRead(token: string): Promise<void> {
   await consumeRateLimit(TEST_LINK_READ_LIMIT, linkKey(token));
 }
 
+/** `read` of link `token` (its test, its review), counted as one open and guarded by the address's misses. */
+export function readingTestLink<T>(clientAddress: string, token: string, read: () => Promise<T>): Promise<T> {
+  return guardedByMisses(clientAddress, async () => {
+    await countTestLinkRead(token);
+    return read();
+  });
+}
+
 /** One draft save or submit of a link, from `clientAddress`. */
 export async function countTestLinkWrite(token: string, clientAddress: string, kind: "draft" | "submit"): Promise<void> {
   await consumeRateLimit(TEST_LINK_WRITE_LIMIT, linkKey(token));

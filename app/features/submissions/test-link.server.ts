@@ -28,7 +28,7 @@ import { imageView, linkImageUrl } from "../forms/form-image-schemas.ts";
 const linkNotFound = () => notFound("test link");
 
 /** Tokens are 43 characters of base64url; anything else cannot exist and skips the query. */
-const TOKEN_SHAPE = /^[\w-]{20,100}$/;
+export const TOKEN_SHAPE = /^[\w-]{20,100}$/;
 const alreadyCompleted = () => conflict("This test has already been completed.", "ALREADY_COMPLETED");
 
 /** A link's row with its respondent, assigner, draft and form, as one raw query reads it. */

@@ -1,7 +1,7 @@
 import { testLinkResponse } from "~/features/submissions/submission-schemas.ts";
 import type { Route } from "./+types/test-link.$token";
 import { openTestLink } from "~/features/submissions/test-link.server.ts";
-import { countTestLinkRead, guardedByMisses } from "~/features/submissions/test-link-limits.server.ts";
+import { readingTestLink } from "~/features/submissions/test-link-limits.server.ts";
 import { clientAddressOf, endpoint } from "~/lib/endpoint.server.ts";
 import { json } from "~/lib/http.server.ts";
 
@@ -11,10 +11,7 @@ const privateHeaders = { "Cache-Control": "no-store", "Referrer-Policy": "no-ref
 const handle = endpoint<Route.LoaderArgs>(
   {
     GET: async ({ params, context }) => {
-      const test = await guardedByMisses(clientAddressOf(context), async () => {
-        await countTestLinkRead(params.token);
-        return openTestLink(params.token);
-      });
+      const test = await readingTestLink(clientAddressOf(context), params.token, () => openTestLink(params.token));
       return json(test, { headers: privateHeaders });
     },
   },
