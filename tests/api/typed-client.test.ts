@@ -114,6 +114,11 @@ describe("a client generated from the OpenAPI document", () => {
       body: { answers: [{ questionId: question.id, optionIds: [question.options[1]!.id] }] },
     });
     expect(submitted.response.status, JSON.stringify(submitted.error)).toBe(200);
+    const versions = await client.GET("/api/forms/{id}/versions", { params: { path: { id: formId } }, headers: headers() });
+    expect(versions.data?.versions.map((version) => version.results)).toEqual([1]);
+    const rescored = await client.POST("/api/forms/{id}/rescore", { params: { path: { id: formId } }, headers: headers(), body: { dryRun: false } });
+    expect(rescored.response.status, JSON.stringify(rescored.error)).toBe(200);
+    expect(rescored.data).toEqual({ dryRun: false, version: 1, results: 0, changed: [] });
     const pdf = await client.POST("/api/reports/export", { headers: headers(), body: { submissionId: assignment.data!.id }, parseAs: "arrayBuffer" });
     expect(pdf.response.headers.get("content-type")).toBe("application/pdf");
 
