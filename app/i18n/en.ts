@@ -123,6 +123,7 @@ export const en = {
     formUnpublished: "The form is no longer published.",
     formDuplicated: "This is your copy of the form.",
     questionsCopied: "The questions are copied to the end of the form.",
+    resultsRescored: "The results are rescored against the current version of the form.",
     formFromTemplate: "This is your copy of the template: change it as you like.",
     instrumentInstalled: "The instrument is installed as a new form: publish it to assign it.",
     profileSaved: "Your profile is saved.",
@@ -337,6 +338,7 @@ export const en = {
     NO_EMAIL: "This person has no e-mail address: give one on their page first.",
     BUSY: "The service is busy. Please try again in a moment.",
     OIDC_NOT_CONFIGURED: "Sign-in with an external provider is not configured on this server.",
+    FORM_CHANGED: "The form changed while its results were being rescored. Look at the list again, then rescore.",
   },
 
   errors: {
@@ -1217,6 +1219,14 @@ export const en = {
     option: "Option",
     chosen: "Chosen",
     written: (count: string) => `${count} written answers.`,
+    version: "Version",
+    allVersions: "All versions",
+    versionChoice: (version: string, results: string) => `Version ${version} (${results} results)`,
+    missed: "Most missed questions",
+    missedDescription: "The questions with an answer key, the lowest share of their points earned first.",
+    correct: (share: string) => `${share} of the points earned`,
+    olderResults: (count: string) => `${count} results are scored against an earlier version of the form.`,
+    rescoreLink: "Rescore them",
   },
 
   preview: {
@@ -1339,6 +1349,21 @@ export const en = {
       noSources: "There is no other form to copy from.",
       submit: "Copy the ticked questions",
       locked: "This form is an installed instrument: questions cannot be added to it.",
+    },
+    rescore: {
+      link: "Rescore results",
+      title: "Rescore results",
+      description: (title: string, version: string) =>
+        `The results of “${title}” scored against an earlier version are scored again against version ${version}: its questions, answer key, bands and scoring as they are now. Flags raised when a result was sent stay as they were.`,
+      count: (results: string, changed: string) => `${results} results are scored against an earlier version; the scores of ${changed} of them change.`,
+      none: (version: string) => `Every result is scored against version ${version}, the current one: there is nothing to rescore.`,
+      caption: "Results whose scores change",
+      respondent: "Respondent",
+      before: "Before",
+      after: "After",
+      colleague: "A result assigned by a colleague",
+      noChange: "No result's scores change: rescoring records them as scored against the current version.",
+      submit: (count: string) => `Rescore ${count} results`,
     },
     questionTypes: {
       SINGLE_CHOICE: "Single choice",

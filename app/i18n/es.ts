@@ -115,6 +115,7 @@ export const es: Dictionary = {
     formUnpublished: "El formulario ya no está publicado.",
     formDuplicated: "Esta es tu copia del formulario.",
     questionsCopied: "Las preguntas se copiaron al final del formulario.",
+    resultsRescored: "Los resultados se recalificaron con la versión actual del formulario.",
     formFromTemplate: "Esta es tu copia de la plantilla: cámbiala como quieras.",
     instrumentInstalled: "El instrumento está instalado como un formulario nuevo: publícalo para asignarlo.",
     profileSaved: "Tu perfil está guardado.",
@@ -320,6 +321,7 @@ export const es: Dictionary = {
     NO_EMAIL: "Esta persona no tiene correo: añade uno en su página primero.",
     BUSY: "El servicio está ocupado. Inténtalo de nuevo en un momento.",
     OIDC_NOT_CONFIGURED: "El inicio de sesión con un proveedor externo no está configurado en este servidor.",
+    FORM_CHANGED: "El formulario cambió mientras se recalificaban sus resultados. Revisa la lista de nuevo y vuelve a recalificar.",
   },
 
   errors: {
@@ -1211,6 +1213,14 @@ export const es: Dictionary = {
     option: "Opción",
     chosen: "Elegida",
     written: (count) => `${count} respuestas escritas.`,
+    version: "Versión",
+    allVersions: "Todas las versiones",
+    versionChoice: (version, results) => `Versión ${version} (${results} resultados)`,
+    missed: "Preguntas más falladas",
+    missedDescription: "Las preguntas con clave de respuestas, primero las de menor proporción de puntos obtenidos.",
+    correct: (share) => `${share} de los puntos obtenidos`,
+    olderResults: (count) => `${count} resultados están calificados con una versión anterior del formulario.`,
+    rescoreLink: "Recalificarlos",
   },
 
   preview: {
@@ -1334,6 +1344,21 @@ export const es: Dictionary = {
       noSources: "No hay otro formulario del que copiar.",
       submit: "Copiar las preguntas marcadas",
       locked: "Este formulario es un instrumento instalado: no se le pueden añadir preguntas.",
+    },
+    rescore: {
+      link: "Recalificar resultados",
+      title: "Recalificar resultados",
+      description: (title, version) =>
+        `Los resultados de “${title}” calificados con una versión anterior se califican de nuevo con la versión ${version}: sus preguntas, clave de respuestas, rangos y puntuación tal como están ahora. Las alertas generadas al enviar un resultado no cambian.`,
+      count: (results, changed) => `${results} resultados están calificados con una versión anterior; las puntuaciones de ${changed} de ellos cambian.`,
+      none: (version) => `Todos los resultados están calificados con la versión ${version}, la actual: no hay nada que recalificar.`,
+      caption: "Resultados cuyas puntuaciones cambian",
+      respondent: "Persona evaluada",
+      before: "Antes",
+      after: "Después",
+      colleague: "Un resultado asignado por un colega",
+      noChange: "Las puntuaciones de ningún resultado cambian: al recalificar quedan registrados como calificados con la versión actual.",
+      submit: (count) => `Recalificar ${count} resultados`,
     },
     questionTypes: {
       SINGLE_CHOICE: "Opción única",

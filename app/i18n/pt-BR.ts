@@ -115,6 +115,7 @@ export const ptBR: Dictionary = {
     formUnpublished: "O formulário não está mais publicado.",
     formDuplicated: "Esta é a sua cópia do formulário.",
     questionsCopied: "As perguntas foram copiadas para o final do formulário.",
+    resultsRescored: "Os resultados foram recalculados com a versão atual do formulário.",
     formFromTemplate: "Esta é a sua cópia do modelo: altere como quiser.",
     instrumentInstalled: "O instrumento foi instalado como um novo formulário: publique-o para atribuí-lo.",
     profileSaved: "Seu perfil foi salvo.",
@@ -320,6 +321,7 @@ export const ptBR: Dictionary = {
     NO_EMAIL: "Esta pessoa não tem e-mail: informe um na página dela primeiro.",
     BUSY: "O serviço está ocupado. Tente novamente em instantes.",
     OIDC_NOT_CONFIGURED: "A entrada com um provedor externo não está configurada neste servidor.",
+    FORM_CHANGED: "O formulário mudou enquanto seus resultados eram recalculados. Veja a lista de novo e recalcule.",
   },
 
   errors: {
@@ -1209,6 +1211,14 @@ export const ptBR: Dictionary = {
     option: "Opção",
     chosen: "Escolhida",
     written: (count) => `${count} respostas escritas.`,
+    version: "Versão",
+    allVersions: "Todas as versões",
+    versionChoice: (version, results) => `Versão ${version} (${results} resultados)`,
+    missed: "Perguntas mais erradas",
+    missedDescription: "As perguntas com gabarito, primeiro as com a menor parte dos pontos obtida.",
+    correct: (share) => `${share} dos pontos obtidos`,
+    olderResults: (count) => `${count} resultados estão calculados com uma versão anterior do formulário.`,
+    rescoreLink: "Recalculá-los",
   },
 
   preview: {
@@ -1332,6 +1342,21 @@ export const ptBR: Dictionary = {
       noSources: "Não há outro formulário de onde copiar.",
       submit: "Copiar as perguntas marcadas",
       locked: "Este formulário é um instrumento instalado: não é possível adicionar perguntas a ele.",
+    },
+    rescore: {
+      link: "Recalcular resultados",
+      title: "Recalcular resultados",
+      description: (title, version) =>
+        `Os resultados de “${title}” calculados com uma versão anterior são calculados de novo com a versão ${version}: suas perguntas, gabarito, faixas e pontuação como estão agora. Os alertas gerados quando um resultado foi enviado continuam como estavam.`,
+      count: (results, changed) => `${results} resultados estão calculados com uma versão anterior; as pontuações de ${changed} deles mudam.`,
+      none: (version) => `Todos os resultados estão calculados com a versão ${version}, a atual: não há nada a recalcular.`,
+      caption: "Resultados cujas pontuações mudam",
+      respondent: "Pessoa avaliada",
+      before: "Antes",
+      after: "Depois",
+      colleague: "Um resultado atribuído por um colega",
+      noChange: "As pontuações de nenhum resultado mudam: ao recalcular, eles ficam registrados como calculados com a versão atual.",
+      submit: (count) => `Recalcular ${count} resultados`,
     },
     questionTypes: {
       SINGLE_CHOICE: "Escolha única",

@@ -19,6 +19,7 @@ export const paths = {
   deleteForm: (locale: Locale, id: string) => `/${locale}/forms/${id}/delete`,
   formPreview: (locale: Locale, id: string) => `/${locale}/forms/${id}/preview`,
   formSummary: (locale: Locale, id: string) => `/${locale}/forms/${id}/summary`,
+  formRescore: (locale: Locale, id: string) => `/${locale}/forms/${id}/rescore`,
   copyQuestions: (locale: Locale, id: string, from?: string) => `/${locale}/forms/${id}/copy-questions${from ? `?from=${encodeURIComponent(from)}` : ""}`,
   formTemplates: (locale: Locale) => `/${locale}/forms/templates`,
 

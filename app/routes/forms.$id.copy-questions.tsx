@@ -1,6 +1,7 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import type { Route } from "./+types/forms.$id.copy-questions";
 import { Alert } from "~/components/alert.tsx";
+import { BackLink } from "~/components/back-link.tsx";
 import { Button } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
 import { Checkbox, Select } from "~/components/field.tsx";
@@ -69,11 +70,7 @@ export default function CopyQuestions({ loaderData, actionData }: Route.Componen
   const questionsError = errorOf(result, "questionIds") ?? errorOf(result, "fromFormId");
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <p>
-        <Link to={paths.form(locale, form.id)} className="text-sm font-medium text-indigo-700 hover:underline">
-          ← {t.forms.backToForm}
-        </Link>
-      </p>
+      <BackLink to={paths.form(locale, form.id)}>{t.forms.backToForm}</BackLink>
       <PageHeader title={copy.title} description={copy.description(form.title)} />
       {form.locked ? (
         <Alert tone="warning">{copy.locked}</Alert>

@@ -1,7 +1,8 @@
 import { useId, useRef } from "react";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import type { Route } from "./+types/forms.$id.delete";
 import { Alert } from "~/components/alert.tsx";
+import { BackLink } from "~/components/back-link.tsx";
 import { Button, LinkButton } from "~/components/button.tsx";
 import { CsrfInput } from "~/components/csrf-input.tsx";
 import { useConfirmationFocus } from "~/components/focus.ts";
@@ -45,11 +46,7 @@ export default function DeleteForm({ loaderData }: Route.ComponentProps) {
   useConfirmationFocus(ref);
   return (
     <div className="mx-auto max-w-2xl space-y-6">
-      <p>
-        <Link to={paths.form(locale, form.id)} className="text-sm font-medium text-indigo-700 hover:underline">
-          ← {t.forms.backToForm}
-        </Link>
-      </p>
+      <BackLink to={paths.form(locale, form.id)}>{t.forms.backToForm}</BackLink>
       <PageHeader title={t.forms.deleteTitle} />
       {/* biome-ignore lint/a11y/noAutofocus: without JavaScript too, the page starts at its question */}
       <section ref={ref} tabIndex={-1} aria-labelledby={questionId} autoFocus className="space-y-6 rounded-lg outline-none focus:ring-2 focus:ring-amber-600">

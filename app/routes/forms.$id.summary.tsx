@@ -13,6 +13,7 @@ import { formSummary } from "~/features/summaries/form-summary.server.ts";
 import { documentTitle } from "~/i18n/dictionaries.ts";
 import { metaTranslations } from "~/i18n/meta.ts";
 import { useFormat, useLocale, useT } from "~/i18n/hooks.ts";
+import { isAdmin } from "~/lib/auth/actor.server.ts";
 import { forPage, staffPageActor, pageTranslations } from "~/lib/page.server.ts";
 import { paths } from "~/lib/paths.ts";
 import { ApiError, fieldTexts } from "~/lib/problem.server.ts";
@@ -22,7 +23,9 @@ import { pageQuery } from "~/lib/http.server.ts";
  * A form's results at a glance (docs/api-contract.md §13), from the same service as
  * GET /api/forms/:id/summary: the links by state, the spread of the totals, the results by band
  * on the band colours, and each question's answers. Charts are SVG drawn here, each with its
- * numbers as text, so the page works without JavaScript and prints.
+ * numbers as text, so the page works without JavaScript and prints. A form graded by an answer key
+ * shows its most missed questions first; a form with results at more than one version can show
+ * one version's (docs/api-contract.md §22).
  */
 export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
   const t = metaTranslations({ params, matches });
@@ -37,7 +40,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const [form, groups] = await Promise.all([forPage(getFormOfResults(actor, params.id)), groupChoices(actor)]);
   // Empty inputs arrive as `from=`; a hand-edited value that is not a date, or a group since
   // deleted, is left out, as the lists do.
-  const raw = pageQuery(request, ["from", "to", "groupId"]);
+  const raw = pageQuery(request, ["from", "to", "groupId", "version"]);
   const parsed = formSummaryQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : {};
   if (query.groupId && !groups.some((group) => group.id === query.groupId)) delete query.groupId;
@@ -50,14 +53,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     const { from, to } = fieldTexts(t, error.errors);
     errors = { from, to };
   }
-  return { form: { id: form.id, title: form.title }, groups, summary, errors };
+  // The form's editor is offered the rescore of the results scored against an earlier version.
+  const editor = isAdmin(actor) || form.createdBy.id === actor.userId;
+  const older = editor && summary ? summary.versions.filter((entry) => entry.version < form.version).reduce((sum, entry) => sum + entry.results, 0) : 0;
+  return { form: { id: form.id, title: form.title }, groups, summary, errors, older };
 }
 
 export default function FormSummaryPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
+  const format = useFormat();
   const [params] = useSearchParams();
-  const { form, summary, errors } = loaderData;
+  const { form, summary, errors, older } = loaderData;
+  const versions = (summary?.versions ?? []).filter((entry) => entry.results > 0 || String(entry.version) === params.get("version"));
   return (
     <div className="space-y-6">
       <p className="print:hidden">
@@ -95,10 +103,31 @@ export default function FormSummaryPage({ loaderData }: Route.ComponentProps) {
           choices={loaderData.groups.map((group) => ({ id: group.id, label: group.name }))}
           className="min-w-0 sm:w-56"
         />
+        {versions.length > 1 ? (
+          <FilterSelect
+            name="version"
+            label={t.summary.version}
+            all={t.summary.allVersions}
+            choices={versions.map((entry) => ({
+              id: String(entry.version),
+              label: t.summary.versionChoice(format.number(entry.version), format.number(entry.results)),
+            }))}
+            className="min-w-0 sm:w-56"
+          />
+        ) : null}
         <Button type="submit" variant="secondary">
           {t.summary.show}
         </Button>
       </Form>
+
+      {older > 0 ? (
+        <p className="text-sm text-slate-700 print:hidden">
+          {t.summary.olderResults(format.number(older))}{" "}
+          <Link to={paths.formRescore(locale, form.id)} className="font-medium text-indigo-700 hover:underline">
+            {t.summary.rescoreLink}
+          </Link>
+        </p>
+      ) : null}
 
       {summary ? <SummaryBody summary={summary} /> : null}
     </div>
@@ -132,8 +161,24 @@ function SummaryBody({ summary }: { summary: FormSummary }) {
   const format = useFormat();
   const n = (value: number | null) => (value === null ? "–" : format.number(value));
   const inBands = summary.bands.reduce((sum, band) => sum + band.count, 0);
+  const share = (rate: number) => format.number(rate, { style: "percent", maximumFractionDigits: 1 });
+  const questionText = new Map(summary.questions.map((question, i) => [question.id, `${i + 1}. ${question.text}`]));
   return (
     <>
+      {summary.missed.length > 0 ? (
+        <Panel title={t.summary.missed}>
+          <p className="text-sm text-slate-600">{t.summary.missedDescription}</p>
+          <ol className="mt-3 divide-y divide-slate-100 text-sm">
+            {summary.missed.map((entry) => (
+              <li key={entry.questionId} className="flex justify-between gap-3 py-2">
+                <span className="wrap-anywhere text-slate-800">{questionText.get(entry.questionId)}</span>
+                <span className="shrink-0 text-slate-700 tabular-nums">{t.summary.correct(share(entry.correctRate))}</span>
+              </li>
+            ))}
+          </ol>
+        </Panel>
+      ) : null}
+
       <Panel title={t.summary.links}>
         <Numbers
           items={[
@@ -253,6 +298,7 @@ function SummaryBody({ summary }: { summary: FormSummary }) {
                       <span className="sr-only">{t.summary.optionsCaption(i + 1)}: </span>
                       {t.summary.answered(format.number(question.answered))}
                       {question.meanScore !== null ? `, ${t.summary.meanScore(format.number(question.meanScore))}` : ""}
+                      {question.correctRate !== null ? `, ${t.summary.correct(share(question.correctRate))}` : ""}
                     </span>
                   }
                   headers={[t.summary.option, t.summary.chosen, t.summary.share]}

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { AUDIT_ACTIONS, type AuditAction, auditActions } from "../../app/features/audit/audit-actions.ts";
 import { providerOf } from "../../server/database/migrations.ts";
 import { api, baseUrl, freshIp, unique } from "../support/api.ts";
-import { type CreatedForm, highAnswers, mediumAnswers, mixedForm } from "../support/assessment.ts";
+import { completeQuiz, type CreatedForm, highAnswers, keyedQuiz, mediumAnswers, mixedForm, rekeyedQuiz } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 import { type CreatedUser, createOrganization, createSignedInUser, type OwnOrganization } from "../support/fixtures.ts";
 import { waitForMail } from "../support/mail.ts";
@@ -23,7 +23,6 @@ const NOT_HERE: Partial<Record<AuditAction, string>> = {
   "person.anonymised": "erasure (§21) records it and tests it",
   "person.deleted": "erasure (§21) records it and tests it",
   "retention.applied": "the retention job (§21) records it and tests it",
-  "submission.rescored": "nothing rescores results yet",
 };
 
 type Answer = { status: number; headers: Headers };
@@ -446,6 +445,20 @@ const cases: { action: AuditAction; run: () => Promise<Done> }[] = [
       const response = await api("PUT", `/api/submissions/${link}`, { ...teacher, json: { expiresAt: "2099-01-31T12:00:00Z" } });
       expect(response.status, response.text).toBe(200);
       return { response, targetId: link, actorId: org.teacherId, details: { expiresAt: "2099-01-31T12:00:00.000Z" } };
+    },
+  },
+  {
+    action: "submission.rescored",
+    run: async () => {
+      const quiz = await post(teacher, "/api/forms", keyedQuiz());
+      const name = unique("Rescored respondent");
+      await completeQuiz(teacher, quiz, [0, [0, 1], 0], name);
+      // The last question's point becomes two: the result scores 7, at version 2.
+      const changed = await api("PUT", `/api/forms/${quiz.id}`, { ...teacher, json: rekeyedQuiz(quiz, (_, index) => (index === 2 ? { points: 2 } : {})) });
+      expect(changed.status, changed.text).toBe(200);
+      const response = await api("POST", `/api/forms/${quiz.id}/rescore`, { ...teacher, json: {} });
+      expect(response.status, response.text).toBe(200);
+      return { response, targetId: quiz.id, actorId: org.teacherId, details: { version: 2, results: 1, changed: 1 }, absent: [name] };
     },
   },
   {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, unique } from "../support/api.ts";
-import { mixedForm } from "../support/assessment.ts";
+import { completeQuiz, type KeyedQuizForm, keyedQuiz, mixedForm, type QuizPicks, rekeyedQuiz } from "../support/assessment.ts";
 import { testDatabase } from "../support/database.ts";
 import { createSignedInUser, type CreatedUser } from "../support/fixtures.ts";
 
@@ -87,6 +87,8 @@ function expected(reports: Report[], states: typeof open) {
         type: question.type,
         answered: answers.length,
         meanScore: question.type === "TEXT" || answers.length === 0 ? null : round2(answers.reduce((a, b) => a + b.score, 0) / answers.length),
+        // No question has an answer key (the keyed quiz below has).
+        correctRate: null,
         options: question.options.map((option) => ({
           id: option.id,
           text: option.text,
@@ -94,6 +96,8 @@ function expected(reports: Report[], states: typeof open) {
         })),
       };
     }),
+    missed: [],
+    versions: [{ version: 1, results: reports.length }],
   };
 }
 
@@ -142,5 +146,82 @@ describe("GET /api/forms/:id/summary", () => {
     const backwards = await as("GET", `/api/forms/${form.id}/summary?from=2026-12-01&to=2026-01-01`);
     expect(backwards.status).toBe(400);
     expect(backwards.body.errors[0].path).toBe("from");
+  });
+});
+
+describe("GET /api/forms/:id/summary of a form graded by its answer key", () => {
+  type Quiz = Awaited<ReturnType<typeof createKeyed>>;
+  let quiz: Quiz;
+  const resultsOf: Record<1 | 2, Report[]> = { 1: [], 2: [] };
+
+  const createKeyed = async () => (await as("POST", "/api/forms", keyedQuiz(unique("Summary quiz")))).body as KeyedQuizForm;
+
+  async function complete(picks: QuizPicks, version: 1 | 2) {
+    const id = await completeQuiz({ cookie: teacher.cookie }, quiz, picks);
+    resultsOf[version].push((await as("GET", `/api/reports/${id}`)).body as Report);
+  }
+
+  /** Each keyed question's share of its points the reports earned, unanswered counting 0, as the contract defines it. */
+  const correctRates = (reports: Report[]) =>
+    quiz.questions.map((question) => {
+      const earned = reports.reduce((sum, report) => sum + (report.answers.find((answer) => answer.questionId === question.id)?.score ?? 0), 0);
+      return reports.length === 0 ? null : Math.round((earned / (question.points! * reports.length)) * 10_000) / 10_000;
+    });
+
+  beforeAll(async () => {
+    quiz = await createKeyed();
+    await complete([0, [0, 1], 0], 1); // 2 + 3 + 1 = 6
+    await complete([1, [0], 0], 1); // 0 + 0 + 1 = 1
+    await complete([0, [], 1], 1); // 2 + 0 + 0 = 2
+    await complete([null, [0, 1, 2], null], 1); // 0
+    // The prime numbers earn partial credit from version 2.
+    const changed = await as(
+      "PUT",
+      `/api/forms/${quiz.id}`,
+      rekeyedQuiz(quiz, (_, index) => (index === 1 ? { scoringRule: "PARTIAL" } : {})),
+    );
+    expect(changed.body.version).toBe(2);
+    await complete([0, [0], 0], 2); // 2 + 1.5 + 1 = 4.5
+    await complete([2, [0, 2], 0], 2); // 0 + 0 + 1 = 1
+  });
+
+  it("given every result, should give each keyed question's correct rate and list them most missed first, from the tallies as counted", async () => {
+    const all = await as("GET", `/api/forms/${quiz.id}/summary`);
+    expect(all.status, all.text).toBe(200);
+    const rates = correctRates([...resultsOf[1], ...resultsOf[2]]);
+    expect(rates).toEqual([0.5, 0.25, 0.6667]);
+    expect(all.body.questions.map((question: { correctRate: number | null }) => question.correctRate)).toEqual(rates);
+    const [q1, q2, q3] = quiz.questions.map((question) => question.id);
+    expect(all.body.missed).toEqual([
+      { questionId: q2, correctRate: 0.25 },
+      { questionId: q1, correctRate: 0.5 },
+      { questionId: q3, correctRate: 0.6667 },
+    ]);
+    expect(all.body.versions).toEqual([
+      { version: 1, results: 4 },
+      { version: 2, results: 2 },
+    ]);
+    // The same numbers counted from the rows (a date range reads no tally).
+    expect((await as("GET", `/api/forms/${quiz.id}/summary?from=2000-01-01`)).body).toEqual(all.body);
+  });
+
+  it("given a version, should count only the results scored against it, and list every version's count all the same", async () => {
+    for (const version of [1, 2] as const) {
+      const summary = (await as("GET", `/api/forms/${quiz.id}/summary?version=${version}`)).body;
+      expect(summary.completed).toBe(resultsOf[version].length);
+      expect(summary.score.mean).toBe(round2(resultsOf[version].reduce((sum, report) => sum + report.totalScore, 0) / resultsOf[version].length));
+      expect(summary.questions.map((question: { correctRate: number | null }) => question.correctRate)).toEqual(correctRates(resultsOf[version]));
+      expect(summary.missed.map((entry: { correctRate: number }) => entry.correctRate)).toEqual([...correctRates(resultsOf[version])].sort((a, b) => a! - b!));
+      expect(summary.versions).toEqual([
+        { version: 1, results: 4 },
+        { version: 2, results: 2 },
+      ]);
+    }
+    const none = (await as("GET", `/api/forms/${quiz.id}/summary?version=3`)).body;
+    expect(none).toMatchObject({ completed: 0, missed: [] });
+    expect(none.questions.map((question: { correctRate: number | null }) => question.correctRate)).toEqual([null, null, null]);
+    const bad = await as("GET", `/api/forms/${quiz.id}/summary?version=first`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe("version");
   });
 });

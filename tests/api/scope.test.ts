@@ -46,6 +46,8 @@ function bodyFor(operation: Operation): unknown {
   if (operation.path.endsWith("/erase")) return { mode: "ANONYMISE", confirm: name };
   // Copies from a form nobody can read: the target is checked first all the same.
   if (operation.path.endsWith("/questions/copy")) return { fromFormId: UNKNOWN_ID, questionIds: [UNKNOWN_ID] };
+  // A dry run: a refusal is about the caller, and a caller let through rescores nothing.
+  if (operation.path.endsWith("/rescore")) return { dryRun: true };
   switch (resourceOf(operation.path)) {
     case "forms":
       return { title: name };
@@ -258,6 +260,8 @@ describe("another organization's records", () => {
         "POST /api/forms/{id}/images",
         "GET /api/forms/{id}/images/{imageId}",
         "POST /api/forms/{id}/questions/copy",
+        "GET /api/forms/{id}/versions",
+        "POST /api/forms/{id}/rescore",
       ].sort(),
     );
   });

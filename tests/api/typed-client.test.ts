@@ -128,6 +128,11 @@ describe("a client generated from the OpenAPI document", () => {
       feedback: ["Not this one.", "Never is the key."],
     });
     expect(reviewed.data!.score).toEqual({ totalScore: 0, maxScore: 3, percentage: 0 });
+    const versions = await client.GET("/api/forms/{id}/versions", { params: { path: { id: formId } }, headers: headers() });
+    expect(versions.data?.versions.map((version) => version.results)).toEqual([1]);
+    const rescored = await client.POST("/api/forms/{id}/rescore", { params: { path: { id: formId } }, headers: headers(), body: { dryRun: false } });
+    expect(rescored.response.status, JSON.stringify(rescored.error)).toBe(200);
+    expect(rescored.data).toEqual({ dryRun: false, version: 1, results: 0, changed: [] });
     const pdf = await client.POST("/api/reports/export", { headers: headers(), body: { submissionId: assignment.data!.id }, parseAs: "arrayBuffer" });
     expect(pdf.response.headers.get("content-type")).toBe("application/pdf");
 

@@ -290,6 +290,11 @@ describe("the validating proxy's tour of every operation", () => {
     expect((await via("GET", `/api/test-link/${token}/review`)).status).toBe(200);
 
     expect((await via("GET", `/api/forms/${formId}/summary`, { as: teacher })).status).toBe(200);
+    // Its versions, and a rescore of its results (none of them scored against an earlier version).
+    expect((await via("GET", `/api/forms/${formId}/versions`, { as: teacher })).status).toBe(200);
+    expect((await via("POST", `/api/forms/${formId}/rescore`, { as: teacher, json: { dryRun: true } })).status).toBe(200);
+    expect((await via("POST", `/api/forms/${formId}/rescore`, { as: teacher, json: {} })).status).toBe(200);
+    expect((await via("POST", `/api/forms/${formId}/rescore`, { as: teacher, json: { dryRun: 1 }, wrongOnPurpose: true })).status).toBe(400);
     expect((await via("GET", `/api/reports?formId=${formId}`, { as: teacher })).status).toBe(200);
     expect((await via("GET", `/api/reports/${id}`, { as: teacher })).status).toBe(200);
     expect((await via("GET", `/api/reports/${id}/fhir`, { as: teacher })).status).toBe(200);

@@ -43,6 +43,7 @@ const PAGES: [string, DemoUser | null][] = [
   ["forms/:form/delete", "teacher@demo.test"],
   ["forms/:form/preview", "teacher@demo.test"],
   ["forms/:form/summary", "teacher@demo.test"],
+  ["forms/:form/rescore", "teacher@demo.test"],
   ["students", "teacher@demo.test"],
   ["students/new", "teacher@demo.test"],
   ["students/import", "teacher@demo.test"],

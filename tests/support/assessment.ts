@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { api, unique, type DemoUser } from "./api.ts";
 import { testDatabase } from "./database.ts";
-import { mixedFormBody } from "./form-bodies.ts";
+import { keyedQuizBody, mixedFormBody } from "./form-bodies.ts";
 
 /** The mixed form of tests/support/form-bodies.ts, with a title of its own. */
 export const mixedForm = (title = unique("Mixed test")) => mixedFormBody(title);
@@ -143,4 +143,55 @@ export async function completeSeries(as: DemoUser, formId: string, studentId: st
     ids.push(link.id);
   }
   return ids;
+}
+
+/** The keyed quiz of tests/support/form-bodies.ts, with a title of its own. */
+export const keyedQuiz = (title = unique("Keyed quiz")) => keyedQuizBody(title);
+
+export type KeyedQuizForm = {
+  id: string;
+  title: string;
+  version: number;
+  questions: {
+    id: string;
+    text: string;
+    type: "SINGLE_CHOICE" | "MULTIPLE_CHOICE";
+    points: number | null;
+    scoringRule: "ALL_OR_NOTHING" | "PARTIAL";
+    options: { id: string; text: string; score: number; correct: boolean }[];
+  }[];
+};
+
+/** A keyed quiz's picks, by index into each question's options: Q1 (or none), Q2's, Q3 (or none). */
+export type QuizPicks = [number | null, number[], number | null];
+
+export function quizAnswers(form: KeyedQuizForm, [q1, q2, q3]: QuizPicks) {
+  const picked = [q1 === null ? [] : [q1], q2, q3 === null ? [] : [q3]];
+  return { answers: form.questions.map((question, i) => ({ questionId: question.id, optionIds: picked[i]!.map((k) => question.options[k]!.id) })) };
+}
+
+/** A PUT body keeping every question and option of the quiz by id, each question changed by `change`. */
+export function rekeyedQuiz(form: KeyedQuizForm, change: (question: KeyedQuizForm["questions"][number], index: number) => Record<string, unknown>) {
+  return {
+    questions: form.questions.map((question, index) => ({
+      id: question.id,
+      text: question.text,
+      type: question.type,
+      points: question.points,
+      scoringRule: question.scoringRule,
+      options: question.options.map(({ id, text, score, correct }) => ({ id, text, score, correct })),
+      ...change(question, index),
+    })),
+  };
+}
+
+/** A completed result of the quiz for a new respondent of the caller's: its submission's id. */
+export async function completeQuiz(caller: { cookie: string }, form: KeyedQuizForm, picks: QuizPicks, name = unique("Quiz taker")): Promise<string> {
+  const student = await api("POST", "/api/students", { ...caller, json: { name } });
+  expect(student.status, student.text).toBe(201);
+  const link = await api("POST", "/api/submissions", { ...caller, json: { formId: form.id, studentId: student.body.id } });
+  expect(link.status, link.text).toBe(201);
+  const submitted = await api("POST", `/api/test-link/${link.body.token}/submit`, { json: quizAnswers(form, picks) });
+  expect(submitted.status, submitted.text).toBe(200);
+  return link.body.id;
 }

@@ -111,3 +111,33 @@ export function keyedFormBody(title: string, review: "NEVER" | "AFTER_SUBMIT" | 
     ],
   };
 }
+
+/**
+ * A quiz graded by its answer key (docs/api-contract.md §22), no question required:
+ *   Q1 single    Paris* Lyon Nice        2 points
+ *   Q2 multiple  2* 3* 4                 3 points, all or nothing
+ *   Q3 single    Jupiter* Mars           1 point
+ * maximum 6; bands [0, 2.5] Needs work, [3, 6] Secure.
+ */
+export function keyedQuizBody(title: string) {
+  const option = (text: string, correct = false) => ({ text, score: 0, correct });
+  return {
+    title,
+    isPublished: true,
+    scoreRanges: [
+      { min: 0, max: 2.5, label: "Needs work", color: "#B42318" },
+      { min: 3, max: 6, label: "Secure", color: "#1A7F37" },
+    ],
+    questions: [
+      { text: "The capital of France", type: "SINGLE_CHOICE", points: 2, options: [option("Paris", true), option("Lyon"), option("Nice")] },
+      {
+        text: "The prime numbers",
+        type: "MULTIPLE_CHOICE",
+        points: 3,
+        scoringRule: "ALL_OR_NOTHING",
+        options: [option("2", true), option("3", true), option("4")],
+      },
+      { text: "The largest planet", type: "SINGLE_CHOICE", points: 1, options: [option("Jupiter", true), option("Mars")] },
+    ],
+  };
+}

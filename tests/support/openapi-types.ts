@@ -566,6 +566,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/forms/{id}/rescore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Score the completed results scored against an earlier version of the form again, against its current questions, options, key, bands and scoring, in one transaction. An option no longer on its question counts as not chosen; an answer to a question no longer on the form keeps its row, scored 0. Flags stay as they were raised at completion. Every rescored result is recorded as scored against the current version; summaries follow. `dryRun: true` answers the same and writes nothing. 409 FORM_CHANGED when the form kept changing while its results were scored.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER (teachers: own forms).
+         */
+        post: operations["rescoreForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/forms/{id}/summary": {
         parameters: {
             query?: never;
@@ -578,6 +598,26 @@ export interface paths {
          * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
          */
         get: operations["getFormSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forms/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The form's versions, oldest first: a change that can change a score raises the version of a form with results (ADR 90). Each with the date it was made and how many completed results are scored against it.
+         * @description Roles: SUPER_ADMIN, ADMIN, TEACHER.
+         */
+        get: operations["listFormVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2759,6 +2799,36 @@ export interface components {
             width: number;
             height: number;
         };
+        Rescore: {
+            dryRun: boolean;
+            /** @description The form's current version: what the results are scored against now. */
+            version: number;
+            /** @description The completed results scored against an earlier version: each is (or would be) rescored and recorded as scored against `version`. */
+            results: number;
+            /** @description The results whose scores differ against the current version (total, band, subscales or an answer's score), oldest first. */
+            changed: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                submissionId: string;
+                /** @description null for a result the caller does not see (a colleague's respondent). */
+                respondentName: string | null;
+                before: {
+                    /** @description null: more answers missing than the form allows. */
+                    totalScore: number | null;
+                    maxScore: number | null;
+                    percentage: number | null;
+                    scoreLabel: string | null;
+                    scoreColor: string | null;
+                };
+                after: {
+                    /** @description null: more answers missing than the form allows. */
+                    totalScore: number | null;
+                    maxScore: number | null;
+                    percentage: number | null;
+                    scoreLabel: string | null;
+                    scoreColor: string | null;
+                };
+            }[];
+        };
         FormSummary: {
             /** @description completed + pending + expired + revoked. */
             assigned: number;
@@ -2804,12 +2874,39 @@ export interface components {
                 answered: number;
                 /** @description The mean score of those answers (2 decimals); null for text questions or when none. */
                 meanScore: number | null;
+                /** @description A question graded by its key (with points): the share of its points the completed results earned, unanswered counting 0, from 0 to 1 (4 decimals); for an all-or-nothing question, the share answering it correctly. null for other questions, or when there are no completed results. */
+                correctRate: number | null;
                 options: {
                     /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
                     id: string;
                     text: string;
                     count: number;
                 }[];
+            }[];
+            /** @description The questions graded by their key, the most missed first (lowest correctRate; the form's order between equals). */
+            missed: {
+                /** @description A CUID: `c` and 24 lowercase letters and digits, 25 characters (`cmf3k9x2a0001qz8h4b7c2d1e`); every new record gets one. Treat it as an opaque string: records created before this version may have a CUID2 (24 lowercase letters and digits) or a UUID. */
+                questionId: string;
+                correctRate: number;
+            }[];
+            /** @description Every version of the form, with how many of the selected completed results (whatever `version`) are scored against it. */
+            versions: {
+                version: number;
+                results: number;
+            }[];
+        };
+        FormVersions: {
+            /** @description The form's current version. */
+            version: number;
+            versions: {
+                version: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds.
+                 */
+                createdAt: string;
+                /** @description Completed results (not deleted) scored against this version. */
+                results: number;
             }[];
         };
         GroupListItem: {
@@ -4817,6 +4914,10 @@ export interface components {
             fromFormId: string;
             /** @description Questions of `fromFormId`, copied in this order to the end of the form. */
             questionIds: string[];
+        };
+        RescoreForm: {
+            /** @description true: answer which results would change, and change nothing. */
+            dryRun?: boolean;
         };
         /**
          * @description A FHIR R4 Questionnaire (media type application/fhir+json): the form, its questions as items and its scoring as extensions (docs/fhir.md).
@@ -13459,6 +13560,283 @@ export interface operations {
             };
         };
     };
+    rescoreForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["RescoreForm"];
+            };
+        };
+        responses: {
+            /** @description How many results were (or would be) rescored, and those whose scores changed, with their scores before and after. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "version": 1,
+                     *       "results": 1,
+                     *       "changed": [
+                     *         {
+                     *           "submissionId": "text",
+                     *           "respondentName": "Ana Lima",
+                     *           "before": {
+                     *             "totalScore": 5,
+                     *             "maxScore": 8,
+                     *             "percentage": 62.5,
+                     *             "scoreLabel": "Medium",
+                     *             "scoreColor": "#B54708"
+                     *           },
+                     *           "after": {
+                     *             "totalScore": 5,
+                     *             "maxScore": 8,
+                     *             "percentage": 62.5,
+                     *             "scoreLabel": "Medium",
+                     *             "scoreColor": "#B54708"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rescore"];
+                };
+            };
+            /** @description Invalid parameters or body (malformed JSON, wrong types, unknown fields, out-of-range values). Codes: VALIDATION_FAILED, MALFORMED_REQUEST, MALFORMED_JSON, MALFORMED_BODY. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Some fields need attention.",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "MALFORMED_JSON" | "MALFORMED_BODY";
+                    };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST, TOKEN_SCOPE. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST" | "TOKEN_SCOPE";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the current state. Codes: FORM_CHANGED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:form-changed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The form changed while its results were being rescored. Look at the list again, then rescore.",
+                     *       "code": "FORM_CHANGED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORM_CHANGED";
+                    };
+                };
+            };
+            /** @description The body is too large (1 MiB JSON, 5 MiB multipart). Codes: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "What you sent is too large.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED, TOO_MANY_UPLOADS. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "TOO_MANY_UPLOADS";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getFormSummary: {
         parameters: {
             query?: {
@@ -13468,6 +13846,8 @@ export interface operations {
                 to?: string;
                 /** @description Only this group's members (as the group is now). */
                 groupId?: string;
+                /** @description Only the results scored against this version of the form (docs/api-contract.md §22); the links waiting are counted all the same. */
+                version?: number;
             };
             header?: never;
             path: {
@@ -13523,6 +13903,7 @@ export interface operations {
                      *           "type": "SINGLE_CHOICE",
                      *           "answered": 1,
                      *           "meanScore": 1,
+                     *           "correctRate": 1,
                      *           "options": [
                      *             {
                      *               "id": "cmf3k9x2a0001qz8h4b7c2d1e",
@@ -13530,6 +13911,18 @@ export interface operations {
                      *               "count": 1
                      *             }
                      *           ]
+                     *         }
+                     *       ],
+                     *       "missed": [
+                     *         {
+                     *           "questionId": "text",
+                     *           "correctRate": 1
+                     *         }
+                     *       ],
+                     *       "versions": [
+                     *         {
+                     *           "version": 1,
+                     *           "results": 1
                      *         }
                      *       ]
                      *     }
@@ -13556,6 +13949,175 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "VALIDATION_FAILED" | "MALFORMED_REQUEST";
                     };
+                };
+            };
+            /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /**
+                     * @description The ways in: Bearer (a personal API token; with error="invalid_token" when the one sent was refused) and Cookie (the session cookie remix-auth.session-token, set by posting the credentials to /api/auth/callback/credentials), both in the realm "assessment-service".
+                     * @example Bearer realm="assessment-service", Cookie realm="assessment-service", form-action="/api/auth/callback/credentials", cookie-name="remix-auth.session-token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Sign in to continue.",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description The caller's role may not do this, the CSRF check failed, or the API token's scope does not allow it. Codes: FORBIDDEN, CSRF_FAILED, CROSS_SITE_REQUEST. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Your account may not do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "CSRF_FAILED" | "CROSS_SITE_REQUEST";
+                    };
+                };
+            };
+            /** @description Not found, or not visible in the caller's scope. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This is no longer available.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limited; see Retry-After. Every request that sends an API token counts against the token's limit (3,000 per 60 seconds), whatever its path. Codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many attempts. Try again in 1 minutes.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing about the server is revealed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Busy, or the database is unavailable for a moment; see Retry-After. Codes: SERVER_BUSY, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:assessment-service:problem:server-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Something went wrong. Please try again.",
+                     *       "code": "SERVER_BUSY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_BUSY" | "DATABASE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listFormVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current version and every version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 1,
+                     *       "versions": [
+                     *         {
+                     *           "version": 1,
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "results": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FormVersions"];
                 };
             };
             /** @description No valid session, an API token that is refused (deleted, expired, its user deactivated: sent to any path, even a public one), or wrong credentials. Codes: UNAUTHENTICATED. */

@@ -4,7 +4,16 @@ import { env } from "~/lib/env.server.ts";
 import { getFormOfResults } from "../forms/forms.server.ts";
 import { submissionSelection } from "../reports/reports.server.ts";
 import { dateRange } from "~/lib/date-range.server.ts";
-import { type ChoiceTally, type CompletedResults, fromTallies, round2, summaryCounts, summaryQuestion, type TotalTally } from "./form-summary-rows.ts";
+import {
+  type ChoiceTally,
+  type CompletedResults,
+  fromTallies,
+  missedQuestions,
+  round2,
+  summaryCounts,
+  summaryQuestion,
+  type TotalTally,
+} from "./form-summary-rows.ts";
 import type { FormSummary, FormSummaryQuery } from "./form-summary-schemas.ts";
 
 /**
@@ -15,7 +24,8 @@ import type { FormSummary, FormSummaryQuery } from "./form-summary-schemas.ts";
  *
  * The date range selects each link by the date that matters for it: a completed result by when it
  * was completed (as the reports list does), a link still waiting, expired or withdrawn by when it
- * was assigned.
+ * was assigned. A version (docs/api-contract.md §22) selects the completed results scored against
+ * it; the links waiting have none yet and are counted all the same.
  */
 
 /** The JSON array of chosen option ids, per provider: its length, and its elements as rows. */
@@ -43,8 +53,10 @@ export async function formSummary(actor: Actor, formId: string, query: FormSumma
   // The whole of a form's results (no group, no dates) is kept counted by the database as they
   // are written (ADR 32), per assigner; a selection of them is counted when asked for, and so is
   // the share of a teacher who shares groups (ADR 86), which is not a set of assigners.
-  const unfiltered = !query.groupId && !range && actor.role !== "STUDENT" && (isAdmin(actor) || actor.staffOf.length === 0);
-  const completed = Prisma.join([...scope, Prisma.sql`s."isCompleted" = TRUE`, within("completedAt")], " AND ");
+  // The tallies hold no version either: a version's results are counted.
+  const unfiltered = !query.groupId && !range && query.version === undefined && actor.role !== "STUDENT" && (isAdmin(actor) || actor.staffOf.length === 0);
+  const everyVersion = [...scope, Prisma.sql`s."isCompleted" = TRUE`, within("completedAt")];
+  const completed = Prisma.join(query.version === undefined ? everyVersion : [...everyVersion, Prisma.sql`s."formVersion" = ${query.version}`], " AND ");
 
   const [states, results] = await Promise.all([
     db.$queryRaw<{ revoked: unknown; expired: unknown; waiting: unknown }[]>`
@@ -58,14 +70,32 @@ export async function formSummary(actor: Actor, formId: string, query: FormSumma
   const answeredBy = new Map(results.questionRows.map((row) => [row.questionId, row]));
   const chosen = new Map(results.optionRows.map((row) => [`${row.questionId}:${row.optionId}`, Number(row.count)]));
 
+  const questions = form.questions.map((question) =>
+    summaryQuestion(question, answeredBy.get(question.id), (optionId) => chosen.get(`${question.id}:${optionId}`) ?? 0, results.count),
+  );
+  const [subscales, versions] = await Promise.all([
+    subscaleSpread(completed, form.subscales),
+    // A form never changed since it had results has them all at version 1.
+    form.version === 1 && query.version === undefined
+      ? [{ version: 1, results: results.count }]
+      : resultsByVersion(Prisma.join(everyVersion, " AND "), form.version),
+  ]);
   return {
     ...summaryCounts(results.count, states[0], results.spread, results.median),
     bands: form.scoreRanges.map((band, i) => ({ ...band, count: results.bandCounts[i] ?? 0 })),
-    subscales: await subscaleSpread(completed, form.subscales),
-    questions: form.questions.map((question) =>
-      summaryQuestion(question, answeredBy.get(question.id), (optionId) => chosen.get(`${question.id}:${optionId}`) ?? 0),
-    ),
+    subscales,
+    questions,
+    missed: missedQuestions(questions),
+    versions,
   };
+}
+
+/** Every version of the form, 1 to `current`, with how many of the selected results are scored against it. */
+async function resultsByVersion(completed: Prisma.Sql, current: number): Promise<FormSummary["versions"]> {
+  const rows = await db.$queryRaw<{ version: unknown; results: unknown }[]>`
+    SELECT s."formVersion" AS version, COUNT(*) AS results FROM "Submission" AS s WHERE ${completed} GROUP BY s."formVersion"`;
+  const counts = new Map(rows.map((row) => [Number(row.version), Number(row.results)]));
+  return Array.from({ length: current }, (_, index) => ({ version: index + 1, results: counts.get(index + 1) ?? 0 }));
 }
 
 /**
@@ -92,8 +122,8 @@ async function counted(completed: Prisma.Sql, bands: { min: number; max: number 
     db.$queryRaw<{ count: unknown; mean: unknown; min: unknown; max: unknown }[]>`
       SELECT COUNT(*) AS count, AVG(s."totalScore") AS mean, MIN(s."totalScore") AS min, MAX(s."totalScore") AS max
       FROM "Submission" AS s WHERE ${completed}`,
-    db.$queryRaw<{ questionId: string; answered: unknown; mean: unknown }[]>`
-      SELECT a."questionId", COUNT(*) AS answered, AVG(a."score") AS mean
+    db.$queryRaw<{ questionId: string; answered: unknown; mean: unknown; scoreSum: unknown }[]>`
+      SELECT a."questionId", COUNT(*) AS answered, AVG(a."score") AS mean, SUM(a."score") AS "scoreSum"
       FROM "Answer" AS a JOIN "Submission" AS s ON s."id" = a."submissionId"
       WHERE ${completed} AND (${optionIdsSql().length} > 0 OR a."text" IS NOT NULL)
       GROUP BY a."questionId"`,
