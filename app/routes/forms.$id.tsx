@@ -11,6 +11,7 @@ import { draftFromForm } from "~/features/forms/form-editor.server.ts";
 import { formImageUrl, imageView } from "~/features/forms/form-image-schemas.ts";
 import { questionImagePost } from "~/features/forms/form-image-page.server.ts";
 import { editableForm, editorPost, editorValidation } from "~/features/forms/form-pages.server.ts";
+import { listFormVersions } from "~/features/forms/form-versions.server.ts";
 import { duplicateForm, updateForm } from "~/features/forms/forms.server.ts";
 import { installedFormDetailsPost, installedFormEditor } from "~/features/instruments/installed-form-page.server.ts";
 import { openLinkCount } from "~/features/submissions/submissions.server.ts";
@@ -30,7 +31,10 @@ export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const form = await editableForm(actor, params.id);
+  const versions = await listFormVersions(form.id);
   return {
+    // The version results are scored against now, and how many it has scored (ADR 90).
+    version: { number: form.version, results: versions.find((row) => row.version === form.version)?.results ?? 0 },
     // Unpublishing closes the links still waiting for answers: the page says how many first.
     openLinks: form.isPublished ? await openLinkCount(form.id) : 0,
     form: { id: form.id, title: form.title, isPublished: form.isPublished, isTemplate: form.isTemplate, updatedAt: form.updatedAt },
@@ -80,6 +84,9 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
             {form.isPublished ? <Badge tone="success">{t.forms.published}</Badge> : <Badge>{t.forms.draft}</Badge>}
             {form.isTemplate ? <Badge tone="info">{t.forms.template}</Badge> : null}
             <span>{t.forms.updated(format.dateTime(form.updatedAt))}</span>
+            <span data-testid="form-version">
+              {t.forms.editor.version(format.number(loaderData.version.number), loaderData.version.results, format.number(loaderData.version.results))}
+            </span>
           </span>
         }
         actions={

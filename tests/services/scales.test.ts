@@ -52,7 +52,7 @@ describe("completing a form with subscales", () => {
       { key: "calm", score: 0, maxScore: 2, label: null, scorable: true },
     ]);
     const snapshot = readScoredAgainst(stored.scoredAgainst);
-    expect(snapshot).toMatchObject({ version: 2, scoring: { method: "SUM", multiplier: 1, maxMissing: null }, subscales: [{ key: "worry" }, { key: "calm" }] });
+    expect(snapshot).toMatchObject({ version: 3, scoring: { method: "SUM", multiplier: 1, maxMissing: null }, subscales: [{ key: "worry" }, { key: "calm" }] });
     expect(snapshot.questions.map((question) => [question.key, question.reverseScored])).toEqual([
       ["w1", false],
       ["w2", false],

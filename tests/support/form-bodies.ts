@@ -55,3 +55,25 @@ export function mixedFormBody(title: string) {
     ],
   };
 }
+
+/**
+ * A published test of one single choice, "The capital of France?" (Paris, Lyon: scores 0), and a
+ * text question. `points`: graded by its key, Paris the correct option (docs/api-contract.md §22).
+ */
+export function capitalsFormBody(title: string, points: number | null = null) {
+  const key = points === null ? {} : { points };
+  return {
+    title,
+    isPublished: true,
+    questions: [
+      {
+        text: "The capital of France?",
+        type: "SINGLE_CHOICE",
+        required: true,
+        ...key,
+        options: ["Paris", "Lyon"].map((text, i) => ({ text, score: 0, ...(points !== null && i === 0 ? { correct: true } : {}) })),
+      },
+      { text: "Anything to add?", type: "TEXT" },
+    ],
+  };
+}
