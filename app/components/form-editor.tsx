@@ -70,7 +70,7 @@ export function FormEditor({
   result: EditorPageResult | undefined;
   validation: ClientValidation;
   submitLabel: string;
-  /** A saved form's question images, each with a small form of its own (docs/api-contract.md §22). */
+  /** A saved form's images of questions and options, each with a small form of its own (docs/api-contract.md §22). */
   images?: EditorImages;
 }) {
   const t = useT();
@@ -181,7 +181,16 @@ export function FormEditor({
               intent={intent}
               listName={fields.questions.name}
               focusOn={focusOn}
-              imageSlot={images ? <QuestionImage questionId={live.questions[i]?.id || undefined} n={i + 1} images={images} /> : null}
+              imageSlot={
+                images ? (
+                  <QuestionImage
+                    questionId={live.questions[i]?.id || undefined}
+                    n={i + 1}
+                    optionIds={live.questions[i]?.type === "TEXT" ? [] : (live.questions[i]?.options.map((option) => option.id) ?? [])}
+                    images={images}
+                  />
+                ) : null
+              }
             />
           ))}
         </ol>

@@ -1543,6 +1543,11 @@ export const en = {
     replace: "Replace the image",
     remove: "Remove the image",
     saveFirst: "Save the form to add an image to this question.",
+    options: "Images of the options",
+    optionsOf: (n: number) => `(question ${n})`,
+    option: (m: number) => `Option ${m}`,
+    shownOption: "Shown with the option:",
+    saveFirstOption: "save the form to add an image to this option.",
   },
 
   library: {

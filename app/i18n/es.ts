@@ -1539,6 +1539,11 @@ export const es: Dictionary = {
     replace: "Sustituir la imagen",
     remove: "Quitar la imagen",
     saveFirst: "Guarda el formulario para añadir una imagen a esta pregunta.",
+    options: "Imágenes de las opciones",
+    optionsOf: (n) => `(pregunta ${n})`,
+    option: (m) => `Opción ${m}`,
+    shownOption: "Se muestra con la opción:",
+    saveFirstOption: "guarda el formulario para añadir una imagen a esta opción.",
   },
 
   library: {

@@ -1538,6 +1538,11 @@ export const ptBR: Dictionary = {
     replace: "Substituir a imagem",
     remove: "Remover a imagem",
     saveFirst: "Salve o formulário para adicionar uma imagem a esta pergunta.",
+    options: "Imagens das opções",
+    optionsOf: (n) => `(pergunta ${n})`,
+    option: (m) => `Opção ${m}`,
+    shownOption: "Mostrada com a opção:",
+    saveFirstOption: "salve o formulário para adicionar uma imagem a esta opção.",
   },
 
   library: {

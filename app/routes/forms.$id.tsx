@@ -31,6 +31,7 @@ export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const form = await editableForm(actor, params.id);
+  const url = (imageId: string) => formImageUrl(form.id, imageId);
   const versions = await listFormVersions(form.id);
   return {
     // The version results are scored against now, and how many it has scored (ADR 90).
@@ -39,8 +40,15 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     openLinks: form.isPublished ? await openLinkCount(form.id) : 0,
     form: { id: form.id, title: form.title, isPublished: form.isPublished, isTemplate: form.isTemplate, updatedAt: form.updatedAt },
     draft: draftFromForm(form),
-    // Each saved question's image (or none), for its small image form in the editor.
-    images: Object.fromEntries(form.questions.map((question) => [question.id, imageView(question, (imageId) => formImageUrl(form.id, imageId))])),
+    // Each saved question's and option's image (or none), for its small image form in the editor.
+    images: {
+      byQuestion: Object.fromEntries(form.questions.map((question) => [question.id, imageView(question, url)])),
+      byOption: Object.fromEntries(form.questions.flatMap((question) => question.options.map((option) => [option.id, imageView(option, url)]))),
+    },
+    imageTargets: form.questions.map((question) => ({
+      id: question.id,
+      optionIds: question.type === "TEXT" ? [] : question.options.map((option) => option.id),
+    })),
     validation: editorValidation(pageTranslations(context, params.locale)),
     // A form installed from the instrument library: its items and scoring are shown, not edited.
     installed: installedFormEditor(form, pageTranslations(context, params.locale)),
@@ -139,7 +147,7 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
         }
       />
       {/* Each saved question's small image form: outside the editor's, as forms do not nest. */}
-      {loaderData.installed ? null : <QuestionImageForms questionIds={Object.keys(loaderData.images)} />}
+      {loaderData.installed ? null : <QuestionImageForms questions={loaderData.imageTargets} />}
       {loaderData.installed ? (
         <InstalledForm key={String(form.updatedAt)} editor={loaderData.installed} result={actionData && "image" in actionData ? undefined : actionData} />
       ) : (
@@ -149,7 +157,7 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
           result={actionData && "image" in actionData ? undefined : actionData}
           validation={loaderData.validation}
           submitLabel={t.common.save}
-          images={{ byQuestion: loaderData.images, refused: actionData && "image" in actionData ? actionData.image : undefined }}
+          images={{ ...loaderData.images, refused: actionData && "image" in actionData ? actionData.image : undefined }}
         />
       )}
     </div>

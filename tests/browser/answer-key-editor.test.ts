@@ -50,6 +50,9 @@ describe("the editor's answer key in a browser", () => {
       await field(page, "questions[0].options[1].feedback").fill("Lyon is the third city.");
       await field(page, "review").selectOption("AFTER_SUBMIT");
 
+      // The options' images too, folded away until asked for.
+      await page.getByTestId("option-images-1").locator("summary").click();
+      await page.getByTestId("option-images-1").getByRole("group", { name: "Option 2" }).waitFor();
       expect(await seriousAccessibilityViolations(page), suffix).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), suffix).toBeLessThanOrEqual(viewport.width);
       await screenshot(page.locator("li.question-editor").first(), `answer-key-${suffix}.png`, { fullPage: false });
