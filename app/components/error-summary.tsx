@@ -1,8 +1,7 @@
-import { useEffect, useId, useRef, type MouseEvent } from "react";
+import { useEffect, useRef, type MouseEvent } from "react";
 import { useT } from "~/i18n/hooks.ts";
-import { cx } from "./cx.ts";
+import { AlertPanel } from "./alert-panel.tsx";
 import { controlFor, moveFocus } from "./focus.ts";
-import { AlertIcon } from "./icons.tsx";
 
 /**
  * What is wrong with a form, at its top: a heading, the form's own error, and a link to each
@@ -58,7 +57,6 @@ export function ErrorSummary({
   className?: string;
 }) {
   const t = useT();
-  const headingId = useId();
   const ref = useRef<HTMLDivElement>(null);
   const formErrors = form.errors ?? [];
   const named = Object.keys(form.fieldErrors).filter((name) => form.fieldErrors[name]?.length);
@@ -80,40 +78,25 @@ export function ErrorSummary({
 
   if (!shown) return null;
   return (
-    <div
-      ref={ref}
-      role="alert"
-      tabIndex={-1}
-      aria-labelledby={headingId}
-      // Without JavaScript, the page the action answers opens here (React skips it in the browser).
-      // biome-ignore lint/a11y/noAutofocus: the summary of what to fix is where the page should start
-      autoFocus
-      className={cx("flex gap-3 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-950 outline-none focus:ring-2 focus:ring-red-700", className)}
-    >
-      <AlertIcon className="size-5 shrink-0 text-red-700" />
-      <div className="min-w-0 space-y-1">
-        <h2 id={headingId} className="font-semibold">
-          {title ?? t.common.errorSummary}
-        </h2>
-        {formErrors.map((message) => (
-          <p key={message}>{message}</p>
-        ))}
-        {entries.length > 0 ? (
-          <ul className="list-disc space-y-1 pl-5">
-            {entries.map((name) => {
-              const message = form.fieldErrors[name]?.[0] ?? "";
-              const field = label(name);
-              return (
-                <li key={name}>
-                  <a className="font-medium underline hover:text-red-800" href={`#${target(name)}`} onClick={followLink}>
-                    {field ? t.common.fieldError(field, message) : message}
-                  </a>
-                </li>
-              );
-            })}
-          </ul>
-        ) : null}
-      </div>
-    </div>
+    <AlertPanel ref={ref} tone="error" title={title ?? t.common.errorSummary} className={className}>
+      {formErrors.map((message) => (
+        <p key={message}>{message}</p>
+      ))}
+      {entries.length > 0 ? (
+        <ul className="list-disc space-y-1 pl-5">
+          {entries.map((name) => {
+            const message = form.fieldErrors[name]?.[0] ?? "";
+            const field = label(name);
+            return (
+              <li key={name}>
+                <a className="font-medium underline hover:text-red-800" href={`#${target(name)}`} onClick={followLink}>
+                  {field ? t.common.fieldError(field, message) : message}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </AlertPanel>
   );
 }

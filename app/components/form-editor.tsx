@@ -21,9 +21,12 @@ import {
   type ScoredDraftQuestion,
 } from "~/features/forms/form-draft.ts";
 import { QUESTION_TYPES, type QuestionType } from "~/features/forms/question-types.ts";
+import { REVIEW_POLICIES } from "~/features/forms/review-policies.ts";
+import { isKeyed } from "~/features/scoring/answer-key.ts";
 import { isScoredQuestion } from "~/features/scoring/items.ts";
 import { useFormat, useT } from "~/i18n/hooks.ts";
 import { ScoreBadge } from "./badge.tsx";
+import { cx } from "./cx.ts";
 import { type EditorImages, QuestionImage } from "./form-editor/question-image.tsx";
 import { Button } from "./button.tsx";
 import { CsrfInput } from "./csrf-input.tsx";
@@ -33,11 +36,13 @@ import { BandList, ScoreCoverage } from "./form-editor/bands.tsx";
 import { ChangeOverTime } from "./form-editor/change-over-time.tsx";
 import { CriticalMessage } from "./form-editor/critical-message.tsx";
 import { OneScoreWarning } from "./form-editor/one-score-warning.tsx";
+import { NewVersionWarning, QuestionFeedback, QuestionPoints } from "./form-editor/answer-key.tsx";
 import { AddButton, control, EditorSection, type EditorIntent, type FocusOn, IntentButton } from "./form-editor/parts.tsx";
-import { ApplyOptions, MirroredScores, OneScoreNote, OptionCritical, ReverseScored } from "./form-editor/question-scoring.tsx";
+import { ApplyOptions, MirroredScores, OneScoreNote, OptionMark, ReverseScored } from "./form-editor/question-scoring.tsx";
 import { ScoringSettings } from "./form-editor/scoring-settings.tsx";
 import { SubscalesEditor } from "./form-editor/subscales.tsx";
 import type { ClientValidation } from "~/lib/client-validation.ts";
+import { useHydrated } from "./use-hydrated.ts";
 import { type PageResult, pageFormOptions } from "./page-form.ts";
 
 type QuestionField = FieldMetadata<DraftQuestion, string[]>;
@@ -65,7 +70,7 @@ export function FormEditor({
   result: EditorPageResult | undefined;
   validation: ClientValidation;
   submitLabel: string;
-  /** A saved form's question images, each with a small form of its own (docs/api-contract.md §22). */
+  /** A saved form's images of questions and options, each with a small form of its own (docs/api-contract.md §22). */
   images?: EditorImages;
 }) {
   const t = useT();
@@ -118,7 +123,8 @@ export function FormEditor({
       <CsrfInput />
       {/* After a refused save the focus goes here; its links go to the fields to fix. */}
       <ErrorSummary form={form} title={t.forms.editor.fixErrors(errorCount)} label={(name) => editorLabel(t, name)} target={editorTarget} />
-      {result?.warnings ? <OneScoreWarning questions={scored} indexes={oneScore} answer={result} /> : null}
+      {result?.warnings?.version ? <NewVersionWarning warning={result.warnings.version} answer={result} /> : null}
+      {result?.warnings && !result.warnings.version ? <OneScoreWarning questions={scored} indexes={oneScore} answer={result} /> : null}
 
       <EditorSection title={t.forms.editor.details}>
         <div className="grid gap-5 sm:grid-cols-2">
@@ -146,6 +152,13 @@ export function FormEditor({
               defaultChecked={fields[name].defaultChecked}
             />
           ))}
+          <Select
+            className="sm:col-span-2"
+            label={t.forms.fields.review}
+            description={t.forms.fields.reviewHint}
+            {...control(fields.review)}
+            options={REVIEW_POLICIES.map((value) => ({ value, label: t.forms.fields.reviews[value] }))}
+          />
         </div>
       </EditorSection>
 
@@ -168,7 +181,16 @@ export function FormEditor({
               intent={intent}
               listName={fields.questions.name}
               focusOn={focusOn}
-              imageSlot={images ? <QuestionImage questionId={live.questions[i]?.id || undefined} n={i + 1} images={images} /> : null}
+              imageSlot={
+                images ? (
+                  <QuestionImage
+                    questionId={live.questions[i]?.id || undefined}
+                    n={i + 1}
+                    optionIds={live.questions[i]?.type === "TEXT" ? [] : (live.questions[i]?.options.map((option) => option.id) ?? [])}
+                    images={images}
+                  />
+                ) : null
+              }
             />
           ))}
         </ol>
@@ -269,6 +291,7 @@ function editorLabel(t: Dictionary, name: string): string | undefined {
     "scoring.multiplier": f.multiplier,
     "scoring.maxMissing": f.maxMissing,
     "scoring.display": f.display,
+    review: f.review,
     lowerIsBetter: f.lowerIsBetter,
     reliableChange: e.reliableChange,
     "reliableChange.sd": f.standardDeviation,
@@ -310,8 +333,11 @@ function editorLabel(t: Dictionary, name: string): string | undefined {
     return labels[rest as keyof typeof labels];
   }
   if (list !== "questions") return undefined;
-  const [, j, option] = /^\.options\[(\d+)\]\.(text|score)$/.exec(rest) ?? [];
-  if (option) return option === "text" ? f.optionText(n, Number(j) + 1) : f.optionScore(n, Number(j) + 1);
+  const [, j, option] = /^\.options\[(\d+)\]\.(text|score|feedback)$/.exec(rest) ?? [];
+  if (option) {
+    const m = Number(j) + 1;
+    return option === "text" ? f.optionText(n, m) : option === "score" ? f.optionScore(n, m) : f.optionFeedbackOf(n, m);
+  }
   const labels = {
     "": e.question(n),
     ".text": f.questionText(n),
@@ -320,6 +346,10 @@ function editorLabel(t: Dictionary, name: string): string | undefined {
     ".options": e.options(n),
     ".scale.min": f.scaleMinOf(n),
     ".scale.max": f.scaleMaxOf(n),
+    ".reverseScored": f.reverseScoredOf(n),
+    ".points": f.pointsOf(n),
+    ".scoringRule": f.scoringRuleOf(n),
+    ".feedback": f.questionFeedbackOf(n),
   };
   return labels[rest as keyof typeof labels];
 }
@@ -373,6 +403,12 @@ function QuestionEditor({
   // An empty score is 0, or on a scale with its range the point's value: shown as the field's placeholder.
   const scaleMin = type === "SCALE" ? Number(typed?.scale.min.trim() || Number.NaN) : Number.NaN;
   const emptyScore = (j: number) => (Number.isInteger(scaleMin) ? String(scaleMin + j) : "0");
+  const choice = type === "SINGLE_CHOICE" || type === "MULTIPLE_CHOICE";
+  // Graded by its key, the options' scores are not used: with JavaScript they are put away (still
+  // posted, so they come back should the points go); without it the hint says so.
+  const keyed = isKeyed({ type, points: scored?.points });
+  const hydrated = useHydrated();
+  const hideScores = keyed && hydrated;
   return (
     <li className="question-editor rounded-lg border border-slate-300 bg-slate-50 p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -429,6 +465,7 @@ function QuestionEditor({
         </div>
       </div>
       <ScaleEditor question={question} n={n} />
+      <QuestionPoints question={question} n={n} type={type} typedPoints={typed?.points ?? ""} keyed={keyed} />
       <div hidden={type === "TEXT"} className="mt-4">
         <fieldset
           id={fields.options.name}
@@ -448,19 +485,28 @@ function QuestionEditor({
               return (
                 <li
                   key={option.key}
-                  className="grid grid-cols-[1fr_6rem] items-start gap-2 rounded-md bg-white p-2 ring-1 ring-slate-200 sm:grid-cols-[1fr_7rem_auto]"
+                  className={cx(
+                    "grid items-start gap-2 rounded-md bg-white p-2 ring-1 ring-slate-200",
+                    hideScores ? "grid-cols-1 sm:grid-cols-[1fr_auto]" : "grid-cols-[1fr_6rem] sm:grid-cols-[1fr_7rem_auto]",
+                  )}
                 >
                   <input type="hidden" name={o.id.name} defaultValue={o.id.defaultValue} />
                   <Field label={t.forms.fields.optionText(n, m)} {...control(o.text)} />
                   <Field
+                    className={hideScores ? "hidden" : undefined}
                     label={t.forms.fields.score}
                     {...control(o.score)}
                     inputMode="decimal"
                     placeholder={emptyScore(j)}
                     aria-label={t.forms.fields.optionScore(n, m)}
                   />
-                  <div className="col-span-2 flex flex-wrap items-center justify-between gap-x-4 gap-y-1 sm:col-span-1 sm:mt-6">
-                    <OptionCritical option={option} n={n} m={m} />
+                  <div className={cx("flex flex-wrap items-center justify-between gap-x-4 gap-y-1 sm:col-span-1 sm:mt-6", !hideScores && "col-span-2")}>
+                    <div className="flex flex-wrap gap-x-4 gap-y-1">
+                      <div hidden={!choice}>
+                        <OptionMark option={option} n={n} m={m} mark="correct" />
+                      </div>
+                      <OptionMark option={option} n={n} m={m} mark="critical" />
+                    </div>
                     <div className="flex flex-wrap justify-end gap-1">
                       <IntentButton
                         value={intent.reorder.serialize({ name: fields.options.name, from: j, to: j - 1 })}
@@ -512,6 +558,7 @@ function QuestionEditor({
         <ApplyOptions index={i} type={type} optionCount={options.length} targets={targets} copied={copied} intent={intent} onCopy={onCopy} />
       </div>
       {type === "TEXT" ? <p className="mt-3 text-sm text-slate-600">{t.forms.editor.textHelp}</p> : null}
+      <QuestionFeedback question={question} n={n} type={type} />
       {imageSlot}
     </li>
   );

@@ -1384,6 +1384,23 @@ export const en = {
         "Each link shows the questions in an order of its own, the same every time it is opened. Results and exports keep the form's order.",
       shuffleOptions: "Shuffle the options",
       shuffleOptionsHint: "Each link shows the options of each choice question in an order of its own. A scale keeps its order.",
+      review: "Review of answers",
+      reviewHint: "When respondents can read their answers on their link, with the correct ones and the feedback.",
+      reviews: { NEVER: "Never", AFTER_SUBMIT: "After submitting", AFTER_CLOSE: "After the test closes" },
+      correct: "Correct",
+      optionCorrectOf: (n: number, m: number) => `Option ${m} of question ${n} is correct`,
+      points: "Points",
+      pointsOf: (n: number) => `Points of question ${n}`,
+      pointsHint:
+        "Empty: the question scores its options' scores. With points, it is graded by its key: choosing the options marked correct earns the points, and the options' scores are not used.",
+      scoringRule: "Scoring of several correct options",
+      scoringRuleOf: (n: number) => `Scoring of several correct options, question ${n}`,
+      scoringRules: { ALL_OR_NOTHING: "All or nothing", PARTIAL: "Partial credit" },
+      scoringRuleHint: "Partial credit: the points × (right choices − wrong choices) ÷ correct options, never below 0.",
+      questionFeedback: "About the question",
+      questionFeedbackOf: (n: number) => `Feedback on question ${n}`,
+      optionFeedback: (m: number) => `When option ${m} is chosen`,
+      optionFeedbackOf: (n: number, m: number) => `Feedback on option ${m} of question ${n}`,
       questionText: (n: number) => `Question ${n} text`,
       questionType: (n: number) => `Question ${n} type`,
       required: "Answer required",
@@ -1539,6 +1556,17 @@ export const en = {
       subscaleChangeOf: (s: number) => `(subscale ${s})`,
       subscaleChangeHelp:
         "The subscale's own values, where they are published: both or neither for the reliable change index, and the score below which it counts as remission. Whether lower is better is the form's.",
+      feedback: "Feedback",
+      feedbackOf: (n: number) => `(question ${n})`,
+      feedbackHelp: "What respondents read in their review, when the form's review of answers allows it.",
+      keyed:
+        "Graded by its key: choosing the options marked correct earns the points, and the options' scores are not used. Empty the points to score by the options again.",
+      version: (version: string, results: number, formatted: string) => `Version ${version} · ${results === 1 ? "1 result" : `${formatted} results`}`,
+      newVersionTitle: "This change can change scores",
+      newVersionText: (results: number, formatted: string, next: string) =>
+        `${results === 1 ? "1 result was" : `${formatted} results were`} scored with the current version. Saving makes version ${next}: ${results === 1 ? "that result keeps its score" : "those results keep their scores"} until you rescore them.`,
+      saveAsVersion: (next: string) => `Save as version ${next}`,
+      saveAndRescore: "Save and rescore",
     },
   },
 
@@ -1555,6 +1583,11 @@ export const en = {
     replace: "Replace the image",
     remove: "Remove the image",
     saveFirst: "Save the form to add an image to this question.",
+    options: "Images of the options",
+    optionsOf: (n: number) => `(question ${n})`,
+    option: (m: number) => `Option ${m}`,
+    shownOption: "Shown with the option:",
+    saveFirstOption: "save the form to add an image to this option.",
   },
 
   library: {

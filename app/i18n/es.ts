@@ -1380,6 +1380,23 @@ export const es: Dictionary = {
         "Cada enlace muestra las preguntas en un orden propio, el mismo cada vez que se abre. Los resultados y las exportaciones mantienen el orden del formulario.",
       shuffleOptions: "Mezclar las opciones",
       shuffleOptionsHint: "Cada enlace muestra las opciones de cada pregunta de elección en un orden propio. Una escala mantiene su orden.",
+      review: "Revisión de las respuestas",
+      reviewHint: "Cuándo pueden leer quienes responden sus respuestas en su enlace, con las correctas y la retroalimentación.",
+      reviews: { NEVER: "Nunca", AFTER_SUBMIT: "Al enviar", AFTER_CLOSE: "Cuando se cierra la prueba" },
+      correct: "Correcta",
+      optionCorrectOf: (n, m) => `La opción ${m} de la pregunta ${n} es correcta`,
+      points: "Puntos",
+      pointsOf: (n) => `Puntos de la pregunta ${n}`,
+      pointsHint:
+        "Vacío: la pregunta puntúa con las puntuaciones de sus opciones. Con puntos, se califica por su clave: elegir las opciones marcadas como correctas da los puntos, y las puntuaciones de las opciones no se usan.",
+      scoringRule: "Puntuación de varias opciones correctas",
+      scoringRuleOf: (n) => `Puntuación de varias opciones correctas, pregunta ${n}`,
+      scoringRules: { ALL_OR_NOTHING: "Todo o nada", PARTIAL: "Crédito parcial" },
+      scoringRuleHint: "Crédito parcial: los puntos × (elecciones acertadas − elecciones erróneas) ÷ opciones correctas, nunca menos de 0.",
+      questionFeedback: "Sobre la pregunta",
+      questionFeedbackOf: (n) => `Retroalimentación de la pregunta ${n}`,
+      optionFeedback: (m) => `Cuando se elige la opción ${m}`,
+      optionFeedbackOf: (n, m) => `Retroalimentación de la opción ${m} de la pregunta ${n}`,
       questionText: (n) => `Texto de la pregunta ${n}`,
       questionType: (n) => `Tipo de la pregunta ${n}`,
       required: "Respuesta obligatoria",
@@ -1535,6 +1552,17 @@ export const es: Dictionary = {
       subscaleChangeOf: (s) => `(subescala ${s})`,
       subscaleChangeHelp:
         "Los valores propios de la subescala, cuando están publicados: los dos o ninguno para el índice de cambio fiable, y la puntuación por debajo de la cual cuenta como remisión. Si una puntuación más baja es mejor lo dice el formulario.",
+      feedback: "Retroalimentación",
+      feedbackOf: (n) => `(pregunta ${n})`,
+      feedbackHelp: "Lo que leen quienes responden en su revisión, cuando la revisión de las respuestas del formulario lo permite.",
+      keyed:
+        "Calificada por su clave: elegir las opciones marcadas como correctas da los puntos, y las puntuaciones de las opciones no se usan. Vacíe los puntos para puntuar de nuevo por las opciones.",
+      version: (version, results, formatted) => `Versión ${version} · ${results === 1 ? "1 resultado" : `${formatted} resultados`}`,
+      newVersionTitle: "Este cambio puede cambiar puntuaciones",
+      newVersionText: (results, formatted, next) =>
+        `${results === 1 ? "1 resultado se puntuó" : `${formatted} resultados se puntuaron`} con la versión actual. Guardar crea la versión ${next}: ${results === 1 ? "ese resultado conserva su puntuación" : "esos resultados conservan sus puntuaciones"} hasta que los vuelva a puntuar.`,
+      saveAsVersion: (next) => `Guardar como versión ${next}`,
+      saveAndRescore: "Guardar y volver a puntuar",
     },
   },
 
@@ -1551,6 +1579,11 @@ export const es: Dictionary = {
     replace: "Sustituir la imagen",
     remove: "Quitar la imagen",
     saveFirst: "Guarda el formulario para añadir una imagen a esta pregunta.",
+    options: "Imágenes de las opciones",
+    optionsOf: (n) => `(pregunta ${n})`,
+    option: (m) => `Opción ${m}`,
+    shownOption: "Se muestra con la opción:",
+    saveFirstOption: "guarda el formulario para añadir una imagen a esta opción.",
   },
 
   library: {

@@ -1377,6 +1377,23 @@ export const ptBR: Dictionary = {
         "Cada link mostra as perguntas em uma ordem própria, a mesma toda vez que é aberto. Os resultados e as exportações mantêm a ordem do formulário.",
       shuffleOptions: "Embaralhar as opções",
       shuffleOptionsHint: "Cada link mostra as opções de cada pergunta de escolha em uma ordem própria. Uma escala mantém sua ordem.",
+      review: "Revisão das respostas",
+      reviewHint: "Quando quem responde pode ler suas respostas no link, com as corretas e o feedback.",
+      reviews: { NEVER: "Nunca", AFTER_SUBMIT: "Ao enviar", AFTER_CLOSE: "Quando o teste fecha" },
+      correct: "Correta",
+      optionCorrectOf: (n, m) => `A opção ${m} da pergunta ${n} é correta`,
+      points: "Pontos",
+      pointsOf: (n) => `Pontos da pergunta ${n}`,
+      pointsHint:
+        "Vazio: a pergunta pontua com as pontuações das opções. Com pontos, ela é corrigida pelo gabarito: escolher as opções marcadas como corretas dá os pontos, e as pontuações das opções não são usadas.",
+      scoringRule: "Pontuação de várias opções corretas",
+      scoringRuleOf: (n) => `Pontuação de várias opções corretas, pergunta ${n}`,
+      scoringRules: { ALL_OR_NOTHING: "Tudo ou nada", PARTIAL: "Crédito parcial" },
+      scoringRuleHint: "Crédito parcial: os pontos × (escolhas certas − escolhas erradas) ÷ opções corretas, nunca abaixo de 0.",
+      questionFeedback: "Sobre a pergunta",
+      questionFeedbackOf: (n) => `Feedback da pergunta ${n}`,
+      optionFeedback: (m) => `Quando a opção ${m} é escolhida`,
+      optionFeedbackOf: (n, m) => `Feedback da opção ${m} da pergunta ${n}`,
       questionText: (n) => `Texto da pergunta ${n}`,
       questionType: (n) => `Tipo da pergunta ${n}`,
       required: "Resposta obrigatória",
@@ -1534,6 +1551,17 @@ export const ptBR: Dictionary = {
       subscaleChangeOf: (s) => `(subescala ${s})`,
       subscaleChangeHelp:
         "Os valores próprios da subescala, quando publicados: os dois ou nenhum para o índice de mudança confiável, e a pontuação abaixo da qual conta como remissão. Se pontuações mais baixas são melhores, quem diz é o formulário.",
+      feedback: "Feedback",
+      feedbackOf: (n) => `(pergunta ${n})`,
+      feedbackHelp: "O que quem responde lê na revisão, quando a revisão das respostas do formulário permite.",
+      keyed:
+        "Corrigida pelo gabarito: escolher as opções marcadas como corretas dá os pontos, e as pontuações das opções não são usadas. Apague os pontos para pontuar de novo pelas opções.",
+      version: (version, results, formatted) => `Versão ${version} · ${results === 1 ? "1 resultado" : `${formatted} resultados`}`,
+      newVersionTitle: "Esta mudança pode mudar pontuações",
+      newVersionText: (results, formatted, next) =>
+        `${results === 1 ? "1 resultado foi pontuado" : `${formatted} resultados foram pontuados`} com a versão atual. Salvar cria a versão ${next}: ${results === 1 ? "esse resultado mantém sua pontuação" : "esses resultados mantêm suas pontuações"} até você pontuá-los de novo.`,
+      saveAsVersion: (next) => `Salvar como versão ${next}`,
+      saveAndRescore: "Salvar e pontuar de novo",
     },
   },
 
@@ -1550,6 +1578,11 @@ export const ptBR: Dictionary = {
     replace: "Substituir a imagem",
     remove: "Remover a imagem",
     saveFirst: "Salve o formulário para adicionar uma imagem a esta pergunta.",
+    options: "Imagens das opções",
+    optionsOf: (n) => `(pergunta ${n})`,
+    option: (m) => `Opção ${m}`,
+    shownOption: "Mostrada com a opção:",
+    saveFirstOption: "salve o formulário para adicionar uma imagem a esta opção.",
   },
 
   library: {

@@ -11,6 +11,7 @@ import { draftFromForm } from "~/features/forms/form-editor.server.ts";
 import { formImageUrl, imageView } from "~/features/forms/form-image-schemas.ts";
 import { questionImagePost } from "~/features/forms/form-image-page.server.ts";
 import { editableForm, editorPost, editorValidation } from "~/features/forms/form-pages.server.ts";
+import { listFormVersions } from "~/features/forms/form-versions.server.ts";
 import { duplicateForm, updateForm } from "~/features/forms/forms.server.ts";
 import { installedFormDetailsPost, installedFormEditor } from "~/features/instruments/installed-form-page.server.ts";
 import { openLinkCount } from "~/features/submissions/submissions.server.ts";
@@ -30,13 +31,24 @@ export const meta: Route.MetaFunction = ({ params, loaderData, matches }) => {
 export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = staffPageActor(context);
   const form = await editableForm(actor, params.id);
+  const url = (imageId: string) => formImageUrl(form.id, imageId);
+  const versions = await listFormVersions(form.id);
   return {
+    // The version results are scored against now, and how many it has scored (ADR 90).
+    version: { number: form.version, results: versions.find((row) => row.version === form.version)?.results ?? 0 },
     // Unpublishing closes the links still waiting for answers: the page says how many first.
     openLinks: form.isPublished ? await openLinkCount(form.id) : 0,
     form: { id: form.id, title: form.title, isPublished: form.isPublished, isTemplate: form.isTemplate, updatedAt: form.updatedAt },
     draft: draftFromForm(form),
-    // Each saved question's image (or none), for its small image form in the editor.
-    images: Object.fromEntries(form.questions.map((question) => [question.id, imageView(question, (imageId) => formImageUrl(form.id, imageId))])),
+    // Each saved question's and option's image (or none), for its small image form in the editor.
+    images: {
+      byQuestion: Object.fromEntries(form.questions.map((question) => [question.id, imageView(question, url)])),
+      byOption: Object.fromEntries(form.questions.flatMap((question) => question.options.map((option) => [option.id, imageView(option, url)]))),
+    },
+    imageTargets: form.questions.map((question) => ({
+      id: question.id,
+      optionIds: question.type === "TEXT" ? [] : question.options.map((option) => option.id),
+    })),
     validation: editorValidation(pageTranslations(context, params.locale)),
     // A form installed from the instrument library: its items and scoring are shown, not edited.
     installed: installedFormEditor(form, pageTranslations(context, params.locale)),
@@ -80,6 +92,9 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
             {form.isPublished ? <Badge tone="success">{t.forms.published}</Badge> : <Badge>{t.forms.draft}</Badge>}
             {form.isTemplate ? <Badge tone="info">{t.forms.template}</Badge> : null}
             <span>{t.forms.updated(format.dateTime(form.updatedAt))}</span>
+            <span data-testid="form-version">
+              {t.forms.editor.version(format.number(loaderData.version.number), loaderData.version.results, format.number(loaderData.version.results))}
+            </span>
           </span>
         }
         actions={
@@ -132,7 +147,7 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
         }
       />
       {/* Each saved question's small image form: outside the editor's, as forms do not nest. */}
-      {loaderData.installed ? null : <QuestionImageForms questionIds={Object.keys(loaderData.images)} />}
+      {loaderData.installed ? null : <QuestionImageForms questions={loaderData.imageTargets} />}
       {loaderData.installed ? (
         <InstalledForm key={String(form.updatedAt)} editor={loaderData.installed} result={actionData && "image" in actionData ? undefined : actionData} />
       ) : (
@@ -142,7 +157,7 @@ export default function EditForm({ loaderData, actionData }: Route.ComponentProp
           result={actionData && "image" in actionData ? undefined : actionData}
           validation={loaderData.validation}
           submitLabel={t.common.save}
-          images={{ byQuestion: loaderData.images, refused: actionData && "image" in actionData ? actionData.image : undefined }}
+          images={{ ...loaderData.images, refused: actionData && "image" in actionData ? actionData.image : undefined }}
         />
       )}
     </div>

@@ -97,7 +97,7 @@ async function buildDassLike(page: Page, title: string, posts: boolean) {
 
   // The options typed once, applied to the three other questions after saying which ones change.
   await refresh(page, posts);
-  await question(page, 0).locator("summary").click();
+  await question(page, 0).locator("summary", { hasText: "Apply these options" }).click();
   const confirm = question(page, 0).getByText("This replaces the options of questions 2, 3, and 4, every other question of this type, with these 4 options");
   await confirm.waitFor();
   await page.getByRole("button", { name: "Replace their options (question 1)" }).click();
@@ -295,7 +295,7 @@ describe("the editor's scales and flags", () => {
       ] as const) {
         const page = await openEditor(true, `/en/forms/${created.body.id}`, { viewport, bypassCSP: true });
         // The parts that only show on demand: the copy's confirmation.
-        await question(page, 0).locator("summary").click();
+        await question(page, 0).locator("summary", { hasText: "Apply these options" }).click();
         expect(await seriousAccessibilityViolations(page), suffix).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), suffix).toBeLessThanOrEqual(viewport.width);
         await screenshot(page, `editor-scales-${suffix}.png`);

@@ -62,4 +62,44 @@ describe("images on the pages", () => {
     expect(removed.status).toBe(302);
     expect((await api("GET", `/api/forms/${form.id}`, { as: TEACHER })).body.questions[0]).toMatchObject({ imageId: null, imageAlt: null });
   });
+
+  it("given an option of a saved question, should add its image with its description through its own small form, refuse one without, and remove it", async () => {
+    const form = await createForm(TEACHER, { ...mixedForm(), isPublished: true });
+    const question = form.questions[0]!;
+    const option = question.options[1]!;
+    const editor = await (await fetch(`${baseUrl()}/en/forms/${form.id}`, { headers: { cookie: sessionOf(TEACHER) } })).text();
+    const smallForm = new RegExp(`<form[^>]*id="image-form-${option.id}"[^>]*>[\\s\\S]*?</form>`).exec(editor)?.[0];
+    expect(smallForm).toMatch(/enctype="multipart\/form-data"/i);
+    expect(smallForm).toContain(`name="optionId" value="${option.id}"`);
+    expect(editor).toContain("Images of the options");
+
+    const target = { questionId: question.id, optionId: option.id };
+    const noAlt = await postImageForm(form.id, { intent: "image", ...target, imageAlt: "" }, await greenSquare());
+    expect(noAlt.status).toBe(400);
+    const refused = await noAlt.text();
+    // The question's options' images open on the refused one, its message by its field.
+    expect(refused).toMatch(/<details[^>]*open=""[^>]*data-testid="option-images-1"/);
+    expect(refused).toContain("Describe the image for those who cannot see it.");
+
+    const added = await postImageForm(form.id, { intent: "image", ...target, imageAlt: "A green square" }, await greenSquare());
+    expect(added.status).toBe(302);
+    const stored = (await api("GET", `/api/forms/${form.id}`, { as: TEACHER })).body.questions[0];
+    expect(stored).toMatchObject({ imageId: null, options: [{ imageId: null }, { imageId: expect.any(String), imageAlt: "A green square" }] });
+    const imageId = stored.options[1].imageId;
+    expect(await (await fetch(`${baseUrl()}/en/forms/${form.id}`, { headers: { cookie: sessionOf(TEACHER) } })).text()).toContain(
+      `<img src="/api/forms/${form.id}/images/${imageId}" alt="A green square"`,
+    );
+    const student = await createStudent(TEACHER);
+    const link = await assign(TEACHER, { formId: form.id, studentId: student.id });
+    expect(await (await fetch(`${baseUrl()}/en/test/${link.token}`)).text()).toContain(
+      `<img src="/api/test-link/${link.token}/images/${imageId}" alt="A green square"`,
+    );
+
+    // An option of another question is no option of this one.
+    const elsewhere = await postImageForm(form.id, { intent: "removeImage", questionId: form.questions[1]!.id, optionId: option.id });
+    expect(elsewhere.status).toBe(404);
+    const removed = await postImageForm(form.id, { intent: "removeImage", ...target });
+    expect(removed.status).toBe(302);
+    expect((await api("GET", `/api/forms/${form.id}`, { as: TEACHER })).body.questions[0].options[1]).toMatchObject({ imageId: null, imageAlt: null });
+  });
 });

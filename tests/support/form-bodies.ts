@@ -113,6 +113,28 @@ export function keyedFormBody(title: string, review: "NEVER" | "AFTER_SUBMIT" | 
 }
 
 /**
+ * A published test of one single choice, "The capital of France?" (Paris, Lyon: scores 0), and a
+ * text question. `points`: graded by its key, Paris the correct option (docs/api-contract.md §22).
+ */
+export function capitalsFormBody(title: string, points: number | null = null) {
+  const key = points === null ? {} : { points };
+  return {
+    title,
+    isPublished: true,
+    questions: [
+      {
+        text: "The capital of France?",
+        type: "SINGLE_CHOICE",
+        required: true,
+        ...key,
+        options: ["Paris", "Lyon"].map((text, i) => ({ text, score: 0, ...(points !== null && i === 0 ? { correct: true } : {}) })),
+      },
+      { text: "Anything to add?", type: "TEXT" },
+    ],
+  };
+}
+
+/**
  * A quiz graded by its answer key (docs/api-contract.md §22), no question required:
  *   Q1 single    Paris* Lyon Nice        2 points
  *   Q2 multiple  2* 3* 4                 3 points, all or nothing

@@ -4,6 +4,7 @@ import {
   copyOptions,
   copyTargets,
   type DraftQuestion,
+  draftFromQuestion,
   draftFromValue,
   draftSubscaleTotals,
   draftTotals,
@@ -107,6 +108,108 @@ describe("the editor's draft as the API's body", () => {
     expect(posted.scoring).toMatchObject({ method: "MEAN", display: "PERCENT" });
   });
 
+  it("given an answer key posted without JavaScript, should read it back and send points, rule, marks and feedback", () => {
+    const posted = draftFromValue({
+      review: "AFTER_SUBMIT",
+      questions: [
+        {
+          ref: "new-1",
+          type: "MULTIPLE_CHOICE",
+          text: "Which are prime?",
+          points: "2,5",
+          scoringRule: "PARTIAL",
+          feedback: "Primes have two divisors.",
+          options: [
+            { text: "2", score: "", correct: "on", feedback: "Yes: the only even prime." },
+            { text: "4", score: "", feedback: " " },
+            { text: "5", score: "", correct: "on" },
+          ],
+        },
+      ],
+    });
+
+    expect(posted.review).toBe("AFTER_SUBMIT");
+    expect(posted.questions[0]).toMatchObject({ points: "2,5", scoringRule: "PARTIAL", feedback: "Primes have two divisors." });
+    expect(posted.questions[0]!.options.map((o) => [o.correct, o.feedback])).toEqual([
+      [true, "Yes: the only even prime."],
+      [false, " "],
+      [true, ""],
+    ]);
+    const body = bodyFromDraft(posted, "update");
+    expect(body.review).toBe("AFTER_SUBMIT");
+    expect(body.questions[0]).toMatchObject({ points: 2.5, scoringRule: "PARTIAL", feedback: "Primes have two divisors." });
+    expect(body.questions[0]!.options.map((o) => [o.correct, o.feedback])).toEqual([
+      [true, "Yes: the only even prime."],
+      [false, null],
+      [true, null],
+    ]);
+  });
+
+  it("given a saved keyed question, should round trip it through the page's fields unchanged", () => {
+    const saved = {
+      id: "q1",
+      key: "capital",
+      text: "The capital of France?",
+      type: "SINGLE_CHOICE" as const,
+      required: true,
+      reverseScored: false,
+      scale: null,
+      points: 3,
+      scoringRule: "ALL_OR_NOTHING" as const,
+      feedback: "Paris has been the capital since 987.",
+      options: [
+        { id: "o1", text: "Paris", score: 0, critical: false, correct: true, feedback: "Right." },
+        { id: "o2", text: "Lyon", score: 0, critical: false, correct: false, feedback: null },
+      ],
+    };
+    const typed = draftFromQuestion(saved);
+    // As the page posts it: checkboxes "on" or absent, every other value a text.
+    const fields = {
+      ...typed,
+      required: "on",
+      reverseScored: undefined,
+      options: typed.options.map((o) => ({ ...o, critical: undefined, correct: o.correct ? "on" : undefined })),
+    };
+    const round = draftFromValue({ questions: [fields] }).questions[0]!;
+
+    expect(round).toEqual(typed);
+    expect(bodyFromDraft(draft({ questions: [round] }), "update").questions[0]).toEqual({
+      id: "q1",
+      key: "capital",
+      text: "The capital of France?",
+      type: "SINGLE_CHOICE",
+      required: true,
+      reverseScored: false,
+      points: 3,
+      scoringRule: "ALL_OR_NOTHING",
+      feedback: "Paris has been the capital since 987.",
+      options: [
+        { id: "o1", text: "Paris", score: 0, critical: false, correct: true, feedback: "Right." },
+        { id: "o2", text: "Lyon", score: 0, critical: false, correct: false, feedback: null },
+      ],
+    });
+  });
+
+  it("given empty points, a review left out and a scale, should send no key: null points, no marks, the default rule", () => {
+    const scale = question("s", {
+      type: "SCALE",
+      scale: { min: "1", max: "2", minLabel: "", maxLabel: "" },
+      options: [
+        { ...option("Low", ""), correct: true },
+        { ...option("High", ""), correct: false },
+      ],
+    });
+    const posted = draftFromValue({ review: "SOMETIMES", questions: [{ ref: "a", type: "SINGLE_CHOICE", scoringRule: "NONSENSE" }] });
+
+    expect(posted.review).toBe("NEVER");
+    expect(posted.questions[0]).toMatchObject({ points: "", scoringRule: "ALL_OR_NOTHING", feedback: "" });
+    const body = bodyFromDraft(draft({ questions: [question("c"), scale] }), "create");
+    expect(body.review).toBe("NEVER");
+    expect(body.questions[0]).toMatchObject({ points: null, scoringRule: "ALL_OR_NOTHING", feedback: null });
+    // A scale's points are no answer key.
+    expect(body.questions[1]!.options.map((o) => o.correct)).toEqual([false, false]);
+  });
+
   it("names a new question with a ref none of the others has", () => {
     expect(newQuestionRef([{ ref: "new-1" }, { ref: "abc" }, { ref: "new-3" }])).toBe("new-2");
   });
@@ -180,6 +283,13 @@ describe("questions that give one score whatever the answer", () => {
 
     expect(oneScoreQuestions(questions.map(scoredDraftQuestion))).toEqual([0, 4]);
   });
+
+  it("leaves out a question graded by its key, whose options' scores are not used", () => {
+    const keyed = question("k", { points: "2", options: [{ ...option("Yes", "0"), correct: true }, option("No", "0")] });
+    const flat = question("f", { options: [option("Yes", "1"), option("No", "1")] });
+
+    expect(oneScoreQuestions([keyed, flat].map(scoredDraftQuestion))).toEqual([1]);
+  });
 });
 
 describe("the scores the draft can give", () => {
@@ -193,5 +303,19 @@ describe("the scores the draft can give", () => {
 
     expect(draftTotals(form)).toEqual({ min: 0, max: 36, whole: true, scored: true });
     expect(draftSubscaleTotals(form, form.subscales[0]!)).toMatchObject({ min: 0, max: 6, whole: false });
+  });
+
+  it("counts a keyed question's points, not its options' scores, and a keyed question alone makes a subscale's item", () => {
+    const keyed = question("k", { required: true, points: "5", options: [{ ...option("Paris", "1"), correct: true }, option("Lyon", "9")] });
+    const form = draft({
+      questions: [question("a", { required: true, options: likert() }), keyed],
+      subscales: [{ ...emptySubscale(), items: ["k"] }],
+    });
+
+    expect(draftTotals(form)).toMatchObject({ min: 0, max: 8, scored: true });
+    expect(draftSubscaleTotals(form, form.subscales[0]!)).toMatchObject({ min: 0, max: 5 });
+    // Points not yet a number above 0: scored by the options as typed.
+    const typing = draft({ questions: [{ ...keyed, points: "-" }] });
+    expect(draftTotals(typing)).toMatchObject({ min: 1, max: 9 });
   });
 });

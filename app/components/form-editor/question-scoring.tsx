@@ -8,9 +8,9 @@ import { Checkbox } from "../field.tsx";
 import type { EditorIntent } from "./parts.tsx";
 
 /**
- * A question's part in scoring beyond one total (docs/api-contract.md §15, §16): whether it is
- * reverse scored (with what each option then counts), which options are critical, a warning when
- * every option scores the same, and "Apply these options to all questions" of its type.
+ * A question's part in scoring beyond one total (docs/api-contract.md §15, §16, §22): whether it is
+ * reverse scored (with what each option then counts), which options are critical and which correct,
+ * a warning when every option scores the same, and "Apply these options to all questions" of its type.
  */
 
 export function ReverseScored({ question, n }: { question: FieldMetadata<DraftQuestion, string[]>; n: number }) {
@@ -24,20 +24,22 @@ export function ReverseScored({ question, n }: { question: FieldMetadata<DraftQu
       id={field.name}
       defaultChecked={field.defaultChecked}
       aria-label={t.forms.fields.reverseScoredOf(n)}
+      error={field.errors}
     />
   );
 }
 
-export function OptionCritical({ option, n, m }: { option: FieldMetadata<DraftOption, string[]>; n: number; m: number }) {
+/** An option's mark: critical (it flags the result), or correct (part of the question's answer key). */
+export function OptionMark({ option, n, m, mark }: { option: FieldMetadata<DraftOption, string[]>; n: number; m: number; mark: "critical" | "correct" }) {
   const t = useT();
-  const field = option.getFieldset().critical;
+  const field = option.getFieldset()[mark];
   return (
     <Checkbox
-      label={t.forms.fields.critical}
+      label={t.forms.fields[mark]}
       name={field.name}
       id={field.name}
       defaultChecked={field.defaultChecked}
-      aria-label={t.forms.fields.optionCriticalOf(n, m)}
+      aria-label={mark === "critical" ? t.forms.fields.optionCriticalOf(n, m) : t.forms.fields.optionCorrectOf(n, m)}
     />
   );
 }

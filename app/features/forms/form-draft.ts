@@ -1,8 +1,10 @@
 import { defineIntent } from "@conform-to/react/future";
+import { isKeyed, SCORING_RULES, type ScoringRule } from "../scoring/answer-key.ts";
 import { reliableChangeThreshold } from "../scoring/change.ts";
 import { achievableScores, isScoredQuestion, questionKey } from "../scoring/items.ts";
 import { DEFAULT_SCORING, MAX_SUBSCALES, type ScoreDisplay, type ScoringMethod } from "../scoring/scale-limits.ts";
 import { QUESTION_TYPES, type QuestionType } from "./question-types.ts";
+import { REVIEW_POLICIES, type ReviewPolicy } from "./review-policies.ts";
 import { storedOptions } from "./scale.ts";
 
 /**
@@ -10,7 +12,7 @@ import { storedOptions } from "./scale.ts";
  * so a re-rendered editor keeps every value. Field names are the Zod paths
  * (`questions.1.options.0.score`), so a validation issue's path names its field.
  */
-export type DraftOption = { id: string; text: string; score: string; critical: boolean };
+export type DraftOption = { id: string; text: string; score: string; critical: boolean; correct: boolean; feedback: string };
 /** A scale's range and end labels as typed; used when the question's type is SCALE. */
 export type DraftScale = { min: string; max: string; minLabel: string; maxLabel: string };
 /**
@@ -28,6 +30,10 @@ export type DraftQuestion = {
   reverseScored: boolean;
   scale: DraftScale;
   options: DraftOption[];
+  /** Empty: scored by its options' scores; a number: graded by its key (the options marked correct). */
+  points: string;
+  scoringRule: ScoringRule;
+  feedback: string;
 };
 export type DraftRange = { min: string; max: string; label: string; color: string; critical: boolean };
 /** How the total is made; an empty multiplier is 1, an empty maxMissing is no missing-item rule. */
@@ -53,6 +59,7 @@ export type FormDraft = {
   showResultToRespondent: boolean;
   shuffleQuestions: boolean;
   shuffleOptions: boolean;
+  review: ReviewPolicy;
   scoreRanges: DraftRange[];
   questions: DraftQuestion[];
   scoring: DraftScoring;
@@ -72,13 +79,26 @@ export const LIST_INTENT = "__INTENT__";
 /** Field errors by field name (the Zod path joined with dots). */
 export type DraftErrors = Record<string, string>;
 
-/** What a save the editor held back asks of the teacher: the questions (by index) whose options all score the same (ADR 74). */
-export type EditorWarnings = { oneScore: number[] };
+/**
+ * What a save the editor held back asks of the teacher: the questions (by index) whose options all
+ * score the same (ADR 74), or whether to make a new version of a form with results (ADR 90).
+ */
+export type EditorWarnings = { oneScore: number[]; version?: VersionWarning };
+
+/**
+ * A save held back because it would make a new version of a form with results (ADR 90): how many
+ * results the current version scored and the version saving makes. `oneScoreAccepted`: the save
+ * had already been told to keep questions that give one score ("Save anyway").
+ */
+export type VersionWarning = { results: number; nextVersion: number; oneScoreAccepted: boolean };
+
+/** The editor's hidden fields that confirm a save held back: the version it makes, and "Save anyway" already said. */
+export const CONFIRM_FIELDS = { version: "confirmVersion", oneScore: "acceptOneScore" } as const;
 
 export const RANGE_COLORS = ["#B42318", "#B54708", "#1A7F37", "#175CD3", "#6941C6"];
 
 /** A new option's score is empty: 0 on a choice question, the point's value on a scale (`questionBody`). */
-export const emptyOption = (): DraftOption => ({ id: "", text: "", score: "", critical: false });
+export const emptyOption = (): DraftOption => ({ id: "", text: "", score: "", critical: false, correct: false, feedback: "" });
 /** A new question's scale, should its type become SCALE: the common 1 to 5. */
 export const defaultScale = (): DraftScale => ({ min: "1", max: "5", minLabel: "", maxLabel: "" });
 export const emptyQuestion = (ref = newQuestionRef([])): DraftQuestion => ({
@@ -91,6 +111,9 @@ export const emptyQuestion = (ref = newQuestionRef([])): DraftQuestion => ({
   reverseScored: false,
   scale: defaultScale(),
   options: [emptyOption(), emptyOption()],
+  points: "",
+  scoringRule: "ALL_OR_NOTHING",
+  feedback: "",
 });
 /** The ref of a question added next: `new-<n>`, the first that none of `questions` has. */
 export function newQuestionRef(questions: readonly { ref: string }[]): string {
@@ -122,6 +145,7 @@ export const emptyDraft = (): FormDraft => ({
   showResultToRespondent: false,
   shuffleQuestions: false,
   shuffleOptions: false,
+  review: "NEVER",
   scoreRanges: [],
   questions: [emptyQuestion()],
   scoring: defaultScoring(),
@@ -185,6 +209,7 @@ export function draftFromValue(value: Record<string, unknown> | undefined): Form
     showResultToRespondent: checked(value?.showResultToRespondent),
     shuffleQuestions: checked(value?.shuffleQuestions),
     shuffleOptions: checked(value?.shuffleOptions),
+    review: oneOf(value?.review, REVIEW_POLICIES, "NEVER"),
     scoreRanges: list(value?.scoreRanges, DRAFT_LIMITS.scoreRanges).map(rangeFromValue),
     questions: questions.map((question, index) => {
       const scale = record(question.scale);
@@ -203,7 +228,12 @@ export function draftFromValue(value: Record<string, unknown> | undefined): Form
           text: text(option.text),
           score: text(option.score),
           critical: checked(option.critical),
+          correct: checked(option.correct),
+          feedback: text(option.feedback),
         })),
+        points: text(question.points),
+        scoringRule: oneOf(question.scoringRule, SCORING_RULES, "ALL_OR_NOTHING"),
+        feedback: text(question.feedback),
       };
     }),
     scoring: {
@@ -231,6 +261,8 @@ export function draftFromValue(value: Record<string, unknown> | undefined): Form
 }
 
 const toNumber = (value: string) => (value.trim() === "" ? undefined : Number(value.replace(",", ".")));
+/** A text left empty (or only spaces) is none. */
+const optionalText = (value: string) => (value.trim() === "" ? null : value);
 
 /**
  * A question's body for the API. An option's score left empty is 0, or on a scale with its range
@@ -241,6 +273,7 @@ const toNumber = (value: string) => (value.trim() === "" ? undefined : Number(va
  */
 function questionBody(question: DraftQuestion) {
   const key = question.key.trim();
+  const choice = question.type === "SINGLE_CHOICE" || question.type === "MULTIPLE_CHOICE";
   const base = {
     ...(question.id ? { id: question.id } : {}),
     text: question.text,
@@ -248,6 +281,10 @@ function questionBody(question: DraftQuestion) {
     required: question.required,
     key: key === "" ? null : key,
     reverseScored: question.type !== "TEXT" && question.reverseScored,
+    // Points typed on a question whose type changed since are sent, for the schema to name them.
+    points: toNumber(question.points) ?? null,
+    scoringRule: question.type === "MULTIPLE_CHOICE" ? question.scoringRule : ("ALL_OR_NOTHING" as const),
+    feedback: optionalText(question.feedback),
   };
   if (question.type === "TEXT") return { ...base, options: [] };
   const option = (o: DraftOption, empty: number | undefined) => ({
@@ -255,6 +292,9 @@ function questionBody(question: DraftQuestion) {
     text: o.text,
     score: o.score.trim() === "" ? empty : toNumber(o.score),
     critical: o.critical,
+    // A scale's points are no answer key.
+    correct: choice && o.correct,
+    feedback: optionalText(o.feedback),
   });
   const range = question.scale;
   if (question.type === "SCALE" && (range.min.trim() !== "" || range.max.trim() !== "")) {
@@ -312,6 +352,7 @@ export function bodyFromDraft(draft: FormDraft, mode: "create" | "update") {
     showResultToRespondent: draft.showResultToRespondent,
     shuffleQuestions: draft.shuffleQuestions,
     shuffleOptions: draft.shuffleOptions,
+    review: draft.review,
     ...(mode === "create" ? { isPublished: false } : {}),
     scoreRanges: draft.scoreRanges.map(rangeBody),
     questions: draft.questions.map(questionBody),
@@ -340,7 +381,10 @@ export type ScoredDraftQuestion = {
   type: QuestionType;
   required: boolean;
   reverseScored: boolean;
-  options: { text: string; score: number; critical: boolean }[];
+  /** Graded by its key when a number above 0 on a choice question (answer-key.ts). */
+  points: number | null;
+  scoringRule: ScoringRule;
+  options: { text: string; score: number; critical: boolean; correct: boolean }[];
 };
 
 /**
@@ -353,9 +397,10 @@ export function scoredDraftQuestion(question: DraftQuestion): ScoredDraftQuestio
     "scale" in body && finite(body.scale.min) && finite(body.scale.max) && body.scale.max > body.scale.min
       ? { min: Math.trunc(body.scale.min), max: Math.trunc(body.scale.max) }
       : undefined;
-  const options = body.options.filter((o) => finite(o.score)) as { text: string; score: number; critical: boolean }[];
-  const stored = storedOptions({ type: body.type, scale, options }).map((o) => ({ critical: false, ...o }));
-  return { type: body.type, required: body.required, reverseScored: body.reverseScored, options: stored };
+  const options = body.options.filter((o) => finite(o.score)) as { text: string; score: number; critical: boolean; correct: boolean }[];
+  const stored = storedOptions({ type: body.type, scale, options }).map((o) => ({ critical: false, correct: false, ...o }));
+  const points = body.points !== null && Number.isFinite(body.points) && body.points > 0 ? body.points : null;
+  return { type: body.type, required: body.required, reverseScored: body.reverseScored, points, scoringRule: body.scoringRule, options: stored };
 }
 
 /** The total's settings as the engine reads them, from the draft as typed (what cannot be read yet is the default). */
@@ -405,6 +450,8 @@ export function draftReliableThreshold(constants: DraftReliableChange): number |
 export function oneScoreQuestions(questions: readonly ScoredDraftQuestion[]): number[] {
   return questions.flatMap((question, index) =>
     question.type !== "MULTIPLE_CHOICE" &&
+    // A question graded by its key scores its points, whatever its options score.
+    !isKeyed(question) &&
     question.options.length > 1 &&
     isScoredQuestion(question) &&
     question.options.every((option) => option.score === question.options[0]!.score)
@@ -471,7 +518,10 @@ export function draftFromQuestion(question: {
   required: boolean;
   reverseScored: boolean;
   scale: { min: number; max: number; minLabel: string | null; maxLabel: string | null } | null;
-  options: { id: string; text: string; score: number; critical: boolean }[];
+  points: number | null;
+  scoringRule: ScoringRule;
+  feedback: string | null;
+  options: { id: string; text: string; score: number; critical: boolean; correct: boolean; feedback: string | null }[];
 }): DraftQuestion {
   const { scale } = question;
   const numbered = scale !== null && question.options.every((o, i) => o.text === String(scale.min + i) && o.score === scale.min + i && !o.critical);
@@ -486,6 +536,18 @@ export function draftFromQuestion(question: {
     scale: scale
       ? { min: String(scale.min), max: String(scale.max), minLabel: scale.minLabel ?? "", maxLabel: scale.maxLabel ?? "" }
       : { min: "", max: "", minLabel: "", maxLabel: "" },
-    options: numbered ? [] : question.options.map((option) => ({ id: option.id, text: option.text, score: String(option.score), critical: option.critical })),
+    options: numbered
+      ? []
+      : question.options.map((option) => ({
+          id: option.id,
+          text: option.text,
+          score: String(option.score),
+          critical: option.critical,
+          correct: option.correct,
+          feedback: option.feedback ?? "",
+        })),
+    points: question.points === null ? "" : String(question.points),
+    scoringRule: question.scoringRule,
+    feedback: question.feedback ?? "",
   };
 }

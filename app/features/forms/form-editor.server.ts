@@ -1,12 +1,14 @@
 import { parseSubmission, report, resolveSubmission, type Submission } from "@conform-to/react/future";
 import type { z } from "zod";
 import type { Dictionary } from "~/i18n/en.ts";
-import { fieldTexts, issueTexts } from "~/lib/problem.server.ts";
+import { fieldProblem, fieldTexts, issueTexts } from "~/lib/problem.server.ts";
 import { scoringProblems } from "../scoring/scales.ts";
 import { createFormBody, updateFormBody } from "./form-schemas.ts";
 import type { FormDetail } from "./forms.server.ts";
+import { isKeyed } from "../scoring/answer-key.ts";
 import {
   bodyFromDraft,
+  CONFIRM_FIELDS,
   DRAFT_LIMITS,
   type DraftErrors,
   draftFromQuestion,
@@ -29,6 +31,9 @@ import {
 const INDEX = /(questions|options|scoreRanges|subscales|items)\[(\d+)\]/g;
 const beyondLimits = (name: string) => [...name.matchAll(INDEX)].some(([, list, index]) => Number(index) >= DRAFT_LIMITS[list as keyof typeof DRAFT_LIMITS]);
 
+/** The posted fields that are no part of the draft: the token, the button, and the confirmations of a save held back. */
+const SKIPPED = new Set(["csrfToken", "intent", CONFIRM_FIELDS.version, CONFIRM_FIELDS.oneScore]);
+
 /**
  * The editor's post as Conform reads it: its list intent (`undefined`: a tampered one) and the
  * draft with that intent applied.
@@ -36,7 +41,7 @@ const beyondLimits = (name: string) => [...name.matchAll(INDEX)].some(([, list, 
 export function editorSubmission(formData: FormData) {
   const submission = parseSubmission(formData, {
     intentName: LIST_INTENT,
-    skipEntry: (name) => name === "csrfToken" || name === "intent" || beyondLimits(name),
+    skipEntry: (name) => SKIPPED.has(name) || beyondLimits(name),
   });
   const { intent, targetValue } = resolveSubmission(submission, { handlers: EDITOR_INTENTS });
   return { submission, intent, draft: draftFromValue(targetValue) };
@@ -64,6 +69,7 @@ export function draftFromForm(form: FormDetail): FormDraft {
     showResultToRespondent: form.showResultToRespondent,
     shuffleQuestions: form.shuffleQuestions,
     shuffleOptions: form.shuffleOptions,
+    review: form.review,
     scoreRanges: form.scoreRanges.map(range),
     questions: form.questions.map(draftFromQuestion),
     scoring: {
@@ -105,10 +111,23 @@ export function validateDraft<M extends "create" | "update">(
   // errors (a subscale's bands are the schema's to check).
   const questions = draft.questions.map((question, i) => ({ ...scoredDraftQuestion(question), key: body.questions[i]!.key }));
   const subscales = body.subscales.map((subscale) => ({ ...subscale, scoreRanges: [] }));
-  const scoring = fieldTexts(t, scoringProblems({ questions, subscales }));
+  const scoring = fieldTexts(t, [...scoringProblems({ questions, subscales }), ...answerKeyProblems(draft)]);
   const errors = { ...scoring, ...(parsed.success ? {} : issueTexts(t, parsed.error.issues)) };
   if (parsed.success && Object.keys(errors).length === 0) return { success: true, data: parsed.data as never };
   return { success: false, errors };
+}
+
+/**
+ * The service's rule on answer keys, said before it is asked (the editor sends every option's
+ * mark): a question graded by its key needs an option marked correct.
+ */
+function answerKeyProblems(draft: FormDraft) {
+  return draft.questions.flatMap((question, i) => {
+    const { points, options } = scoredDraftQuestion(question);
+    return isKeyed({ type: question.type, points }) && !options.some((option) => option.correct)
+      ? [fieldProblem(`questions.${i}.options`, "needCorrectOption")]
+      : [];
+  });
 }
 
 /**

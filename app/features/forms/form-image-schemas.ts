@@ -44,8 +44,9 @@ export const linkImageUrl = (token: string, imageId: string) => `/api/test-link/
 export const imageView = (item: { imageId: string | null; imageAlt: string | null }, url: (imageId: string) => string) =>
   item.imageId ? { url: url(item.imageId), alt: item.imageAlt ?? "" } : null;
 
-/** The editor's image of one question (app/routes/forms.$id.tsx): the file comes with it. */
+/** The editor's image of one question, or of one of its options (app/routes/forms.$id.tsx): the file comes with it. */
 export const questionImageFields = z.strictObject({
   questionId: idSchema,
+  optionId: idSchema.optional(),
   imageAlt: z.string().trim().min(1, "imageAltRequired").max(IMAGE_ALT_MAX),
 });

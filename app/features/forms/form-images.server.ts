@@ -89,17 +89,28 @@ export async function addFormImage(actor: Actor, formId: string, file: File) {
 }
 
 /**
- * The editor's way to give one saved question an image (a new upload, with its alt text) or to take
- * it away (`change` null), without posting the whole form: the form's content changes with it.
+ * The editor's way to give one saved question, or one option of it (`optionId`), an image (a new
+ * upload, with its alt text) or to take it away (`change` null), without posting the whole form:
+ * the form's content changes with it.
  */
-export async function setQuestionImage(actor: Actor, formId: string, questionId: string, change: { file: File; alt: string } | null) {
+export async function setQuestionImage(
+  actor: Actor,
+  formId: string,
+  target: { questionId: string; optionId?: string | undefined },
+  change: { file: File; alt: string } | null,
+) {
+  const { questionId, optionId } = target;
   const question = await db.question.findFirst({ where: { id: questionId, formId }, select: { id: true } });
+  const option = optionId === undefined ? null : await db.option.findFirst({ where: { id: optionId, questionId }, select: { id: true } });
   // The form's own checks come first (404, 403, 409): a question of a form the caller cannot change is not told apart.
   const form = await findEditableForm(actor, formId);
   if (!question) throw notFound("question");
+  if (optionId !== undefined && !option) throw notFound("option");
   const image = change ? await addFormImage(actor, formId, change.file) : null;
+  const data = { imageId: image?.id ?? null, imageAlt: image ? change!.alt : null };
   await db.$transaction(async (tx) => {
-    await tx.question.update({ where: { id: questionId }, data: { imageId: image?.id ?? null, imageAlt: image ? change!.alt : null } });
+    if (optionId === undefined) await tx.question.update({ where: { id: questionId }, data });
+    else await tx.option.update({ where: { id: optionId }, data });
     // In this transaction, so no test link reads the new image with the old content (ADR 33).
     await tx.form.update({ where: { id: formId }, data: { contentVersion: { increment: 1 }, updatedAt: new Date() } });
     await recordAudit(tx, { by: actor, action: "form.updated", targetId: formId, organizationId: form.organizationId, details: { fields: ["questions"] } });

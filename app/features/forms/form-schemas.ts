@@ -4,6 +4,7 @@ import { achievableScores } from "../scoring/items.ts";
 import { DEFAULT_SCORING, KEY_PATTERN, MAX_SUBSCALES } from "../scoring/scale-limits.ts";
 import { band, reliableChangeOutput, scoringSettings, subscaleDefinitions } from "../scoring/scale-schemas.ts";
 import { QUESTION_TYPES } from "./question-types.ts";
+import { REVIEW_POLICIES } from "./review-policies.ts";
 import { SCORING_RULES } from "../scoring/answer-key.ts";
 import { IMAGE_ALT_MAX } from "./form-image-schemas.ts";
 import { instrumentMark } from "../instruments/instrument-schemas.ts";
@@ -241,7 +242,6 @@ export const subscaleInput = z
   .superRefine((subscale, ctx) => reportOverlappingRanges(subscale.scoreRanges, ctx))
   .meta({ id: "Subscale" });
 
-export const REVIEW_POLICIES = ["NEVER", "AFTER_SUBMIT", "AFTER_CLOSE"] as const;
 const reviewPolicy = z.enum(REVIEW_POLICIES).meta({
   description:
     "When the respondent reads their answers, the correct ones and the feedback on their link: never, once they submit, or once the test closes (the form unpublished or the link expired).",
