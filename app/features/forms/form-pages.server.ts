@@ -53,7 +53,7 @@ export async function editorPost(actor: Actor, locale: Locale, formData: FormDat
       return data(editorResult(submission, draft, {}, { oneScore: [], version }), { status: 409 });
     }
     // The rescore page compares the results with the version just saved.
-    const next = button === "save-rescore" ? `${paths.form(locale, formId)}/rescore` : paths.form(locale, formId);
+    const next = button === "save-rescore" ? paths.formRescore(locale, formId) : paths.form(locale, formId);
     return redirectWithFlash(next, { kind: "success", key: "saved" });
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) return invalid(fieldTexts(t, error.errors));
