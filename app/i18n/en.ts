@@ -1564,7 +1564,7 @@ export const en = {
       version: (version: string, results: number, formatted: string) => `Version ${version} · ${results === 1 ? "1 result" : `${formatted} results`}`,
       newVersionTitle: "This change can change scores",
       newVersionText: (results: number, formatted: string, next: string) =>
-        `${results === 1 ? "1 result was" : `${formatted} results were`} scored with the current version. Saving makes version ${next}: ${results === 1 ? "that result keeps its score" : "those results keep their scores"} until you rescore them.`,
+        `${results === 1 ? "1 result was" : `${formatted} results were`} scored with the current version. Saving makes version ${next}: ${results === 1 ? "that result keeps its score until you rescore it" : "those results keep their scores until you rescore them"}.`,
       saveAsVersion: (next: string) => `Save as version ${next}`,
       saveAndRescore: "Save and rescore",
     },

@@ -1560,7 +1560,7 @@ export const es: Dictionary = {
       version: (version, results, formatted) => `Versión ${version} · ${results === 1 ? "1 resultado" : `${formatted} resultados`}`,
       newVersionTitle: "Este cambio puede cambiar puntuaciones",
       newVersionText: (results, formatted, next) =>
-        `${results === 1 ? "1 resultado se puntuó" : `${formatted} resultados se puntuaron`} con la versión actual. Guardar crea la versión ${next}: ${results === 1 ? "ese resultado conserva su puntuación" : "esos resultados conservan sus puntuaciones"} hasta que los vuelva a puntuar.`,
+        `${results === 1 ? "1 resultado se puntuó" : `${formatted} resultados se puntuaron`} con la versión actual. Guardar crea la versión ${next}: ${results === 1 ? "ese resultado conserva su puntuación hasta que lo vuelvas a puntuar" : "esos resultados conservan sus puntuaciones hasta que los vuelvas a puntuar"}.`,
       saveAsVersion: (next) => `Guardar como versión ${next}`,
       saveAndRescore: "Guardar y volver a puntuar",
     },

@@ -1559,7 +1559,7 @@ export const ptBR: Dictionary = {
       version: (version, results, formatted) => `Versão ${version} · ${results === 1 ? "1 resultado" : `${formatted} resultados`}`,
       newVersionTitle: "Esta mudança pode mudar pontuações",
       newVersionText: (results, formatted, next) =>
-        `${results === 1 ? "1 resultado foi pontuado" : `${formatted} resultados foram pontuados`} com a versão atual. Salvar cria a versão ${next}: ${results === 1 ? "esse resultado mantém sua pontuação" : "esses resultados mantêm suas pontuações"} até você pontuá-los de novo.`,
+        `${results === 1 ? "1 resultado foi pontuado" : `${formatted} resultados foram pontuados`} com a versão atual. Salvar cria a versão ${next}: ${results === 1 ? "esse resultado mantém sua pontuação até você pontuá-lo de novo" : "esses resultados mantêm suas pontuações até você pontuá-los de novo"}.`,
       saveAsVersion: (next) => `Salvar como versão ${next}`,
       saveAndRescore: "Salvar e pontuar de novo",
     },

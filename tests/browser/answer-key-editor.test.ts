@@ -100,7 +100,7 @@ describe("the editor's answer key in a browser", () => {
 
       const warning = page.getByTestId("new-version-warning");
       await warning
-        .getByText("1 result was scored with the current version. Saving makes version 2: that result keeps its score until you rescore them.")
+        .getByText("1 result was scored with the current version. Saving makes version 2: that result keeps its score until you rescore it.")
         .waitFor();
       await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("new-version-warning");
       expect(posts).toHaveLength(1);

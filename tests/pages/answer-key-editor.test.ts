@@ -194,7 +194,7 @@ describe("the editor's warning before a new version", () => {
     const asked = await post(`/en/forms/${form.id}`, [...withField(changed, "title", title), ["intent", "save"]]);
     expect(asked.status).toBe(409);
     const warning = await asked.text();
-    expect(warning).toContain("1 result was scored with the current version. Saving makes version 2: that result keeps its score until you rescore them.");
+    expect(warning).toContain("1 result was scored with the current version. Saving makes version 2: that result keeps its score until you rescore it.");
     expect(warning).toContain("Save as version 2");
     expect(warning).toContain("Save and rescore");
     const stored = await read(form.id);
