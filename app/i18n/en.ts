@@ -1221,11 +1221,12 @@ export const en = {
     written: (count: string) => `${count} written answers.`,
     version: "Version",
     allVersions: "All versions",
-    versionChoice: (version: string, results: string) => `Version ${version} (${results} results)`,
+    versionChoice: (version: string, results: number, formatted: string) => `Version ${version} (${results === 1 ? "1 result" : `${formatted} results`})`,
     missed: "Most missed questions",
     missedDescription: "The questions with an answer key, the lowest share of their points earned first.",
     correct: (share: string) => `${share} of the points earned`,
-    olderResults: (count: string) => `${count} results are scored against an earlier version of the form.`,
+    olderResults: (count: number, formatted: string) =>
+      count === 1 ? "1 result is scored against an earlier version of the form." : `${formatted} results are scored against an earlier version of the form.`,
     rescoreLink: "Rescore them",
   },
 
@@ -1355,7 +1356,10 @@ export const en = {
       title: "Rescore results",
       description: (title: string, version: string) =>
         `The results of “${title}” scored against an earlier version are scored again against version ${version}: its questions, answer key, bands and scoring as they are now. Flags raised when a result was sent stay as they were.`,
-      count: (results: string, changed: string) => `${results} results are scored against an earlier version; the scores of ${changed} of them change.`,
+      count: (results: number, formatted: string, changed: string) =>
+        results === 1
+          ? `1 result is scored against an earlier version; ${changed === "0" ? "its scores do not change" : "its scores change"}.`
+          : `${formatted} results are scored against an earlier version; the scores of ${changed} of them change.`,
       none: (version: string) => `Every result is scored against version ${version}, the current one: there is nothing to rescore.`,
       caption: "Results whose scores change",
       respondent: "Respondent",
@@ -1363,7 +1367,7 @@ export const en = {
       after: "After",
       colleague: "A result assigned by a colleague",
       noChange: "No result's scores change: rescoring records them as scored against the current version.",
-      submit: (count: string) => `Rescore ${count} results`,
+      submit: (count: number, formatted: string) => (count === 1 ? "Rescore 1 result" : `Rescore ${formatted} results`),
     },
     questionTypes: {
       SINGLE_CHOICE: "Single choice",

@@ -1215,11 +1215,14 @@ export const es: Dictionary = {
     written: (count) => `${count} respuestas escritas.`,
     version: "Versión",
     allVersions: "Todas las versiones",
-    versionChoice: (version, results) => `Versión ${version} (${results} resultados)`,
+    versionChoice: (version, results, formatted) => `Versión ${version} (${results === 1 ? "1 resultado" : `${formatted} resultados`})`,
     missed: "Preguntas más falladas",
     missedDescription: "Las preguntas con clave de respuestas, primero las de menor proporción de puntos obtenidos.",
     correct: (share) => `${share} de los puntos obtenidos`,
-    olderResults: (count) => `${count} resultados están calificados con una versión anterior del formulario.`,
+    olderResults: (count, formatted) =>
+      count === 1
+        ? "1 resultado está calificado con una versión anterior del formulario."
+        : `${formatted} resultados están calificados con una versión anterior del formulario.`,
     rescoreLink: "Recalificarlos",
   },
 
@@ -1350,7 +1353,10 @@ export const es: Dictionary = {
       title: "Recalificar resultados",
       description: (title, version) =>
         `Los resultados de “${title}” calificados con una versión anterior se califican de nuevo con la versión ${version}: sus preguntas, clave de respuestas, rangos y puntuación tal como están ahora. Las alertas generadas al enviar un resultado no cambian.`,
-      count: (results, changed) => `${results} resultados están calificados con una versión anterior; las puntuaciones de ${changed} de ellos cambian.`,
+      count: (results, formatted, changed) =>
+        results === 1
+          ? `1 resultado está calificado con una versión anterior; ${changed === "0" ? "sus puntuaciones no cambian" : "sus puntuaciones cambian"}.`
+          : `${formatted} resultados están calificados con una versión anterior; las puntuaciones de ${changed} de ellos cambian.`,
       none: (version) => `Todos los resultados están calificados con la versión ${version}, la actual: no hay nada que recalificar.`,
       caption: "Resultados cuyas puntuaciones cambian",
       respondent: "Persona evaluada",
@@ -1358,7 +1364,7 @@ export const es: Dictionary = {
       after: "Después",
       colleague: "Un resultado asignado por un colega",
       noChange: "Las puntuaciones de ningún resultado cambian: al recalificar quedan registrados como calificados con la versión actual.",
-      submit: (count) => `Recalificar ${count} resultados`,
+      submit: (count, formatted) => (count === 1 ? "Recalificar 1 resultado" : `Recalificar ${formatted} resultados`),
     },
     questionTypes: {
       SINGLE_CHOICE: "Opción única",

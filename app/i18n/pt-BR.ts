@@ -1213,11 +1213,14 @@ export const ptBR: Dictionary = {
     written: (count) => `${count} respostas escritas.`,
     version: "Versão",
     allVersions: "Todas as versões",
-    versionChoice: (version, results) => `Versão ${version} (${results} resultados)`,
+    versionChoice: (version, results, formatted) => `Versão ${version} (${results === 1 ? "1 resultado" : `${formatted} resultados`})`,
     missed: "Perguntas mais erradas",
     missedDescription: "As perguntas com gabarito, primeiro as com a menor parte dos pontos obtida.",
     correct: (share) => `${share} dos pontos obtidos`,
-    olderResults: (count) => `${count} resultados estão calculados com uma versão anterior do formulário.`,
+    olderResults: (count, formatted) =>
+      count === 1
+        ? "1 resultado está calculado com uma versão anterior do formulário."
+        : `${formatted} resultados estão calculados com uma versão anterior do formulário.`,
     rescoreLink: "Recalculá-los",
   },
 
@@ -1348,7 +1351,10 @@ export const ptBR: Dictionary = {
       title: "Recalcular resultados",
       description: (title, version) =>
         `Os resultados de “${title}” calculados com uma versão anterior são calculados de novo com a versão ${version}: suas perguntas, gabarito, faixas e pontuação como estão agora. Os alertas gerados quando um resultado foi enviado continuam como estavam.`,
-      count: (results, changed) => `${results} resultados estão calculados com uma versão anterior; as pontuações de ${changed} deles mudam.`,
+      count: (results, formatted, changed) =>
+        results === 1
+          ? `1 resultado está calculado com uma versão anterior; ${changed === "0" ? "suas pontuações não mudam" : "suas pontuações mudam"}.`
+          : `${formatted} resultados estão calculados com uma versão anterior; as pontuações de ${changed} deles mudam.`,
       none: (version) => `Todos os resultados estão calculados com a versão ${version}, a atual: não há nada a recalcular.`,
       caption: "Resultados cujas pontuações mudam",
       respondent: "Pessoa avaliada",
@@ -1356,7 +1362,7 @@ export const ptBR: Dictionary = {
       after: "Depois",
       colleague: "Um resultado atribuído por um colega",
       noChange: "As pontuações de nenhum resultado mudam: ao recalcular, eles ficam registrados como calculados com a versão atual.",
-      submit: (count) => `Recalcular ${count} resultados`,
+      submit: (count, formatted) => (count === 1 ? "Recalcular 1 resultado" : `Recalcular ${formatted} resultados`),
     },
     questionTypes: {
       SINGLE_CHOICE: "Escolha única",

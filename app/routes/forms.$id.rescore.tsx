@@ -68,7 +68,7 @@ export default function RescoreResults({ loaderData, actionData }: Route.Compone
         <p className="text-slate-700">{copy.none(version)}</p>
       ) : (
         <>
-          <p className="text-slate-700">{copy.count(format.number(plan.results), format.number(plan.changed.length))}</p>
+          <p className="text-slate-700">{copy.count(plan.results, format.number(plan.results), format.number(plan.changed.length))}</p>
           {plan.changed.length === 0 ? (
             <p className="text-sm text-slate-600">{copy.noChange}</p>
           ) : (
@@ -103,7 +103,7 @@ export default function RescoreResults({ loaderData, actionData }: Route.Compone
           <Form method="post">
             <CsrfInput />
             <Button type="submit" pendingText={t.common.working}>
-              {copy.submit(format.number(plan.results))}
+              {copy.submit(plan.results, format.number(plan.results))}
             </Button>
           </Form>
         </>

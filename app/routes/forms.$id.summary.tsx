@@ -110,7 +110,7 @@ export default function FormSummaryPage({ loaderData }: Route.ComponentProps) {
             all={t.summary.allVersions}
             choices={versions.map((entry) => ({
               id: String(entry.version),
-              label: t.summary.versionChoice(format.number(entry.version), format.number(entry.results)),
+              label: t.summary.versionChoice(format.number(entry.version), entry.results, format.number(entry.results)),
             }))}
             className="min-w-0 sm:w-56"
           />
@@ -122,7 +122,7 @@ export default function FormSummaryPage({ loaderData }: Route.ComponentProps) {
 
       {older > 0 ? (
         <p className="text-sm text-slate-700 print:hidden">
-          {t.summary.olderResults(format.number(older))}{" "}
+          {t.summary.olderResults(older, format.number(older))}{" "}
           <Link to={paths.formRescore(locale, form.id)} className="font-medium text-indigo-700 hover:underline">
             {t.summary.rescoreLink}
           </Link>
