@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
-import morgan from "morgan";
+import onHeaders from "on-headers";
+import SonicBoom from "sonic-boom";
 import { redactPath } from "../app/lib/log-redaction.ts";
 
 /**
@@ -12,6 +13,12 @@ import { redactPath } from "../app/lib/log-redaction.ts";
  * The path is logged without its query string (searches carry people's names) and with the
  * public-link token replaced; cookies, headers and bodies are never logged. The request id is
  * also sent back as `X-Request-Id`, so a user's report of a failure can be found in the log.
+ * `ms` is the time until the response's headers were sent (a streamed page goes on after it);
+ * `status`, `ms` and `bytes` are `-` for a request whose client went away before its headers.
+ *
+ * The lines are written off the request path (ADR 96): a request hands its line to a buffer and
+ * goes on; the thread pool writes the buffer to standard output once it holds 4 KB, and at least
+ * every quarter of a second.
  */
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
@@ -31,22 +38,90 @@ export const requestId: RequestHandler = (req, res, next) => {
   next();
 };
 
-morgan.token("id", (req: IncomingMessage) => req.id ?? "-");
-morgan.token("safe-path", (req: IncomingMessage & { originalUrl?: string }) => redactPath(req.originalUrl ?? req.url ?? "/"));
+/**
+ * What a log reader that stops reading (a collector restarting, a full pipe) can make the process
+ * hold: about 30,000 lines. Past it, lines are dropped and counted, and the count is written as a
+ * line of its own once the reader is back; the requests never wait for it.
+ */
+const HELD_BYTES = 4 * 2 ** 20;
 
-const format: morgan.FormatFn<IncomingMessage, ServerResponse> = (tokens, req, res) =>
-  [
-    tokens["date"]!(req, res, "iso"),
+/** The access log's destination: standard output, written asynchronously. */
+export class AccessLog {
+  #out: SonicBoom | undefined;
+  #dropped = 0;
+  /** Whether the buffer had room after the last line, so a notice of dropped lines can follow. */
+  #room = true;
+
+  constructor(fd = 1) {
+    const out = new SonicBoom({ fd, sync: false, minLength: 4096, periodicFlush: 250, maxLength: HELD_BYTES });
+    out.on("drop", () => {
+      this.#dropped += 1;
+    });
+    // A reader that went away for good (a closed pipe: EPIPE) or a descriptor that failed: the log
+    // stops, the service does not. An 'error' event without a listener would end the process.
+    out.on("error", (error: NodeJS.ErrnoException) => {
+      if (this.#out !== out) return;
+      this.#out = undefined;
+      out.destroy();
+      process.stderr.write(`The access log stopped: its output failed (${error.code ?? error.message}).\n`);
+    });
+    this.#out = out;
+  }
+
+  write(line: string): void {
+    const out = this.#out;
+    if (!out) return;
+    if (this.#dropped > 0 && this.#room) {
+      out.write(`${new Date().toISOString()} access-log dropped=${this.#dropped}\n`);
+      this.#dropped = 0;
+    }
+    this.#room = out.write(`${line}\n`);
+  }
+
+  /**
+   * Writes out what is still held, for a stop: resolves once it is written, when the output has
+   * failed, or after `timeoutMs` (a reader that no longer reads must not hold the stop).
+   */
+  flush(timeoutMs: number): Promise<void> {
+    const out = this.#out;
+    if (!out) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+      out.flush(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
+/** The access log's middleware: without a destination (`ACCESS_LOG=false`), it does nothing. */
+export function accessLog(log: AccessLog | undefined): RequestHandler {
+  if (!log) return (_req, _res, next) => next();
+  return (req, res, next) => {
+    const startedAt = performance.now();
+    let headersAt: number | undefined;
+    onHeaders(res, () => {
+      headersAt = performance.now();
+    });
+    // 'close' comes once the response is finished or its connection ended before that.
+    res.once("close", () => log.write(lineOf(req, res, headersAt === undefined ? undefined : headersAt - startedAt)));
+    next();
+  };
+}
+
+function lineOf(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, ms: number | undefined): string {
+  const sent = res.headersSent;
+  const length = sent ? res.getHeader("content-length") : undefined;
+  return [
+    new Date().toISOString(),
     "request",
-    `id=${tokens["id"]!(req, res)}`,
-    `method=${tokens["method"]!(req, res)}`,
-    `path=${tokens["safe-path"]!(req, res)}`,
-    `status=${tokens["status"]!(req, res) ?? "-"}`,
-    `ms=${tokens["response-time"]!(req, res) ?? "-"}`,
-    `bytes=${tokens["res"]!(req, res, "content-length") ?? "-"}`,
+    `id=${req.id ?? "-"}`,
+    `method=${req.method}`,
+    `path=${redactPath(req.originalUrl ?? req.url ?? "/")}`,
+    `status=${sent ? res.statusCode : "-"}`,
+    `ms=${sent && ms !== undefined ? ms.toFixed(3) : "-"}`,
+    `bytes=${length === undefined ? "-" : Array.isArray(length) ? length.join(", ") : length}`,
   ].join(" ");
-
-export function accessLog(options: { enabled: boolean }): RequestHandler {
-  if (!options.enabled) return (_req, _res, next) => next();
-  return morgan(format) as RequestHandler;
 }

@@ -1,5 +1,4 @@
 import { createRequestHandler } from "@react-router/express";
-import compression from "compression";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from "express";
 import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import type { PdfRenderer } from "../app/features/pdf/pdf-renderer.server.ts";
@@ -7,9 +6,10 @@ import type { ExportMaker } from "../app/features/reports/report-export.server.t
 import { clientAddress } from "../app/lib/client-address.server.ts";
 import { redactPath } from "../app/lib/log-redaction.ts";
 import { type PlainResponse, serviceStatusResponse } from "../app/lib/service-status.server.ts";
-import { accessLog, requestId } from "./access-log.ts";
+import { type AccessLog, accessLog, requestId } from "./access-log.ts";
 import type { AppSource } from "./app-source.ts";
 import { bodyLimits } from "./body-limits.ts";
+import { compressionWhenAccepted } from "./compression.ts";
 import type { LoadShedder } from "./load-shedding.ts";
 import { sendPlain } from "./plain-response.ts";
 
@@ -35,7 +35,8 @@ export type AppOptions = {
   /** The built bundle (`npm start`) or the source through Vite (`npm run dev`): server/app-source.ts. */
   source: AppSource;
   trustProxy: boolean;
-  accessLog: boolean;
+  /** Where each request's line goes (server/access-log.ts); none with `ACCESS_LOG=false`. */
+  accessLog: AccessLog | undefined;
   loadShedder: LoadShedder;
   isShuttingDown: () => boolean;
   /** Renders report PDFs off the event loop (server/pdf-pool.ts). */
@@ -58,7 +59,7 @@ export function createApp(options: AppOptions): express.Express {
   app.set("etag", false); // React Router's responses are dynamic; static files get their own ETags.
 
   app.use(requestId);
-  app.use(accessLog({ enabled: options.accessLog }));
+  app.use(accessLog(options.accessLog));
   app.use(connectionCloseWhileStopping(options.isShuttingDown));
   // Load balancers and orchestrators ask this path: it is answered ahead of everything that could
   // make it wait or refuse (load shedding, the database-unavailable fast path, React Router), so
@@ -98,25 +99,6 @@ export function createApp(options: AppOptions): express.Express {
   );
   app.use(malformedRequest);
   return app;
-}
-
-/**
- * `compression` for the requests that accept an encoding. For the others it could only ever send
- * the response as it is, and it still wraps the response's `write`, `end` and `on` to decide so:
- * measured on the session check, those wrappers made each request leave ≈ 6.7 KB more
- * in the old generation (8.8 against 2.1 KB: the response and its headers outlived two
- * young-generation collections), which filled it ≈ 4 times faster and brought its full
- * collections, the stalls of the latency tables, that much more often. Scripts, `curl` and
- * monitoring that ask for no encoding no longer pay for it; the `Vary` that `compression` adds is
- * kept, so a shared cache still tells the two answers apart.
- */
-function compressionWhenAccepted(): RequestHandler {
-  const compress = compression();
-  return (req, res, next) => {
-    if (req.headers["accept-encoding"]) return compress(req, res, next);
-    res.vary("Accept-Encoding");
-    next();
-  };
 }
 
 /** While shutting down, answers still go out but kept-alive connections are not reused. */

@@ -2,6 +2,7 @@ import http from "node:http";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { clientAddress } from "../app/lib/client-address.server.ts";
+import { AccessLog } from "./access-log.ts";
 import { createApp, entryOf } from "./app.ts";
 import { builtApp, viteApp } from "./app-source.ts";
 import { listen } from "./listen.ts";
@@ -73,12 +74,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     waiting: options.exportWorkers * 8,
     reloadWhenIdle,
   });
+  const accessLog = options.accessLog ? new AccessLog() : undefined;
   const app = createApp({
     renderPdf: pdfPool.render,
     makeExport: exportWorkers.make,
     source,
     trustProxy: options.trustProxy,
-    accessLog: options.accessLog,
+    accessLog,
     loadShedder,
     isShuttingDown: () => shuttingDown,
   });
@@ -123,6 +125,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await exportWorkers.close();
       await sourceClosed;
       await entry.disconnectDatabase();
+      // The last requests' lines are written before the process ends (a reader that no longer
+      // reads gets a few seconds, then they are lost with it).
+      await accessLog?.flush(5_000);
       console.log("Stopped.");
     })());
   return { server, stop };

@@ -1,4 +1,5 @@
 import http from "node:http";
+import zlib from "node:zlib";
 
 /**
  * The load generator. It runs in its own process (scripts/bench/run.ts starts it with the job as
@@ -31,6 +32,8 @@ export type LoadJob = {
   forwardedFor?: boolean;
   /** Return every latency (for percentiles over several rounds), not only this run's. */
   keepSamples?: boolean;
+  /** Sent as `Accept-Encoding` with every request that sets none: a browser's `br, gzip` for `npm start`'s compression. */
+  acceptEncoding?: string;
 };
 export type LoadResult = {
   completed: number;
@@ -46,6 +49,16 @@ export type LoadResult = {
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** A failed answer's body for the report, decompressed when it came compressed. */
+function readable(body: Buffer, encoding: string | undefined): string {
+  try {
+    const decoded = encoding === "br" ? zlib.brotliDecompressSync(body) : encoding === "gzip" ? zlib.gunzipSync(body) : body;
+    return decoded.toString("utf8").slice(0, 300);
+  } catch {
+    return `(${body.length} bytes, ${encoding})`;
+  }
 }
 
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
@@ -68,6 +81,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   const send = (request: LoadRequest, sequence: number, dueAt: number): Promise<void> =>
     new Promise((resolve) => {
       const headers: Record<string, string> = { ...request.headers };
+      if (job.acceptEncoding && !Object.keys(headers).some((name) => name.toLowerCase() === "accept-encoding")) headers["accept-encoding"] = job.acceptEncoding;
       if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
       if (job.forwardedFor) headers["x-forwarded-for"] = `10.${(sequence >> 16) & 255}.${(sequence >> 8) & 255}.${sequence & 255}`;
       const finish = (status: string, error?: string) => {
@@ -92,7 +106,10 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
         response.on("end", () => {
           const status = response.statusCode ?? 0;
           const ok = status >= 200 && status < 300;
-          finish(String(status), ok ? undefined : `${status} ${request.method} ${request.path}: ${Buffer.concat(chunks).toString("utf8").slice(0, 300)}`);
+          finish(
+            String(status),
+            ok ? undefined : `${status} ${request.method} ${request.path}: ${readable(Buffer.concat(chunks), response.headers["content-encoding"])}`,
+          );
         });
       });
       outgoing.on("error", (error) => finish("network", `${request.method} ${request.path}: ${error.message}`));

@@ -289,6 +289,8 @@ export function renderMarkdown(input: {
   /** The untimed lead-in at the same rate before each fixed-rate round. */
   leadInMs: number;
   pinned: boolean;
+  /** The app without its access log and asked for no compression (`--bare`), instead of `npm start`'s configuration. */
+  bare: boolean;
   /** The fastest time of the core speed probe in the run (scripts/bench/core-speed.ts), when it ran. */
   fastestCoreProbeMs?: number | undefined;
 }): string {
@@ -304,7 +306,11 @@ export function renderMarkdown(input: {
       outcomes.some((o) => o.repetitions !== undefined)
         ? " Single requests (“1 at a time”): after one warm-up call, one request at a time, timed from sending to the last byte of the answer."
         : ""
-    } The baseline (scripts/bench/baseline.ts) answers the session check, the reports list and the submit only (ADR 66); every other row is judged by its targets alone.`,
+    } The baseline (scripts/bench/baseline.ts) answers the session check, the reports list and the submit only (ADR 66); every other row is judged by its targets alone. ${
+      input.bare
+        ? "The app ran bare (`--bare`): no access log, and the load generator asked for no compression."
+        : "The app ran as `npm start` runs it (ADR 96): its access log written to a file, and every request sent with `Accept-Encoding: br, gzip`."
+    }`,
     "",
     `| ${HEADER.join(" | ")} |`,
     `| ${HEADER.map(() => "---").join(" | ")} |`,

@@ -7,7 +7,6 @@ import { parseArgs } from "node:util";
 import { parse } from "csv-parse/sync";
 import { assertNodeVersion } from "../../server/node-version.ts";
 import {
-  BENCH_PASSWORD,
   changedResultsSince,
   createBulkAssignmentForms,
   createPendingAssignments,
@@ -24,7 +23,21 @@ import type { LoadJob, LoadRequest, LoadResult } from "./load.ts";
 import { threadTimes, threadTimesBetween, type ThreadTimes } from "./server-threads.ts";
 import { startCoreSpeedProbe } from "./core-speed.ts";
 import { benchLog } from "./log.ts";
-import { pinnedTo, pinning, residentMemoryMiB, root, runLoadProcess, runOverloadProcess, SERVER_CPU, startServer, type Server } from "./processes.ts";
+import { signIn as signInAt } from "./sign-in.ts";
+import {
+  appServerEnv,
+  NO_LOAD_SHEDDING,
+  PRODUCTION_ACCEPT_ENCODING,
+  pinnedTo,
+  pinning,
+  residentMemoryMiB,
+  root,
+  runLoadProcess,
+  runOverloadProcess,
+  SERVER_CPU,
+  startServer,
+  type Server,
+} from "./processes.ts";
 import {
   type Growth,
   machineDescription,
@@ -47,6 +60,12 @@ import {
  *   npm run bench -- --rows 100000 --quick a smaller, shorter run while working on the code
  *   npm run bench -- --smoke               CI's check that the whole path still runs: every scenario
  *                                          for a moment on 2,000 rows, nothing worth reading timed
+ *   npm run bench -- --bare                the app without its access log and asked for no
+ *                                          compression (the tables before ADR 96)
+ *
+ * The app runs as `npm start` runs it (ADR 96): its access log on, written to a file under
+ * data/bench/ as production writes it to a collector, and every request of the load generator
+ * sends a browser's `Accept-Encoding: br, gzip`, so the answers worth compressing are compressed.
  */
 assertNodeVersion();
 // Dates go to PostgreSQL as timestamps without a zone: write them in UTC, as the app does.
@@ -64,8 +83,14 @@ const { values: options } = parseArgs({
     only: { type: "string" },
     /** The smaller data set each read is measured on again, for the growth table (0: none; default a tenth, none with --quick). */
     "growth-rows": { type: "string" },
+    /**
+     * The app without `npm start`'s access log, and every request without `Accept-Encoding` (so
+     * nothing is compressed): the configuration every table measured until ADR 96.
+     */
+    bare: { type: "boolean", default: false },
   },
 });
+const bare = options.bare;
 const selected = (name: string) => !options.only || name.toLowerCase().includes(options.only.toLowerCase());
 const database = options.database === "postgresql" ? "postgresql" : "sqlite";
 const smoke = options.smoke;
@@ -109,23 +134,7 @@ function databaseUrlFor(size: number): string {
 const databaseUrl = databaseUrlFor(rows);
 const growthRows = Number(options["growth-rows"] ?? (quick ? 0 : Math.round(rows / 10)));
 
-async function signIn(server: Server, email: string): Promise<{ cookie: string; csrfToken: string }> {
-  const csrfResponse = await fetch(`${server.url}/api/auth/csrf`);
-  const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
-  const csrfCookie = csrfResponse.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const response = await fetch(`${server.url}/api/auth/callback/credentials`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Cookie: csrfCookie, "X-CSRF-Token": csrfToken },
-    body: JSON.stringify({ email, password: BENCH_PASSWORD, csrfToken }),
-  });
-  if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  const session = response.headers.getSetCookie().find((c) => c.startsWith("remix-auth.session-token="));
-  if (!session) throw new Error("sign-in set no session cookie");
-  return { cookie: `${session.split(";")[0]}; ${csrfCookie}`, csrfToken };
-}
+const signIn = (server: Server, email: string) => signInAt(server.url, email);
 
 function get(pathAndQuery: string): LoadRequest {
   return { method: "GET", path: pathAndQuery, headers: { cookie, accept: "application/json" } };
@@ -147,6 +156,7 @@ function job(server: Server, requests: LoadRequest[], overrides: Partial<LoadJob
     connections: CONNECTIONS,
     durationMs: timing.roundMs,
     forwardedFor: true,
+    ...(bare ? {} : { acceptEncoding: PRODUCTION_ACCEPT_ENCODING }),
     ...settle,
     ...overrides,
   };
@@ -1157,28 +1167,19 @@ const smallerWorld = growthEnabled ? await ensureBenchDatabase(databaseUrlFor(gr
 spawnSync("sync", { stdio: "ignore" });
 
 // Both servers check the session cookie's signature with the same secret.
-const serverEnv = { DATABASE_URL: databaseUrl, NODE_ENV: "production", SESSION_SECRET: randomBytes(32).toString("hex") };
+const sessionSecret = randomBytes(32).toString("hex");
+const serverEnv = { DATABASE_URL: databaseUrl, NODE_ENV: "production", SESSION_SECRET: sessionSecret };
+/** Each app's standard output, in the production configuration: a file, as production's goes to a collector. */
+let appLogs = 0;
+const appLogFile = () => path.join(root, "data/bench", `app-${(appLogs += 1)}.log`);
 /** The app as `npm start` runs it in production, on the bench's database. */
 const productionApp = (url: string, overrides: Record<string, string> = {}) =>
-  startServer("app", "server/start.ts", {
-    ...serverEnv,
-    DATABASE_URL: url,
-    BUILD_DIR: buildDir,
-    // Fixed: the database keeps a check value of its key (ADR 16), and the bench database is reused.
-    ENCRYPTION_KEY: "62656e6368206b65792c206e6f7420666f72207265616c2075736521212121ff",
-    // Never sent to (the bench signs in without a second factor); production requires the variable.
-    SMTP_URL: "smtp://127.0.0.1:9",
-    TRUST_PROXY: "1",
-    APP_URL: "http://127.0.0.1",
-    ...overrides,
-  });
+  startServer("app", "server/start.ts", { ...appServerEnv({ databaseUrl: url, buildDir, sessionSecret }), ...overrides }, { stdoutTo: appLogFile() });
+/** The app measured: `npm start`'s configuration, or with `--bare` without its access log (and asked for no compression, see job). */
 const startApp = (url: string) =>
-  productionApp(url, {
-    // The baseline sheds nothing; neither does the app while it is measured.
-    LOAD_SHED_MAX_IN_FLIGHT: "100000",
-    LOAD_SHED_MAX_WAIT_MS: "60000",
-    ACCESS_LOG: "false",
-  });
+  bare
+    ? startServer("app", "server/start.ts", { ...appServerEnv({ databaseUrl: url, buildDir, sessionSecret }), ...NO_LOAD_SHEDDING, ACCESS_LOG: "false" })
+    : productionApp(url, NO_LOAD_SHEDDING);
 const app = await startApp(databaseUrl);
 const coreSpeed = await startCoreSpeedProbe((script) => pinnedTo(SERVER_CPU, process.execPath, [script]));
 let fastestCoreProbeMs = Number.POSITIVE_INFINITY;
@@ -1224,6 +1225,7 @@ writeFileSync(
     latencySamples: LATENCY_SAMPLES,
     leadInMs: RATE_SETTLE_MS,
     pinned: pinning,
+    bare,
     fastestCoreProbeMs: Number.isFinite(fastestCoreProbeMs) ? fastestCoreProbeMs : undefined,
   }),
 );

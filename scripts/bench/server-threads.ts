@@ -47,3 +47,18 @@ export function threadTimesBetween(before: ThreadTimes | undefined, after: Threa
   if (!before || !after) return undefined;
   return { eventLoopMs: after.eventLoopMs - before.eventLoopMs, helpersMs: after.helpersMs - before.helpersMs };
 }
+
+/**
+ * The process's CPU time so far, every thread counted: the event loop, V8's helpers, and the
+ * thread pool, where compression and the access log's writes run. Undefined where /proc cannot tell.
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return undefined;
+  }
+}
