@@ -249,7 +249,8 @@ describe("the Forms pages", () => {
     async () => {
       const context = await signedIn();
       const page = await open(context, "/en/forms/new");
-      await page.waitForFunction(() => (window as any).__reactRouterContext && document.querySelector("html"));
+      // Hydrated, not only server-rendered: a click before hydration would post the editor's button.
+      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
       const title = unique("JS screening");
       const posts: string[] = [];
       page.on("request", (request) => {
