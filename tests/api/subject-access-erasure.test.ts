@@ -171,7 +171,8 @@ const scoresOf = (submissionIds: string[]) =>
       scoreLabel: true,
       subscales: true,
       flags: true,
-      answers: { select: { questionId: true, optionIds: true, score: true } },
+      // Ordered: an anonymised answer is rewritten, and PostgreSQL returns rewritten rows last.
+      answers: { select: { questionId: true, optionIds: true, score: true }, orderBy: { questionId: "asc" } },
     },
     orderBy: { id: "asc" },
   });
