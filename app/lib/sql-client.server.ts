@@ -13,7 +13,12 @@ export type Dialect = "sqlite" | "postgresql";
 
 export interface SqlClient {
   readonly dialect: Dialect;
-  all<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * `options.name`: on PostgreSQL a named statement, parsed and planned once per connection and
+   * kept by it, for a statement run on every request (ADR 95); the same name must always go with
+   * the same SQL. SQLite prepares and keeps every statement anyway.
+   */
+  all<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: { name?: string }): Promise<T[]>;
   run(sql: string, params?: unknown[]): Promise<number>;
   /** Runs `work` in one transaction on one connection. */
   transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T>;
@@ -41,6 +46,9 @@ export type SqlClientOptions = {
 };
 
 export const dialectOf = (databaseUrl: string): Dialect => (/^postgres(ql)?:\/\//.test(databaseUrl) ? "postgresql" : "sqlite");
+
+/** A statement written for each dialect once, at start-up, rather than on every call. */
+export const byDialect = (build: (dialect: Dialect) => string): Record<Dialect, string> => ({ sqlite: build("sqlite"), postgresql: build("postgresql") });
 
 /**
  * `column IN (values)` as one statement whatever the number of values: the values go as one
@@ -82,7 +90,8 @@ export const sqliteTimestamp = (date: Date) => date.toISOString().replace("Z", "
  */
 const postgresValue = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
 const TIMESTAMP_WITHOUT_ZONE = 1114;
-const postgresTypes = {
+/** The pool's type parsers (`types` of pg.Pool's options); Prisma's adapter gives each of its queries its own, so a pool it shares keeps these for ours. */
+export const postgresTypes = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
     oid === TIMESTAMP_WITHOUT_ZONE
       ? (text: string) => new Date(`${text.replace(" ", "T")}Z`)
@@ -91,11 +100,18 @@ const postgresTypes = {
 
 export function openSqlClient(databaseUrl: string, options: SqlClientOptions = {}): SqlClient {
   if (dialectOf(databaseUrl) === "sqlite") return openSqlite(databaseUrl, options);
+  return sqlClientOnPool(new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10, types: postgresTypes }));
+}
 
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10, types: postgresTypes });
+/**
+ * A client on a pool made elsewhere, with `postgresTypes` among its options: the app's own pool,
+ * which its Prisma client shares (app/lib/db.server.ts). `close` ends the pool.
+ */
+export function sqlClientOnPool(pool: pg.Pool): SqlClient {
   const on = (runner: pg.Pool | pg.PoolClient): SqlClient => ({
     dialect: "postgresql",
-    all: async <T>(sql: string, params: unknown[] = []) => (await runner.query(numberedPlaceholders(sql), params.map(postgresValue))).rows as T[],
+    all: async <T>(sql: string, params: unknown[] = [], options: { name?: string } = {}) =>
+      (await runner.query({ name: options.name, text: numberedPlaceholders(sql), values: params.map(postgresValue) })).rows as T[],
     run: async (sql, params = []) => (await runner.query(numberedPlaceholders(sql), params.map(postgresValue))).rowCount ?? 0,
     transaction: async (work) => {
       if (runner !== pool) return work(on(runner));

@@ -12,6 +12,7 @@ import {
   scoreForm,
   submitProblems,
 } from "../../app/features/scoring/scales.ts";
+import { type ActorRow, CALLER_OF_SESSION, readCaller } from "../../app/lib/auth/actor-row.server.ts";
 import { avatarUrl, hashToken, isUsable } from "../../app/lib/auth/actor-user.server.ts";
 import { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "../../app/lib/auth/session-rules.ts";
 import { readSignedCookie } from "../../app/lib/auth/signed-cookie.server.ts";
@@ -53,24 +54,16 @@ const asDate = (value: unknown) => (value instanceof Date ? value : new Date(Str
 
 /**
  * The caller, as the app's readActor (app/lib/auth/session.server.ts) finds them: the cookie's
- * signature, then the session with its user, avatar and organization in one statement; an
- * expired or idle session, or one of a user who cannot sign in, is deleted; lastSeenAt is written
- * at most once per LAST_SEEN_RESOLUTION_MS.
+ * signature, then the session with its user, avatar and organization (and a teacher's groups)
+ * read by the app's own statements (app/lib/auth/actor-row.server.ts); an expired or idle session,
+ * or one of a user who cannot sign in, is deleted; lastSeenAt is written at most once per
+ * LAST_SEEN_RESOLUTION_MS.
  */
 async function callerOf(client: SqlClient, request: http.IncomingMessage, sessionSecret: string): Promise<Caller | null> {
   const token = readSignedCookie(request.headers.cookie ?? null, SESSION_COOKIE_NAME, [sessionSecret]);
   if (typeof token !== "string" || token.length === 0) return null;
   const id = hashToken(token);
-  const [row] = await client.all<Record<string, unknown> & { userId: string; role: string; organizationId: string; name: string; email: string }>(
-    `SELECT se."expiresAt", se."lastSeenAt", u."id" AS "userId", u."role", u."organizationId", u."name", u."email", u."locale", u."isActive", u."deletedAt",
-            a."updatedAt" AS "avatarUpdatedAt", o."timeZone"
-       FROM "Session" AS se
-       JOIN "User" AS u ON u."id" = se."userId"
-       JOIN "Organization" AS o ON o."id" = u."organizationId"
-       LEFT JOIN "Avatar" AS a ON a."userId" = u."id"
-      WHERE se."id" = ?`,
-    [id],
-  );
+  const row = (await readCaller<ActorRow & { expiresAt: unknown; lastSeenAt: unknown }>(client, CALLER_OF_SESSION, "caller-of-session", id))?.row;
   if (!row) return null;
   const now = Date.now();
   const lastSeenAt = asDate(row.lastSeenAt).getTime();
@@ -81,12 +74,12 @@ async function callerOf(client: SqlClient, request: http.IncomingMessage, sessio
   }
   if (now - lastSeenAt > LAST_SEEN_RESOLUTION_MS) await client.run(`UPDATE "Session" SET "lastSeenAt" = ? WHERE "id" = ?`, [new Date(now), id]);
   return {
-    userId: row.userId,
+    userId: row.id,
     organizationId: row.organizationId,
     role: row.role,
     name: row.name,
     email: row.email,
-    image: row.avatarUpdatedAt === null ? null : avatarUrl(row.userId, asDate(row.avatarUpdatedAt)),
+    image: row.avatarUpdatedAt === null ? null : avatarUrl(row.id, asDate(row.avatarUpdatedAt)),
     sessionExpiresAt: asDate(row.expiresAt),
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { db, type Prisma } from "../db.server.ts";
-import type { Actor, GroupStaffRole, Role, StaffedGroup } from "./actor.server.ts";
+import { driverReads, type Prisma } from "../db.server.ts";
+import { readStaffedGroups } from "./actor-row.server.ts";
+import type { Actor, Role, StaffedGroup } from "./actor.server.ts";
 
 /**
  * The caller as a user row turns into an Actor, whether they came with a session cookie or a
@@ -51,24 +52,9 @@ export function actorFromUser(user: ActorUser, credential: { sessionId: string; 
 }
 
 /**
- * The live groups a teacher is staff of, each with its whole staff, in one statement (the caller is
- * read on every request). Administrators see their organization whatever groups they share, and a
- * student's login shares none: neither asks.
+ * The live groups a teacher is staff of, each with its whole staff (ADR 86). Administrators see
+ * their organization whatever groups they share, and a student's login shares none: neither asks.
  */
 export async function staffedGroups(user: { id: string; role: string }): Promise<StaffedGroup[]> {
-  if (user.role !== "TEACHER") return [];
-  const rows = await db.$queryRaw<{ groupId: string; role: GroupStaffRole; staffId: string }[]>`
-    SELECT mine."groupId", mine."role", other."userId" AS "staffId"
-      FROM "GroupStaff" AS mine
-      JOIN "Group" AS g ON g."id" = mine."groupId" AND g."deletedAt" IS NULL
-      JOIN "GroupStaff" AS other ON other."groupId" = mine."groupId"
-     WHERE mine."userId" = ${user.id}
-     ORDER BY mine."groupId", other."userId"`;
-  const groups = new Map<string, StaffedGroup>();
-  for (const row of rows) {
-    const group = groups.get(row.groupId) ?? { groupId: row.groupId, role: row.role, staffIds: [] };
-    group.staffIds.push(row.staffId);
-    groups.set(row.groupId, group);
-  }
-  return [...groups.values()];
+  return user.role === "TEACHER" ? readStaffedGroups(driverReads(), user.id) : [];
 }

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { db } from "../db.server.ts";
+import { db, driverReads } from "../db.server.ts";
 import { SAFE_METHODS } from "../http.server.ts";
 import { ApiError, unauthenticated } from "../problem.server.ts";
+import { rawBoolean, rawDate } from "../raw-values.ts";
 import type { Actor } from "./actor.server.ts";
 import { consumeRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
-import { actorFromUser, actorUserSelect, hashToken, isUsable, staffedGroups } from "./actor-user.server.ts";
+import { type ActorRow, CALLER_OF_TOKEN, readCaller } from "./actor-row.server.ts";
+import { actorFromUser, hashToken, isUsable } from "./actor-user.server.ts";
 
 /**
  * Personal API tokens (docs/api-contract.md §14): `Authorization: Bearer <token>` acts as the token's user,
@@ -50,19 +52,26 @@ export const isWrite = (method: string, pathname: string) =>
 const readOnlyRefusal = () =>
   new ApiError(403, "TOKEN_SCOPE", "This API token is read-only: it may read but not change anything. Use a token with the write scope, or sign in.");
 
+type TokenRow = ActorRow & { tokenId: string; expiresAt: unknown; lastUsedAt: unknown; readOnly: unknown };
+
 /**
  * The caller a bearer token stands for, on a request of `method` to `pathname`. A read-only token's
- * write is refused here, before any route or page reads the request: nothing of it is done.
+ * write is refused here, before any route or page reads the request: nothing of it is done. The
+ * token and its caller are read through the driver, as a session is (ADR 95).
  */
 export async function actorOfApiToken(token: string, { method, pathname }: { method: string; pathname: string }): Promise<Actor> {
   if (!TOKEN_SHAPE.test(token)) throw refused();
-  const row = await db.apiToken.findUnique({ where: { tokenHash: apiTokenHash(token) }, include: { user: { select: actorUserSelect } } });
+  const caller = await readCaller<TokenRow>(driverReads(), CALLER_OF_TOKEN, "caller-of-token", apiTokenHash(token));
+  if (!caller) throw refused();
+  const { row, user, staffOf } = caller;
+  const expiresAt = rawDate(row.expiresAt);
+  const lastUsedAt = rawDate(row.lastUsedAt);
   const now = Date.now();
-  if (!row || (row.expiresAt && row.expiresAt.getTime() <= now) || !isUsable(row.user)) throw refused();
-  await consumeRateLimit(API_TOKEN_LIMIT, row.id);
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.apiToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
+  if ((expiresAt && expiresAt.getTime() <= now) || !isUsable(user)) throw refused();
+  await consumeRateLimit(API_TOKEN_LIMIT, row.tokenId);
+  if (!lastUsedAt || now - lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.apiToken.updateMany({ where: { id: row.tokenId }, data: { lastUsedAt: new Date(now) } });
   }
-  if (row.readOnly && isWrite(method, pathname)) throw readOnlyRefusal();
-  return actorFromUser(row.user, { sessionId: `token:${row.id}`, expiresAt: row.expiresAt ?? new Date(8.64e15), via: "token" }, await staffedGroups(row.user));
+  if (rawBoolean(row.readOnly) && isWrite(method, pathname)) throw readOnlyRefusal();
+  return actorFromUser(user, { sessionId: `token:${row.tokenId}`, expiresAt: expiresAt ?? new Date(8.64e15), via: "token" }, staffOf);
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { createCookie } from "react-router";
-import { db } from "../db.server.ts";
-import { rawBoolean, rawDate } from "../raw-values.ts";
-import { type ActorUser, actorFromUser, hashToken, isUsable, staffedGroups } from "./actor-user.server.ts";
+import { db, driverReads } from "../db.server.ts";
+import { rawDate } from "../raw-values.ts";
+import { type ActorRow, CALLER_OF_SESSION, readCaller } from "./actor-row.server.ts";
+import { actorFromUser, hashToken, isUsable } from "./actor-user.server.ts";
 import { actorOfApiToken, bearerToken } from "./api-token.server.ts";
 import { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS } from "./session-rules.ts";
 import { readSignedCookie } from "./signed-cookie.server.ts";
@@ -12,7 +13,6 @@ export { LAST_SEEN_RESOLUTION_MS, SESSION_COOKIE_NAME, SESSION_IDLE_TIMEOUT_MS }
 import { env } from "../env.server.ts";
 import type { Actor, RequestOrigin } from "./actor.server.ts";
 import { recordAudit, userActor } from "~/features/audit/audit.server.ts";
-import type { OrganizationKind } from "~/features/organization/organization-kinds.ts";
 
 /**
  * Sessions are rows in the database; the cookie carries only a random token whose SHA-256 is the
@@ -72,27 +72,16 @@ function tokenFrom(request: Request): string | null {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-/** The session's row joined with its user, avatar and organization, as the raw query gives it. */
-type SessionRow = {
-  expiresAt: unknown;
-  lastSeenAt: unknown;
-  id: string;
-  role: ActorUser["role"];
-  organizationId: string;
-  name: string;
-  email: string;
-  locale: string;
-  isActive: unknown;
-  deletedAt: unknown;
-  avatarUpdatedAt: unknown;
-  timeZone: string;
-  kind: OrganizationKind;
-};
-
 /**
  * The caller: the bearer of a personal API token when the request names one (an unknown, expired
  * or revoked one is refused, never replaced by a cookie), else the signed-in session's user; null
  * when there is neither a valid, unexpired session nor a token of an active user.
+ *
+ * The session, its user, their avatar's date, the organization and a teacher's groups are read
+ * through the driver, not the Prisma client (ADR 95): every page and API call starts here. Nothing
+ * of it is kept between requests, so a session ended or a user deactivated by any instance is
+ * refused by the next request everywhere. The rare writes (lastSeenAt, an expired session's row)
+ * go through Prisma.
  */
 export async function readActor(request: Request): Promise<Actor | null> {
   const bearer = bearerToken(request);
@@ -100,40 +89,20 @@ export async function readActor(request: Request): Promise<Actor | null> {
   const token = tokenFrom(request);
   if (!token) return null;
   const id = hashToken(token);
-  // The session, its user, the user's avatar date and organization's zone in one statement: every
-  // page and API call starts here, and the ORM's relations made it four on SQLite.
-  const [row] = await db.$queryRaw<SessionRow[]>`
-    SELECT se."expiresAt", se."lastSeenAt", u."id", u."role", u."organizationId", u."name", u."email", u."locale", u."isActive", u."deletedAt",
-           a."updatedAt" AS "avatarUpdatedAt", o."timeZone", o."kind"
-      FROM "Session" AS se
-      JOIN "User" AS u ON u."id" = se."userId"
-      JOIN "Organization" AS o ON o."id" = u."organizationId"
-      LEFT JOIN "Avatar" AS a ON a."userId" = u."id"
-     WHERE se."id" = ${id}`;
-  if (!row) return null;
-  const session = { expiresAt: rawDate(row.expiresAt)!, lastSeenAt: rawDate(row.lastSeenAt)! };
-  const avatarUpdatedAt = rawDate(row.avatarUpdatedAt);
-  const user = {
-    id: row.id,
-    role: row.role,
-    organizationId: row.organizationId,
-    name: row.name,
-    email: row.email,
-    locale: row.locale,
-    isActive: rawBoolean(row.isActive),
-    deletedAt: rawDate(row.deletedAt),
-    avatar: avatarUpdatedAt ? { updatedAt: avatarUpdatedAt } : null,
-    organization: { timeZone: row.timeZone, kind: row.kind },
-  };
+  const caller = await readCaller<ActorRow & { expiresAt: unknown; lastSeenAt: unknown }>(driverReads(), CALLER_OF_SESSION, "caller-of-session", id);
+  if (!caller) return null;
+  const { row, user, staffOf } = caller;
+  const expiresAt = rawDate(row.expiresAt)!;
+  const lastSeenAt = rawDate(row.lastSeenAt)!;
   const now = Date.now();
-  if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + SESSION_IDLE_TIMEOUT_MS <= now || !isUsable(user)) {
+  if (expiresAt.getTime() <= now || lastSeenAt.getTime() + SESSION_IDLE_TIMEOUT_MS <= now || !isUsable(user)) {
     await db.session.deleteMany({ where: { id } });
     return null;
   }
-  if (now - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+  if (now - lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
     await db.session.updateMany({ where: { id }, data: { lastSeenAt: new Date(now) } });
   }
-  return actorFromUser(user, { sessionId: id, expiresAt: session.expiresAt, via: "session" }, await staffedGroups(user));
+  return actorFromUser(user, { sessionId: id, expiresAt, via: "session" }, staffOf);
 }
 
 export async function destroySession(sessionId: string): Promise<void> {
