@@ -36,7 +36,10 @@ export type LoadJob = {
   acceptEncoding?: string;
 };
 export type LoadResult = {
+  /** Answers timed: those to requests due after the lead-in. */
   completed: number;
+  /** Every answer, the lead-in's too: what the server did in the run, for its CPU time per request. */
+  answered: number;
   errors: number;
   statuses: Record<string, number>;
   firstError?: string;
@@ -66,6 +69,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: job.connections });
   let latencies = new Float64Array(1 << 16);
   let completed = 0;
+  let answered = 0;
   let errors = 0;
   let next = 0;
   let firstError: string | undefined;
@@ -85,6 +89,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
       if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
       if (job.forwardedFor) headers["x-forwarded-for"] = `10.${(sequence >> 16) & 255}.${(sequence >> 8) & 255}.${sequence & 255}`;
       const finish = (status: string, error?: string) => {
+        answered += 1;
         if (error) {
           errors += 1;
           firstError ??= error;
@@ -155,6 +160,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   const sum = sorted.reduce((total, value) => total + value, 0);
   return {
     completed,
+    answered,
     errors,
     statuses,
     ...(firstError ? { firstError } : {}),

@@ -41,7 +41,16 @@ export type ScenarioOutcome = {
     firstByteMs?: number;
     /** A download's peak resident memory above the level before (needs `download`). */
     memoryDeltaMiB?: number;
+    /**
+     * The app's CPU time per request against the reference app's (needs `cpu.reference`): at most
+     * `factor` times it, or at most `perStatementMs` more for each of the read's `statements`.
+     */
+    overReference?: { factor?: number; perStatementMs?: number };
   };
+  /** The statements the read runs (the caller's, then its own), for `overReference.perStatementMs`. */
+  statements?: number;
+  /** CPU time per request in the throughput rounds, in ms (see CpuPerRequest). */
+  cpu?: CpuPerRequest;
   /**
    * A single request timed on its own `repetitions` times, one at a time (bulk assignment, roster
    * import): the latency columns show the median and the slowest, and the ratio, when a baseline
@@ -62,6 +71,44 @@ export type ScenarioOutcome = {
   threadTimes?: { app: RoundThreads; baseline?: RoundThreads | undefined; smaller?: RoundThreads };
 };
 
+/**
+ * What each server's process spent of the core per request it answered in the throughput rounds
+ * (every thread: the event loop, V8's helpers, the thread pool that compresses and writes the
+ * log), the median round, in ms, at saturation. `bare`: the app without its access log and asked for no
+ * compression, beside the app as `npm start` runs it; `reference`: the reference app
+ * (scripts/bench/reference/), the stack's own floor on the same statements.
+ */
+export type CpuPerRequest = {
+  app: number;
+  /** The same, in the fixed-rate rounds (their lead-ins' requests counted too): below saturation, where a server idles between requests. */
+  appAtRate?: number | undefined;
+  bare?: number | undefined;
+  reference?: number | undefined;
+  baseline?: number | undefined;
+  baselineAtRate?: number | undefined;
+};
+
+/** Anonymous resident memory in MiB (scripts/bench/processes.ts, residentMemoryMiB) at the moments the bench reports. */
+export type MemoryFigures = {
+  /** Each server once started (and the app signed in to), before any load. */
+  idle: { app: number; baseline: number; reference: number };
+  /** The app's most, sampled every 50 ms, during the reports list's throughput rounds. */
+  underListLoad?: number;
+  /** The app's after the CSV export scenario's downloads, how many there were. */
+  afterExports?: { exports: number; mib: number };
+};
+
+function memoryLine(memory: MemoryFigures): string {
+  const mib = (value: number) => `${value.toFixed(0)} MiB`;
+  return [
+    `Memory (anonymous resident, without the SQLite file's mapped pages): the app ${mib(memory.idle.app)} idle, once started and signed in to (the baseline ${mib(memory.idle.baseline)}, the reference app ${mib(memory.idle.reference)})`,
+    ...(memory.underListLoad !== undefined ? [`${mib(memory.underListLoad)} at most under the reports list's throughput rounds`] : []),
+    ...(memory.afterExports ? [`${mib(memory.afterExports.mib)} after the ${memory.afterExports.exports} CSV exports of the big organization`] : []),
+  ]
+    .join("; ")
+    .concat(".");
+}
+
 /** Each read's app p95 on a data set a tenth the size, against the full one's (less than 2×). */
 export type Growth = {
   smallerRows: number;
@@ -69,22 +116,38 @@ export type Growth = {
   reads: { name: string; rate?: number | undefined; repetitions?: number | undefined; smaller: GrowthSide; full: GrowthSide; errors: number }[];
 };
 /** A p95, with the lowest and highest round's when it was measured in rounds at a fixed rate. */
-type GrowthSide = { p95: number; spread?: { min: number; max: number } | undefined; coreProbeMs?: number[] | undefined };
+type GrowthSide = {
+  p95: number;
+  spread?: { min: number; max: number } | undefined;
+  coreProbeMs?: number[] | undefined;
+  /** CPU time per request in the fixed-rate rounds, in ms: what growth is judged on, the p95 beside it. */
+  cpuMsPerRequest?: number | undefined;
+};
 
 const growthCell = (side: GrowthSide) => `${ms(side.p95)}${side.spread ? ` (${ms(side.spread.min)}–${ms(side.spread.max)} by round)` : ""}`;
 
 const GROWTH_LIMIT = 2;
 
+/**
+ * Growth is judged on CPU time per request where the rounds measured it: a p95 mostly measures the
+ * round's stalls (docs/benchmarks.md), CPU time the work a request costs. Single calls (the form
+ * summary) are judged on their p95.
+ */
 function growthRows(growth: Growth): string[][] {
   return growth.reads.map((read) => {
-    const ratio = read.full.p95 / read.smaller.p95;
+    const [smallerCpu, fullCpu] = [read.smaller.cpuMsPerRequest, read.full.cpuMsPerRequest];
+    const onCpu = smallerCpu !== undefined && fullCpu !== undefined;
+    const ratio = onCpu ? fullCpu / smallerCpu : read.full.p95 / read.smaller.p95;
     const met = ratio < GROWTH_LIMIT && read.errors === 0;
+    const cpuCell = (value: number | undefined) => (value === undefined ? "—" : cpuMs(value));
     return [
       read.name,
       read.rate !== undefined ? `${read.rate}/s` : `1 at a time, ×${read.repetitions}`,
+      cpuCell(smallerCpu),
+      cpuCell(fullCpu),
       growthCell(read.smaller),
       growthCell(read.full),
-      `${met ? "✅" : "❌"} ${ratio.toFixed(2)}×${read.errors > 0 ? ` (${read.errors} errors)` : ""}`,
+      `${met ? "✅" : "❌"} ${ratio.toFixed(2)}× ${onCpu ? "CPU" : "p95"}${read.errors > 0 ? ` (${read.errors} errors)` : ""}`,
     ];
   });
 }
@@ -92,6 +155,8 @@ function growthRows(growth: Growth): string[][] {
 const growthHeader = (growth: Growth) => [
   "Read",
   "Measured at",
+  `App CPU ms a request at ${growth.smallerRows.toLocaleString("en")}`,
+  `App CPU ms a request at ${growth.rows.toLocaleString("en")}`,
   `App p95 at ${growth.smallerRows.toLocaleString("en")} ms`,
   `App p95 at ${growth.rows.toLocaleString("en")} ms`,
   `Growth (< ${GROWTH_LIMIT}×)`,
@@ -178,6 +243,19 @@ export function targetVerdicts(outcome: ScenarioOutcome): { text: string; met: b
     const growth = outcome.download.app.peakMiB - outcome.download.app.idleMiB;
     verdicts.push({ text: `memory +${growth.toFixed(0)} MiB ≤ ${targets.memoryDeltaMiB} MiB`, met: growth <= targets.memoryDeltaMiB });
   }
+  const reference = outcome.cpu?.reference;
+  if (targets.overReference && outcome.cpu && reference !== undefined) {
+    const { factor, perStatementMs } = targets.overReference;
+    const app = outcome.cpu.app;
+    if (factor !== undefined) verdicts.push({ text: `CPU ${cpuMs(app)} ms ≤ ${factor} × the reference's ${cpuMs(reference)}`, met: app <= factor * reference });
+    if (perStatementMs !== undefined && outcome.statements !== undefined) {
+      const allowed = reference + perStatementMs * outcome.statements;
+      verdicts.push({
+        text: `CPU ${cpuMs(app)} ms ≤ the reference's ${cpuMs(reference)} + ${perStatementMs} × ${outcome.statements} statements`,
+        met: app <= allowed,
+      });
+    }
+  }
   if (targets.zeroErrors || outcome.errors > 0) verdicts.push({ text: `${outcome.errors} errors`, met: outcome.errors === 0 });
   if (outcome.memory) {
     const growth = outcome.memory.afterSecond - outcome.memory.after;
@@ -187,6 +265,50 @@ export function targetVerdicts(outcome: ScenarioOutcome): { text: string; met: b
 }
 
 const ms = (value: number) => value.toFixed(1);
+/** CPU time per request: tenths of a millisecond matter, and the counters' resolution over a round allows thousandths. */
+const cpuMs = (value: number) => value.toFixed(3);
+
+const signedMs = (value: number) => `${value < 0 ? "−" : "+"}${cpuMs(Math.abs(value))}`;
+
+const COST_HEADER = [
+  "Read",
+  "App",
+  "App, bare",
+  "Reference app",
+  "Baseline",
+  "App ÷ reference",
+  "Statements",
+  "App at the fixed rate",
+  "Baseline at the fixed rate",
+];
+
+/** The cost table: CPU time per request of each server on the reads it was measured on. */
+function costRows(outcomes: ScenarioOutcome[]): string[][] {
+  const cell = (value: number | undefined) => (value === undefined ? "—" : cpuMs(value));
+  return outcomes
+    .filter((o) => o.cpu)
+    .map((o) => {
+      const cpu = o.cpu!;
+      return [
+        o.name,
+        cell(cpu.app),
+        cell(cpu.bare),
+        cell(cpu.reference),
+        cell(cpu.baseline),
+        cpu.reference === undefined ? "—" : `${(cpu.app / cpu.reference).toFixed(2)}× (${signedMs(cpu.app - cpu.reference)} ms)`,
+        o.statements === undefined ? "—" : String(o.statements),
+        cell(cpu.appAtRate),
+        cell(cpu.baselineAtRate),
+      ];
+    });
+}
+
+export function renderCostTable(outcomes: ScenarioOutcome[]): string {
+  const table = [COST_HEADER, ...costRows(outcomes)];
+  const widths = COST_HEADER.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  return table.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ")).join("\n");
+}
+
 const percentiles = (side: Side | undefined) => {
   if (!side) return "—";
   const { p50, p95, p99, p95Spread, samples } = side.latency;
@@ -279,6 +401,7 @@ export function renderMarkdown(input: {
   outcomes: ScenarioOutcome[];
   overload?: OverloadOutcome | undefined;
   growth?: Growth | undefined;
+  memory?: MemoryFigures | undefined;
   machine: string;
   database: string;
   rows: number;
@@ -291,8 +414,6 @@ export function renderMarkdown(input: {
   pinned: boolean;
   /** The app without its access log and asked for no compression (`--bare`), instead of `npm start`'s configuration. */
   bare: boolean;
-  /** The fastest time of the core speed probe in the run (scripts/bench/core-speed.ts), when it ran. */
-  fastestCoreProbeMs?: number | undefined;
 }): string {
   const { outcomes, timing } = input;
   // Each database's latest full run has its own table: SQLite's under "bench", PostgreSQL's under "bench-postgresql".
@@ -317,10 +438,21 @@ export function renderMarkdown(input: {
     ...rows(outcomes).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
     "",
     ...outcomes.filter((o) => o.note).map((o) => `- ${o.name}: ${o.note}`),
+    ...(costRows(outcomes).length > 0
+      ? [
+          "",
+          `Cost per request: the CPU time each server's process spent (every thread, from Linux's counters) over the requests it answered in each throughput round above, the median round, in ms. ${input.bare ? "The app ran bare, so its two columns are one configuration." : "“App” runs as `npm start` runs it; “App, bare” is a second app without its access log, sent no `Accept-Encoding` (the configuration of the tables before ADR 96), in the same rounds."} The reference app (scripts/bench/reference/) is the smallest React Router 8 + Express + Prisma 7 server answering the session check and the reports list with the app's statements through Prisma's client, with ${input.bare ? "no access log or compression" : "the app's access log and compression"}; its answers are checked equal to the app's first. “Statements”: those the read runs, the caller's first; the targets of the reads the reference answers are overheads over it (the Targets column above). “At the fixed rate”: the same in the latency rounds (half of saturation), their lead-ins' requests counted.`,
+          "",
+          `| ${COST_HEADER.join(" | ")} |`,
+          `| ${COST_HEADER.map(() => "---").join(" | ")} |`,
+          ...costRows(outcomes).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
+        ]
+      : []),
+    ...(input.memory ? ["", memoryLine(input.memory)] : []),
     ...(input.growth
       ? [
           "",
-          `Growth: each read's app p95 on this data set (the figures above) and on one of ${input.growth.smallerRows.toLocaleString("en")} submissions seeded the same way, served by a second app that took a third turn in each of the read's latency rounds, at the same rate and with as many requests (each round starting one server further on); the form summary's single calls the same way, a third turn in each.`,
+          `Growth: each read's app on this data set (the figures above) and on one of ${input.growth.smallerRows.toLocaleString("en")} submissions seeded the same way, served by a second app that took a third turn in each of the read's latency rounds, at the same rate and with as many requests (each round starting one server further on): CPU time per request in those rounds, which growth is judged on, and the p95 beside it; the form summary's single calls the same way, a third turn in each, judged on their p95.`,
           "",
           `| ${growthHeader(input.growth).join(" | ")} |`,
           `| ${growthHeader(input.growth)
@@ -329,6 +461,29 @@ export function renderMarkdown(input: {
           ...growthRows(input.growth).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
         ]
       : []),
+    ...(input.overload ? renderOverload(input.overload) : []),
+    endMarker,
+  ].join("\n");
+  const file = "docs/benchmarks.md";
+  const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const begin = existing.indexOf(beginMarker);
+  const end = existing.indexOf(endMarker);
+  if (begin !== -1 && end !== -1) return `${existing.slice(0, begin)}${generated}${existing.slice(end + endMarker.length)}`;
+  // A database's first full run: its table goes right after SQLite's.
+  const sqliteEnd = existing.indexOf("<!-- bench:end -->");
+  if (sqliteEnd === -1) return `# Benchmarks\n\n${generated}\n`;
+  const at = sqliteEnd + "<!-- bench:end -->".length;
+  return `${existing.slice(0, at)}\n\n### ${input.database === "postgresql" ? "PostgreSQL" : input.database}\n\n${generated}${existing.slice(at)}`;
+}
+
+/**
+ * The per-round details of a run (the core's speed around each fixed-rate round, each server's
+ * threads in it), which tell a stalled round's cause: written beside the run's log under
+ * data/bench/, not into docs/benchmarks.md, whose tables keep to what a reader compares.
+ */
+export function renderRoundDetails(input: { outcomes: ScenarioOutcome[]; growth?: Growth | undefined; fastestCoreProbeMs?: number | undefined }): string {
+  const { outcomes } = input;
+  return [
     ...(input.fastestCoreProbeMs !== undefined && coreSpeedRows(outcomes, input.growth, input.fastestCoreProbeMs).length > 0
       ? [
           "",
@@ -353,17 +508,5 @@ export function renderMarkdown(input: {
           ...threadRows(outcomes, input.growth).map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
         ]
       : []),
-    ...(input.overload ? renderOverload(input.overload) : []),
-    endMarker,
   ].join("\n");
-  const file = "docs/benchmarks.md";
-  const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const begin = existing.indexOf(beginMarker);
-  const end = existing.indexOf(endMarker);
-  if (begin !== -1 && end !== -1) return `${existing.slice(0, begin)}${generated}${existing.slice(end + endMarker.length)}`;
-  // A database's first full run: its table goes right after SQLite's.
-  const sqliteEnd = existing.indexOf("<!-- bench:end -->");
-  if (sqliteEnd === -1) return `# Benchmarks\n\n${generated}\n`;
-  const at = sqliteEnd + "<!-- bench:end -->".length;
-  return `${existing.slice(0, at)}\n\n### ${input.database === "postgresql" ? "PostgreSQL" : input.database}\n\n${generated}${existing.slice(at)}`;
 }

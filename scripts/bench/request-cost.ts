@@ -20,20 +20,26 @@ import { signIn } from "./sign-in.ts";
  * fixed rate to each server in turn, a different server first in each round, and reads the server
  * process's CPU time (every thread: the event loop, V8's helpers, the thread pool that compresses
  * and writes the log) before and after. With `--compare-with`, the servers of another checkout of
- * the repository (its server/ source, the same build) take their turns too: a change measured
- * before and after on the same machine at the same moments (ADR 96).
+ * the repository (its server/ source; this checkout's build, or its own with `--compare-build`)
+ * take their turns too: a change measured before and after on the same machine at the same
+ * moments (ADR 96, 98).
  *
  *   npx tsx scripts/bench/request-cost.ts                       100,000 submissions, SQLite
  *   npx tsx scripts/bench/request-cost.ts --compare-with ../old  and the servers of ../old
+ *   npx tsx scripts/bench/request-cost.ts --compare-with ../old --compare-build ../old/build
+ *                                                               ../old's own app too (a change in app/)
  */
 assertNodeVersion();
 process.env.TZ = "UTC";
 const { values: options } = parseArgs({
   options: {
     rows: { type: "string", default: "100000" },
+    database: { type: "string", default: "sqlite" },
     rounds: { type: "string", default: "6" },
     seconds: { type: "string", default: "4" },
     "compare-with": { type: "string" },
+    /** The build the other checkout's servers serve (its `npx react-router build`, inside it); this checkout's by default. */
+    "compare-build": { type: "string" },
     /** Only the requests whose name contains this text. */
     only: { type: "string" },
   },
@@ -64,17 +70,28 @@ const ALL_READS: Read[] = [
 ];
 const READS = ALL_READS.filter((read) => !options.only || read.name.includes(options.only));
 
-type Configuration = { label: string; checkout: string; production: boolean };
+type Configuration = { label: string; checkout: string; build?: string | undefined; production: boolean };
 const checkouts = [
-  { name: "this checkout", dir: root },
-  ...(options["compare-with"] ? [{ name: path.basename(path.resolve(options["compare-with"])), dir: path.resolve(options["compare-with"]) }] : []),
+  { name: "this checkout", dir: root, build: undefined },
+  ...(options["compare-with"]
+    ? [
+        {
+          name: path.basename(path.resolve(options["compare-with"])),
+          dir: path.resolve(options["compare-with"]),
+          build: options["compare-build"] ? path.resolve(options["compare-build"]) : undefined,
+        },
+      ]
+    : []),
 ];
 const configurations: Configuration[] = checkouts.flatMap((checkout) => [
-  { label: `${checkout.name}, production`, checkout: checkout.dir, production: true },
-  { label: `${checkout.name}, bare`, checkout: checkout.dir, production: false },
+  { label: `${checkout.name}, production`, checkout: checkout.dir, build: checkout.build, production: true },
+  { label: `${checkout.name}, bare`, checkout: checkout.dir, build: checkout.build, production: false },
 ]);
 
-const databaseUrl = `file:${path.join(root, "data/bench", `bench-${rows}.db`)}`;
+const databaseUrl =
+  options.database === "postgresql"
+    ? (process.env.BENCH_POSTGRES_URL ?? `postgresql://postgres@127.0.0.1:5432/assessment_bench_${rows}`)
+    : `file:${path.join(root, "data/bench", `bench-${rows}.db`)}`;
 const world = await ensureBenchDatabase(databaseUrl, rows, log);
 const buildDir = path.join(root, "build-bench");
 if (!existsSync(path.join(buildDir, "server/index.js"))) await buildForBench(buildDir, log);
@@ -87,7 +104,7 @@ try {
     const server = await startServer(
       "app",
       path.join(configuration.checkout, "server/start.ts"),
-      { ...env, ACCESS_LOG: String(configuration.production) },
+      { ...env, ...(configuration.build ? { BUILD_DIR: configuration.build } : {}), ACCESS_LOG: String(configuration.production) },
       configuration.production ? { stdoutTo: path.join(root, "data/bench", `request-cost-${index}.log`) } : {},
     );
     servers.set(configuration, { server, cookie: (await signIn(server.url, world.adminEmail)).cookie });
@@ -127,7 +144,7 @@ try {
   }
 
   const lines = [
-    `CPU ms per request (median of ${rounds} rounds of ${roundMs / 1000} s, lowest–highest round), and the bytes of one answer; ${rows.toLocaleString("en")} submissions, SQLite.`,
+    `CPU ms per request (median of ${rounds} rounds of ${roundMs / 1000} s, lowest–highest round), and the bytes of one answer; ${rows.toLocaleString("en")} submissions, ${options.database === "postgresql" ? "PostgreSQL" : "SQLite"}.`,
     "",
     `| request | ${configurations.map((c) => c.label).join(" | ")} |`,
     `| --- | ${configurations.map(() => "---").join(" | ")} |`,

@@ -20,7 +20,7 @@ import {
   storedResult,
 } from "./dataset.ts";
 import type { LoadJob, LoadRequest, LoadResult } from "./load.ts";
-import { threadTimes, threadTimesBetween, type ThreadTimes } from "./server-threads.ts";
+import { processCpuMs, threadTimes, threadTimesBetween, type ThreadTimes } from "./server-threads.ts";
 import { startCoreSpeedProbe } from "./core-speed.ts";
 import { benchLog } from "./log.ts";
 import { signIn as signInAt } from "./sign-in.ts";
@@ -41,10 +41,13 @@ import {
 import {
   type Growth,
   machineDescription,
+  type MemoryFigures,
   type OverloadOutcome,
   renderGrowthTable,
   renderMarkdown,
+  renderCostTable,
   renderOverload,
+  renderRoundDetails,
   renderTable,
   type ScenarioOutcome,
 } from "./report.ts";
@@ -189,19 +192,35 @@ function latencyOf(values: number[]) {
   };
 }
 
-/** Both servers must answer a read the same before their speed means anything. */
-async function assertSameAnswer(pathAndQuery: string, pick: (body: Record<string, unknown>) => unknown = (body) => body) {
-  const [fromApp = "", fromBaseline = ""] = await Promise.all(
-    [app, baseline].map(async (server) => {
+/** The servers that answer a read must answer it the same before their speed means anything: the app, the baseline and, where it answers it, the reference app. */
+async function assertSameAnswer(pathAndQuery: string, pick: (body: Record<string, unknown>) => unknown = (body) => body, withReference = false) {
+  const servers = withReference ? [app, baseline, reference] : [app, baseline];
+  const [fromApp = "", ...others] = await Promise.all(
+    servers.map(async (server) => {
       const response = await fetch(`${server.url}${pathAndQuery}`, { headers: { cookie } });
-      if (!response.ok) throw new Error(`${pathAndQuery} answered ${response.status} from ${server === app ? "app" : "baseline"}: ${await response.text()}`);
+      if (!response.ok) throw new Error(`${pathAndQuery} answered ${response.status} from the ${nameOf(server)}: ${await response.text()}`);
       return JSON.stringify(pick((await response.json()) as Record<string, unknown>));
     }),
   );
-  if (fromApp !== fromBaseline)
-    throw new Error(`app and baseline disagree on ${pathAndQuery}:\n app      ${fromApp.slice(0, 400)}\n baseline ${fromBaseline.slice(0, 400)}`);
-  return JSON.parse(fromApp) as unknown;
+  others.forEach((other, index) => {
+    if (other !== fromApp)
+      throw new Error(
+        `the app and the ${nameOf(servers[index + 1]!)} disagree on ${pathAndQuery}:\n app      ${fromApp.slice(0, 400)}\n other    ${other.slice(0, 400)}`,
+      );
+  });
 }
+
+/** What the log and the errors call a server. */
+const nameOf = (server: Server) =>
+  server === app
+    ? "app"
+    : server === baseline
+      ? "baseline"
+      : server === reference
+        ? "reference app"
+        : server === bareApp
+          ? "bare app"
+          : "app on the smaller data set";
 
 /**
  * A read the baseline does not answer (ADR 66): the app must answer it, and `check` says what the
@@ -236,11 +255,12 @@ async function assertPageListsReports(limit: number) {
 }
 
 /**
- * A baseline answer that is not a success ends the run: an error page is quick to make, and the
- * reports page's baseline once answered 500 at 266/s while the table called it the limit.
+ * An answer of a server the app is compared with (the baseline, the reference app, the bare app)
+ * that is not a success ends the run: an error page is quick to make, and the reports page's
+ * baseline once answered 500 at 266/s while the table called it the limit.
  */
-function refuseFailingBaseline(scenario: string, result: LoadResult) {
-  if (result.errors > 0) throw new Error(`the baseline failed ${result.errors} requests of "${scenario}", the first: ${result.firstError}`);
+function refuseFailingBaseline(scenario: string, result: LoadResult, server: Server = baseline) {
+  if (result.errors > 0) throw new Error(`the ${nameOf(server)} failed ${result.errors} requests of "${scenario}", the first: ${result.firstError}`);
 }
 
 /** A latency round at a fixed rate: long enough for LATENCY_SAMPLES requests over all the rounds, and at least its share of `timing.latencyMs`. */
@@ -258,6 +278,17 @@ type Comparison = {
   consume?: boolean;
   targets: ScenarioOutcome["targets"];
   note?: string;
+  /**
+   * Whether the reference app (scripts/bench/reference/) answers this request: it takes a turn in
+   * the throughput rounds, and `targets.overReference` judges the app's CPU per request against it.
+   */
+  reference?: boolean;
+  /** Whether the bare app takes a turn in the throughput rounds too: the cost table's “App, bare” (not with --bare, not for consumed requests). */
+  bareColumn?: boolean;
+  /** The statements the read runs, the caller's first (the cost table, `targets.overReference.perStatementMs`). */
+  statements?: number;
+  /** The app's memory is sampled during its throughput rounds: the memory line's “under list load”. */
+  sampleMemory?: boolean;
 };
 
 /**
@@ -286,21 +317,33 @@ async function compare(scenario: Comparison): Promise<void> {
   };
   const budget = (ms: number) => Math.ceil((ms / 1000) * 1500);
   const latencyServers = smaller ? [...servers, smaller.server] : servers;
-  for (const server of latencyServers) {
-    await runLoadProcess(job(server, slice(server, budget(timing.warmupMs)), { durationMs: timing.warmupMs, consume: scenario.consume }));
+  // The throughput rounds' servers: those of the latency rounds but the smaller app, and the
+  // reference app and the bare app where they take part (the cost table).
+  const costServers = [...servers, ...(scenario.reference ? [reference] : []), ...(scenario.bareColumn && bareApp ? [bareApp] : [])];
+  for (const server of costServers) if (!requestLists.has(server)) requestLists.set(server, scenario.requests(server));
+  // The bare app is asked as the tables before ADR 96 asked the app: without Accept-Encoding.
+  const asAsked = (server: Server): Partial<LoadJob> => (server === bareApp ? { acceptEncoding: undefined } : {});
+  for (const server of new Set([...latencyServers, ...costServers])) {
+    await runLoadProcess(job(server, slice(server, budget(timing.warmupMs)), { durationMs: timing.warmupMs, consume: scenario.consume, ...asAsked(server) }));
   }
-  const throughput = new Map<Server, number[]>(servers.map((server) => [server, []]));
+  const throughput = new Map<Server, number[]>(costServers.map((server) => [server, []]));
+  const cpuPerRequest = new Map<Server, number[]>(costServers.map((server) => [server, []]));
   let errors = 0;
   let firstError: string | undefined;
   for (let round = 0; round < timing.rounds; round += 1) {
     // Alternate which server goes first, so neither always runs on a warmer or cooler machine.
-    for (const server of turnOrder(servers, round)) {
-      const result = await runLoadProcess(job(server, slice(server, budget(timing.roundMs)), { consume: scenario.consume }));
+    for (const server of turnOrder(costServers, round)) {
+      const cpuBefore = processCpuMs(server.process.pid);
+      const sampling = scenario.sampleMemory && server === app ? sampleMemory(app.process.pid!) : undefined;
+      const result = await runLoadProcess(job(server, slice(server, budget(timing.roundMs)), { consume: scenario.consume, ...asAsked(server) }));
+      const cpuAfter = processCpuMs(server.process.pid);
+      if (sampling) memory.underListLoad = Math.max(memory.underListLoad ?? 0, sampling.stop());
       throughput.get(server)!.push(result.rps);
+      if (cpuBefore !== undefined && cpuAfter !== undefined && result.completed > 0) cpuPerRequest.get(server)!.push((cpuAfter - cpuBefore) / result.completed);
       if (server === app) {
         errors += result.errors;
         firstError ??= result.firstError;
-      } else refuseFailingBaseline(scenario.name, result);
+      } else refuseFailingBaseline(scenario.name, result, server);
     }
   }
   const appRps = median(throughput.get(app)!);
@@ -314,16 +357,21 @@ async function compare(scenario: Comparison): Promise<void> {
   const roundP95s = new Map<Server, number[]>(latencyServers.map((server) => [server, []]));
   const probes = new Map<Server, number[]>(latencyServers.map((server) => [server, []]));
   const threads = new Map<Server, (ThreadTimes | undefined)[]>(latencyServers.map((server) => [server, []]));
+  // CPU time per request at the fixed rate, beside the throughput rounds' at saturation.
+  const cpuAtRate = new Map<Server, number[]>(latencyServers.map((server) => [server, []]));
   let smallerErrors = 0;
   for (let round = 0; round < timing.rounds; round += 1) {
     for (const server of turnOrder(latencyServers, round)) {
       const count = sentAtRate(rate, roundMs) + 50;
       const { result, coreProbeMs } = await withCoreSpeed(async () => {
         const before = threadTimes(server.process.pid);
+        const cpuBefore = processCpuMs(server.process.pid);
         const answered = await runLoadProcess(
           job(server, slice(server, count), { mode: "rate", rate, durationMs: roundMs, connections: 64, consume: scenario.consume, keepSamples: true }),
         );
+        const cpuAfter = processCpuMs(server.process.pid);
         threads.get(server)!.push(threadTimesBetween(before, threadTimes(server.process.pid)));
+        if (cpuBefore !== undefined && cpuAfter !== undefined && answered.answered > 0) cpuAtRate.get(server)!.push((cpuAfter - cpuBefore) / answered.answered);
         return answered;
       });
       probes.get(server)!.push(coreProbeMs);
@@ -336,6 +384,22 @@ async function compare(scenario: Comparison): Promise<void> {
       else smallerErrors += result.errors;
     }
   }
+  const medianOf = (rounds: Map<Server, number[]>, server: Server | undefined) => {
+    const values = server && rounds.get(server);
+    return values && values.length > 0 ? median(values) : undefined;
+  };
+  const cpuOf = (server: Server | undefined) => medianOf(cpuPerRequest, server);
+  const cpu =
+    cpuOf(app) === undefined
+      ? undefined
+      : {
+          app: cpuOf(app)!,
+          appAtRate: medianOf(cpuAtRate, app),
+          baseline: cpuOf(servers[1]),
+          baselineAtRate: medianOf(cpuAtRate, servers[1]),
+          reference: cpuOf(scenario.reference ? reference : undefined),
+          bare: cpuOf(bareApp),
+        };
   const latency = new Map(
     latencyServers.map((server) => [
       server,
@@ -344,6 +408,8 @@ async function compare(scenario: Comparison): Promise<void> {
   );
   const outcome: ScenarioOutcome = {
     name: scenario.name,
+    ...(cpu ? { cpu } : {}),
+    ...(scenario.statements !== undefined ? { statements: scenario.statements } : {}),
     app: { rps: appRps, rate, latency: latency.get(app)! },
     ...(baselineRps !== undefined ? { baseline: { rps: baselineRps, rate, latency: latency.get(baseline)! } } : {}),
     errors,
@@ -358,7 +424,12 @@ async function compare(scenario: Comparison): Promise<void> {
   );
   outcomes.push(outcome);
   if (smaller) {
-    const side = (server: Server) => ({ p95: latency.get(server)!.p95, spread: latency.get(server)!.p95Spread, coreProbeMs: probes.get(server)! });
+    const side = (server: Server) => ({
+      p95: latency.get(server)!.p95,
+      spread: latency.get(server)!.p95Spread,
+      coreProbeMs: probes.get(server)!,
+      cpuMsPerRequest: medianOf(cpuAtRate, server),
+    });
     growthReads.push({ name: scenario.name, rate, smaller: side(smaller.server), full: side(app), errors: errors + smallerErrors });
   }
 }
@@ -389,6 +460,20 @@ async function startSmallerApp(world: BenchWorld): Promise<SmallerApp> {
     server,
     world,
     signedIn: (reads) => reads.map((read) => ({ ...read, headers: { ...read.headers, cookie: smallerCookie } })),
+  };
+}
+
+/** Samples a process's anonymous resident memory every 50 ms until stopped; `stop` answers the most it saw. */
+function sampleMemory(pid: number): { stop: () => number } {
+  let most = residentMemoryMiB(pid);
+  const timer = setInterval(() => {
+    most = Math.max(most, residentMemoryMiB(pid));
+  }, 50);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(most, residentMemoryMiB(pid));
+    },
   };
 }
 
@@ -424,31 +509,44 @@ async function runScenarios() {
   // (HTTP, Express, React Router, the session read through Prisma) is spent on every request, so it
   // bounds every other row's ratio: the reads whose baseline costs less than twice this cannot
   // reach 50 %.
-  if (selected("GET /api/auth/session")) await assertSameAnswer("/api/auth/session");
+  if (selected("GET /api/auth/session")) await assertSameAnswer("/api/auth/session", undefined, true);
   await compare({
     name: "GET /api/auth/session (the session check alone: every request's floor)",
     mirrored: true,
+    reference: true,
+    bareColumn: true,
+    statements: 1,
     requests: () => [get("/api/auth/session")],
-    targets: { zeroErrors: true },
+    // The stack's own floor (the reference app) is the limit: what the app adds to it is the
+    // session's rules and the app's own layers (ADR 98).
+    targets: { zeroErrors: true, overReference: { factor: 1.2 } },
   });
 
   // The most read list, with the whole answer (rows, names, dates, total) equal on both servers.
-  if (selected("GET /api/reports (page 1")) await assertSameAnswer("/api/reports?page=1&limit=20");
+  if (selected("GET /api/reports (page 1")) await assertSameAnswer("/api/reports?page=1&limit=20", undefined, true);
   await compare({
     name: "GET /api/reports (page 1, with total)",
     mirrored: true,
+    reference: true,
+    bareColumn: true,
+    // The caller's, the page's rows, the total.
+    statements: 3,
+    sampleMemory: true,
     requests: () => [get("/api/reports?page=1&limit=20")],
-    // The targets (ADR 26 had asked 70 %).
-    targets: { throughputRatio: 0.5, p95Ratio: 2 },
+    // The targets (ADR 26 had asked 70 %; ADR 98 adds the overhead over the reference app).
+    targets: { throughputRatio: 0.5, p95Ratio: 2, overReference: { perStatementMs: 0.1 } },
   });
 
   // Page 500 of 20: the 9,981st to 10,000th newest, with the total; the same request to the baseline.
-  if (selected("GET /api/reports?page=500")) await assertSameAnswer("/api/reports?page=500&limit=20");
+  if (selected("GET /api/reports?page=500")) await assertSameAnswer("/api/reports?page=500&limit=20", undefined, true);
   await compare({
     name: "GET /api/reports?page=500 (deep page)",
     mirrored: true,
+    reference: true,
+    bareColumn: true,
+    statements: 3,
     requests: () => [get("/api/reports?page=500&limit=20")],
-    targets: { p95Ms: 50 },
+    targets: { p95Ms: 50, overReference: { perStatementMs: 0.1 } },
   });
 
   // Another system kept in step (docs/api-contract.md §23, ADR 52): the results changed since its last read,
@@ -494,6 +592,7 @@ async function runScenarios() {
     await compare({
       name: `GET /api/reports?search= common fragment "${world.search.common}" (${commonTotal.toLocaleString("en")} matches)`,
       requests: () => [get(`/api/reports?search=${world.search.common}`)],
+      bareColumn: true,
       targets: { p95Ms: 60 },
     });
   }
@@ -792,6 +891,7 @@ async function csvExportScenario() {
   };
   log(`${outcome.name}: ${outcome.note}`);
   outcomes.push(outcome);
+  memory.afterExports = { exports: calls.length, mib: residentMemoryMiB(app.process.pid!) };
 }
 
 /** GET /api/forms/:id/summary over the summary organization's form (rows / 4 completed results), as its administrator. */
@@ -1052,7 +1152,7 @@ async function assertWrite(request: Sent, pick: (body: Record<string, unknown>) 
  * servers are stopped first: the machine's cores belong to this app and its load.
  */
 async function measureOverload(): Promise<OverloadOutcome> {
-  await Promise.all([app.stop(), baseline.stop(), smallerApp?.server.stop()]);
+  await Promise.all([app.stop(), baseline.stop(), reference.stop(), bareApp?.stop(), smallerApp?.server.stop()]);
   const shedding = await productionApp(databaseUrl);
   try {
     const session = await signIn(shedding, world.adminEmail);
@@ -1119,6 +1219,8 @@ function childDone(what: string, child: ChildProcess, echo = false): Promise<voi
 // The run itself comes last, after every declaration it reaches: a `const` further down would be
 // read before its line ran (twice a full run stopped half way on a ReferenceError that way).
 const buildDir = "build-bench";
+/** The reference app's build (scripts/bench/reference/): under data/, outside the source tree. */
+const referenceBuildDir = path.join(root, "data/bench/reference-build");
 // The build, the growth table's smaller data set (see SmallerApp) and the full one are made at
 // the same time: each of the three keeps one core busy at most (SQLite's driver is synchronous, a
 // PostgreSQL seed is one backend), and the machine has two.
@@ -1141,6 +1243,15 @@ if (!options["no-build"]) {
   build = childDone(
     "the build (run `npx react-router build` to see why)",
     spawn("npx", ["react-router", "build"], { cwd: root, env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" }, stdio: "ignore" }),
+  ).then(() =>
+    childDone(
+      `the reference app's build (run \`BUILD_DIR=${referenceBuildDir} npx react-router build scripts/bench/reference\` to see why)`,
+      spawn("npx", ["react-router", "build", "scripts/bench/reference", "--emptyOutDir"], {
+        cwd: root,
+        env: { ...process.env, BUILD_DIR: referenceBuildDir, NODE_ENV: "production" },
+        stdio: "ignore",
+      }),
+    ),
   );
 }
 
@@ -1175,19 +1286,33 @@ const appLogFile = () => path.join(root, "data/bench", `app-${(appLogs += 1)}.lo
 /** The app as `npm start` runs it in production, on the bench's database. */
 const productionApp = (url: string, overrides: Record<string, string> = {}) =>
   startServer("app", "server/start.ts", { ...appServerEnv({ databaseUrl: url, buildDir, sessionSecret }), ...overrides }, { stdoutTo: appLogFile() });
-/** The app measured: `npm start`'s configuration, or with `--bare` without its access log (and asked for no compression, see job). */
-const startApp = (url: string) =>
-  bare
-    ? startServer("app", "server/start.ts", { ...appServerEnv({ databaseUrl: url, buildDir, sessionSecret }), ...NO_LOAD_SHEDDING, ACCESS_LOG: "false" })
-    : productionApp(url, NO_LOAD_SHEDDING);
+/** The app without its access log (and asked for no compression, see job): `--bare`'s app, and the cost table's “App, bare”. */
+const bareAppOn = (url: string) =>
+  startServer("app", "server/start.ts", { ...appServerEnv({ databaseUrl: url, buildDir, sessionSecret }), ...NO_LOAD_SHEDDING, ACCESS_LOG: "false" });
+/** The app measured: `npm start`'s configuration, or bare with `--bare`. */
+const startApp = (url: string) => (bare ? bareAppOn(url) : productionApp(url, NO_LOAD_SHEDDING));
 const app = await startApp(databaseUrl);
 const coreSpeed = await startCoreSpeedProbe((script) => pinnedTo(SERVER_CPU, process.execPath, [script]));
 let fastestCoreProbeMs = Number.POSITIVE_INFINITY;
 const baseline = await startServer("baseline", "scripts/bench/baseline.ts", serverEnv);
+// The stack's own floor, in the app's configuration: its access log to a file as the app's, or none with --bare.
+const reference = await startServer(
+  "reference",
+  "scripts/bench/reference/server.ts",
+  { ...serverEnv, BUILD_DIR: referenceBuildDir, ...(bare ? { ACCESS_LOG: "false" } : {}) },
+  bare ? {} : { stdoutTo: appLogFile() },
+);
+const bareApp = bare ? undefined : await bareAppOn(databaseUrl);
 const smallerApp = smallerWorld ? await startSmallerApp(smallerWorld) : undefined;
-log(`app at ${app.url}, baseline at ${baseline.url}${smallerApp ? `, the app on ${growthRows.toLocaleString("en")} at ${smallerApp.server.url}` : ""}`);
+log(
+  `app at ${app.url}, baseline at ${baseline.url}, reference app at ${reference.url}${bareApp ? `, bare app at ${bareApp.url}` : ""}${smallerApp ? `, the app on ${growthRows.toLocaleString("en")} at ${smallerApp.server.url}` : ""}`,
+);
 
 const { cookie, csrfToken } = await signIn(app, world.adminEmail);
+// Each server's memory once started and before any load: the memory line's “idle”.
+const memory: MemoryFigures = {
+  idle: { app: residentMemoryMiB(app.process.pid!), baseline: residentMemoryMiB(baseline.process.pid!), reference: residentMemoryMiB(reference.process.pid!) },
+};
 const outcomes: ScenarioOutcome[] = [];
 const growthReads: Growth["reads"] = [];
 let overload: OverloadOutcome | undefined;
@@ -1197,6 +1322,8 @@ try {
 } finally {
   await app.stop();
   await baseline.stop();
+  await reference.stop();
+  await bareApp?.stop();
   await smallerApp?.server.stop();
   coreSpeed.stop();
   await removePendingAssignments(databaseUrl, world);
@@ -1205,6 +1332,7 @@ try {
 const minutes = (Date.now() - started) / 60_000;
 const machine = machineDescription();
 console.log(`\n${renderTable(outcomes)}\n`);
+console.log(`CPU ms per request:\n${renderCostTable(outcomes)}\n`);
 if (overload) console.log(`${renderOverload(overload).join("\n")}\n`);
 const growth: Growth | undefined = growthReads.length > 0 ? { smallerRows: growthRows, rows, reads: growthReads } : undefined;
 if (growth) console.log(`${renderGrowthTable(growth)}\n`);
@@ -1216,6 +1344,7 @@ writeFileSync(
     outcomes,
     overload,
     growth,
+    memory,
     machine,
     database,
     rows,
@@ -1226,7 +1355,9 @@ writeFileSync(
     leadInMs: RATE_SETTLE_MS,
     pinned: pinning,
     bare,
-    fastestCoreProbeMs: Number.isFinite(fastestCoreProbeMs) ? fastestCoreProbeMs : undefined,
   }),
 );
-log(`wrote ${path.relative(root, out)} (${minutes.toFixed(1)} min in all)`);
+const roundDetails = path.join(root, `data/bench/rounds-${database}-${rows}.md`);
+mkdirSync(path.dirname(roundDetails), { recursive: true });
+writeFileSync(roundDetails, renderRoundDetails({ outcomes, growth, fastestCoreProbeMs: Number.isFinite(fastestCoreProbeMs) ? fastestCoreProbeMs : undefined }));
+log(`wrote ${path.relative(root, out)} (${minutes.toFixed(1)} min in all), and each round's core speed and threads to ${path.relative(root, roundDetails)}`);
