@@ -72,17 +72,22 @@ function withImmediateTransactions(database: AdapterDatabase): AdapterDatabase {
 
 /**
  * Statements sent to the driver with no ORM in between, for the reads every request makes (the
- * caller, ADR 95): Prisma's client was ≈12 % of such a request's CPU time. On PostgreSQL the
- * statements go to the pool the Prisma client uses, so nothing is opened for them. On SQLite they
- * go to a second connection to the file that only reads: WAL lets it read while the Prisma
- * connection writes, and each of its statements sees every transaction committed before it
- * started. It never writes: better-sqlite3 waits for a lock synchronously, and a write waiting
- * there for a transaction of the Prisma connection would hold the event loop that transaction
- * needs to finish.
+ * caller, ADR 95) and the reports list's (ADR 97): Prisma's client was ≈12 % of such a request's
+ * CPU time, and 9–18 % of a page of the list's. On PostgreSQL the statements go to the pool the
+ * Prisma client uses, so nothing is opened for them. On SQLite they go to a second connection to
+ * the file that only reads: WAL lets it read while the Prisma connection writes, and each of its
+ * statements sees every transaction committed before it started. It never writes: better-sqlite3
+ * waits for a lock synchronously, and a write waiting there for a transaction of the Prisma
+ * connection would hold the event loop that transaction needs to finish.
  */
 export type DriverReads = Pick<SqlClient, "dialect" | "all">;
 
-/** The second SQLite connection's page cache: the caller's rows are a few pages of a few indexes. */
+/**
+ * The second SQLite connection's page cache: the caller's rows are a few pages of a few indexes.
+ * The reports list's pages (ADR 97) are read through the memory map, which serves a page not kept
+ * here without a copy: page 500 of 50,000 results, run alone, cost less here than on the Prisma
+ * connection with its 64 MiB.
+ */
 const DRIVER_READS_CACHE_KIB = 4096;
 
 type OpenedDatabase = { client: Database; reads: () => DriverReads; close: () => Promise<void> };
@@ -144,6 +149,17 @@ export const db: Database = new Proxy({} as Database, {
 
 /** The process's reads through the driver (see DriverReads), on the same database as `db`. */
 export const driverReads = (): DriverReads => opened().reads();
+
+/**
+ * A read written with `Prisma.sql` run through the driver (driverReads) instead of `db.$queryRaw`:
+ * its text with `?` placeholders and its values, bound as the SqlClient binds them (dates as
+ * Prisma's adapters write them, booleans as 0/1 on SQLite). The rows are the driver's: read them
+ * with app/lib/raw-values.ts, which takes either driver's values. `name` only for a statement
+ * whose text never changes (see SqlClient.all). It sees what is committed, so never a read that
+ * must see the writes of a `db` transaction still open.
+ */
+export const readThroughDriver = <T>(query: SqlitePrisma.Sql, options?: { name?: string }): Promise<T[]> =>
+  driverReads().all<T>(query.sql, query.values, options);
 
 /** Closes the process's client and its driver reads, if they were opened (at shutdown, after the last request). */
 export async function disconnectDatabase(): Promise<void> {

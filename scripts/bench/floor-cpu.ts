@@ -10,21 +10,24 @@ import { processCpuMs } from "./server-threads.ts";
 import { signIn } from "./sign-in.ts";
 
 /**
- * The floor's CPU time per request: `GET /api/auth/session` sent to one or more builds of the app
- * at once, in alternating rounds, each server's process CPU time (every thread, user and system)
- * divided by the requests it answered in the round. On a machine shared with other work, CPU time
- * per request moves far less than requests per second: a round where another process took the
- * core is slower, not dearer. Used to compare two builds of the same code base (ADR 95):
+ * The floor's CPU time per request: `GET /api/auth/session` (or `--path`) sent to one or more
+ * builds of the app at once, in alternating rounds, each server's process CPU time (every thread,
+ * user and system) divided by the requests it answered in the round. On a machine shared with
+ * other work, CPU time per request moves far less than requests per second: a round where another
+ * process took the core is slower, not dearer. Used to compare two builds of the same code base
+ * (ADR 95, ADR 97):
  *
  *   BUILD_DIR=build-main npx react-router build     (the other commit checked out; build-* is ignored)
  *   npx react-router build                           (this one, into build/)
  *   tsx scripts/bench/floor-cpu.ts --builds build-main,build --database postgresql --as teacher
+ *   tsx scripts/bench/floor-cpu.ts --builds build-main,build --rows 50000 --path '/api/reports?page=500&limit=20'
  *
  * A build directory must be inside the project: the server loads its bundle as an ES module,
  * which Node decides from the package.json above it.
  *
  * The servers run as `npm start` runs them (processes.ts), on a small data set of the bench's
- * own (2,000 submissions), pinned to the first core with the load generator on the second.
+ * own (2,000 submissions unless `--rows`, each size its own database), pinned to the first core
+ * with the load generator on the second.
  */
 assertNodeVersion();
 process.env.TZ = "UTC";
@@ -34,6 +37,10 @@ const { values: options } = parseArgs({
     database: { type: "string", default: "sqlite" },
     /** admin: the bench's caller; teacher: a teacher who is staff of three groups (ADR 86). */
     as: { type: "string", default: "admin" },
+    /** The request measured, a GET answered 200 to the caller. */
+    path: { type: "string", default: "/api/auth/session" },
+    /** Submissions in the data set; a quarter are the administrator's organization's (page 500 of 20 needs 40,000). */
+    rows: { type: "string", default: "2000" },
     rounds: { type: "string", default: "6" },
     "round-ms": { type: "string", default: "4000" },
     connections: { type: "string", default: "8" },
@@ -46,11 +53,13 @@ const { values: options } = parseArgs({
 const started = Date.now();
 const log = benchLog(started);
 const builds = options.builds.split(",").map((dir) => path.resolve(root, dir));
-const rows = 2000;
+const rows = Number(options.rows);
+/** The first size keeps its old name, so its cached data set is reused. */
+const sized = rows === 2000 ? "" : `-${rows}`;
 const databaseUrl =
   options.database === "postgresql"
-    ? (process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/assessment_floor_cpu")
-    : `file:${path.join(root, "data/bench", "floor-cpu.db")}`;
+    ? (process.env.BENCH_POSTGRES_URL ?? `postgresql://postgres@127.0.0.1:5432/assessment_floor_cpu${sized.replace("-", "_")}`)
+    : `file:${path.join(root, "data/bench", `floor-cpu${sized}.db`)}`;
 
 const world = await ensureBenchDatabase(databaseUrl, rows, log);
 const email = options.as === "teacher" ? await staffedTeacher(world.teacherId) : world.adminEmail;
@@ -112,7 +121,7 @@ try {
     const before = processCpuMs(pid)!;
     const result = await runLoadProcess({
       target: entry.server.url,
-      requests: [{ method: "GET", path: "/api/auth/session", headers: { cookie: entry.cookie, accept: "application/json" } }],
+      requests: [{ method: "GET", path: options.path, headers: { cookie: entry.cookie, accept: "application/json" } }],
       mode: "throughput",
       connections: Number(options.connections),
       durationMs,
@@ -126,6 +135,8 @@ try {
   // Warm-up: each server's code compiled and its caches filled before anything is counted.
   for (const entry of servers) await round(entry, 3000);
   const rounds = Number(options.rounds);
+  // The profiles' timestamps are µs of the monotonic clock: this window keeps their measured rounds.
+  const measuredFromUs = process.hrtime.bigint() / 1000n;
   for (let index = 0; index < rounds; index += 1) {
     // Alternating order, so that neither build always runs right after the other.
     const order = index % 2 === 0 ? servers : [...servers].reverse();
@@ -138,12 +149,16 @@ try {
       );
     }
   }
+  if (options["cpu-prof-dir"]) {
+    const pids = servers.map((entry) => `${path.relative(root, entry.build) || entry.build} pid ${entry.server.process.pid}`).join(", ");
+    log(`profiles: ${pids}; measured rounds from ${measuredFromUs} to ${process.hrtime.bigint() / 1000n} µs (monotonic)`);
+  }
   const median = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     const middle = Math.floor(sorted.length / 2);
     return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
   };
-  console.log(`\nGET /api/auth/session as ${options.as} on ${options.database}, ${rounds} alternating rounds of ${options["round-ms"]} ms:`);
+  console.log(`\nGET ${options.path} as ${options.as} on ${options.database} (${rows} rows), ${rounds} alternating rounds of ${options["round-ms"]} ms:`);
   for (const entry of servers) {
     const perRequest = entry.perRequestMs.map((ms) => (ms * 1000).toFixed(0)).join(", ");
     console.log(

@@ -23,11 +23,12 @@ import { waitFor } from "../support/wait.ts";
 async function modules() {
   process.env.DATABASE_URL = inject("databaseUrl");
   process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "report-totals-"));
-  const [totals, reports] = await Promise.all([
+  const [totals, reports, { db }] = await Promise.all([
     import("../../app/features/reports/report-totals.server.ts"),
     import("../../app/features/reports/reports.server.ts"),
+    import("../../app/lib/db.server.ts"),
   ]);
-  return { ...totals, ...reports };
+  return { ...totals, ...reports, db };
 }
 
 const version = async (organizationId: string) => (await testDatabase().submissionsVersion.findUnique({ where: { organizationId } }))?.version ?? null;
@@ -350,5 +351,28 @@ describe("listReports totals", () => {
     expect((await list(admin, "bruna")).total).toBe(1);
     const page = await list(admin, "bruna");
     expect(page.reports.map((report) => report.id)).toEqual([made[1].id]);
+  });
+
+  // The list reads through the driver (ADR 97). On SQLite a read of the Prisma client runs on its one
+  // connection even inside another request's open transaction, and sees its writes: a total counted
+  // there and stored under the version read through the driver would outlive the rollback.
+  it("given a result written in a transaction of this process that is rolled back while the list is read, should count committed results only, then and after", async () => {
+    const { listReports, db } = await modules();
+    const world = await newOrganization("rollback");
+    const admin = actorOf(world, "ADMIN");
+    const day = new Date(Date.UTC(1998, 5, 1, 12));
+    const list = () => listReports(admin, { page: 1, limit: 2, from: "1998-06-01", to: "1998-06-01" });
+    await testDatabase().submission.create({ data: resultData(world, { completedAt: day }) });
+
+    let during: number | undefined;
+    await expect(
+      db.$transaction(async (tx) => {
+        await tx.submission.create({ data: resultData(world, { completedAt: day }) });
+        during = (await list()).total;
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(during).toBe(1);
+    expect((await list()).total).toBe(1);
   });
 });

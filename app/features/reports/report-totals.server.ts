@@ -1,5 +1,5 @@
 import type { Actor } from "~/lib/auth/actor.server.ts";
-import { db, Prisma } from "~/lib/db.server.ts";
+import { Prisma, readThroughDriver } from "~/lib/db.server.ts";
 import { VersionedCache } from "~/lib/versioned-cache.ts";
 import { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter, countedScope, reportTotalKey } from "./report-totals-cache.ts";
 
@@ -31,9 +31,10 @@ export { REPORT_TOTALS_CACHE_SIZE, type ReportTotalFilter };
 
 const totals = new VersionedCache<number>(REPORT_TOTALS_CACHE_SIZE);
 
-/** The current version of the organization's submissions; null while it has no row. */
+/** The current version of the organization's submissions; null while it has no row. Its text never changes: a named statement. */
 async function submissionsVersion(organizationId: string): Promise<string | null> {
-  const row = await db.submissionsVersion.findUnique({ where: { organizationId }, select: { version: true } });
+  const statement = Prisma.sql`SELECT "version" FROM "SubmissionsVersion" WHERE "organizationId" = ${organizationId}`;
+  const [row] = await readThroughDriver<{ version: string }>(statement, { name: "submissions-version" });
   return row?.version ?? null;
 }
 
@@ -57,15 +58,16 @@ export async function exactReportTotal(actor: Actor, filter: ReportTotalFilter, 
 
 /**
  * The completed, not deleted submissions of a scope as the triggers count them
- * (docs/decisions/0036-submission-counts.md): a sum over the scope's forms and assigners, exact in
- * any transaction, whatever was written a moment ago.
+ * (docs/decisions/0036-submission-counts.md): a sum over the scope's forms and assigners, exact
+ * after every committed write, whatever was written a moment ago. Its text follows the scope (an
+ * assigner, a form), so it is not a named statement (ADR 97).
  */
 async function completedCount(scope: NonNullable<ReturnType<typeof countedScope>>): Promise<number> {
   const conditions = [Prisma.sql`"organizationId" = ${scope.organizationId}`];
   if (scope.assignedById) conditions.push(Prisma.sql`"assignedById" = ${scope.assignedById}`);
   if (scope.formId) conditions.push(Prisma.sql`"formId" = ${scope.formId}`);
-  const [row] = await db.$queryRaw<{ completed: unknown }[]>`
-    SELECT COALESCE(SUM("completed"), 0) AS "completed" FROM "SubmissionCount" WHERE ${Prisma.join(conditions, " AND ")}`;
+  const [row] = await readThroughDriver<{ completed: unknown }>(Prisma.sql`
+    SELECT COALESCE(SUM("completed"), 0) AS "completed" FROM "SubmissionCount" WHERE ${Prisma.join(conditions, " AND ")}`);
   return Number(row?.completed ?? 0);
 }
 

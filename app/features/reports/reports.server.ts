@@ -1,5 +1,5 @@
 import { type Actor, organizationScope } from "~/lib/auth/actor.server.ts";
-import { db, Prisma } from "~/lib/db.server.ts";
+import { db, Prisma, readThroughDriver } from "~/lib/db.server.ts";
 import { env } from "~/lib/env.server.ts";
 import { conflict, notFound } from "~/lib/problem.server.ts";
 import { rawDate } from "~/lib/raw-values.ts";
@@ -7,7 +7,7 @@ import { dateRange } from "~/lib/date-range.server.ts";
 import { skipTake } from "~/lib/schemas.ts";
 import { changesPage } from "~/lib/tombstones.server.ts";
 import { foldForSearch } from "~/lib/search.ts";
-import { assertStaffResultsView, inGroupWhere, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
+import { assertStaffResultsView, visibleSubmissionsSql, visibleSubmissionsWhere } from "../submissions/submission-scope.server.ts";
 import { readScoredAgainst } from "../submissions/scored-against.ts";
 import { readScaleResult } from "../scoring/scale-schemas.ts";
 import { readScoreDisplay } from "../scoring/score-display.ts";
@@ -36,6 +36,10 @@ export { FTS_DRIVEN_MAX_MATCHES, MIN_INDEXED_SEARCH_LENGTH, PEOPLE_FIRST_MAX_PEO
  * test was completed; nothing here recomputes a score. Lists read the captured columns
  * (`formTitle`, the scores) and, of the large `scoredAgainst` snapshot, which only the full
  * report reads whole, just its `scoring.display`, extracted by the database (ADR 79).
+ *
+ * The list's statements are written with `Prisma.sql` and sent through the driver
+ * (readThroughDriver, ADR 97), not the Prisma client: they see what is committed, so none of this
+ * module's list functions may be called inside a transaction that has written what they read.
  */
 
 /** The lists' order: newest completed first, the id breaking ties (both in the scope's index). */
@@ -124,7 +128,7 @@ type TotalOf = (count: () => Promise<number>) => Promise<number>;
 
 /**
  * The ids of one page of searched reports, newest first, and the exact total, with raw SQL (Prisma
- * cannot express MATCH). The conditions are those of the Prisma query in listReports.
+ * cannot express MATCH). The conditions are the list's (reportSelection).
  *
  * SQLite's planner cannot tell how many rows a MATCH returns and, without statistics, always
  * starts from the caller's scope index with the matches as a filter: right for a common fragment
@@ -156,14 +160,14 @@ async function searchReportIds(
   }
 
   if (provider === "sqlite" && indexable(term)) {
-    const matches = await db.$queryRaw<{ rowid: number | bigint }[]>`
+    const matches = await readThroughDriver<{ rowid: number | bigint }>(Prisma.sql`
       SELECT rowid FROM "Submission_search" WHERE "Submission_search" MATCH ${ftsPhrase(term)}
-      LIMIT ${FTS_DRIVEN_MAX_MATCHES + 1}`;
+      LIMIT ${FTS_DRIVEN_MAX_MATCHES + 1}`);
     if (matches.length === 0) return { ids: [], total: 0 };
     if (matches.length <= FTS_DRIVEN_MAX_MATCHES) {
       const rowids = Prisma.join(matches.map((match) => Number(match.rowid)));
       const where = Prisma.join([...conditions, Prisma.sql`s.rowid IN (${rowids})`], " AND ");
-      const rows = await db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Submission" AS s NOT INDEXED WHERE ${where} ${NEWEST_FIRST}`;
+      const rows = await readThroughDriver<{ id: string }>(Prisma.sql`SELECT s."id" FROM "Submission" AS s NOT INDEXED WHERE ${where} ${NEWEST_FIRST}`);
       return { ids: rows.slice(page.skip, page.skip + page.take).map((row) => row.id), total: rows.length };
     }
   }
@@ -184,7 +188,7 @@ async function searchReportIds(
     if (newest) return { ids: newest, total: await totalOf(() => countWhere(where)) };
   }
   const [rows, total] = await Promise.all([
-    db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Submission" AS s WHERE ${where} ${NEWEST_FIRST} LIMIT ${page.take} OFFSET ${page.skip}`,
+    readThroughDriver<{ id: string }>(Prisma.sql`SELECT s."id" FROM "Submission" AS s WHERE ${where} ${NEWEST_FIRST} LIMIT ${page.take} OFFSET ${page.skip}`),
     totalOf(() => countWhere(where)),
   ]);
   return { ids: rows.map((row) => row.id), total };
@@ -213,12 +217,12 @@ async function peopleFirstReportIds(
   page: { skip: number; take: number },
 ): Promise<{ ids: string[]; total: number } | null> {
   const inScope = (alias: string) => (organizationId === undefined ? Prisma.sql`TRUE` : Prisma.sql`${Prisma.raw(alias)}."organizationId" = ${organizationId}`);
-  const found = await db.$queryRaw<PeopleFirstRow[]>`
+  const found = await readThroughDriver<PeopleFirstRow>(Prisma.sql`
     SELECT 'title' AS "kind", t."formTitle" AS "value" FROM "SubmissionFormTitle" AS t WHERE ${inScope("t")}
     UNION ALL (SELECT 'student', p."id" FROM "Student" AS p
                 WHERE ${inScope("p")} AND p."searchName" LIKE '%' || ${term} || '%' LIMIT ${PEOPLE_FIRST_MAX_PEOPLE + 1})
     UNION ALL (SELECT 'candidate', p."id" FROM "Candidate" AS p
-                WHERE ${inScope("p")} AND p."searchName" LIKE '%' || ${term} || '%' LIMIT ${PEOPLE_FIRST_MAX_PEOPLE + 1})`;
+                WHERE ${inScope("p")} AND p."searchName" LIKE '%' || ${term} || '%' LIMIT ${PEOPLE_FIRST_MAX_PEOPLE + 1})`);
   const people = peopleFirstRespondents(found, term, foldForSearch);
   if (!people) return null;
   const { students, candidates } = people;
@@ -229,10 +233,10 @@ async function peopleFirstReportIds(
   // searchText is checked again, with strpos so that the trigram index is not used: a name that
   // changed after the first statement, or a result whose searchText is stale, is then answered as
   // the general plan answers it (what searchText holds), never with a result it would not list.
-  const rows = await db.$queryRaw<{ id: string }[]>`
+  const rows = await readThroughDriver<{ id: string }>(Prisma.sql`
     SELECT s."id" FROM "Submission" AS s
      WHERE ${Prisma.join(conditions, " AND ")} AND (${Prisma.join(respondents, " OR ")}) AND strpos(s."searchText", ${term}) > 0
-     ${NEWEST_FIRST} LIMIT ${PEOPLE_FIRST_MAX_RESULTS + 1}`;
+     ${NEWEST_FIRST} LIMIT ${PEOPLE_FIRST_MAX_RESULTS + 1}`);
   if (rows.length > PEOPLE_FIRST_MAX_RESULTS) return null;
   return { ids: rows.slice(page.skip, page.skip + page.take).map((row) => row.id), total: rows.length };
 }
@@ -249,67 +253,52 @@ async function newestMatchingPage(conditions: Prisma.Sql[], term: string, page: 
   const needed = page.skip + page.take;
   const window = newestWindow(needed);
   if (window === null) return null;
-  const rows = await db.$queryRaw<{ id: string }[]>`
+  const rows = await readThroughDriver<{ id: string }>(Prisma.sql`
     SELECT "id" FROM (
       SELECT s."id", s."completedAt", s."searchText" FROM "Submission" AS s
       WHERE ${Prisma.join(conditions, " AND ")} ${NEWEST_FIRST} LIMIT ${window}
     ) AS newest
     WHERE newest."searchText" LIKE '%' || ${term} || '%'
-    ORDER BY newest."completedAt" DESC, newest."id" DESC LIMIT ${needed}`;
+    ORDER BY newest."completedAt" DESC, newest."id" DESC LIMIT ${needed}`);
   return rows.length === needed ? rows.slice(page.skip).map((row) => row.id) : null;
 }
 
 /** How many submissions `s` the condition selects. */
 export async function countWhere(where: Prisma.Sql): Promise<number> {
-  const counted = await db.$queryRaw<{ total: number | bigint }[]>`SELECT COUNT(*) AS total FROM "Submission" AS s WHERE ${where}`;
+  const counted = await readThroughDriver<{ total: number | bigint | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM "Submission" AS s WHERE ${where}`);
   return Number(counted[0]?.total ?? 0);
 }
 
 /**
- * The caller's submissions of one form or group (either optional), as an SQL condition on the
- * "Submission" row `s` and as a Prisma filter, the same rules side by side. A group outside the
- * caller's organization is 404.
+ * The caller's submissions of one form or group (either optional), as SQL conditions on the
+ * "Submission" row `s`. A group outside the caller's organization is 404.
  */
 export async function submissionSelection(actor: Actor, filters: { formId?: string | undefined; groupId?: string | undefined }) {
   assertStaffResultsView(actor);
   if (filters.groupId) await findGroup(actor, filters.groupId);
   const sql = [visibleSubmissionsSql(actor, "s")];
-  const where: Prisma.SubmissionWhereInput[] = [visibleSubmissionsWhere(actor)];
-  if (filters.formId) {
-    sql.push(Prisma.sql`s."formId" = ${filters.formId}`);
-    where.push({ formId: filters.formId });
-  }
+  if (filters.formId) sql.push(Prisma.sql`s."formId" = ${filters.formId}`);
   if (filters.groupId) {
     const members = (column: "studentId" | "candidateId") =>
       Prisma.sql`SELECT m.${Prisma.raw(`"${column}"`)} FROM "GroupMember" AS m WHERE m."groupId" = ${filters.groupId} AND m.${Prisma.raw(`"${column}"`)} IS NOT NULL`;
     sql.push(Prisma.sql`(s."studentId" IN (${members("studentId")}) OR s."candidateId" IN (${members("candidateId")}))`);
-    where.push(inGroupWhere(filters.groupId));
   }
-  return { sql, where };
+  return { sql };
 }
 
 /** The completed submissions in the caller's scope that the reports list's filters select (without the search, kept apart as `term`). */
 export async function reportSelection(actor: Actor, filters: ReportFilters) {
   const completedAt = dateRange(filters, actor.timeZone);
-  const { sql, where } = await submissionSelection(actor, filters);
+  const { sql } = await submissionSelection(actor, filters);
   sql.push(Prisma.sql`s."isCompleted" = TRUE`);
-  where.push({ isCompleted: true });
   if (completedAt?.gte) sql.push(Prisma.sql`s."completedAt" >= ${completedAt.gte}`);
   if (completedAt?.lte) sql.push(Prisma.sql`s."completedAt" <= ${completedAt.lte}`);
-  if (completedAt) where.push({ completedAt });
   // A flagged result's flaggedAt is its completion (ADR 68); the indexes of flagged results find them (ADR 71).
-  if (filters.flagged) {
-    sql.push(Prisma.sql`s."flaggedAt" IS NOT NULL`);
-    where.push({ flaggedAt: { not: null } });
-  }
-  if (filters.flagged === "unacknowledged") {
-    sql.push(Prisma.sql`s."acknowledgedAt" IS NULL`);
-    where.push({ acknowledgedAt: null });
-  }
+  if (filters.flagged) sql.push(Prisma.sql`s."flaggedAt" IS NOT NULL`);
+  if (filters.flagged === "unacknowledged") sql.push(Prisma.sql`s."acknowledgedAt" IS NULL`);
   const term = filters.search ? foldForSearch(filters.search) : "";
   return {
     sql,
-    where: { AND: where },
     term,
     // Every filter as applied above, for the total's cache key and the counted-scope test (report-totals-cache.ts).
     totalFilter: {
@@ -355,7 +344,8 @@ export async function listReports(actor: Actor, query: ListReportsQuery) {
       Prisma.sql`s."id" IN (SELECT s."id" FROM "Submission" AS s WHERE ${Prisma.join(selection.sql, " AND ")} ${order} LIMIT ${take} OFFSET ${skip})`,
       order,
     ),
-    totalOf(() => db.submission.count({ where: selection.where })),
+    // Counted on the connection that read the total's version (ADR 97).
+    totalOf(() => countWhere(Prisma.join(selection.sql, " AND "))),
   ]);
   return { reports, total, page: query.page, limit: query.limit };
 }
@@ -406,10 +396,11 @@ type ListRow = {
 
 /**
  * The list's rows with their respondent's and assigner's names in one statement (the ORM's
- * relations made it four on SQLite, on the most read list of the service).
+ * relations made it four on SQLite, on the most read list of the service). The driver's values
+ * (SQLite's dates and JSON as text, pg's types) are read as Prisma's were (raw-values.ts).
  */
 async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
-  const rows = await db.$queryRaw<ListRow[]>`
+  const rows = await readThroughDriver<ListRow>(Prisma.sql`
     SELECT s."id", s."completedAt", s."totalScore", s."maxScore", s."percentage", s."scoreLabel", s."scoreColor",
            s."subscales", s."flags", s."flaggedAt", s."formTitle",
            s."acknowledgedAt", s."acknowledgedById", ack."name" AS "acknowledgedByName", s."acknowledgementNote",
@@ -420,7 +411,7 @@ async function listRows(where: Prisma.Sql, tail: Prisma.Sql) {
       LEFT JOIN "User" AS ack ON ack."id" = s."acknowledgedById"
       LEFT JOIN "Student" AS st ON st."id" = s."studentId"
       LEFT JOIN "Candidate" AS ca ON ca."id" = s."candidateId"
-     WHERE ${where} ${tail}`;
+     WHERE ${where} ${tail}`);
   return rows.map((row) => ({
     id: row.id,
     studentName: row.respondentName ?? "",
