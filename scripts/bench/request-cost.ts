@@ -26,6 +26,7 @@ import { signIn } from "./sign-in.ts";
  *
  *   npx tsx scripts/bench/request-cost.ts                       100,000 submissions, SQLite
  *   npx tsx scripts/bench/request-cost.ts --compare-with ../old  and the servers of ../old
+ *   npx tsx scripts/bench/request-cost.ts --saturate              each as fast as it is answered (8 connections)
  *   npx tsx scripts/bench/request-cost.ts --compare-with ../old --compare-build ../old/build
  *                                                               ../old's own app too (a change in app/)
  */
@@ -42,6 +43,8 @@ const { values: options } = parseArgs({
     "compare-build": { type: "string" },
     /** Only the requests whose name contains this text. */
     only: { type: "string" },
+    /** Each request as fast as the server answers it on 8 kept-alive connections, instead of at its fixed rate. */
+    saturate: { type: "boolean", default: false },
   },
 });
 const rows = Number(options.rows);
@@ -119,10 +122,8 @@ try {
     const result = await runLoadProcess({
       target: server.url,
       requests: [read.request(cookie)],
-      mode: "rate",
-      rate: read.rate,
+      ...(options.saturate ? { mode: "throughput" as const, connections: 8 } : { mode: "rate" as const, rate: read.rate, connections: 64 }),
       durationMs,
-      connections: 64,
       forwardedFor: true,
       ...(configuration.production ? { acceptEncoding: PRODUCTION_ACCEPT_ENCODING } : {}),
     });
@@ -158,7 +159,7 @@ try {
         return `${values[Math.floor(values.length / 2)]!.toFixed(3)} (${values[0]!.toFixed(3)}–${values.at(-1)!.toFixed(3)}) · ${bytes.toLocaleString("en")} B`;
       }),
     );
-    lines.push(`| ${read.name} @ ${read.rate}/s | ${cells.join(" | ")} |`);
+    lines.push(`| ${read.name} @ ${options.saturate ? "saturation" : `${read.rate}/s`} | ${cells.join(" | ")} |`);
   }
   console.log(`\n${lines.join("\n")}\n`);
 } finally {
