@@ -36,7 +36,7 @@ import { BandList, ScoreCoverage } from "./form-editor/bands.tsx";
 import { ChangeOverTime } from "./form-editor/change-over-time.tsx";
 import { CriticalMessage } from "./form-editor/critical-message.tsx";
 import { OneScoreWarning } from "./form-editor/one-score-warning.tsx";
-import { NewVersionWarning, QuestionFeedback, QuestionPoints } from "./form-editor/answer-key.tsx";
+import { NewVersionWarning, QuestionFeedback, QuestionPoints } from "./form-editor/answer-key-fields.tsx";
 import { AddButton, control, EditorSection, type EditorIntent, type FocusOn, IntentButton } from "./form-editor/parts.tsx";
 import { ApplyOptions, MirroredScores, OneScoreNote, OptionMark, ReverseScored } from "./form-editor/question-scoring.tsx";
 import { ScoringSettings } from "./form-editor/scoring-settings.tsx";

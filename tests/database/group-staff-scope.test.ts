@@ -17,7 +17,7 @@ async function modules() {
   process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "group-staff-scope-"));
   const [scope, actorUser, { Prisma }] = await Promise.all([
     import("../../app/features/submissions/submission-scope.server.ts"),
-    import("../../app/lib/auth/actor-user.server.ts"),
+    import("../../app/lib/auth/staffed-groups.server.ts"),
     import("../../app/lib/db.server.ts"),
   ]);
   return { ...scope, ...actorUser, Prisma };

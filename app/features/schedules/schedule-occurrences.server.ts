@@ -1,4 +1,5 @@
-import { actorFromUser, actorUserSelect, isUsable, staffedGroups } from "~/lib/auth/actor-user.server.ts";
+import { actorFromUser, actorUserSelect, isUsable } from "~/lib/auth/actor-user.server.ts";
+import { staffedGroups } from "~/lib/auth/staffed-groups.server.ts";
 import { db, isUniqueViolation, type Prisma } from "~/lib/db.server.ts";
 import { ApiError } from "~/lib/problem.server.ts";
 import { addDays } from "~/lib/zoned-time.ts";

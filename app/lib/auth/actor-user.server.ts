@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { driverReads, type Prisma } from "../db.server.ts";
-import { readStaffedGroups } from "./actor-row.server.ts";
+import type { Prisma } from "../db.server.ts";
 import type { Actor, Role, StaffedGroup } from "./actor.server.ts";
 
 /**
@@ -49,12 +48,4 @@ export function actorFromUser(user: ActorUser, credential: { sessionId: string; 
     // Filled in by the session middleware, which knows the request (app/lib/middleware.server.ts).
     origin: { ip: null, requestId: null },
   };
-}
-
-/**
- * The live groups a teacher is staff of, each with its whole staff (ADR 86). Administrators see
- * their organization whatever groups they share, and a student's login shares none: neither asks.
- */
-export async function staffedGroups(user: { id: string; role: string }): Promise<StaffedGroup[]> {
-  return user.role === "TEACHER" ? readStaffedGroups(driverReads(), user.id) : [];
 }
