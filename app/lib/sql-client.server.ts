@@ -155,9 +155,16 @@ function openSqlite(databaseUrl: string, options: SqlClientOptions): SqlClient {
     if (!statement) statements.set(sql, (statement = database.prepare(sql)));
     return statement;
   };
+  const readers = new WeakMap<Database.Statement, RowReader>();
+  const reader = (sql: string) => {
+    const statement = prepare(sql);
+    let read = readers.get(statement);
+    if (!read) readers.set(statement, (read = rowReader(statement)));
+    return read;
+  };
   const client: SqlClient = {
     dialect: "sqlite",
-    all: async <T>(sql: string, params: unknown[] = []) => prepare(sql).all(...params.map(sqliteValue)) as T[],
+    all: async <T>(sql: string, params: unknown[] = []) => reader(sql)(params.map(sqliteValue)) as T[],
     run: async (sql, params = []) => prepare(sql).run(...params.map(sqliteValue)).changes,
     transaction: async (work) => {
       database.exec("BEGIN IMMEDIATE");
@@ -175,4 +182,30 @@ function openSqlite(databaseUrl: string, options: SqlClientOptions): SqlClient {
     },
   };
   return client;
+}
+
+type RowReader = (params: unknown[]) => Record<string, unknown>[];
+
+/**
+ * A statement's rows as objects keyed by column name, made here from its rows as arrays: asked for
+ * objects, better-sqlite3 compiles a constructor for the row's columns with `Function` on every
+ * call (≈ 7 µs for the caller's row of 13 columns, 20 % of the statement), and with source maps on
+ * Node then scans the compiled text for a source map comment as well (ADR 99). A statement that
+ * returns no rows (an UPDATE without RETURNING) is run as it is.
+ */
+function rowReader(statement: Database.Statement): RowReader {
+  if (!statement.reader) return (params) => statement.all(...params) as Record<string, unknown>[];
+  const names = statement.columns().map((column) => column.name);
+  statement.raw(true);
+  return (params) => {
+    const rows = statement.all(...params) as unknown[][];
+    const objects: Record<string, unknown>[] = new Array(rows.length);
+    for (let at = 0; at < rows.length; at += 1) {
+      const values = rows[at]!;
+      const row: Record<string, unknown> = {};
+      for (let column = 0; column < names.length; column += 1) row[names[column]!] = values[column];
+      objects[at] = row;
+    }
+    return objects;
+  };
 }

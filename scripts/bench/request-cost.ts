@@ -161,9 +161,28 @@ try {
     );
     lines.push(`| ${read.name} @ ${options.saturate ? "saturation" : `${read.rate}/s`} | ${cells.join(" | ")} |`);
   }
+  // The same configuration of the two checkouts runs in every round, seconds apart: the median of
+  // the rounds' ratios moves less than the ratio of the medians when the machine's speed drifts.
+  if (checkouts.length === 2) {
+    lines.push("", `Change against ${checkouts[1]!.name}, the median of the rounds' ratios (each round measures both, seconds apart):`, "");
+    for (const read of READS) {
+      const changes = (["production", "bare"] as const).map((mode) => {
+        const [mine, theirs] = configurations
+          .filter((configuration) => configuration.production === (mode === "production"))
+          .map((c) => cpuPerRequest.get(key(read, c))!);
+        const ratios = mine!.map((ms, at) => ms / theirs![at]!).sort((a, b) => a - b);
+        return `${mode} ${percentChange(ratios[Math.floor(ratios.length / 2)]!)} (rounds ${percentChange(ratios[0]!)} to ${percentChange(ratios.at(-1)!)})`;
+      });
+      lines.push(`- ${read.name}: ${changes.join("; ")}`);
+    }
+  }
   console.log(`\n${lines.join("\n")}\n`);
 } finally {
   await Promise.all([...servers.values()].map(({ server }) => server.stop()));
+}
+
+function percentChange(ratio: number): string {
+  return `${ratio >= 1 ? "+" : "−"}${Math.abs((ratio - 1) * 100).toFixed(1)} %`;
 }
 
 /** The bytes of one answer as sent (compressed when the configuration asks for it). */

@@ -202,6 +202,29 @@ describe("compression and caching", () => {
     expect(openapi.headers["vary"]).toContain("Accept-Encoding");
   });
 
+  // The app writes its answers' headers in one go (server/fetch-response.ts): those the stack in
+  // front set already are added to, as Express's res.append did, never replaced.
+  test("an answer that varies on its own headers keeps them beside the Accept-Encoding the stack set", async () => {
+    const vary = async (headers: Record<string, string>) => {
+      const response = await transferSize("/", { "accept-language": "es", ...headers });
+      expect(response.status).toBe(302);
+      expect(response.headers["x-request-id"]).toMatch(/\S/);
+      return String(response.headers["vary"]).split(/,\s*/).sort();
+    };
+    // Asked for no encoding, the stack marks the answer before the app's headers arrive.
+    expect(await vary({ "accept-encoding": "" })).toEqual(["Accept-Encoding", "Accept-Language", "Cookie"]);
+    // Asked for one, compression marks only what it could compress; a redirect has no body.
+    expect(await vary({})).toEqual(["Accept-Language", "Cookie"]);
+  });
+
+  // The server matches routes with React Router's route-pattern matcher (server/app.ts, ADR 99);
+  // the browser keeps the one it has, so the flag must not reach it in the page's handoff.
+  test("a page's handoff to the browser carries the build's flags, not the server's own matcher", async () => {
+    const html = await (await fetch(`${baseUrl()}/en/login`)).text();
+    expect(html).toContain("window.__reactRouterContext");
+    expect(html).not.toContain("routePatternMatching");
+  });
+
   test("a client that asks for no encoding gets every answer as it is, still marked Vary: Accept-Encoding", async () => {
     for (const path of ["/api/openapi", "/en/login", "/favicon.svg"]) {
       const response = await transferSize(path, { "accept-encoding": "" });
