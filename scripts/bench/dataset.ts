@@ -22,7 +22,7 @@ const TEACHERS_PER_ORGANIZATION = 12;
 const FORMS_PER_ORGANIZATION = 24;
 /** The first organization is the big one whose administrator the benchmark signs in as. */
 const BIG_ORGANIZATION_SHARE = 0.25;
-/** Every Nth submission keeps its answer rows (see docs/benchmarks.md: the answer table's size). */
+/** Every Nth submission keeps its answer rows (see docs/benchmarking.md: the answer table's size). */
 const ANSWERS_EVERY = 25;
 const QUESTION_COUNTS = [5, 6, 8, 8, 10, 10, 12, 15];
 const BANDS = [
