@@ -82,7 +82,7 @@ const { values: options } = parseArgs({
     smoke: { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
     out: { type: "string" },
-    /** Runs only the scenarios whose name contains this text ("export" for the PDF exports). */
+    /** Runs only the scenarios whose name contains this text ("export" for the PDF exports), or one of several separated by commas ("format=csv,bulk"). */
     only: { type: "string" },
     /** The smaller data set each read is measured on again, for the growth table (0: none; default a tenth, none with --quick). */
     "growth-rows": { type: "string" },
@@ -94,7 +94,7 @@ const { values: options } = parseArgs({
   },
 });
 const bare = options.bare;
-const selected = (name: string) => !options.only || name.toLowerCase().includes(options.only.toLowerCase());
+const selected = (name: string) => !options.only || options.only.split(",").some((part) => name.toLowerCase().includes(part.trim().toLowerCase()));
 const database = options.database === "postgresql" ? "postgresql" : "sqlite";
 const smoke = options.smoke;
 const rows = Number(smoke && !process.argv.some((arg) => arg.startsWith("--rows")) ? "2000" : options.rows);

@@ -43,4 +43,16 @@ describe("readSignedCookie", () => {
     }
     expect(readSignedCookie(null, "session", [secret])).toBeNull();
   });
+
+  it("given a cookie already read, should read it again the same, refuse it under other secrets, and refuse a tampered copy", async () => {
+    const header = await written("a-session-token");
+    expect(readSignedCookie(header, "session", [secret])).toBe("a-session-token");
+    expect(readSignedCookie(header, "session", [secret])).toBe("a-session-token");
+    expect(readSignedCookie(header, "session", ["a-secret-it-was-not-signed-with"])).toBeNull();
+    expect(readSignedCookie(header, "session", [secret])).toBe("a-session-token");
+    const signed = header.slice("session=".length);
+    const forged = Buffer.from(JSON.stringify("another-token")).toString("base64");
+    expect(readSignedCookie(`session=${forged}${signed.slice(signed.lastIndexOf("."))}`, "session", [secret])).toBeNull();
+    expect(readSignedCookie(`session=${signed.slice(0, -2)}AA`, "session", [secret])).toBeNull();
+  });
 });

@@ -1,6 +1,6 @@
 import type { OrganizationKind } from "~/features/organization/organization-kinds.ts";
 import { rawBoolean, rawDate, rawJson } from "../raw-values.ts";
-import { byDialect, type Dialect, type SqlClient } from "../sql-client.server.ts";
+import { byDialect, type Dialect, keyPlaceholder, type SqlClient } from "../sql-client.server.ts";
 import type { GroupStaffRole, StaffedGroup } from "./actor.server.ts";
 import type { ActorUser } from "./actor-user.server.ts";
 
@@ -30,15 +30,14 @@ const STAFF_OF_USER = `FROM "GroupStaff" AS mine
                        JOIN "GroupStaff" AS other ON other."groupId" = mine."groupId"
                       WHERE mine."userId" =`;
 
+const STAFFED_GROUPS = byDialect((dialect) => `SELECT mine."groupId", mine."role", other."userId" AS "staffId" ${STAFF_OF_USER} ${keyPlaceholder(dialect)}`);
+
 /**
  * The live groups a teacher is staff of, each with its whole staff (ADR 86), as one statement of
  * its own: a schedule's occurrence acting for its teacher, and a caller on SQLite (readCaller).
  */
-export async function readStaffedGroups(reads: Pick<SqlClient, "all">, userId: string): Promise<StaffedGroup[]> {
-  const rows = await reads.all<{ groupId: string; role: GroupStaffRole; staffId: string }>(
-    `SELECT mine."groupId", mine."role", other."userId" AS "staffId" ${STAFF_OF_USER} ?`,
-    [userId],
-  );
+export async function readStaffedGroups(reads: Pick<SqlClient, "dialect" | "all">, userId: string): Promise<StaffedGroup[]> {
+  const rows = await reads.all<{ groupId: string; role: GroupStaffRole; staffId: string }>(STAFFED_GROUPS[reads.dialect], [userId]);
   return groupsOfStaff(rows.map((row) => [row.groupId, row.role, row.staffId]));
 }
 
@@ -120,7 +119,7 @@ export const CALLER_OF_SESSION = byDialect(
                   FROM "Session" AS se
                   JOIN "User" AS u ON u."id" = se."userId"
                   ${ACTOR_JOINS}
-                 WHERE se."id" = ?`,
+                 WHERE se."id" = ${keyPlaceholder(dialect)}`,
 );
 
 /** A personal API token with its caller, by the token's hash. */
@@ -129,5 +128,5 @@ export const CALLER_OF_TOKEN = byDialect(
                   FROM "ApiToken" AS t
                   JOIN "User" AS u ON u."id" = t."userId"
                   ${ACTOR_JOINS}
-                 WHERE t."tokenHash" = ?`,
+                 WHERE t."tokenHash" = ${keyPlaceholder(dialect)}`,
 );

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Prisma } from "../db.server.ts";
 import type { Actor, Role, StaffedGroup } from "./actor.server.ts";
 
@@ -7,8 +7,11 @@ import type { Actor, Role, StaffedGroup } from "./actor.server.ts";
  * personal API token; and the one hash both credentials are stored as.
  */
 
-/** The stored form of a session token or an API token: its SHA-256, so a copy of the database hands out neither. */
-export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+/**
+ * The stored form of a session token or an API token: its SHA-256, so a copy of the database hands
+ * out neither. Node's one-shot `hash`, without a Hash object: every request with a session hashes its token.
+ */
+export const hashToken = (token: string) => hash("sha256", token, "hex");
 
 export const avatarUrl = (userId: string, updatedAt: Date) => `/api/users/${userId}/avatar?v=${updatedAt.getTime()}`;
 
